@@ -1,0 +1,210 @@
+/// @file spring.h
+/// The core of libspring: one damped spring, a = -(k (x - target) + c v) / m.
+///
+/// - `spring_params` is the one canonical form; every designer-facing parameterisation converts
+///   into it (`spring_params_from_*`) and the queries convert back.
+/// - `spring_evaluate` is the closed-form solution: exact in all three damping regimes,
+///   continuous across critical damping, finite for any time.
+/// - `spring_step_exact` advances a state by the closed form: unconditionally stable and
+///   independent of how time is split into steps. `spring_step_semi_implicit` is the classic
+///   two-line update, offered for compatibility and refused where it is unstable.
+/// - `spring_clock` turns variable frame times into fixed steps with a cap and interpolation.
+/// - `spring_follow` is the first-order lag (no overshoot) parameterised by half-life.
+///
+/// Units: seconds, units and units per second; angles in radians.
+/// Every function taking user numbers validates them; on error outputs are left untouched.
+#ifndef SPRING_SPRING_H
+#define SPRING_SPRING_H
+
+#include "base.h"
+#include "math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Canonical spring parameters. Valid when all are finite, mass > 0, stiffness > 0, damping >= 0.
+typedef struct spring_params {
+	float stiffness; ///< k, force per unit of displacement (N/m). > 0.
+	float damping;   ///< c, force per unit of velocity (N*s/m). >= 0; 0 is undamped.
+	float mass;      ///< m (kg). > 0; 1 in every designer parameterisation.
+} spring_params;
+
+/// One scalar spring's state: position and velocity (units/s). 8 bytes.
+typedef struct spring_state { float x, v; } spring_state;
+typedef struct spring_state_vec2 { spring_vec2 x, v; } spring_state_vec2;
+typedef struct spring_state_vec3 { spring_vec3 x, v; } spring_state_vec3;
+
+/// SPRING_OK when `p` is a valid spring, otherwise the reason.
+SPRING_API spring_result spring_params_validate(spring_params p);
+
+/// @name Parameterisations. Each writes `*out` only on success.
+/// @{
+/// Physical mass (kg), stiffness (N/m), damping (N*s/m).
+SPRING_API spring_result spring_params_from_physical(float mass, float stiffness, float damping, spring_params *out);
+/// Natural frequency in hertz (> 0) and damping ratio zeta (>= 0): k = (2 pi f)^2, c = 2 zeta (2 pi f).
+SPRING_API spring_result spring_params_from_frequency(float hertz, float damping_ratio, spring_params *out);
+/// SwiftUI `Spring(duration:bounce:)`: omega_n = 2 pi / duration; zeta = 1 - bounce for bounce in
+/// [0, 1], 1 / (1 + bounce) for bounce in (-1, 0). duration > 0 seconds.
+SPRING_API spring_result spring_params_from_duration_bounce(float duration, float bounce, spring_params *out);
+/// SwiftUI `spring(response:dampingFraction:)` and react-spring `{frequency, damping}`:
+/// response is the undamped period in seconds (> 0), damping_fraction is zeta (>= 0).
+SPRING_API spring_result spring_params_from_response(float response, float damping_fraction, spring_params *out);
+/// SwiftUI `Spring(settlingDuration:dampingRatio:epsilon:)`: the spring whose envelope falls to
+/// epsilon (in (0, 1)) of a unit move after settling_duration seconds. For zeta < 1 the envelope
+/// is zeta/sqrt(1-zeta^2) * exp(-zeta omega_n T); for zeta = 1 it is exp(-u)(1 + u), u = omega_n T;
+/// for zeta > 1 the exact step response. SPRING_ERROR_NO_SOLUTION when the envelope starts below
+/// epsilon (zeta tiny).
+SPRING_API spring_result spring_params_from_settling(float settling_duration, float damping_ratio, float epsilon, spring_params *out);
+/// Motion `{visualDuration, bounce}`: for bounce >= 0 the SwiftUI spring of duration
+/// 1.2 * visual_duration; for bounce < 0 the frequency is raised so that the overdamped spring
+/// has as far left to go at the visual duration as the critically damped one (as Motion does).
+SPRING_API spring_result spring_params_from_visual_duration(float visual_duration, float bounce, spring_params *out);
+/// Critically damped spring whose gap, starting from rest, is exactly halved after half_life
+/// seconds: (1 + u) exp(-u) = 1/2 with u = omega_n * half_life (u = 1.6783...).
+SPRING_API spring_result spring_params_from_half_life(float half_life, spring_params *out);
+/// react-spring / Rebound tension and friction with mass 1 (tension = k > 0, friction = c >= 0).
+SPRING_API spring_result spring_params_from_tension_friction(float tension, float friction, spring_params *out);
+/// Origami (Facebook Rebound) slider values: k = (t - 30) * 3.62 + 194, c = (f - 8) * 3 + 25.
+/// SPRING_ERROR_OUT_OF_RANGE when that gives k <= 0 or c < 0.
+SPRING_API spring_result spring_params_from_origami(float origami_tension, float origami_friction, spring_params *out);
+/// Port of the per-frame legacy update run once per frame at `fps`:
+///     v += (target - x) * stiffness_per_frame;  v *= damping_per_frame;  x += v;
+/// Returns the time-based spring whose exact step over 1/fps has the same transition
+/// eigenvalues, so both decay and ring identically at the native fps and the ported one
+/// keeps doing so at any other rate. stiffness_per_frame > 0, damping_per_frame in (0, 1].
+/// SPRING_ERROR_NO_SOLUTION when the per-frame update flips sign every frame (no continuous twin).
+SPRING_API spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out);
+/// @}
+
+/// @name Queries. On invalid parameters each returns 0.
+/// @{
+SPRING_API float spring_damping_ratio(spring_params p);      ///< zeta = c / (2 sqrt(k m))
+SPRING_API float spring_natural_frequency(spring_params p);  ///< omega_n = sqrt(k / m), rad/s
+SPRING_API float spring_frequency_hz(spring_params p);       ///< omega_n / (2 pi)
+SPRING_API float spring_duration(spring_params p);           ///< 2 pi / omega_n (= SwiftUI duration = response)
+SPRING_API float spring_bounce(spring_params p);             ///< 1 - zeta (zeta <= 1), 1/zeta - 1 (zeta > 1)
+SPRING_API float spring_visual_duration(spring_params p);    ///< inverse of spring_params_from_visual_duration
+SPRING_API float spring_overshoot(spring_params p);          ///< exp(-pi zeta / sqrt(1 - zeta^2)); 0 when zeta >= 1
+/// Time for the gap to halve from rest (the inverse of spring_params_from_half_life for a
+/// critically damped spring; defined for every spring, the first time |x - target| = 0.5 |x0 - target|).
+SPRING_API float spring_half_life(spring_params p);
+/// Origami slider values of the mass-1 equivalent spring (k/m, c/m).
+SPRING_API void spring_params_to_origami(spring_params p, float *origami_tension, float *origami_friction);
+/// SwiftUI-compatible settling duration: for zeta < 1, ln((|zeta omega_n d - v0| + |d|) / epsilon)
+/// / (zeta omega_n) (an estimate: 1.0447 s for duration 0.5, bounce 0.3, d 1, epsilon 0.001);
+/// for zeta >= 1 the time after which the exact envelope stays below epsilon.
+/// `distance` is target - start, `velocity` the initial velocity towards +distance.
+/// +inf when undamped (and the motion is not already within epsilon).
+SPRING_API float spring_settling_duration(spring_params p, float distance, float velocity, float epsilon);
+/// Exact settling time: the last time |x(t) - target| equals epsilon (absolute, in units),
+/// found from the closed form (0.8187 s for duration 0.5, bounce 0.3, d 1, epsilon 0.001).
+/// 0 when the motion never leaves the epsilon band; +inf when undamped.
+SPRING_API float spring_settling_time(spring_params p, float distance, float velocity, float epsilon);
+/// @}
+
+/// @name Closed form and exact stepping
+/// @{
+/// State at time t >= 0 seconds after `start`, pulled towards a fixed `target`. Exact in all
+/// regimes. Invalid input (invalid params, non-finite values, t < 0) returns `start` unchanged.
+SPRING_API spring_state spring_evaluate(spring_params p, spring_state start, float target, float t);
+SPRING_API spring_state_vec2 spring_evaluate_vec2(spring_params p, spring_state_vec2 start, spring_vec2 target, float t);
+SPRING_API spring_state_vec3 spring_evaluate_vec3(spring_params p, spring_state_vec3 start, spring_vec3 target, float t);
+/// Angle spring (radians): the target is approached along the shortest arc, the result is
+/// wrapped onto (-pi, pi].
+SPRING_API spring_state spring_evaluate_angle(spring_params p, spring_state start, float target, float t);
+
+/// Advances `*s` by dt >= 0 seconds with the closed-form transition. Any dt is stable; splitting a
+/// span into any steps gives the closed form over the span. On error `*s` is untouched; the result
+/// would leave float range -> SPRING_ERROR_OUT_OF_RANGE.
+SPRING_API spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt);
+SPRING_API spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt);
+SPRING_API spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt);
+SPRING_API spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt);
+
+/// Semi-implicit (symplectic) Euler: v += a dt; x += v dt. Stable only while
+/// (omega_n dt)^2 + 2 (c/m) dt < 4 (which implies omega_n dt < 2); outside that it returns
+/// SPRING_ERROR_UNSTABLE and does not step. Frame-rate dependent: drive it with spring_clock.
+SPRING_API spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt);
+SPRING_API spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt);
+SPRING_API spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt);
+SPRING_API spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt);
+/// True when (p, dt) is inside the semi-implicit stability region.
+SPRING_API int spring_semi_implicit_is_stable(spring_params p, float dt);
+
+/// Exact transition for a fixed (params, step): e' = pp e + pv v, v' = vp e + vv v with
+/// e = x - target. 16 bytes; a step is four multiply-adds. Use it for many springs sharing
+/// parameters and a fixed clock step.
+typedef struct spring_stepper { float pp, pv, vp, vv; } spring_stepper;
+SPRING_API spring_result spring_stepper_init(spring_stepper *out, spring_params p, float step);
+SPRING_API void spring_stepper_step(const spring_stepper *st, spring_state *s, float target);
+SPRING_API void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target);
+SPRING_API void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target);
+/// @}
+
+/// @name Rest detection
+/// A spring is at rest when |x - target| <= rest_delta and |v| <= rest_speed, thresholds in the
+/// value's own units (units, units/s). At rest the state is snapped exactly onto the target with
+/// zero velocity and 1 is returned; otherwise nothing changes and 0 is returned. Vector variants
+/// use the Euclidean distance and speed. Negative or non-finite thresholds never match.
+/// @{
+SPRING_API int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed);
+SPRING_API int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed);
+SPRING_API int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed);
+SPRING_API int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed);
+/// @}
+
+/// @name Fixed-step clock
+/// Turns variable frame times into fixed physics steps:
+///     int n = spring_clock_advance(&clock, frame_dt);
+///     for (int i = 0; i < n; i++) { float f = spring_clock_substep_fraction(&clock, i, n); ... step ... }
+///     render lerp(previous, current, clock.alpha)
+/// At most max_steps run per frame; time beyond that is discarded (added to `dropped`), so a
+/// multi-second hitch costs at most max_steps steps and never spirals.
+/// @{
+typedef struct spring_clock {
+	float step;        ///< fixed step in seconds; default 1/120
+	float accumulator; ///< unsimulated time carried to the next frame, in [0, step)
+	float alpha;       ///< accumulator / step in [0, 1): how far render time is past the last step
+	float dropped;     ///< total seconds discarded by the cap since init
+	int max_steps;     ///< cap on steps per advance; default 8
+	float frame_dt;    ///< the last valid frame_dt passed to advance
+	int last_steps;    ///< steps returned by the last advance
+	double time;       ///< simulated seconds so far (steps * step)
+} spring_clock;
+
+/// step 0 -> 1/120 s, max_steps 0 -> 8. step must be finite in (0, 1], max_steps in [0, 1000].
+SPRING_API spring_result spring_clock_init(spring_clock *c, float step, int max_steps);
+/// Adds frame_dt (finite, >= 0) and returns how many fixed steps to run now. Invalid frame_dt or
+/// clock: returns the negated spring_result (< 0, so a `for (i < n)` loop runs nothing) and
+/// changes nothing.
+SPRING_API int spring_clock_advance(spring_clock *c, float frame_dt);
+/// For substep i of the n returned by the last advance: where in the frame, as a fraction in
+/// [0, 1] from the previous frame's time (0) to this frame's (1), that step ends. Use it to
+/// interpolate inputs sampled once per frame across the substeps.
+SPRING_API float spring_clock_substep_fraction(const spring_clock *c, int i, int n);
+/// @}
+
+/// @name Follow (first-order lag, never overshoots)
+/// x + (target - x) * (1 - exp(-ln2 * dt / half_life)): the gap halves every half_life seconds
+/// whatever the frame rate; two half steps equal one whole. half_life 0 snaps. Invalid input
+/// (non-finite, half_life < 0, dt < 0) returns x unchanged.
+/// @{
+SPRING_API float spring_follow(float x, float target, float half_life, float dt);
+SPRING_API spring_vec2 spring_follow_vec2(spring_vec2 x, spring_vec2 target, float half_life, float dt);
+SPRING_API spring_vec3 spring_follow_vec3(spring_vec3 x, spring_vec3 target, float half_life, float dt);
+/// Follows along the shortest arc; result wrapped onto (-pi, pi].
+SPRING_API float spring_follow_angle(float angle, float target, float half_life, float dt);
+/// @}
+
+/// @name Angles (radians)
+/// @{
+SPRING_API float spring_angle_delta(float from, float to);     ///< to - from folded onto (-pi, pi]
+SPRING_API float spring_angle_wrap(float angle);               ///< onto (-pi, pi]
+SPRING_API float spring_angle_lerp(float from, float to, float t); ///< along the shortest arc, wrapped
+/// @}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

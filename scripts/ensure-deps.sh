@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what `make demo` / `make test` need when it is missing (Debian; apt-get when root,
+# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test]
+set -euo pipefail
+what=${1:-build}
+
+need_cmds=(cmake make gcc g++ pkg-config)
+need_pkgs=(cmake make gcc g++ pkg-config)
+if [ "$what" = test ]; then
+	need_cmds+=(clang clang++)
+	need_pkgs+=(clang)
+fi
+
+missing=()
+for i in "${!need_cmds[@]}"; do
+	command -v "${need_cmds[$i]}" >/dev/null 2>&1 || missing+=("${need_pkgs[$i]}")
+done
+# clang's sanitizer runtime lives in libclang-rt-*-dev on Debian 12.
+if [ "$what" = test ] && command -v clang >/dev/null 2>&1; then
+	if ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
+		missing+=(libclang-rt-dev)
+	fi
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+# de-duplicate
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+echo "ensure-deps: installing missing packages: ${missing[*]}"
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "ensure-deps: apt-get not found; please install: ${missing[*]}" >&2
+	exit 1
+fi
+sudo=
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+		echo "ensure-deps: not root and no sudo; please install: ${missing[*]}" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq || true
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
