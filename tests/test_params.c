@@ -1,0 +1,276 @@
+// Parameterisations and queries: documented reference values and round trips.
+#include "spring/spring.h"
+#include "spring_internal.h"
+#include "test_macros.h"
+
+static int rel_near(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b);
+}
+
+// Apple: Spring(duration: 0.5, bounce: 0.3) -> stiffness 157.9, damping 17.6, settling ~1.04 s.
+static int test_swiftui_documented_values(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 157.9, 0.05);
+	ENSURE_NEAR(p.damping, 17.6, 0.05);
+	ENSURE(p.mass == 1.0f);
+	ENSURE_NEAR(p.stiffness, 157.913670, 1e-3);
+	ENSURE_NEAR(p.damping, 17.592919, 1e-4);
+	ENSURE_NEAR(spring_settling_duration(p, 1.0f, 0.0f, 0.001f), 1.04, 0.005);
+	ENSURE_NEAR(spring_settling_duration(p, 1.0f, 0.0f, 0.001f), 1.04471, 1e-4);
+	// The exact last time |x - 1| > 0.001 is much earlier than SwiftUI's estimate.
+	ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 0.81874, 1e-4);
+
+	// Spring(mass: 1, stiffness: 100, damping: 10) -> duration 0.63, bounce 0.5.
+	ENSURE(spring_params_from_physical(1.0f, 100.0f, 10.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_duration(p), 0.63, 0.005);
+	ENSURE_NEAR(spring_duration(p), 0.628319, 1e-5);
+	ENSURE_NEAR(spring_bounce(p), 0.5, 1e-6);
+	ENSURE_NEAR(spring_settling_duration(p, 1.0f, 0.0f, 0.001f), 1.7399, 1e-3);
+	return 0;
+}
+
+static int test_response_equals_duration(void)
+{
+	spring_params a, b;
+	ENSURE(spring_params_from_response(0.5f, 0.7f, &a) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &b) == SPRING_OK);
+	ENSURE_NEAR(a.stiffness, b.stiffness, 1e-3);
+	ENSURE_NEAR(a.damping, b.damping, 1e-4);
+	// react-spring {frequency 0.5, damping 0.7} -> tension 157.914, friction 17.5929
+	ENSURE_NEAR(a.stiffness, 157.914, 1e-3);
+	ENSURE_NEAR(a.damping, 17.5929, 1e-4);
+	return 0;
+}
+
+static int test_negative_bounce_is_overdamped(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_duration_bounce(0.5f, -0.5f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_damping_ratio(p), 2.0, 1e-5);
+	ENSURE_NEAR(p.damping, 50.2655, 1e-3);
+	ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 2.07364, 1e-4);
+	ENSURE_NEAR(spring_bounce(p), -0.5, 1e-6);
+	ENSURE(spring_params_from_duration_bounce(0.5f, -0.3f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.damping, 35.9039, 1e-3);
+	ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 1.38164, 1e-4);
+	// .smooth and .snappy true settle times
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.damping, 25.1327, 1e-3);
+	ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 0.73477, 1e-4);
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.15f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 0.69669, 1e-4);
+	ENSURE_NEAR(spring_settling_duration(p, 1.0f, 0.0f, 0.001f), 0.876827, 1e-4);
+	return 0;
+}
+
+static int test_overshoot(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_frequency(1.0f, 0.7f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_overshoot(p), 0.046, 0.0005);
+	ENSURE(spring_params_from_frequency(1.0f, 0.3f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_overshoot(p), 0.37, 0.005);
+	ENSURE(spring_params_from_frequency(1.0f, 1.0f, &p) == SPRING_OK);
+	ENSURE(spring_overshoot(p) == 0.0f);
+	ENSURE(spring_params_from_frequency(1.0f, 3.0f, &p) == SPRING_OK);
+	ENSURE(spring_overshoot(p) == 0.0f);
+	// The overshoot the closed form actually produces matches the formula.
+	ENSURE(spring_params_from_frequency(2.0f, 0.3f, &p) == SPRING_OK);
+	double peak = 0.0;
+	spring_state s0 = {0.0f, 0.0f};
+	for (int i = 1; i <= 4000; i++) {
+		spring_state s = spring_evaluate(p, s0, 1.0f, (float)i * 0.0001f);
+		peak = fmax(peak, s.x);
+	}
+	ENSURE_NEAR(peak - 1.0, spring_overshoot(p), 1e-4);
+	return 0;
+}
+
+// SwiftUI settling init: envelope zeta/sqrt(1-zeta^2) exp(-zeta omega_n T) = epsilon.
+static int test_settling_init(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_settling(1.0f, 0.7f, 0.001f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 96.8186, 1e-3);
+	ENSURE_NEAR(p.damping, 13.7755, 1e-4);
+	ENSURE(spring_params_from_settling(1.0f, 1.0f, 0.001f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_natural_frequency(p), 9.23341, 1e-4);
+	ENSURE_NEAR(p.stiffness, 85.2559, 1e-3);
+	ENSURE_NEAR(p.damping, 18.4668, 1e-4);
+	// Equals Motion {duration: 800, bounce: 0.25}.
+	ENSURE(spring_params_from_settling(0.8f, 0.75f, 0.001f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 137.414, 1e-3);
+	ENSURE_NEAR(p.damping, 17.5835, 1e-4);
+	// For zeta >= 1 the exact settling time of a unit move equals the requested duration.
+	const float zetas[] = {1.0f, 1.3f, 2.0f, 5.0f};
+	for (int i = 0; i < 4; i++) {
+		ENSURE(spring_params_from_settling(0.6f, zetas[i], 0.001f, &p) == SPRING_OK);
+		ENSURE_NEAR(spring_damping_ratio(p), zetas[i], 1e-5);
+		ENSURE_NEAR(spring_settling_time(p, 1.0f, 0.0f, 0.001f), 0.6, 1e-4);
+	}
+	// For zeta < 1 the envelope equation holds.
+	for (float z = 0.1f; z < 0.95f; z += 0.1f) {
+		ENSURE(spring_params_from_settling(1.5f, z, 0.01f, &p) == SPRING_OK);
+		double wn = spring_natural_frequency(p);
+		double env = z / sqrt(1.0 - (double)z * z) * exp(-(double)z * wn * 1.5);
+		ENSURE(rel_near(env, 0.01, 1e-4));
+	}
+	ENSURE(spring_params_from_settling(1.0f, 0.0005f, 0.001f, &p) == SPRING_ERROR_NO_SOLUTION);
+	return 0;
+}
+
+// Motion visualDuration: v <-> SwiftUI duration 1.2 v for bounce >= 0; rescaled when overdamped.
+static int test_visual_duration(void)
+{
+	spring_params p, q;
+	ENSURE(spring_params_from_visual_duration(0.5f, 0.3f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 109.662, 1e-3);
+	ENSURE_NEAR(p.damping, 14.6608, 1e-4);
+	ENSURE(spring_params_from_duration_bounce(0.6f, 0.3f, &q) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, q.stiffness, 1e-3);
+	ENSURE(spring_params_from_visual_duration(0.5f, 0.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 109.662, 1e-3);
+	ENSURE_NEAR(p.damping, 20.944, 1e-3);
+	ENSURE(spring_params_from_visual_duration(0.5f, -0.5f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 674.765, 0.01);
+	ENSURE_NEAR(p.damping, 103.905, 1e-3);
+	// Same gap left at the visual duration as the critically damped spring.
+	ENSURE(spring_params_from_visual_duration(0.5f, 0.0f, &q) == SPRING_OK);
+	spring_state s0 = {0.0f, 0.0f};
+	ENSURE_NEAR(spring_evaluate(p, s0, 1.0f, 0.5f).x, spring_evaluate(q, s0, 1.0f, 0.5f).x, 1e-5);
+	return 0;
+}
+
+static int test_half_life(void)
+{
+	spring_params p;
+	const float hl[] = {0.01f, 0.1f, 0.25f, 1.0f, 7.0f};
+	for (int i = 0; i < 5; i++) {
+		ENSURE(spring_params_from_half_life(hl[i], &p) == SPRING_OK);
+		ENSURE_NEAR(spring_damping_ratio(p), 1.0, 1e-6);
+		spring_state s = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, hl[i]);
+		ENSURE_NEAR(s.x, 0.5, 1e-6);
+		ENSURE(rel_near(spring_half_life(p), hl[i], 1e-5));
+	}
+	// (1 + u) e^-u = 1/2
+	ENSURE(spring_params_from_half_life(1.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_natural_frequency(p), 1.67834699, 1e-6);
+	return 0;
+}
+
+static int test_tension_friction_and_origami(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_tension_friction(170.0f, 26.0f, &p) == SPRING_OK);
+	ENSURE(p.stiffness == 170.0f && p.damping == 26.0f && p.mass == 1.0f);
+	ENSURE(spring_params_from_origami(40.0f, 7.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 230.2, 1e-4);
+	ENSURE_NEAR(p.damping, 22.0, 1e-5);
+	ENSURE_NEAR(spring_damping_ratio(p), 0.725, 0.001);
+	ENSURE_NEAR(spring_natural_frequency(p), 15.17, 0.005);
+	float t, f;
+	spring_params_to_origami(p, &t, &f);
+	ENSURE_NEAR(t, 40.0, 1e-4);
+	ENSURE_NEAR(f, 7.0, 1e-5);
+	ENSURE(spring_params_from_origami(0.0f, 7.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_from_origami(-30.0f, 7.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	return 0;
+}
+
+// The per-frame port has the same one-frame transition eigenvalues (trace and determinant) as
+// the legacy update at its native fps.
+static int test_per_frame_port(void)
+{
+	const float ks[] = {0.1f, 0.02f, 0.3f, 0.5f};
+	const float ds[] = {0.7f, 0.9f, 0.5f, 0.98f};
+	const float fpss[] = {30.0f, 60.0f, 24.0f, 144.0f};
+	for (int i = 0; i < 4; i++) {
+		for (int j = 0; j < 4; j++) {
+			spring_params p;
+			ENSURE(spring_params_from_per_frame(ks[i], ds[i], fpss[j], &p) == SPRING_OK);
+			spring_transition tr;
+			spring_transition_compute((double)p.stiffness, (double)p.damping, 1.0 / (double)fpss[j], &tr);
+			double trace = tr.pp + tr.vv, det = tr.pp * tr.vv - tr.pv * tr.vp;
+			ENSURE_NEAR(trace, 1.0 - (double)ds[i] * ks[i] + ds[i], 2e-5);
+			ENSURE_NEAR(det, ds[i], 2e-5);
+		}
+	}
+	// A sequence from a displacement matches the per-frame update's (same recurrence, same
+	// first two values when started from the same two states).
+	spring_params p;
+	ENSURE(spring_params_from_per_frame(0.1f, 0.7f, 30.0f, &p) == SPRING_OK);
+	spring_transition tr;
+	spring_transition_compute((double)p.stiffness, (double)p.damping, 1.0 / 30.0, &tr);
+	double e_legacy[40], u = 0.0, e = 1.0;
+	for (int n = 0; n < 40; n++) {
+		e_legacy[n] = e;
+		u = (u - 0.1 * e) * 0.7;
+		e += u;
+	}
+	// Continuous sequence through the two-term recurrence seeded by e0, e1 of the legacy one.
+	double a = e_legacy[0], b = e_legacy[1], trace = tr.pp + tr.vv, det = tr.pp * tr.vv - tr.pv * tr.vp;
+	for (int n = 2; n < 40; n++) {
+		double c = trace * b - det * a;
+		ENSURE_NEAR(c, e_legacy[n], 1e-5);
+		a = b;
+		b = c;
+	}
+	ENSURE(spring_params_from_per_frame(1.9f, 1.0f, 60.0f, &p) == SPRING_OK); // undamped ring
+	ENSURE(p.damping == 0.0f);
+	ENSURE(spring_params_from_per_frame(3.5f, 0.9f, 60.0f, &p) == SPRING_OK); // complex pair past 90 degrees per frame: still a twin
+	ENSURE(spring_params_from_per_frame(30.0f, 0.1f, 60.0f, &p) == SPRING_ERROR_NO_SOLUTION);
+	return 0;
+}
+
+// Every parameterisation round-trips through the queries.
+static int test_round_trips(void)
+{
+	for (float d = 0.05f; d < 3.0f; d *= 1.7f) {
+		for (float b = -0.9f; b <= 1.0f; b += 0.1f) {
+			spring_params p;
+			ENSURE(spring_params_from_duration_bounce(d, b, &p) == SPRING_OK);
+			ENSURE(rel_near(spring_duration(p), d, 2e-6));
+			ENSURE_NEAR(spring_bounce(p), b, 2e-5);
+			ENSURE(spring_params_from_visual_duration(d, b, &p) == SPRING_OK);
+			ENSURE(rel_near(spring_visual_duration(p), d, 1e-5));
+			ENSURE_NEAR(spring_bounce(p), b, 2e-5);
+		}
+	}
+	for (float f = 0.5f; f <= 6.0f; f += 0.5f) {
+		for (float z = 0.0f; z <= 2.0f; z += 0.1f) {
+			spring_params p;
+			ENSURE(spring_params_from_frequency(f, z, &p) == SPRING_OK);
+			ENSURE(rel_near(spring_frequency_hz(p), f, 2e-6));
+			ENSURE_NEAR(spring_damping_ratio(p), z, 2e-6);
+			ENSURE(rel_near(spring_natural_frequency(p), 2.0 * SPRING_PI * f, 2e-6));
+			spring_params q;
+			ENSURE(spring_params_from_response(spring_duration(p), spring_damping_ratio(p), &q) == SPRING_OK);
+			ENSURE(rel_near(q.stiffness, p.stiffness, 1e-5));
+			ENSURE_NEAR(q.damping, p.damping, 1e-5 * (1.0 + p.damping));
+		}
+	}
+	spring_params p;
+	ENSURE(spring_params_from_physical(2.0f, 50.0f, 3.0f, &p) == SPRING_OK);
+	ENSURE(p.mass == 2.0f && p.stiffness == 50.0f && p.damping == 3.0f);
+	ENSURE_NEAR(spring_damping_ratio(p), 3.0 / (2.0 * sqrt(100.0)), 1e-7);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	RUN_TEST(test_swiftui_documented_values);
+	RUN_TEST(test_response_equals_duration);
+	RUN_TEST(test_negative_bounce_is_overdamped);
+	RUN_TEST(test_overshoot);
+	RUN_TEST(test_settling_init);
+	RUN_TEST(test_visual_duration);
+	RUN_TEST(test_half_life);
+	RUN_TEST(test_tension_friction_and_origami);
+	RUN_TEST(test_per_frame_port);
+	RUN_TEST(test_round_trips);
+	return TEST_SUMMARY();
+}

@@ -1,0 +1,610 @@
+// Closed form, exact and semi-implicit stepping, and the three objective checks for one spring.
+#include "spring/spring.h"
+#include "spring/verify.h"
+#include "spring_internal.h"
+#include "test_macros.h"
+
+#include <string.h>
+
+// Hash of the standard scenario: identical for gcc, clang and wasm32 (determinism).
+#define SPRING_TEST_GOLDEN_CORE 0x0ull
+
+static uint32_t rng_state = 0x12345678u;
+static float rnd(float lo, float hi)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return lo + (hi - lo) * (float)((double)(rng_state >> 8) / 16777216.0);
+}
+
+// Closed form satisfies the ODE: e' = v and v' = -w2 e - g v, in every regime, including the
+// series band around critical damping and both sides of its edge.
+static int test_closed_form_solves_the_ode(void)
+{
+	const double zetas[] = {0.0, 0.05, 0.3, 0.7, 0.999999, 1.0, 1.0000001, 1.2, 2.0, 10.0, 1000.0};
+	const double wn = 7.0;
+	for (int i = 0; i < (int)(sizeof zetas / sizeof zetas[0]); i++) {
+		double w2 = wn * wn, g = 2.0 * zetas[i] * wn;
+		for (double t = 0.01; t < 3.0; t *= 1.37) {
+			const double h = 1e-6;
+			spring_transition a, b, c;
+			spring_transition_compute(w2, g, t - h, &a);
+			spring_transition_compute(w2, g, t, &b);
+			spring_transition_compute(w2, g, t + h, &c);
+			// start: e0 = 1, v0 = -2
+			double ea = a.pp - 2.0 * a.pv, ec = c.pp - 2.0 * c.pv;
+			double eb = b.pp - 2.0 * b.pv, vb = b.vp - 2.0 * b.vv;
+			double va = a.vp - 2.0 * a.vv, vc = c.vp - 2.0 * c.vv;
+			double scale = 1.0 + fabs(vb) + wn * fabs(eb);
+			ENSURE_MSG(fabs((ec - ea) / (2.0 * h) - vb) < 1e-6 * scale, "zeta %g t %g", zetas[i], t);
+			ENSURE_MSG(fabs((vc - va) / (2.0 * h) - (-w2 * eb - g * vb)) < 1e-5 * scale * wn, "zeta %g t %g", zetas[i], t);
+		}
+		spring_transition z;
+		spring_transition_compute(w2, g, 0.0, &z);
+		ENSURE(z.pp == 1.0 && z.pv == 0.0 && z.vp == 0.0 && z.vv == 1.0);
+	}
+	return 0;
+}
+
+// No blow-up at zeta = 1 +- 1e-7 and continuity across the series edge (|D| t^2 = 1).
+static int test_continuous_across_critical(void)
+{
+	spring_params lo, mid, hi;
+	ENSURE(spring_params_from_frequency(2.0f, 1.0f - 1e-7f, &lo) == SPRING_OK);
+	ENSURE(spring_params_from_frequency(2.0f, 1.0f, &mid) == SPRING_OK);
+	ENSURE(spring_params_from_frequency(2.0f, 1.0f + 1e-7f, &hi) == SPRING_OK);
+	spring_state s0 = {0.0f, 3.0f};
+	for (float t = 0.0f; t < 5.0f; t += 0.01f) {
+		spring_state a = spring_evaluate(lo, s0, 1.0f, t);
+		spring_state b = spring_evaluate(mid, s0, 1.0f, t);
+		spring_state c = spring_evaluate(hi, s0, 1.0f, t);
+		ENSURE_NEAR(a.x, b.x, 1e-5);
+		ENSURE_NEAR(c.x, b.x, 1e-5);
+		ENSURE_NEAR(a.v, b.v, 1e-4);
+		ENSURE_NEAR(c.v, b.v, 1e-4);
+	}
+	// Across the series/closed-form edge: D t^2 = +-1 at t = 1 for w2 - lambda^2 = +-1.
+	const double lambda = 3.0;
+	for (int sign = -1; sign <= 1; sign += 2) {
+		double w2 = lambda * lambda + (double)sign;
+		spring_transition a, b;
+		spring_transition_compute(w2, 2.0 * lambda, 1.0 - 1e-12, &a);
+		spring_transition_compute(w2, 2.0 * lambda, 1.0 + 1e-12, &b);
+		ENSURE_NEAR(a.pp, b.pp, 1e-10);
+		ENSURE_NEAR(a.pv, b.pv, 1e-10);
+		ENSURE_NEAR(a.vp, b.vp, 1e-10);
+		ENSURE_NEAR(a.vv, b.vv, 1e-10);
+	}
+	return 0;
+}
+
+// Finite for any t up to 1e9 s in every regime; no cosh overflow; target reached when damped.
+static int test_large_times(void)
+{
+	const float zetas[] = {0.0f, 0.1f, 1.0f, 1.5f, 50.0f, 5000.0f};
+	const float ts[] = {1e3f, 1e6f, 1e9f};
+	for (int i = 0; i < 6; i++) {
+		spring_params p;
+		ENSURE(spring_params_from_frequency(3.0f, zetas[i], &p) == SPRING_OK);
+		for (int j = 0; j < 3; j++) {
+			spring_state s = spring_evaluate(p, (spring_state){-4.0f, 10.0f}, 2.0f, ts[j]);
+			ENSURE(spring_is_finite(s.x) && spring_is_finite(s.v));
+			if (zetas[i] > 0.0f && zetas[i] < 100.0f) {
+				ENSURE_NEAR(s.x, 2.0, 1e-6);
+			}
+			if (zetas[i] == 0.0f) {
+				ENSURE(fabsf(s.x - 2.0f) <= 6.2f); // bounded oscillation
+			}
+		}
+	}
+	// mu t far beyond cosh's range (~710): ratio 50, wn 100, t 1000 -> mu t ~ 5e6.
+	spring_transition tr;
+	spring_transition_compute(1e4, 2.0 * 50.0 * 100.0, 1000.0, &tr);
+	ENSURE(isfinite(tr.pp) && isfinite(tr.pv) && isfinite(tr.vp) && isfinite(tr.vv));
+	return 0;
+}
+
+// Heavily overdamped: the slow decay rate w2 / (lambda + mu) is exact, lambda - mu would lose
+// about half of the digits.
+static int test_overdamped_slow_root(void)
+{
+	const double zeta = 1e4, wn = 1.0, t = 2e4;
+	spring_transition tr;
+	spring_transition_compute(wn * wn, 2.0 * zeta * wn, t, &tr);
+	double mu = wn * sqrt(zeta * zeta - 1.0), fast = zeta * wn + mu, slow = wn * wn / fast;
+	// From rest at unit gap the fast mode is long gone: e = fast/(fast - slow) * exp(-slow t).
+	double expected = fast / (fast - slow) * exp(-slow * t);
+	ENSURE_MSG(fabs(tr.pp - expected) <= 1e-12 * expected, "pp %.17g expected %.17g", tr.pp, expected);
+	return 0;
+}
+
+// Juckett's published coefficients (omega 2 pi, dt 1/60) and SwiftUI's x(0.5) = 1.01450.
+static int test_reference_coefficients(void)
+{
+	const float zetas[] = {0.5f, 1.0f, 2.0f};
+	const double expect[3][4] = {{0.994708, 0.0157948, -0.623553, 0.895467},
+	                             {0.994885, 0.0150096, -0.592556, 0.806269},
+	                             {0.995213, 0.0135916, -0.536573, 0.653620}};
+	for (int i = 0; i < 3; i++) {
+		spring_params p;
+		spring_stepper st;
+		ENSURE(spring_params_from_frequency(1.0f, zetas[i], &p) == SPRING_OK);
+		ENSURE(spring_stepper_init(&st, p, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE_NEAR(st.pp, expect[i][0], 2e-6);
+		ENSURE_NEAR(st.pv, expect[i][1], 2e-7);
+		ENSURE_NEAR(st.vp, expect[i][2], 2e-6);
+		ENSURE_NEAR(st.vv, expect[i][3], 2e-6);
+	}
+	spring_params p;
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &p) == SPRING_OK);
+	ENSURE_NEAR(spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, 0.5f).x, 1.01450, 1e-5);
+	spring_state s = {0.0f, 0.0f};
+	for (int i = 0; i < 30; i++) {
+		ENSURE(spring_step_exact(p, &s, 1.0f, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE_NEAR(s.x, 1.01450, 1e-5);
+	return 0;
+}
+
+// Exact stepping over any split of a span equals the closed form over the whole span.
+static int test_exact_step_split_invariance(void)
+{
+	for (int trial = 0; trial < 300; trial++) {
+		spring_params p;
+		ENSURE(spring_params_from_frequency(rnd(0.3f, 8.0f), rnd(0.0f, 2.5f), &p) == SPRING_OK);
+		spring_state s0 = {rnd(-5.0f, 5.0f), rnd(-20.0f, 20.0f)};
+		float target = rnd(-5.0f, 5.0f), span = rnd(0.1f, 3.0f);
+		spring_state whole = spring_evaluate(p, s0, target, span);
+		spring_state s = s0, st = s0;
+		spring_stepper stepper;
+		int n = 1 + (int)rnd(0.0f, 200.0f);
+		ENSURE(spring_stepper_init(&stepper, p, span / (float)n) == SPRING_OK);
+		float used = 0.0f;
+		while (used < span) {
+			float dt = fminf(rnd(0.0f, 0.05f), span - used);
+			if (span - used < 1e-6f) {
+				dt = span - used;
+			}
+			ENSURE(spring_step_exact(p, &s, target, dt) == SPRING_OK);
+			used += dt;
+		}
+		for (int i = 0; i < n; i++) {
+			spring_stepper_step(&stepper, &st, target);
+		}
+		double scale = 1.0 + fabs(s0.x - target) + fabs(s0.v) / spring_natural_frequency(p);
+		ENSURE_NEAR(s.x, whole.x, 2e-5 * scale);
+		ENSURE_NEAR(st.x, whole.x, 2e-5 * scale);
+		ENSURE_NEAR(s.v / spring_natural_frequency(p), whole.v / spring_natural_frequency(p), 2e-5 * scale);
+	}
+	return 0;
+}
+
+// The vector and angle variants agree with the scalar one component by component.
+static int test_vector_variants(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_frequency(2.0f, 0.4f, &p) == SPRING_OK);
+	spring_state_vec3 v = {{1.0f, -2.0f, 3.0f}, {0.5f, 0.0f, -1.0f}};
+	spring_state a = {1.0f, 0.5f}, b = {-2.0f, 0.0f}, c = {3.0f, -1.0f};
+	spring_vec3 target = {0.25f, 4.0f, -1.0f};
+	for (int i = 0; i < 50; i++) {
+		ENSURE(spring_step_exact_vec3(p, &v, target, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_step_exact(p, &a, target.x, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_step_exact(p, &b, target.y, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_step_exact(p, &c, target.z, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE(v.x.x == a.x && v.x.y == b.x && v.x.z == c.x && v.v.x == a.v && v.v.y == b.v && v.v.z == c.v);
+	spring_state_vec2 w = {{1.0f, -2.0f}, {0.5f, 0.0f}};
+	spring_state ws = {1.0f, 0.5f};
+	for (int i = 0; i < 50; i++) {
+		ENSURE(spring_step_semi_implicit_vec2(p, &w, spring_vec2_make(0.25f, 4.0f), 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_step_semi_implicit(p, &ws, 0.25f, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE(w.x.x == ws.x && w.v.x == ws.v);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test 1: energy never grows (and the check catches explicit Euler).
+
+static spring_result explicit_euler(void *user, spring_params p, spring_state *s, float target, float dt)
+{
+	(void)user;
+	float a = (-p.stiffness * (s->x - target) - p.damping * s->v) / p.mass;
+	s->x += s->v * dt; // position from the OLD velocity: the trap
+	s->v += a * dt;
+	return SPRING_OK;
+}
+
+static int test_energy_never_grows(void)
+{
+	const float fpss[] = {30.0f, 60.0f, 144.0f};
+	int cases = 0, semi_direct = 0, semi_clocked = 0;
+	for (float f = 0.5f; f <= 6.0f + 1e-3f; f += 0.5f) {
+		for (float z = 0.1f; z <= 1.2f + 1e-3f; z += 0.1f) {
+			spring_params p;
+			ENSURE(spring_params_from_frequency(f, z, &p) == SPRING_OK);
+			for (int k = 0; k < 3; k++) {
+				spring_energy_report rep;
+				spring_check_desc direct = {.direct = 1};
+				ENSURE(spring_check_energy(p, fpss[k], 600, &direct, &rep) == SPRING_OK);
+				ENSURE_MSG(rep.passed, "exact f %g zeta %g fps %g: %d growths, ratio %g", f, z, fpss[k], rep.growths,
+				           rep.worst_ratio);
+				if (z < 0.7f) {
+					ENSURE(rep.peaks > 1); // peaks were actually seen
+				}
+				// Semi-implicit: per frame where stable, otherwise refused and run on the clock.
+				spring_check_desc semi = {.step = spring_step_fn_semi_implicit, .direct = 1};
+				if (spring_semi_implicit_is_stable(p, 1.0f / fpss[k])) {
+					ENSURE(spring_check_energy(p, fpss[k], 600, &semi, &rep) == SPRING_OK);
+					semi_direct++;
+				} else {
+					spring_state s = {1.0f, 0.0f};
+					ENSURE(spring_step_semi_implicit(p, &s, 0.0f, 1.0f / fpss[k]) == SPRING_ERROR_UNSTABLE);
+					semi.direct = 0;
+					ENSURE(spring_check_energy(p, fpss[k], 600, &semi, &rep) == SPRING_OK);
+					semi_clocked++;
+				}
+				ENSURE_MSG(rep.passed, "semi-implicit f %g zeta %g fps %g: %d growths", f, z, fpss[k], rep.growths);
+				cases++;
+			}
+		}
+	}
+	ENSURE(cases == 12 * 12 * 3);
+	ENSURE(semi_direct > 0 && semi_clocked > 0);
+	return 0;
+}
+
+// The check is not vacuous: explicit Euler fails it wherever its gain exceeds 1 (h w > 2 zeta).
+static int test_energy_check_catches_explicit_euler(void)
+{
+	spring_check_desc euler = {.step = explicit_euler, .user = NULL, .direct = 1};
+	int caught = 0, should = 0;
+	for (float f = 0.5f; f <= 6.0f + 1e-3f; f += 0.5f) {
+		for (float z = 0.1f; z <= 0.5f + 1e-3f; z += 0.1f) {
+			spring_params p;
+			ENSURE(spring_params_from_frequency(f, z, &p) == SPRING_OK);
+			float fps = 30.0f;
+			double hw = 2.0 * SPRING_PI * f / fps;
+			if (hw > 2.0 * z * 1.2) {
+				spring_energy_report rep;
+				ENSURE(spring_check_energy(p, fps, 600, &euler, &rep) == SPRING_OK);
+				should++;
+				caught += !rep.passed;
+			}
+		}
+	}
+	ENSURE(should > 10);
+	ENSURE_MSG(caught == should, "explicit Euler caught in %d of %d configurations", caught, should);
+	return 0;
+}
+
+// Test 2: exact rest after a minute at a fixed target, and the snap of rest detection.
+static int test_rest(void)
+{
+	const float fs[] = {0.5f, 2.0f, 6.0f};
+	const float zs[] = {0.1f, 0.5f, 1.0f, 1.2f};
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 4; j++) {
+			spring_params p;
+			ENSURE(spring_params_from_frequency(fs[i], zs[j], &p) == SPRING_OK);
+			spring_rest_report rep;
+			spring_check_desc direct = {.direct = 1};
+			ENSURE(spring_check_rest(p, 60.0f, 60.0f, &direct, &rep) == SPRING_OK);
+			ENSURE_MSG(rep.passed, "exact f %g zeta %g: moved %g", fs[i], zs[j], rep.last_second_move);
+			spring_check_desc semi = {.step = spring_step_fn_semi_implicit};
+			ENSURE(spring_check_rest(p, 60.0f, 60.0f, &semi, &rep) == SPRING_OK);
+			ENSURE_MSG(rep.passed, "semi f %g zeta %g: moved %g", fs[i], zs[j], rep.last_second_move);
+		}
+	}
+	// Rest detection snaps exactly and then nothing moves at all.
+	spring_params p;
+	ENSURE(spring_params_from_frequency(2.0f, 0.3f, &p) == SPRING_OK);
+	spring_state s = {0.0f, 0.0f};
+	int rested_at = -1;
+	for (int i = 0; i < 60 * 20; i++) {
+		ENSURE(spring_step_exact(p, &s, 123.25f, 1.0f / 60.0f) == SPRING_OK);
+		if (spring_rest(&s, 123.25f, 0.001f, 0.01f) && rested_at < 0) {
+			rested_at = i;
+		}
+		if (rested_at >= 0) {
+			ENSURE(s.x == 123.25f && s.v == 0.0f);
+		}
+	}
+	ENSURE(rested_at > 0 && rested_at < 60 * 5);
+	// Not at rest while moving fast through the target.
+	spring_state through = {123.25f, 5.0f};
+	ENSURE(!spring_rest(&through, 123.25f, 0.001f, 0.01f));
+	ENSURE(through.v == 5.0f);
+	return 0;
+}
+
+// The rest check is not vacuous: an undamped spring keeps moving.
+static int test_rest_check_catches_motion(void)
+{
+	spring_params p;
+	ENSURE(spring_params_from_frequency(1.0f, 0.0f, &p) == SPRING_OK);
+	spring_rest_report rep;
+	ENSURE(spring_check_rest(p, 60.0f, 60.0f, NULL, &rep) == SPRING_OK);
+	ENSURE(!rep.passed);
+	return 0;
+}
+
+// Test 3: the same moving target at 30, 60, 144 fps and a jittery clock agrees with the 1 kHz run.
+static int test_envelope_matches_across_frame_rates(void)
+{
+	const float fpss[] = {30.0f, 60.0f, 144.0f};
+	const float zs[] = {0.1f, 0.3f, 1.0f};
+	const float fs[] = {0.5f, 2.0f, 6.0f};
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 3; j++) {
+			spring_params p;
+			ENSURE(spring_params_from_frequency(fs[i], zs[j], &p) == SPRING_OK);
+			spring_envelope_report rep;
+			spring_check_desc exact = {0};
+			ENSURE(spring_check_envelope(p, fpss, 3, 1, &exact, &rep) == SPRING_OK);
+			printf("    envelope f %g zeta %g: worst %.4f%%\n", fs[i], zs[j], 100.0 * rep.worst);
+			ENSURE_MSG(rep.passed, "exact f %g zeta %g: worst %g", fs[i], zs[j], rep.worst);
+			ENSURE(rep.rate_count == 4);
+			spring_check_desc semi = {.step = spring_step_fn_semi_implicit};
+			ENSURE(spring_check_envelope(p, fpss, 3, 1, &semi, &rep) == SPRING_OK);
+			ENSURE_MSG(rep.passed, "semi f %g zeta %g: worst %g", fs[i], zs[j], rep.worst);
+		}
+	}
+	return 0;
+}
+
+// The envelope check is not vacuous: semi-implicit Euler fed the frame's dt directly (the
+// frame-rate-dependence trap) fails it.
+static int test_envelope_check_catches_frame_dt(void)
+{
+	const float fpss[] = {30.0f, 60.0f, 144.0f};
+	spring_params p;
+	ENSURE(spring_params_from_frequency(2.0f, 0.3f, &p) == SPRING_OK);
+	spring_envelope_report rep;
+	spring_check_desc per_frame = {.step = spring_step_fn_semi_implicit, .direct = 1};
+	ENSURE(spring_check_envelope(p, fpss, 3, 0, &per_frame, &rep) == SPRING_OK);
+	ENSURE_MSG(!rep.passed, "worst %g", rep.worst);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Angles: test 4, the 360-degree sweep in both directions, 1 degree per frame.
+
+static float naive_angle_step(spring_params p, spring_state *s, float target, float dt)
+{
+	// The trap: a plain difference, no folding onto the shortest arc.
+	float x = s->x;
+	spring_state rel = {0.0f, s->v};
+	spring_step_exact(p, &rel, target - x, dt);
+	s->x = spring_angle_wrap(x + rel.x);
+	s->v = rel.v;
+	return s->x;
+}
+
+static int sweep(int which, int direction, float start_deg, float *worst_step_deg)
+{
+	spring_params p;
+	spring_params_from_frequency(3.0f, 0.5f, &p);
+	const float deg = (float)(SPRING_PI / 180.0);
+	spring_state s = {spring_angle_wrap(start_deg * deg), 0.0f};
+	float prev = s.x, follow = s.x;
+	*worst_step_deg = 0.0f;
+	for (int i = 1; i <= 720; i++) {
+		float target = spring_angle_wrap((start_deg + (float)(direction * i)) * deg);
+		if (which == 0) {
+			spring_step_exact_angle(p, &s, target, 1.0f / 60.0f);
+		} else if (which == 1) {
+			spring_step_semi_implicit_angle(p, &s, target, 1.0f / 60.0f);
+		} else if (which == 2) {
+			follow = spring_follow_angle(follow, target, 0.05f, 1.0f / 60.0f);
+			s.x = follow;
+		} else {
+			naive_angle_step(p, &s, target, 1.0f / 60.0f);
+		}
+		float moved = fabsf(spring_angle_delta(prev, s.x)) / deg;
+		float lag = fabsf(spring_angle_delta(s.x, target)) / deg;
+		*worst_step_deg = fmaxf(*worst_step_deg, fmaxf(moved, lag / 10.0f));
+		prev = s.x;
+	}
+	return 0;
+}
+
+static int test_angle_sweep_never_whips(void)
+{
+	const float starts[] = {0.0f, 179.0f, -179.5f, 90.0f};
+	for (int which = 0; which < 3; which++) {
+		for (int d = -1; d <= 1; d += 2) {
+			for (int k = 0; k < 4; k++) {
+				float worst;
+				sweep(which, d, starts[k], &worst);
+				// A 1 degree/frame target never makes the spring jump more than a few degrees.
+				ENSURE_MSG(worst < 3.0f, "integrator %d dir %d start %g: %g deg", which, d, starts[k], worst);
+			}
+		}
+	}
+	// Without folding the same sweep whips round.
+	float worst;
+	sweep(3, 1, 0.0f, &worst);
+	ENSURE_MSG(worst > 30.0f, "naive %g", worst);
+	return 0;
+}
+
+static int test_angle_helpers(void)
+{
+	const float pi = (float)SPRING_PI, deg = pi / 180.0f;
+	ENSURE_NEAR(spring_angle_delta(179.0f * deg, -179.0f * deg), 2.0f * deg, 1e-6);
+	ENSURE_NEAR(spring_angle_delta(-179.0f * deg, 179.0f * deg), -2.0f * deg, 1e-6);
+	ENSURE_NEAR(spring_angle_delta(0.0f, 10.0f * pi), 0.0, 1e-5);
+	// (float)pi is a hair above the true pi, so it folds to a hair above -pi: a half turn either way.
+	ENSURE_NEAR(fabsf(spring_angle_delta(0.0f, pi)), pi, 1e-6);
+	ENSURE(spring_angle_delta(0.0f, (float)(-SPRING_PI)) > -pi);
+	ENSURE(spring_angle_wrap(-pi) > -pi);
+	for (int i = 0; i < 10000; i++) {
+		float a = rnd(-100.0f, 100.0f), b = rnd(-100.0f, 100.0f);
+		float d = spring_angle_delta(a, b);
+		ENSURE(d > -pi && d <= pi);
+		ENSURE_NEAR(spring_det_cos((double)a + d), spring_det_cos(b), 1e-4);
+		float w = spring_angle_wrap(a);
+		ENSURE(w > -pi && w <= pi);
+	}
+	ENSURE_NEAR(spring_angle_lerp(170.0f * deg, -170.0f * deg, 0.5f), pi, 1e-5);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clock
+
+static int test_clock(void)
+{
+	spring_clock c;
+	ENSURE(spring_clock_init(&c, 0.0f, 0) == SPRING_OK);
+	ENSURE(c.step == 1.0f / 120.0f && c.max_steps == 8);
+	// 60 Hz frames -> 2 steps each; 144 Hz -> 0 or 1.
+	int total = 0;
+	for (int i = 0; i < 600; i++) {
+		int n = spring_clock_advance(&c, 1.0f / 60.0f);
+		ENSURE(n >= 1 && n <= 3);
+		ENSURE(c.alpha >= 0.0f && c.alpha < 1.0f);
+		total += n;
+	}
+	ENSURE(total >= 1199 && total <= 1200);
+	// A 5-second hitch costs at most max_steps steps and the rest is dropped and reported.
+	int n = spring_clock_advance(&c, 5.0f);
+	ENSURE(n == 8);
+	ENSURE_NEAR(c.dropped, 5.0 - 8.0 / 120.0, 1e-3);
+	ENSURE(c.alpha >= 0.0f && c.alpha < 1.0f);
+	// Next frame is normal again (no spiral).
+	n = spring_clock_advance(&c, 1.0f / 60.0f);
+	ENSURE(n == 2);
+	// Time accounting: simulated + carried + dropped = total frame time.
+	spring_clock d;
+	ENSURE(spring_clock_init(&d, 1.0f / 100.0f, 4) == SPRING_OK);
+	double sum = 0.0;
+	for (int i = 0; i < 5000; i++) {
+		float dt = rnd(0.0f, 0.1f);
+		sum += dt;
+		int k = spring_clock_advance(&d, dt);
+		ENSURE(k >= 0 && k <= 4);
+		ENSURE(d.alpha >= 0.0f && d.alpha < 1.0f);
+	}
+	ENSURE_NEAR(d.time + d.accumulator + d.dropped, sum, 1e-3);
+	// Substep fractions rise to 1 at the frame's end (modulo the carried remainder).
+	ENSURE(spring_clock_init(&d, 0.01f, 8) == SPRING_OK);
+	n = spring_clock_advance(&d, 0.04f);
+	ENSURE(n == 4 || n == 3);
+	float last = 0.0f;
+	for (int i = 0; i < n; i++) {
+		float f = spring_clock_substep_fraction(&d, i, n);
+		ENSURE(f > last && f <= 1.0f);
+		last = f;
+	}
+	// Invalid frame times change nothing.
+	spring_clock before = d;
+	ENSURE(spring_clock_advance(&d, -1.0f) < 0);
+	ENSURE(spring_clock_advance(&d, NAN) < 0);
+	ENSURE(memcmp(&before, &d, sizeof d) == 0);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Follow
+
+static int test_follow_is_frame_rate_independent(void)
+{
+	// Two halves equal one whole; the gap halves every half-life.
+	for (int i = 0; i < 2000; i++) {
+		float x = rnd(-10.0f, 10.0f), t = rnd(-10.0f, 10.0f), h = rnd(0.01f, 2.0f), dt = rnd(0.0f, 0.5f);
+		float whole = spring_follow(x, t, h, dt);
+		float halves = spring_follow(spring_follow(x, t, h, dt * 0.5f), t, h, dt * 0.5f);
+		ENSURE_NEAR(whole, halves, 4e-6 * (1.0f + fabsf(x) + fabsf(t)));
+	}
+	ENSURE_NEAR(spring_follow(0.0f, 1.0f, 0.2f, 0.2f), 0.5, 1e-7);
+	ENSURE_NEAR(spring_follow(0.0f, 1.0f, 0.2f, 0.4f), 0.75, 1e-7);
+	// One second at 30 and at 60 fps give the same result (the per-frame 0.1 trap would not:
+	// 95.8% vs 99.8%).
+	float a = 0.0f, b = 0.0f, na = 0.0f, nb = 0.0f;
+	for (int i = 0; i < 30; i++) {
+		a = spring_follow(a, 1.0f, 0.15f, 1.0f / 30.0f);
+		na += (1.0f - na) * 0.1f;
+	}
+	for (int i = 0; i < 60; i++) {
+		b = spring_follow(b, 1.0f, 0.15f, 1.0f / 60.0f);
+		nb += (1.0f - nb) * 0.1f;
+	}
+	ENSURE_NEAR(a, b, 1e-6);
+	ENSURE(fabsf(na - nb) > 0.03f);
+	ENSURE(spring_follow(3.0f, 7.0f, 0.0f, 0.01f) == 7.0f);
+	// Never overshoots.
+	float x = 0.0f;
+	for (int i = 0; i < 1000; i++) {
+		x = spring_follow(x, 1.0f, 0.05f, rnd(0.0f, 0.3f));
+		ENSURE(x <= 1.0f);
+	}
+	// Angle follow takes the short way: 179 -> -179 moves through 180.
+	const float deg = (float)(SPRING_PI / 180.0);
+	float ang = spring_follow_angle(179.0f * deg, -179.0f * deg, 0.1f, 0.1f);
+	ENSURE(fabsf(ang) > 179.0f * deg);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism golden: a standard scenario hashed; the same constant for every compiler.
+
+static int test_determinism_golden(void)
+{
+	uint64_t h = SPRING_HASH_INIT;
+	spring_params ps[4];
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &ps[0]) == SPRING_OK);
+	ENSURE(spring_params_from_frequency(3.0f, 1.0f, &ps[1]) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.4f, -0.6f, &ps[2]) == SPRING_OK);
+	ENSURE(spring_params_from_half_life(0.2f, &ps[3]) == SPRING_OK);
+	for (int k = 0; k < 4; k++) {
+		spring_state a = {0.0f, 0.0f}, b = {0.0f, 0.0f}, c = {2.0f, -1.0f};
+		spring_stepper st;
+		ENSURE(spring_stepper_init(&st, ps[k], 1.0f / 120.0f) == SPRING_OK);
+		float f = 0.0f;
+		for (int i = 0; i < 600; i++) {
+			float target = spring_check_target((double)i / 120.0);
+			ENSURE(spring_step_exact(ps[k], &a, target, 1.0f / 120.0f) == SPRING_OK);
+			ENSURE(spring_step_semi_implicit(ps[k], &b, target, 1.0f / 120.0f) == SPRING_OK);
+			ENSURE(spring_step_exact_angle(ps[k], &c, target * 3.0f, 1.0f / 120.0f) == SPRING_OK);
+			spring_stepper_step(&st, &a, target);
+			f = spring_follow(f, target, 0.1f, 1.0f / 120.0f);
+			float row[7] = {a.x, a.v, b.x, b.v, c.x, c.v, f};
+			h = spring_hash(h, row, sizeof row);
+		}
+		float q[4] = {spring_settling_time(ps[k], 1.0f, 0.0f, 0.001f), spring_settling_duration(ps[k], 1.0f, 0.0f, 0.001f),
+		              spring_half_life(ps[k]), spring_visual_duration(ps[k])};
+		h = spring_hash(h, q, sizeof q);
+		h = spring_hash(h, &ps[k], sizeof ps[k]);
+	}
+	printf("  determinism hash %016llx\n", (unsigned long long)h);
+	ENSURE(h == SPRING_TEST_GOLDEN_CORE);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	RUN_TEST(test_closed_form_solves_the_ode);
+	RUN_TEST(test_continuous_across_critical);
+	RUN_TEST(test_large_times);
+	RUN_TEST(test_overdamped_slow_root);
+	RUN_TEST(test_reference_coefficients);
+	RUN_TEST(test_exact_step_split_invariance);
+	RUN_TEST(test_vector_variants);
+	RUN_TEST(test_energy_never_grows);
+	RUN_TEST(test_energy_check_catches_explicit_euler);
+	RUN_TEST(test_rest);
+	RUN_TEST(test_rest_check_catches_motion);
+	RUN_TEST(test_envelope_matches_across_frame_rates);
+	RUN_TEST(test_envelope_check_catches_frame_dt);
+	RUN_TEST(test_angle_sweep_never_whips);
+	RUN_TEST(test_angle_helpers);
+	RUN_TEST(test_clock);
+	RUN_TEST(test_follow_is_frame_rate_independent);
+	RUN_TEST(test_determinism_golden);
+	return TEST_SUMMARY();
+}
