@@ -32,6 +32,12 @@
 #include <math.h>
 #include <string.h>
 
+// The build passes -ffp-contract=off; this keeps clang from fusing a * b + c into an FMA even if
+// a build forgets it (gcc in ISO C mode does not contract by default).
+#if defined(__clang__)
+#  pragma STDC FP_CONTRACT OFF
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Exact helpers
 

@@ -225,7 +225,7 @@ static double unit_step_gap(double zeta, double u)
 double spring_solve_unit_gap(double zeta, double gap)
 {
 	double hi = 1.0;
-	while (unit_step_gap(zeta, hi) > gap && hi < 1e30) {
+	while (unit_step_gap(zeta, hi) > gap && hi < 1e300) {
 		hi *= 2.0;
 	}
 	double lo = 0.0;
@@ -553,12 +553,21 @@ static double settling_exact(double w2, double g, double e0, double v0, double e
 		if (kf > kmax) {
 			kf = kmax;
 		}
-		// Verify around the estimate with real evaluations (rounding in the log).
-		for (double k = kf + 1.0; k >= 0.0 && k >= kf - 2.0; k -= 1.0) {
+		// Verify around the estimate with real evaluations. Rounding in the log and in k * half
+		// (which drifts from the true extremum by k ulps of pi) can put the true answer a few
+		// extrema earlier when the damping is extremely light; past the search window the
+		// envelope bound is returned (an upper bound, never an underestimate).
+		if (kf > 1e15) {
+			return tb; // k * half no longer resolves single extrema
+		}
+		for (double k = kf + 1.0; k >= 0.0 && k >= kf - 4096.0; k -= 1.0) {
 			double tk = t0 + k * half;
 			if (fabs(gap_at(w2, g, e0, v0, tk, NULL)) > eps) {
 				return last_crossing_in(w2, g, e0, v0, tk, tk + half, eps);
 			}
+		}
+		if (kf > 4096.0) {
+			return tb;
 		}
 		return fabs(e0) > eps ? last_crossing_in(w2, g, e0, v0, 0.0, t0, eps) : 0.0;
 	}
@@ -641,7 +650,7 @@ float spring_half_life(spring_params p)
 	// From rest the gap falls monotonically from 1 until the first extremum (pi/omega_d when
 	// underdamped, never otherwise) and passes 0.5 before reaching 0.
 	double hi = 1.0 / sqrt(w2);
-	while (gap_at(w2, g, 1.0, 0.0, hi, NULL) > 0.5 && hi < 1e30) {
+	while (gap_at(w2, g, 1.0, 0.0, hi, NULL) > 0.5 && hi < 1e300) {
 		hi *= 2.0;
 	}
 	double lo = 0.0;
@@ -796,10 +805,11 @@ spring_result spring_step_exact_angle(spring_params p, spring_state *s, float ta
 	double ne = tr.pp * e + tr.pv * (double)s->v;
 	double nv = tr.vp * e + tr.vv * (double)s->v;
 	float fv = (float)nv;
-	if (!spring_is_finite(fv)) {
+	float unwrapped = (float)((double)s->x + (ne - e));
+	if (!spring_is_finite(fv) || !spring_is_finite(unwrapped)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	s->x = spring_angle_wrap((float)((double)s->x + (ne - e)));
+	s->x = spring_angle_wrap(unwrapped);
 	s->v = fv;
 	return SPRING_OK;
 }
@@ -968,7 +978,7 @@ static int thresholds_ok(float rest_delta, float rest_speed)
 
 int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target)) {
+	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
 		return 0;
 	}
 	if (fabsf(s->x - target) <= rest_delta && fabsf(s->v) <= rest_speed) {
@@ -981,7 +991,7 @@ int spring_rest(spring_state *s, float target, float rest_delta, float rest_spee
 
 int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec2_is_finite(target)) {
+	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec2_is_finite(target) || !(spring_vec2_is_finite(s->x) && spring_vec2_is_finite(s->v))) {
 		return 0;
 	}
 	if (spring_vec2_length(spring_vec2_sub(s->x, target)) <= rest_delta && spring_vec2_length(s->v) <= rest_speed) {
@@ -994,7 +1004,7 @@ int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta,
 
 int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec3_is_finite(target)) {
+	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec3_is_finite(target) || !(spring_vec3_is_finite(s->x) && spring_vec3_is_finite(s->v))) {
 		return 0;
 	}
 	if (spring_vec3_length(spring_vec3_sub(s->x, target)) <= rest_delta && spring_vec3_length(s->v) <= rest_speed) {
@@ -1007,7 +1017,7 @@ int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta,
 
 int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target)) {
+	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
 		return 0;
 	}
 	if (fabsf(spring_angle_delta(s->x, target)) <= rest_delta && fabsf(s->v) <= rest_speed) {
@@ -1065,7 +1075,7 @@ int spring_clock_advance(spring_clock *c, float frame_dt)
 	}
 	if (acc >= step) {
 		// Over the cap: discard the excess (whole steps and the fraction) rather than spiral.
-		c->dropped += (float)acc;
+		c->dropped = (float)fmin((double)c->dropped + acc, (double)FLT_MAX); // saturates, never inf
 		acc = 0.0;
 	}
 	c->accumulator = (float)acc;

@@ -46,7 +46,7 @@ SPRING_API int spring_vec3_is_finite(spring_vec3 a);
 
 SPRING_API spring_quat spring_quat_identity(void);
 SPRING_API spring_quat spring_quat_from_axis_angle(spring_vec3 axis, float angle); ///< axis need not be unit; zero axis gives identity
-SPRING_API spring_quat spring_quat_mul(spring_quat a, spring_quat b);  ///< a then... : rotates by b first, then a
+SPRING_API spring_quat spring_quat_mul(spring_quat a, spring_quat b);  ///< Hamilton product a * b: rotating by the result rotates by b first, then by a
 SPRING_API spring_quat spring_quat_conjugate(spring_quat q);
 SPRING_API spring_quat spring_quat_normalize(spring_quat q);           ///< zero in, identity out
 SPRING_API spring_vec3 spring_quat_rotate(spring_quat q, spring_vec3 v);
