@@ -1,11 +1,12 @@
 # The Makefile only drives CMake and the set-up. Two commands matter:
 #   make demo   builds the release configuration and runs the demo
-#   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every test
+#   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
+#               test, then runs the core tests as wasm32 under Node (determinism goldens must match)
 JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang release deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm release deps deps-test clean
 
 all: release
 
@@ -32,7 +33,10 @@ test-clang: deps-test
 	cmake --build $(BUILD)/test-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)/test-clang --output-on-failure -j $(JOBS)
 
-test: test-gcc test-clang
+test-wasm: deps-test
+	scripts/test-wasm.sh
+
+test: test-gcc test-clang test-wasm
 
 clean:
 	rm -rf $(BUILD)

@@ -15,6 +15,20 @@ missing=()
 for i in "${!need_cmds[@]}"; do
 	command -v "${need_cmds[$i]}" >/dev/null 2>&1 || missing+=("${need_pkgs[$i]}")
 done
+if [ "$what" = test ]; then
+	command -v node >/dev/null 2>&1 || missing+=(nodejs)
+	# wasm32-wasi: clang's wasm target needs Debian's wasi-libc, lld and the wasm32 compiler-rt.
+	if command -v clang >/dev/null 2>&1; then
+		probe=$(mktemp -d)
+		if ! printf '#include <math.h>\nint main(void){return (int)sqrt(4.0);}\n' > "$probe/p.c" ||
+		   ! clang --target=wasm32-wasi -O2 "$probe/p.c" -lm -o "$probe/p.wasm" >/dev/null 2>&1; then
+			missing+=(wasi-libc lld "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev-wasm32")
+		fi
+		rm -rf "$probe"
+	else
+		missing+=(wasi-libc lld libclang-rt-14-dev-wasm32)
+	fi
+fi
 # clang's sanitizer runtime lives in libclang-rt-*-dev on Debian 12.
 if [ "$what" = test ] && command -v clang >/dev/null 2>&1; then
 	if ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
