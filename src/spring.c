@@ -358,7 +358,7 @@ void spring_params_to_origami(spring_params p, float *origami_tension, float *or
 	}
 }
 
-spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out)
+spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -394,6 +394,36 @@ spring_result spring_params_from_per_frame(float stiffness_per_frame, float damp
 		return SPRING_ERROR_NO_SOLUTION;
 	}
 	return make_params(a1 * a2, a1 + a2, 1.0, out);
+}
+
+spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps,
+                                                         spring_params *out)
+{
+	if (!out) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(stiffness_per_frame) || !spring_is_finite(damping_per_frame) || !spring_is_finite(fps)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!(stiffness_per_frame > 0.0f) || !(damping_per_frame > 0.0f && damping_per_frame <= 1.0f) || !(fps > 0.0f)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	// v_frame' = d (v_frame + s (t - x)), x' = x + v_frame' is v' = v (1 - c h) + k h (t - x),
+	// x' = x + h v' with h = 1/fps, v = v_frame / h, k = d s / h^2, c = (1 - d) / h.
+	double s = (double)stiffness_per_frame, d = (double)damping_per_frame, rate = (double)fps;
+	if (d * s + 2.0 * (1.0 - d) >= 4.0) {
+		return SPRING_ERROR_UNSTABLE;
+	}
+	spring_params p;
+	spring_result r = make_params(d * s * rate * rate, (1.0 - d) * rate, 1.0, &p);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	if (!spring_semi_implicit_is_stable(p, (float)(1.0 / rate))) {
+		return SPRING_ERROR_UNSTABLE; // on the boundary after rounding to float
+	}
+	*out = p;
+	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------

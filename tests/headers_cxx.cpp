@@ -2,6 +2,7 @@
 #include <spring/base.h>
 #include <spring/math.h>
 #include <spring/spring.h>
+#include <spring/chain.h>
 #include <spring/verify.h>
 #include <spring/version.h>
 

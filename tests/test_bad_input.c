@@ -89,7 +89,7 @@ static spring_result call_from(from_fn f, const float a[3], spring_params *out)
 	case FROM_HALF_LIFE: return spring_params_from_half_life(a[0], out);
 	case FROM_TENSION_FRICTION: return spring_params_from_tension_friction(a[0], a[1], out);
 	case FROM_ORIGAMI: return spring_params_from_origami(a[0], a[1], out);
-	case FROM_PER_FRAME: return spring_params_from_per_frame(a[0], a[1], a[2], out);
+	case FROM_PER_FRAME: return spring_params_from_per_frame_exact(a[0], a[1], a[2], out);
 	case FROM_COUNT: break;
 	}
 	return SPRING_RESULT_COUNT;
@@ -252,7 +252,7 @@ static const corpus_row corpus[] = {
 	ROW(FROM_ORIGAMI, "tension 1e38 (k overflows float)", 1e38f, 7.0f, 0.0f, OOR),
 	ROW_NULL(FROM_ORIGAMI, 40.0f, 7.0f, 0.0f),
 
-	// spring_params_from_per_frame(stiffness_per_frame, damping_per_frame, fps)
+	// spring_params_from_per_frame_exact(stiffness_per_frame, damping_per_frame, fps)
 	ROW(FROM_PER_FRAME, "stiffness NaN", NAN, 0.9f, 60.0f, NF),
 	ROW(FROM_PER_FRAME, "stiffness +inf", INFINITY, 0.9f, 60.0f, NF),
 	ROW(FROM_PER_FRAME, "stiffness -inf", -INFINITY, 0.9f, 60.0f, NF),

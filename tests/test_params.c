@@ -3,6 +3,8 @@
 #include "spring_internal.h"
 #include "test_macros.h"
 
+#include <string.h>
+
 static int rel_near(double a, double b, double rel)
 {
 	return fabs(a - b) <= rel * fabs(b);
@@ -190,7 +192,7 @@ static int test_per_frame_port(void)
 	for (int i = 0; i < 4; i++) {
 		for (int j = 0; j < 4; j++) {
 			spring_params p;
-			ENSURE(spring_params_from_per_frame(ks[i], ds[i], fpss[j], &p) == SPRING_OK);
+			ENSURE(spring_params_from_per_frame_exact(ks[i], ds[i], fpss[j], &p) == SPRING_OK);
 			spring_transition tr;
 			spring_transition_compute((double)p.stiffness, (double)p.damping, 1.0 / (double)fpss[j], &tr);
 			double trace = tr.pp + tr.vv, det = tr.pp * tr.vv - tr.pv * tr.vp;
@@ -201,7 +203,7 @@ static int test_per_frame_port(void)
 	// A sequence from a displacement matches the per-frame update's (same recurrence, same
 	// first two values when started from the same two states).
 	spring_params p;
-	ENSURE(spring_params_from_per_frame(0.1f, 0.7f, 30.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_from_per_frame_exact(0.1f, 0.7f, 30.0f, &p) == SPRING_OK);
 	spring_transition tr;
 	spring_transition_compute((double)p.stiffness, (double)p.damping, 1.0 / 30.0, &tr);
 	double e_legacy[40], u = 0.0, e = 1.0;
@@ -218,10 +220,46 @@ static int test_per_frame_port(void)
 		a = b;
 		b = c;
 	}
-	ENSURE(spring_params_from_per_frame(1.9f, 1.0f, 60.0f, &p) == SPRING_OK); // undamped ring
+	ENSURE(spring_params_from_per_frame_exact(1.9f, 1.0f, 60.0f, &p) == SPRING_OK); // undamped ring
 	ENSURE(p.damping == 0.0f);
-	ENSURE(spring_params_from_per_frame(3.5f, 0.9f, 60.0f, &p) == SPRING_OK); // complex pair past 90 degrees per frame: still a twin
-	ENSURE(spring_params_from_per_frame(30.0f, 0.1f, 60.0f, &p) == SPRING_ERROR_NO_SOLUTION);
+	ENSURE(spring_params_from_per_frame_exact(3.5f, 0.9f, 60.0f, &p) == SPRING_OK); // complex pair past 90 degrees per frame: still a twin
+	ENSURE(spring_params_from_per_frame_exact(30.0f, 0.1f, 60.0f, &p) == SPRING_ERROR_NO_SOLUTION);
+	return 0;
+}
+
+// The literal reading: semi-implicit Euler at one frame per step reproduces the legacy loop.
+static int test_per_frame_semi_implicit_port(void)
+{
+	const float ks[] = {0.1f, 0.02f, 0.3f};
+	const float ds[] = {0.7f, 0.9f, 1.0f};
+	const float fpss[] = {30.0f, 60.0f, 24.0f};
+	for (int i = 0; i < 3; i++) {
+		spring_params p;
+		ENSURE(spring_params_from_per_frame(ks[i], ds[i], fpss[i], &p) == SPRING_OK);
+		float x = 0.0f, u = 0.0f;
+		spring_state s = {0.0f, 0.0f};
+		for (int n = 0; n < 200; n++) {
+			float target = n < 50 ? 10.0f : -4.0f;
+			u = (u + (target - x) * ks[i]) * ds[i];
+			x += u;
+			ENSURE(spring_step_semi_implicit(p, &s, target, 1.0f / fpss[i]) == SPRING_OK);
+			ENSURE_NEAR(s.x, x, 1e-4);
+			ENSURE_NEAR(s.v / fpss[i], u, 1e-4);
+		}
+	}
+	spring_params p;
+	ENSURE(spring_params_from_per_frame(0.1f, 0.7f, 30.0f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.stiffness, 63.0, 1e-3);
+	ENSURE_NEAR(p.damping, 9.0, 1e-4);
+	ENSURE(spring_params_from_per_frame(5.0f, 0.9f, 30.0f, &p) == SPRING_ERROR_UNSTABLE);
+	spring_params before = p;
+	ENSURE(spring_params_from_per_frame(0.1f, 0.0f, 30.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_per_frame(NAN, 0.7f, 30.0f, &p) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_params_from_per_frame(0.1f, 0.7f, INFINITY, &p) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_params_from_per_frame(0.1f, 1.5f, 30.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_per_frame(-0.1f, 0.7f, 30.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_per_frame(0.1f, 0.7f, 30.0f, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(&before, &p, sizeof p) == 0);
 	return 0;
 }
 
@@ -271,6 +309,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_half_life);
 	RUN_TEST(test_tension_friction_and_origami);
 	RUN_TEST(test_per_frame_port);
+	RUN_TEST(test_per_frame_semi_implicit_port);
 	RUN_TEST(test_round_trips);
 	return TEST_SUMMARY();
 }

@@ -17,7 +17,7 @@ typedef struct named_spring {
 
 static int demo_table(void)
 {
-	named_spring rows[12];
+	named_spring rows[16];
 	int n = 0;
 #define ROW(label, desc, call)                                                                  \
 	do {                                                                                        \
@@ -38,6 +38,7 @@ static int demo_table(void)
 	ROW("hair", "2 Hz, ratio 0.3", spring_params_from_frequency(2.0f, 0.3f, &rows[n].p));
 	ROW("camera follow", "half-life 0.1 s", spring_params_from_half_life(0.1f, &rows[n].p));
 	ROW("per-frame port", "k 0.1, damping 0.7 at 30 fps", spring_params_from_per_frame(0.1f, 0.7f, 30.0f, &rows[n].p));
+	ROW("per-frame twin", "same, for the exact integrator", spring_params_from_per_frame_exact(0.1f, 0.7f, 30.0f, &rows[n].p));
 #undef ROW
 	printf("Spring conversions (mass-normalised; settling for a unit move, epsilon 0.001)\n\n");
 	printf("%-21s %-34s %9s %8s %6s %6s %8s %7s %9s %7s %7s\n", "spring", "given", "stiffness", "damping", "ratio",

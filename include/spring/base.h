@@ -41,6 +41,14 @@ typedef enum spring_result {
 	SPRING_RESULT_COUNT
 } spring_result;
 
+/// Details of a rejected definition (chains, rigs): which element and which field, and why.
+typedef struct spring_error {
+	spring_result result; ///< the code also returned by the call
+	int index;            ///< bone, segment or collider index; -1 when the error is not about one
+	char field[32];       ///< the offending field's name, e.g. "length"; empty when none
+	char message[160];    ///< a full sentence naming the element, the field and the reason
+} spring_error;
+
 /// A sentence describing `r`, for logs and error messages. Never NULL.
 SPRING_API const char *spring_result_string(spring_result r);
 

@@ -68,13 +68,23 @@ SPRING_API spring_result spring_params_from_tension_friction(float tension, floa
 /// Origami (Facebook Rebound) slider values: k = (t - 30) * 3.62 + 194, c = (f - 8) * 3 + 25.
 /// SPRING_ERROR_OUT_OF_RANGE when that gives k <= 0 or c < 0.
 SPRING_API spring_result spring_params_from_origami(float origami_tension, float origami_friction, spring_params *out);
-/// Port of the per-frame legacy update run once per frame at `fps`:
+/// Port of the legacy per-frame update, run once per frame at `fps`:
 ///     v += (target - x) * stiffness_per_frame;  v *= damping_per_frame;  x += v;
-/// Returns the time-based spring whose exact step over 1/fps has the same transition
-/// eigenvalues, so both decay and ring identically at the native fps and the ported one
-/// keeps doing so at any other rate. stiffness_per_frame > 0, damping_per_frame in (0, 1].
-/// SPRING_ERROR_NO_SOLUTION when the per-frame update flips sign every frame (no continuous twin).
-SPRING_API spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out);
+/// read as what it literally is: semi-implicit Euler with a step of one frame. With these
+/// parameters (k = d s fps^2, c = (1 - d) fps, mass 1), spring_step_semi_implicit at a fixed
+/// step of 1/fps reproduces the loop exactly at its native fps, and a spring_clock (or chain)
+/// with that step keeps the look identical at every other frame rate.
+/// stiffness_per_frame s > 0, damping_per_frame d in (0, 1], fps > 0.
+/// SPRING_ERROR_UNSTABLE when the legacy loop itself was unstable (d s + 2 (1 - d) >= 4).
+SPRING_API spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps,
+                                                      spring_params *out);
+/// The continuous twin of the same loop, for the exact integrator at any step: the spring whose
+/// exact one-frame transition has the loop's eigenvalues, so it decays and rings exactly like
+/// the loop. (Its response to a moving target differs a little from the loop's in the first
+/// frame: the loop reacts to a new target one frame ahead.)
+/// SPRING_ERROR_NO_SOLUTION when the loop flips sign every frame (no continuous twin).
+SPRING_API spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps,
+                                                            spring_params *out);
 /// @}
 
 /// @name Queries. On invalid parameters each returns 0.

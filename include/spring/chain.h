@@ -1,0 +1,200 @@
+/// @file chain.h
+/// Secondary-motion chains: hair, tails, capes, ears and antennae dragged along by a root.
+///
+/// Two recipes:
+/// - `spring_chain2d`: one angle spring per segment (2D). Each segment's target world angle is
+///   its parent's *simulated* world angle this step plus its rest (and animated) local angle, so
+///   length is preserved by construction and limits read as "swings at most 30 degrees".
+/// - `spring_chain`: tip springs (the undulation recipe), 3D with a 2D mode. Each bone's tip is
+///   a point mass springing toward where the bone would be if it followed its simulated parent
+///   rigidly; colliders and a cone limit act on it; it is projected back to the bone length
+///   (and the projected-away velocity removed); the bone is aimed at it by the shortest arc.
+///
+/// Both run on a `spring_clock` (fixed step, capped sub-steps, excess dropped), interpolate the
+/// root input across the sub-steps of a frame, interpolate their output between the last two
+/// steps by alpha, walk root to tip within each step, and allocate once at creation (or use
+/// caller memory sized by a query). Teleports are explicit calls; parameters, limits, forces and
+/// colliders can change at any time without resetting the simulation.
+#ifndef SPRING_CHAIN_H
+#define SPRING_CHAIN_H
+
+#include "spring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPRING_CHAIN_MAX_BONES 256
+#define SPRING_CHAIN_MAX_COLLIDERS 64
+
+/// How a chain integrates its springs each fixed step.
+typedef enum spring_integrator {
+	SPRING_INTEGRATOR_EXACT = 0,     ///< closed-form transition (default): stable for any parameters
+	SPRING_INTEGRATOR_SEMI_IMPLICIT, ///< classic update; creation fails if unstable at the step
+} spring_integrator;
+
+// =============================================================================================
+// spring_chain2d: angle springs
+
+typedef struct spring_chain2d_segment {
+	float length;         ///< units, > 0
+	float rest_angle;     ///< rest local angle relative to the parent segment (the root for
+	                      ///< segment 0), radians
+	spring_params params; ///< all zero -> the chain's params (or the root-to-tip gradient)
+	float limit;          ///< maximum swing away from the target local angle, radians, in
+	                      ///< (0, pi]; 0 -> unlimited
+} spring_chain2d_segment;
+
+typedef struct spring_chain2d_desc {
+	int segment_count;                       ///< 1 .. SPRING_CHAIN_MAX_BONES
+	const spring_chain2d_segment *segments;  ///< segment_count entries, root first
+	spring_params params;       ///< default for segments; zero -> 2 Hz, damping ratio 0.3
+	spring_params tip_params;   ///< non-zero: the last segment's params; segments in between
+	                            ///< interpolate frequency and damping ratio linearly root to tip
+	spring_vec2 gravity;        ///< units/s^2 acting on each segment as a torque (default none)
+	spring_vec2 wind;           ///< units/s^2, same treatment as gravity (default none)
+	float step;                 ///< fixed physics step in seconds; 0 -> 1/120
+	int max_steps;              ///< cap on steps per update; 0 -> 8
+	spring_integrator integrator;
+	spring_xform2 root;         ///< initial root (position and angle; scale ignored); the chain
+	                            ///< starts at rest under it
+} spring_chain2d_desc;
+
+typedef struct spring_chain2d spring_chain2d;
+
+/// Bytes needed by spring_chain2d_init for this description (0 if the description is invalid).
+SPRING_API size_t spring_chain2d_memory_size(const spring_chain2d_desc *desc);
+/// Creates a chain in caller memory of at least spring_chain2d_memory_size bytes, aligned to 16.
+/// `error` (optional) names the segment and field of an invalid description.
+SPRING_API spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size,
+                                             spring_chain2d **out, spring_error *error);
+/// Creates a chain with one allocation through the allocator hooks.
+SPRING_API spring_result spring_chain2d_create(const spring_chain2d_desc *desc, spring_chain2d **out, spring_error *error);
+/// Frees a chain made by spring_chain2d_create (no-op for NULL or caller memory).
+SPRING_API void spring_chain2d_destroy(spring_chain2d *chain);
+
+/// Advances by frame_dt seconds with `root` as this frame's root transform. The root is
+/// interpolated from the previous frame's across the sub-steps (position linearly, angle along
+/// the shortest arc). No allocation.
+SPRING_API spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
+/// Animated local angle offsets (radians, added to each rest angle) for the frame being
+/// submitted by the next update; interpolated across its sub-steps like the root. `count`
+/// must equal the segment count; NULL clears them.
+SPRING_API spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *local_offsets, int count);
+
+/// Teleport by snapping: the chain is put at rest under `root` with zero velocities.
+SPRING_API spring_result spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root);
+/// Teleport keeping the motion: the whole state moves rigidly with the root from its current
+/// transform to `root` (translation and rotation), so the shape relative to the root is kept
+/// and the jump is not seen as motion.
+SPRING_API spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root);
+
+/// Runtime changes; none of them resets the simulation state.
+SPRING_API spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spring_params params);
+SPRING_API spring_result spring_chain2d_set_limit(spring_chain2d *chain, int segment, float limit);
+SPRING_API spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravity, spring_vec2 wind);
+
+SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
+/// Interpolated (by the clock's alpha) output. `joints` receives segment_count + 1 transforms:
+/// joint i is the start of segment i with the segment's world angle; the last is the tip.
+/// `local_angles` (optional) receives each segment's angle relative to its parent.
+SPRING_API spring_result spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints,
+                                                 float *local_angles, int capacity);
+/// The last stepped (not interpolated) simulated state of a segment: world angle and angular
+/// velocity (rad/s).
+SPRING_API spring_result spring_chain2d_get_state(const spring_chain2d *chain, int segment, spring_state *world_angle);
+/// The target world angle used for `segment` in the last step (its parent's simulated angle plus
+/// the rest and animated local angle).
+SPRING_API float spring_chain2d_get_target(const spring_chain2d *chain, int segment);
+SPRING_API const spring_clock *spring_chain2d_clock(const spring_chain2d *chain);
+
+// =============================================================================================
+// spring_chain: tip springs, 3D or 2D
+
+typedef enum spring_collider_type {
+	SPRING_COLLIDER_SPHERE = 0, ///< centre `a`, radius (a circle in 2D mode)
+	SPRING_COLLIDER_CAPSULE,    ///< segment `a`-`b`, radius
+	SPRING_COLLIDER_PLANE,      ///< point `a`, normal `b` (need not be unit); the tip stays on the
+	                            ///< normal's side, radius is an extra offset
+} spring_collider_type;
+
+typedef struct spring_collider {
+	spring_collider_type type;
+	spring_vec3 a, b;           ///< world space
+	float radius;               ///< >= 0
+} spring_collider;
+
+typedef struct spring_bone_desc {
+	spring_xform3 rest_local;   ///< rest transform relative to the parent bone (bone 0: relative to
+	                            ///< the root); rotation zero -> identity
+	spring_vec3 tip;            ///< the bone's tip in its own space (non-zero; its length is the
+	                            ///< bone length)
+	spring_params params;       ///< zero -> the chain's params (or the gradient)
+	float tip_radius;           ///< collision radius of the tip, >= 0
+	float cone_limit;           ///< max angle (radians, (0, pi)) between the simulated and the rigid
+	                            ///< bone direction; 0 -> unlimited
+} spring_bone_desc;
+
+typedef struct spring_chain_desc {
+	int bone_count;                    ///< 1 .. SPRING_CHAIN_MAX_BONES
+	const spring_bone_desc *bones;     ///< root to tip; each bone's parent is the one before
+	spring_params params;              ///< default; zero -> 2 Hz, damping ratio 0.3
+	spring_params tip_params;          ///< non-zero: root-to-tip gradient (frequency and ratio)
+	spring_vec3 gravity;               ///< units/s^2 on each tip (default none)
+	spring_vec3 wind;                  ///< units/s^2 on each tip (default none)
+	const spring_collider *colliders;  ///< copied at creation
+	int collider_count;                ///< 0 .. max_colliders
+	int max_colliders;                 ///< capacity for later spring_chain_set_colliders; 0 ->
+	                                   ///< collider_count; at most SPRING_CHAIN_MAX_COLLIDERS
+	int mode_2d;                       ///< non-zero: everything stays in the z = 0 plane
+	int keep_projected_velocity;       ///< non-zero disables removing the length-projected part
+	                                   ///< of the velocity (only to demonstrate the jitter it causes)
+	float step;                        ///< fixed physics step; 0 -> 1/120
+	int max_steps;                     ///< 0 -> 8
+	spring_integrator integrator;
+	spring_xform3 root;                ///< initial root; the chain starts at rest under it
+} spring_chain_desc;
+
+typedef struct spring_chain spring_chain;
+
+SPRING_API size_t spring_chain_memory_size(const spring_chain_desc *desc);
+SPRING_API spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,
+                                           spring_error *error);
+SPRING_API spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **out, spring_error *error);
+SPRING_API void spring_chain_destroy(spring_chain *chain);
+
+/// Advances by frame_dt with `root` as this frame's root transform (interpolated across the
+/// sub-steps: position linearly, rotation by normalised lerp on the shortest path).
+SPRING_API spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);
+/// Steps many chains with one frame time; roots[i] drives chains[i]. Stops at the first error.
+SPRING_API spring_result spring_chain_update_many(spring_chain *const *chains, const spring_xform3 *roots, int count,
+                                                  float frame_dt);
+
+SPRING_API spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root);
+/// Rigid teleport keeping the shape and motion relative to the root (see spring_chain2d_teleport).
+SPRING_API spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root);
+
+SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params);
+SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
+SPRING_API spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind);
+SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const spring_collider *colliders, int count);
+
+SPRING_API int spring_chain_bone_count(const spring_chain *chain);
+/// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world
+/// tips (bone_count entries).
+SPRING_API spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips,
+                                               int capacity);
+/// The pose of the last physics step itself (no interpolation): for gameplay queries, or to see
+/// exactly what the next step's children were built on.
+SPRING_API spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips,
+                                                       int capacity);
+/// Last stepped (not interpolated) simulated tip and velocity of a bone.
+SPRING_API spring_result spring_chain_get_state(const spring_chain *chain, int bone, spring_state_vec3 *tip);
+/// The rigid tip (target) of a bone in the last step.
+SPRING_API spring_vec3 spring_chain_get_target(const spring_chain *chain, int bone);
+SPRING_API const spring_clock *spring_chain_clock(const spring_chain *chain);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
