@@ -6,7 +6,7 @@ JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm release deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm release bench deps deps-test clean
 
 all: release
 
@@ -22,6 +22,9 @@ release: deps
 
 demo: release
 	$(BUILD)/release/tools/spring demo
+
+bench: release
+	$(BUILD)/release/bench/spring_bench 9 $(BUILD)/bench.csv
 
 test-gcc: deps-test
 	cmake -S . -B $(BUILD)/test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ $(CMAKE_TEST_FLAGS)
