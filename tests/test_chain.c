@@ -999,6 +999,40 @@ static int test_update_many_matches_single(void)
 	return 0;
 }
 
+// Determinism: a standard scene (gravity, colliders, cone limits, 2D and 3D) hashed; the same
+// constant for gcc, clang and wasm32.
+#define SPRING_TEST_GOLDEN_CHAIN 0x654fc76a0a225770ull
+
+static int test_determinism_golden(void)
+{
+	uint64_t h = SPRING_HASH_INIT;
+	for (int mode = 0; mode < 2; mode++) {
+		spring_chain_desc d = seed_desc(BONES);
+		d.mode_2d = mode;
+		d.gravity = spring_vec3_make(0.0f, -300.0f, mode ? 0.0f : 40.0f);
+		d.wind = spring_vec3_make(20.0f, 0.0f, 0.0f);
+		spring_collider col = {SPRING_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
+		d.colliders = &col;
+		d.collider_count = 1;
+		g_bones[5].cone_limit = 0.5f;
+		d.root = animated_root(0.0);
+		spring_chain *c;
+		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+		for (int f = 1; f <= 240; f++) {
+			ENSURE(spring_chain_update(c, animated_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+			spring_xform3 bones[BONES];
+			spring_vec3 tips[BONES];
+			ENSURE(spring_chain_get_pose(c, bones, tips, BONES) == SPRING_OK);
+			h = spring_hash(h, bones, sizeof bones);
+			h = spring_hash(h, tips, sizeof tips);
+		}
+		spring_chain_destroy(c);
+	}
+	printf("  chain determinism hash %016llx\n", (unsigned long long)h);
+	ENSURE(h == SPRING_TEST_GOLDEN_CHAIN);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1017,5 +1051,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_changes_keep_state);
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_update_many_matches_single);
+	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
 }
