@@ -1,5 +1,7 @@
 // `spring`: the command-line tool. `spring demo` prints the conversion table and the three
 // objective checks with their figures.
+#include "demo.h"
+
 #include <spring/spring.h>
 #include <spring/verify.h>
 #include <spring/version.h>
@@ -133,7 +135,15 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "demo") == 0) {
 		printf("libspring %s demo\n\n", SPRING_VERSION_STRING);
 		int rc = demo_table();
-		return rc ? rc : demo_checks();
+		if (rc) {
+			return rc;
+		}
+		int chain_failures = demo_chains();
+		rc = demo_checks();
+		if (chain_failures) {
+			printf("SECONDARY-MOTION CHECKS FAILED\n");
+		}
+		return rc || chain_failures ? 1 : 0;
 	}
 	fprintf(stderr, "spring: unknown command '%s' (try spring --help)\n", argv[1]);
 	return 2;
