@@ -10,6 +10,12 @@
 ///   rigidly; colliders and a cone limit act on it; it is projected back to the bone length
 ///   (and the projected-away velocity removed); the bone is aimed at it by the shortest arc.
 ///
+/// Both recipes are one-way cascades: a bone follows its parent and never acts back on it. A
+/// disturbance travelling down a long, lightly damped chain is therefore amplified by each
+/// bone's resonance before it dies out (the tip of an 8-bone chain at damping ratio 0.3 can
+/// swing several times further than the root moved); a root-to-tip gradient that stiffens
+/// toward the tip, or more damping, tames it. Nothing grows once the motion has arrived.
+///
 /// Both run on a `spring_clock` (fixed step, capped sub-steps, excess dropped), interpolate the
 /// root input across the sub-steps of a frame, interpolate their output between the last two
 /// steps by alpha, walk root to tip within each step, and allocate once at creation (or use
@@ -51,6 +57,7 @@ typedef struct spring_chain2d_desc {
 	spring_params params;       ///< default for segments; zero -> 2 Hz, damping ratio 0.3
 	spring_params tip_params;   ///< non-zero: the last segment's params; segments in between
 	                            ///< interpolate frequency and damping ratio linearly root to tip
+	                            ///< (a single segment uses `params`)
 	spring_vec2 gravity;        ///< units/s^2 acting on each segment as a torque (default none)
 	spring_vec2 wind;           ///< units/s^2, same treatment as gravity (default none)
 	float step;                 ///< fixed physics step in seconds; 0 -> 1/120
@@ -79,7 +86,7 @@ SPRING_API void spring_chain2d_destroy(spring_chain2d *chain);
 SPRING_API spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
 /// Animated local angle offsets (radians, added to each rest angle) for the frame being
 /// submitted by the next update; interpolated across its sub-steps like the root. `count`
-/// must equal the segment count; NULL clears them.
+/// must equal the segment count; NULL (with count 0 or segment_count) clears them.
 SPRING_API spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *local_offsets, int count);
 
 /// Teleport by snapping: the chain is put at rest under `root` with zero velocities.
@@ -95,16 +102,17 @@ SPRING_API spring_result spring_chain2d_set_limit(spring_chain2d *chain, int seg
 SPRING_API spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravity, spring_vec2 wind);
 
 SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
-/// Interpolated (by the clock's alpha) output. `joints` receives segment_count + 1 transforms:
-/// joint i is the start of segment i with the segment's world angle; the last is the tip.
-/// `local_angles` (optional) receives each segment's angle relative to its parent.
+/// Interpolated (by the clock's alpha) output. `joints` (optional) receives segment_count + 1
+/// transforms: joint i is the start of segment i with the segment's world angle; the last is the
+/// tip. `local_angles` (optional) receives each segment's angle relative to its parent.
+/// `capacity` must be at least segment_count + 1 when `joints` is given, segment_count otherwise.
 SPRING_API spring_result spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints,
                                                  float *local_angles, int capacity);
 /// The last stepped (not interpolated) simulated state of a segment: world angle and angular
 /// velocity (rad/s).
 SPRING_API spring_result spring_chain2d_get_state(const spring_chain2d *chain, int segment, spring_state *world_angle);
 /// The target world angle used for `segment` in the last step (its parent's simulated angle plus
-/// the rest and animated local angle).
+/// the rest and animated local angle); 0 for a NULL chain or an invalid index.
 SPRING_API float spring_chain2d_get_target(const spring_chain2d *chain, int segment);
 SPRING_API const spring_clock *spring_chain2d_clock(const spring_chain2d *chain);
 
