@@ -845,6 +845,34 @@ spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 	return SPRING_OK;
 }
 
+spring_result spring_chain_translate(spring_chain *chain, spring_vec3 delta)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_vec3_is_finite(delta)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	spring_xform3 root = chain->root_step;
+	root.position = spring_vec3_add(root.position, delta);
+	return spring_chain_teleport(chain, root);
+}
+
+spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spring_vec3 pivot)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!quat_is_finite(rotation) || quat_is_zero(rotation) || !spring_vec3_is_finite(pivot)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	rotation = spring_quat_normalize(rotation);
+	spring_xform3 root = chain->root_step;
+	root.position = spring_vec3_add(pivot, spring_quat_rotate(rotation, spring_vec3_sub(root.position, pivot)));
+	root.rotation = spring_quat_normalize(spring_quat_mul(rotation, root.rotation));
+	return spring_chain_teleport(chain, root);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Runtime changes
 

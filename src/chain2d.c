@@ -628,6 +628,33 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 // ---------------------------------------------------------------------------------------------
 // Runtime settings (never touch the state)
 
+spring_result spring_chain2d_translate(spring_chain2d *chain, spring_vec2 delta)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_vec2_is_finite(delta)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	spring_xform2 root = chain->root;
+	root.position = spring_vec2_add(root.position, delta);
+	return spring_chain2d_teleport(chain, root);
+}
+
+spring_result spring_chain2d_rotate(spring_chain2d *chain, float angle, spring_vec2 pivot)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(angle) || !spring_vec2_is_finite(pivot)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	spring_xform2 root = chain->root;
+	root.position = spring_vec2_add(pivot, spring_vec2_rotate(spring_vec2_sub(root.position, pivot), angle));
+	root.angle = spring_angle_wrap(root.angle + angle);
+	return spring_chain2d_teleport(chain, root);
+}
+
 spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spring_params params)
 {
 	if (!chain || segment < 0 || segment >= chain->segment_count) {

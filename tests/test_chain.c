@@ -538,6 +538,24 @@ static int test_teleports(void)
 		spring_vec3 local_after = spring_xform3_apply(spring_xform3_inverse(rotated), tips_after[i]);
 		ENSURE(spring_vec3_length(spring_vec3_sub(local_after, local_before[i])) < 2e-3f);
 	}
+	// translate / rotate are the same teleport expressed as a move of the current root.
+	ENSURE(spring_chain_get_pose(b, NULL, tips_before, BONES) == SPRING_OK);
+	ENSURE(spring_chain_translate(b, spring_vec3_make(-300.0f, 40.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_chain_get_pose(b, NULL, tips_after, BONES) == SPRING_OK);
+	for (int i = 0; i < BONES; i++) {
+		ENSURE_NEAR(tips_after[i].x - tips_before[i].x, -300.0, 2e-3);
+		ENSURE_NEAR(tips_after[i].y - tips_before[i].y, 40.0, 2e-3);
+	}
+	spring_quat quarter = spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), 1.5707963f);
+	spring_vec3 pivot = spring_vec3_make(10.0f, 20.0f, 0.0f);
+	ENSURE(spring_chain_get_pose(b, NULL, tips_before, BONES) == SPRING_OK);
+	ENSURE(spring_chain_rotate(b, quarter, pivot) == SPRING_OK);
+	ENSURE(spring_chain_get_pose(b, NULL, tips_after, BONES) == SPRING_OK);
+	for (int i = 0; i < BONES; i++) {
+		spring_vec3 expect = spring_vec3_add(pivot, spring_quat_rotate(quarter, spring_vec3_sub(tips_before[i], pivot)));
+		ENSURE(spring_vec3_length(spring_vec3_sub(expect, tips_after[i])) < 5e-3f);
+	}
+	ENSURE(spring_chain_translate(b, spring_vec3_make(NAN, 0.0f, 0.0f)) == SPRING_ERROR_NOT_FINITE);
 	spring_chain_destroy(a);
 	spring_chain_destroy(b);
 	spring_chain_destroy(twin);

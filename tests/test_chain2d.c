@@ -903,6 +903,21 @@ static int test_teleport(void)
 	ENSURE(moving > 0.5); // the chain was still swinging: the comparison is not trivial
 	ENSURE(worst_angle < 1e-4);
 	ENSURE(worst_position < 1e-4);
+	// translate / rotate: the same teleport expressed as a rigid move of the current root; the
+	// local angles (the shape) do not change.
+	ENSURE(pose_in_root_space(b.c, j0, l0));
+	ENSURE(spring_chain2d_translate(b.c, spring_vec2_make(-700.0f, 250.0f)) == SPRING_OK);
+	ENSURE(spring_chain2d_rotate(b.c, 2.5f, spring_vec2_make(30.0f, -40.0f)) == SPRING_OK);
+	ENSURE(pose_in_root_space(b.c, j1, l1));
+	for (int i = 0; i < N; i++) {
+		ENSURE_NEAR(spring_angle_delta(l0[i], l1[i]), 0.0, 1e-5);
+	}
+	for (int i = 0; i <= N; i++) {
+		ENSURE_NEAR(j0[i].x, j1[i].x, 1e-4 * length);
+		ENSURE_NEAR(j0[i].y, j1[i].y, 1e-4 * length);
+	}
+	ENSURE(spring_chain2d_translate(b.c, spring_vec2_make(INFINITY, 0.0f)) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_rotate(b.c, NAN, spring_vec2_make(0.0f, 0.0f)) == SPRING_ERROR_NOT_FINITE);
 	box_free(&b);
 	box_free(&twin);
 	return 0;

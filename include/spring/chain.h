@@ -95,6 +95,10 @@ SPRING_API spring_result spring_chain2d_reset(spring_chain2d *chain, spring_xfor
 /// transform to `root` (translation and rotation), so the shape relative to the root is kept
 /// and the jump is not seen as motion.
 SPRING_API spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root);
+/// Teleport by a rigid move of the current root: translate by `delta`, or rotate by `angle`
+/// radians about `pivot` (world space). Same semantics as spring_chain2d_teleport.
+SPRING_API spring_result spring_chain2d_translate(spring_chain2d *chain, spring_vec2 delta);
+SPRING_API spring_result spring_chain2d_rotate(spring_chain2d *chain, float angle, spring_vec2 pivot);
 
 /// Runtime changes; none of them resets the simulation state.
 SPRING_API spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spring_params params);
@@ -181,6 +185,10 @@ SPRING_API spring_result spring_chain_update_many(spring_chain *const *chains, c
 SPRING_API spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root);
 /// Rigid teleport keeping the shape and motion relative to the root (see spring_chain2d_teleport).
 SPRING_API spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root);
+/// Teleport by a rigid move of the current root: translate by `delta`, or rotate by `rotation`
+/// about `pivot` (world space). Same semantics as spring_chain_teleport.
+SPRING_API spring_result spring_chain_translate(spring_chain *chain, spring_vec3 delta);
+SPRING_API spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spring_vec3 pivot);
 
 SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params);
 SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
