@@ -6,12 +6,17 @@ what=${1:-build}
 
 need_cmds=(cmake make gcc g++ pkg-config)
 need_pkgs=(cmake make gcc g++ pkg-config)
+# The rig-file reader (tools/io, not the library) uses Debian's cJSON.
+if [ ! -f /usr/include/cjson/cJSON.h ]; then
+	missing_cjson=libcjson-dev
+fi
 if [ "$what" = test ]; then
 	need_cmds+=(clang clang++)
 	need_pkgs+=(clang)
 fi
 
 missing=()
+[ -n "${missing_cjson:-}" ] && missing+=("$missing_cjson")
 for i in "${!need_cmds[@]}"; do
 	command -v "${need_cmds[$i]}" >/dev/null 2>&1 || missing+=("${need_pkgs[$i]}")
 done

@@ -1,0 +1,228 @@
+/// @file rig.h
+/// A 2D skeletal rig whose per-frame order is the library's structure:
+///
+///     for each fixed physics step (spring_clock):
+///         sample the keyframe clips at the step's time          (base pose)
+///         solve IK on that pose                                  (final bone angles)
+///         compute world transforms, root to tip
+///         run the spring chains on that final pose, root to tip  (secondary motion, last)
+///     interpolate the output between the last two steps by alpha
+///
+/// Springs always layer on the pose already finalised for the step, so IK can never overwrite
+/// them, and clips are sampled at step times (not frame times), so the result is the same at any
+/// frame rate. Teleports and resets are explicit calls. One allocation at creation (or caller
+/// memory sized by a query); nothing allocates in update.
+///
+/// Conventions: angles in radians (counter-clockwise), lengths in rig units, bones listed parent
+/// before child. A bone's local transform is relative to its parent (the rig root for a root
+/// bone); its length runs along its local +x axis.
+#ifndef SPRING_RIG_H
+#define SPRING_RIG_H
+
+#include "chain.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPRING_RIG_MAX_BONES 512
+#define SPRING_RIG_MAX_CLIPS 64
+#define SPRING_RIG_MAX_TRACKS 2048      ///< per clip
+#define SPRING_RIG_MAX_KEYS 65536       ///< per track
+#define SPRING_RIG_MAX_EVENTS 1024      ///< per clip
+#define SPRING_RIG_MAX_IK 64
+#define SPRING_RIG_MAX_CHAINS 64
+#define SPRING_RIG_MAX_NAME 63          ///< bytes, excluding the terminator
+
+// ---------------------------------------------------------------------------------------------
+// Skeleton
+
+typedef struct spring_rig_bone_desc {
+	const char *name;      ///< unique, 1..63 bytes
+	int parent;            ///< index of an earlier bone, or -1 for a root bone
+	float length;          ///< >= 0, along local +x
+	spring_xform2 setup;   ///< local setup transform (position, rotation, scale; scale 0,0 -> 1,1)
+} spring_rig_bone_desc;
+
+// ---------------------------------------------------------------------------------------------
+// Clips
+
+typedef enum spring_rig_curve {
+	SPRING_RIG_CURVE_LINEAR = 0, ///< straight to the next key
+	SPRING_RIG_CURVE_STEPPED,    ///< holds this key's value until the next key
+	SPRING_RIG_CURVE_BEZIER,     ///< CSS cubic-bezier(x1, y1, x2, y2) easing to the next key
+} spring_rig_curve;
+
+typedef struct spring_rig_key {
+	float time;              ///< seconds from the clip's start, >= 0, strictly increasing in a track
+	float value[2];          ///< rotate: value[0] radians; translate: x, y; scale: x, y
+	spring_rig_curve curve;  ///< how to go from this key to the next
+	float bezier[4];         ///< x1, y1, x2, y2 for SPRING_RIG_CURVE_BEZIER; x1, x2 in [0, 1]
+} spring_rig_key;
+
+typedef enum spring_rig_track_type {
+	SPRING_RIG_TRACK_ROTATE = 0,  ///< added to the setup rotation (shortest arc between keys)
+	SPRING_RIG_TRACK_TRANSLATE,   ///< added to the setup position
+	SPRING_RIG_TRACK_SCALE,       ///< multiplies the setup scale
+} spring_rig_track_type;
+
+typedef struct spring_rig_track {
+	int bone;
+	spring_rig_track_type type;
+	int key_count;                ///< 1 .. SPRING_RIG_MAX_KEYS
+	const spring_rig_key *keys;
+} spring_rig_track;
+
+typedef struct spring_rig_event {
+	float time;                   ///< seconds from the clip's start
+	const char *name;             ///< 1..63 bytes, e.g. "teleport"
+	float value[2];               ///< payload (a teleport's offset, for example)
+} spring_rig_event;
+
+typedef struct spring_rig_clip_desc {
+	const char *name;             ///< unique, 1..63 bytes
+	float duration;               ///< seconds, > 0 (keys past it are allowed but never reached)
+	int loop;                     ///< non-zero: time wraps; zero: clamped at the ends
+	int track_count;
+	const spring_rig_track *tracks;
+	int event_count;
+	const spring_rig_event *events;
+} spring_rig_clip_desc;
+
+// ---------------------------------------------------------------------------------------------
+// IK
+
+typedef enum spring_rig_ik_type {
+	SPRING_RIG_IK_TWO_BONE = 0,   ///< analytic: `bones[0]` the upper bone, `bones[1]` its child
+	SPRING_RIG_IK_CCD,            ///< cyclic coordinate descent over a parent-linked chain
+} spring_rig_ik_type;
+
+typedef struct spring_rig_ik_desc {
+	spring_rig_ik_type type;
+	int first_bone;       ///< the chain's first bone
+	int last_bone;        ///< its last bone (a descendant); the end effector is this bone's tip
+	int target_bone;      ///< bone whose world position is the target (animated by clips), or -1
+	                      ///< to use spring_rig_set_ik_target
+	int bend_positive;    ///< two-bone: non-zero bends counter-clockwise, zero clockwise
+	float mix;            ///< 0..1 blend from the clip pose to the solved one (used when mix_set)
+	int mix_set;          ///< zero -> mix 1 (zero-initialised descriptions solve fully)
+	int iterations;       ///< CCD: 1..1000; 0 -> 16
+	float tolerance;      ///< CCD: stop when the effector is this close (units); 0 -> 1e-4
+} spring_rig_ik_desc;
+
+// ---------------------------------------------------------------------------------------------
+// Spring chains on bone ranges
+
+typedef enum spring_rig_chain_type {
+	SPRING_RIG_CHAIN_ANGLE = 0,   ///< spring_chain2d: one angle spring per bone
+	SPRING_RIG_CHAIN_TIP,         ///< spring_chain in 2D mode: tip springs, colliders, cone limits
+} spring_rig_chain_type;
+
+typedef struct spring_rig_chain_desc {
+	const char *name;             ///< unique among chains, 1..63 bytes
+	spring_rig_chain_type type;
+	int first_bone;               ///< the chain runs from here...
+	int last_bone;                ///< ...down the parent links to here (each bone's parent is the
+	                              ///< one before it in the range)
+	float mix;                    ///< 0..1 blend from the final pose to the simulated one (used
+	                              ///< when mix_set)
+	int mix_set;                  ///< zero -> mix 1
+	spring_params params;         ///< root bone's spring (zero -> 2 Hz, ratio 0.3)
+	spring_params tip_params;     ///< non-zero: gradient to the last bone
+	float limit;                  ///< angle chains: max swing per bone (radians); tip chains: cone
+	                              ///< limit; 0 -> none
+	spring_vec2 gravity, wind;    ///< units/s^2
+	int collider_count;           ///< tip chains only
+	const spring_collider *colliders; ///< world-space colliders (z ignored)
+	float tip_radius;             ///< tip chains: collision radius of every tip
+} spring_rig_chain_desc;
+
+// ---------------------------------------------------------------------------------------------
+// The rig
+
+typedef struct spring_rig_desc {
+	int bone_count;
+	const spring_rig_bone_desc *bones;
+	int clip_count;
+	const spring_rig_clip_desc *clips;
+	int ik_count;
+	const spring_rig_ik_desc *iks;
+	int chain_count;
+	const spring_rig_chain_desc *chains;
+	float step;                   ///< physics step; 0 -> 1/120
+	int max_steps;                ///< 0 -> 8
+	spring_xform2 root;           ///< initial placement of the whole skeleton (scale 0 -> 1)
+} spring_rig_desc;
+
+typedef struct spring_rig spring_rig;
+
+/// Bytes needed for this description (0 when invalid).
+SPRING_API size_t spring_rig_memory_size(const spring_rig_desc *desc);
+/// Builds a rig in caller memory (16-byte aligned). Everything the description points to
+/// (names, keys...) is copied. `error` (optional) names the element, index and field at fault.
+SPRING_API spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t size, spring_rig **out,
+                                         spring_error *error);
+SPRING_API spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error);
+SPRING_API void spring_rig_destroy(spring_rig *rig);
+
+/// Plays a clip from `time` seconds (-1 keeps no clip: the setup pose). Does not reset springs.
+SPRING_API spring_result spring_rig_play(spring_rig *rig, int clip, float time);
+SPRING_API int spring_rig_find_clip(const spring_rig *rig, const char *name);
+SPRING_API int spring_rig_find_bone(const spring_rig *rig, const char *name);
+/// Sets where the whole skeleton is placed this frame (interpolated across the next update's
+/// sub-steps, like chain roots).
+SPRING_API spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root);
+/// World-space IK target for an IK constraint without a target bone (or to override it; pass
+/// a NaN x to go back to the target bone).
+SPRING_API spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 target);
+SPRING_API spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix);
+SPRING_API spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, float mix);
+/// Time scale (>= 0; 1 normal) and pause. Pausing freezes clip time and physics; resuming does
+/// not jump (no time accumulates while paused).
+SPRING_API spring_result spring_rig_set_time_scale(spring_rig *rig, float scale);
+SPRING_API spring_result spring_rig_set_paused(spring_rig *rig, int paused);
+
+/// Advances by frame_dt seconds (>= 0, finite): per fixed step, clips -> IK -> world -> chains.
+SPRING_API spring_result spring_rig_update(spring_rig *rig, float frame_dt);
+
+/// Explicit teleport: the skeleton's root jumps to `root` and every chain moves rigidly with
+/// it, keeping its shape and motion (the jump is not seen as motion).
+SPRING_API spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root);
+/// Explicit reset: every chain snaps to rest on the current pose, velocities zero.
+SPRING_API spring_result spring_rig_reset(spring_rig *rig);
+
+SPRING_API int spring_rig_bone_count(const spring_rig *rig);
+SPRING_API const char *spring_rig_bone_name(const spring_rig *rig, int bone);
+SPRING_API int spring_rig_bone_parent(const spring_rig *rig, int bone);
+SPRING_API float spring_rig_bone_length(const spring_rig *rig, int bone);
+/// Interpolated output for rendering: world transforms (bone_count) and local transforms.
+SPRING_API spring_result spring_rig_get_world(const spring_rig *rig, spring_xform2 *world, int capacity);
+SPRING_API spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, int capacity);
+/// The pose of the last step before the springs were applied (clips + IK): what the springs
+/// were layered on. For comparisons and debugging.
+SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring_xform2 *world, int capacity);
+
+/// Events crossed by the last update, in order (name, payload, clip time). Returns the number
+/// written (at most capacity); `total` (optional) gets how many there were.
+SPRING_API int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int capacity, int *total);
+
+SPRING_API int spring_rig_chain_count(const spring_rig *rig);
+SPRING_API const spring_clock *spring_rig_clock(const spring_rig *rig);
+SPRING_API float spring_rig_time(const spring_rig *rig); ///< clip time of the last step, seconds
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks, usable on their own
+
+/// CSS cubic-bezier(x1, y1, x2, y2) easing at progress x in [0, 1] (x1, x2 in [0, 1]); NaN-free.
+SPRING_API float spring_cubic_bezier(float x1, float y1, float x2, float y2, float x);
+
+/// Analytic two-bone IK in 2D. Bone lengths l1, l2 > 0, the upper bone's pivot, a target, the
+/// bend direction: returns the two world angles (radians). Unreachable targets straighten the
+/// chain towards them; a target on the pivot keeps `fallback_angle` for the upper bone.
+SPRING_API void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, int bend_positive,
+                                   float fallback_angle, float *angle1, float *angle2);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
