@@ -12,7 +12,7 @@ cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
         -DSPRING_BUILDING -DSPRING_SOURCE_DIR=\".\")
 lib=(src/*.c)
 # Tests that use only the core library (the wasm build has no file system access).
-tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain2d})
+tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain2d test_rig test_motion})
 passed=0 failed=0
 for t in "${tests[@]}"; do
 	[ -f "tests/$t.c" ] || continue

@@ -31,6 +31,8 @@ struct spring_chain {
 
 	// Cold per-bone configuration.
 	spring_xform3 *rest_local;
+	spring_xform3 *anim_local; // used instead of rest_local when `animated`
+	int animated;
 	spring_vec3 *tip_local;
 	float *length;
 	float *tip_radius;
@@ -186,7 +188,7 @@ static spring_result prepare_bone(spring_chain *c, int i)
 // Layout
 
 typedef struct chain_layout {
-	size_t rest_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, stepper;
+	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, stepper;
 	size_t tx, ty, tz, vx, vy, vz, world, world_prev, target, colliders, total;
 } chain_layout;
 
@@ -216,6 +218,7 @@ static void layout_compute(int n, int colliders, chain_layout *l)
 	PLACE(world_prev, un * sizeof(spring_xform3));
 	PLACE(target, un * sizeof(spring_vec3));
 	PLACE(rest_local, un * sizeof(spring_xform3));
+	PLACE(anim_local, un * sizeof(spring_xform3));
 	PLACE(tip_local, un * sizeof(spring_vec3));
 	PLACE(length, un * sizeof(float));
 	PLACE(tip_radius, un * sizeof(float));
@@ -371,7 +374,8 @@ static void pose_at_rest(spring_chain *c, spring_xform3 root)
 {
 	spring_xform3 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
-		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, c->rest_local[i]));
+		spring_xform3 local = c->animated ? c->anim_local[i] : c->rest_local[i];
+		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, local));
 		spring_vec3 tip = spring_xform3_apply(rigid, c->tip_local[i]);
 		if (c->mode_2d) {
 			tip.z = 0.0f;
@@ -424,6 +428,7 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
 	c->rest_local = (spring_xform3 *)(base + l.rest_local);
+	c->anim_local = (spring_xform3 *)(base + l.anim_local);
 	c->tip_local = (spring_vec3 *)(base + l.tip_local);
 	c->length = (float *)(base + l.length);
 	c->tip_radius = (float *)(base + l.tip_radius);
@@ -682,7 +687,7 @@ static void step_chain(spring_chain *c, spring_xform3 root)
 	for (int i = 0; i < c->bone_count; i++) {
 		spring_xform3 prev = c->world[i];
 		c->world_prev[i] = prev;
-		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, c->rest_local[i]));
+		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, c->animated ? c->anim_local[i] : c->rest_local[i]));
 		spring_vec3 pivot = rigid.position;
 		spring_vec3 rigid_tip = spring_xform3_apply(rigid, c->tip_local[i]);
 		if (c->mode_2d) {
@@ -875,6 +880,37 @@ spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spr
 
 // ---------------------------------------------------------------------------------------------
 // Runtime changes
+
+spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform3 *local, int count)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!local) {
+		if (count != 0 && count != chain->bone_count) {
+			return SPRING_ERROR_INVALID_ARGUMENT;
+		}
+		chain->animated = 0;
+		return SPRING_OK;
+	}
+	if (count != chain->bone_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	for (int i = 0; i < count; i++) {
+		if (!spring_vec3_is_finite(local[i].position) || !quat_is_finite(local[i].rotation) || quat_is_zero(local[i].rotation)) {
+			return SPRING_ERROR_NOT_FINITE;
+		}
+		if (chain->mode_2d && local[i].position.z != 0.0f) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	for (int i = 0; i < count; i++) {
+		chain->anim_local[i] = local[i];
+		chain->anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
+	}
+	chain->animated = 1;
+	return SPRING_OK;
+}
 
 spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params)
 {

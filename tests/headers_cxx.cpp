@@ -3,6 +3,7 @@
 #include <spring/math.h>
 #include <spring/spring.h>
 #include <spring/chain.h>
+#include <spring/rig.h>
 #include <spring/verify.h>
 #include <spring/version.h>
 

@@ -190,6 +190,11 @@ SPRING_API spring_result spring_chain_teleport(spring_chain *chain, spring_xform
 SPRING_API spring_result spring_chain_translate(spring_chain *chain, spring_vec3 delta);
 SPRING_API spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spring_vec3 pivot);
 
+/// Animated local transforms (relative to each parent, like rest_local) that replace the rest
+/// pose as the rigid reference from the next step on; `count` must equal the bone count; NULL
+/// goes back to the rest pose. Not interpolated across sub-steps: set them at the physics rate
+/// (as spring_rig does) or accept a held value per frame.
+SPRING_API spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform3 *local, int count);
 SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params);
 SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
 SPRING_API spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind);

@@ -61,7 +61,8 @@ typedef struct spring_rig_key {
 } spring_rig_key;
 
 typedef enum spring_rig_track_type {
-	SPRING_RIG_TRACK_ROTATE = 0,  ///< added to the setup rotation (shortest arc between keys)
+	SPRING_RIG_TRACK_ROTATE = 0,  ///< added to the setup rotation; keys interpolate as plain
+	                              ///< numbers, so 0 -> 720 degrees spins twice
 	SPRING_RIG_TRACK_TRANSLATE,   ///< added to the setup position
 	SPRING_RIG_TRACK_SCALE,       ///< multiplies the setup scale
 } spring_rig_track_type;
@@ -198,6 +199,9 @@ SPRING_API float spring_rig_bone_length(const spring_rig *rig, int bone);
 /// Interpolated output for rendering: world transforms (bone_count) and local transforms.
 SPRING_API spring_result spring_rig_get_world(const spring_rig *rig, spring_xform2 *world, int capacity);
 SPRING_API spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, int capacity);
+/// The last step's own pose (no interpolation): for gameplay queries and exact checks.
+SPRING_API spring_result spring_rig_get_stepped_world(const spring_rig *rig, spring_xform2 *world, int capacity);
+SPRING_API spring_result spring_rig_get_stepped_local(const spring_rig *rig, spring_xform2 *local, int capacity);
 /// The pose of the last step before the springs were applied (clips + IK): what the springs
 /// were layered on. For comparisons and debugging.
 SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring_xform2 *world, int capacity);
