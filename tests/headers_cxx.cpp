@@ -1,6 +1,7 @@
 // Compile-only check: every public header is valid C++ and declares C linkage.
 #include <spring/base.h>
 #include <spring/math.h>
+#include <spring/motion.h>
 #include <spring/spring.h>
 #include <spring/chain.h>
 #include <spring/rig.h>
