@@ -6,6 +6,7 @@
 #include <spring/chain.h>
 #include <spring/spring.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,41 @@ static void chains_tip(void)
 	g_sink = s.x.x;
 }
 
+static spring_chain2d *g_angle[characters];
+
+static void angle_setup(void)
+{
+	spring_chain2d_segment seg[bones];
+	for (int i = 0; i < bones; i++) {
+		seg[i] = (spring_chain2d_segment){20.0f, i == 0 ? 3.0f : 0.1f, {0.0f, 0.0f, 0.0f}, 0.0f};
+	}
+	spring_chain2d_desc d = {0};
+	d.segment_count = bones;
+	d.segments = seg;
+	d.gravity = spring_vec2_make(0.0f, -300.0f);
+	for (int c = 0; c < characters; c++) {
+		if (spring_chain2d_create(&d, &g_angle[c], NULL) != SPRING_OK) {
+			fprintf(stderr, "chain2d create failed\n");
+			exit(1);
+		}
+	}
+}
+
+static void chains_angle(void)
+{
+	for (int f = 1; f <= frames; f++) {
+		for (int c = 0; c < characters; c++) {
+			spring_xform3 r = root_for(c, f);
+			float angle = 2.0f * (float)atan2((double)r.rotation.z, (double)r.rotation.w);
+			spring_xform2 root = {{r.position.x, r.position.y}, angle, {1.0f, 1.0f}};
+			spring_chain2d_update(g_angle[c], root, 1.0f / 60.0f);
+		}
+	}
+	spring_state s;
+	spring_chain2d_get_state(g_angle[3], bones - 1, &s);
+	g_sink = s.x;
+}
+
 // The seed's per-frame loop (one step per frame, per-frame constants, no clock, no velocity
 // fix, no colliders): the cheapest thing a tail can be, as the baseline.
 static void chains_legacy(void)
@@ -187,12 +223,14 @@ int main(int argc, char **argv)
 	}
 	const char *csv = argc > 2 ? argv[2] : NULL;
 	chains_setup();
+	angle_setup();
 	scenario table[] = {
 	    {"core semi-implicit", NULL, core_reset, core_semi_implicit, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"core exact", "core semi-implicit", core_reset, core_exact, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"core stepper", "core semi-implicit", core_reset, core_stepper, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"legacy per-frame tails", NULL, nothing, chains_legacy, (double)characters * frames, "tail-frame", {0}},
 	    {"tip chains (1/120 s clock)", "legacy per-frame tails", nothing, chains_tip, (double)characters * frames, "tail-frame", {0}},
+	    {"angle chains (1/120 s clock)", "legacy per-frame tails", nothing, chains_angle, (double)characters * frames, "tail-frame", {0}},
 	};
 	int n = (int)(sizeof table / sizeof table[0]);
 	// Interleave: every repetition runs every scenario once, so drift hits them all alike.
@@ -231,6 +269,7 @@ int main(int argc, char **argv)
 	}
 	for (int c = 0; c < characters; c++) {
 		spring_chain_destroy(g_chains[c]);
+		spring_chain2d_destroy(g_angle[c]);
 	}
 	return 0;
 }
