@@ -1505,6 +1505,43 @@ int spring_rig_chain_count(const spring_rig *rig)
 	return rig ? rig->chain_count : 0;
 }
 
+const char *spring_rig_chain_name(const spring_rig *rig, int chain)
+{
+	return rig && chain >= 0 && chain < rig->chain_count ? rig->chains[chain].name : NULL;
+}
+
+int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int capacity)
+{
+	if (!rig || chain < 0 || chain >= rig->chain_count) {
+		return 0;
+	}
+	const rig_chain *ch = &rig->chains[chain];
+	for (int i = 0; i < ch->bone_count && i < capacity && bones; i++) {
+		bones[i] = rig->chain_bones[ch->first_index + i];
+	}
+	return ch->bone_count;
+}
+
+int spring_rig_clip_count(const spring_rig *rig)
+{
+	return rig ? rig->clip_count : 0;
+}
+
+const char *spring_rig_clip_name(const spring_rig *rig, int clip)
+{
+	return rig && clip >= 0 && clip < rig->clip_count ? rig->clips[clip].name : NULL;
+}
+
+float spring_rig_clip_duration(const spring_rig *rig, int clip)
+{
+	return rig && clip >= 0 && clip < rig->clip_count ? rig->clips[clip].duration : 0.0f;
+}
+
+int spring_rig_ik_count(const spring_rig *rig)
+{
+	return rig ? rig->ik_count : 0;
+}
+
 const spring_clock *spring_rig_clock(const spring_rig *rig)
 {
 	return rig ? &rig->clock : NULL;

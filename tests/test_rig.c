@@ -632,6 +632,10 @@ static int test_events(void)
 			}
 		}
 	}
+	ENSURE(spring_rig_clip_count(rig) == 3 && strcmp(spring_rig_clip_name(rig, 2), "reach") == 0);
+	ENSURE(spring_rig_clip_duration(rig, 0) == 1.0f && spring_rig_clip_name(rig, 3) == NULL);
+	ENSURE(spring_rig_find_clip(rig, "still") == 1 && spring_rig_find_clip(rig, "nope") == -1);
+	ENSURE(spring_rig_find_bone(rig, "tail3") == B_T3 && spring_rig_ik_count(rig) == 0);
 	float t = spring_rig_time(rig);
 	ENSURE_MSG(steps == (int)floorf(t - 0.5f) + 1, "step fired %d times in %g s", steps, t);
 	ENSURE_MSG(loops == (int)floorf(t), "loop fired %d times in %g s", loops, t);
@@ -753,6 +757,9 @@ static int test_bad_definitions(void)
 	ENSURE(spring_rig_set_root(rig, xf(INFINITY, 0, 0)) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_teleport(rig, xf(0, NAN, 0)) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_set_chain_mix(rig, 9, 0.5f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_chain_count(rig) == 2 && strcmp(spring_rig_chain_name(rig, 1), "ribbon") == 0);
+	int cb[8];
+	ENSURE(spring_rig_chain_bones(rig, 0, cb, 8) == 6 && cb[0] == B_T1 && cb[5] == B_T6);
 	ENSURE(spring_rig_update(rig, 1e30f) == SPRING_OK); // a hitch: capped, not refused
 	spring_xform2 w[B_COUNT];
 	ENSURE(spring_rig_get_world(rig, w, B_COUNT) == SPRING_OK);

@@ -46,7 +46,11 @@ typedef struct spring_error {
 	spring_result result; ///< the code also returned by the call
 	int index;            ///< bone, segment or collider index; -1 when the error is not about one
 	char field[32];       ///< the offending field's name, e.g. "length"; empty when none
-	char message[160];    ///< a full sentence naming the element, the field and the reason
+	char message[160];    ///< a full sentence naming the element, the field and the reason; it
+	                      ///< starts with the element's kind and index ("bone 3: ", "segment 2: ",
+	                      ///< "collider 0: ", "clip 1: ", "ik 0: ", "chain 4: ") or with the
+	                      ///< object ("chain: ", "rig: ") when no element is at fault. Stable:
+	                      ///< readers map it back to paths in their files.
 } spring_error;
 
 /// A sentence describing `r`, for logs and error messages. Never NULL.

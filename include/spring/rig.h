@@ -211,6 +211,13 @@ SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring
 SPRING_API int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int capacity, int *total);
 
 SPRING_API int spring_rig_chain_count(const spring_rig *rig);
+SPRING_API const char *spring_rig_chain_name(const spring_rig *rig, int chain); ///< NULL when out of range
+/// The bones of a chain, root first: writes up to `capacity` indices, returns the count.
+SPRING_API int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int capacity);
+SPRING_API int spring_rig_clip_count(const spring_rig *rig);
+SPRING_API const char *spring_rig_clip_name(const spring_rig *rig, int clip);    ///< NULL when out of range
+SPRING_API float spring_rig_clip_duration(const spring_rig *rig, int clip);      ///< 0 when out of range
+SPRING_API int spring_rig_ik_count(const spring_rig *rig);
 SPRING_API const spring_clock *spring_rig_clock(const spring_rig *rig);
 SPRING_API float spring_rig_time(const spring_rig *rig); ///< clip time of the last step, seconds
 
