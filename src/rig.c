@@ -893,20 +893,20 @@ static float clip_local_time(const rig_clip *cl, double t)
 	return (float)fmin(fmax(t, 0.0), (double)cl->duration);
 }
 
-// The setup pose with the clip's tracks applied at clip time t.
-static void sample_pose(spring_rig *r, double t)
+// The setup pose with clip `clip`'s tracks applied at clip time t, into `local`.
+static void sample_clip_into(const spring_rig *r, int clip, double t, spring_xform2 *local)
 {
-	memcpy(r->local, r->setup, (size_t)r->bone_count * sizeof(spring_xform2));
-	if (r->clip < 0) {
+	memcpy(local, r->setup, (size_t)r->bone_count * sizeof(spring_xform2));
+	if (clip < 0) {
 		return;
 	}
-	const rig_clip *cl = &r->clips[r->clip];
+	const rig_clip *cl = &r->clips[clip];
 	float ct = clip_local_time(cl, t);
 	for (int i = 0; i < cl->track_count; i++) {
 		const rig_track *tr = &r->tracks[cl->first_track + i];
 		float v[2];
 		track_value(r, tr, ct, v);
-		spring_xform2 *l = &r->local[tr->bone];
+		spring_xform2 *l = &local[tr->bone];
 		switch (tr->type) {
 		case SPRING_RIG_TRACK_ROTATE:
 			l->angle = r->setup[tr->bone].angle + v[0];
@@ -919,6 +919,23 @@ static void sample_pose(spring_rig *r, double t)
 			break;
 		}
 	}
+}
+
+static void sample_pose(spring_rig *r, double t)
+{
+	sample_clip_into(r, r->clip, t, r->local);
+}
+
+spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity)
+{
+	if (!rig || !local || capacity < rig->bone_count || clip < -1 || clip >= rig->clip_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(time)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	sample_clip_into(rig, clip, (double)time, local);
+	return SPRING_OK;
 }
 
 // Events of the current clip with time in (from, to] (clip times, unwrapped), in order.

@@ -463,6 +463,22 @@ static int test_keyframes_and_bezier(void)
 			ENSURE_NEAR(local.scale.y, 1.0f + 4.0f * eased, 2e-5);
 		}
 	}
+	// Sampling at any time, without stepping: between frames and past the end.
+	for (int k = 0; k < 200; k++) {
+		float t = rnd(-0.5f, 3.0f);
+		spring_xform2 sampled;
+		ENSURE(spring_rig_sample_clip(rig, 1, t, &sampled, 1) == SPRING_OK);
+		float u = t - floorf(t);
+		ENSURE_NEAR(sampled.angle, 0.5f + u, 2e-5);
+		ENSURE_NEAR(sampled.scale.x, 1.0f + 2.0f * spring_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, u), 2e-5);
+		ENSURE(spring_rig_sample_clip(rig, 0, t, &sampled, 1) == SPRING_OK);
+		ENSURE_NEAR(sampled.angle, 0.5f + fminf(fmaxf(t, 0.0f), 1.0f), 2e-5);
+	}
+	spring_xform2 sampled;
+	ENSURE(spring_rig_sample_clip(rig, -1, 0.3f, &sampled, 1) == SPRING_OK);
+	ENSURE(sampled.angle == 0.5f && sampled.position.x == 1.0f);
+	ENSURE(spring_rig_sample_clip(rig, 5, 0.3f, &sampled, 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_sample_clip(rig, 0, NAN, &sampled, 1) == SPRING_ERROR_NOT_FINITE);
 	// Hand-computed: linear rotate at 0.25 -> 0.5 + 0.25; ease at 0.5 -> scale 1 + 2 * 0.8024.
 	ENSURE(spring_rig_play(rig, 0, 0.49f) == SPRING_OK);
 	ENSURE(spring_rig_update(rig, 0.01f) == SPRING_OK);

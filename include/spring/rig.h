@@ -166,6 +166,10 @@ SPRING_API spring_result spring_rig_init(const spring_rig_desc *desc, void *memo
 SPRING_API spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error);
 SPRING_API void spring_rig_destroy(spring_rig *rig);
 
+/// Samples a clip at any time (seconds; looped or clamped as the clip says) into `local`
+/// (bone_count transforms): the setup pose with the clip's tracks applied, no IK, no springs.
+/// Changes nothing in the rig. clip -1 gives the setup pose.
+SPRING_API spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity);
 /// Plays a clip from `time` seconds (-1 keeps no clip: the setup pose). Does not reset springs.
 SPRING_API spring_result spring_rig_play(spring_rig *rig, int clip, float time);
 SPRING_API int spring_rig_find_clip(const spring_rig *rig, const char *name);
