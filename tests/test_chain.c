@@ -1,5 +1,6 @@
 // spring_chain: tip springs with length constraint, aim, colliders, limits, forces, teleports.
 #include "spring/chain.h"
+#include "test_frames.h"
 #include "test_macros.h"
 
 #include <stdlib.h>
@@ -202,35 +203,15 @@ static int envelope_run(float fps, spring_vec3 out[CHECKPOINTS])
 	d.root = animated_root(0.0);
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
-	uint32_t seed = 0x2545f491u;
-	double t = 0.0;
-	long n = 0;
+	test_frames frames = test_frames_make(fps, 0x2545f491u);
 	for (int k = 0; k < CHECKPOINTS; k++) {
 		double checkpoint = 0.5 * (double)(k + 1);
-		for (;;) {
-			double next;
-			if (fps > 0.0f) {
-				next = (double)(n + 1) / (double)fps;
-			} else {
-				seed ^= seed << 13;
-				seed ^= seed >> 17;
-				seed ^= seed << 5;
-				next = t + 0.004 + 0.036 * (double)(seed >> 8) / 16777216.0;
-			}
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
-			ENSURE(spring_chain_update(c, animated_root(next), (float)(next - t)) == SPRING_OK);
-			t = next;
-			if (fps > 0.0f && (double)(n + 1) / (double)fps <= checkpoint + 1e-9) {
-				n++;
-			}
-			if (last) {
-				out[k] = tip_world(c);
-				break;
-			}
+		int at = 0;
+		while (!at) {
+			float dt = test_frames_next(&frames, checkpoint, &at);
+			ENSURE(spring_chain_update(c, animated_root(frames.time), dt) == SPRING_OK);
 		}
+		out[k] = tip_world(c);
 	}
 	spring_chain_destroy(c);
 	return 0;

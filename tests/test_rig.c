@@ -1,6 +1,7 @@
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
 #include "spring/rig.h"
+#include "test_frames.h"
 #include "test_macros.h"
 
 #include <stdlib.h>
@@ -203,42 +204,27 @@ static int envelope_run(float fps, spring_vec2 out[CHECKS])
 	spring_rig *rig;
 	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
 	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
-	uint32_t seed = 0x1234567u;
-	double t = 0.0;
-	long n = 0;
+	test_frames frames = test_frames_make(fps, 0x1234567u);
 	for (int k = 0; k < CHECKS; k++) {
 		double checkpoint = 0.5 * (k + 1);
-		for (;;) {
-			double next;
-			if (fps > 0.0f) {
-				next = (double)(n + 1) / fps;
-			} else {
-				seed ^= seed << 13;
-				seed ^= seed >> 17;
-				seed ^= seed << 5;
-				next = t + 0.004 + 0.036 * (double)(seed >> 8) / 16777216.0;
-			}
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
+		int at = 0;
+		while (!at) {
+			// The frame's end time, for the root input sampled once a frame.
+			test_frames peek = frames;
+			int peek_at;
+			test_frames_next(&peek, checkpoint, &peek_at);
+			double next = peek.time;
 			// The character also walks and sways across the world (the rig root is an input
 			// sampled once a frame and interpolated across the sub-steps).
 			ENSURE(spring_rig_set_root(rig, xf((float)(40.0 * next + 15.0 * spring_det_sin(5.0 * next)),
 			                                   (float)(10.0 * spring_det_sin(7.0 * next)), (float)(0.2 * spring_det_sin(3.0 * next)))) ==
 			       SPRING_OK);
-			ENSURE(spring_rig_update(rig, (float)(next - t)) == SPRING_OK);
-			t = next;
-			if (fps > 0.0f && (double)(n + 1) / fps <= checkpoint + 1e-9) {
-				n++;
-			}
-			if (last) {
-				spring_xform2 world[B_COUNT];
-				ENSURE(spring_rig_get_world(rig, world, B_COUNT) == SPRING_OK);
-				out[k] = tip_of(world, B_T6);
-				break;
-			}
+			float dt = test_frames_next(&frames, checkpoint, &at);
+			ENSURE(spring_rig_update(rig, dt) == SPRING_OK);
 		}
+		spring_xform2 world[B_COUNT];
+		ENSURE(spring_rig_get_world(rig, world, B_COUNT) == SPRING_OK);
+		out[k] = tip_of(world, B_T6);
 	}
 	spring_rig_destroy(rig);
 	return 0;
