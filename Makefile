@@ -6,7 +6,7 @@ JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm release bench deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm test-release release bench deps deps-test clean
 
 all: release
 
@@ -39,7 +39,14 @@ test-clang: deps-test
 test-wasm: deps-test
 	scripts/test-wasm.sh
 
-test: test-gcc test-clang test-wasm
+# The determinism goldens again in the optimised build users ship (-O3, no sanitizers).
+GOLDEN_TESTS = test_detmath test_step test_chain test_chain2d test_rig test_motion
+test-release: release
+	@passed=0; failed=0; for t in $(GOLDEN_TESTS); do echo "== release $$t"; \
+		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
+		echo "release goldens: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
+
+test: test-gcc test-clang test-wasm test-release
 
 clean:
 	rm -rf $(BUILD)

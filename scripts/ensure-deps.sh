@@ -13,6 +13,9 @@ fi
 if [ "$what" = test ]; then
 	need_cmds+=(clang clang++)
 	need_pkgs+=(clang)
+	# The CLI tests check that SVG and HTML outputs are well-formed XML with xmllint.
+	need_cmds+=(xmllint)
+	need_pkgs+=(libxml2-utils)
 fi
 
 missing=()

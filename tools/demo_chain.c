@@ -98,7 +98,58 @@ static float peak_tip_speed(spring_chain *c, double *t, int frames, float offset
 	return peak;
 }
 
-int demo_chains(void)
+// The teleport figure of the demo page: three tails follow the same root for `before` frames at
+// 60 fps, then the root jumps 2000 units. One is not told (it sees the jump as motion), one is
+// teleported (spring_chain_teleport: keeps its shape and motion), one is reset (spring_chain_reset:
+// snaps to rest). Tip speed per frame (units/s); the jump itself is not counted as motion for the
+// two that were told. Returns the number of samples written (before + after), or 0 on failure.
+int demo_teleport_series(int before, int after, double *t, double *naive, double *teleported, double *reset)
+{
+	spring_chain *c[3];
+	for (int k = 0; k < 3; k++) {
+		c[k] = make_tail(root_at(0.0));
+	}
+	if (!c[0] || !c[1] || !c[2]) {
+		for (int k = 0; k < 3; k++) {
+			spring_chain_destroy(c[k]);
+		}
+		return 0;
+	}
+	double *out[3] = {naive, teleported, reset};
+	spring_vec3 prev[3];
+	for (int k = 0; k < 3; k++) {
+		prev[k] = tip_of(c[k]);
+	}
+	double time = 0.0;
+	for (int f = 0; f < before + after; f++) {
+		float offset = f >= before ? 2000.0f : 0.0f;
+		if (f == before) {
+			spring_xform3 jumped = root_at(time);
+			jumped.position.x += 2000.0f;
+			spring_chain_teleport(c[1], jumped);
+			spring_chain_reset(c[2], jumped);
+			prev[1] = tip_of(c[1]);
+			prev[2] = tip_of(c[2]);
+		}
+		time += 1.0 / 60.0;
+		spring_xform3 r = root_at(time);
+		r.position.x += offset;
+		t[f] = time;
+		for (int k = 0; k < 3; k++) {
+			spring_chain_update(c[k], r, 1.0f / 60.0f);
+			spring_vec3 now = tip_of(c[k]);
+			float dx = now.x - prev[k].x, dy = now.y - prev[k].y;
+			out[k][f] = sqrt((double)dx * dx + (double)dy * dy) * 60.0;
+			prev[k] = now;
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		spring_chain_destroy(c[k]);
+	}
+	return before + after;
+}
+
+int demo_chains(demo_report *report)
 {
 	printf("Secondary motion: the seed's 8-bone, 20-unit tail (2 Hz, ratio 0.3, gravity)\n\n");
 	spring_vec3 ref[16], out[16];
@@ -108,6 +159,8 @@ int demo_chains(void)
 	const float rates[] = {24.0f, 30.0f, 60.0f, 144.0f, 240.0f, 0.0f};
 	int failures = 0;
 	printf("  tip envelope vs a 1 kHz run (worst over 8 s, %% of the tail length; tolerance 1%%)\n  ");
+	char line[sizeof report->chain_lines[0]];
+	int used = snprintf(line, sizeof line, "tail tip envelope vs 1 kHz (tolerance 1%% of the length):");
 	for (int i = 0; i < 6; i++) {
 		if (run(rates[i], out)) {
 			return 1;
@@ -122,8 +175,16 @@ int demo_chains(void)
 		} else {
 			printf("jittery %.3f%%\n", 100.0 * worst);
 		}
+		if (used >= 0 && (size_t)used < sizeof line) {
+			if (rates[i] > 0.0f) {
+				used += snprintf(line + used, sizeof line - (size_t)used, " %g fps %.3f%%,", (double)rates[i], 100.0 * worst);
+			} else {
+				used += snprintf(line + used, sizeof line - (size_t)used, " jittery %.3f%%", 100.0 * worst);
+			}
+		}
 		failures += worst > 0.01f;
 	}
+	demo_report_line(report, line, failures == 0);
 	// Teleport: the root jumps 2000 units.
 	double ta = 0.0, tb = 0.0;
 	spring_chain *a = make_tail(root_at(0.0)), *b = make_tail(root_at(0.0));
@@ -140,6 +201,10 @@ int demo_chains(void)
 	printf("  teleport by 2000 units: peak tip speed %.0f u/s before; after, %.0f with reset, %.0f without telling "
 	       "the chain\n",
 	       (double)before, (double)with_reset, (double)without);
+	snprintf(line, sizeof line,
+	         "teleport by 2000 units: peak tip speed %.0f u/s before; after, %.0f with reset, %.0f without telling the chain",
+	         (double)before, (double)with_reset, (double)without);
+	demo_report_line(report, line, with_reset < before);
 	failures += !(with_reset < before);
 	spring_chain_destroy(a);
 	spring_chain_destroy(b);
@@ -160,6 +225,9 @@ int demo_chains(void)
 	spring_chain_destroy(c);
 	printf("  rest: tip motion over the last of 60 s at a still root: %.1e of the tail length\n\n",
 	       (double)((hi - lo) / chain_len));
+	snprintf(line, sizeof line, "rest: tip motion over the last of 60 s at a still root: %.1e of the tail length (< 1e-6)",
+	         (double)((hi - lo) / chain_len));
+	demo_report_line(report, line, (hi - lo) / chain_len < 1e-6f);
 	failures += (hi - lo) / chain_len >= 1e-6f;
 	return failures;
 }

@@ -1,5 +1,7 @@
-// `spring`: the command-line tool. `spring demo` prints the conversion table and the three
-// objective checks with their figures.
+// `spring`: the command-line tool. Commands: params, curve, css, compare, simulate, verify, demo.
+// `spring demo` prints the conversion table, the secondary-motion section and the three objective
+// checks with their figures, and writes the self-contained page out/demo/index.html.
+#include "cli.h"
 #include "demo.h"
 
 #include <spring/spring.h>
@@ -65,7 +67,7 @@ static int demo_table(void)
 	return 0;
 }
 
-static int demo_checks(void)
+static int demo_checks(demo_report *report)
 {
 	const float fps[] = {30.0f, 60.0f, 144.0f};
 	const struct {
@@ -104,47 +106,127 @@ static int demo_checks(void)
 			snprintf(env, sizeof env, "%s max %.3f%% (tol 1%%)", v.passed ? "PASS" : "FAIL", 100.0f * v.worst);
 			printf("%-20s %-14s %-26s %-24s %-30s\n", cases[c].name, methods[m].name, energy, rest, env);
 			failures += !e.passed + !r.passed + !v.passed;
+			if (report->row_count < 16) {
+				int k = report->row_count++;
+				snprintf(report->rows[k].spring, sizeof report->rows[k].spring, "%s", cases[c].name);
+				snprintf(report->rows[k].integrator, sizeof report->rows[k].integrator, "%s", methods[m].name);
+				snprintf(report->rows[k].energy, sizeof report->rows[k].energy, "%s", energy);
+				snprintf(report->rows[k].rest, sizeof report->rows[k].rest, "%s", rest);
+				snprintf(report->rows[k].envelope, sizeof report->rows[k].envelope, "%s", env);
+				report->rows[k].passed = e.passed && r.passed && v.passed;
+			}
+			report->checks += 3;
 		}
 	}
 	printf("\n  energy: every half-cycle peak of a free decay smaller than the last (600 frames at 60 fps)\n"
 	       "  rest: motion over the last of 60 s at a fixed target, relative to the initial distance (< 1e-6)\n"
 	       "  envelope: worst deviation from a 1 kHz run, relative to the target's amplitude\n\n");
-	printf("%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");
+	report->failures += failures;
 	return failures ? 1 : 0;
+}
+
+void demo_report_line(demo_report *r, const char *line, int passed)
+{
+	if (r->line_count < 8) {
+		snprintf(r->chain_lines[r->line_count], sizeof r->chain_lines[0], "%s", line);
+		r->chain_passed[r->line_count] = passed;
+		r->line_count++;
+	}
+	r->checks++;
+	r->failures += !passed;
+}
+
+static const char demo_help[] =
+	"usage: spring demo\n"
+	"\n"
+	"Prints the conversion table, the secondary-motion section (the seed's tail across frame rates, a\n"
+	"teleport with and without reset, rest) and the three objective checks, and writes a\n"
+	"self-contained page, out/demo/index.html (relative to the current directory), with SVG figures:\n"
+	"the three damping regimes, tween versus spring speed on a retarget, the energy of explicit\n"
+	"Euler versus semi-implicit versus exact, the sample character's tail at 30/60/144 fps, and a\n"
+	"teleport with and without reset. Exit status 1 when a check fails.\n";
+
+int cmd_demo(int argc, char **argv)
+{
+	cli_args a;
+	cli_args_init(&a, "demo", 0);
+	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
+		return CLI_USAGE;
+	}
+	if (a.help) {
+		printf("%s", demo_help);
+		return CLI_OK;
+	}
+	demo_report report;
+	memset(&report, 0, sizeof report);
+	printf("libspring %s demo\n\n", SPRING_VERSION_STRING);
+	int rc = demo_table();
+	if (rc) {
+		return rc;
+	}
+	int chain_failures = demo_chains(&report);
+	int check_failures = demo_checks(&report);
+	const char *path = "out/demo/index.html";
+	char message[512] = "", rig_note[512] = "";
+	int html = demo_write_html(path, &report, message, sizeof message, rig_note, sizeof rig_note);
+	printf("%s\n", rig_note);
+	if (html != 0) {
+		if (message[0]) {
+			cli_error("demo", "%s", message);
+		}
+	} else {
+		printf("wrote %s\n", path);
+	}
+	int failed = report.failures || chain_failures || check_failures;
+	printf("\nverification: %s (%d of %d checks passed)\n", failed ? "SOME CHECKS FAILED" : "all checks passed",
+	       report.checks - report.failures, report.checks);
+	if (html != 0) {
+		return CLI_USAGE;
+	}
+	return failed ? CLI_FAILED_CHECK : CLI_OK;
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: spring <command> [options]\n\n"
+	fprintf(f, "usage: spring <command> [options]   (spring <command> --help for each)\n\n"
 	           "commands:\n"
-	           "  demo       print the conversion table and run the three objective checks\n"
+	           "  params     every equivalent parameterisation, overshoot, settling duration and time\n"
+	           "  curve      position and velocity over time (text, --csv, --json, --svg FILE)\n"
+	           "  css        a CSS linear() easing and its duration, ready to paste\n"
+	           "  compare    tween versus spring when the target changes mid-flight (--svg FILE)\n"
+	           "  simulate   play a rig file: per-frame bone transforms (--csv, --json, --svg FILE)\n"
+	           "  verify     the three objective checks on a spring or a rig file (exit 1 on FAIL)\n"
+	           "  demo       conversions, chains and checks in the terminal; writes out/demo/index.html\n"
 	           "  --version  print the version\n"
-	           "  --help     this text\n");
+	           "  --help     this text\n\n"
+	           "Commands that take a spring accept any parameterisation of it; see spring params --help.\n"
+	           "Errors print one line, spring: <command>: <what>, and exit with status 2.\n");
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		return cli_error(NULL, "no command given (try spring --help)");
 	}
-	if (strcmp(argv[1], "--version") == 0) {
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
 		printf("spring %s\n", SPRING_VERSION_STRING);
-		return 0;
+		return CLI_OK;
 	}
-	if (strcmp(argv[1], "demo") == 0) {
-		printf("libspring %s demo\n\n", SPRING_VERSION_STRING);
-		int rc = demo_table();
-		if (rc) {
-			return rc;
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},       {"css", cmd_css},   {"compare", cmd_compare},
+	                {"simulate", cmd_simulate}, {"verify", cmd_verify}, {"demo", cmd_demo}};
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(cmd, commands[i].name) == 0) {
+			return commands[i].run(argc, argv);
 		}
-		int chain_failures = demo_chains();
-		rc = demo_checks();
-		if (chain_failures) {
-			printf("SECONDARY-MOTION CHECKS FAILED\n");
-		}
-		return rc || chain_failures ? 1 : 0;
 	}
-	fprintf(stderr, "spring: unknown command '%s' (try spring --help)\n", argv[1]);
-	return 2;
+	char shown[160];
+	return cli_error(NULL, "unknown command '%s' (try spring --help)", cli_clean(shown, sizeof shown, cmd));
 }

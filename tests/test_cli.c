@@ -1,0 +1,973 @@
+/// Tests of the `spring` command-line tool (the built binary, SPRING_CLI_PATH):
+/// - golden text and JSON outputs of every command for fixed inputs (tests/cli/golden/);
+///   regenerate with SPRING_UPDATE_GOLDEN=1 and review the diff by eye;
+/// - every --json output parses as one JSON object (cJSON);
+/// - SVG and HTML outputs are well-formed XML (xmllint, Debian's libxml2-utils) and contain the
+///   expected series and legend labels;
+/// - `spring css`: the printed linear() easing, evaluated piecewise-linearly as CSS does, stays
+///   within 0.5% of the closed form at every sample;
+/// - the bad-input corpus (tests/cli/bad_input.txt): one-line message naming the flag or file,
+///   exit status 2, no output file; and a deterministic argv fuzz;
+/// - simulate and verify on the example rigs; verify exits 1 with FAIL on an undamped spring.
+#define _POSIX_C_SOURCE 200809L
+#include "test_macros.h"
+
+#include <spring/spring.h>
+
+#include <cjson/cJSON.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SPRING_CLI_PATH
+#error "SPRING_CLI_PATH must name the built spring binary"
+#endif
+
+static char g_base[512]; // scratch directory of this test run
+static char g_work[600]; // current directory of the commands (kept empty between cases)
+static int g_update;     // SPRING_UPDATE_GOLDEN=1
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf) {
+			fclose(f);
+			return NULL;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n + 1 < cap) {
+			break;
+		}
+		cap *= 2;
+		buf = realloc(buf, cap);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len) {
+		*len = n;
+	}
+	return buf;
+}
+
+static int write_all(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		return -1;
+	}
+	size_t n = strlen(text);
+	int ok = fwrite(text, 1, n, f) == n;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+// Replaces every occurrence of `from` with `to` (returns a new string).
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), count = 0;
+	if (fl == 0) {
+		char *copy = malloc(strlen(text) + 1);
+		if (copy) {
+			strcpy(copy, text);
+		}
+		return copy;
+	}
+	for (const char *p = strstr(text, from); p; p = strstr(p + fl, from)) {
+		count++;
+	}
+	char *out = malloc(strlen(text) + count * (tl > fl ? tl - fl : 0) + 1);
+	if (!out) {
+		return NULL;
+	}
+	char *w = out;
+	const char *p = text;
+	for (const char *q = strstr(p, from); q; q = strstr(p, from)) {
+		memcpy(w, p, (size_t)(q - p));
+		w += q - p;
+		memcpy(w, to, tl);
+		w += tl;
+		p = q + fl;
+	}
+	strcpy(w, p);
+	return out;
+}
+
+static char *expand(const char *arg)
+{
+	char *a = replace_all(arg, "@SRC@", SPRING_SOURCE_DIR);
+	char *b = replace_all(a, "@TMP@", g_work);
+	free(a);
+	char *c = replace_all(b, "<nl>", "\n");
+	free(b);
+	return c;
+}
+
+static char *normalise(const char *text)
+{
+	char *a = replace_all(text, g_work, "@TMP@");
+	char *b = replace_all(a, SPRING_SOURCE_DIR, "@SRC@");
+	free(a);
+	return b;
+}
+
+typedef struct run_result {
+	int status;   // exit status, or 128 + signal
+	int signaled;
+	char *out, *err;
+	size_t out_len, err_len;
+} run_result;
+
+static void run_free(run_result *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+}
+
+// Runs the CLI with `args` (NULL-terminated, expanded) in directory `cwd`.
+static int run_cli(const char *cwd, const char *const *args, run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	char *argv[64];
+	int n = 0;
+	argv[n++] = (char *)SPRING_CLI_PATH;
+	for (int i = 0; args[i] && n < 62; i++) {
+		argv[n++] = expand(args[i]);
+	}
+	argv[n] = NULL;
+	char out_path[700], err_path[700];
+	snprintf(out_path, sizeof out_path, "%s/stdout.txt", g_base);
+	snprintf(err_path, sizeof err_path, "%s/stderr.txt", g_base);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || chdir(cwd) != 0) {
+			_exit(126);
+		}
+		dup2(o, 1);
+		dup2(e, 2);
+		close(o);
+		close(e);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	for (int i = 1; i < n; i++) {
+		free(argv[i]);
+	}
+	if (pid < 0) {
+		return -1;
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			return -1;
+		}
+	}
+	if (WIFEXITED(st)) {
+		r->status = WEXITSTATUS(st);
+	} else {
+		r->signaled = 1;
+		r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	}
+	r->out = read_all(out_path, &r->out_len);
+	r->err = read_all(err_path, &r->err_len);
+	if (!r->out || !r->err) {
+		run_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_in_work(const char *const *args, run_result *r)
+{
+	return run_cli(g_work, args, r);
+}
+
+// Names of the entries of `dir` (excluding . and ..), one per line, into buf.
+static int list_dir(const char *dir, char *buf, size_t size)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		return -1;
+	}
+	buf[0] = '\0';
+	int count = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
+			continue;
+		}
+		count++;
+		if (strlen(buf) + strlen(e->d_name) + 2 < size) {
+			strcat(buf, e->d_name);
+			strcat(buf, " ");
+		}
+	}
+	closedir(d);
+	return count;
+}
+
+static void remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		if (d) {
+			struct dirent *e;
+			while ((e = readdir(d)) != NULL) {
+				if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
+					continue;
+				}
+				char child[2048];
+				snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+				remove_tree(child);
+			}
+			closedir(d);
+		}
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+static void clean_work(void)
+{
+	DIR *d = opendir(g_work);
+	if (!d) {
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) {
+			continue;
+		}
+		char child[2048];
+		snprintf(child, sizeof child, "%s/%s", g_work, e->d_name);
+		remove_tree(child);
+	}
+	closedir(d);
+}
+
+static int count_of(const char *text, const char *needle)
+{
+	int n = 0;
+	size_t l = strlen(needle);
+	for (const char *p = strstr(text, needle); p; p = strstr(p + l, needle)) {
+		n++;
+	}
+	return n;
+}
+
+static int xml_well_formed(const char *path)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+	int rc = system(cmd);
+	return rc == 0;
+}
+
+static int one_line(const char *text)
+{
+	size_t n = strlen(text);
+	return n > 0 && text[n - 1] == '\n' && strchr(text, '\n') == text + n - 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden outputs
+
+typedef struct golden_case {
+	const char *name;
+	const char *args[24];
+} golden_case;
+
+#define TAIL_RIG "@SRC@/tests/cli/rigs/tail.json"
+
+static const golden_case goldens[] = {
+	{"params_duration_bounce", {"params", "--duration", "0.5", "--bounce", "0.3"}},
+	{"params_duration_bounce_json", {"params", "--duration", "0.5", "--bounce", "0.3", "--json"}},
+	{"params_default", {"params"}},
+	{"params_undamped_json", {"params", "--frequency", "2", "--damping-ratio", "0", "--json"}},
+	{"params_physical_overdamped", {"params", "--stiffness", "100", "--damping", "30", "--mass", "2"}},
+	{"params_response", {"params", "--response", "0.4", "--damping-fraction", "0.8"}},
+	{"params_settling", {"params", "--settling", "1", "--damping-ratio", "0.7", "--epsilon", "0.01"}},
+	{"params_visual_duration", {"params", "--visual-duration", "0.5", "--bounce", "-0.5"}},
+	{"params_half_life", {"params", "--half-life", "0.1", "--json"}},
+	{"params_tension_friction", {"params", "--tension", "170", "--friction", "26"}},
+	{"params_origami", {"params", "--origami-tension", "40", "--origami-friction", "7"}},
+	{"params_per_frame", {"params", "--per-frame-stiffness", "0.1", "--per-frame-damping", "0.7", "--per-frame-fps", "30"}},
+	{"curve_text", {"curve", "--duration", "0.5", "--bounce", "0.3", "--dt", "0.05"}},
+	{"curve_json", {"curve", "--frequency", "1", "--damping-ratio", "0.5", "--from", "10", "--to", "-10", "--velocity", "5", "--dt",
+	                "0.1", "--until", "1", "--json"}},
+	{"curve_csv", {"curve", "--half-life", "0.2", "--dt", "0.1", "--until", "0.5", "--csv"}},
+	{"curve_undamped_capped", {"curve", "--frequency", "0.5", "--damping-ratio", "0", "--dt", "1"}},
+	{"css_text", {"css", "--duration", "0.5", "--bounce", "0.3"}},
+	{"css_json", {"css", "--duration", "0.4", "--bounce", "0", "--resolution", "20", "--json"}},
+	{"css_truncated", {"css", "--frequency", "1", "--damping-ratio", "0.05", "--max-duration", "1"}},
+	{"compare_text", {"compare"}},
+	{"compare_json", {"compare", "--duration", "0.4", "--bounce", "0.2", "--dt", "0.05", "--until", "0.6", "--json"}},
+	{"simulate_text", {"simulate", TAIL_RIG}},
+	{"simulate_csv", {"simulate", TAIL_RIG, "--fps", "30", "--seconds", "0.1", "--csv"}},
+	{"simulate_json_teleport", {"simulate", TAIL_RIG, "--clip", "still", "--fps", "20", "--seconds", "0.1", "--teleport-at", "0.05",
+	                            "--teleport-by", "-50,10", "--json"}},
+	{"verify_spring", {"verify", "--duration", "0.5", "--bounce", "0.3"}},
+	{"verify_undamped_json", {"verify", "--frequency", "2", "--damping-ratio", "0", "--integrator", "exact", "--fps", "60", "--json"}},
+	{"verify_rig", {"verify", TAIL_RIG}},
+	{"verify_rig_json", {"verify", TAIL_RIG, "--clip", "hop", "--fps", "24,50", "--seconds", "2", "--json"}},
+	{"error_unknown_command", {"frobnicate"}},
+	{"error_no_command", {NULL}},
+};
+
+static char *render(const golden_case *g, const run_result *r)
+{
+	size_t cap = r->out_len + r->err_len + 4096;
+	char *text = malloc(cap);
+	if (!text) {
+		return NULL;
+	}
+	size_t n = (size_t)snprintf(text, cap, "$ spring");
+	for (int i = 0; g->args[i]; i++) {
+		n += (size_t)snprintf(text + n, cap - n, " %s", g->args[i]);
+	}
+	char *out = normalise(r->out), *err = normalise(r->err);
+	n += (size_t)snprintf(text + n, cap - n, "\nexit status %d\n--- stdout\n", r->status);
+	size_t need = n + strlen(out) + strlen(err) + 64;
+	if (need > cap) {
+		text = realloc(text, need);
+		cap = need;
+	}
+	n += (size_t)snprintf(text + n, cap - n, "%s--- stderr\n%s", out, err);
+	free(out);
+	free(err);
+	return text;
+}
+
+static int check_json(const char *name, const char *text)
+{
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+	ENSURE_MSG(doc != NULL, "%s: stdout is not valid JSON (near byte %ld)", name, end ? (long)(end - text) : -1L);
+	int is_object = cJSON_IsObject(doc);
+	cJSON_Delete(doc);
+	ENSURE_MSG(is_object, "%s: the JSON output is not one object", name);
+	return 0;
+}
+
+static int test_golden_outputs(void)
+{
+	int failures = 0;
+	for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+		const golden_case *g = &goldens[i];
+		run_result r;
+		ENSURE(run_in_work(g->args, &r) == 0);
+		char *text = render(g, &r);
+		ENSURE(text != NULL);
+		char path[1024];
+		snprintf(path, sizeof path, "%s/tests/cli/golden/%s.txt", SPRING_SOURCE_DIR, g->name);
+		int is_json = 0;
+		for (int k = 0; g->args[k]; k++) {
+			is_json |= strcmp(g->args[k], "--json") == 0;
+		}
+		if (is_json && check_json(g->name, r.out) != 0) {
+			failures++;
+		}
+		if (r.signaled || r.status > 2) {
+			fprintf(stderr, "  %s: crashed or unexpected status %d\n%s", g->name, r.status, r.err);
+			failures++;
+		}
+		if (g_update) {
+			if (write_all(path, text) != 0) {
+				fprintf(stderr, "  cannot write %s\n", path);
+				failures++;
+			}
+		} else {
+			char *want = read_all(path, NULL);
+			if (!want) {
+				fprintf(stderr, "  missing golden %s (run with SPRING_UPDATE_GOLDEN=1 to create it)\n", path);
+				failures++;
+			} else if (strcmp(want, text) != 0) {
+				// First differing line.
+				int line = 1;
+				const char *a = want, *b = text;
+				while (*a && *a == *b) {
+					if (*a == '\n') {
+						line++;
+					}
+					a++;
+					b++;
+				}
+				const char *la = a, *lb = b;
+				while (la > want && la[-1] != '\n') {
+					la--;
+				}
+				while (lb > text && lb[-1] != '\n') {
+					lb--;
+				}
+				fprintf(stderr, "  golden %s differs at line %d:\n    want: %.*s\n    got:  %.*s\n", g->name, line,
+				        (int)strcspn(la, "\n"), la, (int)strcspn(lb, "\n"), lb);
+				failures++;
+			}
+			free(want);
+		}
+		free(text);
+		run_free(&r);
+		char left[512];
+		if (list_dir(g_work, left, sizeof left) != 0) {
+			fprintf(stderr, "  %s left files behind: %s\n", g->name, left);
+			clean_work();
+			failures++;
+		}
+	}
+	ENSURE(failures == 0);
+	return 0;
+}
+
+// The figures Apple documents for Spring(duration: 0.5, bounce: 0.3).
+static int test_params_documented_figures(void)
+{
+	const char *args[] = {"params", "--duration", "0.5", "--bounce", "0.3", "--json", NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE(r.status == 0);
+	cJSON *doc = cJSON_Parse(r.out);
+	ENSURE(doc);
+	cJSON *spring = cJSON_GetObjectItemCaseSensitive(doc, "spring");
+	cJSON *settling = cJSON_GetObjectItemCaseSensitive(doc, "settling");
+	double k = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "stiffness"));
+	double c = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "damping"));
+	double est = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(settling, "duration_estimate"));
+	double exact = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(settling, "time_exact"));
+	double zeta = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc, "damping_ratio"));
+	cJSON_Delete(doc);
+	run_free(&r);
+	ENSURE_NEAR(k, 157.9, 0.05);
+	ENSURE_NEAR(c, 17.6, 0.05);
+	ENSURE_NEAR(est, 1.045, 0.001);
+	ENSURE_NEAR(exact, 0.819, 0.001);
+	ENSURE_NEAR(zeta, 0.7, 1e-6);
+	// The same in the text output.
+	const char *text_args[] = {"params", "--duration", "0.5", "--bounce", "0.3", NULL};
+	ENSURE(run_in_work(text_args, &r) == 0);
+	ENSURE(strstr(r.out, "157.914 N/m") && strstr(r.out, "17.5929 N*s/m") && strstr(r.out, "1.04471 s") &&
+	       strstr(r.out, "0.818747 s"));
+	run_free(&r);
+	return 0;
+}
+
+// Undamped: JSON null with a reason, never NaN or inf.
+static int test_json_infinite_values(void)
+{
+	const char *args[] = {"params", "--frequency", "2", "--damping-ratio", "0", "--json", NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE(r.status == 0);
+	ENSURE(strstr(r.out, "\"time_exact\": null") != NULL);
+	ENSURE(strstr(r.out, "\"time_exact_reason\": \"undamped: never settles\"") != NULL);
+	ENSURE(strstr(r.out, "nan") == NULL && strstr(r.out, "inf") == NULL);
+	run_free(&r);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSS linear(): evaluated as a browser does, against the closed form
+
+typedef struct css_case {
+	const char *args[12];
+	int truncated;
+} css_case;
+
+static int css_check(const css_case *cc)
+{
+	const char *args[16] = {"css"};
+	int n = 1;
+	for (int i = 0; cc->args[i]; i++) {
+		args[n++] = cc->args[i];
+	}
+	args[n] = NULL;
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == 0, "css %s: status %d: %s", cc->args[0], r.status, r.err);
+	// The spring, from the same flags through `spring params --json` (css-only flags dropped).
+	const char *pargs[16] = {"params"};
+	int pn = 1;
+	for (int i = 1; i < n; i++) {
+		if (strcmp(args[i], "--resolution") == 0 || strcmp(args[i], "--max-duration") == 0) {
+			i++;
+			continue;
+		}
+		pargs[pn++] = args[i];
+	}
+	pargs[pn++] = "--json";
+	pargs[pn] = NULL;
+	run_result pr;
+	ENSURE(run_in_work(pargs, &pr) == 0);
+	ENSURE(pr.status == 0);
+	cJSON *doc = cJSON_Parse(pr.out);
+	ENSURE(doc);
+	cJSON *sp = cJSON_GetObjectItemCaseSensitive(doc, "spring");
+	spring_params p;
+	p.stiffness = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sp, "stiffness"));
+	p.damping = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sp, "damping"));
+	p.mass = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sp, "mass"));
+	cJSON_Delete(doc);
+	run_free(&pr);
+	// Parse "transition-timing-function: linear(...)" and "transition-duration: Nms".
+	const char *lin = strstr(r.out, "transition-timing-function: linear(");
+	const char *dur = strstr(r.out, "transition-duration: ");
+	ENSURE(lin && dur);
+	lin += strlen("transition-timing-function: linear(");
+	double duration = strtod(dur + strlen("transition-duration: "), NULL) / 1000.0;
+	double *stops = malloc(sizeof(double) * 200000);
+	ENSURE(stops);
+	int count = 0;
+	const char *q = lin;
+	while (*q && *q != ')' && count < 200000) {
+		char *end;
+		stops[count++] = strtod(q, &end);
+		ENSURE_MSG(end != q, "bad stop near '%.20s'", q);
+		while (*end == ' ') {
+			end++;
+		}
+		ENSURE_MSG(*end == ',' || *end == ')', "unexpected '%c' in linear() (only plain stops are expected)", *end);
+		q = *end == ',' ? end + 1 : end;
+	}
+	ENSURE(count >= 2);
+	ENSURE_MSG((strstr(r.out, "truncated at") != NULL) == cc->truncated, "truncation note for %s", cc->args[1]);
+	if (!cc->truncated) {
+		ENSURE(stops[count - 1] == 1.0);
+	}
+	ENSURE(stops[0] == 0.0);
+	// CSS linear() with plain stops: evenly spaced inputs 0, 1/(n-1), ..., 1 of the duration.
+	double worst = 0.0;
+	const int samples = 4000;
+	for (int i = 0; i <= samples; i++) {
+		double t = duration * i / samples;
+		double u = t / duration * (count - 1);
+		int k = (int)floor(u);
+		if (k >= count - 1) {
+			k = count - 2;
+		}
+		double f = u - k;
+		double css = stops[k] + (stops[k + 1] - stops[k]) * f;
+		double exact = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)t).x;
+		worst = fmax(worst, fabs(css - exact));
+	}
+	free(stops);
+	ENSURE_MSG(worst <= 0.005, "css %s %s: linear() strays %.3f%% from the spring", cc->args[0], cc->args[1], 100.0 * worst);
+	run_free(&r);
+	return 0;
+}
+
+static int test_css_within_half_percent(void)
+{
+	static const css_case cases[] = {
+		{{"--duration", "0.5", "--bounce", "0", NULL}, 0},
+		{{"--duration", "0.5", "--bounce", "0.3", NULL}, 0},
+		{{"--duration", "0.3", "--bounce", "0.6", NULL}, 0},
+		{{"--duration", "0.15", "--bounce", "0.2", NULL}, 0},
+		{{"--duration", "1", "--bounce", "-0.5", NULL}, 0},
+		{{"--half-life", "0.08", NULL}, 0},
+		{{"--duration", "0.5", "--bounce", "0.5", "--resolution", "5", NULL}, 0},
+		{{"--stiffness", "300", "--damping", "4", "--resolution", "4", NULL}, 0},
+		{{"--frequency", "1", "--damping-ratio", "0.05", "--max-duration", "2", NULL}, 1},
+		{{"--stiffness", "300", "--damping", "2", "--max-duration", "0.5", NULL}, 1},
+		{{"--frequency", "3", "--damping-ratio", "0", "--max-duration", "1.5", NULL}, 1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (css_check(&cases[i]) != 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG and HTML
+
+static int test_svg_outputs_well_formed(void)
+{
+	ENSURE_MSG(system("xmllint --version >/dev/null 2>&1") == 0, "xmllint not found: install libxml2-utils (make deps-test)");
+	char path[1024];
+	run_result r;
+	// curve: position and velocity panels, target and settle lines.
+	const char *curve[] = {"curve", "--duration", "0.5", "--bounce", "0.3", "--svg", "curve.svg", NULL};
+	ENSURE(run_in_work(curve, &r) == 0 && r.status == 0);
+	ENSURE(strstr(r.out, "wrote curve.svg"));
+	run_free(&r);
+	snprintf(path, sizeof path, "%s/curve.svg", g_work);
+	ENSURE(xml_well_formed(path));
+	char *svg = read_all(path, NULL);
+	ENSURE(svg);
+	ENSURE(count_of(svg, "class=\"series\"") == 2);
+	ENSURE(strstr(svg, "position x(t)") && strstr(svg, "velocity v(t)") && strstr(svg, ">target<") && strstr(svg, "settled (within"));
+	ENSURE(count_of(svg, "class=\"hline\"") >= 1 && count_of(svg, "class=\"vline\"") >= 1);
+	free(svg);
+	// compare: position and speed, tween and spring in each.
+	const char *compare[] = {"compare", "--svg", "compare.svg", NULL};
+	ENSURE(run_in_work(compare, &r) == 0 && r.status == 0);
+	run_free(&r);
+	snprintf(path, sizeof path, "%s/compare.svg", g_work);
+	ENSURE(xml_well_formed(path));
+	svg = read_all(path, NULL);
+	ENSURE(svg);
+	ENSURE(count_of(svg, "class=\"series\"") == 4);
+	ENSURE(count_of(svg, "data-label=\"tween (600 ms ease-in-out, restarted)\"") == 2);
+	ENSURE(count_of(svg, "data-label=\"spring (SwiftUI default: duration 0.5 s, bounce 0)\"") == 2);
+	ENSURE(strstr(svg, "retarget at 0.3 s") && strstr(svg, "new target"));
+	free(svg);
+	// simulate: a filmstrip of 12 frames and one tip path per chain.
+	const char *sim[] = {"simulate", TAIL_RIG, "--svg", "sim.svg", NULL};
+	ENSURE(run_in_work(sim, &r) == 0 && r.status == 0);
+	run_free(&r);
+	snprintf(path, sizeof path, "%s/sim.svg", g_work);
+	ENSURE(xml_well_formed(path));
+	svg = read_all(path, NULL);
+	ENSURE(svg);
+	ENSURE(count_of(svg, "class=\"frame\"") == 12);
+	ENSURE(count_of(svg, "class=\"bone\"") == 12 * 6);
+	ENSURE(count_of(svg, "class=\"series\"") == 2);
+	ENSURE(strstr(svg, "data-label=\"tail\"") && strstr(svg, "data-label=\"ear\""));
+	free(svg);
+	// --svg - writes the figure to standard output.
+	const char *to_stdout[] = {"curve", "--svg", "-", NULL};
+	ENSURE(run_in_work(to_stdout, &r) == 0 && r.status == 0);
+	snprintf(path, sizeof path, "%s/stdout-copy.svg", g_base);
+	ENSURE(write_all(path, r.out) == 0);
+	ENSURE(xml_well_formed(path));
+	run_free(&r);
+	// An existing file is replaced whole, and no temporary file is left.
+	snprintf(path, sizeof path, "%s/curve.svg", g_work);
+	ENSURE(write_all(path, "old contents that are longer than nothing") == 0);
+	const char *again[] = {"curve", "--half-life", "0.1", "--svg", "curve.svg", NULL};
+	ENSURE(run_in_work(again, &r) == 0 && r.status == 0);
+	run_free(&r);
+	ENSURE(xml_well_formed(path));
+	char left[512];
+	list_dir(g_work, left, sizeof left);
+	ENSURE_MSG(strstr(left, ".tmp") == NULL, "left: %s", left);
+	clean_work();
+	return 0;
+}
+
+static int test_demo_page(void)
+{
+	const char *demo[] = {"demo", NULL};
+	run_result r;
+	ENSURE(run_in_work(demo, &r) == 0);
+	ENSURE_MSG(r.status == 0, "demo exited %d: %s", r.status, r.err);
+	ENSURE(strstr(r.out, "Spring conversions") && strstr(r.out, "Objective checks") && strstr(r.out, "Secondary motion"));
+	ENSURE(strstr(r.out, "wrote out/demo/index.html"));
+	ENSURE(strstr(r.out, "verification: all checks passed"));
+	ENSURE(strstr(r.out, "sample rig:"));
+	run_free(&r);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/out/demo/index.html", g_work);
+	ENSURE(xml_well_formed(path));
+	char *html = read_all(path, NULL);
+	ENSURE(html);
+	ENSURE(count_of(html, "<svg ") == 5);
+	ENSURE(count_of(html, "</svg>") == 5);
+	// No external resources.
+	ENSURE(strstr(html, "src=") == NULL && strstr(html, "href=") == NULL && strstr(html, "@import") == NULL);
+	static const char *const labels[] = {
+		"underdamped, ratio 0.3", "critically damped, ratio 1", "overdamped, ratio 2",
+		"tween (600 ms ease-in-out, restarted)", "spring (duration 0.5 s, bounce 0)",
+		"explicit Euler (the trap: not in the library)", "semi-implicit Euler", "exact (closed form)",
+		"30 fps (dots)", "60 fps", "144 fps",
+		"not told (the jump is seen as motion)", "spring_chain_teleport (keeps its motion)", "spring_chain_reset (snaps to rest)",
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+		char needle[256];
+		snprintf(needle, sizeof needle, "data-label=\"%s", labels[i]);
+		ENSURE_MSG(strstr(html, needle) != NULL, "missing series %s", labels[i]);
+		snprintf(needle, sizeof needle, ">%s", labels[i]);
+		ENSURE_MSG(strstr(html, needle) != NULL, "missing legend %s", labels[i]);
+	}
+	// Each inline SVG is well-formed on its own too.
+	const char *p = html;
+	int k = 0;
+	for (const char *s = strstr(p, "<svg "); s; s = strstr(p, "<svg ")) {
+		const char *e = strstr(s, "</svg>");
+		ENSURE(e);
+		e += strlen("</svg>");
+		char svg_path[1024];
+		snprintf(svg_path, sizeof svg_path, "%s/inline%d.svg", g_base, k++);
+		FILE *f = fopen(svg_path, "wb");
+		ENSURE(f);
+		fwrite(s, 1, (size_t)(e - s), f);
+		fclose(f);
+		ENSURE(xml_well_formed(svg_path));
+		p = e;
+	}
+	ENSURE(strstr(html, "class=\"fail\"") == NULL);
+	free(html);
+	char left[512];
+	snprintf(path, sizeof path, "%s/out/demo", g_work);
+	ENSURE(list_dir(path, left, sizeof left) == 1);
+	clean_work();
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+static int test_bad_input_corpus(void)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/cli/bad_input.txt", SPRING_SOURCE_DIR);
+	char *text = read_all(path, NULL);
+	ENSURE_MSG(text, "cannot read %s", path);
+	int cases = 0, failures = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || line[0] == '\0') {
+			continue;
+		}
+		// expected | arg | arg ...
+		char *fields[40];
+		int nf = 0;
+		char *p = line;
+		for (;;) {
+			char *sep = strstr(p, " | ");
+			if (sep) {
+				*sep = '\0';
+			}
+			if (nf < 39) {
+				fields[nf++] = p;
+			}
+			if (!sep) {
+				break;
+			}
+			p = sep + 3;
+		}
+		const char *args[40];
+		for (int i = 1; i < nf; i++) {
+			args[i - 1] = strcmp(fields[i], "<empty>") == 0 ? "" : fields[i];
+		}
+		args[nf - 1] = NULL;
+		char *expected = expand(fields[0]);
+		run_result r;
+		ENSURE(run_in_work(args, &r) == 0);
+		cases++;
+		char *err = normalise(r.err);
+		char *want = normalise(expected);
+		int ok = r.status == 2 && !r.signaled && r.out_len == 0 && one_line(r.err) && strncmp(r.err, "spring: ", 8) == 0 &&
+		         strstr(err, want) != NULL;
+		if (!ok) {
+			fprintf(stderr, "  bad-input case '%s' (args from '%s'): status %d, stdout %zu bytes, stderr: %s", fields[0], fields[1],
+			        r.status, r.out_len, r.err);
+			failures++;
+		}
+		char left[512];
+		if (list_dir(g_work, left, sizeof left) != 0) {
+			fprintf(stderr, "  bad-input case '%s' left files: %s\n", fields[0], left);
+			clean_work();
+			failures++;
+		}
+		free(err);
+		free(want);
+		free(expected);
+		run_free(&r);
+	}
+	free(text);
+	ENSURE_MSG(cases >= 25, "only %d bad-input cases", cases);
+	ENSURE(failures == 0);
+	return 0;
+}
+
+// Odd argv: never a crash, a status of 0, 1 or 2, and a one-line message with 2.
+static int test_fuzz_argv(void)
+{
+	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus"};
+	static const char *const tokens[] = {
+		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
+		"--damping", "--mass", "--settling", "--visual-duration", "--half-life", "--tension", "--friction",
+		"--origami-tension", "--origami-friction", "--per-frame-stiffness", "--per-frame-damping", "--per-frame-fps",
+		"--epsilon", "--from", "--to", "--velocity", "--dt", "--until", "--csv", "--json", "--svg", "--resolution",
+		"--max-duration", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds",
+		"--teleport-at", "--teleport-by", "--integrator", "--step", "--", "-", "-x", "--=", "--duration=", "---",
+		"0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
+		"1e-3", "out.svg", "exact", "hop", TAIL_RIG, "@SRC@/tests/cli/rigs", "\xff\xfe", "caf\xc3\xa9",
+	};
+	const int ntok = (int)(sizeof tokens / sizeof tokens[0]);
+	unsigned seed = 2024u;
+	int failures = 0;
+	for (int run = 0; run < 120; run++) {
+		const char *args[12];
+		seed = seed * 1103515245u + 12345u;
+		int cmd = (int)((seed >> 16) % 8u);
+		if (cmd == 6 && (seed & 0x100u) == 0) {
+			cmd = 0; // the demo is slower: only about half of its draws
+		}
+		args[0] = commands[cmd];
+		seed = seed * 1103515245u + 12345u;
+		int n = 1 + (int)((seed >> 16) % 7u);
+		for (int i = 1; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			args[i] = tokens[(seed >> 16) % (unsigned)ntok];
+		}
+		args[n] = NULL;
+		run_result r;
+		ENSURE(run_in_work(args, &r) == 0);
+		int ok = !r.signaled && r.status <= 2;
+		if (r.status == 2) {
+			ok = ok && one_line(r.err) && strncmp(r.err, "spring: ", 8) == 0;
+		}
+		if (!ok) {
+			fprintf(stderr, "  fuzz run %d:", run);
+			for (int i = 0; i < n; i++) {
+				fprintf(stderr, " '%s'", args[i]);
+			}
+			fprintf(stderr, " -> status %d, stderr: %s\n", r.status, r.err);
+			failures++;
+		}
+		run_free(&r);
+		clean_work();
+	}
+	ENSURE(failures == 0);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rigs and verification
+
+static int test_example_rigs(void)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/examples/rigs", SPRING_SOURCE_DIR);
+	DIR *d = opendir(dir);
+	if (!d) {
+		printf("  (no examples/rigs yet: skipped)\n");
+		return 0;
+	}
+	int count = 0;
+	struct dirent *e;
+	char names[16][1400];
+	while ((e = readdir(d)) != NULL && count < 16) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
+			snprintf(names[count++], sizeof names[0], "%s/%s", dir, e->d_name);
+		}
+	}
+	closedir(d);
+	for (int i = 0; i < count; i++) {
+		run_result r;
+		const char *sim[] = {"simulate", names[i], "--svg", "rig.svg", NULL};
+		ENSURE(run_in_work(sim, &r) == 0);
+		ENSURE_MSG(r.status == 0, "simulate %s: %d %s", names[i], r.status, r.err);
+		run_free(&r);
+		char path[1024];
+		snprintf(path, sizeof path, "%s/rig.svg", g_work);
+		ENSURE(xml_well_formed(path));
+		const char *csv[] = {"simulate", names[i], "--csv", "--seconds", "0.5", NULL};
+		ENSURE(run_in_work(csv, &r) == 0);
+		ENSURE(r.status == 0 && strncmp(r.out, "frame,time,bone,x,y,angle\n", 26) == 0);
+		run_free(&r);
+		const char *json[] = {"simulate", names[i], "--json", "--seconds", "0.5", NULL};
+		ENSURE(run_in_work(json, &r) == 0);
+		ENSURE(r.status == 0);
+		ENSURE(check_json(names[i], r.out) == 0);
+		run_free(&r);
+		const char *verify[] = {"verify", names[i], NULL};
+		ENSURE(run_in_work(verify, &r) == 0);
+		ENSURE_MSG(r.status == 0, "verify %s: %d\n%s%s", names[i], r.status, r.out, r.err);
+		ENSURE(strstr(r.out, "PASS: all"));
+		run_free(&r);
+		clean_work();
+	}
+	return 0;
+}
+
+static int test_verify_fails_undamped(void)
+{
+	const char *args[] = {"verify", "--frequency", "2", "--damping-ratio", "0", NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE(r.status == 1);
+	ENSURE(strstr(r.out, "2 rest") && strstr(r.out, "FAIL"));
+	ENSURE(strstr(r.out, "\nFAIL: "));
+	run_free(&r);
+	const char *good[] = {"verify", "--duration", "0.5", "--bounce", "0.3", NULL};
+	ENSURE(run_in_work(good, &r) == 0);
+	ENSURE(r.status == 0 && strstr(r.out, "PASS: all") && !strstr(r.out, "FAIL"));
+	run_free(&r);
+	return 0;
+}
+
+static int test_help_everywhere(void)
+{
+	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo"};
+	run_result r;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		const char *args[] = {commands[i], "--help", NULL};
+		ENSURE(run_in_work(args, &r) == 0);
+		char want[64];
+		snprintf(want, sizeof want, "usage: spring %s", commands[i]);
+		ENSURE_MSG(r.status == 0 && strncmp(r.out, want, strlen(want)) == 0 && r.err_len == 0, "%s --help", commands[i]);
+		run_free(&r);
+		// --help wins over anything else on the line.
+		const char *args2[] = {commands[i], "--bogus", "--help", NULL};
+		ENSURE(run_in_work(args2, &r) == 0);
+		ENSURE(r.status == 0);
+		run_free(&r);
+	}
+	const char *top[] = {"--help", NULL};
+	ENSURE(run_in_work(top, &r) == 0);
+	ENSURE(r.status == 0 && strstr(r.out, "commands:"));
+	run_free(&r);
+	const char *version[] = {"--version", NULL};
+	ENSURE(run_in_work(version, &r) == 0);
+	ENSURE(r.status == 0 && strncmp(r.out, "spring ", 7) == 0);
+	run_free(&r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	const char *update = getenv("SPRING_UPDATE_GOLDEN");
+	g_update = update && strcmp(update, "1") == 0;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(g_base, sizeof g_base, "%s/spring_cli_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(g_base)) {
+		fprintf(stderr, "cannot create a scratch directory\n");
+		return 1;
+	}
+	snprintf(g_work, sizeof g_work, "%s/work", g_base);
+	if (mkdir(g_work, 0755) != 0) {
+		fprintf(stderr, "cannot create %s\n", g_work);
+		return 1;
+	}
+	RUN_TEST(test_golden_outputs);
+	RUN_TEST(test_params_documented_figures);
+	RUN_TEST(test_json_infinite_values);
+	RUN_TEST(test_css_within_half_percent);
+	RUN_TEST(test_svg_outputs_well_formed);
+	RUN_TEST(test_demo_page);
+	RUN_TEST(test_bad_input_corpus);
+	RUN_TEST(test_fuzz_argv);
+	RUN_TEST(test_example_rigs);
+	RUN_TEST(test_verify_fails_undamped);
+	RUN_TEST(test_help_everywhere);
+	remove_tree(g_base);
+	return TEST_SUMMARY();
+}

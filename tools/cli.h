@@ -1,0 +1,183 @@
+// Shared pieces of the `spring` command-line tool: a growable text buffer, number formatting,
+// a JSON writer, argument parsing (including every spring parameterisation), error reporting
+// and atomic file output. Tools use only the public API of libspring.
+#ifndef SPRING_TOOLS_CLI_H
+#define SPRING_TOOLS_CLI_H
+
+#include <spring/spring.h>
+
+#include <stddef.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Text buffer: everything a command prints or writes is built here first, so a failure half way
+// never leaves a partial file. An allocation failure sets `failed` and later appends do nothing.
+
+typedef struct sbuf {
+	char *data;
+	size_t len, cap;
+	int failed;
+} sbuf;
+
+void sb_init(sbuf *b);
+void sb_free(sbuf *b);
+void sb_printf(sbuf *b, const char *fmt, ...) CLI_PRINTF(2, 3);
+void sb_puts(sbuf *b, const char *s);
+void sb_putc(sbuf *b, char c);
+/// Appends `s` escaped for XML text and attribute values (& < > " ' and control characters).
+void sb_xml(sbuf *b, const char *s);
+/// Appends a number as "%.*g" (digits significant), with -0 printed as 0 and non-finite values as
+/// "inf", "-inf" or "nan".
+void sb_num(sbuf *b, double v, int digits);
+/// The same into a caller buffer (at least 40 bytes); returns `buf`.
+char *fmt_num(char *buf, double v, int digits);
+
+// ---------------------------------------------------------------------------------------------
+// JSON writer: one pretty-printed document, keys in the order written, numbers "%.9g",
+// non-finite numbers as null. Arrays opened "inline" keep their elements on one line.
+
+typedef struct jw {
+	sbuf *b;
+	int depth;
+	int count[32];  // elements written at each depth
+	int inl[32];    // inline container at each depth
+} jw;
+
+void jw_init(jw *w, sbuf *b);
+void jw_object(jw *w, const char *key); // key NULL: at top level or inside an array
+void jw_object_end(jw *w);
+void jw_array(jw *w, const char *key, int inline_elements);
+void jw_array_end(jw *w);
+void jw_num(jw *w, const char *key, double v);
+/// A number that may be infinite or NaN: written as null and, when `reason` is given and the value
+/// is not finite, followed by a "<key>_reason" string.
+void jw_num_or_null(jw *w, const char *key, double v, const char *reason);
+void jw_int(jw *w, const char *key, long v);
+void jw_str(jw *w, const char *key, const char *s);
+void jw_bool(jw *w, const char *key, int v);
+void jw_null(jw *w, const char *key);
+void jw_end(jw *w); // closes nothing; appends the final newline
+
+// ---------------------------------------------------------------------------------------------
+// Errors: "spring: <command>: <what>" on stderr, one line (control characters in names are
+// replaced), exit status 2 for usage and input errors.
+
+enum { CLI_OK = 0, CLI_FAILED_CHECK = 1, CLI_USAGE = 2 };
+
+int cli_error(const char *command, const char *fmt, ...) CLI_PRINTF(2, 3);
+/// Copies `s` into `buf` for a one-line message: control characters become '?', long strings are
+/// shortened with "...".
+const char *cli_clean(char *buf, size_t size, const char *s);
+
+/// Writes `content` to `path` atomically (PATH.tmp, then rename), or to stdout when `path` is "-".
+/// On failure prints the error and returns CLI_USAGE; no file is left behind.
+int cli_write_file(const char *command, const char *path, const sbuf *content);
+/// Writes `content` to stdout; CLI_USAGE (message printed) when stdout fails.
+int cli_write_stdout(const char *command, const sbuf *content);
+/// Creates the directories of `dir` (like mkdir -p). 0 on success.
+int cli_mkdirs(const char *dir);
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+typedef enum cli_kind { CLI_FLAG, CLI_NUMBER, CLI_STRING } cli_kind;
+
+/// Allowed range of a number option (both ends may be infinite).
+typedef struct cli_range {
+	double lo, hi;
+	int lo_open, hi_open;
+} cli_range;
+
+#define CLI_ANY ((cli_range){-1e30, 1e30, 0, 0})
+#define CLI_POSITIVE ((cli_range){0.0, 1e30, 1, 0})
+#define CLI_NONNEGATIVE ((cli_range){0.0, 1e30, 0, 0})
+
+typedef struct cli_opt {
+	const char *name;     ///< "--from"
+	cli_kind kind;
+	const char *meta;     ///< "A" in the help text; NULL for flags
+	cli_range range;      ///< numbers only
+	double number;        ///< parsed value (numbers)
+	const char *string;   ///< parsed value (strings)
+	int seen;             ///< 1 when given
+} cli_opt;
+
+#define CLI_MAX_OPTS 64
+#define CLI_MAX_POSITIONAL 4
+
+typedef struct cli_args {
+	const char *command;
+	cli_opt opts[CLI_MAX_OPTS];
+	int count;
+	const char *positional[CLI_MAX_POSITIONAL];
+	int positional_count;
+	int max_positional;
+	int help;
+} cli_args;
+
+void cli_args_init(cli_args *a, const char *command, int max_positional);
+/// Adds an option; returns its index (for cli_opt_at).
+int cli_add(cli_args *a, const char *name, cli_kind kind, const char *meta, cli_range range);
+cli_opt *cli_find(cli_args *a, const char *name);
+/// Parses argv[first..argc). Returns CLI_OK, or CLI_USAGE after printing the error. Sets a->help
+/// (and stops) when --help or -h is present anywhere.
+int cli_parse(cli_args *a, int argc, char **argv, int first);
+/// The option's value when given, otherwise `fallback`.
+double cli_num(cli_args *a, const char *name, double fallback);
+const char *cli_str(cli_args *a, const char *name, const char *fallback);
+int cli_flag(cli_args *a, const char *name);
+/// Parses a comma-separated list of numbers for `flag` (each finite, in range). Returns CLI_OK or
+/// CLI_USAGE after printing the error.
+int cli_parse_list(const char *command, const char *flag, const char *text, double *out, int max, int *count,
+                   cli_range range);
+
+// ---------------------------------------------------------------------------------------------
+// Spring parameterisations shared by every command
+
+/// Adds every spring flag (and --epsilon) to `a`.
+void cli_add_spring_options(cli_args *a);
+
+typedef struct cli_spring {
+	spring_params p;
+	char kind[32];           ///< "duration-bounce", "frequency", ... or "default"
+	char description[160];   ///< "duration 0.5 s, bounce 0.3"
+	int given_count;
+	const char *given_name[4]; ///< JSON keys of the given values, in canonical order
+	double given_value[4];
+	double epsilon;          ///< --epsilon (default 0.001)
+} cli_spring;
+
+/// Resolves the spring flags into parameters. With no spring flag: SwiftUI's default spring
+/// (duration 0.5, bounce 0) when `allow_default`, otherwise an error. Returns CLI_OK or CLI_USAGE
+/// after printing the error.
+int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out);
+/// Number of spring flags given (excluding --epsilon).
+int cli_spring_flag_count(cli_args *a);
+/// Help text for the spring flags.
+extern const char cli_spring_help[];
+
+/// Writes the spring's description, given values and canonical parameters into a JSON object
+/// under `key`.
+void cli_json_spring(jw *w, const char *key, const cli_spring *s);
+
+/// Bounce as printed: values within 1e-5 of 0 print as 0 (a critically damped spring converted
+/// through floats lands a hair either side).
+double cli_clean_bounce(double bounce);
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+int cmd_params(int argc, char **argv);
+int cmd_curve(int argc, char **argv);
+int cmd_css(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif

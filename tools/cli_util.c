@@ -1,0 +1,435 @@
+// Text buffer, number formatting, JSON writer, errors and atomic file output for the CLI.
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+// ---------------------------------------------------------------------------------------------
+// Text buffer
+
+void sb_init(sbuf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->failed = 0;
+}
+
+void sb_free(sbuf *b)
+{
+	free(b->data);
+	sb_init(b);
+}
+
+static int sb_reserve(sbuf *b, size_t extra)
+{
+	if (b->failed) {
+		return 0;
+	}
+	if (b->len + extra + 1 <= b->cap) {
+		return 1;
+	}
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1) {
+		if (cap > ((size_t)1 << 40)) {
+			b->failed = 1;
+			return 0;
+		}
+		cap *= 2;
+	}
+	char *d = realloc(b->data, cap);
+	if (!d) {
+		b->failed = 1;
+		return 0;
+	}
+	b->data = d;
+	b->cap = cap;
+	return 1;
+}
+
+void sb_printf(sbuf *b, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = 1;
+		return;
+	}
+	if (!sb_reserve(b, (size_t)n)) {
+		return;
+	}
+	if ((size_t)n < sizeof small) {
+		memcpy(b->data + b->len, small, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+void sb_puts(sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+	if (!sb_reserve(b, n)) {
+		return;
+	}
+	memcpy(b->data + b->len, s, n + 1);
+	b->len += n;
+}
+
+void sb_putc(sbuf *b, char c)
+{
+	if (!sb_reserve(b, 1)) {
+		return;
+	}
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void sb_xml(sbuf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '&': sb_puts(b, "&amp;"); break;
+		case '<': sb_puts(b, "&lt;"); break;
+		case '>': sb_puts(b, "&gt;"); break;
+		case '"': sb_puts(b, "&quot;"); break;
+		case '\'': sb_puts(b, "&#39;"); break;
+		default:
+			// XML 1.0 forbids most control characters even as references: replace them.
+			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') {
+				sb_putc(b, '?');
+			} else {
+				sb_putc(b, (char)*p);
+			}
+		}
+	}
+}
+
+char *fmt_num(char *buf, double v, int digits)
+{
+	if (isnan(v)) {
+		strcpy(buf, "nan");
+	} else if (isinf(v)) {
+		strcpy(buf, v > 0 ? "inf" : "-inf");
+	} else {
+		if (v == 0.0) {
+			v = 0.0; // no "-0"
+		}
+		snprintf(buf, 40, "%.*g", digits, v);
+		if (strcmp(buf, "-0") == 0) {
+			strcpy(buf, "0");
+		}
+	}
+	return buf;
+}
+
+void sb_num(sbuf *b, double v, int digits)
+{
+	char buf[40];
+	sb_puts(b, fmt_num(buf, v, digits));
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON writer
+
+void jw_init(jw *w, sbuf *b)
+{
+	memset(w, 0, sizeof *w);
+	w->b = b;
+}
+
+static void jw_json_string(sbuf *b, const char *s)
+{
+	sb_putc(b, '"');
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		unsigned c = *p;
+		if (c == '"' || c == '\\') {
+			sb_putc(b, '\\');
+			sb_putc(b, (char)c);
+			p++;
+		} else if (c < 0x20) {
+			switch (c) {
+			case '\n': sb_puts(b, "\\n"); break;
+			case '\t': sb_puts(b, "\\t"); break;
+			case '\r': sb_puts(b, "\\r"); break;
+			default: sb_printf(b, "\\u%04x", c);
+			}
+			p++;
+		} else if (c < 0x80) {
+			sb_putc(b, (char)c);
+			p++;
+		} else {
+			// Copy valid UTF-8 sequences; replace anything else with U+FFFD so the output is valid.
+			int n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
+			if (c >= 0xf5) {
+				n = 0;
+			}
+			int ok = n > 0;
+			for (int i = 1; ok && i < n; i++) {
+				ok = (p[i] & 0xc0) == 0x80;
+			}
+			if (ok && n == 3) {
+				unsigned cp = ((c & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+				ok = cp >= 0x800 && !(cp >= 0xd800 && cp <= 0xdfff);
+			} else if (ok && n == 4) {
+				unsigned cp = ((c & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) | ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
+				ok = cp >= 0x10000 && cp <= 0x10ffff;
+			}
+			if (ok) {
+				for (int i = 0; i < n; i++) {
+					sb_putc(b, (char)p[i]);
+				}
+				p += n;
+			} else {
+				sb_puts(b, "\\ufffd");
+				p++;
+			}
+		}
+	}
+	sb_putc(b, '"');
+}
+
+static void jw_indent(jw *w)
+{
+	sb_putc(w->b, '\n');
+	for (int i = 0; i < w->depth; i++) {
+		sb_puts(w->b, "  ");
+	}
+}
+
+// Separator and key before a value.
+static void jw_pre(jw *w, const char *key)
+{
+	if (w->depth > 0) {
+		if (w->count[w->depth] > 0) {
+			sb_putc(w->b, ',');
+			if (w->inl[w->depth]) {
+				sb_putc(w->b, ' ');
+			}
+		}
+		if (!w->inl[w->depth]) {
+			jw_indent(w);
+		}
+		w->count[w->depth]++;
+	}
+	if (key) {
+		jw_json_string(w->b, key);
+		sb_puts(w->b, ": ");
+	}
+}
+
+static void jw_open(jw *w, const char *key, char c, int inline_elements)
+{
+	jw_pre(w, key);
+	sb_putc(w->b, c);
+	if (w->depth < 31) {
+		w->depth++;
+	}
+	w->count[w->depth] = 0;
+	w->inl[w->depth] = inline_elements || (w->depth > 1 && w->inl[w->depth - 1]);
+}
+
+static void jw_close(jw *w, char c)
+{
+	int had = w->count[w->depth] > 0, inl = w->inl[w->depth];
+	if (w->depth > 0) {
+		w->depth--;
+	}
+	if (had && !inl) {
+		jw_indent(w);
+	}
+	sb_putc(w->b, c);
+}
+
+void jw_object(jw *w, const char *key) { jw_open(w, key, '{', 0); }
+void jw_object_end(jw *w) { jw_close(w, '}'); }
+void jw_array(jw *w, const char *key, int inline_elements) { jw_open(w, key, '[', inline_elements); }
+void jw_array_end(jw *w) { jw_close(w, ']'); }
+
+void jw_num(jw *w, const char *key, double v)
+{
+	jw_pre(w, key);
+	if (!isfinite(v)) {
+		sb_puts(w->b, "null");
+	} else {
+		sb_num(w->b, v, 9);
+	}
+}
+
+void jw_num_or_null(jw *w, const char *key, double v, const char *reason)
+{
+	jw_num(w, key, v);
+	if (!isfinite(v) && reason && key) {
+		char k[96];
+		snprintf(k, sizeof k, "%s_reason", key);
+		jw_str(w, k, reason);
+	}
+}
+
+void jw_int(jw *w, const char *key, long v)
+{
+	jw_pre(w, key);
+	sb_printf(w->b, "%ld", v);
+}
+
+void jw_str(jw *w, const char *key, const char *s)
+{
+	jw_pre(w, key);
+	if (s) {
+		jw_json_string(w->b, s);
+	} else {
+		sb_puts(w->b, "null");
+	}
+}
+
+void jw_bool(jw *w, const char *key, int v)
+{
+	jw_pre(w, key);
+	sb_puts(w->b, v ? "true" : "false");
+}
+
+void jw_null(jw *w, const char *key)
+{
+	jw_pre(w, key);
+	sb_puts(w->b, "null");
+}
+
+void jw_end(jw *w) { sb_putc(w->b, '\n'); }
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+const char *cli_clean(char *buf, size_t size, const char *s)
+{
+	size_t n = 0, limit = size - 1;
+	const size_t cap = 120; // keep messages on one readable line
+	if (limit > cap) {
+		limit = cap;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p && n < limit; p++) {
+		buf[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
+	}
+	if (s[n] != '\0' && n == limit && limit > 3) {
+		memcpy(buf + limit - 3, "...", 3);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+int cli_error(const char *command, const char *fmt, ...)
+{
+	char msg[1024], clean[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	// One line: a newline or other control character inside a name never splits the message.
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)msg; *p && n + 1 < sizeof clean; p++) {
+		clean[n++] = (*p < 0x20 || *p == 0x7f) ? '?' : (char)*p;
+	}
+	clean[n] = '\0';
+	fflush(stdout);
+	if (command) {
+		fprintf(stderr, "spring: %s: %s\n", command, clean);
+	} else {
+		fprintf(stderr, "spring: %s\n", clean);
+	}
+	return CLI_USAGE;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+int cli_write_stdout(const char *command, const sbuf *content)
+{
+	if (content->failed) {
+		return cli_error(command, "out of memory");
+	}
+	if (content->len && fwrite(content->data, 1, content->len, stdout) != content->len) {
+		return cli_error(command, "cannot write to standard output");
+	}
+	if (fflush(stdout) != 0) {
+		return cli_error(command, "cannot write to standard output");
+	}
+	return CLI_OK;
+}
+
+int cli_write_file(const char *command, const char *path, const sbuf *content)
+{
+	char name[160];
+	if (strcmp(path, "-") == 0) {
+		return cli_write_stdout(command, content);
+	}
+	if (content->failed) {
+		return cli_error(command, "out of memory while building '%s'", cli_clean(name, sizeof name, path));
+	}
+	if (path[0] == '\0') {
+		return cli_error(command, "empty output file name");
+	}
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 5);
+	if (!tmp) {
+		return cli_error(command, "out of memory");
+	}
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+	FILE *f = fopen(tmp, "wb");
+	if (!f) {
+		int e = errno;
+		free(tmp);
+		return cli_error(command, "cannot write '%s': %s", cli_clean(name, sizeof name, path), strerror(e));
+	}
+	int ok = content->len == 0 || fwrite(content->data, 1, content->len, f) == content->len;
+	int e = errno;
+	if (fclose(f) != 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (ok && rename(tmp, path) != 0) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok) {
+		remove(tmp);
+		free(tmp);
+		return cli_error(command, "cannot write '%s': %s", cli_clean(name, sizeof name, path), strerror(e));
+	}
+	free(tmp);
+	return CLI_OK;
+}
+
+int cli_mkdirs(const char *dir)
+{
+	char buf[4096];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof buf) {
+		return -1;
+	}
+	memcpy(buf, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] == '/' || buf[i] == '\0') {
+			char c = buf[i];
+			buf[i] = '\0';
+			if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+				return -1;
+			}
+			struct stat st;
+			if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				return -1;
+			}
+			buf[i] = c;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,141 @@
+// Rig-file helpers for the CLI: see rig_util.h.
+#include "rig_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rig_file_open(const char *command, const char *path, rig_file *out)
+{
+	memset(out, 0, sizeof *out);
+	out->info = calloc(1, sizeof *out->info);
+	spring_rig_file_error *err = calloc(1, sizeof *err);
+	if (!out->info || !err) {
+		free(out->info);
+		free(err);
+		out->info = NULL;
+		return cli_error(command, "out of memory");
+	}
+	spring_result r = spring_rig_load_file_ex(path, &out->rig, out->info, err);
+	if (r != SPRING_OK) {
+		char shown[160];
+		if (err->message[0]) {
+			cli_error(command, "%s", err->message);
+		} else {
+			cli_error(command, "%s: %s", cli_clean(shown, sizeof shown, path), spring_result_string(r));
+		}
+		free(err);
+		free(out->info);
+		memset(out, 0, sizeof *out);
+		return CLI_USAGE;
+	}
+	free(err);
+	out->bone_count = spring_rig_bone_count(out->rig);
+	out->root = out->info->root;
+	return CLI_OK;
+}
+
+void rig_file_close(rig_file *f)
+{
+	if (f->rig) {
+		spring_rig_destroy(f->rig);
+	}
+	free(f->info);
+	memset(f, 0, sizeof *f);
+}
+
+int rig_file_clip(const char *command, const rig_file *f, const char *name, int *clip)
+{
+	if (!name) {
+		*clip = f->info->clip_count > 0 ? spring_rig_find_clip(f->rig, f->info->clips[0].name) : -1;
+		return CLI_OK;
+	}
+	int c = spring_rig_find_clip(f->rig, name);
+	if (c < 0) {
+		char shown[160], list[512] = "";
+		for (int i = 0; i < f->info->clip_count; i++) {
+			if (strlen(list) + strlen(f->info->clips[i].name) + 4 >= sizeof list) {
+				break;
+			}
+			strcat(list, i ? ", " : "");
+			strcat(list, f->info->clips[i].name);
+		}
+		return cli_error(command, "--clip: no clip named '%s' (the rig has: %s)", cli_clean(shown, sizeof shown, name),
+		                 list[0] ? list : "no clips");
+	}
+	*clip = c;
+	return CLI_OK;
+}
+
+double rig_chain_length(const rig_file *f, int chain)
+{
+	const spring_rig_file_chain *c = &f->info->chains[chain];
+	double len = 0.0;
+	int b = c->last_bone;
+	for (int guard = 0; b >= 0 && guard <= f->bone_count; guard++) {
+		len += spring_rig_bone_length(f->rig, b);
+		if (b == c->first_bone) {
+			break;
+		}
+		b = spring_rig_bone_parent(f->rig, b);
+	}
+	return len;
+}
+
+spring_vec2 rig_bone_tip(const rig_file *f, const spring_xform2 *world, int bone)
+{
+	return spring_xform2_apply(world[bone], spring_vec2_make(spring_rig_bone_length(f->rig, bone), 0.0f));
+}
+
+spring_vec2 rig_chain_tip(const rig_file *f, const spring_xform2 *world, int chain)
+{
+	return rig_bone_tip(f, world, f->info->chains[chain].last_bone);
+}
+
+void rig_bone_chains(const rig_file *f, int *out)
+{
+	for (int i = 0; i < f->bone_count; i++) {
+		out[i] = -1;
+	}
+	for (int c = 0; c < f->info->chain_count; c++) {
+		int b = f->info->chains[c].last_bone;
+		for (int guard = 0; b >= 0 && guard <= f->bone_count; guard++) {
+			out[b] = c;
+			if (b == f->info->chains[c].first_bone) {
+				break;
+			}
+			b = spring_rig_bone_parent(f->rig, b);
+		}
+	}
+}
+
+int rig_file_teleport(rig_file *f, double dx, double dy)
+{
+	spring_xform2 root = f->root;
+	root.position.x = (float)((double)root.position.x + dx);
+	root.position.y = (float)((double)root.position.y + dy);
+	if (spring_rig_teleport(f->rig, root) != SPRING_OK) {
+		return -1;
+	}
+	f->root = root;
+	return 0;
+}
+
+const char *rig_find_sample(const char *relative)
+{
+	static char found[4096];
+	FILE *fp = fopen(relative, "rb");
+	if (fp) {
+		fclose(fp);
+		snprintf(found, sizeof found, "%s", relative);
+		return found;
+	}
+#ifdef SPRING_SOURCE_DIR
+	snprintf(found, sizeof found, "%s/%s", SPRING_SOURCE_DIR, relative);
+	fp = fopen(found, "rb");
+	if (fp) {
+		fclose(fp);
+		return found;
+	}
+#endif
+	return NULL;
+}

@@ -1,0 +1,37 @@
+// Rig files for the CLI commands and the demo: loading through the tools/io reader, chain tips and
+// lengths, the per-frame playback loop shared by `simulate`, `verify` and the demo.
+#ifndef SPRING_TOOLS_RIG_UTIL_H
+#define SPRING_TOOLS_RIG_UTIL_H
+
+#include "cli.h"
+#include "rig_json.h"
+
+typedef struct rig_file {
+	spring_rig *rig;
+	spring_rig_file_info *info; ///< heap (about 15 KB)
+	int bone_count;
+	spring_xform2 root;         ///< where the rig's root is now (initial placement + teleports)
+} rig_file;
+
+/// Loads `path`. On failure prints "spring: <command>: <file: path: reason>" and returns CLI_USAGE.
+int rig_file_open(const char *command, const char *path, rig_file *out);
+void rig_file_close(rig_file *f);
+/// Clip index by name (NULL -> the first clip, or -1 when the rig has none). CLI_USAGE after an
+/// error message when the name is unknown.
+int rig_file_clip(const char *command, const rig_file *f, const char *name, int *clip);
+/// Sum of the bone lengths of a chain.
+double rig_chain_length(const rig_file *f, int chain);
+/// World position of the tip of `bone` (its pivot plus its length along its +x).
+spring_vec2 rig_bone_tip(const rig_file *f, const spring_xform2 *world, int bone);
+/// Tip of the chain's last bone.
+spring_vec2 rig_chain_tip(const rig_file *f, const spring_xform2 *world, int chain);
+/// Chain index of each bone (-1 when in none), `out` of bone_count entries.
+void rig_bone_chains(const rig_file *f, int *out);
+/// Teleports the rig by an offset (explicit: chains keep their shape and motion).
+int rig_file_teleport(rig_file *f, double dx, double dy);
+
+/// Finds the rig file `relative` (e.g. "examples/rigs/character.json") in the current directory
+/// or in the source tree the tool was built from. Returns the path found (static storage) or NULL.
+const char *rig_find_sample(const char *relative);
+
+#endif
