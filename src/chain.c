@@ -21,6 +21,7 @@ struct spring_chain {
 	int mode_2d;
 	int keep_projected_velocity;
 	int owned;
+	spring_allocator allocator; // the one that made this object (create), used by destroy
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
@@ -495,13 +496,15 @@ spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **
 		return r;
 	}
 	(*out)->owned = 1;
+	(*out)->allocator = a;
 	return SPRING_OK;
 }
 
 void spring_chain_destroy(spring_chain *chain)
 {
+	// With the allocator that made it, even if the process-wide one changed since.
 	if (chain && chain->owned) {
-		spring_allocator a = spring_get_allocator();
+		spring_allocator a = chain->allocator;
 		a.free(chain, a.context);
 	}
 }

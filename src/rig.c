@@ -65,6 +65,7 @@ typedef struct rig_chain {
 struct spring_rig {
 	int bone_count, clip_count, track_count, key_count, event_count, ik_count, chain_count;
 	int owned;
+	spring_allocator allocator; // the one that made this object (create), used by destroy
 	spring_clock clock;
 	float time_scale;
 	int paused;
@@ -778,13 +779,15 @@ spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, s
 		return r;
 	}
 	(*out)->owned = 1;
+	(*out)->allocator = a;
 	return SPRING_OK;
 }
 
 void spring_rig_destroy(spring_rig *rig)
 {
+	// With the allocator that made it, even if the process-wide one changed since.
 	if (rig && rig->owned) {
-		spring_allocator a = spring_get_allocator();
+		spring_allocator a = rig->allocator;
 		a.free(rig, a.context);
 	}
 }

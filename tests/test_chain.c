@@ -795,7 +795,11 @@ static int test_memory(void)
 	ENSURE(alloc_count == 1);
 	spring_chain_destroy(c);
 	ENSURE(free_count == 1);
+	// Destroy frees with the allocator that created, even after the global one changed.
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	spring_set_allocator(NULL);
+	spring_chain_destroy(c);
+	ENSURE(free_count == 2);
 	// Caller memory: exactly the queried size works, one byte less is refused.
 	size_t size = spring_chain_memory_size(&d);
 	ENSURE(size > 0);

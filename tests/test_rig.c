@@ -645,7 +645,7 @@ static int test_events(void)
 	return 0;
 }
 
-static int alloc_count;
+static int alloc_count, free_count;
 static void *counting_alloc(size_t size, size_t alignment, void *context)
 {
 	(void)context;
@@ -655,6 +655,7 @@ static void *counting_alloc(size_t size, size_t alignment, void *context)
 static void counting_free(void *p, void *context)
 {
 	(void)context;
+	free_count++;
 	free(p);
 }
 
@@ -672,8 +673,10 @@ static int test_memory(void)
 		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
 	}
 	ENSURE(alloc_count == 1);
+	free_count = 0;
+	spring_set_allocator(NULL); // destroy must still use the allocator that created the rig
 	spring_rig_destroy(rig);
-	spring_set_allocator(NULL);
+	ENSURE(free_count == 1);
 	size_t size = spring_rig_memory_size(&d);
 	ENSURE(size > 0);
 	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
