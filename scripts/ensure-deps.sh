@@ -37,9 +37,12 @@ if [ "$what" = test ]; then
 		missing+=(wasi-libc lld libclang-rt-14-dev-wasm32)
 	fi
 fi
-# clang's sanitizer runtime lives in libclang-rt-*-dev on Debian 12.
-if [ "$what" = test ] && command -v clang >/dev/null 2>&1; then
-	if ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
+# clang's sanitizer runtime lives in libclang-rt-*-dev on Debian 12 (only recommended by clang,
+# and recommends are not installed here): probe it, or add it when clang itself is missing.
+if [ "$what" = test ]; then
+	if ! command -v clang >/dev/null 2>&1; then
+		missing+=(libclang-rt-dev)
+	elif ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
 		missing+=(libclang-rt-dev)
 	fi
 fi
