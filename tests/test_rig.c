@@ -564,9 +564,10 @@ static int test_pause_and_time_scale(void)
 // ---------------------------------------------------------------------------------------------
 // Teleport and reset, events, memory, bad definitions, determinism.
 
-static int test_teleport_and_reset(void)
+static int teleport_case(spring_rig_chain_type ribbon_type)
 {
 	spring_rig_desc d = character(1, 1);
+	g_chains[1].type = ribbon_type;
 	spring_rig *a, *twin;
 	ENSURE(spring_rig_create(&d, &a, NULL) == SPRING_OK);
 	ENSURE(spring_rig_create(&d, &twin, NULL) == SPRING_OK);
@@ -599,6 +600,8 @@ static int test_teleport_and_reset(void)
 		ENSURE(spring_rig_get_world(twin, wt, B_COUNT) == SPRING_OK);
 		spring_vec2 local = spring_vec2_rotate(spring_vec2_sub(tip_of(wa, B_T6), jump.position), -jump.angle);
 		ENSURE_MSG(dist(local, tip_of(wt, B_T6)) < 2e-2f, "frame %d: %g", f, dist(local, tip_of(wt, B_T6)));
+		spring_vec2 ribbon = spring_vec2_rotate(spring_vec2_sub(tip_of(wa, B_R3), jump.position), -jump.angle);
+		ENSURE_MSG(dist(ribbon, tip_of(wt, B_R3)) < 2e-2f, "frame %d ribbon: %g", f, dist(ribbon, tip_of(wt, B_R3)));
 	}
 	// Reset: the chains rest on the pose: right after, the tail matches the base pose.
 	ENSURE(spring_rig_reset(a) == SPRING_OK);
@@ -606,8 +609,17 @@ static int test_teleport_and_reset(void)
 	ENSURE(spring_rig_get_world(a, w, B_COUNT) == SPRING_OK);
 	ENSURE(spring_rig_get_base_world(a, base, B_COUNT) == SPRING_OK);
 	ENSURE(dist(tip_of(w, B_T6), tip_of(base, B_T6)) < 1e-3f);
+	ENSURE(dist(tip_of(w, B_R3), tip_of(base, B_R3)) < 1e-3f);
 	spring_rig_destroy(a);
 	spring_rig_destroy(twin);
+	return 0;
+}
+
+// Teleport and reset with the ribbon as an angle chain and as a tip chain.
+static int test_teleport_and_reset(void)
+{
+	ENSURE(teleport_case(SPRING_RIG_CHAIN_ANGLE) == 0);
+	ENSURE(teleport_case(SPRING_RIG_CHAIN_TIP) == 0);
 	return 0;
 }
 
