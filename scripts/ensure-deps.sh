@@ -4,24 +4,22 @@
 set -euo pipefail
 what=${1:-build}
 
-need_cmds=(cmake make gcc g++ pkg-config)
-need_pkgs=(cmake make gcc g++ pkg-config)
+# command:package pairs; a missing command installs its Debian package.
+needs=(cmake:cmake make:make gcc:gcc g++:g++ pkg-config:pkg-config)
 # The rig-file reader (tools/io, not the library) uses Debian's cJSON.
 if [ ! -f /usr/include/cjson/cJSON.h ]; then
 	missing_cjson=libcjson-dev
 fi
 if [ "$what" = test ]; then
-	need_cmds+=(clang clang++)
-	need_pkgs+=(clang)
+	needs+=(clang:clang clang++:clang)
 	# The CLI tests check that SVG and HTML outputs are well-formed XML with xmllint.
-	need_cmds+=(xmllint)
-	need_pkgs+=(libxml2-utils)
+	needs+=(xmllint:libxml2-utils)
 fi
 
 missing=()
 [ -n "${missing_cjson:-}" ] && missing+=("$missing_cjson")
-for i in "${!need_cmds[@]}"; do
-	command -v "${need_cmds[$i]}" >/dev/null 2>&1 || missing+=("${need_pkgs[$i]}")
+for pair in "${needs[@]}"; do
+	command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 if [ "$what" = test ]; then
 	command -v node >/dev/null 2>&1 || missing+=(nodejs)
