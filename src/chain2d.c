@@ -15,10 +15,10 @@
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
 // so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
 //
-// Per-segment budget: 60 bytes (plus padding of each array to 16 bytes)
+// Per-segment budget: 76 bytes (plus padding of each array to 16 bytes)
 //   hot state, read and written every step     16 B: angle, velocity, prev_angle, target
-//   per-step configuration, read every step     32 B: params (12), length, rest_angle, limit,
-//                                                     anim_from, anim_to
+//   per-step configuration, read every step     48 B: exact transition (16), params (12), length,
+//                                                     rest_angle, limit, anim_from, anim_to
 //   cold                                        12 B: own_params (the segment's setting)
 #include "spring/chain.h"
 
@@ -94,9 +94,15 @@ static size_t params_stride(int n)
 	return round_up((size_t)n * sizeof(spring_params));
 }
 
+static size_t stepper_stride(int n)
+{
+	return round_up((size_t)n * sizeof(spring_stepper));
+}
+
 static size_t total_bytes(int n)
 {
-	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n);
+	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
+	       stepper_stride(n);
 }
 
 static float *farr(const spring_chain2d *c, int which)
@@ -110,6 +116,15 @@ static spring_params *parr(const spring_chain2d *c, int which)
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
 	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count);
 	return (spring_params *)(void *)(base + offset + (size_t)which * params_stride(c->segment_count));
+}
+
+// The exact one-step transition of each segment (16 bytes), kept in step with ARR_PARAMS.
+static spring_stepper *steppers(const spring_chain2d *c)
+{
+	unsigned char *base = (unsigned char *)(uintptr_t)c;
+	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
+	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
+	return (spring_stepper *)(void *)(base + offset);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,6 +421,8 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		} else {
 			params[i] = s->params;
 		}
+		r = spring_stepper_init(&steppers(c)[i], params[i], c->clock.step);
+		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
 	}
 	place_at_rest(c, clean_root(desc->root));
 	*out = c;
@@ -461,6 +478,7 @@ static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
 	const float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
 	const float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO);
 	const spring_params *params = parr(c, ARR_PARAMS);
+	const spring_stepper *step = steppers(c);
 	const double fx = (double)c->gravity.x + (double)c->wind.x;
 	const double fy = (double)c->gravity.y + (double)c->wind.y;
 	const int forces = fx != 0.0 || fy != 0.0;
@@ -480,8 +498,15 @@ static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
 			shifted = fold(goal + alpha * (double)p.mass / (double)p.stiffness);
 		}
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT ? spring_step_semi_implicit_angle(p, &st, shifted, h)
-		                                                                 : spring_step_exact_angle(p, &st, shifted, h);
+		spring_result r = SPRING_OK;
+		if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+			r = spring_step_semi_implicit_angle(p, &st, shifted, h);
+		} else {
+			spring_stepper_step_angle(&step[i], &st, shifted); // four multiply-adds
+			if (!spring_is_finite(st.x) || !spring_is_finite(st.v)) {
+				r = SPRING_ERROR_OUT_OF_RANGE;
+			}
+		}
 		if (r != SPRING_OK) {
 			// Unreachable with validated parameters: angles are wrapped, errors are folded onto
 			// the shortest arc and the step is stable. Keep the segment and report.
@@ -675,8 +700,14 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	if (r != SPRING_OK) {
 		return r;
 	}
+	spring_stepper st;
+	r = spring_stepper_init(&st, p, chain->clock.step);
+	if (r != SPRING_OK) {
+		return r;
+	}
 	parr(chain, ARR_PARAMS)[segment] = p;
 	parr(chain, ARR_OWN_PARAMS)[segment] = params;
+	steppers(chain)[segment] = st;
 	return SPRING_OK;
 }
 

@@ -979,6 +979,16 @@ void spring_stepper_step(const spring_stepper *st, spring_state *s, float target
 	s->v = st->vp * e + st->vv * v;
 }
 
+void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target)
+{
+	// Relative to the current angle so the target is on the shortest arc; e = -delta.
+	float e = -spring_angle_delta(s->x, target);
+	float v = s->v;
+	float ne = st->pp * e + st->pv * v;
+	s->v = st->vp * e + st->vv * v;
+	s->x = spring_angle_wrap(s->x + (ne - e));
+}
+
 void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
 {
 	spring_state a = {s->x.x, s->v.x}, b = {s->x.y, s->v.y};

@@ -400,6 +400,16 @@ static int sweep(int which, int direction, float start_deg, float *worst_step_de
 		} else if (which == 2) {
 			follow = spring_follow_angle(follow, target, 0.05f, 1.0f / 60.0f);
 			s.x = follow;
+		} else if (which == 4) {
+			spring_stepper st;
+			spring_stepper_init(&st, p, 1.0f / 60.0f);
+			spring_state exact = s;
+			spring_step_exact_angle(p, &exact, target, 1.0f / 60.0f);
+			spring_stepper_step_angle(&st, &s, target);
+			if (fabsf(spring_angle_delta(exact.x, s.x)) > 1e-4f || fabsf(exact.v - s.v) > 1e-3f) {
+				*worst_step_deg = 1e9f; // the stepper must agree with the exact step
+				return 0;
+			}
 		} else {
 			naive_angle_step(p, &s, target, 1.0f / 60.0f);
 		}
@@ -414,7 +424,10 @@ static int sweep(int which, int direction, float start_deg, float *worst_step_de
 static int test_angle_sweep_never_whips(void)
 {
 	const float starts[] = {0.0f, 179.0f, -179.5f, 90.0f};
-	for (int which = 0; which < 3; which++) {
+	for (int which = 0; which < 5; which++) {
+		if (which == 3) {
+			continue; // the naive control, below
+		}
 		for (int d = -1; d <= 1; d += 2) {
 			for (int k = 0; k < 4; k++) {
 				float worst;

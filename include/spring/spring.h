@@ -150,6 +150,9 @@ SPRING_API spring_result spring_stepper_init(spring_stepper *out, spring_params 
 SPRING_API void spring_stepper_step(const spring_stepper *st, spring_state *s, float target);
 SPRING_API void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target);
 SPRING_API void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target);
+/// Angle spring (radians) with a precomputed transition: the target is taken on the shortest
+/// arc and the result wrapped onto (-pi, pi], like spring_step_exact_angle.
+SPRING_API void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target);
 /// @}
 
 /// @name Rest detection
