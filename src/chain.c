@@ -111,6 +111,7 @@ static void set_error_kind_text(spring_error *e, spring_result r, const char *ki
 	}
 	e->result = r;
 	e->index = index;
+	snprintf(e->kind, sizeof e->kind, "%s", index >= 0 ? kind : "chain");
 	snprintf(e->field, sizeof e->field, "%s", field);
 	if (index >= 0) {
 		snprintf(e->message, sizeof e->message, "%s %d: %s %s", kind, index, field, text);

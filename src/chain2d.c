@@ -170,6 +170,7 @@ static spring_result set_error(spring_error *error, spring_result r, int index, 
 		memset(&e, 0, sizeof e);
 		e.result = r;
 		e.index = index;
+		snprintf(e.kind, sizeof e.kind, "%s", index >= 0 ? "segment" : "chain2d");
 		snprintf(e.field, sizeof e.field, "%s", field);
 		int used = index >= 0 ? snprintf(e.message, sizeof e.message, "segment %d: ", index)
 		                      : snprintf(e.message, sizeof e.message, "chain2d: ");

@@ -114,6 +114,7 @@ static spring_result fail(spring_error *e, spring_result r, const char *kind, in
 		va_end(ap);
 		e->result = r;
 		e->index = index;
+		snprintf(e->kind, sizeof e->kind, "%s", kind);
 		snprintf(e->field, sizeof e->field, "%s", field);
 		if (index >= 0) {
 			snprintf(e->message, sizeof e->message, "%s %d: %s %s", kind, index, field, text);

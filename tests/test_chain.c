@@ -887,6 +887,8 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(err.result == r && err.index == bc->expect_index && strcmp(err.field, bc->field) == 0,
 		           "%s: index %d field '%s' message '%s'", bc->name, err.index, err.field, err.message);
 		ENSURE_MSG(c == (spring_chain *)(uintptr_t)0x1, "%s: output written on error", bc->name);
+		const char *kind = bc->expect_index < 0 ? "chain" : (bc->what >= 15 && bc->what <= 17) ? "collider" : "bone";
+		ENSURE_MSG(strcmp(err.kind, kind) == 0, "%s: kind '%s', expected '%s'", bc->name, err.kind, kind);
 		if (bc->expect_index >= 0) {
 			char idx[16];
 			snprintf(idx, sizeof idx, "%d", bc->expect_index);

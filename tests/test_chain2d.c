@@ -1346,6 +1346,7 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(out == (spring_chain2d *)(uintptr_t)0x10, "%s: out was written", expect->what);
 		ENSURE_MSG(e.result == r && e.index == expect->index && strcmp(e.field, expect->field) == 0,
 		           "%s: error %d index %d field '%s' (%s)", expect->what, (int)e.result, e.index, e.field, e.message);
+		ENSURE_MSG(strcmp(e.kind, expect->index >= 0 ? "segment" : "chain2d") == 0, "%s: kind '%s'", expect->what, e.kind);
 		if (expect->index >= 0) {
 			char needle[32];
 			snprintf(needle, sizeof needle, "segment %d", expect->index);

@@ -762,6 +762,7 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(err.index == c->index && strcmp(err.field, c->field) == 0 && strncmp(err.message, c->kind, strlen(c->kind)) == 0,
 		           "%s: %d '%s' '%s'", c->name, err.index, err.field, err.message);
 		ENSURE(rig == (spring_rig *)(uintptr_t)0x1);
+		ENSURE_MSG(strcmp(err.kind, c->kind) == 0, "%s: kind '%s'", c->name, err.kind);
 		ENSURE(spring_rig_memory_size(&d) == 0);
 	}
 	// Bad runtime input changes nothing.

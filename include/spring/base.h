@@ -44,13 +44,14 @@ typedef enum spring_result {
 /// Details of a rejected definition (chains, rigs): which element and which field, and why.
 typedef struct spring_error {
 	spring_result result; ///< the code also returned by the call
+	char kind[16];        ///< what `index` counts: "bone", "segment", "collider", "clip", "ik",
+	                      ///< "chain", or the object itself ("chain", "chain2d", "rig") when
+	                      ///< index is -1
 	int index;            ///< bone, segment or collider index; -1 when the error is not about one
 	char field[32];       ///< the offending field's name, e.g. "length"; empty when none
 	char message[160];    ///< a full sentence naming the element, the field and the reason; it
-	                      ///< starts with the element's kind and index ("bone 3: ", "segment 2: ",
-	                      ///< "collider 0: ", "clip 1: ", "ik 0: ", "chain 4: ") or with the
-	                      ///< object ("chain: ", "rig: ") when no element is at fault. Stable:
-	                      ///< readers map it back to paths in their files.
+	                      ///< starts with the kind and index ("bone 3: ", "collider 0: ") or with
+	                      ///< the object ("chain: ", "rig: ") when no element is at fault
 } spring_error;
 
 /// A sentence describing `r`, for logs and error messages. Never NULL.

@@ -1904,7 +1904,7 @@ static spring_result read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 static void map_create_error(rj *c, spring_result code, const spring_error *e)
 {
 	char kind[16] = "";
-	sscanf(e->message, "%15[a-z]", kind);
+	snprintf(kind, sizeof kind, "%s", e->kind);
 	const char *field = e->field;
 	char path[256] = "$";
 	const char *section = NULL;
