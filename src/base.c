@@ -1,6 +1,8 @@
 // Result strings, float checks, allocator and assertion hooks.
 #include "spring/base.h"
 
+#include "spring_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,3 +98,33 @@ int spring_internal_assert(const char *condition, const char *file, int line)
 	abort();
 }
 #endif
+
+spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out,
+                                     spring_allocator *used, const char *kind, spring_error *error)
+{
+	if (size == 0 || !out) {
+		return init(desc, NULL, 0, out, error); // reports the reason
+	}
+	spring_allocator a = g_allocator;
+	void *memory = a.alloc(size, 16, a.context);
+	if (!memory) {
+		if (error) {
+			memset(error, 0, sizeof *error);
+			error->result = SPRING_ERROR_OUT_OF_MEMORY;
+			error->index = -1;
+			snprintf(error->kind, sizeof error->kind, "%s", kind);
+			snprintf(error->field, sizeof error->field, "memory");
+			snprintf(error->message, sizeof error->message, "%s: memory: the allocator returned NULL for %zu bytes", kind, size);
+		}
+		return SPRING_ERROR_OUT_OF_MEMORY;
+	}
+	void *object = NULL;
+	spring_result r = init(desc, memory, size, &object, error);
+	if (r != SPRING_OK) {
+		a.free(memory, a.context); // for example a custom allocator that ignored the alignment
+		return r;
+	}
+	*used = a;
+	*out = object;
+	return SPRING_OK;
+}

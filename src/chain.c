@@ -9,6 +9,8 @@
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
 #include "spring/chain.h"
 
+#include "spring_internal.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -475,30 +477,28 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	return SPRING_OK;
 }
 
+static spring_result chain_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
+{
+	spring_chain *c = NULL;
+	spring_result r = spring_chain_init((const spring_chain_desc *)desc, memory, size, out ? &c : NULL, error);
+	if (r == SPRING_OK) {
+		*out = c;
+	}
+	return r;
+}
+
 spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **out, spring_error *error)
 {
-	if (error) {
-		memset(error, 0, sizeof *error);
-		error->index = -1;
+	void *object = NULL;
+	spring_allocator used;
+	spring_result r = spring_internal_create(desc, spring_chain_memory_size(desc), chain_init_thunk, out ? &object : NULL,
+	                                         &used, "chain", error);
+	if (r == SPRING_OK) {
+		*out = (spring_chain *)object;
+		(*out)->owned = 1;
+		(*out)->allocator = used;
 	}
-	size_t size = spring_chain_memory_size(desc);
-	if (size == 0 || !out) {
-		return spring_chain_init(desc, NULL, 0, out, error); // reports the reason
-	}
-	spring_allocator a = spring_get_allocator();
-	void *memory = a.alloc(size, 16, a.context);
-	if (!memory) {
-		set_error(error, SPRING_ERROR_OUT_OF_MEMORY, -1, "memory", "allocation of %g bytes failed", (double)size);
-		return SPRING_ERROR_OUT_OF_MEMORY;
-	}
-	spring_result r = spring_chain_init(desc, memory, size, out, error);
-	if (r != SPRING_OK) {
-		a.free(memory, a.context);
-		return r;
-	}
-	(*out)->owned = 1;
-	(*out)->allocator = a;
-	return SPRING_OK;
+	return r;
 }
 
 void spring_chain_destroy(spring_chain *chain)

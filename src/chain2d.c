@@ -23,6 +23,7 @@
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
+#include "spring_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -430,32 +431,29 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	return SPRING_OK;
 }
 
+static spring_result chain2d_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
+{
+	spring_chain2d *c = NULL;
+	spring_result r = spring_chain2d_init((const spring_chain2d_desc *)desc, memory, size, out ? &c : NULL, error);
+	if (r == SPRING_OK) {
+		*out = c;
+	}
+	return r;
+}
+
 spring_result spring_chain2d_create(const spring_chain2d_desc *desc, spring_chain2d **out, spring_error *error)
 {
-	chain2d_config cfg;
-	spring_result r = validate_desc(desc, &cfg, error);
-	if (r != SPRING_OK) {
-		return r;
+	void *object = NULL;
+	spring_allocator used;
+	spring_result r = spring_internal_create(desc, spring_chain2d_memory_size(desc), chain2d_init_thunk, out ? &object : NULL,
+	                                         &used, "chain2d", error);
+	if (r == SPRING_OK) {
+		spring_chain2d *c = (spring_chain2d *)object;
+		c->allocator = used;
+		c->owner = c;
+		*out = c;
 	}
-	if (!out) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "out", "out is NULL");
-	}
-	size_t size = total_bytes(desc->segment_count);
-	spring_allocator a = spring_get_allocator();
-	void *memory = a.alloc(size, CHAIN2D_ALIGN, a.context);
-	if (!memory) {
-		return set_error(error, SPRING_ERROR_OUT_OF_MEMORY, -1, "memory", "the allocator returned NULL for %zu bytes", size);
-	}
-	spring_chain2d *c = NULL;
-	r = spring_chain2d_init(desc, memory, size, &c, error);
-	if (r != SPRING_OK) {
-		a.free(memory, a.context); // a custom allocator ignored the alignment
-		return r;
-	}
-	c->allocator = a;
-	c->owner = c;
-	*out = c;
-	return SPRING_OK;
+	return r;
 }
 
 void spring_chain2d_destroy(spring_chain2d *chain)

@@ -14,6 +14,8 @@
 // same block). Nothing allocates after creation.
 #include "spring/rig.h"
 
+#include "spring_internal.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -759,29 +761,28 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	return SPRING_OK;
 }
 
+static spring_result rig_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
+{
+	spring_rig *r = NULL;
+	spring_result res = spring_rig_init((const spring_rig_desc *)desc, memory, size, out ? &r : NULL, error);
+	if (res == SPRING_OK) {
+		*out = r;
+	}
+	return res;
+}
+
 spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error)
 {
-	if (error) {
-		memset(error, 0, sizeof *error);
-		error->index = -1;
+	void *object = NULL;
+	spring_allocator used;
+	spring_result r = spring_internal_create(desc, spring_rig_memory_size(desc), rig_init_thunk, out ? &object : NULL, &used,
+	                                         "rig", error);
+	if (r == SPRING_OK) {
+		*out = (spring_rig *)object;
+		(*out)->owned = 1;
+		(*out)->allocator = used;
 	}
-	size_t size = spring_rig_memory_size(desc);
-	if (!size || !out) {
-		return spring_rig_init(desc, NULL, 0, out, error); // reports why
-	}
-	spring_allocator a = spring_get_allocator();
-	void *memory = a.alloc(size, 16, a.context);
-	if (!memory) {
-		return fail(error, SPRING_ERROR_OUT_OF_MEMORY, "rig", -1, "memory", "allocation of %zu bytes failed", size);
-	}
-	spring_result r = spring_rig_init(desc, memory, size, out, error);
-	if (r != SPRING_OK) {
-		a.free(memory, a.context);
-		return r;
-	}
-	(*out)->owned = 1;
-	(*out)->allocator = a;
-	return SPRING_OK;
+	return r;
 }
 
 void spring_rig_destroy(spring_rig *rig)
