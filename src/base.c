@@ -1,7 +1,9 @@
 // Result strings, float checks, allocator and assertion hooks.
 #include "spring/base.h"
 
-#include "spring_internal.h"
+#include "base_internal.h"
+
+#include <stdarg.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,14 +110,8 @@ spring_result spring_internal_create(const void *desc, size_t size, spring_init_
 	spring_allocator a = g_allocator;
 	void *memory = a.alloc(size, 16, a.context);
 	if (!memory) {
-		if (error) {
-			memset(error, 0, sizeof *error);
-			error->result = SPRING_ERROR_OUT_OF_MEMORY;
-			error->index = -1;
-			snprintf(error->kind, sizeof error->kind, "%s", kind);
-			snprintf(error->field, sizeof error->field, "memory");
-			snprintf(error->message, sizeof error->message, "%s: memory: the allocator returned NULL for %zu bytes", kind, size);
-		}
+		spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_MEMORY, kind, SPRING_ELEMENT_NONE, -1, "memory",
+		                        "memory: the allocator returned NULL for %zu bytes", size);
 		return SPRING_ERROR_OUT_OF_MEMORY;
 	}
 	void *object = NULL;
@@ -127,4 +123,131 @@ spring_result spring_internal_create(const void *desc, size_t size, spring_init_
 	*used = a;
 	*out = object;
 	return SPRING_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors with a structured location
+
+static const char *const g_element_names[SPRING_ELEMENT_COUNT] = {
+	"", "bone", "segment", "collider", "clip", "track", "key", "event", "ik", "chain",
+};
+
+const char *spring_element_name(spring_element element)
+{
+	return element >= 0 && element < SPRING_ELEMENT_COUNT ? g_element_names[element] : "";
+}
+
+spring_error_step spring_error_innermost(const spring_error *error)
+{
+	spring_error_step none = {SPRING_ELEMENT_NONE, -1};
+	if (!error || error->depth <= 0 || error->depth > SPRING_ERROR_MAX_DEPTH) {
+		return none;
+	}
+	return error->path[error->depth - 1];
+}
+
+bool spring_internal_is_zero(const void *p, size_t size)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	for (size_t i = 0; i < size; i++) {
+		if (b[i]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// "chain 1: collider 2: " for a path, "rig: " for the object itself; returns the length written.
+static int location_text(char *out, size_t size, const char *object, const spring_error_step *path, int depth)
+{
+	int used = 0;
+	if (depth == 0) {
+		used = snprintf(out, size, "%s: ", object);
+	}
+	for (int i = 0; i < depth && used >= 0 && (size_t)used < size; i++) {
+		int n = snprintf(out + used, size - (size_t)used, "%s %d: ", spring_element_name(path[i].element), path[i].index);
+		used = n < 0 ? -1 : used + n;
+	}
+	return used < 0 ? 0 : (size_t)used < size ? used : (int)size - 1;
+}
+
+static spring_result fail_v(spring_error *e, spring_result r, const char *object, const spring_error_step *path, int depth,
+                            const char *field, const char *fmt, va_list args)
+{
+	if (!e) {
+		return r;
+	}
+	spring_error x;
+	memset(&x, 0, sizeof x);
+	x.result = r;
+	snprintf(x.object, sizeof x.object, "%s", object);
+	x.depth = depth < 0 ? 0 : depth > SPRING_ERROR_MAX_DEPTH ? SPRING_ERROR_MAX_DEPTH : depth;
+	for (int i = 0; i < x.depth; i++) {
+		x.path[i] = path[i];
+	}
+	x.other.index = -1;
+	snprintf(x.field, sizeof x.field, "%s", field ? field : "");
+	int used = location_text(x.message, sizeof x.message, object, x.path, x.depth);
+	vsnprintf(x.message + used, sizeof x.message - (size_t)used, fmt, args);
+	*e = x;
+	return r;
+}
+
+spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
+                                   int depth, const char *field, const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	fail_v(e, r, object, path, depth, field, fmt, args);
+	va_end(args);
+	return r;
+}
+
+spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element,
+                                      int index, const char *field, const char *fmt, ...)
+{
+	spring_error_step step = {element, index};
+	va_list args;
+	va_start(args, fmt);
+	fail_v(e, r, object, &step, element == SPRING_ELEMENT_NONE ? 0 : 1, field, fmt, args);
+	va_end(args);
+	return r;
+}
+
+void spring_internal_error_other(spring_error *e, spring_element element, int index)
+{
+	if (e) {
+		e->other.element = element;
+		e->other.index = index;
+	}
+}
+
+spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object,
+                                         spring_element element, int index)
+{
+	if (!e) {
+		return inner->result;
+	}
+	spring_error x = *inner;
+	int depth = inner->depth < SPRING_ERROR_MAX_DEPTH ? inner->depth : SPRING_ERROR_MAX_DEPTH - 1;
+	x.path[0].element = element;
+	x.path[0].index = index;
+	for (int i = 0; i < depth; i++) {
+		x.path[i + 1] = inner->path[i];
+	}
+	x.depth = depth + 1;
+	snprintf(x.object, sizeof x.object, "%s", object);
+	// The inner message starts with its own location ("bone 2: " or "chain: "); keep the part
+	// after an object-level prefix, put ours in front.
+	const char *rest = inner->message;
+	if (inner->depth == 0) {
+		size_t n = strlen(inner->object);
+		if (n && strncmp(rest, inner->object, n) == 0 && rest[n] == ':' && rest[n + 1] == ' ') {
+			rest += n + 2;
+		}
+	}
+	int used = location_text(x.message, sizeof x.message, object, x.path, 1);
+	snprintf(x.message + used, sizeof x.message - (size_t)used, "%s", rest);
+	*e = x;
+	return inner->result;
 }

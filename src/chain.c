@@ -9,6 +9,7 @@
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
 #include "spring/chain.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
@@ -108,18 +109,8 @@ static void set_tip(spring_chain *c, int i, spring_vec3 p, spring_vec3 v)
 static void set_error_kind_text(spring_error *e, spring_result r, const char *kind, int index, const char *field,
                                 const char *text)
 {
-	if (!e) {
-		return;
-	}
-	e->result = r;
-	e->index = index;
-	snprintf(e->kind, sizeof e->kind, "%s", index >= 0 ? kind : "chain");
-	snprintf(e->field, sizeof e->field, "%s", field);
-	if (index >= 0) {
-		snprintf(e->message, sizeof e->message, "%s %d: %s %s", kind, index, field, text);
-	} else {
-		snprintf(e->message, sizeof e->message, "chain: %s %s", field, text);
-	}
+	spring_element element = strcmp(kind, "collider") == 0 ? SPRING_ELEMENT_COLLIDER : SPRING_ELEMENT_BONE;
+	spring_internal_fail_at(e, r, "chain", index >= 0 ? element : SPRING_ELEMENT_NONE, index, field, "%s %s", field, text);
 }
 
 static void set_error(spring_error *e, spring_result r, int index, const char *field, const char *fmt, double value)
@@ -399,7 +390,6 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 {
 	if (error) {
 		memset(error, 0, sizeof *error);
-		error->index = -1;
 	}
 	if (!out) {
 		set_error_text(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "out", "is NULL");

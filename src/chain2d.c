@@ -23,6 +23,7 @@
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
@@ -167,24 +168,13 @@ static spring_xform2 clean_root(spring_xform2 root)
 static spring_result set_error(spring_error *error, spring_result r, int index, const char *field, const char *fmt, ...)
 {
 	if (error) {
-		spring_error e;
-		memset(&e, 0, sizeof e);
-		e.result = r;
-		e.index = index;
-		snprintf(e.kind, sizeof e.kind, "%s", index >= 0 ? "segment" : "chain2d");
-		snprintf(e.field, sizeof e.field, "%s", field);
-		int used = index >= 0 ? snprintf(e.message, sizeof e.message, "segment %d: ", index)
-		                      : snprintf(e.message, sizeof e.message, "chain2d: ");
-		if (used < 0) {
-			used = 0;
-		}
-		if ((size_t)used < sizeof e.message) {
-			va_list args;
-			va_start(args, fmt);
-			vsnprintf(e.message + used, sizeof e.message - (size_t)used, fmt, args);
-			va_end(args);
-		}
-		*error = e;
+		char text[160];
+		va_list args;
+		va_start(args, fmt);
+		vsnprintf(text, sizeof text, fmt, args);
+		va_end(args);
+		spring_internal_fail_at(error, r, "chain2d", index >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE, index, field,
+		                        "%s", text);
 	}
 	return r;
 }

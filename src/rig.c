@@ -14,6 +14,7 @@
 // same block). Nothing allocates after creation.
 #include "spring/rig.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
@@ -106,23 +107,26 @@ struct spring_rig {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
+static spring_element element_of(const char *kind)
+{
+	for (int el = 1; el < SPRING_ELEMENT_COUNT; el++) {
+		if (strcmp(kind, spring_element_name((spring_element)el)) == 0) {
+			return (spring_element)el;
+		}
+	}
+	return SPRING_ELEMENT_NONE;
+}
+
 static spring_result fail(spring_error *e, spring_result r, const char *kind, int index, const char *field, const char *fmt, ...)
 {
 	if (e) {
-		char text[128];
+		char text[160];
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(text, sizeof text, fmt, ap);
 		va_end(ap);
-		e->result = r;
-		e->index = index;
-		snprintf(e->kind, sizeof e->kind, "%s", kind);
-		snprintf(e->field, sizeof e->field, "%s", field);
-		if (index >= 0) {
-			snprintf(e->message, sizeof e->message, "%s %d: %s %s", kind, index, field, text);
-		} else {
-			snprintf(e->message, sizeof e->message, "%s: %s %s", kind, field, text);
-		}
+		spring_internal_fail_at(e, r, "rig", index >= 0 ? element_of(kind) : SPRING_ELEMENT_NONE, index, field, "%s %s",
+		                        field, text);
 	}
 	return r;
 }
@@ -562,7 +566,7 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 			}
 		}
 		if (!size) {
-			return fail(e, inner.result, "chain", c, inner.field[0] ? inner.field : "params", "is invalid: %s", inner.message);
+			return spring_internal_error_nest(e, &inner, "rig", SPRING_ELEMENT_CHAIN, c);
 		}
 		PLACE(chain_memory[c], size);
 	}
@@ -615,7 +619,6 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 {
 	if (error) {
 		memset(error, 0, sizeof *error);
-		error->index = -1;
 	}
 	if (!out) {
 		return fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "out", "is NULL");

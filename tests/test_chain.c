@@ -884,11 +884,12 @@ static int test_bad_definitions(void)
 		spring_chain *c = (spring_chain *)(uintptr_t)0x1;
 		spring_result r = spring_chain_create(&d, &c, &err);
 		ENSURE_MSG(r == bc->expect, "%s: got %s", bc->name, spring_result_string(r));
-		ENSURE_MSG(err.result == r && err.index == bc->expect_index && strcmp(err.field, bc->field) == 0,
-		           "%s: index %d field '%s' message '%s'", bc->name, err.index, err.field, err.message);
+		ENSURE_MSG(err.result == r && spring_error_innermost(&err).index == bc->expect_index && strcmp(err.field, bc->field) == 0,
+		           "%s: index %d field '%s' message '%s'", bc->name, spring_error_innermost(&err).index, err.field, err.message);
 		ENSURE_MSG(c == (spring_chain *)(uintptr_t)0x1, "%s: output written on error", bc->name);
 		const char *kind = bc->expect_index < 0 ? "chain" : (bc->what >= 15 && bc->what <= 17) ? "collider" : "bone";
-		ENSURE_MSG(strcmp(err.kind, kind) == 0, "%s: kind '%s', expected '%s'", bc->name, err.kind, kind);
+		const char *got = err.depth ? spring_element_name(spring_error_innermost(&err).element) : err.object;
+		ENSURE_MSG(strcmp(got, kind) == 0, "%s: kind '%s', expected '%s'", bc->name, got, kind);
 		if (bc->expect_index >= 0) {
 			char idx[16];
 			snprintf(idx, sizeof idx, "%d", bc->expect_index);

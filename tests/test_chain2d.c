@@ -1344,9 +1344,10 @@ static int test_bad_definitions(void)
 		spring_result r = spring_chain2d_create(bad, &out, &e);
 		ENSURE_MSG(r == expect->code, "%s: got %d, expected %d (%s)", expect->what, (int)r, (int)expect->code, e.message);
 		ENSURE_MSG(out == (spring_chain2d *)(uintptr_t)0x10, "%s: out was written", expect->what);
-		ENSURE_MSG(e.result == r && e.index == expect->index && strcmp(e.field, expect->field) == 0,
-		           "%s: error %d index %d field '%s' (%s)", expect->what, (int)e.result, e.index, e.field, e.message);
-		ENSURE_MSG(strcmp(e.kind, expect->index >= 0 ? "segment" : "chain2d") == 0, "%s: kind '%s'", expect->what, e.kind);
+		ENSURE_MSG(e.result == r && spring_error_innermost(&e).index == expect->index && strcmp(e.field, expect->field) == 0,
+		           "%s: error %d index %d field '%s' (%s)", expect->what, (int)e.result, spring_error_innermost(&e).index, e.field, e.message);
+		ENSURE_MSG(strcmp(e.object, "chain2d") == 0 && spring_error_innermost(&e).element == (expect->index >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE),
+		           "%s: object '%s' depth %d", expect->what, e.object, e.depth);
 		if (expect->index >= 0) {
 			char needle[32];
 			snprintf(needle, sizeof needle, "segment %d", expect->index);

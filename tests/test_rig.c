@@ -759,10 +759,11 @@ static int test_bad_definitions(void)
 		spring_rig *rig = (spring_rig *)(uintptr_t)0x1;
 		spring_result r = spring_rig_create(&d, &rig, &err);
 		ENSURE_MSG(r == c->expect, "%s: got %s (%s)", c->name, spring_result_string(r), err.message);
-		ENSURE_MSG(err.index == c->index && strcmp(err.field, c->field) == 0 && strncmp(err.message, c->kind, strlen(c->kind)) == 0,
-		           "%s: %d '%s' '%s'", c->name, err.index, err.field, err.message);
+		ENSURE_MSG(spring_error_innermost(&err).index == c->index && strcmp(err.field, c->field) == 0 && strncmp(err.message, c->kind, strlen(c->kind)) == 0,
+		           "%s: %d '%s' '%s'", c->name, spring_error_innermost(&err).index, err.field, err.message);
 		ENSURE(rig == (spring_rig *)(uintptr_t)0x1);
-		ENSURE_MSG(strcmp(err.kind, c->kind) == 0, "%s: kind '%s'", c->name, err.kind);
+		ENSURE_MSG(strcmp(err.depth ? spring_element_name(spring_error_innermost(&err).element) : err.object, c->kind) == 0,
+		           "%s: object '%s' depth %d", c->name, err.object, err.depth);
 		ENSURE(spring_rig_memory_size(&d) == 0);
 	}
 	// Bad runtime input changes nothing.

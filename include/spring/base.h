@@ -41,18 +41,53 @@ typedef enum spring_result {
 	SPRING_RESULT_COUNT
 } spring_result;
 
-/// Details of a rejected definition (chains, rigs): which element and which field, and why.
+/// What an index in an error location counts.
+typedef enum spring_element {
+	SPRING_ELEMENT_NONE = 0, ///< no element: the object itself
+	SPRING_ELEMENT_BONE,     ///< a bone (of a rig or of a tip chain)
+	SPRING_ELEMENT_SEGMENT,  ///< a segment of an angle chain
+	SPRING_ELEMENT_COLLIDER, ///< a collider of a tip chain
+	SPRING_ELEMENT_CLIP,     ///< a clip of a rig
+	SPRING_ELEMENT_TRACK,    ///< a track of a clip
+	SPRING_ELEMENT_KEY,      ///< a key of a track
+	SPRING_ELEMENT_EVENT,    ///< an event of a clip
+	SPRING_ELEMENT_IK,       ///< an IK constraint of a rig
+	SPRING_ELEMENT_CHAIN,    ///< a spring chain of a rig
+	SPRING_ELEMENT_COUNT
+} spring_element;
+
+/// One step of an error location: an element and its index in its list.
+typedef struct spring_error_step {
+	spring_element element;
+	int index;
+} spring_error_step;
+
+#define SPRING_ERROR_MAX_DEPTH 4
+
+/// Details of a rejected definition or call (chains, rigs): where the fault is, as a path a
+/// program reads without parsing prose, and a sentence for people. For a rig whose second
+/// chain has a bad collider radius: `path` = {chain 1, collider 2}, `depth` 2, `field` "radius".
 typedef struct spring_error {
-	spring_result result; ///< the code also returned by the call
-	char kind[16];        ///< what `index` counts: "bone", "segment", "collider", "clip", "ik",
-	                      ///< "chain", or the object itself ("chain", "chain2d", "rig") when
-	                      ///< index is -1
-	int index;            ///< bone, segment or collider index; -1 when the error is not about one
-	char field[32];       ///< the offending field's name, e.g. "length"; empty when none
-	char message[160];    ///< a full sentence naming the element, the field and the reason; it
-	                      ///< starts with the kind and index ("bone 3: ", "collider 0: ") or with
-	                      ///< the object ("chain: ", "rig: ") when no element is at fault
+	spring_result result;                        ///< the code also returned by the call
+	char object[16];                             ///< the object refusing it: "chain", "chain2d", "rig"
+	int depth;                                   ///< number of steps in `path`; 0 when the fault is
+	                                             ///< the description as a whole
+	spring_error_step path[SPRING_ERROR_MAX_DEPTH]; ///< outermost first
+	char field[32];                              ///< the offending field of the innermost element,
+	                                             ///< as named in the description struct ("length");
+	                                             ///< empty when the element as a whole is at fault
+	spring_error_step other;                     ///< another element of the same list the fault is
+	                                             ///< about (the first of two duplicates, a parent
+	                                             ///< listed too late); element NONE when none
+	char message[200];                           ///< a full sentence: the location ("chain 1:
+	                                             ///< collider 2: ", or "rig: " for the whole),
+	                                             ///< the field and the reason
 } spring_error;
+
+/// The innermost element of an error's location (`SPRING_ELEMENT_NONE`, index -1 when depth is 0).
+SPRING_API spring_error_step spring_error_innermost(const spring_error *error);
+/// The lower-case English name of an element ("bone", "collider"...), "" for NONE.
+SPRING_API const char *spring_element_name(spring_element element);
 
 /// A sentence describing `r`, for logs and error messages. Never NULL.
 SPRING_API const char *spring_result_string(spring_result r);

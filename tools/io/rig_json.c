@@ -1904,7 +1904,8 @@ static spring_result read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 static void map_create_error(rj *c, spring_result code, const spring_error *e)
 {
 	char kind[16] = "";
-	snprintf(kind, sizeof kind, "%s", e->kind);
+	snprintf(kind, sizeof kind, "%s", e->depth > 0 ? spring_element_name(e->path[0].element) : e->object);
+	const int index = e->depth > 0 ? e->path[0].index : -1;
 	const char *field = e->field;
 	char path[256] = "$";
 	const char *section = NULL;
@@ -1927,8 +1928,8 @@ static void map_create_error(rj *c, spring_result code, const spring_error *e)
 			field = renames[i][1];
 		}
 	}
-	if (section && e->index >= 0) {
-		path_index(path, sizeof path, section, e->index);
+	if (section && index >= 0) {
+		path_index(path, sizeof path, section, index);
 		// Rig-level field names that match the file's keys; "bones" of an IK or chain is its range.
 		if (strcmp(kind, "chain") == 0 && strcmp(field, "bones") == 0) {
 			field = "last";
@@ -1948,7 +1949,7 @@ static void map_create_error(rj *c, spring_result code, const spring_error *e)
 		const char *m = strstr(e->message, "track ");
 		if (strcmp(kind, "chain") == 0 && (m = strstr(e->message, ": collider ")) && sscanf(m, ": collider %d", &collider) == 1) {
 			// A collider refused by the chain: "chain 1: b is invalid: collider 0: b ...".
-			path_index(path, sizeof path, section, e->index);
+			path_index(path, sizeof path, section, index);
 			char base[256];
 			copy_str(base, sizeof base, path);
 			path_key(path, sizeof path, base, "colliders");

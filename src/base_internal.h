@@ -1,0 +1,57 @@
+// Private helpers of the base layer shared by every module (not installed).
+#ifndef SPRING_BASE_INTERNAL_H
+#define SPRING_BASE_INTERNAL_H
+
+#include "spring/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/// Rounds a byte count up to the 16-byte alignment every object block uses.
+static inline size_t spring_internal_align16(size_t x)
+{
+	return (x + 15u) & ~(size_t)15u;
+}
+
+/// True when all `size` bytes at `p` are zero: "not set" for parameter blocks where zero means
+/// the default (spring_params, descriptions).
+bool spring_internal_is_zero(const void *p, size_t size);
+
+/// Fills `*e` (when not NULL) with a fault at `path` (outermost first, `depth` steps, NULL when
+/// depth is 0) of `object`, for `field`, and a message "LOCATION: " followed by the printf-style
+/// reason. Returns `r` so callers can `return spring_internal_fail(...)`.
+spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
+                                   int depth, const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+
+/// The same for a fault at one element (`element` NONE: the object as a whole).
+spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element,
+                                      int index, const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+
+/// Records the other element a fault is about (the first of two duplicates...).
+void spring_internal_error_other(spring_error *e, spring_element element, int index);
+
+/// Re-reports an error of an object nested in another (a rig's chain): the location gets
+/// `element index` in front, the object becomes `object`, the message "ELEMENT INDEX: " in
+/// front of the inner location. `inner` and `e` may be the same.
+spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object,
+                                         spring_element element, int index);
+
+/// Builds an object in caller memory: the `*_init` of chains and rigs behind one signature.
+typedef spring_result spring_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error);
+
+/// The `*_create` every object shares: one 16-byte-aligned allocation of `size` bytes through
+/// the allocator in force (recorded in `*used` for the matching destroy), then `init`. A `size`
+/// of 0 (an invalid description) calls `init` without memory so that it reports the reason.
+/// On failure nothing stays allocated and `*out` is untouched.
+spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out,
+                                     spring_allocator *used, const char *object, spring_error *error);
+
+#endif
