@@ -1,0 +1,157 @@
+// Spring chains on the final pose: their descriptions built from bone ranges, and each step
+// layered on the pose after clips and IK.
+#include "rig_internal.h"
+
+#include "base_internal.h"
+#include "spring_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// Chain descriptions (built into caller-provided scratch, no allocation)
+
+
+spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t)
+{
+	spring_xform3 r = {spring_vec3_make(t.position.x, t.position.y, 0.0f),
+	                   spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), t.angle)};
+	return r;
+}
+
+// Fills the description of chain c (angle or tip), its bones in s->bones.
+int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratch *s, spring_chain2d_desc *a, spring_chain_desc *t)
+{
+	const spring_rig_chain_desc *ch = &d->chains[c];
+	int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, s->bones, SPRING_RIG_MAX_BONES);
+	if (n < 1 || n > SPRING_CHAIN_MAX_BONES) {
+		return -1;
+	}
+	spring_clock probe;
+	spring_clock_init(&probe, d->step, d->max_steps);
+	if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
+		memset(a, 0, sizeof *a);
+		for (int i = 0; i < n; i++) {
+			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
+			s->segments[i] = (spring_chain2d_segment){b->length > 0.0f ? b->length : 1e-3f, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
+		}
+		a->segment_count = n;
+		a->segments = s->segments;
+		a->params = ch->params;
+		a->tip_params = ch->tip_params;
+		a->gravity = ch->gravity;
+		a->wind = ch->wind;
+		a->step = probe.step;
+		a->max_steps = 1000; // driven one step per call by the rig
+	} else {
+		memset(t, 0, sizeof *t);
+		for (int i = 0; i < n; i++) {
+			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
+			spring_bone_desc *tb = &s->tip_bones[i];
+			memset(tb, 0, sizeof *tb);
+			tb->rest_local = spring_rig_internal_to_xform3(spring_rig_internal_clean_xform(b->setup));
+			tb->tip = spring_vec3_make(b->length > 1e-3f ? b->length : 1e-3f, 0.0f, 0.0f);
+			tb->tip_radius = ch->tip_radius;
+			tb->cone_limit = ch->limit;
+		}
+		for (int k = 0; k < ch->collider_count; k++) {
+			s->colliders[k] = ch->colliders[k];
+			s->colliders[k].a.z = 0.0f;
+			if (s->colliders[k].type != SPRING_COLLIDER_PLANE) {
+				s->colliders[k].b.z = 0.0f;
+			}
+		}
+		t->bone_count = n;
+		t->bones = s->tip_bones;
+		t->params = ch->params;
+		t->tip_params = ch->tip_params;
+		t->gravity = spring_vec3_make(ch->gravity.x, ch->gravity.y, 0.0f);
+		t->wind = spring_vec3_make(ch->wind.x, ch->wind.y, 0.0f);
+		t->colliders = s->colliders;
+		t->collider_count = ch->collider_count;
+		t->mode_2d = 1;
+		t->step = probe.step;
+		t->max_steps = 1000;
+		t->root.rotation = spring_quat_identity();
+	}
+	return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains on the final pose
+
+// The chain's root for this step: the first bone's pivot, oriented like its parent.
+spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chain *ch, const spring_xform2 *world)
+{
+	int first = r->chain_bones[ch->first_index];
+	int par = r->parent[first];
+	spring_xform2 root;
+	root.position = world[first].position;
+	root.angle = par < 0 ? r->root_step.angle : world[par].angle;
+	root.scale = spring_vec2_make(1.0f, 1.0f);
+	return root;
+}
+
+spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *world)
+{
+	spring_result result = SPRING_OK;
+	for (int c = 0; c < r->chain_count; c++) {
+		rig_chain *ch = &r->chains[c];
+		const int *bones = &r->chain_bones[ch->first_index];
+		int n = ch->bone_count;
+		spring_xform2 root = spring_rig_internal_chain_root(r, ch, world);
+		int par = r->parent[bones[0]];
+		float parent_angle = par < 0 ? r->root_step.angle : world[par].angle;
+		spring_result res;
+		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
+			// The pose's local angles become the chain's animation (offsets from the setup).
+			float *offsets = r->scratch_angles;
+			for (int i = 0; i < n; i++) {
+				offsets[i] = spring_angle_delta(r->setup[bones[i]].angle, r->local[bones[i]].angle);
+			}
+			spring_chain2d_set_animation(ch->angle, offsets, n);
+			res = spring_chain2d_update(ch->angle, root, r->clock.step);
+			// Simulated world angles -> local angles, blended into the pose by mix.
+			float prev_world = parent_angle;
+			for (int i = 0; i < n && res == SPRING_OK; i++) {
+				spring_state st;
+				spring_chain2d_get_state(ch->angle, i, &st);
+				float sim_local = spring_angle_delta(prev_world, st.x);
+				float pose_local = r->local[bones[i]].angle;
+				r->local[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
+				prev_world = st.x;
+			}
+		} else {
+			spring_xform3 *anim = r->scratch_xf3;
+			for (int i = 0; i < n; i++) {
+				anim[i] = spring_rig_internal_to_xform3(r->local[bones[i]]);
+				anim[i].position.z = 0.0f;
+			}
+			spring_chain_set_animation(ch->tip, anim, n);
+			spring_xform2 parent_world = par < 0 ? r->root_step : world[par];
+			parent_world.scale = spring_vec2_make(1.0f, 1.0f);
+			res = spring_chain_update(ch->tip, spring_rig_internal_to_xform3(parent_world), r->clock.step);
+			spring_xform3 *pose = r->scratch_xf3;
+			if (res == SPRING_OK) {
+				res = spring_chain_get_stepped_pose(ch->tip, pose, NULL, n);
+			}
+			float prev_world = parent_angle;
+			for (int i = 0; i < n && res == SPRING_OK; i++) {
+				spring_vec3 x = spring_quat_rotate(pose[i].rotation, spring_vec3_make(1.0f, 0.0f, 0.0f));
+				float world_angle = (float)spring_det_atan2((double)x.y, (double)x.x);
+				float sim_local = spring_angle_delta(prev_world, world_angle);
+				float pose_local = r->local[bones[i]].angle;
+				r->local[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
+				prev_world = world_angle;
+			}
+		}
+		ch->root = root;
+		if (res != SPRING_OK && result == SPRING_OK) {
+			result = res;
+		}
+		spring_rig_internal_forward(r, r->root_step, r->local, world); // children of this chain follow it
+	}
+	return result;
+}

@@ -1,0 +1,137 @@
+// Private to the rig's sources (rig.c, rig_validate.c, rig_clip.c, rig_ik.c, rig_chain.c) and
+// white-box tests: the rig's memory block and the pieces its sources share.
+#ifndef SPRING_RIG_INTERNAL_H
+#define SPRING_RIG_INTERNAL_H
+
+#include "spring/rig.h"
+
+#define NAME_BYTES (SPRING_RIG_MAX_NAME + 1)
+#define MAX_FIRED 64
+
+typedef struct rig_clip {
+	char name[NAME_BYTES];
+	float duration;
+	int loop;
+	int first_track, track_count;
+	int first_event, event_count;
+} rig_clip;
+
+typedef struct rig_track {
+	int bone;
+	spring_rig_track_type type;
+	int first_key, key_count;
+} rig_track;
+
+typedef struct rig_event {
+	float time;
+	float value[2];
+	char name[NAME_BYTES];
+} rig_event;
+
+typedef struct rig_ik {
+	spring_rig_ik_desc desc;
+	float mix;
+	int bone_count;      // bones in the chain (2 for two-bone)
+	int first_index;     // into ik_bones
+	int has_override;
+	spring_vec2 override_target;
+} rig_ik;
+
+typedef struct rig_chain {
+	char name[NAME_BYTES];
+	spring_rig_chain_type type;
+	int bone_count;
+	int first_index;      // into chain_bones
+	float mix;
+	spring_chain2d *angle;
+	spring_chain *tip;
+	spring_xform2 root;   // the chain root passed in the last step
+} rig_chain;
+
+struct spring_rig {
+	int bone_count, clip_count, track_count, key_count, event_count, ik_count, chain_count;
+	int owned;
+	spring_allocator allocator; // the one that made this object (create), used by destroy
+	spring_clock clock;
+	float time_scale;
+	int paused;
+	int clip;
+	double clip_time;           // clip time of the last step
+	spring_xform2 root_input;   // root set for the coming update
+	spring_xform2 root_prev_input;
+	spring_xform2 root_step, root_step_prev;
+	int fired_count, fired_total;
+	spring_rig_event fired[MAX_FIRED];
+	char fired_names[MAX_FIRED][NAME_BYTES];
+
+	char (*names)[NAME_BYTES];
+	int *parent;
+	float *length;
+	spring_xform2 *setup;
+	spring_xform2 *local;       // working pose of the current step
+	spring_xform2 *world;       // final world of the last step
+	spring_xform2 *base_world;  // world of the last step before the springs
+	spring_xform2 *final_local, *final_local_prev;
+	rig_clip *clips;
+	rig_track *tracks;
+	spring_rig_key *keys;
+	rig_event *events;
+	rig_ik *iks;
+	int *ik_bones;
+	rig_chain *chains;
+	int *chain_bones;
+	int *bone_chain;            // chain owning each bone, -1 if none
+	float *ik_saved;            // CCD: the clip pose's angles of the bones being solved
+	// Scratch for chains (max bones of any chain), never allocated per frame.
+	float *scratch_angles;
+	spring_xform3 *scratch_xf3;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Shared between the rig's sources
+
+// Validation (rig_validate.c): the one judge of a description's meaning.
+spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_error *e);
+spring_result spring_rig_internal_fail(spring_error *e, spring_result r, const char *kind, int index, const char *field,
+                                       const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+spring_element spring_rig_internal_element_of(const char *kind);
+int spring_rig_internal_finite2(spring_vec2 v);
+int spring_rig_internal_xform2_finite(spring_xform2 t);
+int spring_rig_internal_name_ok(const char *name);
+/// The bones of a parent-linked range first..last, root first; returns the count or -1.
+int spring_rig_internal_range_bones(const spring_rig_desc *d, int first, int last, int *out, int capacity);
+int spring_rig_internal_params_zero(spring_params p);
+/// A setup or root transform with the zero scale read as 1.
+spring_xform2 spring_rig_internal_clean_xform(spring_xform2 t);
+
+// Forward kinematics and interpolation (rig.c).
+void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local, spring_xform2 *world);
+spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, float t);
+
+// Clips (rig_clip.c).
+void spring_rig_internal_sample_pose(spring_rig *r, double t);
+void spring_rig_internal_fire_events(spring_rig *r, double from, double to);
+
+// IK (rig_ik.c).
+void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world);
+
+// Chains on the final pose (rig_chain.c).
+typedef struct chain_scratch {
+	int bones[SPRING_RIG_MAX_BONES];
+	spring_chain2d_segment segments[SPRING_CHAIN_MAX_BONES];
+	spring_bone_desc tip_bones[SPRING_CHAIN_MAX_BONES];
+	spring_collider colliders[SPRING_CHAIN_MAX_COLLIDERS];
+} chain_scratch;
+spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t);
+/// Fills the description of chain c (angle or tip), its bones in s->bones; the count or -1.
+int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratch *s, spring_chain2d_desc *a,
+                                   spring_chain_desc *t);
+/// The chain's root for this step: the first bone's pivot, oriented like its parent.
+spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chain *ch, const spring_xform2 *world);
+spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *world);
+
+#endif
