@@ -171,6 +171,24 @@ static int location_text(char *out, size_t size, const char *object, const sprin
 	return used < 0 ? 0 : (size_t)used < size ? used : (int)size - 1;
 }
 
+const char *spring_error_reason(const spring_error *error)
+{
+	if (!error) {
+		return "";
+	}
+	char where[sizeof error->message];
+	int depth = error->depth < 0 ? 0 : error->depth > SPRING_ERROR_MAX_DEPTH ? SPRING_ERROR_MAX_DEPTH : error->depth;
+	int n = location_text(where, sizeof where, error->object, error->path, depth);
+	size_t len = 0;
+	while (len < sizeof error->message && error->message[len]) {
+		len++;
+	}
+	if ((size_t)n <= len && strncmp(error->message, where, (size_t)n) == 0) {
+		return error->message + n;
+	}
+	return error->message;
+}
+
 static spring_result fail_v(spring_error *e, spring_result r, const char *object, const spring_error_step *path, int depth,
                             const char *field, const char *fmt, va_list args)
 {

@@ -35,7 +35,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratc
 		memset(a, 0, sizeof *a);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			s->segments[i] = (spring_chain2d_segment){b->length > 0.0f ? b->length : 1e-3f, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
+			s->segments[i] = (spring_chain2d_segment){b->length, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
 		}
 		a->segment_count = n;
 		a->segments = s->segments;
@@ -52,7 +52,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratc
 			spring_bone_desc *tb = &s->tip_bones[i];
 			memset(tb, 0, sizeof *tb);
 			tb->rest_local = spring_rig_internal_to_xform3(spring_rig_internal_clean_xform(b->setup));
-			tb->tip = spring_vec3_make(b->length > 1e-3f ? b->length : 1e-3f, 0.0f, 0.0f);
+			tb->tip = spring_vec3_make(b->length, 0.0f, 0.0f);
 			tb->tip_radius = ch->tip_radius;
 			tb->cone_limit = ch->limit;
 		}

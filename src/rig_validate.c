@@ -101,6 +101,449 @@ int spring_rig_internal_params_zero(spring_params p)
 // ---------------------------------------------------------------------------------------------
 // Validation
 
+#define Q(name) quoted(q1, sizeof q1, name)
+#define Q2(name) quoted(q2, sizeof q2, name)
+
+static const char *quoted(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "\"%s\"", name ? name : "");
+	return buf;
+}
+
+static spring_result fail_path(spring_error *e, spring_result r, const spring_error_step *path, int depth, const char *field,
+                               const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+
+static spring_result fail_path(spring_error *e, spring_result r, const spring_error_step *path, int depth, const char *field,
+                               const char *fmt, ...)
+{
+	if (e) {
+		char text[160];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof text, fmt, ap);
+		va_end(ap);
+		spring_internal_fail(e, r, "rig", path, depth, field, "%s%s%s", field, field[0] ? " " : "", text);
+	}
+	return r;
+}
+
+static bool in_coord(float x)
+{
+	return spring_is_finite(x) && x >= -SPRING_RIG_MAX_COORDINATE && x <= SPRING_RIG_MAX_COORDINATE;
+}
+
+static bool name_has_control(const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			return true;
+		}
+	}
+	return false;
+}
+
+// A name: present, 1..SPRING_RIG_MAX_NAME bytes, no control characters.
+static spring_result check_name(spring_error *e, const char *kind, int index, const char *name)
+{
+	if (!name) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "is missing (NULL)");
+	}
+	size_t n = strlen(name);
+	if (n == 0) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "must not be empty");
+	}
+	if (n > SPRING_RIG_MAX_NAME) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, "name", "is longer than %d bytes (got %zu)", SPRING_RIG_MAX_NAME, n);
+	}
+	if (name_has_control(name)) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "must not contain control characters");
+	}
+	return SPRING_OK;
+}
+
+// Is `bone` equal to or a descendant of `ancestor` (parents already validated)?
+static bool descends(const spring_rig_desc *d, int bone, int ancestor)
+{
+	for (int b = bone; b >= 0; b = d->bones[b].parent) {
+		if (b == ancestor) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static spring_result validate_scale(spring_error *e, const char *kind, int index, const char *field, spring_vec2 scale)
+{
+	bool zero_x = scale.x == 0.0f, zero_y = scale.y == 0.0f;
+	if (zero_x != zero_y) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, field, "%s must not be 0 (a zero scale collapses the bone; 0, 0 "
+		            "means 1, 1)", zero_x ? "x" : "y");
+	}
+	return SPRING_OK;
+}
+
+static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
+{
+	char q1[80], q2[80];
+	for (int i = 0; i < d->bone_count; i++) {
+		const spring_rig_bone_desc *b = &d->bones[i];
+		spring_result r = check_name(e, "bone", i, b->name);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		for (int j = 0; j < i; j++) {
+			if (strcmp(d->bones[j].name, b->name) == 0) {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicates bone %d: %s", j, Q(b->name));
+				spring_internal_error_other(e, SPRING_ELEMENT_BONE, j);
+				return SPRING_ERROR_BAD_DEFINITION;
+			}
+		}
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		const spring_rig_bone_desc *b = &d->bones[i];
+		if (b->parent == i) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "makes bone %s its own parent", Q(b->name));
+		}
+		if (b->parent < -1 || b->parent >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "parent", "must be -1 (a root bone) or a bone index (got %d)",
+			            b->parent);
+		}
+		if (b->parent > i) {
+			// A cycle through this bone, or a parent listed after its child.
+			char text[160] = "";
+			int p = b->parent, steps = 0;
+			while (p > i && steps++ < d->bone_count) {
+				p = d->bones[p].parent;
+			}
+			if (p == i) {
+				size_t used = (size_t)snprintf(text, sizeof text, "%s", b->name);
+				for (int q = b->parent; used < sizeof text; q = d->bones[q].parent) {
+					used += (size_t)snprintf(text + used, sizeof text - used, " -> %s", d->bones[q].name);
+					if (q == i) {
+						break;
+					}
+				}
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "closes a cycle through bones %s", text);
+			} else {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent",
+				     "%s is listed after this bone (bone %d): list parents before their children", Q(d->bones[b->parent].name),
+				     b->parent);
+			}
+			spring_internal_error_other(e, SPRING_ELEMENT_BONE, b->parent);
+			return SPRING_ERROR_BAD_DEFINITION;
+		}
+		if (!spring_is_finite(b->length)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "length", "must be finite");
+		}
+		if (b->length < 0.0f || b->length > SPRING_RIG_MAX_COORDINATE) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "length", "must be in [0, %g] (got %g)",
+			            (double)SPRING_RIG_MAX_COORDINATE, (double)b->length);
+		}
+		if (!spring_rig_internal_xform2_finite(b->setup)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "setup", "must be finite");
+		}
+		if (!in_coord(b->setup.position.x) || !in_coord(b->setup.position.y) || !in_coord(b->setup.scale.x) ||
+		    !in_coord(b->setup.scale.y)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "setup", "position and scale must be within +-%g",
+			            (double)SPRING_RIG_MAX_COORDINATE);
+		}
+		spring_result r = validate_scale(e, "bone", i, "setup", b->setup.scale);
+		if (r != SPRING_OK) {
+			return r;
+		}
+	}
+	(void)q2;
+	return SPRING_OK;
+}
+
+static spring_result validate_track(const spring_rig_desc *d, int c, int t, spring_error *e)
+{
+	const spring_rig_clip_desc *cl = &d->clips[c];
+	const spring_rig_track *tr = &cl->tracks[t];
+	spring_error_step at[3] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_TRACK, t}, {SPRING_ELEMENT_KEY, 0}};
+	char q1[80], q2[80];
+	if (tr->bone < 0 || tr->bone >= d->bone_count) {
+		return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "bone", "does not exist (got %d)", tr->bone);
+	}
+	if ((int)tr->type < 0 || (int)tr->type > (int)SPRING_RIG_TRACK_SCALE) {
+		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "is unknown (got %d)", (int)tr->type);
+	}
+	static const char *const type_names[] = {"rotate", "translate", "scale"};
+	for (int o = 0; o < t; o++) {
+		if (cl->tracks[o].bone == tr->bone && cl->tracks[o].type == tr->type) {
+			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicates track %d: bone %s already has a %s track in this clip",
+			          o, Q(d->bones[tr->bone].name), type_names[tr->type]);
+			spring_internal_error_other(e, SPRING_ELEMENT_TRACK, o);
+			return SPRING_ERROR_BAD_DEFINITION;
+		}
+	}
+	if (tr->key_count < 1 || tr->key_count > SPRING_RIG_MAX_KEYS || !tr->keys) {
+		return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "keys", "a track needs 1..%d keys (got %d)", SPRING_RIG_MAX_KEYS,
+		                 tr->keys ? tr->key_count : 0);
+	}
+	for (int k = 0; k < tr->key_count; k++) {
+		const spring_rig_key *key = &tr->keys[k];
+		at[2].index = k;
+		if (!spring_is_finite(key->time)) {
+			return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "time", "must be finite");
+		}
+		if (key->time < 0.0f || key->time > SPRING_RIG_MAX_COORDINATE) {
+			return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "time", "must be in [0, %g] (got %g)",
+			                 (double)SPRING_RIG_MAX_COORDINATE, (double)key->time);
+		}
+		if (k > 0 && !(key->time > tr->keys[k - 1].time)) {
+			return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 3, "time", "key times must increase (%.9g after %.9g)",
+			                 (double)key->time, (double)tr->keys[k - 1].time);
+		}
+		if (!in_coord(key->value[0]) || !in_coord(key->value[1])) {
+			return fail_path(e, spring_is_finite(key->value[0]) && spring_is_finite(key->value[1]) ? SPRING_ERROR_OUT_OF_RANGE
+			                                                                                        : SPRING_ERROR_NOT_FINITE,
+			                 at, 3, "value", "must be finite and within +-%g", (double)SPRING_RIG_MAX_COORDINATE);
+		}
+		if (tr->type == SPRING_RIG_TRACK_SCALE) {
+			spring_vec2 sc = {key->value[0], key->value[1]};
+			if ((sc.x == 0.0f) != (sc.y == 0.0f)) {
+				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "value", "%s must not be 0 (a zero scale collapses the bone)",
+				                 sc.x == 0.0f ? "x" : "y");
+			}
+		}
+		if ((int)key->curve < 0 || (int)key->curve > (int)SPRING_RIG_CURVE_BEZIER) {
+			return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 3, "curve", "is unknown (got %d)", (int)key->curve);
+		}
+		if (key->curve == SPRING_RIG_CURVE_BEZIER) {
+			for (int q = 0; q < 4; q++) {
+				if (!spring_is_finite(key->bezier[q])) {
+					return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "bezier", "must be finite");
+				}
+			}
+			for (int q = 0; q < 4; q += 2) {
+				if (key->bezier[q] < 0.0f || key->bezier[q] > 1.0f) {
+					return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "bezier", "x%d must be in [0, 1] (got %g)", q / 2 + 1,
+					                 (double)key->bezier[q]);
+				}
+			}
+		}
+	}
+	(void)q2;
+	return SPRING_OK;
+}
+
+static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
+{
+	for (int c = 0; c < d->clip_count; c++) {
+		const spring_rig_clip_desc *cl = &d->clips[c];
+		char q1[80];
+		spring_result r = check_name(e, "clip", c, cl->name);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		for (int j = 0; j < c; j++) {
+			if (strcmp(d->clips[j].name, cl->name) == 0) {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "name", "duplicates clip %d: %s", j, Q(cl->name));
+				spring_internal_error_other(e, SPRING_ELEMENT_CLIP, j);
+				return SPRING_ERROR_BAD_DEFINITION;
+			}
+		}
+		if (!spring_is_finite(cl->duration) || !(cl->duration > 0.0f) || cl->duration > SPRING_RIG_MAX_COORDINATE) {
+			return spring_rig_internal_fail(e, spring_is_finite(cl->duration) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "clip", c,
+			            "duration", "must be in (0, %g] seconds (got %g)", (double)SPRING_RIG_MAX_COORDINATE, (double)cl->duration);
+		}
+		if (cl->track_count < 0 || cl->track_count > SPRING_RIG_MAX_TRACKS || (cl->track_count > 0 && !cl->tracks)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count", "must be in 0..%d with tracks given (got %d)",
+			            SPRING_RIG_MAX_TRACKS, cl->track_count);
+		}
+		if (cl->event_count < 0 || cl->event_count > SPRING_RIG_MAX_EVENTS || (cl->event_count > 0 && !cl->events)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count", "must be in 0..%d with events given (got %d)",
+			            SPRING_RIG_MAX_EVENTS, cl->event_count);
+		}
+		for (int t = 0; t < cl->track_count; t++) {
+			r = validate_track(d, c, t, e);
+			if (r != SPRING_OK) {
+				return r;
+			}
+		}
+		for (int v = 0; v < cl->event_count; v++) {
+			const spring_rig_event *ev = &cl->events[v];
+			spring_error_step at[2] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_EVENT, v}};
+			if (!ev->name || !ev->name[0] || strlen(ev->name) > SPRING_RIG_MAX_NAME || name_has_control(ev->name)) {
+				return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "name",
+				                 "must be 1..%d bytes without control characters", SPRING_RIG_MAX_NAME);
+			}
+			if (!spring_is_finite(ev->time) || !in_coord(ev->value[0]) || !in_coord(ev->value[1])) {
+				return fail_path(e, spring_is_finite(ev->time) && spring_is_finite(ev->value[0]) && spring_is_finite(ev->value[1])
+				                        ? SPRING_ERROR_OUT_OF_RANGE
+				                        : SPRING_ERROR_NOT_FINITE,
+				                 at, 2, "time", "and payload must be finite (payload within +-%g)", (double)SPRING_RIG_MAX_COORDINATE);
+			}
+			if (ev->time < 0.0f || ev->time > cl->duration) {
+				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "time", "must be in [0, the clip's duration %.9g] (got %.9g)",
+				                 (double)cl->duration, (double)ev->time);
+			}
+			if (v > 0 && ev->time < cl->events[v - 1].time) {
+				return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "time", "events must be in time order (%.9g after %.9g)",
+				                 (double)ev->time, (double)cl->events[v - 1].time);
+			}
+		}
+	}
+	return SPRING_OK;
+}
+
+static spring_result validate_iks(const spring_rig_desc *d, spring_error *e)
+{
+	char q1[80], q2[80];
+	for (int k = 0; k < d->ik_count; k++) {
+		const spring_rig_ik_desc *ik = &d->iks[k];
+		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "is unknown (%d)", (int)ik->type);
+		}
+		if (ik->first_bone < 0 || ik->first_bone >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "first_bone", "does not exist (got %d)", ik->first_bone);
+		}
+		if (ik->last_bone < 0 || ik->last_bone >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "does not exist (got %d)", ik->last_bone);
+		}
+		const char *first = d->bones[ik->first_bone].name, *last = d->bones[ik->last_bone].name;
+		if (ik->type == SPRING_RIG_IK_TWO_BONE) {
+			const spring_rig_bone_desc *lower = &d->bones[ik->last_bone];
+			if (lower->parent != ik->first_bone) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
+				            "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
+			}
+			if (!(lower->length > 0.0f)) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
+				            "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
+			}
+			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
+				            "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length", Q(last), Q2(first));
+			}
+		} else if (!descends(d, ik->last_bone, ik->first_bone)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s does not descend from %s", Q(last), Q2(first));
+		}
+		if (ik->target_bone < -1 || ik->target_bone >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "does not exist (got %d)", ik->target_bone);
+		}
+		if (ik->target_bone >= 0) {
+			for (int b = ik->last_bone;; b = d->bones[b].parent) {
+				const char *target = d->bones[ik->target_bone].name;
+				if (ik->target_bone == b) {
+					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "%s is one of this IK's bones", Q(target));
+				}
+				if (descends(d, ik->target_bone, b)) {
+					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone",
+					            "%s is moved by this IK (it descends from %s)", Q(target), Q2(d->bones[b].name));
+				}
+				if (b == ik->first_bone) {
+					break;
+				}
+			}
+		}
+		if (ik->mix_set && (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "must be in [0, 1] (got %g)", (double)ik->mix);
+		}
+		if (ik->iterations < 0 || ik->iterations > 1000) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations", "must be in 1..1000, 0 for 16 (got %d)", ik->iterations);
+		}
+		if (!spring_is_finite(ik->tolerance) || ik->tolerance < 0.0f || ik->tolerance > SPRING_RIG_MAX_COORDINATE) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance", "must be in (0, %g], 0 for 1e-4 (got %g)",
+			            (double)SPRING_RIG_MAX_COORDINATE, (double)ik->tolerance);
+		}
+	}
+	return SPRING_OK;
+}
+
+static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
+{
+	char q1[80], q2[80];
+	for (int c = 0; c < d->chain_count; c++) {
+		const spring_rig_chain_desc *ch = &d->chains[c];
+		spring_result r = check_name(e, "chain", c, ch->name);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		for (int j = 0; j < c; j++) {
+			if (strcmp(d->chains[j].name, ch->name) == 0) {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "name", "duplicates chain %d: %s", j, Q(ch->name));
+				spring_internal_error_other(e, SPRING_ELEMENT_CHAIN, j);
+				return SPRING_ERROR_BAD_DEFINITION;
+			}
+		}
+		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "is unknown (%d)", (int)ch->type);
+		}
+		if (ch->first_bone < 0 || ch->first_bone >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "first_bone", "does not exist (got %d)", ch->first_bone);
+		}
+		if (ch->last_bone < 0 || ch->last_bone >= d->bone_count) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "does not exist (got %d)", ch->last_bone);
+		}
+		if (!descends(d, ch->last_bone, ch->first_bone)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone",
+			            "%s does not descend from %s: a chain needs a parent-linked range", Q(d->bones[ch->last_bone].name),
+			            Q2(d->bones[ch->first_bone].name));
+		}
+		int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, NULL, 0);
+		if (n > SPRING_CHAIN_MAX_BONES) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "last_bone", "the chain has %d bones (at most %d)", n,
+			            SPRING_CHAIN_MAX_BONES);
+		}
+		for (int b = ch->last_bone;; b = d->bones[b].parent) {
+			for (int j = 0; j < c; j++) {
+				const spring_rig_chain_desc *o = &d->chains[j];
+				if (descends(d, o->last_bone, b) && descends(d, b, o->first_bone)) {
+					spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "", "bone %s is already in chain %s: chains must not overlap",
+					     Q(d->bones[b].name), Q2(o->name));
+					spring_internal_error_other(e, SPRING_ELEMENT_CHAIN, j);
+					return SPRING_ERROR_BAD_DEFINITION;
+				}
+			}
+			if (!(d->bones[b].length > 0.0f)) {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "", "bone %s has length 0: every bone of a chain needs a length > 0",
+				     Q(d->bones[b].name));
+				spring_internal_error_other(e, SPRING_ELEMENT_BONE, b);
+				return SPRING_ERROR_BAD_DEFINITION;
+			}
+			if (b == ch->first_bone) {
+				break;
+			}
+		}
+		if (ch->mix_set && (!spring_is_finite(ch->mix) || ch->mix < 0.0f || ch->mix > 1.0f)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "must be in [0, 1] (got %g)", (double)ch->mix);
+		}
+		if (!spring_rig_internal_params_zero(ch->params) && spring_params_validate(ch->params) != SPRING_OK) {
+			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params", "is not a valid spring");
+		}
+		if (!spring_rig_internal_params_zero(ch->tip_params) && spring_params_validate(ch->tip_params) != SPRING_OK) {
+			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params", "is not a valid spring");
+		}
+		float max_limit = ch->type == SPRING_RIG_CHAIN_ANGLE ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f;
+		if (!spring_is_finite(ch->limit) || ch->limit < 0.0f || ch->limit > max_limit) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit", "must be 0 (none) or in (0, %s] radians (got %g)",
+			            ch->type == SPRING_RIG_CHAIN_ANGLE ? "pi" : "0.99999 pi", (double)ch->limit);
+		}
+		if (!spring_rig_internal_finite2(ch->gravity) || !spring_rig_internal_finite2(ch->wind)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c, spring_rig_internal_finite2(ch->gravity) ? "wind" : "gravity",
+			            "must be finite");
+		}
+		if (ch->collider_count < 0 || ch->collider_count > SPRING_CHAIN_MAX_COLLIDERS || (ch->collider_count > 0 && !ch->colliders)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "collider_count", "must be in 0..%d with colliders given (got %d)",
+			            SPRING_CHAIN_MAX_COLLIDERS, ch->collider_count);
+		}
+		if (ch->collider_count > 0 && ch->type != SPRING_RIG_CHAIN_TIP) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders", "need a tip chain");
+		}
+		if (!spring_is_finite(ch->tip_radius) || ch->tip_radius < 0.0f || ch->tip_radius > SPRING_RIG_MAX_COORDINATE) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius", "must be in [0, %g] (got %g)",
+			            (double)SPRING_RIG_MAX_COORDINATE, (double)ch->tip_radius);
+		}
+	}
+	return SPRING_OK;
+}
+
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_error *e)
 {
 	if (!d) {
@@ -133,188 +576,18 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_erro
 	if (!spring_rig_internal_xform2_finite(d->root)) {
 		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "must be finite");
 	}
-	for (int i = 0; i < d->bone_count; i++) {
-		const spring_rig_bone_desc *b = &d->bones[i];
-		if (!spring_rig_internal_name_ok(b->name)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "bone", i, "name", "must be 1..%d bytes", SPRING_RIG_MAX_NAME);
-		}
-		for (int j = 0; j < i; j++) {
-			if (strcmp(d->bones[j].name, b->name) == 0) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "\"%s\" is also bone %d", b->name, j);
-			}
-		}
-		if (b->parent == i) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "is the bone itself (a cycle)");
-		}
-		if (b->parent < -1 || b->parent >= i) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent",
-			            "must be an earlier bone or -1 (got %d): bones are listed parent before child", b->parent);
-		}
-		if (!spring_is_finite(b->length) || b->length < 0.0f) {
-			return spring_rig_internal_fail(e, spring_is_finite(b->length) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "bone", i, "length",
-			            "must be finite and >= 0 (got %g)", (double)b->length);
-		}
-		if (!spring_rig_internal_xform2_finite(b->setup)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "setup", "must be finite");
-		}
+	r = validate_scale(e, "rig", -1, "root", d->root.scale);
+	if (r == SPRING_OK) {
+		r = validate_bones(d, e);
 	}
-	for (int c = 0; c < d->clip_count; c++) {
-		const spring_rig_clip_desc *cl = &d->clips[c];
-		if (!spring_rig_internal_name_ok(cl->name)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "clip", c, "name", "must be 1..%d bytes", SPRING_RIG_MAX_NAME);
-		}
-		for (int j = 0; j < c; j++) {
-			if (strcmp(d->clips[j].name, cl->name) == 0) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "name", "\"%s\" is also clip %d", cl->name, j);
-			}
-		}
-		if (!spring_is_finite(cl->duration) || !(cl->duration > 0.0f)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "duration", "must be finite and > 0 (got %g)", (double)cl->duration);
-		}
-		if (cl->track_count < 0 || cl->track_count > SPRING_RIG_MAX_TRACKS || (cl->track_count > 0 && !cl->tracks)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count", "must be in 0..%d (got %d)", SPRING_RIG_MAX_TRACKS,
-			            cl->track_count);
-		}
-		if (cl->event_count < 0 || cl->event_count > SPRING_RIG_MAX_EVENTS || (cl->event_count > 0 && !cl->events)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count", "must be in 0..%d (got %d)", SPRING_RIG_MAX_EVENTS,
-			            cl->event_count);
-		}
-		for (int t = 0; t < cl->track_count; t++) {
-			const spring_rig_track *tr = &cl->tracks[t];
-			if (tr->bone < 0 || tr->bone >= d->bone_count) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "tracks", "track %d: bone %d does not exist", t, tr->bone);
-			}
-			if ((int)tr->type < 0 || (int)tr->type > (int)SPRING_RIG_TRACK_SCALE) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "clip", c, "tracks", "track %d: unknown type %d", t, (int)tr->type);
-			}
-			if (tr->key_count < 1 || tr->key_count > SPRING_RIG_MAX_KEYS || !tr->keys) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "tracks", "track %d: key_count must be in 1..%d (got %d)", t,
-				            SPRING_RIG_MAX_KEYS, tr->key_count);
-			}
-			for (int k = 0; k < tr->key_count; k++) {
-				const spring_rig_key *key = &tr->keys[k];
-				if (!spring_is_finite(key->time) || key->time < 0.0f || !spring_is_finite(key->value[0]) ||
-				    !spring_is_finite(key->value[1])) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "clip", c, "tracks", "track %d key %d: time and values must be finite, time >= 0",
-					            t, k);
-				}
-				if (k > 0 && !(key->time > tr->keys[k - 1].time)) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "tracks", "track %d key %d: times must increase (%g after %g)",
-					            t, k, (double)key->time, (double)tr->keys[k - 1].time);
-				}
-				if ((int)key->curve < 0 || (int)key->curve > (int)SPRING_RIG_CURVE_BEZIER) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "clip", c, "tracks", "track %d key %d: unknown curve %d", t, k,
-					            (int)key->curve);
-				}
-				if (key->curve == SPRING_RIG_CURVE_BEZIER) {
-					for (int q = 0; q < 4; q++) {
-						if (!spring_is_finite(key->bezier[q])) {
-							return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "clip", c, "tracks", "track %d key %d: bezier must be finite", t, k);
-						}
-					}
-					if (key->bezier[0] < 0.0f || key->bezier[0] > 1.0f || key->bezier[2] < 0.0f || key->bezier[2] > 1.0f) {
-						return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "tracks", "track %d key %d: bezier x1, x2 must be in [0, 1]", t, k);
-					}
-				}
-			}
-		}
-		for (int v = 0; v < cl->event_count; v++) {
-			const spring_rig_event *ev = &cl->events[v];
-			if (!spring_rig_internal_name_ok(ev->name)) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "clip", c, "events", "event %d: name must be 1..%d bytes", v,
-				            SPRING_RIG_MAX_NAME);
-			}
-			if (!spring_is_finite(ev->time) || ev->time < 0.0f || !spring_is_finite(ev->value[0]) || !spring_is_finite(ev->value[1])) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "clip", c, "events", "event %d: time and payload must be finite, time >= 0", v);
-			}
-		}
+	if (r == SPRING_OK) {
+		r = validate_clips(d, e);
 	}
-	for (int k = 0; k < d->ik_count; k++) {
-		const spring_rig_ik_desc *ik = &d->iks[k];
-		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "is unknown (%d)", (int)ik->type);
-		}
-		int n = spring_rig_internal_range_bones(d, ik->first_bone, ik->last_bone, NULL, 0);
-		if (n < 0) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "bones", "%d..%d is not a parent-linked range", ik->first_bone,
-			            ik->last_bone);
-		}
-		if (ik->type == SPRING_RIG_IK_TWO_BONE && n != 2) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "bones", "two-bone IK needs a bone and its child (got %d bones)", n);
-		}
-		if (ik->target_bone < -1 || ik->target_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "does not exist (%d)", ik->target_bone);
-		}
-		if (ik->mix_set && (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "must be in [0, 1] (got %g)", (double)ik->mix);
-		}
-		if (ik->iterations < 0 || ik->iterations > 1000) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations", "must be in 1..1000 (got %d)", ik->iterations);
-		}
-		if (!spring_is_finite(ik->tolerance) || ik->tolerance < 0.0f) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance", "must be finite and >= 0 (got %g)", (double)ik->tolerance);
-		}
+	if (r == SPRING_OK) {
+		r = validate_iks(d, e);
 	}
-	for (int c = 0; c < d->chain_count; c++) {
-		const spring_rig_chain_desc *ch = &d->chains[c];
-		if (!spring_rig_internal_name_ok(ch->name)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "name", "must be 1..%d bytes", SPRING_RIG_MAX_NAME);
-		}
-		for (int j = 0; j < c; j++) {
-			if (strcmp(d->chains[j].name, ch->name) == 0) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "name", "\"%s\" is also chain %d", ch->name, j);
-			}
-		}
-		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "is unknown (%d)", (int)ch->type);
-		}
-		int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, NULL, 0);
-		if (n < 0) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "bones", "%d..%d is not a parent-linked range", ch->first_bone,
-			            ch->last_bone);
-		}
-		for (int j = 0; j < c; j++) {
-			const spring_rig_chain_desc *o = &d->chains[j];
-			for (int b = ch->last_bone;; b = d->bones[b].parent) {
-				for (int q = o->last_bone;; q = d->bones[q].parent) {
-					if (q == b) {
-						return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "bones", "bone %d is also in chain %d", b, j);
-					}
-					if (q == o->first_bone) {
-						break;
-					}
-				}
-				if (b == ch->first_bone) {
-					break;
-				}
-			}
-		}
-		if (ch->mix_set && (!spring_is_finite(ch->mix) || ch->mix < 0.0f || ch->mix > 1.0f)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "must be in [0, 1] (got %g)", (double)ch->mix);
-		}
-		if (!spring_rig_internal_params_zero(ch->params) && spring_params_validate(ch->params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params", "is not a valid spring");
-		}
-		if (!spring_rig_internal_params_zero(ch->tip_params) && spring_params_validate(ch->tip_params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params", "is not a valid spring");
-		}
-		float max_limit = ch->type == SPRING_RIG_CHAIN_ANGLE ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f;
-		if (!spring_is_finite(ch->limit) || ch->limit < 0.0f || ch->limit > max_limit) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit", "must be 0 (none) or in (0, pi] radians (got %g)",
-			            (double)ch->limit);
-		}
-		if (!spring_rig_internal_finite2(ch->gravity) || !spring_rig_internal_finite2(ch->wind)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c, "gravity", "and wind must be finite");
-		}
-		if (ch->collider_count < 0 || ch->collider_count > SPRING_CHAIN_MAX_COLLIDERS || (ch->collider_count > 0 && !ch->colliders)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "colliders", "count must be in 0..%d", SPRING_CHAIN_MAX_COLLIDERS);
-		}
-		if (ch->collider_count > 0 && ch->type != SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders", "need a tip chain");
-		}
-		if (!spring_is_finite(ch->tip_radius) || ch->tip_radius < 0.0f) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius", "must be finite and >= 0");
-		}
+	if (r == SPRING_OK) {
+		r = validate_chains(d, e);
 	}
-	return SPRING_OK;
+	return r;
 }

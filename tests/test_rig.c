@@ -73,8 +73,8 @@ static spring_rig_desc character(int with_ik, int with_chains)
 	g_tracks[0] = (spring_rig_track){B_HIP, SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[0]};
 	g_tracks[1] = (spring_rig_track){B_HIP, SPRING_RIG_TRACK_ROTATE, 3, g_keys[1]};
 	g_tracks[2] = (spring_rig_track){B_TARGET, SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[2]};
-	g_events[0] = (spring_rig_event){0.5f, "step", {1.0f, 2.0f}};
-	g_events[1] = (spring_rig_event){0.0f, "loop", {0.0f, 0.0f}};
+	g_events[0] = (spring_rig_event){0.0f, "loop", {0.0f, 0.0f}};
+	g_events[1] = (spring_rig_event){0.5f, "step", {1.0f, 2.0f}};
 	g_clips[0] = (spring_rig_clip_desc){"walk", 1.0f, 1, 3, g_tracks, 2, g_events};
 	// still: a clamped clip that holds the setup pose (for free-decay tests)
 	spring_rig_key hold[1] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
@@ -716,18 +716,27 @@ static int test_bad_definitions(void)
 	    {"negative length", 3, SPRING_ERROR_OUT_OF_RANGE, "bone", "length", 5},
 	    {"NaN setup", 4, SPRING_ERROR_NOT_FINITE, "bone", "setup", 6},
 	    {"empty name", 5, SPRING_ERROR_INVALID_ARGUMENT, "bone", "name", 1},
-	    {"keys not increasing", 6, SPRING_ERROR_BAD_DEFINITION, "clip", "tracks", 0},
-	    {"bezier x out of range", 7, SPRING_ERROR_OUT_OF_RANGE, "clip", "tracks", 0},
-	    {"track bone missing", 8, SPRING_ERROR_BAD_DEFINITION, "clip", "tracks", 0},
+	    {"keys not increasing", 6, SPRING_ERROR_BAD_DEFINITION, "key", "time", 1},
+	    {"bezier x out of range", 7, SPRING_ERROR_OUT_OF_RANGE, "key", "bezier", 0},
+	    {"track bone missing", 8, SPRING_ERROR_BAD_DEFINITION, "track", "bone", 2},
 	    {"clip duration 0", 9, SPRING_ERROR_OUT_OF_RANGE, "clip", "duration", 1},
-	    {"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "bones", 0},
+	    {"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "last_bone", 0},
 	    {"IK mix 2", 11, SPRING_ERROR_OUT_OF_RANGE, "ik", "mix", 0},
-	    {"chains overlap", 12, SPRING_ERROR_BAD_DEFINITION, "chain", "bones", 1},
-	    {"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "bones", 0},
+	    {"chains overlap", 12, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
+	    {"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "last_bone", 0},
 	    {"chain negative damping", 14, SPRING_ERROR_OUT_OF_RANGE, "chain", "params", 1},
 	    {"chain limit 4 rad", 15, SPRING_ERROR_OUT_OF_RANGE, "chain", "limit", 0},
 	    {"colliders on angle chain", 16, SPRING_ERROR_BAD_DEFINITION, "chain", "colliders", 0},
 	    {"NaN root", 17, SPRING_ERROR_NOT_FINITE, "rig", "root", -1},
+	    {"IK target moved by its own solve", 18, SPRING_ERROR_BAD_DEFINITION, "ik", "target_bone", 0},
+	    {"chain on a zero-length bone", 19, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
+	    {"duplicate track", 20, SPRING_ERROR_BAD_DEFINITION, "track", "", 1},
+	    {"events out of order", 21, SPRING_ERROR_BAD_DEFINITION, "event", "time", 1},
+	    {"event after the clip's end", 22, SPRING_ERROR_OUT_OF_RANGE, "event", "time", 1},
+	    {"parent cycle", 23, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
+	    {"tip chain collider radius", 24, SPRING_ERROR_OUT_OF_RANGE, "collider", "radius", 0},
+	    {"one zero scale", 25, SPRING_ERROR_OUT_OF_RANGE, "bone", "setup", 7},
+	    {"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target_bone", 0},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad *c = &cases[k];
@@ -754,16 +763,40 @@ static int test_bad_definitions(void)
 		case 15: g_chains[0].limit = 4.0f; break;
 		case 16: g_chains[0].collider_count = 1; g_chains[0].colliders = &col; break;
 		case 17: d.root.position.x = NAN; break;
+		case 18: g_iks[0].target_bone = B_R2; break; // hangs from the forearm the IK turns
+		case 19: g_bones[B_R2].length = 0.0f; break;
+		case 20: g_tracks[1].type = SPRING_RIG_TRACK_TRANSLATE; break;
+		case 21: g_events[1].time = 0.0f; g_events[0].time = 0.25f; break;
+		case 22: g_events[1].time = 1.5f; break;
+		case 23: g_bones[2].parent = 3; break; // tail1 -> tail2 -> tail1
+		case 24:
+			g_chains[1].type = SPRING_RIG_CHAIN_TIP;
+			col.radius = -1.0f;
+			g_chains[1].collider_count = 1;
+			g_chains[1].colliders = &col;
+			break;
+		case 25: g_bones[7].setup.scale = spring_vec2_make(0.0f, 2.0f); break;
+		case 26: g_iks[0].target_bone = B_FORE; break;
 		}
 		spring_error err;
 		spring_rig *rig = (spring_rig *)(uintptr_t)0x1;
 		spring_result r = spring_rig_create(&d, &rig, &err);
 		ENSURE_MSG(r == c->expect, "%s: got %s (%s)", c->name, spring_result_string(r), err.message);
-		ENSURE_MSG(spring_error_innermost(&err).index == c->index && strcmp(err.field, c->field) == 0 && strncmp(err.message, c->kind, strlen(c->kind)) == 0,
-		           "%s: %d '%s' '%s'", c->name, spring_error_innermost(&err).index, err.field, err.message);
+		spring_error_step at = spring_error_innermost(&err);
+		const char *kind = err.depth ? spring_element_name(at.element) : err.object;
+		ENSURE_MSG(at.index == c->index && strcmp(err.field, c->field) == 0 && strcmp(kind, c->kind) == 0,
+		           "%s: %s %d '%s' '%s'", c->name, kind, at.index, err.field, err.message);
 		ENSURE(rig == (spring_rig *)(uintptr_t)0x1);
-		ENSURE_MSG(strcmp(err.depth ? spring_element_name(spring_error_innermost(&err).element) : err.object, c->kind) == 0,
-		           "%s: object '%s' depth %d", c->name, err.object, err.depth);
+		// The message starts with the location, outermost first ("chain 1: collider 0: ").
+		char where[64];
+		if (err.depth) {
+			snprintf(where, sizeof where, "%s %d: ", spring_element_name(err.path[0].element), err.path[0].index);
+		} else {
+			snprintf(where, sizeof where, "rig: ");
+		}
+		ENSURE_MSG(strncmp(err.message, where, strlen(where)) == 0, "%s: '%s'", c->name, err.message);
+		ENSURE_MSG(strstr(spring_error_reason(&err), c->field) == spring_error_reason(&err), "%s: reason '%s'", c->name,
+		           spring_error_reason(&err));
 		ENSURE(spring_rig_memory_size(&d) == 0);
 	}
 	// Bad runtime input changes nothing.

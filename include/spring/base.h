@@ -86,6 +86,9 @@ typedef struct spring_error {
 
 /// The innermost element of an error's location (`SPRING_ELEMENT_NONE`, index -1 when depth is 0).
 SPRING_API spring_error_step spring_error_innermost(const spring_error *error);
+/// The message without its location prefix: the field and the reason ("radius must be >= 0").
+/// Never NULL.
+SPRING_API const char *spring_error_reason(const spring_error *error);
 /// The lower-case English name of an element ("bone", "collider"...), "" for NONE.
 SPRING_API const char *spring_element_name(spring_element element);
 

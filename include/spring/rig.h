@@ -33,6 +33,9 @@ extern "C" {
 #define SPRING_RIG_MAX_IK 64
 #define SPRING_RIG_MAX_CHAINS 64
 #define SPRING_RIG_MAX_NAME 63          ///< bytes, excluding the terminator
+/// Largest magnitude of a length, position, scale, key value, time or radius in a rig
+/// description (rig units or seconds).
+#define SPRING_RIG_MAX_COORDINATE 1e6f
 
 // ---------------------------------------------------------------------------------------------
 // Skeleton
