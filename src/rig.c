@@ -26,8 +26,7 @@
 // Layout
 
 typedef struct rig_layout {
-	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev;
-	size_t clips, tracks, keys, events, iks, ik_bones, ik_saved, chains, chain_bones, bone_chain, scratch_angles, scratch_xf3;
+	rig_offsets at;
 	size_t chain_memory[SPRING_RIG_MAX_CHAINS];
 	size_t total;
 	int tracks_total, keys_total, events_total, ik_bones_total, chain_bones_total, max_chain;
@@ -58,23 +57,23 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 		l->field = at;                                                                          \
 		at = align16(at + (bytes));                                                             \
 	} while (0)
-	PLACE(names, nb * NAME_BYTES);
-	PLACE(parent, nb * sizeof(int));
-	PLACE(length, nb * sizeof(float));
-	PLACE(setup, nb * sizeof(spring_xform2));
-	PLACE(local, nb * sizeof(spring_xform2));
-	PLACE(world, nb * sizeof(spring_xform2));
-	PLACE(base_world, nb * sizeof(spring_xform2));
-	PLACE(final_local, nb * sizeof(spring_xform2));
-	PLACE(final_local_prev, nb * sizeof(spring_xform2));
-	PLACE(clips, (size_t)d->clip_count * sizeof(rig_clip));
-	PLACE(tracks, (size_t)l->tracks_total * sizeof(rig_track));
-	PLACE(keys, (size_t)l->keys_total * sizeof(spring_rig_key));
-	PLACE(events, (size_t)l->events_total * sizeof(rig_event));
-	PLACE(iks, (size_t)d->ik_count * sizeof(rig_ik));
-	PLACE(ik_bones, (size_t)l->ik_bones_total * sizeof(int));
-	PLACE(ik_saved, nb * sizeof(float));
-	PLACE(chains, (size_t)d->chain_count * sizeof(rig_chain));
+	PLACE(at.names, nb * NAME_BYTES);
+	PLACE(at.parent, nb * sizeof(int));
+	PLACE(at.length, nb * sizeof(float));
+	PLACE(at.setup, nb * sizeof(spring_xform2));
+	PLACE(at.local, nb * sizeof(spring_xform2));
+	PLACE(at.world, nb * sizeof(spring_xform2));
+	PLACE(at.base_world, nb * sizeof(spring_xform2));
+	PLACE(at.final_local, nb * sizeof(spring_xform2));
+	PLACE(at.final_local_prev, nb * sizeof(spring_xform2));
+	PLACE(at.clips, (size_t)d->clip_count * sizeof(rig_clip));
+	PLACE(at.tracks, (size_t)l->tracks_total * sizeof(rig_track));
+	PLACE(at.keys, (size_t)l->keys_total * sizeof(spring_rig_key));
+	PLACE(at.events, (size_t)l->events_total * sizeof(rig_event));
+	PLACE(at.iks, (size_t)d->ik_count * sizeof(rig_ik));
+	PLACE(at.ik_bones, (size_t)l->ik_bones_total * sizeof(int));
+	PLACE(at.ik_saved, nb * sizeof(float));
+	PLACE(at.chains, (size_t)d->chain_count * sizeof(rig_chain));
 	for (int c = 0; c < d->chain_count; c++) {
 		spring_chain2d_desc a;
 		spring_chain_desc t;
@@ -104,10 +103,11 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 		}
 		PLACE(chain_memory[c], size);
 	}
-	PLACE(chain_bones, (size_t)l->chain_bones_total * sizeof(int));
-	PLACE(bone_chain, nb * sizeof(int));
-	PLACE(scratch_angles, (size_t)(l->max_chain + 1) * sizeof(float));
-	PLACE(scratch_xf3, (size_t)(l->max_chain + 1) * sizeof(spring_xform3));
+	PLACE(at.chain_bones, (size_t)l->chain_bones_total * sizeof(int));
+	PLACE(at.bone_chain, nb * sizeof(int));
+	PLACE(at.scratch_angles, (size_t)(l->max_chain + 1) * sizeof(float));
+	PLACE(at.scratch_xf3, (size_t)(l->max_chain + 1) * sizeof(spring_xform3));
+	PLACE(at.fk_mark, nb);
 #undef PLACE
 	l->total = at;
 	return SPRING_OK;
@@ -132,9 +132,27 @@ size_t spring_rig_memory_size(const spring_rig_desc *desc)
 void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local, spring_xform2 *world)
 {
 	for (int i = 0; i < r->bone_count; i++) {
-		spring_xform2 parent = r->parent[i] < 0 ? root : world[r->parent[i]];
+		spring_xform2 parent = rig_parent(r)[i] < 0 ? root : world[rig_parent(r)[i]];
 		world[i] = spring_xform2_mul(parent, local[i]);
 	}
+}
+
+void spring_rig_internal_forward_subtree(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
+                                         spring_xform2 *world, int top)
+{
+	// Bones are listed parent before child, so the subtree of `top` is found in one pass over
+	// the bones after it: a bone belongs when its parent does.
+	const int *parent = rig_parent(r);
+	unsigned char *mark = rig_fk_mark(r);
+	world[top] = spring_xform2_mul(parent[top] < 0 ? root : world[parent[top]], local[top]);
+	mark[top] = 1;
+	for (int i = top + 1; i < r->bone_count; i++) {
+		if (parent[i] >= 0 && mark[parent[i]]) {
+			world[i] = spring_xform2_mul(world[parent[i]], local[i]);
+			mark[i] = 1;
+		}
+	}
+	memset(mark + top, 0, (size_t)(r->bone_count - top));
 }
 
 spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, float t)
@@ -184,42 +202,22 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	spring_clock_init(&r->clock, desc->step, desc->max_steps);
 	r->time_scale = 1.0f;
 	r->clip = -1;
-	r->names = (char(*)[NAME_BYTES])(base + l.names);
-	r->parent = (int *)(base + l.parent);
-	r->length = (float *)(base + l.length);
-	r->setup = (spring_xform2 *)(base + l.setup);
-	r->local = (spring_xform2 *)(base + l.local);
-	r->world = (spring_xform2 *)(base + l.world);
-	r->base_world = (spring_xform2 *)(base + l.base_world);
-	r->final_local = (spring_xform2 *)(base + l.final_local);
-	r->final_local_prev = (spring_xform2 *)(base + l.final_local_prev);
-	r->clips = (rig_clip *)(base + l.clips);
-	r->tracks = (rig_track *)(base + l.tracks);
-	r->keys = (spring_rig_key *)(base + l.keys);
-	r->events = (rig_event *)(base + l.events);
-	r->iks = (rig_ik *)(base + l.iks);
-	r->ik_bones = (int *)(base + l.ik_bones);
-	r->chains = (rig_chain *)(base + l.chains);
-	r->chain_bones = (int *)(base + l.chain_bones);
-	r->bone_chain = (int *)(base + l.bone_chain);
-	r->ik_saved = (float *)(base + l.ik_saved);
-	r->scratch_angles = (float *)(base + l.scratch_angles);
-	r->scratch_xf3 = (spring_xform3 *)(base + l.scratch_xf3);
+	r->at = l.at;
 	for (int i = 0; i < r->bone_count; i++) {
 		const spring_rig_bone_desc *b = &desc->bones[i];
-		snprintf(r->names[i], NAME_BYTES, "%s", b->name);
-		r->parent[i] = b->parent;
-		r->length[i] = b->length;
-		r->setup[i] = spring_rig_internal_clean_xform(b->setup);
-		r->local[i] = r->setup[i];
-		r->final_local[i] = r->setup[i];
-		r->final_local_prev[i] = r->setup[i];
-		r->bone_chain[i] = -1;
+		snprintf(rig_names(r)[i], NAME_BYTES, "%s", b->name);
+		rig_parent(r)[i] = b->parent;
+		rig_length(r)[i] = b->length;
+		rig_setup(r)[i] = spring_rig_internal_clean_xform(b->setup);
+		rig_local(r)[i] = rig_setup(r)[i];
+		rig_final_local(r)[i] = rig_setup(r)[i];
+		rig_final_local_prev(r)[i] = rig_setup(r)[i];
+		rig_bone_chain(r)[i] = -1;
 	}
 	int track = 0, key = 0, event = 0;
 	for (int c = 0; c < r->clip_count; c++) {
 		const spring_rig_clip_desc *cd = &desc->clips[c];
-		rig_clip *cl = &r->clips[c];
+		rig_clip *cl = &rig_clips(r)[c];
 		snprintf(cl->name, NAME_BYTES, "%s", cd->name);
 		cl->duration = cd->duration;
 		cl->loop = cd->loop != 0;
@@ -229,20 +227,20 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		cl->event_count = cd->event_count;
 		for (int t = 0; t < cd->track_count; t++, track++) {
 			const spring_rig_track *td = &cd->tracks[t];
-			r->tracks[track] = (rig_track){td->bone, td->type, key, td->key_count};
-			memcpy(&r->keys[key], td->keys, (size_t)td->key_count * sizeof(spring_rig_key));
+			rig_tracks(r)[track] = (rig_track){td->bone, td->type, key, td->key_count};
+			memcpy(&rig_keys(r)[key], td->keys, (size_t)td->key_count * sizeof(spring_rig_key));
 			key += td->key_count;
 		}
 		for (int v = 0; v < cd->event_count; v++, event++) {
-			r->events[event].time = cd->events[v].time;
-			r->events[event].value[0] = cd->events[v].value[0];
-			r->events[event].value[1] = cd->events[v].value[1];
-			snprintf(r->events[event].name, NAME_BYTES, "%s", cd->events[v].name);
+			rig_events(r)[event].time = cd->events[v].time;
+			rig_events(r)[event].value[0] = cd->events[v].value[0];
+			rig_events(r)[event].value[1] = cd->events[v].value[1];
+			snprintf(rig_events(r)[event].name, NAME_BYTES, "%s", cd->events[v].name);
 		}
 	}
 	int ikb = 0;
 	for (int k = 0; k < r->ik_count; k++) {
-		rig_ik *ik = &r->iks[k];
+		rig_ik *ik = &rig_iks(r)[k];
 		ik->desc = desc->iks[k];
 		ik->mix = desc->iks[k].mix_set ? desc->iks[k].mix : 1.0f;
 		if (ik->desc.iterations == 0) {
@@ -252,18 +250,18 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 			ik->desc.tolerance = 1e-4f;
 		}
 		ik->first_index = ikb;
-		ik->bone_count = spring_rig_internal_range_bones(desc, ik->desc.first_bone, ik->desc.last_bone, &r->ik_bones[ikb], SPRING_RIG_MAX_BONES);
+		ik->bone_count = spring_rig_internal_range_bones(desc, ik->desc.first_bone, ik->desc.last_bone, &rig_ik_bones(r)[ikb], SPRING_RIG_MAX_BONES);
 		ikb += ik->bone_count;
 	}
 	r->root_input = spring_rig_internal_clean_xform(desc->root);
 	r->root_prev_input = r->root_input;
 	r->root_step = r->root_input;
 	r->root_step_prev = r->root_input;
-	spring_rig_internal_forward(r, r->root_step, r->local, r->world);
-	memcpy(r->base_world, r->world, (size_t)r->bone_count * sizeof(spring_xform2));
+	spring_rig_internal_forward(r, r->root_step, rig_local(r), rig_world(r));
+	memcpy(rig_base_world(r), rig_world(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	int cb = 0;
 	for (int c = 0; c < r->chain_count; c++) {
-		rig_chain *ch = &r->chains[c];
+		rig_chain *ch = &rig_chains(r)[c];
 		const spring_rig_chain_desc *cd = &desc->chains[c];
 		spring_chain2d_desc a;
 		spring_chain_desc t;
@@ -273,25 +271,28 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		ch->bone_count = n;
 		ch->first_index = cb;
 		ch->mix = cd->mix_set ? cd->mix : 1.0f;
-		memcpy(&r->chain_bones[cb], scratch.bones, (size_t)n * sizeof(int));
+		memcpy(&rig_chain_bones(r)[cb], scratch.bones, (size_t)n * sizeof(int));
 		for (int i = 0; i < n; i++) {
-			r->bone_chain[scratch.bones[i]] = c;
+			rig_bone_chain(r)[scratch.bones[i]] = c;
 		}
 		cb += n;
 		// The chain's root: the first bone's pivot, oriented like its parent.
 		int first = scratch.bones[0];
-		int par = r->parent[first];
-		spring_xform2 parent_world = par < 0 ? r->root_step : r->world[par];
-		ch->root.position = r->world[first].position;
+		int par = rig_parent(r)[first];
+		spring_xform2 parent_world = par < 0 ? r->root_step : rig_world(r)[par];
+		ch->root.position = rig_world(r)[first].position;
 		ch->root.angle = parent_world.angle;
 		ch->root.scale = spring_vec2_make(1.0f, 1.0f);
+		ch->memory = l.chain_memory[c];
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
+			spring_chain2d *angle;
 			a.root = ch->root;
-			spring_chain2d_init(&a, base + l.chain_memory[c], size - l.chain_memory[c], &ch->angle, NULL);
+			spring_chain2d_init(&a, base + l.chain_memory[c], size - l.chain_memory[c], &angle, NULL);
 		} else {
 			spring_xform3 root3 = spring_rig_internal_to_xform3(parent_world);
 			t.root = root3;
-			spring_chain_init(&t, base + l.chain_memory[c], size - l.chain_memory[c], &ch->tip, NULL);
+			spring_chain *tip;
+			spring_chain_init(&t, base + l.chain_memory[c], size - l.chain_memory[c], &tip, NULL);
 		}
 	}
 	*out = r;
@@ -338,13 +339,13 @@ static spring_result step_rig(spring_rig *r, spring_xform2 root, double clip_tim
 {
 	r->root_step_prev = r->root_step;
 	r->root_step = root;
-	memcpy(r->final_local_prev, r->final_local, (size_t)r->bone_count * sizeof(spring_xform2));
+	memcpy(rig_final_local_prev(r), rig_final_local(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	spring_rig_internal_sample_pose(r, clip_time);                         // 1. clips at the step's time
-	spring_rig_internal_solve_ik(r, r->world);                             // 2. IK on that pose
-	spring_rig_internal_forward(r, r->root_step, r->local, r->world);      // 3. world transforms
-	memcpy(r->base_world, r->world, (size_t)r->bone_count * sizeof(spring_xform2));
-	spring_result res = spring_rig_internal_step_chains(r, r->world);      // 4. springs last, on the final pose
-	memcpy(r->final_local, r->local, (size_t)r->bone_count * sizeof(spring_xform2));
+	spring_rig_internal_solve_ik(r, rig_world(r));                             // 2. IK on that pose
+	spring_rig_internal_forward(r, r->root_step, rig_local(r), rig_world(r));      // 3. world transforms
+	memcpy(rig_base_world(r), rig_world(r), (size_t)r->bone_count * sizeof(spring_xform2));
+	spring_result res = spring_rig_internal_step_chains(r, rig_world(r));      // 4. springs last, on the final pose
+	memcpy(rig_final_local(r), rig_local(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	return res;
 }
 
@@ -407,7 +408,7 @@ int spring_rig_find_clip(const spring_rig *rig, const char *name)
 		return -1;
 	}
 	for (int i = 0; i < rig->clip_count; i++) {
-		if (strcmp(rig->clips[i].name, name) == 0) {
+		if (strcmp(rig_clips(rig)[i].name, name) == 0) {
 			return i;
 		}
 	}
@@ -420,7 +421,7 @@ int spring_rig_find_bone(const spring_rig *rig, const char *name)
 		return -1;
 	}
 	for (int i = 0; i < rig->bone_count; i++) {
-		if (strcmp(rig->names[i], name) == 0) {
+		if (strcmp(rig_names(rig)[i], name) == 0) {
 			return i;
 		}
 	}
@@ -445,14 +446,14 @@ spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 targ
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (target.x != target.x) {
-		rig->iks[ik].has_override = 0; // back to the target bone
+		rig_iks(rig)[ik].has_override = 0; // back to the target bone
 		return SPRING_OK;
 	}
 	if (!spring_rig_internal_finite2(target)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	rig->iks[ik].has_override = 1;
-	rig->iks[ik].override_target = target;
+	rig_iks(rig)[ik].has_override = 1;
+	rig_iks(rig)[ik].override_target = target;
 	return SPRING_OK;
 }
 
@@ -467,7 +468,7 @@ spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix)
 	if (mix < 0.0f || mix > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	rig->iks[ik].mix = mix;
+	rig_iks(rig)[ik].mix = mix;
 	return SPRING_OK;
 }
 
@@ -482,7 +483,7 @@ spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, float mix)
 	if (mix < 0.0f || mix > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	rig->chains[chain].mix = mix;
+	rig_chains(rig)[chain].mix = mix;
 	return SPRING_OK;
 }
 
@@ -523,17 +524,17 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 	float da = spring_angle_delta(rig->root_step.angle, root.angle);
 	spring_vec2 from = rig->root_step.position;
 	for (int c = 0; c < rig->chain_count; c++) {
-		rig_chain *ch = &rig->chains[c];
+		rig_chain *ch = &rig_chains(rig)[c];
 		spring_xform2 moved = ch->root;
 		moved.position = spring_vec2_add(root.position, spring_vec2_rotate(spring_vec2_sub(ch->root.position, from), da));
 		moved.angle = spring_angle_wrap(ch->root.angle + da);
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
-			spring_chain2d_teleport(ch->angle, moved);
+			spring_chain2d_teleport(rig_chain_angle(rig, ch), moved);
 		} else {
 			spring_vec3 pivot = spring_vec3_make(from.x, from.y, 0.0f);
-			spring_chain_rotate(ch->tip, spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), da), pivot);
+			spring_chain_rotate(rig_chain_tip(rig, ch), spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), da), pivot);
 			spring_vec2 shift = spring_vec2_sub(root.position, from);
-			spring_chain_translate(ch->tip, spring_vec3_make(shift.x, shift.y, 0.0f));
+			spring_chain_translate(rig_chain_tip(rig, ch), spring_vec3_make(shift.x, shift.y, 0.0f));
 		}
 		ch->root = moved;
 	}
@@ -541,8 +542,8 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 	rig->root_prev_input = root;
 	rig->root_step = root;
 	rig->root_step_prev = root;
-	spring_rig_internal_forward(rig, root, rig->final_local, rig->world);
-	spring_rig_internal_forward(rig, root, rig->local, rig->base_world);
+	spring_rig_internal_forward(rig, root, rig_final_local(rig), rig_world(rig));
+	spring_rig_internal_forward(rig, root, rig_local(rig), rig_base_world(rig));
 	return SPRING_OK;
 }
 
@@ -553,30 +554,30 @@ spring_result spring_rig_reset(spring_rig *rig)
 	}
 	// Snap every chain to rest on the current base pose (clips + IK of the last step).
 	for (int c = 0; c < rig->chain_count; c++) {
-		rig_chain *ch = &rig->chains[c];
-		const int *bones = &rig->chain_bones[ch->first_index];
-		spring_xform2 root = spring_rig_internal_chain_root(rig, ch, rig->base_world);
+		rig_chain *ch = &rig_chains(rig)[c];
+		const int *bones = &rig_chain_bones(rig)[ch->first_index];
+		spring_xform2 root = spring_rig_internal_chain_root(rig, ch, rig_base_world(rig));
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
-			spring_chain2d_reset(ch->angle, root);
+			spring_chain2d_reset(rig_chain_angle(rig, ch), root);
 		} else {
-			int par = rig->parent[bones[0]];
-			spring_xform2 parent_world = par < 0 ? rig->root_step : rig->base_world[par];
+			int par = rig_parent(rig)[bones[0]];
+			spring_xform2 parent_world = par < 0 ? rig->root_step : rig_base_world(rig)[par];
 			parent_world.scale = spring_vec2_make(1.0f, 1.0f);
-			spring_chain_reset(ch->tip, spring_rig_internal_to_xform3(parent_world));
+			spring_chain_reset(rig_chain_tip(rig, ch), spring_rig_internal_to_xform3(parent_world));
 		}
 		ch->root = root;
 		for (int i = 0; i < ch->bone_count; i++) {
-			rig->final_local[bones[i]] = rig->local[bones[i]];
+			rig_final_local(rig)[bones[i]] = rig_local(rig)[bones[i]];
 		}
 	}
 	// The base pose becomes the output with no interpolation streak.
 	spring_rig_internal_sample_pose(rig, rig->clip_time);
-	spring_rig_internal_solve_ik(rig, rig->world);
-	memcpy(rig->final_local, rig->local, (size_t)rig->bone_count * sizeof(spring_xform2));
-	memcpy(rig->final_local_prev, rig->local, (size_t)rig->bone_count * sizeof(spring_xform2));
+	spring_rig_internal_solve_ik(rig, rig_world(rig));
+	memcpy(rig_final_local(rig), rig_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
+	memcpy(rig_final_local_prev(rig), rig_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	rig->root_step_prev = rig->root_step;
-	spring_rig_internal_forward(rig, rig->root_step, rig->local, rig->world);
-	memcpy(rig->base_world, rig->world, (size_t)rig->bone_count * sizeof(spring_xform2));
+	spring_rig_internal_forward(rig, rig->root_step, rig_local(rig), rig_world(rig));
+	memcpy(rig_base_world(rig), rig_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
 }
 
@@ -590,17 +591,17 @@ int spring_rig_bone_count(const spring_rig *rig)
 
 const char *spring_rig_bone_name(const spring_rig *rig, int bone)
 {
-	return rig && bone >= 0 && bone < rig->bone_count ? rig->names[bone] : NULL;
+	return rig && bone >= 0 && bone < rig->bone_count ? rig_names(rig)[bone] : NULL;
 }
 
 int spring_rig_bone_parent(const spring_rig *rig, int bone)
 {
-	return rig && bone >= 0 && bone < rig->bone_count ? rig->parent[bone] : -1;
+	return rig && bone >= 0 && bone < rig->bone_count ? rig_parent(rig)[bone] : -1;
 }
 
 float spring_rig_bone_length(const spring_rig *rig, int bone)
 {
-	return rig && bone >= 0 && bone < rig->bone_count ? rig->length[bone] : 0.0f;
+	return rig && bone >= 0 && bone < rig->bone_count ? rig_length(rig)[bone] : 0.0f;
 }
 
 spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, int capacity)
@@ -610,7 +611,7 @@ spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, 
 	}
 	float a = rig->clock.alpha;
 	for (int i = 0; i < rig->bone_count; i++) {
-		local[i] = spring_rig_internal_xform2_lerp(rig->final_local_prev[i], rig->final_local[i], a);
+		local[i] = spring_rig_internal_xform2_lerp(rig_final_local_prev(rig)[i], rig_final_local(rig)[i], a);
 	}
 	return SPRING_OK;
 }
@@ -623,7 +624,7 @@ spring_result spring_rig_get_world(const spring_rig *rig, spring_xform2 *world, 
 	}
 	spring_xform2 root = spring_rig_internal_xform2_lerp(rig->root_step_prev, rig->root_step, rig->clock.alpha);
 	for (int i = 0; i < rig->bone_count; i++) {
-		spring_xform2 parent = rig->parent[i] < 0 ? root : world[rig->parent[i]];
+		spring_xform2 parent = rig_parent(rig)[i] < 0 ? root : world[rig_parent(rig)[i]];
 		world[i] = spring_xform2_mul(parent, world[i]);
 	}
 	return SPRING_OK;
@@ -634,7 +635,7 @@ spring_result spring_rig_get_stepped_world(const spring_rig *rig, spring_xform2 
 	if (!rig || !world || capacity < rig->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	memcpy(world, rig->world, (size_t)rig->bone_count * sizeof(spring_xform2));
+	memcpy(world, rig_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
 }
 
@@ -643,7 +644,7 @@ spring_result spring_rig_get_stepped_local(const spring_rig *rig, spring_xform2 
 	if (!rig || !local || capacity < rig->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	memcpy(local, rig->final_local, (size_t)rig->bone_count * sizeof(spring_xform2));
+	memcpy(local, rig_final_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
 }
 
@@ -652,7 +653,7 @@ spring_result spring_rig_get_base_world(const spring_rig *rig, spring_xform2 *wo
 	if (!rig || !world || capacity < rig->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	memcpy(world, rig->base_world, (size_t)rig->bone_count * sizeof(spring_xform2));
+	memcpy(world, rig_base_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
 }
 
@@ -676,7 +677,7 @@ int spring_rig_chain_count(const spring_rig *rig)
 
 const char *spring_rig_chain_name(const spring_rig *rig, int chain)
 {
-	return rig && chain >= 0 && chain < rig->chain_count ? rig->chains[chain].name : NULL;
+	return rig && chain >= 0 && chain < rig->chain_count ? rig_chains(rig)[chain].name : NULL;
 }
 
 int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int capacity)
@@ -684,9 +685,9 @@ int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int cap
 	if (!rig || chain < 0 || chain >= rig->chain_count) {
 		return 0;
 	}
-	const rig_chain *ch = &rig->chains[chain];
+	const rig_chain *ch = &rig_chains(rig)[chain];
 	for (int i = 0; i < ch->bone_count && i < capacity && bones; i++) {
-		bones[i] = rig->chain_bones[ch->first_index + i];
+		bones[i] = rig_chain_bones(rig)[ch->first_index + i];
 	}
 	return ch->bone_count;
 }
@@ -698,12 +699,12 @@ int spring_rig_clip_count(const spring_rig *rig)
 
 const char *spring_rig_clip_name(const spring_rig *rig, int clip)
 {
-	return rig && clip >= 0 && clip < rig->clip_count ? rig->clips[clip].name : NULL;
+	return rig && clip >= 0 && clip < rig->clip_count ? rig_clips(rig)[clip].name : NULL;
 }
 
 float spring_rig_clip_duration(const spring_rig *rig, int clip)
 {
-	return rig && clip >= 0 && clip < rig->clip_count ? rig->clips[clip].duration : 0.0f;
+	return rig && clip >= 0 && clip < rig->clip_count ? rig_clips(rig)[clip].duration : 0.0f;
 }
 
 int spring_rig_ik_count(const spring_rig *rig)

@@ -85,8 +85,8 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratc
 // The chain's root for this step: the first bone's pivot, oriented like its parent.
 spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chain *ch, const spring_xform2 *world)
 {
-	int first = r->chain_bones[ch->first_index];
-	int par = r->parent[first];
+	int first = rig_chain_bones(r)[ch->first_index];
+	int par = rig_parent(r)[first];
 	spring_xform2 root;
 	root.position = world[first].position;
 	root.angle = par < 0 ? r->root_step.angle : world[par].angle;
@@ -98,52 +98,52 @@ spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *worl
 {
 	spring_result result = SPRING_OK;
 	for (int c = 0; c < r->chain_count; c++) {
-		rig_chain *ch = &r->chains[c];
-		const int *bones = &r->chain_bones[ch->first_index];
+		rig_chain *ch = &rig_chains(r)[c];
+		const int *bones = &rig_chain_bones(r)[ch->first_index];
 		int n = ch->bone_count;
 		spring_xform2 root = spring_rig_internal_chain_root(r, ch, world);
-		int par = r->parent[bones[0]];
+		int par = rig_parent(r)[bones[0]];
 		float parent_angle = par < 0 ? r->root_step.angle : world[par].angle;
 		spring_result res;
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
 			// The pose's local angles become the chain's animation (offsets from the setup).
-			float *offsets = r->scratch_angles;
+			float *offsets = rig_scratch_angles(r);
 			for (int i = 0; i < n; i++) {
-				offsets[i] = spring_angle_delta(r->setup[bones[i]].angle, r->local[bones[i]].angle);
+				offsets[i] = spring_angle_delta(rig_setup(r)[bones[i]].angle, rig_local(r)[bones[i]].angle);
 			}
-			spring_chain2d_set_animation(ch->angle, offsets, n);
-			res = spring_chain2d_update(ch->angle, root, r->clock.step);
+			spring_chain2d_set_animation(rig_chain_angle(r, ch), offsets, n);
+			res = spring_chain2d_update(rig_chain_angle(r, ch), root, r->clock.step);
 			// Simulated world angles -> local angles, blended into the pose by mix.
 			float prev_world = parent_angle;
 			for (int i = 0; i < n && res == SPRING_OK; i++) {
 				spring_state st;
-				spring_chain2d_get_state(ch->angle, i, &st);
+				spring_chain2d_get_state(rig_chain_angle(r, ch), i, &st);
 				float sim_local = spring_angle_delta(prev_world, st.x);
-				float pose_local = r->local[bones[i]].angle;
-				r->local[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
+				float pose_local = rig_local(r)[bones[i]].angle;
+				rig_local(r)[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
 				prev_world = st.x;
 			}
 		} else {
-			spring_xform3 *anim = r->scratch_xf3;
+			spring_xform3 *anim = rig_scratch_xf3(r);
 			for (int i = 0; i < n; i++) {
-				anim[i] = spring_rig_internal_to_xform3(r->local[bones[i]]);
+				anim[i] = spring_rig_internal_to_xform3(rig_local(r)[bones[i]]);
 				anim[i].position.z = 0.0f;
 			}
-			spring_chain_set_animation(ch->tip, anim, n);
+			spring_chain_set_animation(rig_chain_tip(r, ch), anim, n);
 			spring_xform2 parent_world = par < 0 ? r->root_step : world[par];
 			parent_world.scale = spring_vec2_make(1.0f, 1.0f);
-			res = spring_chain_update(ch->tip, spring_rig_internal_to_xform3(parent_world), r->clock.step);
-			spring_xform3 *pose = r->scratch_xf3;
+			res = spring_chain_update(rig_chain_tip(r, ch), spring_rig_internal_to_xform3(parent_world), r->clock.step);
+			spring_xform3 *pose = rig_scratch_xf3(r);
 			if (res == SPRING_OK) {
-				res = spring_chain_get_stepped_pose(ch->tip, pose, NULL, n);
+				res = spring_chain_get_stepped_pose(rig_chain_tip(r, ch), pose, NULL, n);
 			}
 			float prev_world = parent_angle;
 			for (int i = 0; i < n && res == SPRING_OK; i++) {
 				spring_vec3 x = spring_quat_rotate(pose[i].rotation, spring_vec3_make(1.0f, 0.0f, 0.0f));
 				float world_angle = (float)spring_det_atan2((double)x.y, (double)x.x);
 				float sim_local = spring_angle_delta(prev_world, world_angle);
-				float pose_local = r->local[bones[i]].angle;
-				r->local[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
+				float pose_local = rig_local(r)[bones[i]].angle;
+				rig_local(r)[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
 				prev_world = world_angle;
 			}
 		}
@@ -151,7 +151,8 @@ spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *worl
 		if (res != SPRING_OK && result == SPRING_OK) {
 			result = res;
 		}
-		spring_rig_internal_forward(r, r->root_step, r->local, world); // children of this chain follow it
+		// The chain and everything hanging from it follow.
+		spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, bones[0]);
 	}
 	return result;
 }

@@ -69,7 +69,7 @@ float spring_cubic_bezier(float x1, float y1, float x2, float y2, float x)
 // Value of a track at clip time t (within [0, duration] already).
 static void track_value(const spring_rig *r, const rig_track *tr, float t, float out[2])
 {
-	const spring_rig_key *k = &r->keys[tr->first_key];
+	const spring_rig_key *k = &rig_keys(r)[tr->first_key];
 	int n = tr->key_count;
 	if (t <= k[0].time || n == 1) {
 		out[0] = k[0].value[0];
@@ -117,26 +117,26 @@ static float clip_local_time(const rig_clip *cl, double t)
 // The setup pose with clip `clip`'s tracks applied at clip time t, into `local`.
 static void sample_clip_into(const spring_rig *r, int clip, double t, spring_xform2 *local)
 {
-	memcpy(local, r->setup, (size_t)r->bone_count * sizeof(spring_xform2));
+	memcpy(local, rig_setup(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	if (clip < 0) {
 		return;
 	}
-	const rig_clip *cl = &r->clips[clip];
+	const rig_clip *cl = &rig_clips(r)[clip];
 	float ct = clip_local_time(cl, t);
 	for (int i = 0; i < cl->track_count; i++) {
-		const rig_track *tr = &r->tracks[cl->first_track + i];
+		const rig_track *tr = &rig_tracks(r)[cl->first_track + i];
 		float v[2];
 		track_value(r, tr, ct, v);
 		spring_xform2 *l = &local[tr->bone];
 		switch (tr->type) {
 		case SPRING_RIG_TRACK_ROTATE:
-			l->angle = r->setup[tr->bone].angle + v[0];
+			l->angle = rig_setup(r)[tr->bone].angle + v[0];
 			break;
 		case SPRING_RIG_TRACK_TRANSLATE:
-			l->position = spring_vec2_add(r->setup[tr->bone].position, spring_vec2_make(v[0], v[1]));
+			l->position = spring_vec2_add(rig_setup(r)[tr->bone].position, spring_vec2_make(v[0], v[1]));
 			break;
 		case SPRING_RIG_TRACK_SCALE:
-			l->scale = spring_vec2_make(r->setup[tr->bone].scale.x * v[0], r->setup[tr->bone].scale.y * v[1]);
+			l->scale = spring_vec2_make(rig_setup(r)[tr->bone].scale.x * v[0], rig_setup(r)[tr->bone].scale.y * v[1]);
 			break;
 		}
 	}
@@ -144,7 +144,7 @@ static void sample_clip_into(const spring_rig *r, int clip, double t, spring_xfo
 
 void spring_rig_internal_sample_pose(spring_rig *r, double t)
 {
-	sample_clip_into(r, r->clip, t, r->local);
+	sample_clip_into(r, r->clip, t, rig_local(r));
 }
 
 spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity)
@@ -165,12 +165,12 @@ void spring_rig_internal_fire_events(spring_rig *r, double from, double to)
 	if (r->clip < 0 || !(to > from)) {
 		return;
 	}
-	const rig_clip *cl = &r->clips[r->clip];
+	const rig_clip *cl = &rig_clips(r)[r->clip];
 	double d = (double)cl->duration;
 	double start = cl->loop ? floor(from / d) * d : 0.0;
 	for (double base = start; base <= to; base += d) {
 		for (int i = 0; i < cl->event_count; i++) {
-			const rig_event *ev = &r->events[cl->first_event + i];
+			const rig_event *ev = &rig_events(r)[cl->first_event + i];
 			double t = base + (double)ev->time;
 			if ((double)ev->time > d) {
 				continue;

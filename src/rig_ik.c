@@ -5,6 +5,7 @@
 #include "spring_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,7 @@ void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 targe
 
 static spring_vec2 bone_tip(const spring_rig *r, const spring_xform2 *world, int bone)
 {
-	return spring_xform2_apply(world[bone], spring_vec2_make(r->length[bone], 0.0f));
+	return spring_xform2_apply(world[bone], spring_vec2_make(rig_length(r)[bone], 0.0f));
 }
 
 static spring_vec2 ik_target(const rig_ik *ik, const spring_xform2 *world)
@@ -73,28 +74,32 @@ static spring_vec2 ik_target(const rig_ik *ik, const spring_xform2 *world)
 // Turns `bone` so its world angle becomes `world_angle`, blended from the current pose by mix.
 static void set_world_angle(spring_rig *r, const spring_xform2 *world, int bone, float world_angle, float mix)
 {
-	r->local[bone].angle += spring_angle_delta(world[bone].angle, world_angle) * mix;
+	rig_local(r)[bone].angle += spring_angle_delta(world[bone].angle, world_angle) * mix;
 }
 
 void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 {
+	bool current = false; // world matches the locals
 	for (int k = 0; k < r->ik_count; k++) {
-		rig_ik *ik = &r->iks[k];
+		rig_ik *ik = &rig_iks(r)[k];
 		if (ik->mix <= 0.0f) {
 			continue;
 		}
-		spring_rig_internal_forward(r, r->root_step, r->local, world);
+		if (!current) {
+			spring_rig_internal_forward(r, r->root_step, rig_local(r), world);
+			current = true;
+		}
 		spring_vec2 target = ik_target(ik, world);
 		if (!spring_rig_internal_finite2(target)) {
 			continue;
 		}
-		const int *bones = &r->ik_bones[ik->first_index];
+		const int *bones = &rig_ik_bones(r)[ik->first_index];
 		if (ik->desc.type == SPRING_RIG_IK_TWO_BONE) {
 			int b1 = bones[0], b2 = bones[1];
 			spring_vec2 pivot = world[b1].position;
 			spring_vec2 elbow = world[b2].position;
 			float l1 = spring_vec2_length(spring_vec2_sub(elbow, pivot));
-			float l2 = r->length[b2] * fabsf(world[b2].scale.x);
+			float l2 = rig_length(r)[b2] * fabsf(world[b2].scale.x);
 			if (!(l1 > 0.0f) || !(l2 > 0.0f)) {
 				continue;
 			}
@@ -104,15 +109,15 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 			float t1, t2;
 			spring_ik_two_bone(pivot, l1, l2, target, ik->desc.bend_positive, world[b1].angle + offset, &t1, &t2);
 			set_world_angle(r, world, b1, t1 - offset, ik->mix);
-			spring_rig_internal_forward(r, r->root_step, r->local, world);
+			spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, b1);
 			set_world_angle(r, world, b2, t2, ik->mix);
 		} else {
 			// CCD: turn each bone, tip to root, so the effector points at the target; repeat
 			// until within tolerance; then blend from the clip pose by mix.
 			int n = ik->bone_count;
-			float *saved = r->ik_saved;
+			float *saved = rig_ik_saved(r);
 			for (int j = 0; j < n; j++) {
-				saved[j] = r->local[bones[j]].angle;
+				saved[j] = rig_local(r)[bones[j]].angle;
 			}
 			for (int it = 0; it < ik->desc.iterations; it++) {
 				spring_vec2 eff = bone_tip(r, world, bones[n - 1]);
@@ -127,14 +132,16 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 					double a1 = spring_det_atan2((double)e2.y - pivot.y, (double)e2.x - pivot.x);
 					double a2 = spring_det_atan2((double)target.y - pivot.y, (double)target.x - pivot.x);
 					float delta = spring_angle_delta((float)a1, (float)a2);
-					r->local[b].angle += delta;
-					spring_rig_internal_forward(r, r->root_step, r->local, world);
+					rig_local(r)[b].angle += delta;
+					spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, b);
 				}
 			}
 			for (int j = 0; j < n; j++) {
-				float solved = r->local[bones[j]].angle;
-				r->local[bones[j]].angle = saved[j] + (solved - saved[j]) * ik->mix;
+				float solved = rig_local(r)[bones[j]].angle;
+				rig_local(r)[bones[j]].angle = saved[j] + (solved - saved[j]) * ik->mix;
 			}
 		}
+		// The next constraint sees this one's result.
+		spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, bones[0]);
 	}
 }

@@ -5,8 +5,17 @@
 
 #include "spring/rig.h"
 
+#include <stdint.h>
+
 #define NAME_BYTES (SPRING_RIG_MAX_NAME + 1)
 #define MAX_FIRED 64
+
+typedef char rig_name[NAME_BYTES];
+
+/// Byte offsets of the rig's arrays from the start of its block.
+typedef struct rig_offsets {
+	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev, clips, tracks, keys, events, iks, ik_bones, chains, chain_bones, bone_chain, ik_saved, scratch_angles, scratch_xf3, fk_mark;
+} rig_offsets;
 
 typedef struct rig_clip {
 	char name[NAME_BYTES];
@@ -43,8 +52,7 @@ typedef struct rig_chain {
 	int bone_count;
 	int first_index;      // into chain_bones
 	float mix;
-	spring_chain2d *angle;
-	spring_chain *tip;
+	size_t memory;        // offset of the chain object (angle or tip) in the rig's block
 	spring_xform2 root;   // the chain root passed in the last step
 } rig_chain;
 
@@ -64,28 +72,108 @@ struct spring_rig {
 	spring_rig_event fired[MAX_FIRED];
 	char fired_names[MAX_FIRED][NAME_BYTES];
 
-	char (*names)[NAME_BYTES];
-	int *parent;
-	float *length;
-	spring_xform2 *setup;
-	spring_xform2 *local;       // working pose of the current step
-	spring_xform2 *world;       // final world of the last step
-	spring_xform2 *base_world;  // world of the last step before the springs
-	spring_xform2 *final_local, *final_local_prev;
-	rig_clip *clips;
-	rig_track *tracks;
-	spring_rig_key *keys;
-	rig_event *events;
-	rig_ik *iks;
-	int *ik_bones;
-	rig_chain *chains;
-	int *chain_bones;
-	int *bone_chain;            // chain owning each bone, -1 if none
-	float *ik_saved;            // CCD: the clip pose's angles of the bones being solved
-	// Scratch for chains (max bones of any chain), never allocated per frame.
-	float *scratch_angles;
-	spring_xform3 *scratch_xf3;
+	// Every array lives in the same block, found by its offset from the struct's address, so the
+	// block can be copied byte for byte (snapshots, save states) and keeps working.
+	rig_offsets at;
 };
+
+// Array accessors: the block's address plus the array's offset.
+static inline rig_name *rig_names(const spring_rig *r)
+{
+	return (rig_name *)(void *)((unsigned char *)(uintptr_t)r + r->at.names);
+}
+static inline int *rig_parent(const spring_rig *r)
+{
+	return (int *)(void *)((unsigned char *)(uintptr_t)r + r->at.parent);
+}
+static inline float *rig_length(const spring_rig *r)
+{
+	return (float *)(void *)((unsigned char *)(uintptr_t)r + r->at.length);
+}
+static inline spring_xform2 *rig_setup(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.setup);
+}
+static inline spring_xform2 *rig_local(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.local);
+}
+static inline spring_xform2 *rig_world(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.world);
+}
+static inline spring_xform2 *rig_base_world(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.base_world);
+}
+static inline spring_xform2 *rig_final_local(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.final_local);
+}
+static inline spring_xform2 *rig_final_local_prev(const spring_rig *r)
+{
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.final_local_prev);
+}
+static inline rig_clip *rig_clips(const spring_rig *r)
+{
+	return (rig_clip *)(void *)((unsigned char *)(uintptr_t)r + r->at.clips);
+}
+static inline rig_track *rig_tracks(const spring_rig *r)
+{
+	return (rig_track *)(void *)((unsigned char *)(uintptr_t)r + r->at.tracks);
+}
+static inline spring_rig_key *rig_keys(const spring_rig *r)
+{
+	return (spring_rig_key *)(void *)((unsigned char *)(uintptr_t)r + r->at.keys);
+}
+static inline rig_event *rig_events(const spring_rig *r)
+{
+	return (rig_event *)(void *)((unsigned char *)(uintptr_t)r + r->at.events);
+}
+static inline rig_ik *rig_iks(const spring_rig *r)
+{
+	return (rig_ik *)(void *)((unsigned char *)(uintptr_t)r + r->at.iks);
+}
+static inline int *rig_ik_bones(const spring_rig *r)
+{
+	return (int *)(void *)((unsigned char *)(uintptr_t)r + r->at.ik_bones);
+}
+static inline rig_chain *rig_chains(const spring_rig *r)
+{
+	return (rig_chain *)(void *)((unsigned char *)(uintptr_t)r + r->at.chains);
+}
+static inline int *rig_chain_bones(const spring_rig *r)
+{
+	return (int *)(void *)((unsigned char *)(uintptr_t)r + r->at.chain_bones);
+}
+static inline int *rig_bone_chain(const spring_rig *r)
+{
+	return (int *)(void *)((unsigned char *)(uintptr_t)r + r->at.bone_chain);
+}
+static inline float *rig_ik_saved(const spring_rig *r)
+{
+	return (float *)(void *)((unsigned char *)(uintptr_t)r + r->at.ik_saved);
+}
+static inline float *rig_scratch_angles(const spring_rig *r)
+{
+	return (float *)(void *)((unsigned char *)(uintptr_t)r + r->at.scratch_angles);
+}
+static inline spring_xform3 *rig_scratch_xf3(const spring_rig *r)
+{
+	return (spring_xform3 *)(void *)((unsigned char *)(uintptr_t)r + r->at.scratch_xf3);
+}
+static inline unsigned char *rig_fk_mark(const spring_rig *r)
+{
+	return (unsigned char *)(void *)((unsigned char *)(uintptr_t)r + r->at.fk_mark);
+}
+static inline spring_chain2d *rig_chain_angle(const spring_rig *r, const rig_chain *ch)
+{
+	return (spring_chain2d *)(void *)((unsigned char *)(uintptr_t)r + ch->memory);
+}
+static inline spring_chain *rig_chain_tip(const spring_rig *r, const rig_chain *ch)
+{
+	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)r + ch->memory);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Shared between the rig's sources
@@ -110,6 +198,9 @@ spring_xform2 spring_rig_internal_clean_xform(spring_xform2 t);
 
 // Forward kinematics and interpolation (rig.c).
 void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local, spring_xform2 *world);
+/// Recomputes the world transforms of `top` and its descendants only (after their locals changed).
+void spring_rig_internal_forward_subtree(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
+                                         spring_xform2 *world, int top);
 spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, float t);
 
 // Clips (rig_clip.c).

@@ -700,6 +700,40 @@ static int test_memory(void)
 	return 0;
 }
 
+// A rig block holds offsets, not pointers: a byte copy of a running rig (a save state, a
+// rollback snapshot) keeps running on its own, bit for bit like the original would have.
+static int test_block_copy(void)
+{
+	spring_rig_desc d = character(1, 1);
+	size_t size = spring_rig_memory_size(&d);
+	ENSURE(size > 0);
+	size_t rounded = (size + 15) / 16 * 16;
+	unsigned char *a = aligned_alloc(16, rounded), *b = aligned_alloc(16, rounded), *twin_mem = aligned_alloc(16, rounded);
+	ENSURE(a && b && twin_mem);
+	spring_rig *rig, *twin;
+	ENSURE(spring_rig_init(&d, a, size, &rig, NULL) == SPRING_OK);
+	ENSURE(spring_rig_init(&d, twin_mem, size, &twin, NULL) == SPRING_OK);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK && spring_rig_play(twin, 0, 0.0f) == SPRING_OK);
+	for (int f = 0; f < 90; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK && spring_rig_update(twin, 1.0f / 60.0f) == SPRING_OK);
+	}
+	memcpy(b, a, size);
+	memset(a, 0xA5, size); // the original is gone
+	spring_rig *copy = (spring_rig *)(void *)b;
+	for (int f = 0; f < 90; f++) {
+		float dt = f % 7 == 3 ? 1.0f / 24.0f : 1.0f / 60.0f;
+		ENSURE(spring_rig_update(copy, dt) == SPRING_OK && spring_rig_update(twin, dt) == SPRING_OK);
+	}
+	spring_xform2 wc[B_COUNT], wt[B_COUNT];
+	ENSURE(spring_rig_get_world(copy, wc, B_COUNT) == SPRING_OK && spring_rig_get_world(twin, wt, B_COUNT) == SPRING_OK);
+	ENSURE(memcmp(wc, wt, sizeof wc) == 0);
+	ENSURE(strcmp(spring_rig_bone_name(copy, B_T6), "tail6") == 0);
+	free(a);
+	free(b);
+	free(twin_mem);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -856,6 +890,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_teleport_and_reset);
 	RUN_TEST(test_events);
 	RUN_TEST(test_memory);
+	RUN_TEST(test_block_copy);
 	RUN_TEST(test_bad_definitions);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
