@@ -251,12 +251,9 @@ int cmd_compare(int argc, char **argv)
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 600.0, 1, 0});
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", compare_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, compare_help, &status)) {
+		return status;
 	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
 	if (svg_path && strcmp(svg_path, "-") == 0 && cli_flag(&a, "--json")) {

@@ -309,12 +309,9 @@ int cmd_simulate(int argc, char **argv)
 	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s", simulate_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, simulate_help, &status)) {
+		return status;
 	}
 	if (a.positional_count != 1) {
 		return cli_error(cmd, "give the rig file (spring simulate RIG.json; see --help)");

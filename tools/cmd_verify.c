@@ -605,12 +605,9 @@ int cmd_verify(int argc, char **argv)
 	cli_add(&a, "--clip", CLI_STRING, "NAME", CLI_ANY);
 	cli_add(&a, "--seconds", CLI_NUMBER, "S", (cli_range){0.5, 600.0, 0, 0});
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", verify_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, verify_help, &status)) {
+		return status;
 	}
 	double fps[VERIFY_MAX_FPS] = {30.0, 60.0, 144.0};
 	int fps_count = 3;
