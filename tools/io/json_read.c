@@ -231,20 +231,29 @@ spring_result rj_number_item(rj *c, const cJSON *j, const char *path, double lo,
 	return SPRING_OK;
 }
 
-// obj[key] as a float: absent -> def (or an error when `required`).
-spring_result rj_get_float(rj *c, const cJSON *obj, const char *path, const char *key, int required, double def,
-                               double lo, double hi, int flags, float *out)
+const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *key, int required, char p[RJ_PATH_SIZE])
 {
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (!j) {
 		if (required) {
-			return rj_missing(c, path, key);
+			rj_missing(c, path, key);
 		}
-		*out = (float)def;
-		return SPRING_OK;
+		return NULL;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
+	rj_path_key(p, RJ_PATH_SIZE, path, key);
+	return j;
+}
+
+// obj[key] as a float: absent -> def (or an error when `required`).
+spring_result rj_get_float(rj *c, const cJSON *obj, const char *path, const char *key, int required, double def,
+                               double lo, double hi, int flags, float *out)
+{
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, required, p);
+	if (!j) {
+		*out = (float)def;
+		return c->result;
+	}
 	double v = 0.0;
 	if (rj_number_item(c, j, p, lo, hi, flags, &v) != SPRING_OK) {
 		return c->result;
@@ -284,26 +293,24 @@ spring_result rj_integer_item(rj *c, const cJSON *j, const char *path, int lo, i
 
 spring_result rj_get_int(rj *c, const cJSON *obj, const char *path, const char *key, int def, int lo, int hi, int *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, 0, p);
 	if (!j) {
 		*out = def;
-		return SPRING_OK;
+		return c->result;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
 	return rj_integer_item(c, j, p, lo, hi, out);
 }
 
 spring_result rj_get_bool(rj *c, const cJSON *obj, const char *path, const char *key, int def, int *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, 0, p);
 	if (!j) {
 		*out = def;
-		return SPRING_OK;
+		return c->result;
 	}
 	if (!cJSON_IsBool(j)) {
-		char p[256];
-		PATH_KEY(p, path, key);
 		return rj_bad(c, p, "expected true or false, got %s", rj_type_name(j));
 	}
 	*out = cJSON_IsTrue(j) ? 1 : 0;
@@ -337,29 +344,21 @@ spring_result rj_name_item(rj *c, const cJSON *j, const char *path, const char *
 
 spring_result rj_get_name(rj *c, const cJSON *obj, const char *path, const char *key, const char **out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!j) {
-		return rj_missing(c, path, key);
-	}
-	char p[256];
-	PATH_KEY(p, path, key);
-	return rj_name_item(c, j, p, out);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, 1, p);
+	return j ? rj_name_item(c, j, p, out) : c->result;
 }
 
 // obj[key] as one of `names` (NULL-terminated); absent -> def, or an error when def < 0.
 spring_result rj_get_enum(rj *c, const cJSON *obj, const char *path, const char *key, const char *const *names, int def,
                               const char *what, int *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, def < 0, p);
 	if (!j) {
-		if (def < 0) {
-			return rj_missing(c, path, key);
-		}
 		*out = def;
-		return SPRING_OK;
+		return c->result;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
 	char list[160];
 	size_t o = 0;
 	for (int i = 0; names[i]; i++) {
@@ -407,33 +406,25 @@ spring_result rj_vec2_item(rj *c, const cJSON *j, const char *path, double lo, d
 spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char *key, int required, spring_vec2 def,
                               spring_vec2 *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, required, p);
 	if (!j) {
-		if (required) {
-			return rj_missing(c, path, key);
-		}
 		*out = def;
-		return SPRING_OK;
+		return c->result;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
 	return rj_vec2_item(c, j, p, -RJ_BIG, RJ_BIG, out);
 }
 
 spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
                                const char *what, const cJSON **out, int *count)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, required, p);
 	*out = NULL;
 	*count = 0;
 	if (!j) {
-		if (required) {
-			return rj_missing(c, path, key);
-		}
-		return SPRING_OK;
+		return c->result;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
 	if (!cJSON_IsArray(j)) {
 		return rj_bad(c, p, "expected an array of %s, got %s", what, rj_type_name(j));
 	}
@@ -445,5 +436,28 @@ spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char
 	}
 	*out = j;
 	*count = n;
+	return SPRING_OK;
+}
+
+void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                   size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE])
+{
+	rj_path_key(array_path, RJ_PATH_SIZE, path, key);
+	if (rj_get_array(c, obj, path, key, required, max, what, arr, count) != SPRING_OK || *count == 0) {
+		return NULL;
+	}
+	return rj_alloc(c, (size_t)*count, size);
+}
+
+spring_result rj_unique_name(rj *c, const char *path, const char *name, const char *const *earlier, int count,
+                             const char *what, const char *section)
+{
+	for (int o = 0; o < count; o++) {
+		if (strcmp(earlier[o], name) == 0) {
+			char p[RJ_PATH_SIZE], q[96];
+			PATH_KEY(p, path, "name");
+			return rj_bad(c, p, "duplicate %s name %s (first at %s[%d])", what, rj_quoted(q, sizeof q, name, 64), section, o);
+		}
+	}
 	return SPRING_OK;
 }

@@ -81,6 +81,9 @@ void rj_path_key(char *out, size_t size, const char *base, const char *key);
 void rj_path_index(char *out, size_t size, const char *base, int index);
 #define PATH_KEY(out, base, key) rj_path_key(out, sizeof out, base, key)
 #define PATH_INDEX(out, base, i) rj_path_index(out, sizeof out, base, i)
+#define RJ_PATH_SIZE 256
+/// obj[key], its path written to `p`; NULL when absent (an error recorded when `required`).
+const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *key, int required, char p[RJ_PATH_SIZE]);
 /// "a string", "a number", ... for "expected X, got Y".
 const char *rj_type_name(const cJSON *j);
 
@@ -119,6 +122,15 @@ spring_result rj_get_enum(rj *c, const cJSON *obj, const char *path, const char 
                           const char *what, int *out);
 spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char *key, int required, spring_vec2 def,
                           spring_vec2 *out);
+/// obj[key] as an array of at most `max` elements: returns `size` zeroed bytes of temporary memory
+/// for each (NULL when the array is absent or empty, or on an error: see c->result); its path
+/// goes to `array_path`.
+void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                   size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE]);
+/// An error at path.name when `name` is one of earlier[0..count) ("duplicate clip name ... (first
+/// at $.clips[2])": `what` "clip", `section` "$.clips").
+spring_result rj_unique_name(rj *c, const char *path, const char *name, const char *const *earlier, int count,
+                             const char *what, const char *section);
 /// An array with at most `max` elements (absent: *count 0 when optional).
 spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
                            const char *what, const cJSON **out, int *count);

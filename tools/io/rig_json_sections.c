@@ -73,16 +73,12 @@ static spring_result bone_ref_item(rj *c, const cJSON *j, const char *path, int 
 
 static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, const char *key, int required, int *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, required, p);
 	if (!j) {
-		if (required) {
-			return rj_missing(c, path, key);
-		}
 		*out = -1;
-		return SPRING_OK;
+		return c->result;
 	}
-	char p[256];
-	PATH_KEY(p, path, key);
 	return bone_ref_item(c, j, p, !required, out);
 }
 
@@ -318,17 +314,14 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, int cli
 	*seen = clip_track;
 	const cJSON *arr;
 	int n;
-	if (rj_get_array(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", &arr, &n) != SPRING_OK) {
+	spring_rig_key *k;
+	char kp[RJ_PATH_SIZE];
+	k = (spring_rig_key *)rj_get_items(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *k, &arr, &n, kp);
+	if (c->result != SPRING_OK) {
 		return c->result;
 	}
-	char kp[256];
-	PATH_KEY(kp, path, "keys");
 	if (n == 0) {
 		return rj_bad(c, kp, "a track needs at least one key");
-	}
-	spring_rig_key *k = (spring_rig_key *)rj_alloc(c, (size_t)n, sizeof *k);
-	if (!k) {
-		return c->result;
 	}
 	static const char *rotate_keys[] = {"time", "value", "curve", NULL};
 	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
@@ -371,11 +364,15 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 {
 	const cJSON *arr;
 	int n;
-	if (rj_get_array(c, doc, "$", "clips", 0, SPRING_RIG_MAX_CLIPS, "clips", &arr, &n) != SPRING_OK || n == 0) {
+	spring_rig_clip_desc *clips;
+	char section[RJ_PATH_SIZE];
+	clips = (spring_rig_clip_desc *)rj_get_items(c, doc, "$", "clips", 0, SPRING_RIG_MAX_CLIPS, "clips", sizeof *clips, &arr, &n,
+	                                             section);
+	if (!clips) {
 		return c->result;
 	}
-	spring_rig_clip_desc *clips = (spring_rig_clip_desc *)rj_alloc(c, (size_t)n, sizeof *clips);
-	if (!clips) {
+	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
+	if (!names) {
 		return c->result;
 	}
 	static const char *keys[] = {"name", "duration", "loop", "tracks", "events", NULL};
@@ -385,35 +382,26 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		PATH_INDEX(path, "$.clips", i);
 		spring_rig_clip_desc *cl = &clips[i];
 		if (rj_expect_object(c, j, path, "a clip") || rj_check_keys(c, j, path, keys, " in a clip") ||
-		    rj_get_name(c, j, path, "name", &cl->name)) {
+		    rj_get_name(c, j, path, "name", &cl->name) || rj_unique_name(c, path, cl->name, names, i, "clip", section)) {
 			return c->result;
 		}
-		for (int o = 0; o < i; o++) {
-			if (strcmp(clips[o].name, cl->name) == 0) {
-				char p[256], q[96];
-				PATH_KEY(p, path, "name");
-				return rj_bad(c, p, "duplicate clip name %s (first at $.clips[%d])", rj_quoted(q, sizeof q, cl->name, 64), o);
-			}
-		}
+		names[i] = cl->name;
 		if (rj_get_float(c, j, path, "duration", 1, 0.0, 0.0, RJ_BIG, RJ_LO_OPEN, &cl->duration) ||
 		    rj_get_bool(c, j, path, "loop", 0, &cl->loop)) {
 			return c->result;
 		}
 		const cJSON *tracks;
 		int nt;
-		if (rj_get_array(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", &tracks, &nt) != SPRING_OK) {
+		spring_rig_track *tr;
+		char tp[RJ_PATH_SIZE];
+		tr = (spring_rig_track *)rj_get_items(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *tr, &tracks, &nt, tp);
+		if (c->result != SPRING_OK) {
 			return c->result;
 		}
-		if (nt > 0) {
-			spring_rig_track *tr = (spring_rig_track *)rj_alloc(c, (size_t)nt, sizeof *tr);
-			if (!tr) {
-				return c->result;
-			}
+		if (tr) {
 			for (int b = 0; b < c->bone_count * 3; b++) {
 				c->track_seen[b] = -1;
 			}
-			char tp[256];
-			PATH_KEY(tp, path, "tracks");
 			int t = 0;
 			for (const cJSON *e = tracks->child; e; e = e->next, t++) {
 				char p[256];
@@ -427,16 +415,13 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		}
 		const cJSON *events;
 		int ne;
-		if (rj_get_array(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", &events, &ne) != SPRING_OK) {
+		spring_rig_event *ev;
+		char ep[RJ_PATH_SIZE];
+		ev = (spring_rig_event *)rj_get_items(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *ev, &events, &ne, ep);
+		if (c->result != SPRING_OK) {
 			return c->result;
 		}
-		if (ne > 0) {
-			spring_rig_event *ev = (spring_rig_event *)rj_alloc(c, (size_t)ne, sizeof *ev);
-			if (!ev) {
-				return c->result;
-			}
-			char ep[256];
-			PATH_KEY(ep, path, "events");
+		if (ev) {
 			static const char *event_keys[] = {"time", "name", "x", "y", NULL};
 			int v = 0;
 			for (const cJSON *e = events->child; e; e = e->next, v++) {
@@ -474,10 +459,10 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 {
 	const cJSON *arr;
 	int n;
-	if (rj_get_array(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints", &arr, &n) != SPRING_OK || n == 0) {
-		return c->result;
-	}
-	spring_rig_ik_desc *iks = (spring_rig_ik_desc *)rj_alloc(c, (size_t)n, sizeof *iks);
+	spring_rig_ik_desc *iks;
+	char section[RJ_PATH_SIZE];
+	iks = (spring_rig_ik_desc *)rj_get_items(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints", sizeof *iks, &arr, &n,
+	                                         section);
 	if (!iks) {
 		return c->result;
 	}
@@ -493,15 +478,8 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 		if (rj_expect_object(c, j, path, "an IK constraint") ||
 		    rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
 		    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
-		    rj_get_name(c, j, path, "name", &names[i])) {
+		    rj_get_name(c, j, path, "name", &names[i]) || rj_unique_name(c, path, names[i], names, i, "IK", section)) {
 			return c->result;
-		}
-		for (int o = 0; o < i; o++) {
-			if (strcmp(names[o], names[i]) == 0) {
-				char p[256], q[96];
-				PATH_KEY(p, path, "name");
-				return rj_bad(c, p, "duplicate IK name %s (first at $.ik[%d])", rj_quoted(q, sizeof q, names[i], 64), o);
-			}
 		}
 		ik->type = (spring_rig_ik_type)type;
 		char q1[96], q2[96];
@@ -642,11 +620,15 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 {
 	const cJSON *arr;
 	int n;
-	if (rj_get_array(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", &arr, &n) != SPRING_OK || n == 0) {
+	spring_rig_chain_desc *chains;
+	char section[RJ_PATH_SIZE];
+	chains = (spring_rig_chain_desc *)rj_get_items(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", sizeof *chains, &arr,
+	                                               &n, section);
+	if (!chains) {
 		return c->result;
 	}
-	spring_rig_chain_desc *chains = (spring_rig_chain_desc *)rj_alloc(c, (size_t)n, sizeof *chains);
-	if (!chains) {
+	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
+	if (!names) {
 		return c->result;
 	}
 	for (int b = 0; b < c->bone_count; b++) {
@@ -663,18 +645,12 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		int type = 0;
 		if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
 		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys, type == 0 ? " for an angle chain" : " for a tip chain") ||
-		    rj_get_name(c, j, path, "name", &ch->name)) {
+		    rj_get_name(c, j, path, "name", &ch->name) || rj_unique_name(c, path, ch->name, names, i, "chain", section)) {
 			return c->result;
 		}
+		names[i] = ch->name;
 		ch->type = (spring_rig_chain_type)type;
 		char q1[96], q2[96];
-		for (int o = 0; o < i; o++) {
-			if (strcmp(chains[o].name, ch->name) == 0) {
-				char p[256];
-				PATH_KEY(p, path, "name");
-				return rj_bad(c, p, "duplicate chain name %s (first at $.chains[%d])", rj_quoted(q1, sizeof q1, ch->name, 64), o);
-			}
-		}
 		char lp[256];
 		PATH_KEY(lp, path, "last");
 		if (get_bone_ref(c, j, path, "first", 1, &ch->first_bone) || get_bone_ref(c, j, path, "last", 1, &ch->last_bone) ||
@@ -722,17 +698,14 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		if (type == SPRING_RIG_CHAIN_TIP) {
 			const cJSON *cols;
 			int nc;
-			if (rj_get_array(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", &cols, &nc) ||
-			    rj_get_float(c, j, path, "tip_radius", 0, 0.0, 0.0, RJ_BIG, 0, &ch->tip_radius)) {
+			spring_collider *col;
+			char cp[RJ_PATH_SIZE];
+			col = (spring_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
+			                                      &cols, &nc, cp);
+			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, 0.0, RJ_BIG, 0, &ch->tip_radius)) {
 				return c->result;
 			}
-			if (nc > 0) {
-				spring_collider *col = (spring_collider *)rj_alloc(c, (size_t)nc, sizeof *col);
-				if (!col) {
-					return c->result;
-				}
-				char cp[256];
-				PATH_KEY(cp, path, "colliders");
+			if (col) {
 				int k = 0;
 				for (const cJSON *e = cols->child; e; e = e->next, k++) {
 					char p[256];

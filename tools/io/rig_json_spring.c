@@ -161,13 +161,9 @@ spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_par
 
 spring_result rj_get_spring(rj *c, const cJSON *obj, const char *path, const char *key, spring_params *out)
 {
-	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, 0, p);
 	spring_params zero = {0.0f, 0.0f, 0.0f};
 	*out = zero;
-	if (!j) {
-		return SPRING_OK;
-	}
-	char p[256];
-	PATH_KEY(p, path, key);
-	return rj_spring_item(c, j, p, out);
+	return j ? rj_spring_item(c, j, p, out) : c->result;
 }
