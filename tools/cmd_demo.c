@@ -125,17 +125,6 @@ static int demo_checks(demo_report *report)
 	return failures ? 1 : 0;
 }
 
-void demo_report_line(demo_report *r, const char *line, int passed)
-{
-	if (r->line_count < 8) {
-		snprintf(r->chain_lines[r->line_count], sizeof r->chain_lines[0], "%s", line);
-		r->chain_passed[r->line_count] = passed;
-		r->line_count++;
-	}
-	r->checks++;
-	r->failures += !passed;
-}
-
 static const char demo_help[] =
 	"usage: spring demo\n"
 	"\n"

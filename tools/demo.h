@@ -18,7 +18,7 @@ typedef struct demo_report {
 	int checks, failures;
 } demo_report;
 
-/// Appends a one-line secondary-motion result to the report.
+/// Appends a one-line secondary-motion result to the report (demo_chain.c).
 void demo_report_line(demo_report *r, const char *line, int passed);
 
 /// Terminal section: the tail across frame rates, teleport, rest. Returns the number of failures.
