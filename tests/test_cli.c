@@ -8,11 +8,17 @@
 ///   within 0.5% of the closed form at every sample;
 /// - the bad-input corpus (tests/cli/bad_input.txt): one-line message naming the flag or file,
 ///   exit status 2, no output file; and a deterministic argv fuzz;
-/// - simulate and verify on the example rigs; verify exits 1 with FAIL on an undamped spring.
+/// - simulate and verify on the example rigs; verify exits 1 with FAIL on an undamped spring;
+/// - every row of the parameterisation table (tools/io/param_table.h) is read the same by the
+///   CLI's flags and by the rig-file reader: the same spring_params bits, the same defaults for
+///   optional values, the same refusal of a missing required one.
 #define _POSIX_C_SOURCE 200809L
 #include "test_macros.h"
 
 #include <spring/spring.h>
+
+#include "param_table.h"
+#include "rig_json_internal.h"
 
 #include <cjson/cJSON.h>
 
@@ -941,6 +947,166 @@ static int test_help_everywhere(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The parameterisation table: CLI flags and rig-file keys agree
+
+// A value for every key of the table (the test's own, so a new row without one fails here).
+static const char *sample_value(const char *key)
+{
+	static const char *const samples[][2] = {
+		{"mass", "2.5"}, {"stiffness", "150"}, {"damping", "4"}, {"frequency", "1.7"}, {"damping_ratio", "0.25"},
+		{"duration", "0.6"}, {"bounce", "-0.3"}, {"response", "0.45"}, {"damping_fraction", "0.6"}, {"settling", "0.9"},
+		{"epsilon", "0.01"}, {"visual_duration", "0.3"}, {"half_life", "0.07"}, {"tension", "170"}, {"friction", "26"},
+		{"origami_tension", "40"}, {"origami_friction", "7"}, {"per_frame_stiffness", "0.1"}, {"per_frame_damping", "0.7"},
+		{"fps", "30"},
+	};
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+		if (strcmp(samples[i][0], key) == 0) {
+			return samples[i][1];
+		}
+	}
+	return NULL;
+}
+
+static int same_bits(spring_params a, spring_params b)
+{
+	return memcmp(&a.stiffness, &b.stiffness, sizeof(float)) == 0 && memcmp(&a.damping, &b.damping, sizeof(float)) == 0 &&
+	       memcmp(&a.mass, &b.mass, sizeof(float)) == 0;
+}
+
+// `spring params --json` with the form's fields whose bit is set in `given`: its exit status, and
+// on success the canonical parameters and the "given" object (printed JSON, to be freed).
+static int cli_params(const spring_param_form *form, unsigned given, int *status, spring_params *p, char **given_json)
+{
+	const char *args[16];
+	int n = 0;
+	args[n++] = "params";
+	args[n++] = "--json";
+	for (int i = 0; i < form->field_count; i++) {
+		if (given & (1u << i)) {
+			args[n++] = form->fields[i].flag;
+			args[n++] = sample_value(form->fields[i].key);
+		}
+	}
+	args[n] = NULL;
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	*status = r.status;
+	if (r.status != 0) {
+		ENSURE_MSG(r.status == 2 && one_line(r.err), "%s: status %d, %s", form->name, r.status, r.err);
+		run_free(&r);
+		return 0;
+	}
+	cJSON *doc = cJSON_Parse(r.out);
+	run_free(&r);
+	ENSURE(doc);
+	const cJSON *spring = cJSON_GetObjectItemCaseSensitive(doc, "spring");
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(spring, "parameterisation");
+	ENSURE_MSG(cJSON_IsString(kind) && strcmp(kind->valuestring, form->name) == 0, "%s", form->name);
+	// "%.9g" of a float reads back as the same float.
+	p->mass = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "mass"));
+	p->stiffness = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "stiffness"));
+	p->damping = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "damping"));
+	*given_json = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(spring, "given"));
+	cJSON_Delete(doc);
+	ENSURE(*given_json);
+	return 0;
+}
+
+// A rig file's spring object with the same fields: the reader's result.
+static spring_result rig_params(const spring_param_form *form, unsigned given, spring_params *p, spring_rig_file_error *e)
+{
+	char json[512];
+	size_t o = (size_t)snprintf(json, sizeof json, "{");
+	int first = 1;
+	for (int i = 0; i < form->field_count; i++) {
+		if (given & (1u << i)) {
+			o += (size_t)snprintf(json + o, sizeof json - o, "%s\"%s\": %s", first ? "" : ", ", form->fields[i].key,
+			                      sample_value(form->fields[i].key));
+			first = 0;
+		}
+	}
+	snprintf(json + o, sizeof json - o, "}");
+	return rj_load_spring_json(json, strlen(json), "spring.json", p, e);
+}
+
+static int test_param_table_cli_and_rig_agree(void)
+{
+	// A flag shared by two forms means one thing: the CLI adds it once.
+	for (int f = 0; f < SPRING_PARAM_FORM_COUNT; f++) {
+		for (int i = 0; i < spring_param_forms[f].field_count; i++) {
+			const spring_param_field *a = &spring_param_forms[f].fields[i];
+			ENSURE_MSG(sample_value(a->key) != NULL, "no sample value for \"%s\"", a->key);
+			for (int g = 0; g < SPRING_PARAM_FORM_COUNT; g++) {
+				for (int j = 0; j < spring_param_forms[g].field_count; j++) {
+					const spring_param_field *b = &spring_param_forms[g].fields[j];
+					if (strcmp(a->flag, b->flag) == 0 || strcmp(a->key, b->key) == 0) {
+						ENSURE_MSG(strcmp(a->flag, b->flag) == 0 && strcmp(a->key, b->key) == 0 && strcmp(a->meta, b->meta) == 0 &&
+						               memcmp(&a->range, &b->range, sizeof a->range) == 0 && a->shared_flag == b->shared_flag,
+						           "%s / %s differ between %s and %s", a->flag, a->key, spring_param_forms[f].name,
+						           spring_param_forms[g].name);
+					}
+				}
+			}
+		}
+	}
+	int runs = 0;
+	for (int f = 0; f < SPRING_PARAM_FORM_COUNT; f++) {
+		const spring_param_form *form = &spring_param_forms[f];
+		const unsigned all = (1u << form->field_count) - 1u;
+		// Everything given: the CLI and the reader give the same bits; the CLI's "given" object,
+		// read as a rig file's spring, too.
+		int status = 0;
+		spring_params cli, rig, again;
+		char *given = NULL;
+		spring_rig_file_error e;
+		ENSURE(cli_params(form, all, &status, &cli, &given) == 0);
+		ENSURE_MSG(status == 0, "%s: the CLI refused every field given", form->name);
+		ENSURE_MSG(rig_params(form, all, &rig, &e) == SPRING_OK, "%s: %s", form->name, e.message);
+		ENSURE_MSG(same_bits(cli, rig), "%s: CLI %.9g/%.9g/%.9g, rig %.9g/%.9g/%.9g", form->name, (double)cli.stiffness,
+		           (double)cli.damping, (double)cli.mass, (double)rig.stiffness, (double)rig.damping, (double)rig.mass);
+		spring_result r = rj_load_spring_json(given, strlen(given), "given.json", &again, &e);
+		free(given);
+		ENSURE_MSG(r == SPRING_OK && same_bits(cli, again), "%s: the CLI's given object reads otherwise: %s", form->name,
+		           e.message);
+		runs++;
+		// Each field left out: an optional one takes the same default in both (and the spring is the
+		// one given with that default written out); a required one is refused by both.
+		for (int i = 0; i < form->field_count; i++) {
+			if (i == form->primary) {
+				continue;
+			}
+			unsigned without = all & ~(1u << i);
+			spring_params cli2 = {0.0f, 0.0f, 0.0f}, rig2 = {0.0f, 0.0f, 0.0f}, want;
+			ENSURE(cli_params(form, without, &status, &cli2, &given) == 0);
+			r = rig_params(form, without, &rig2, &e);
+			runs++;
+			if (!spring_param_field_optional(&form->fields[i])) {
+				ENSURE_MSG(status == 2 && r != SPRING_OK, "%s without %s: CLI status %d, reader %d", form->name,
+				           form->fields[i].key, status, (int)r);
+				continue;
+			}
+			ENSURE_MSG(status == 0 && r == SPRING_OK, "%s without %s: CLI status %d, reader %s", form->name, form->fields[i].key,
+			           status, r == SPRING_OK ? "ok" : e.message);
+			double v[SPRING_PARAM_MAX_FIELDS] = {0.0, 0.0, 0.0};
+			for (int k = 0; k < form->field_count; k++) {
+				v[k] = k == i ? form->fields[k].fallback : strtod(sample_value(form->fields[k].key), NULL);
+			}
+			ENSURE(spring_param_form_convert(form, v, &want) == SPRING_OK);
+			ENSURE_MSG(same_bits(cli2, rig2) && same_bits(cli2, want), "%s without %s: CLI, reader and the default differ",
+			           form->name, form->fields[i].key);
+			cJSON *g = cJSON_Parse(given);
+			free(given);
+			ENSURE(g);
+			double shown = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(g, form->fields[i].key));
+			cJSON_Delete(g);
+			ENSURE_MSG(shown == form->fields[i].fallback, "%s: the CLI shows %s as %.9g", form->name, form->fields[i].key, shown);
+		}
+	}
+	ENSURE(runs >= 2 * SPRING_PARAM_FORM_COUNT);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -968,6 +1134,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
 	RUN_TEST(test_help_everywhere);
+	RUN_TEST(test_param_table_cli_and_rig_agree);
 	remove_tree(g_base);
 	return TEST_SUMMARY();
 }

@@ -10,7 +10,7 @@
 //     run without NaN;
 //  6. degrees in the file are radians in the rig; defaults are the documented ones;
 //  7. every spring parameterisation goes through the library's own conversion (bit-identical
-//     to the same spring given as stiffness/damping/mass);
+//     to the same spring given as stiffness/damping/mass), optional values taking their defaults;
 //  8. every truncation and random byte mutations of the sample rig fail cleanly (no crash, no
 //     leak under ASan, *out untouched);
 //  9. out of memory at every allocation fails cleanly (cJSON hooks, spring allocator);
@@ -761,7 +761,7 @@ static int test_every_parameterisation(void)
 		spring_result r;
 		spring_params p;
 	} pcase;
-	pcase cases[11];
+	pcase cases[13];
 	int n = 0;
 #define PCASE(text, call)                                                                       \
 	do {                                                                                        \
@@ -776,6 +776,9 @@ static int test_every_parameterisation(void)
 	PCASE("{\"response\": 0.45, \"damping_fraction\": 0.6}", spring_params_from_response(0.45f, 0.6f, &cases[n].p));
 	PCASE("{\"settling\": 0.9, \"damping_ratio\": 0.4}", spring_params_from_settling(0.9f, 0.4f, 0.001f, &cases[n].p));
 	PCASE("{\"visual_duration\": 0.3, \"bounce\": 0.25}", spring_params_from_visual_duration(0.3f, 0.25f, &cases[n].p));
+	// bounce is optional (default 0), as for the CLI's --duration and --visual-duration.
+	PCASE("{\"duration\": 0.5}", spring_params_from_duration_bounce(0.5f, 0.0f, &cases[n].p));
+	PCASE("{\"visual_duration\": 0.3}", spring_params_from_visual_duration(0.3f, 0.0f, &cases[n].p));
 	PCASE("{\"half_life\": 0.07}", spring_params_from_half_life(0.07f, &cases[n].p));
 	PCASE("{\"tension\": 170, \"friction\": 26}", spring_params_from_tension_friction(170.0f, 26.0f, &cases[n].p));
 	PCASE("{\"origami_tension\": 40, \"origami_friction\": 7}", spring_params_from_origami(40.0f, 7.0f, &cases[n].p));

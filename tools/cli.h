@@ -106,6 +106,7 @@ typedef struct cli_opt {
 	double number;        ///< parsed value (numbers)
 	const char *string;   ///< parsed value (strings)
 	int seen;             ///< 1 when given
+	int position;         ///< argv index where it was given (0 when not)
 } cli_opt;
 
 #define CLI_MAX_OPTS 64
@@ -119,6 +120,7 @@ typedef struct cli_args {
 	int positional_count;
 	int max_positional;
 	int help;
+	int has_spring;       ///< the spring flags were added (cli_add_spring_options)
 } cli_args;
 
 void cli_args_init(cli_args *a, const char *command, int max_positional);
@@ -128,6 +130,10 @@ cli_opt *cli_find(cli_args *a, const char *name);
 /// Parses argv[first..argc). Returns CLI_OK, or CLI_USAGE after printing the error. Sets a->help
 /// (and stops) when --help or -h is present anywhere.
 int cli_parse(cli_args *a, int argc, char **argv, int first);
+/// The start of every command: parses argv[2..argc) and, on --help, prints `help` (followed by the
+/// spring flags' help when the command has them). Returns 1 when the command is done, with the
+/// exit status in *status; 0 to go on.
+int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int *status);
 /// The option's value when given, otherwise `fallback`.
 double cli_num(cli_args *a, const char *name, double fallback);
 const char *cli_str(cli_args *a, const char *name, const char *fallback);
@@ -138,7 +144,8 @@ int cli_parse_list(const char *command, const char *flag, const char *text, doub
                    cli_range range);
 
 // ---------------------------------------------------------------------------------------------
-// Spring parameterisations shared by every command
+// Spring parameterisations shared by every command (cli_spring.c), from the table the rig-file
+// reader uses too (tools/io/param_table.h)
 
 /// Adds every spring flag (and --epsilon) to `a`.
 void cli_add_spring_options(cli_args *a);
@@ -148,7 +155,7 @@ typedef struct cli_spring {
 	char kind[32];           ///< "duration-bounce", "frequency", ... or "default"
 	char description[160];   ///< "duration 0.5 s, bounce 0.3"
 	int given_count;
-	const char *given_name[4]; ///< JSON keys of the given values, in canonical order
+	const char *given_name[4]; ///< the values' keys in rig files, in the conversion's argument order
 	double given_value[4];
 	double epsilon;          ///< --epsilon (default 0.001)
 } cli_spring;
@@ -159,8 +166,8 @@ typedef struct cli_spring {
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out);
 /// Number of spring flags given (excluding --epsilon).
 int cli_spring_flag_count(cli_args *a);
-/// Help text for the spring flags.
-extern const char cli_spring_help[];
+/// Prints the help text for the spring flags.
+void cli_print_spring_help(FILE *f);
 
 /// Writes the spring's description, given values and canonical parameters into a JSON object
 /// under `key`.
@@ -179,5 +186,6 @@ int cmd_css(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 
 #endif

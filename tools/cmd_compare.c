@@ -65,16 +65,22 @@ static void tween_at(double a, double b, double t0, double duration, double t, d
 	*v = (b - a) * dy / duration;
 }
 
-double compare_default_until(const compare_desc *d)
+// The experiment's spring: one channel from `from` toward `to`.
+static spring_result init_motion(spring_motion *m, const compare_desc *d)
 {
-	spring_motion m;
 	spring_motion_desc md;
 	memset(&md, 0, sizeof md);
 	md.channels = 1;
 	md.params = d->p;
 	md.from[0] = (float)d->from;
 	md.to[0] = (float)d->to;
-	if (spring_motion_init(&m, &md) != SPRING_OK) {
+	return spring_motion_init(m, &md);
+}
+
+double compare_default_until(const compare_desc *d)
+{
+	spring_motion m;
+	if (init_motion(&m, d) != SPRING_OK) {
 		return 1.0;
 	}
 	spring_motion_advance(&m, (float)d->retarget_at);
@@ -106,13 +112,7 @@ int compare_run(const compare_desc *d, compare_result *r)
 	r->tween_speed = mem + 5 * cap;
 	r->spring_speed = mem + 6 * cap;
 	spring_motion m;
-	spring_motion_desc md;
-	memset(&md, 0, sizeof md);
-	md.channels = 1;
-	md.params = d->p;
-	md.from[0] = (float)d->from;
-	md.to[0] = (float)d->to;
-	if (spring_motion_init(&m, &md) != SPRING_OK) {
+	if (init_motion(&m, d) != SPRING_OK) {
 		compare_free(r);
 		return -2;
 	}
@@ -251,12 +251,9 @@ int cmd_compare(int argc, char **argv)
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 600.0, 1, 0});
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", compare_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, compare_help, &status)) {
+		return status;
 	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
 	if (svg_path && strcmp(svg_path, "-") == 0 && cli_flag(&a, "--json")) {

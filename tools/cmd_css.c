@@ -121,12 +121,9 @@ int cmd_css(int argc, char **argv)
 	cli_add(&a, "--resolution", CLI_NUMBER, "MS", (cli_range){1.0, 1000.0, 0, 0});
 	cli_add(&a, "--max-duration", CLI_NUMBER, "S", (cli_range){0.0, 60.0, 1, 0});
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", css_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, css_help, &status)) {
+		return status;
 	}
 	cli_spring s;
 	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {

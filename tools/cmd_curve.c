@@ -93,12 +93,9 @@ int cmd_curve(int argc, char **argv)
 	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", curve_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, curve_help, &status)) {
+		return status;
 	}
 	if (cli_flag(&a, "--csv") && cli_flag(&a, "--json")) {
 		return cli_error(cmd, "--csv and --json: choose one output format");

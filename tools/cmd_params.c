@@ -67,12 +67,9 @@ int cmd_params(int argc, char **argv)
 	cli_args_init(&a, "params", 0);
 	cli_add_spring_options(&a);
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", params_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, params_help, &status)) {
+		return status;
 	}
 	cli_spring s;
 	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {

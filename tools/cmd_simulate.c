@@ -173,6 +173,20 @@ static double peak_tip_speed(const rig_file *f, const sim_run *r, int chain, dou
 	return peak;
 }
 
+
+// The box around every bone's pivot and tip.
+static void skeleton_bounds(const rig_file *f, const spring_xform2 *w, int bones, double *x0, double *x1, double *y0, double *y1)
+{
+	*x0 = *y0 = INFINITY;
+	*x1 = *y1 = -INFINITY;
+	for (int i = 0; i < bones; i++) {
+		spring_vec2 tip = rig_bone_tip(f, w, i);
+		*x0 = fmin(*x0, fmin(w[i].position.x, tip.x));
+		*x1 = fmax(*x1, fmax(w[i].position.x, tip.x));
+		*y0 = fmin(*y0, fmin(w[i].position.y, tip.y));
+		*y1 = fmax(*y1, fmax(w[i].position.y, tip.y));
+	}
+}
 static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *file, const char *clip_name)
 {
 	int *chain_of = malloc(sizeof(int) * (size_t)(r->bones > 0 ? r->bones : 1));
@@ -194,14 +208,8 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 	double extent = 1e-6;
 	for (int k = 0; k < panels; k++) {
 		const spring_xform2 *w = r->pose + (size_t)picks[k] * (size_t)r->bones;
-		double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-		for (int i = 0; i < r->bones; i++) {
-			spring_vec2 tip = rig_bone_tip(f, w, i);
-			x0 = fmin(x0, fmin(w[i].position.x, tip.x));
-			x1 = fmax(x1, fmax(w[i].position.x, tip.x));
-			y0 = fmin(y0, fmin(w[i].position.y, tip.y));
-			y1 = fmax(y1, fmax(w[i].position.y, tip.y));
-		}
+		double x0, x1, y0, y1;
+		skeleton_bounds(f, w, r->bones, &x0, &x1, &y0, &y1);
 		extent = fmax(extent, fmax(x1 - x0, y1 - y0));
 	}
 	double scale = (fmin(pw, ph - 30.0) - 24.0) / extent;
@@ -223,14 +231,8 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 		int fr = picks[k];
 		const spring_xform2 *w = r->pose + (size_t)fr * (size_t)r->bones;
 		double ox = (k % cols) * pw, oy = head + (k / cols) * ph;
-		double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-		for (int i = 0; i < r->bones; i++) {
-			spring_vec2 tip = rig_bone_tip(f, w, i);
-			x0 = fmin(x0, fmin(w[i].position.x, tip.x));
-			x1 = fmax(x1, fmax(w[i].position.x, tip.x));
-			y0 = fmin(y0, fmin(w[i].position.y, tip.y));
-			y1 = fmax(y1, fmax(w[i].position.y, tip.y));
-		}
+		double x0, x1, y0, y1;
+		skeleton_bounds(f, w, r->bones, &x0, &x1, &y0, &y1);
 		double cx = 0.5 * (x0 + x1), cy = 0.5 * (y0 + y1);
 		double pcx = ox + pw / 2.0, pcy = oy + 12.0 + (ph - 30.0) / 2.0;
 		sb_printf(b, "<g class=\"frame\" data-frame=\"%d\">\n", fr);
@@ -309,12 +311,9 @@ int cmd_simulate(int argc, char **argv)
 	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s", simulate_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, simulate_help, &status)) {
+		return status;
 	}
 	if (a.positional_count != 1) {
 		return cli_error(cmd, "give the rig file (spring simulate RIG.json; see --help)");

@@ -57,6 +57,43 @@ typedef struct integrator_result {
 	spring_envelope_report envelope;
 } integrator_result;
 
+// Opens one check's object: its frame rate, whether it passed, and the library's error when it
+// could not run. 1 when it ran (its figures follow).
+static int json_check_begin(jw *w, double fps, spring_result error, int passed)
+{
+	jw_object(w, NULL);
+	jw_num(w, "fps", fps);
+	jw_bool(w, "passed", error == SPRING_OK && passed);
+	if (error != SPRING_OK) {
+		jw_str(w, "error", spring_result_string(error));
+		return 0;
+	}
+	return 1;
+}
+
+// One run of the envelope check: its frame rate (0: the jittery clock) and its error.
+static void json_envelope_run(jw *w, double fps, double max_error)
+{
+	jw_object(w, NULL);
+	if (fps > 0.0) {
+		jw_num(w, "fps", fps);
+	} else {
+		jw_str(w, "fps", "jittery");
+	}
+	jw_num(w, "max_error", max_error);
+	jw_object_end(w);
+}
+
+// The end of every verify document: the counts and the verdict.
+static void json_verdict(jw *w, int checks, int failures)
+{
+	jw_int(w, "checks", checks);
+	jw_int(w, "failures", failures);
+	jw_bool(w, "passed", failures == 0);
+	jw_object_end(w);
+	jw_end(w);
+}
+
 static int verify_spring(cli_args *a, const double *fps, int fps_count)
 {
 	const char *cmd = "verify";
@@ -124,12 +161,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 			jw_str(&w, "integrator", r->name);
 			jw_array(&w, "energy", 0);
 			for (int i = 0; i < fps_count; i++) {
-				jw_object(&w, NULL);
-				jw_num(&w, "fps", fps[i]);
-				jw_bool(&w, "passed", r->energy_error[i] == SPRING_OK && r->energy[i].passed);
-				if (r->energy_error[i] != SPRING_OK) {
-					jw_str(&w, "error", spring_result_string(r->energy_error[i]));
-				} else {
+				if (json_check_begin(&w, fps[i], r->energy_error[i], r->energy[i].passed)) {
 					jw_int(&w, "peaks", r->energy[i].peaks);
 					jw_int(&w, "growths", r->energy[i].growths);
 					jw_num(&w, "worst_ratio", r->energy[i].worst_ratio);
@@ -141,12 +173,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 			jw_array_end(&w);
 			jw_array(&w, "rest", 0);
 			for (int i = 0; i < fps_count; i++) {
-				jw_object(&w, NULL);
-				jw_num(&w, "fps", fps[i]);
-				jw_bool(&w, "passed", r->rest_error[i] == SPRING_OK && r->rest[i].passed);
-				if (r->rest_error[i] != SPRING_OK) {
-					jw_str(&w, "error", spring_result_string(r->rest_error[i]));
-				} else {
+				if (json_check_begin(&w, fps[i], r->rest_error[i], r->rest[i].passed)) {
 					jw_num(&w, "seconds", r->rest[i].seconds);
 					jw_num(&w, "last_second_move", r->rest[i].last_second_move);
 					jw_num(&w, "final_offset", r->rest[i].final_offset);
@@ -164,14 +191,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 				jw_num(&w, "worst", r->envelope.worst);
 				jw_array(&w, "runs", 0);
 				for (int i = 0; i < r->envelope.rate_count; i++) {
-					jw_object(&w, NULL);
-					if (r->envelope.fps[i] > 0.0f) {
-						jw_num(&w, "fps", r->envelope.fps[i]);
-					} else {
-						jw_str(&w, "fps", "jittery");
-					}
-					jw_num(&w, "max_error", r->envelope.max_error[i]);
-					jw_object_end(&w);
+					json_envelope_run(&w, r->envelope.fps[i], r->envelope.max_error[i]);
 				}
 				jw_array_end(&w);
 			}
@@ -179,11 +199,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 			jw_object_end(&w);
 		}
 		jw_array_end(&w);
-		jw_int(&w, "checks", checks);
-		jw_int(&w, "failures", failures);
-		jw_bool(&w, "passed", failures == 0);
-		jw_object_end(&w);
-		jw_end(&w);
+		json_verdict(&w, checks, failures);
 	} else {
 		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description, fmt_num(n[0], s.p.stiffness, 6),
 		          fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
@@ -523,25 +539,14 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 			jw_num(&w, "tolerance", RIG_ENVELOPE_TOL);
 			jw_array(&w, "runs", 0);
 			for (int i = 0; i <= fps_count; i++) {
-				jw_object(&w, NULL);
-				if (i < fps_count) {
-					jw_num(&w, "fps", fps[i]);
-				} else {
-					jw_str(&w, "fps", "jittery");
-				}
-				jw_num(&w, "max_error", r->env[i]);
-				jw_object_end(&w);
+				json_envelope_run(&w, i < fps_count ? fps[i] : 0.0, r->env[i]);
 			}
 			jw_array_end(&w);
 			jw_object_end(&w);
 			jw_object_end(&w);
 		}
 		jw_array_end(&w);
-		jw_int(&w, "checks", checks);
-		jw_int(&w, "failures", failures);
-		jw_bool(&w, "passed", failures == 0);
-		jw_object_end(&w);
-		jw_end(&w);
+		json_verdict(&w, checks, failures);
 	} else {
 		char shown[200];
 		sb_printf(&b, "rig: %s (%d chains), clip %s\n", cli_clean(shown, sizeof shown, path), chains, clip_name ? clip_name : "(none)");
@@ -605,12 +610,9 @@ int cmd_verify(int argc, char **argv)
 	cli_add(&a, "--clip", CLI_STRING, "NAME", CLI_ANY);
 	cli_add(&a, "--seconds", CLI_NUMBER, "S", (cli_range){0.5, 600.0, 0, 0});
 	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	if (cli_parse(&a, argc, argv, 2) != CLI_OK) {
-		return CLI_USAGE;
-	}
-	if (a.help) {
-		printf("%s%s", verify_help, cli_spring_help);
-		return CLI_OK;
+	int status;
+	if (cli_parse_command(&a, argc, argv, verify_help, &status)) {
+		return status;
 	}
 	double fps[VERIFY_MAX_FPS] = {30.0, 60.0, 144.0};
 	int fps_count = 3;

@@ -1,5 +1,5 @@
-// Sections of `spring demo`, one file each: the terminal sections (spring.c, demo_chain.c) and
-// the self-contained page out/demo/index.html (demo_html.c).
+// Sections of `spring demo` (cmd_demo.c), one file each: the secondary-motion section
+// (demo_chain.c) and the self-contained page out/demo/index.html (demo_html.c).
 #ifndef SPRING_TOOLS_DEMO_H
 #define SPRING_TOOLS_DEMO_H
 
@@ -18,7 +18,7 @@ typedef struct demo_report {
 	int checks, failures;
 } demo_report;
 
-/// Appends a one-line secondary-motion result to the report.
+/// Appends a one-line secondary-motion result to the report (demo_chain.c).
 void demo_report_line(demo_report *r, const char *line, int passed);
 
 /// Terminal section: the tail across frame rates, teleport, rest. Returns the number of failures.
@@ -30,8 +30,5 @@ int demo_teleport_series(int before, int after, double *t, double *naive, double
 /// `rig_note` receives a sentence about the sample rig (found where, or not found).
 int demo_write_html(const char *path, const demo_report *report, char *message, size_t message_size, char *rig_note,
                     size_t rig_note_size);
-
-/// `spring demo`.
-int cmd_demo(int argc, char **argv);
 
 #endif

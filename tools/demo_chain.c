@@ -8,6 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+void demo_report_line(demo_report *r, const char *line, int passed)
+{
+	if (r->line_count < 8) {
+		snprintf(r->chain_lines[r->line_count], sizeof r->chain_lines[0], "%s", line);
+		r->chain_passed[r->line_count] = passed;
+		r->line_count++;
+	}
+	r->checks++;
+	r->failures += !passed;
+}
+
 enum { bones = 8 };
 static const float bone_len = 20.0f, chain_len = bones * 20.0f;
 static spring_bone_desc g_bones[bones];

@@ -1,0 +1,170 @@
+// What the files of the rig-file reader share (not installed, not for users):
+//
+//   rig_json_context.c   the reader's context: first error, temporary memory, the final message
+//   json_check.c         the strict RFC 8259 syntax check and line/column positions
+//   json_read.c          typed values out of cJSON with JSON paths in errors, "did you mean"
+//   rig_json_spring.c    spring objects, through the parameterisation table (param_table.h)
+//   rig_json_sections.c  the sections: root, bones, clips, IK, chains
+//   rig_json_errors.c    spring_rig_create's errors mapped back to JSON paths
+//   rig_json.c           the document and the public entry points (rig_json.h)
+#ifndef SPRING_RIG_JSON_INTERNAL_H
+#define SPRING_RIG_JSON_INTERNAL_H
+
+#include "rig_json.h"
+
+#include <cjson/cJSON.h>
+
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define RJ_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RJ_PRINTF(f, a)
+#endif
+
+#define RJ_BIG 1e6                 // the sane range of most numbers: [-1e6, 1e6]
+#define RJ_MAX_DEPTH 64            // JSON nesting accepted (the format needs 6)
+#define RJ_MAX_NUMBER_CHARS 63     // cJSON parses at most this many characters of a number
+#define RJ_DEG_TO_RAD (SPRING_PI / 180.0)
+#define RJ_HASH_SLOTS 1024         // >= 2 * SPRING_RIG_MAX_BONES, a power of two
+
+// ---------------------------------------------------------------------------------------------
+// Context, errors, temporary memory (rig_json_context.c)
+
+typedef union rj_block {
+	union rj_block *next;
+	max_align_t align;
+} rj_block;
+
+typedef struct rj {
+	spring_rig_file_error *err;
+	spring_result result;        // first error (SPRING_OK while none)
+	const char *text;            // the document as given (for line/column)
+	size_t length;
+	rj_block *blocks;            // temporary allocations, freed together
+
+	int bone_count;
+	spring_rig_bone_desc *bones;
+	int *hash;                   // bone name -> index + 1 (0: empty slot)
+	int *bone_chain;             // chain index owning each bone, -1 if none
+	int *track_seen;             // per clip: (bone, type) -> track index, -1 if none
+} rj;
+
+/// Starts a read: clears `c` and `error` (optional) and names the document.
+void rj_begin(rj *c, spring_rig_file_error *error, const char *name);
+/// Ends a read: frees the temporary memory, composes the error's message; returns the result.
+spring_result rj_finish(rj *c);
+/// Records the first error; returns its code so callers can `return rj_fail(...)`.
+spring_result rj_fail(rj *c, spring_result code, const char *path, const char *fmt, ...) RJ_PRINTF(4, 5);
+/// rj_fail with SPRING_ERROR_BAD_DEFINITION.
+spring_result rj_bad(rj *c, const char *path, const char *fmt, ...) RJ_PRINTF(3, 4);
+/// Zeroed temporary memory, freed by rj_finish; NULL (the error recorded) when out of memory.
+void *rj_alloc(rj *c, size_t count, size_t size);
+/// strcpy that truncates to `size`.
+void rj_copy_str(char *dst, size_t size, const char *src);
+
+// ---------------------------------------------------------------------------------------------
+// Syntax (json_check.c)
+
+/// 1 when s[0..n) is one valid JSON document; else 0 with the byte offset and the reason.
+int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t why_size);
+/// Line and column (1-based; the column counts UTF-8 characters) of a byte offset.
+void rj_line_column(const char *text, size_t length, size_t offset, int *line, int *column);
+
+// ---------------------------------------------------------------------------------------------
+// Values (json_read.c)
+
+/// `s` quoted and escaped for a message, shortened to about `max` characters.
+const char *rj_quoted(char *buf, size_t size, const char *s, size_t max);
+/// base.key (or base["key"]) and base[index]; paths longer than the buffer are cut short.
+void rj_path_key(char *out, size_t size, const char *base, const char *key);
+void rj_path_index(char *out, size_t size, const char *base, int index);
+#define PATH_KEY(out, base, key) rj_path_key(out, sizeof out, base, key)
+#define PATH_INDEX(out, base, i) rj_path_index(out, sizeof out, base, i)
+#define RJ_PATH_SIZE 256
+/// obj[key], its path written to `p`; NULL when absent (an error recorded when `required`).
+const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *key, int required, char p[RJ_PATH_SIZE]);
+/// "a string", "a number", ... for "expected X, got Y".
+const char *rj_type_name(const cJSON *j);
+
+/// The closest of the candidates offered to a misspelt name (for "did you mean").
+typedef struct rj_suggestion {
+	const char *given;
+	const char *best;  // NULL while no candidate is close enough
+	int distance;
+} rj_suggestion;
+void rj_suggest_begin(rj_suggestion *s, const char *given);
+void rj_suggest_offer(rj_suggestion *s, const char *candidate);
+
+enum { RJ_LO_OPEN = 1, RJ_HI_OPEN = 2 };
+
+/// Checks an object's keys against `allowed` (NULL-terminated, at most 32): no unknown key, no
+/// duplicate. `what` (may be "") names the element for the message, e.g. " for a two-bone IK".
+spring_result rj_check_keys(rj *c, const cJSON *obj, const char *path, const char *const *allowed, const char *what);
+spring_result rj_expect_object(rj *c, const cJSON *j, const char *path, const char *what);
+spring_result rj_missing(rj *c, const char *path, const char *key);
+/// A number in [lo, hi] (bounds open per flags) that is a finite float.
+spring_result rj_number_item(rj *c, const cJSON *j, const char *path, double lo, double hi, int flags, double *out);
+spring_result rj_integer_item(rj *c, const cJSON *j, const char *path, int lo, int hi, int *out);
+/// A name: a string of 1..SPRING_RIG_MAX_NAME bytes without control characters.
+spring_result rj_name_item(rj *c, const cJSON *j, const char *path, const char **out);
+spring_result rj_vec2_item(rj *c, const cJSON *j, const char *path, double lo, double hi, spring_vec2 *out);
+/// obj[key] as a float: absent -> def (or an error when `required`).
+spring_result rj_get_float(rj *c, const cJSON *obj, const char *path, const char *key, int required, double def, double lo,
+                           double hi, int flags, float *out);
+/// An angle in degrees in the file, radians out.
+spring_result rj_get_degrees(rj *c, const cJSON *obj, const char *path, const char *key, int required, float *out);
+spring_result rj_get_int(rj *c, const cJSON *obj, const char *path, const char *key, int def, int lo, int hi, int *out);
+spring_result rj_get_bool(rj *c, const cJSON *obj, const char *path, const char *key, int def, int *out);
+spring_result rj_get_name(rj *c, const cJSON *obj, const char *path, const char *key, const char **out);
+/// obj[key] as one of `names` (NULL-terminated); absent -> def, or an error when def < 0.
+spring_result rj_get_enum(rj *c, const cJSON *obj, const char *path, const char *key, const char *const *names, int def,
+                          const char *what, int *out);
+spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char *key, int required, spring_vec2 def,
+                          spring_vec2 *out);
+/// obj[key] as an array of at most `max` elements: returns `size` zeroed bytes of temporary memory
+/// for each (NULL when the array is absent or empty, or on an error: see c->result); its path
+/// goes to `array_path`.
+void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                   size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE]);
+/// An error at path.name when `name` is one of earlier[0..count) ("duplicate clip name ... (first
+/// at $.clips[2])": `what` "clip", `section` "$.clips").
+spring_result rj_unique_name(rj *c, const char *path, const char *name, const char *const *earlier, int count,
+                             const char *what, const char *section);
+/// An array with at most `max` elements (absent: *count 0 when optional).
+spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
+                           const char *what, const cJSON **out, int *count);
+
+// ---------------------------------------------------------------------------------------------
+// Springs (rig_json_spring.c)
+
+/// A spring object (any one parameterisation of param_table.h) converted by the library.
+spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_params *out);
+/// obj[key] as a spring; absent -> all zero (the rig's default).
+spring_result rj_get_spring(rj *c, const cJSON *obj, const char *path, const char *key, spring_params *out);
+
+// ---------------------------------------------------------------------------------------------
+// Sections (rig_json_sections.c)
+
+spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root);
+/// Fills c->bones, c->bone_count and the name lookup.
+spring_result rj_read_bones(rj *c, const cJSON *doc);
+spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc);
+/// `names` receives each IK's name (the rig keeps none).
+spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const char **names);
+spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc);
+/// Number of bones from first down to last along parent links, or -1 if last does not descend from first.
+int rj_range_count(const rj *c, int first, int last);
+
+// ---------------------------------------------------------------------------------------------
+// spring_rig_create's errors (rig_json_errors.c)
+
+void rj_map_create_error(rj *c, spring_result code, const spring_error *e);
+
+// ---------------------------------------------------------------------------------------------
+// For tests (rig_json.c): one spring object read as a rig file's chain reads it.
+
+spring_result rj_load_spring_json(const char *text, size_t length, const char *name_for_errors, spring_params *out,
+                                  spring_rig_file_error *error);
+
+#endif

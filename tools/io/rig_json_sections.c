@@ -1,0 +1,725 @@
+// The sections of a rig file (docs/rig-format.md): root, bones, clips, IK constraints and chains,
+// each element checked and converted into spring_rig_desc (degrees -> radians, names -> indices).
+#include "rig_json_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// Bones by name
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++) {
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	}
+	return h;
+}
+
+// Index of the bone called `name` among the first c->bone_count bones, -1 if none.
+static int find_bone(const rj *c, const char *name)
+{
+	for (uint32_t i = name_hash(name) & (RJ_HASH_SLOTS - 1);; i = (i + 1) & (RJ_HASH_SLOTS - 1)) {
+		int v = c->hash[i];
+		if (v == 0) {
+			return -1;
+		}
+		if (strcmp(c->bones[v - 1].name, name) == 0) {
+			return v - 1;
+		}
+	}
+}
+
+static void insert_bone(rj *c, const char *name, int index)
+{
+	uint32_t i = name_hash(name) & (RJ_HASH_SLOTS - 1);
+	while (c->hash[i] != 0) {
+		i = (i + 1) & (RJ_HASH_SLOTS - 1);
+	}
+	c->hash[i] = index + 1;
+}
+
+// A bone reference: a bone name, or null when `allow_null` (-> -1).
+static spring_result bone_ref_item(rj *c, const cJSON *j, const char *path, int allow_null, int *out)
+{
+	if (allow_null && cJSON_IsNull(j)) {
+		*out = -1;
+		return SPRING_OK;
+	}
+	if (!cJSON_IsString(j)) {
+		return rj_bad(c, path, "expected a bone name%s, got %s", allow_null ? " or null" : "", rj_type_name(j));
+	}
+	int b = find_bone(c, j->valuestring);
+	if (b < 0) {
+		char q[96];
+		rj_suggestion hint;
+		rj_suggest_begin(&hint, j->valuestring);
+		for (int i = 0; i < c->bone_count; i++) {
+			rj_suggest_offer(&hint, c->bones[i].name);
+		}
+		if (hint.best) {
+			char q2[96];
+			return rj_bad(c, path, "unknown bone %s (did you mean %s?)", rj_quoted(q, sizeof q, j->valuestring, 64),
+			              rj_quoted(q2, sizeof q2, hint.best, 64));
+		}
+		return rj_bad(c, path, "unknown bone %s", rj_quoted(q, sizeof q, j->valuestring, 64));
+	}
+	*out = b;
+	return SPRING_OK;
+}
+
+static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, const char *key, int required, int *out)
+{
+	char p[RJ_PATH_SIZE];
+	const cJSON *j = rj_member(c, obj, path, key, required, p);
+	if (!j) {
+		*out = -1;
+		return c->result;
+	}
+	return bone_ref_item(c, j, p, !required, out);
+}
+
+// Is `bone` equal to or a descendant of `ancestor`?
+static int descends(const rj *c, int bone, int ancestor)
+{
+	for (int b = bone, steps = 0; b >= 0 && steps <= c->bone_count; b = c->bones[b].parent, steps++) {
+		if (b == ancestor) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rj_range_count(const rj *c, int first, int last)
+{
+	int n = 0;
+	for (int b = last; b >= 0 && n <= c->bone_count; b = c->bones[b].parent) {
+		n++;
+		if (b == first) {
+			return n;
+		}
+	}
+	return -1;
+}
+
+static spring_result check_range(rj *c, const char *path, int first, int last, const char *what)
+{
+	if (rj_range_count(c, first, last) < 0) {
+		char q1[96], q2[96];
+		return rj_bad(c, path, "%s does not descend from %s: %s needs a parent-linked range (first is an ancestor of last)",
+		              rj_quoted(q1, sizeof q1, c->bones[last].name, 64), rj_quoted(q2, sizeof q2, c->bones[first].name, 64), what);
+	}
+	return SPRING_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+
+spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(doc, "root");
+	root->position = spring_vec2_make(0.0f, 0.0f);
+	root->angle = 0.0f;
+	root->scale = spring_vec2_make(1.0f, 1.0f);
+	if (!j) {
+		return SPRING_OK;
+	}
+	const char *path = "$.root";
+	static const char *keys[] = {"x", "y", "rotation", "scale_x", "scale_y", NULL};
+	if (rj_expect_object(c, j, path, "the root placement") || rj_check_keys(c, j, path, keys, "") ||
+	    rj_get_float(c, j, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &root->position.x) ||
+	    rj_get_float(c, j, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &root->position.y) ||
+	    rj_get_degrees(c, j, path, "rotation", 0, &root->angle) ||
+	    rj_get_float(c, j, path, "scale_x", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &root->scale.x) ||
+	    rj_get_float(c, j, path, "scale_y", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &root->scale.y)) {
+		return c->result;
+	}
+	if (root->scale.x == 0.0f || root->scale.y == 0.0f) {
+		char p[256];
+		PATH_KEY(p, path, root->scale.x == 0.0f ? "scale_x" : "scale_y");
+		return rj_bad(c, p, "must not be 0");
+	}
+	return SPRING_OK;
+}
+
+spring_result rj_read_bones(rj *c, const cJSON *doc)
+{
+	const cJSON *arr;
+	int n;
+	if (rj_get_array(c, doc, "$", "bones", 1, SPRING_RIG_MAX_BONES, "bones", &arr, &n) != SPRING_OK) {
+		return c->result;
+	}
+	if (n == 0) {
+		return rj_bad(c, "$.bones", "must list at least one bone");
+	}
+	c->bones = (spring_rig_bone_desc *)rj_alloc(c, (size_t)n, sizeof *c->bones);
+	c->hash = (int *)rj_alloc(c, RJ_HASH_SLOTS, sizeof(int));
+	c->bone_chain = (int *)rj_alloc(c, (size_t)n, sizeof(int));
+	c->track_seen = (int *)rj_alloc(c, (size_t)n * 3u, sizeof(int));
+	const cJSON **parents = (const cJSON **)rj_alloc(c, (size_t)n, sizeof *parents);
+	if (!c->bones || !c->hash || !c->bone_chain || !c->track_seen || !parents) {
+		return c->result;
+	}
+	static const char *keys[] = {"name", "parent", "length", "x", "y", "rotation", "scale_x", "scale_y", NULL};
+	int i = 0;
+	for (const cJSON *b = arr->child; b; b = b->next, i++) {
+		char path[256];
+		PATH_INDEX(path, "$.bones", i);
+		spring_rig_bone_desc *d = &c->bones[i];
+		if (rj_expect_object(c, b, path, "a bone") || rj_check_keys(c, b, path, keys, " in a bone") ||
+		    rj_get_name(c, b, path, "name", &d->name)) {
+			return c->result;
+		}
+		c->bone_count = i; // look up among the earlier bones only
+		int first = find_bone(c, d->name);
+		if (first >= 0) {
+			char p[256], q[96];
+			PATH_KEY(p, path, "name");
+			return rj_bad(c, p, "duplicate bone name %s (first at $.bones[%d])", rj_quoted(q, sizeof q, d->name, 64), first);
+		}
+		insert_bone(c, d->name, i);
+		c->bone_count = i + 1;
+		d->parent = -1;
+		parents[i] = cJSON_GetObjectItemCaseSensitive(b, "parent");
+		if (rj_get_float(c, b, path, "length", 0, 0.0, 0.0, RJ_BIG, 0, &d->length) ||
+		    rj_get_float(c, b, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.x) ||
+		    rj_get_float(c, b, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.y) ||
+		    rj_get_degrees(c, b, path, "rotation", 0, &d->setup.angle) ||
+		    rj_get_float(c, b, path, "scale_x", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &d->setup.scale.x) ||
+		    rj_get_float(c, b, path, "scale_y", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &d->setup.scale.y)) {
+			return c->result;
+		}
+		if (d->setup.scale.x == 0.0f || d->setup.scale.y == 0.0f) {
+			char p[256];
+			PATH_KEY(p, path, d->setup.scale.x == 0.0f ? "scale_x" : "scale_y");
+			return rj_bad(c, p, "must not be 0");
+		}
+	}
+	c->bone_count = n;
+	// Parents by name (any bone), then the order: parents before children, no cycles.
+	for (i = 0; i < n; i++) {
+		if (parents[i]) {
+			char path[256], p[256];
+			PATH_INDEX(path, "$.bones", i);
+			PATH_KEY(p, path, "parent");
+			if (bone_ref_item(c, parents[i], p, 1, &c->bones[i].parent) != SPRING_OK) {
+				return c->result;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		int p = c->bones[i].parent;
+		if (p < i) {
+			continue;
+		}
+		char path[256], pp[256], q[96];
+		PATH_INDEX(path, "$.bones", i);
+		PATH_KEY(pp, path, "parent");
+		if (p == i) {
+			return rj_bad(c, pp, "bone %s is its own parent", rj_quoted(q, sizeof q, c->bones[i].name, 64));
+		}
+		// A later parent: is it a cycle back to this bone?
+		int steps = 0, b = p;
+		while (b >= 0 && b != i && steps <= n) {
+			b = c->bones[b].parent;
+			steps++;
+		}
+		if (b == i) {
+			char text[200];
+			size_t o = (size_t)snprintf(text, sizeof text, "%s", c->bones[i].name);
+			for (b = p; o < sizeof text; b = c->bones[b].parent) {
+				o += (size_t)snprintf(text + o, sizeof text - o, " -> %s", c->bones[b].name);
+				if (b == i) {
+					break;
+				}
+			}
+			return rj_bad(c, pp, "cycle through bones %s", text);
+		}
+		return rj_bad(c, pp, "parent %s is listed after this bone (at $.bones[%d]): list parents before their children",
+		              rj_quoted(q, sizeof q, c->bones[p].name, 64), p);
+	}
+	return SPRING_OK;
+}
+
+static spring_result read_curve(rj *c, const cJSON *key, const char *path, spring_rig_key *k)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(key, "curve");
+	k->curve = SPRING_RIG_CURVE_LINEAR;
+	if (!j) {
+		return SPRING_OK;
+	}
+	char p[256];
+	PATH_KEY(p, path, "curve");
+	if (cJSON_IsString(j)) {
+		if (strcmp(j->valuestring, "linear") == 0) {
+			return SPRING_OK;
+		}
+		if (strcmp(j->valuestring, "stepped") == 0) {
+			k->curve = SPRING_RIG_CURVE_STEPPED;
+			return SPRING_OK;
+		}
+		char q[96];
+		return rj_bad(c, p, "unknown curve %s (expected \"linear\", \"stepped\" or a Bezier [x1, y1, x2, y2])",
+		              rj_quoted(q, sizeof q, j->valuestring, 40));
+	}
+	if (!cJSON_IsArray(j)) {
+		return rj_bad(c, p, "expected \"linear\", \"stepped\" or a Bezier [x1, y1, x2, y2], got %s", rj_type_name(j));
+	}
+	int n = cJSON_GetArraySize(j);
+	if (n != 4) {
+		return rj_bad(c, p, "a Bezier curve is [x1, y1, x2, y2]: 4 numbers (got %d)", n);
+	}
+	int i = 0;
+	for (const cJSON *e = j->child; e; e = e->next, i++) {
+		char pe[256];
+		PATH_INDEX(pe, p, i);
+		double v = 0.0;
+		int x = (i % 2) == 0;
+		if (rj_number_item(c, e, pe, x ? 0.0 : -RJ_BIG, x ? 1.0 : RJ_BIG, 0, &v) != SPRING_OK) {
+			return c->result;
+		}
+		k->bezier[i] = (float)v;
+	}
+	k->curve = SPRING_RIG_CURVE_BEZIER;
+	return SPRING_OK;
+}
+
+static const char *const track_types[] = {"rotate", "translate", "scale", NULL};
+
+static spring_result read_track(rj *c, const cJSON *t, const char *path, int clip_track, spring_rig_track *out)
+{
+	static const char *keys[] = {"bone", "type", "keys", NULL};
+	int type = 0;
+	if (rj_expect_object(c, t, path, "a track") || rj_check_keys(c, t, path, keys, " in a track") ||
+	    get_bone_ref(c, t, path, "bone", 1, &out->bone) ||
+	    rj_get_enum(c, t, path, "type", track_types, -1, "track type", &type)) {
+		return c->result;
+	}
+	out->type = (spring_rig_track_type)type;
+	int *seen = &c->track_seen[out->bone * 3 + type];
+	if (*seen >= 0) {
+		char q[96];
+		char base[256];
+		rj_copy_str(base, sizeof base, path);
+		char *bracket = strrchr(base, '[');
+		if (bracket) {
+			*bracket = '\0';
+		}
+		return rj_bad(c, path, "duplicate track: bone %s already has a %s track in this clip (at %s[%d])",
+		              rj_quoted(q, sizeof q, c->bones[out->bone].name, 64), track_types[type], base, *seen);
+	}
+	*seen = clip_track;
+	const cJSON *arr;
+	int n;
+	spring_rig_key *k;
+	char kp[RJ_PATH_SIZE];
+	k = (spring_rig_key *)rj_get_items(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *k, &arr, &n, kp);
+	if (c->result != SPRING_OK) {
+		return c->result;
+	}
+	if (n == 0) {
+		return rj_bad(c, kp, "a track needs at least one key");
+	}
+	static const char *rotate_keys[] = {"time", "value", "curve", NULL};
+	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
+	int i = 0;
+	for (const cJSON *e = arr->child; e; e = e->next, i++) {
+		char p[256];
+		PATH_INDEX(p, kp, i);
+		const char *what = type == SPRING_RIG_TRACK_ROTATE ? " in a rotate key" : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key" : " in a scale key";
+		if (rj_expect_object(c, e, p, "a key") || rj_check_keys(c, e, p, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
+		    rj_get_float(c, e, p, "time", 1, 0.0, 0.0, RJ_BIG, 0, &k[i].time)) {
+			return c->result;
+		}
+		if (i > 0 && !(k[i].time > k[i - 1].time)) {
+			char pt[256];
+			PATH_KEY(pt, p, "time");
+			return rj_bad(c, pt, "key times must increase (%.9g after %.9g at %s[%d])", (double)k[i].time,
+			              (double)k[i - 1].time, kp, i - 1);
+		}
+		if (type == SPRING_RIG_TRACK_ROTATE) {
+			if (rj_get_degrees(c, e, p, "value", 1, &k[i].value[0])) {
+				return c->result;
+			}
+		} else {
+			double def = type == SPRING_RIG_TRACK_SCALE ? 1.0 : 0.0;
+			if (rj_get_float(c, e, p, "x", 0, def, -RJ_BIG, RJ_BIG, 0, &k[i].value[0]) ||
+			    rj_get_float(c, e, p, "y", 0, def, -RJ_BIG, RJ_BIG, 0, &k[i].value[1])) {
+				return c->result;
+			}
+		}
+		if (read_curve(c, e, p, &k[i])) {
+			return c->result;
+		}
+	}
+	out->key_count = n;
+	out->keys = k;
+	return SPRING_OK;
+}
+
+spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
+{
+	const cJSON *arr;
+	int n;
+	spring_rig_clip_desc *clips;
+	char section[RJ_PATH_SIZE];
+	clips = (spring_rig_clip_desc *)rj_get_items(c, doc, "$", "clips", 0, SPRING_RIG_MAX_CLIPS, "clips", sizeof *clips, &arr, &n,
+	                                             section);
+	if (!clips) {
+		return c->result;
+	}
+	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
+	if (!names) {
+		return c->result;
+	}
+	static const char *keys[] = {"name", "duration", "loop", "tracks", "events", NULL};
+	int i = 0;
+	for (const cJSON *j = arr->child; j; j = j->next, i++) {
+		char path[256];
+		PATH_INDEX(path, "$.clips", i);
+		spring_rig_clip_desc *cl = &clips[i];
+		if (rj_expect_object(c, j, path, "a clip") || rj_check_keys(c, j, path, keys, " in a clip") ||
+		    rj_get_name(c, j, path, "name", &cl->name) || rj_unique_name(c, path, cl->name, names, i, "clip", section)) {
+			return c->result;
+		}
+		names[i] = cl->name;
+		if (rj_get_float(c, j, path, "duration", 1, 0.0, 0.0, RJ_BIG, RJ_LO_OPEN, &cl->duration) ||
+		    rj_get_bool(c, j, path, "loop", 0, &cl->loop)) {
+			return c->result;
+		}
+		const cJSON *tracks;
+		int nt;
+		spring_rig_track *tr;
+		char tp[RJ_PATH_SIZE];
+		tr = (spring_rig_track *)rj_get_items(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *tr, &tracks, &nt, tp);
+		if (c->result != SPRING_OK) {
+			return c->result;
+		}
+		if (tr) {
+			for (int b = 0; b < c->bone_count * 3; b++) {
+				c->track_seen[b] = -1;
+			}
+			int t = 0;
+			for (const cJSON *e = tracks->child; e; e = e->next, t++) {
+				char p[256];
+				PATH_INDEX(p, tp, t);
+				if (read_track(c, e, p, t, &tr[t]) != SPRING_OK) {
+					return c->result;
+				}
+			}
+			cl->track_count = nt;
+			cl->tracks = tr;
+		}
+		const cJSON *events;
+		int ne;
+		spring_rig_event *ev;
+		char ep[RJ_PATH_SIZE];
+		ev = (spring_rig_event *)rj_get_items(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *ev, &events, &ne, ep);
+		if (c->result != SPRING_OK) {
+			return c->result;
+		}
+		if (ev) {
+			static const char *event_keys[] = {"time", "name", "x", "y", NULL};
+			int v = 0;
+			for (const cJSON *e = events->child; e; e = e->next, v++) {
+				char p[256];
+				PATH_INDEX(p, ep, v);
+				if (rj_expect_object(c, e, p, "an event") || rj_check_keys(c, e, p, event_keys, " in an event") ||
+				    rj_get_float(c, e, p, "time", 1, 0.0, 0.0, RJ_BIG, 0, &ev[v].time) ||
+				    rj_get_name(c, e, p, "name", &ev[v].name) ||
+				    rj_get_float(c, e, p, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[0]) ||
+				    rj_get_float(c, e, p, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[1])) {
+					return c->result;
+				}
+				char pt[256];
+				PATH_KEY(pt, p, "time");
+				if (ev[v].time > cl->duration) {
+					return rj_bad(c, pt, "must be <= the clip's duration %.9g (got %.9g)", (double)cl->duration, (double)ev[v].time);
+				}
+				if (v > 0 && ev[v].time < ev[v - 1].time) {
+					return rj_bad(c, pt, "events must be in time order (%.9g after %.9g at %s[%d])", (double)ev[v].time,
+					              (double)ev[v - 1].time, ep, v - 1);
+				}
+			}
+			cl->event_count = ne;
+			cl->events = ev;
+		}
+	}
+	desc->clip_count = n;
+	desc->clips = clips;
+	return SPRING_OK;
+}
+
+static const char *const ik_types[] = {"two-bone", "ccd", NULL};
+
+spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const char **names)
+{
+	const cJSON *arr;
+	int n;
+	spring_rig_ik_desc *iks;
+	char section[RJ_PATH_SIZE];
+	iks = (spring_rig_ik_desc *)rj_get_items(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints", sizeof *iks, &arr, &n,
+	                                         section);
+	if (!iks) {
+		return c->result;
+	}
+	static const char *two_keys[] = {"name", "type", "bones", "target", "bend", "mix", NULL};
+	static const char *ccd_keys[] = {"name", "type", "first", "last", "target", "iterations", "tolerance", "mix", NULL};
+	static const char *const bends[] = {"positive", "negative", NULL};
+	int i = 0;
+	for (const cJSON *j = arr->child; j; j = j->next, i++) {
+		char path[256];
+		PATH_INDEX(path, "$.ik", i);
+		spring_rig_ik_desc *ik = &iks[i];
+		int type = 0;
+		if (rj_expect_object(c, j, path, "an IK constraint") ||
+		    rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
+		    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
+		    rj_get_name(c, j, path, "name", &names[i]) || rj_unique_name(c, path, names[i], names, i, "IK", section)) {
+			return c->result;
+		}
+		ik->type = (spring_rig_ik_type)type;
+		char q1[96], q2[96];
+		if (type == SPRING_RIG_IK_TWO_BONE) {
+			const cJSON *bones = cJSON_GetObjectItemCaseSensitive(j, "bones");
+			char bp[256];
+			PATH_KEY(bp, path, "bones");
+			if (!bones) {
+				return rj_missing(c, path, "bones");
+			}
+			int nb = cJSON_IsArray(bones) ? cJSON_GetArraySize(bones) : -1;
+			if (nb != 2) {
+				if (nb < 0) {
+					return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %s", rj_type_name(bones));
+				}
+				return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %d", nb);
+			}
+			char p0[256], p1[256];
+			PATH_INDEX(p0, bp, 0);
+			PATH_INDEX(p1, bp, 1);
+			if (bone_ref_item(c, bones->child, p0, 0, &ik->first_bone) ||
+			    bone_ref_item(c, bones->child->next, p1, 0, &ik->last_bone)) {
+				return c->result;
+			}
+			const spring_rig_bone_desc *lower = &c->bones[ik->last_bone];
+			if (lower->parent != ik->first_bone) {
+				return rj_bad(c, bp, "%s is not a child of %s: a two-bone IK needs a bone and its child",
+				              rj_quoted(q1, sizeof q1, lower->name, 64), rj_quoted(q2, sizeof q2, c->bones[ik->first_bone].name, 64));
+			}
+			if (!(lower->length > 0.0f)) {
+				return rj_bad(c, p1, "%s has length 0: the lower bone of a two-bone IK needs a length > 0",
+				              rj_quoted(q1, sizeof q1, lower->name, 64));
+			}
+			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
+				return rj_bad(c, p1, "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length",
+				              rj_quoted(q1, sizeof q1, lower->name, 64), rj_quoted(q2, sizeof q2, c->bones[ik->first_bone].name, 64));
+			}
+			int bend = 0;
+			if (rj_get_enum(c, j, path, "bend", bends, 0, "bend", &bend)) {
+				return c->result;
+			}
+			ik->bend_positive = bend == 0;
+		} else {
+			char lp[256];
+			PATH_KEY(lp, path, "last");
+			if (get_bone_ref(c, j, path, "first", 1, &ik->first_bone) || get_bone_ref(c, j, path, "last", 1, &ik->last_bone) ||
+			    check_range(c, lp, ik->first_bone, ik->last_bone, "a CCD IK") ||
+			    rj_get_int(c, j, path, "iterations", 16, 1, 1000, &ik->iterations) ||
+			    rj_get_float(c, j, path, "tolerance", 0, 1e-4, 0.0, RJ_BIG, RJ_LO_OPEN, &ik->tolerance)) {
+				return c->result;
+			}
+		}
+		const cJSON *target = cJSON_GetObjectItemCaseSensitive(j, "target");
+		ik->target_bone = -1;
+		if (target) {
+			char tp[256];
+			PATH_KEY(tp, path, "target");
+			if (bone_ref_item(c, target, tp, 1, &ik->target_bone)) {
+				return c->result;
+			}
+			if (ik->target_bone >= 0) {
+				for (int b = ik->last_bone;; b = c->bones[b].parent) {
+					if (ik->target_bone == b) {
+						return rj_bad(c, tp, "the target %s is one of this IK's bones",
+						              rj_quoted(q1, sizeof q1, c->bones[b].name, 64));
+					}
+					if (descends(c, ik->target_bone, b)) {
+						return rj_bad(c, tp, "the target %s is moved by this IK (it descends from %s)",
+						              rj_quoted(q1, sizeof q1, c->bones[ik->target_bone].name, 64),
+						              rj_quoted(q2, sizeof q2, c->bones[b].name, 64));
+					}
+					if (b == ik->first_bone) {
+						break;
+					}
+				}
+			}
+		}
+		ik->mix_set = 1;
+		if (rj_get_float(c, j, path, "mix", 0, 1.0, 0.0, 1.0, 0, &ik->mix)) {
+			return c->result;
+		}
+	}
+	desc->ik_count = n;
+	desc->iks = iks;
+	return SPRING_OK;
+}
+
+static const char *const chain_types[] = {"angle", "tip", NULL};
+static const char *const collider_types[] = {"circle", "capsule", "plane", NULL};
+
+static spring_result read_collider(rj *c, const cJSON *j, const char *path, spring_collider *out)
+{
+	static const char *circle_keys[] = {"type", "x", "y", "radius", NULL};
+	static const char *capsule_keys[] = {"type", "a", "b", "radius", NULL};
+	static const char *plane_keys[] = {"type", "point", "normal", "radius", NULL};
+	static const char *const *keys[] = {circle_keys, capsule_keys, plane_keys};
+	static const char *what[] = {" for a circle collider", " for a capsule collider", " for a plane collider"};
+	int type = 0;
+	memset(out, 0, sizeof *out);
+	if (rj_expect_object(c, j, path, "a collider") ||
+	    rj_get_enum(c, j, path, "type", collider_types, -1, "collider type", &type) ||
+	    rj_check_keys(c, j, path, keys[type], what[type])) {
+		return c->result;
+	}
+	spring_vec2 zero = {0.0f, 0.0f}, a = zero, b = zero;
+	if (type == 0) {
+		out->type = SPRING_COLLIDER_SPHERE;
+		if (rj_get_float(c, j, path, "x", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.x) ||
+		    rj_get_float(c, j, path, "y", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.y) ||
+		    rj_get_float(c, j, path, "radius", 1, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+			return c->result;
+		}
+	} else if (type == 1) {
+		out->type = SPRING_COLLIDER_CAPSULE;
+		if (rj_get_vec2(c, j, path, "a", 1, zero, &a) || rj_get_vec2(c, j, path, "b", 1, zero, &b) ||
+		    rj_get_float(c, j, path, "radius", 1, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+			return c->result;
+		}
+	} else {
+		out->type = SPRING_COLLIDER_PLANE;
+		if (rj_get_vec2(c, j, path, "point", 0, zero, &a) || rj_get_vec2(c, j, path, "normal", 1, zero, &b) ||
+		    rj_get_float(c, j, path, "radius", 0, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+			return c->result;
+		}
+		if (!(spring_vec3_length(spring_vec3_make(b.x, b.y, 0.0f)) > 0.0f)) { // as the chain measures it
+			char p[256];
+			PATH_KEY(p, path, "normal");
+			return rj_bad(c, p, "must not be [0, 0] (the plane needs a direction; got a length of %.9g)",
+			              hypot((double)b.x, (double)b.y));
+		}
+	}
+	out->a = spring_vec3_make(a.x, a.y, 0.0f);
+	out->b = spring_vec3_make(b.x, b.y, 0.0f);
+	return SPRING_OK;
+}
+
+spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
+{
+	const cJSON *arr;
+	int n;
+	spring_rig_chain_desc *chains;
+	char section[RJ_PATH_SIZE];
+	chains = (spring_rig_chain_desc *)rj_get_items(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", sizeof *chains, &arr,
+	                                               &n, section);
+	if (!chains) {
+		return c->result;
+	}
+	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
+	if (!names) {
+		return c->result;
+	}
+	for (int b = 0; b < c->bone_count; b++) {
+		c->bone_chain[b] = -1;
+	}
+	static const char *angle_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind", NULL};
+	static const char *tip_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind",
+	                                 "colliders", "tip_radius", NULL};
+	int i = 0;
+	for (const cJSON *j = arr->child; j; j = j->next, i++) {
+		char path[256];
+		PATH_INDEX(path, "$.chains", i);
+		spring_rig_chain_desc *ch = &chains[i];
+		int type = 0;
+		if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
+		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys, type == 0 ? " for an angle chain" : " for a tip chain") ||
+		    rj_get_name(c, j, path, "name", &ch->name) || rj_unique_name(c, path, ch->name, names, i, "chain", section)) {
+			return c->result;
+		}
+		names[i] = ch->name;
+		ch->type = (spring_rig_chain_type)type;
+		char q1[96], q2[96];
+		char lp[256];
+		PATH_KEY(lp, path, "last");
+		if (get_bone_ref(c, j, path, "first", 1, &ch->first_bone) || get_bone_ref(c, j, path, "last", 1, &ch->last_bone) ||
+		    check_range(c, lp, ch->first_bone, ch->last_bone, "a chain")) {
+			return c->result;
+		}
+		int count = rj_range_count(c, ch->first_bone, ch->last_bone);
+		if (count > SPRING_CHAIN_MAX_BONES) {
+			return rj_bad(c, lp, "the chain has %d bones (at most %d)", count, SPRING_CHAIN_MAX_BONES);
+		}
+		for (int b = ch->last_bone;; b = c->bones[b].parent) {
+			if (c->bone_chain[b] >= 0) {
+				return rj_bad(c, path, "bone %s is already in chain %s ($.chains[%d]): chains must not overlap",
+				              rj_quoted(q1, sizeof q1, c->bones[b].name, 64), rj_quoted(q2, sizeof q2, chains[c->bone_chain[b]].name, 64),
+				              c->bone_chain[b]);
+			}
+			if (!(c->bones[b].length > 0.0f)) {
+				return rj_bad(c, path, "bone %s ($.bones[%d]) has length 0: every bone of a chain needs a length > 0",
+				              rj_quoted(q1, sizeof q1, c->bones[b].name, 64), b);
+			}
+			c->bone_chain[b] = i;
+			if (b == ch->first_bone) {
+				break;
+			}
+		}
+		ch->mix_set = 1;
+		spring_vec2 zero = {0.0f, 0.0f};
+		if (rj_get_float(c, j, path, "mix", 0, 1.0, 0.0, 1.0, 0, &ch->mix) || rj_get_spring(c, j, path, "spring", &ch->params) ||
+		    rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) || rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) ||
+		    rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
+			return c->result;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
+			float deg = 0.0f;
+			char p[256];
+			PATH_KEY(p, path, "limit");
+			if (rj_get_float(c, j, path, "limit", 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
+				return c->result;
+			}
+			ch->limit = (float)((double)deg * RJ_DEG_TO_RAD);
+			if (type == SPRING_RIG_CHAIN_TIP && ch->limit > (float)SPRING_PI * 0.99999f) {
+				return rj_bad(c, p, "must be < 180 (got %.9g; a cone limit reaches at most 179.998)", (double)deg);
+			}
+		}
+		if (type == SPRING_RIG_CHAIN_TIP) {
+			const cJSON *cols;
+			int nc;
+			spring_collider *col;
+			char cp[RJ_PATH_SIZE];
+			col = (spring_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
+			                                      &cols, &nc, cp);
+			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, 0.0, RJ_BIG, 0, &ch->tip_radius)) {
+				return c->result;
+			}
+			if (col) {
+				int k = 0;
+				for (const cJSON *e = cols->child; e; e = e->next, k++) {
+					char p[256];
+					PATH_INDEX(p, cp, k);
+					if (read_collider(c, e, p, &col[k])) {
+						return c->result;
+					}
+				}
+				ch->collider_count = nc;
+				ch->colliders = col;
+			}
+		}
+	}
+	desc->chain_count = n;
+	desc->chains = chains;
+	return SPRING_OK;
+}
