@@ -1,6 +1,7 @@
 // Closed form, exact and semi-implicit stepping, and the three objective checks for one spring.
 #include "spring/spring.h"
 #include "spring/verify.h"
+#include "random.h"
 #include "spring_internal.h"
 #include "test_macros.h"
 
@@ -12,10 +13,7 @@
 static uint32_t rng_state = 0x12345678u;
 static float rnd(float lo, float hi)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return lo + (hi - lo) * (float)((double)(rng_state >> 8) / 16777216.0);
+	return random_range(&rng_state, lo, hi);
 }
 
 // Closed form satisfies the ODE: e' = v and v' = -w2 e - g v, in every regime, including the
