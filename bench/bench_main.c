@@ -6,6 +6,8 @@
 #include <spring/chain.h>
 #include <spring/spring.h>
 
+#include "scenes.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +76,7 @@ static void core_stepper(void)
 // ---------------------------------------------------------------------------------------------
 // Chains: a thousand characters, each with an 8-bone tail, one second at 60 fps.
 
-enum { characters = 1000, bones = 8, frames = 60 };
+enum { characters = 1000, bones = SCENE_TAIL_BONES, frames = 60 };
 static spring_chain *g_chains[characters];
 static spring_xform3 g_roots[characters];
 static spring_bone_desc g_bones[bones];
@@ -94,14 +96,7 @@ static spring_xform3 root_for(int character, int frame)
 
 static void chains_setup(void)
 {
-	for (int i = 0; i < bones; i++) {
-		g_bones[i].rest_local.position = spring_vec3_make(i == 0 ? 0.0f : 20.0f, 0.0f, 0.0f);
-		g_bones[i].rest_local.rotation = spring_quat_identity();
-		g_bones[i].tip = spring_vec3_make(20.0f, 0.0f, 0.0f);
-	}
-	spring_chain_desc d = {0};
-	d.bone_count = bones;
-	d.bones = g_bones;
+	spring_chain_desc d = scene_tail_desc(g_bones, bones);
 	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
 	for (int c = 0; c < characters; c++) {
 		d.root = root_for(c, 0);
@@ -130,9 +125,7 @@ static spring_chain2d *g_angle[characters];
 static void angle_setup(void)
 {
 	spring_chain2d_segment seg[bones];
-	for (int i = 0; i < bones; i++) {
-		seg[i] = (spring_chain2d_segment){20.0f, i == 0 ? 3.0f : 0.1f, {0.0f, 0.0f, 0.0f}, 0.0f};
-	}
+	scene_tail_segments(seg, bones);
 	spring_chain2d_desc d = {0};
 	d.segment_count = bones;
 	d.segments = seg;

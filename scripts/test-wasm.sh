@@ -8,9 +8,10 @@ mkdir -p "$out/include/spring"
 sed -e 's/@PROJECT_VERSION_MAJOR@/0/' -e 's/@PROJECT_VERSION_MINOR@/0/' -e 's/@PROJECT_VERSION_PATCH@/0/' \
     -e 's/@PROJECT_VERSION@/wasm-test/' cmake/version.h.in > "$out/include/spring/version.h"
 cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
-        -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$out/include" -Isrc -Itests
+        -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$out/include" -Isrc -Itests -Itests/shared
         -DSPRING_BUILDING -DSPRING_SOURCE_DIR=\".\")
-lib=(src/*.c)
+# The library and the shared test scenes (tests/shared), compiled into every test.
+lib=(src/*.c tests/shared/*.c)
 # Tests that use only the core library (the wasm build has no file system access).
 tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain2d test_rig test_motion})
 passed=0 failed=0

@@ -223,18 +223,8 @@ float spring_check_target(double t)
 	return (float)(spring_det_sin(two_pi * 0.5 * t) + 0.5 * spring_det_sin(two_pi * 1.1 * t));
 }
 
-static uint32_t xorshift32(uint32_t *state)
-{
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
-}
-
-// Drives the standard target at `fps` (0: jittery frames in [4, 40] ms) and records the output
-// at every checkpoint. Frames are clipped so that one ends exactly on each checkpoint.
+// Drives the standard target at `fps` (0: the jittery frame clock) and records the output at
+// every checkpoint.
 static spring_result envelope_run(spring_params p, float fps, const spring_check_desc *desc,
                                   double outputs[ENVELOPE_CHECKPOINTS])
 {
@@ -244,37 +234,19 @@ static spring_result envelope_run(spring_params p, float fps, const spring_check
 	if (r != SPRING_OK) {
 		return r;
 	}
-	uint32_t seed = 0x9e3779b9u;
-	double t = 0.0;
-	long n = 0; // frames of the fixed rate consumed
-	for (int k = 0; k < ENVELOPE_CHECKPOINTS; k++) {
-		double checkpoint = ENVELOPE_INTERVAL * (double)(k + 1);
-		for (;;) {
-			double next;
-			if (fps > 0.0f) {
-				next = (double)(n + 1) / (double)fps;
-			} else {
-				double u = (double)(xorshift32(&seed) >> 8) / 16777216.0;
-				next = t + 0.004 + 0.036 * u;
-			}
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
-			float out = driver_frame(&d, (float)(next - t), spring_check_target(next));
-			if (d.error != SPRING_OK) {
-				return d.error;
-			}
-			t = next;
-			if (fps > 0.0f) {
-				if ((double)(n + 1) / (double)fps <= checkpoint + 1e-9) {
-					n++;
-				}
-			}
-			if (last) {
-				outputs[k] = (double)out;
-				break;
-			}
+	spring_frame_clock clock;
+	r = spring_frame_clock_init(&clock, (double)fps, ENVELOPE_INTERVAL, 0);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	while (clock.checkpoints < ENVELOPE_CHECKPOINTS) {
+		float dt = spring_frame_clock_next(&clock);
+		float out = driver_frame(&d, dt, spring_check_target(clock.time));
+		if (d.error != SPRING_OK) {
+			return d.error;
+		}
+		if (clock.at_checkpoint) {
+			outputs[clock.checkpoints - 1] = (double)out;
 		}
 	}
 	return SPRING_OK;
@@ -321,4 +293,91 @@ spring_result spring_check_envelope(spring_params p, const float *fps, int count
 	rep.passed = rep.worst <= rep.tolerance;
 	*out = rep;
 	return SPRING_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random sequence and frame clock
+
+uint32_t spring_random_next(uint32_t *state)
+{
+	if (!state) {
+		return 0;
+	}
+	uint32_t x = *state ? *state : SPRING_RANDOM_SEED;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*state = x;
+	return x;
+}
+
+double spring_random_unit(uint32_t *state)
+{
+	if (!state) {
+		return 0.0;
+	}
+	return (double)(spring_random_next(state) >> 8) / 16777216.0;
+}
+
+#define FRAME_CLOCK_DEFAULT_INTERVAL 0.5
+#define FRAME_CLOCK_SNAP 1e-9 // a frame ending this close before a checkpoint ends on it
+
+static int frame_clock_fps_ok(double fps)
+{
+	return fps == 0.0 || (fps >= 1.0 && fps <= 100000.0);
+}
+
+static int frame_clock_interval_ok(double interval)
+{
+	return interval >= 0.001 && interval <= 1e6;
+}
+
+spring_result spring_frame_clock_init(spring_frame_clock *clock, double fps, double interval, uint32_t seed)
+{
+	if (!clock) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!isfinite(fps) || !isfinite(interval)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (interval == 0.0) {
+		interval = FRAME_CLOCK_DEFAULT_INTERVAL;
+	}
+	if (!frame_clock_fps_ok(fps) || !frame_clock_interval_ok(interval)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	spring_frame_clock init = {0};
+	init.fps = fps;
+	init.interval = interval;
+	init.random = seed ? seed : SPRING_RANDOM_SEED;
+	*clock = init;
+	return SPRING_OK;
+}
+
+float spring_frame_clock_next(spring_frame_clock *clock)
+{
+	if (!clock || !isfinite(clock->fps) || !frame_clock_fps_ok(clock->fps) || !isfinite(clock->interval) ||
+	    !frame_clock_interval_ok(clock->interval) || !isfinite(clock->time) || clock->frames < 0 || clock->checkpoints < 0) {
+		return 0.0f;
+	}
+	double checkpoint = clock->interval * (double)(clock->checkpoints + 1);
+	double next;
+	if (clock->fps > 0.0) {
+		next = (double)(clock->frames + 1) / clock->fps;
+	} else {
+		next = clock->time + SPRING_FRAME_CLOCK_JITTER_MIN + SPRING_FRAME_CLOCK_JITTER_SPAN * spring_random_unit(&clock->random);
+	}
+	int at_checkpoint = next >= checkpoint - FRAME_CLOCK_SNAP;
+	if (at_checkpoint) {
+		next = checkpoint;
+	}
+	// A fixed-rate frame cut short by the checkpoint is finished by the next frame.
+	if (clock->fps > 0.0 && (double)(clock->frames + 1) / clock->fps <= checkpoint + FRAME_CLOCK_SNAP) {
+		clock->frames++;
+	}
+	float dt = (float)(next - clock->time);
+	clock->time = next;
+	clock->at_checkpoint = at_checkpoint;
+	clock->checkpoints += at_checkpoint;
+	return dt;
 }

@@ -15,6 +15,7 @@
 // 8. a seeded fuzz over valid and out-of-range input.
 #include "spring/spring.h"
 
+#include "random.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -1269,61 +1270,42 @@ static int test_rest_bad_input(void)
 // =============================================================================================
 // 8. Seeded fuzz
 
-typedef struct rng {
-	uint64_t s;
-} rng;
-
-static uint64_t rng_next(rng *r)
+static unsigned rng_below(unsigned n)
 {
-	uint64_t x = r->s;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	r->s = x;
-	return x;
+	return (unsigned)(rng_next() % n);
 }
 
-static double rng_unit(rng *r) // [0, 1)
+static float rng_log_uniform(double lo, double hi)
 {
-	return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static unsigned rng_below(rng *r, unsigned n)
-{
-	return (unsigned)(rng_next(r) % n);
-}
-
-static float rng_log_uniform(rng *r, double lo, double hi)
-{
-	return (float)exp(log(lo) + rng_unit(r) * (log(hi) - log(lo)));
+	return (float)exp(log(lo) + rng_unit() * (log(hi) - log(lo)));
 }
 
 // Signed, log-uniform magnitude in [lo, hi], sometimes exactly 0.
-static float rng_signed(rng *r, double lo, double hi)
+static float rng_signed(double lo, double hi)
 {
-	if (rng_below(r, 16) == 0) {
+	if (rng_below(16) == 0) {
 		return 0.0f;
 	}
-	float m = rng_log_uniform(r, lo, hi);
-	return rng_below(r, 2) ? -m : m;
+	float m = rng_log_uniform(lo, hi);
+	return rng_below(2) ? -m : m;
 }
 
-static spring_params random_valid_params(rng *r)
+static spring_params random_valid_params(void)
 {
 	spring_params p;
-	p.stiffness = rng_log_uniform(r, 1e-6, 1e8);
-	p.mass = rng_log_uniform(r, 1e-4, 1e4);
-	switch (rng_below(r, 8)) {
+	p.stiffness = rng_log_uniform(1e-6, 1e8);
+	p.mass = rng_log_uniform(1e-4, 1e4);
+	switch (rng_below(8)) {
 	case 0: p.damping = 0.0f; break;
 	case 1: p.damping = (float)(2.0 * sqrt((double)p.stiffness * (double)p.mass)); break; // critical
-	default: p.damping = rng_log_uniform(r, 1e-6, 1e6); break;
+	default: p.damping = rng_log_uniform(1e-6, 1e6); break;
 	}
 	return p;
 }
 
-static float random_dt(rng *r)
+static float random_dt(void)
 {
-	return rng_below(r, 16) == 0 ? 0.0f : rng_log_uniform(r, 1e-6, 1e4);
+	return rng_below(16) == 0 ? 0.0f : rng_log_uniform(1e-6, 1e4);
 }
 
 // Step with a random valid input: OK and finite, or an error with the state untouched.
@@ -1357,22 +1339,22 @@ static int fuzz_one_step(const step_kind *k, spring_params p, state_buf *s, cons
 
 static int test_fuzz_step(void)
 {
-	rng r = {0x9E3779B97F4A7C15ull};
+	rng_seed(0x9E3779B97F4A7C15ull);
 	long errors_exact = 0, errors_semi = 0;
 	const long iterations = 200000;
 	for (long it = 0; it < iterations; it++) {
-		spring_params p = random_valid_params(&r);
+		spring_params p = random_valid_params();
 		ENSURE_MSG(spring_params_validate(p) == SPRING_OK, "fuzz %ld: generated invalid params", it);
-		float dt = random_dt(&r);
+		float dt = random_dt();
 		float target[3];
 		state_buf s;
 		memset(&s, 0, sizeof s);
 		for (int i = 0; i < 3; i++) {
-			target[i] = rng_signed(&r, 1e-6, 1e6);
+			target[i] = rng_signed(1e-6, 1e6);
 		}
 		const step_kind *k = &step_kinds[it % STEP_KINDS];
 		for (int i = 0; i < 2 * k->dim; i++) {
-			s.f[i] = rng_signed(&r, 1e-6, 1e6);
+			s.f[i] = rng_signed(1e-6, 1e6);
 		}
 		state_buf start = s;
 		if (fuzz_one_step(k, p, &s, target, dt, it, k->semi ? &errors_semi : &errors_exact)) {
@@ -1406,8 +1388,8 @@ static int test_fuzz_step(void)
 				ENSURE_MSG(isfinite(v), "fuzz %ld: %s(k %g c %g m %g) = %g", it, queries[q].name, (double)p.stiffness,
 				           (double)p.damping, (double)p.mass, (double)v);
 			}
-			float d = rng_signed(&r, 1e-6, 1e6), v0 = rng_signed(&r, 1e-6, 1e6);
-			float eps = rng_log_uniform(&r, 1e-6, 1.0);
+			float d = rng_signed(1e-6, 1e6), v0 = rng_signed(1e-6, 1e6);
+			float eps = rng_log_uniform(1e-6, 1.0);
 			float a = spring_settling_duration(p, d, v0, eps);
 			float b = spring_settling_time(p, d, v0, eps);
 			ENSURE_MSG(!isnan(a) && !isnan(b) && a >= 0.0f && b >= 0.0f,
@@ -1425,25 +1407,25 @@ static int test_fuzz_step(void)
 }
 
 // A random finite argument, often out of range: specials, small integers, wide magnitudes.
-static float random_param_arg(rng *r)
+static float random_param_arg(void)
 {
 	static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.0001f, 0.9999f, -0.9999f, -1.0001f, 2.0f,
 	                                 5.0f, -3.0f, 60.0f, 1e-4f, 1e-30f, FLT_MIN, FLT_TRUE_MIN, FLT_MAX, -FLT_MAX,
 	                                 30.0f, 8.0f, -23.59116f, -0.3333333f, 4.0f};
-	switch (rng_below(r, 4)) {
-	case 0: return specials[rng_below(r, (unsigned)(sizeof specials / sizeof specials[0]))];
-	case 1: return (float)(rng_unit(r) * 4.0 - 2.0);
-	case 2: return rng_log_uniform(r, 1e-3, 1e3);
+	switch (rng_below(4)) {
+	case 0: return specials[rng_below((unsigned)(sizeof specials / sizeof specials[0]))];
+	case 1: return (float)(rng_unit() * 4.0 - 2.0);
+	case 2: return rng_log_uniform(1e-3, 1e3);
 	default: {
-		float m = rng_log_uniform(r, 1e-45, 3e38);
-		return rng_below(r, 4) == 0 ? -m : m;
+		float m = rng_log_uniform(1e-45, 3e38);
+		return rng_below(4) == 0 ? -m : m;
 	}
 	}
 }
 
 static int test_fuzz_params(void)
 {
-	rng r = {0xD1B54A32D192ED03ull};
+	rng_seed(0xD1B54A32D192ED03ull);
 	long ok = 0, err = 0;
 	const long iterations = 60000;
 	for (long it = 0; it < iterations; it++) {
@@ -1453,12 +1435,12 @@ static int test_fuzz_params(void)
 			// Mostly perturb one argument of a valid set, sometimes all of them.
 			a[i] = from_valid[f][i];
 		}
-		if (rng_below(&r, 3) == 0) {
+		if (rng_below(3) == 0) {
 			for (int i = 0; i < from_arity[f]; i++) {
-				a[i] = random_param_arg(&r);
+				a[i] = random_param_arg();
 			}
 		} else {
-			a[rng_below(&r, (unsigned)from_arity[f])] = random_param_arg(&r);
+			a[rng_below((unsigned)from_arity[f])] = random_param_arg();
 		}
 		spring_params out, before;
 		memset(&out, SENTINEL, sizeof out);

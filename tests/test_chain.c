@@ -1,34 +1,19 @@
 // spring_chain: tip springs with length constraint, aim, colliders, limits, forces, teleports.
 #include "spring/chain.h"
-#include "test_frames.h"
+#include "spring/verify.h"
+#include "scenes.h"
 #include "test_macros.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define BONES 8
-#define BONE_LEN 20.0f
-#define CHAIN_LEN (BONES * BONE_LEN)
+// The seed's chain: the standard tail (tests/shared/scenes.h).
+#define BONES SCENE_TAIL_BONES
+#define BONE_LEN SCENE_TAIL_BONE_LENGTH
+#define CHAIN_LEN SCENE_TAIL_LENGTH
 
 static spring_bone_desc g_bones[SPRING_CHAIN_MAX_BONES];
 static spring_vec3 g_tips_scratch[SPRING_CHAIN_MAX_BONES];
-
-// The seed's chain: 8 bones of 20 units along +x, each starting at its parent's tip.
-static spring_chain_desc seed_desc(int bones)
-{
-	memset(g_bones, 0, sizeof g_bones);
-	for (int i = 0; i < bones; i++) {
-		g_bones[i].rest_local.position = spring_vec3_make(i == 0 ? 0.0f : BONE_LEN, 0.0f, 0.0f);
-		g_bones[i].rest_local.rotation = spring_quat_identity();
-		g_bones[i].tip = spring_vec3_make(BONE_LEN, 0.0f, 0.0f);
-	}
-	spring_chain_desc d = {0};
-	d.bone_count = bones;
-	d.bones = g_bones;
-	spring_params_from_frequency(2.0f, 0.3f, &d.params);
-	d.root.rotation = spring_quat_identity();
-	return d;
-}
 
 static spring_xform3 root_at(float x, float y, float angle)
 {
@@ -50,15 +35,6 @@ static spring_vec3 tip_stepped(const spring_chain *c)
 	return s.x;
 }
 
-// A root that moves and turns smoothly (units, radians).
-static spring_xform3 animated_root(double t)
-{
-	float x = (float)(30.0 * spring_det_sin(2.0 * SPRING_PI * 0.8 * t));
-	float y = (float)(10.0 * spring_det_sin(2.0 * SPRING_PI * 0.3 * t));
-	float a = (float)(0.4 * spring_det_sin(2.0 * SPRING_PI * 0.5 * t));
-	return root_at(x, y, a);
-}
-
 // ---------------------------------------------------------------------------------------------
 // 1. Energy: pinned root, displaced chain, free decay: per-cycle tip peaks never increase.
 //
@@ -71,7 +47,7 @@ static spring_xform3 animated_root(double t)
 
 static int energy_case(spring_integrator integrator, int bones, float hz, float ratio, float displacement, int *peaks_out)
 {
-	spring_chain_desc d = seed_desc(bones);
+	spring_chain_desc d = scene_tail_desc(g_bones, bones);
 	d.integrator = integrator;
 	d.mode_2d = 1;
 	spring_params_from_frequency(hz, ratio, &d.params);
@@ -147,7 +123,7 @@ static int test_energy_never_grows(void)
 
 static int rest_case(int keep_projected_velocity, float *moved, float *speed)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.gravity = spring_vec3_make(0.0f, -400.0f, 0.0f);
 	d.keep_projected_velocity = keep_projected_velocity;
 	spring_chain *c;
@@ -198,20 +174,19 @@ static int test_rest_is_exact(void)
 
 static int envelope_run(float fps, spring_vec3 out[CHECKPOINTS])
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.gravity = spring_vec3_make(0.0f, -100.0f, 0.0f);
-	d.root = animated_root(0.0);
+	d.root = scene_tail_root(0.0);
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
-	test_frames frames = test_frames_make(fps, 0x2545f491u);
-	for (int k = 0; k < CHECKPOINTS; k++) {
-		double checkpoint = 0.5 * (double)(k + 1);
-		int at = 0;
-		while (!at) {
-			float dt = test_frames_next(&frames, checkpoint, &at);
-			ENSURE(spring_chain_update(c, animated_root(frames.time), dt) == SPRING_OK);
+	spring_frame_clock clock;
+	ENSURE(spring_frame_clock_init(&clock, (double)fps, 0.5, 0x2545f491u) == SPRING_OK);
+	while (clock.checkpoints < CHECKPOINTS) {
+		float dt = spring_frame_clock_next(&clock);
+		ENSURE(spring_chain_update(c, scene_tail_root(clock.time), dt) == SPRING_OK);
+		if (clock.at_checkpoint) {
+			out[clock.checkpoints - 1] = tip_world(c);
 		}
-		out[k] = tip_world(c);
 	}
 	spring_chain_destroy(c);
 	return 0;
@@ -240,7 +215,7 @@ static int test_envelope_matches_across_frame_rates(void)
 
 static int test_same_step_propagation(void)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	spring_xform3 still = root_at(0.0f, 0.0f, 0.0f);
@@ -301,7 +276,7 @@ static float collider_penetration(const spring_collider *k, spring_vec3 p, float
 
 static int collision_run(int mode_2d, int integrator, int with_colliders, int with_cones)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.mode_2d = mode_2d;
 	d.integrator = (spring_integrator)integrator;
 	d.gravity = spring_vec3_make(0.0f, -300.0f, mode_2d ? 0.0f : -50.0f);
@@ -392,7 +367,7 @@ static int test_no_stretch_colliders_and_limits(void)
 static int sweep_run(float start_deg, int dir, spring_vec3 *local_tips, int frames)
 {
 	const float deg = (float)(SPRING_PI / 180.0);
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.mode_2d = 1;
 	d.root = root_at(0.0f, 0.0f, spring_angle_wrap(start_deg * deg));
 	spring_chain *c;
@@ -441,7 +416,7 @@ static float run_and_peak_speed(spring_chain *c, double *t, int frames, float ju
 	spring_vec3 prev = tip_world(c);
 	for (int f = 0; f < frames; f++) {
 		*t += 1.0 / 60.0;
-		spring_xform3 r = animated_root(*t);
+		spring_xform3 r = scene_tail_root(*t);
 		r.position.x += jump_x;
 		spring_chain_update(c, r, 1.0f / 60.0f);
 		spring_vec3 now = tip_world(c);
@@ -453,8 +428,8 @@ static float run_and_peak_speed(spring_chain *c, double *t, int frames, float ju
 
 static int test_teleports(void)
 {
-	spring_chain_desc d = seed_desc(BONES);
-	d.root = animated_root(0.0);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.root = scene_tail_root(0.0);
 	spring_chain *a, *b, *twin;
 	ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK);
 	ENSURE(spring_chain_create(&d, &b, NULL) == SPRING_OK);
@@ -465,7 +440,7 @@ static int test_teleports(void)
 	run_and_peak_speed(twin, &tt, 180, 0.0f);
 	ENSURE(before > 10.0f);
 	// Reset: snapped to rest under the new root; the following second is calmer than before.
-	spring_xform3 jumped = animated_root(ta);
+	spring_xform3 jumped = scene_tail_root(ta);
 	jumped.position.x += 2000.0f;
 	ENSURE(spring_chain_reset(a, jumped) == SPRING_OK);
 	float after = run_and_peak_speed(a, &ta, 60, 2000.0f);
@@ -479,7 +454,7 @@ static int test_teleports(void)
 	ENSURE(thrash > 10.0f * before);
 	// Teleport: the shape relative to the root is unchanged by the jump and the motion goes on
 	// exactly as in the twin that never jumped.
-	spring_xform3 old_root = animated_root(tb), new_root = old_root;
+	spring_xform3 old_root = scene_tail_root(tb), new_root = old_root;
 	new_root.position.x += 2000.0f;
 	spring_vec3 tips_before[BONES], tips_after[BONES];
 	ENSURE(spring_chain_get_pose(b, NULL, tips_before, BONES) == SPRING_OK);
@@ -493,16 +468,16 @@ static int test_teleports(void)
 	for (int f = 0; f < 120; f++) {
 		tb += 1.0 / 60.0;
 		tt += 1.0 / 60.0;
-		spring_xform3 r = animated_root(tb);
+		spring_xform3 r = scene_tail_root(tb);
 		r.position.x += 2000.0f;
 		ENSURE(spring_chain_update(b, r, 1.0f / 60.0f) == SPRING_OK);
-		ENSURE(spring_chain_update(twin, animated_root(tt), 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_update(twin, scene_tail_root(tt), 1.0f / 60.0f) == SPRING_OK);
 		spring_vec3 p = tip_world(b), q = tip_world(twin);
 		ENSURE_MSG(fabsf(p.x - 2000.0f - q.x) < 2e-2f && fabsf(p.y - q.y) < 2e-2f, "frame %d: %g %g vs %g %g", f, p.x - 2000.0f,
 		           p.y, q.x, q.y);
 	}
 	// Rotation too: teleporting with a 90-degree turn keeps the shape in root space.
-	spring_xform3 turned = animated_root(tb);
+	spring_xform3 turned = scene_tail_root(tb);
 	spring_xform3 inv_old = spring_xform3_inverse(turned);
 	spring_vec3 local_before[BONES];
 	ENSURE(spring_chain_get_pose(b, NULL, tips_before, BONES) == SPRING_OK);
@@ -550,7 +525,7 @@ static int test_teleports(void)
 
 static int test_undulation_travels_and_settles(void)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.mode_2d = 1;
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
@@ -639,7 +614,7 @@ enum { port_seconds = 4, port_samples = port_seconds * 30 + 1 };
 static int port_run(spring_params params, spring_integrator integrator, float step, float fps, int stepped, spring_vec3 *chain_tips,
                     spring_vec3 *chain_b0, spring_vec3 *legacy_tips, spring_vec3 *legacy_b0)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.params = params;
 	d.integrator = integrator;
 	d.step = step;
@@ -725,8 +700,8 @@ static int test_per_frame_port(void)
 
 static float roughness(int interpolate, float render_hz)
 {
-	spring_chain_desc d = seed_desc(BONES);
-	d.root = animated_root(0.0);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.root = scene_tail_root(0.0);
 	spring_chain *c;
 	if (spring_chain_create(&d, &c, NULL) != SPRING_OK) {
 		return INFINITY;
@@ -735,7 +710,7 @@ static float roughness(int interpolate, float render_hz)
 	double sum = 0.0;
 	int count = 0, frames = (int)(4.0f * render_hz);
 	for (int f = 1; f <= frames; f++) {
-		spring_chain_update(c, animated_root((double)f / render_hz), 1.0f / render_hz);
+		spring_chain_update(c, scene_tail_root((double)f / render_hz), 1.0f / render_hz);
 		p[0] = p[1];
 		p[1] = p[2];
 		p[2] = interpolate ? tip_world(c) : tip_stepped(c);
@@ -764,42 +739,28 @@ static int test_render_interpolation_is_smooth(void)
 // ---------------------------------------------------------------------------------------------
 // Memory, definitions, runtime changes, bad input.
 
-static int alloc_count, free_count;
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-	(void)context;
-	alloc_count++;
-	return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-static void counting_free(void *p, void *context)
-{
-	(void)context;
-	free_count++;
-	free(p);
-}
-
 static int test_memory(void)
 {
-	spring_allocator a = {counting_alloc, counting_free, NULL};
+	scene_alloc_counter count = {0};
+	spring_allocator a = scene_counting_allocator(&count);
 	spring_set_allocator(&a);
-	alloc_count = free_count = 0;
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
-	ENSURE(alloc_count == 1);
+	ENSURE(count.allocs == 1);
 	for (int f = 0; f < 10000; f++) {
-		ENSURE(spring_chain_update(c, animated_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
 	}
 	spring_vec3 tips[BONES];
 	ENSURE(spring_chain_get_pose(c, NULL, tips, BONES) == SPRING_OK);
-	ENSURE(alloc_count == 1);
+	ENSURE(count.allocs == 1);
 	spring_chain_destroy(c);
-	ENSURE(free_count == 1);
+	ENSURE(count.frees == 1);
 	// Destroy frees with the allocator that created, even after the global one changed.
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	spring_set_allocator(NULL);
 	spring_chain_destroy(c);
-	ENSURE(free_count == 2);
+	ENSURE(count.frees == 2);
 	// Caller memory: exactly the queried size works, one byte less is refused.
 	size_t size = spring_chain_memory_size(&d);
 	ENSURE(size > 0);
@@ -808,7 +769,7 @@ static int test_memory(void)
 	ENSURE(spring_chain_init(&d, mem, size - 1, &c, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain_init(&d, (char *)mem + 8, size - 8, &c, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain_init(&d, mem, size, &c, NULL) == SPRING_OK);
-	ENSURE(spring_chain_update(c, animated_root(0.1), 0.1f) == SPRING_OK);
+	ENSURE(spring_chain_update(c, scene_tail_root(0.1), 0.1f) == SPRING_OK);
 	spring_chain_destroy(c); // no-op for caller memory
 	free(mem);
 	return 0;
@@ -850,7 +811,7 @@ static int test_bad_definitions(void)
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad_case *bc = &cases[k];
-		spring_chain_desc d = seed_desc(BONES);
+		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 		spring_collider col = {SPRING_COLLIDER_SPHERE, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, 1.0f};
 		spring_collider cols[2] = {col, col};
 		int b = bc->bone;
@@ -902,12 +863,12 @@ static int test_bad_definitions(void)
 
 static int test_runtime_changes_keep_state(void)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.max_colliders = 4;
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	for (int f = 0; f < 90; f++) {
-		ENSURE(spring_chain_update(c, animated_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
 	}
 	spring_state_vec3 before[BONES], after[BONES];
 	for (int i = 0; i < BONES; i++) {
@@ -935,16 +896,16 @@ static int test_runtime_changes_keep_state(void)
 	size_t size = spring_chain_memory_size(&d);
 	ENSURE(size <= sizeof snapshot);
 	memcpy(snapshot, c, size);
-	spring_xform3 bad = animated_root(1.0);
+	spring_xform3 bad = scene_tail_root(1.0);
 	bad.rotation.w = NAN;
 	ENSURE(spring_chain_update(c, bad, 1.0f / 60.0f) == SPRING_ERROR_NOT_FINITE);
-	ENSURE(spring_chain_update(c, animated_root(1.0), NAN) == SPRING_ERROR_NOT_FINITE);
-	ENSURE(spring_chain_update(c, animated_root(1.0), -1.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_update(c, scene_tail_root(1.0), NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain_update(c, scene_tail_root(1.0), -1.0f) == SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(spring_chain_reset(c, bad) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_chain_teleport(c, bad) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(memcmp(snapshot, c, size) == 0);
 	// A huge frame time is capped by the clock, not refused; the state stays finite.
-	ENSURE(spring_chain_update(c, animated_root(2.0), 1e30f) == SPRING_OK);
+	ENSURE(spring_chain_update(c, scene_tail_root(2.0), 1e30f) == SPRING_OK);
 	ENSURE(spring_chain_clock(c)->last_steps == 8);
 	ENSURE(spring_vec3_is_finite(tip_world(c)));
 	spring_chain_destroy(c);
@@ -956,7 +917,7 @@ static int test_runtime_changes_keep_state(void)
 // equilibrium under a force: shift = a / w2).
 static int test_gradient(void)
 {
-	spring_chain_desc d = seed_desc(4);
+	spring_chain_desc d = scene_tail_desc(g_bones, 4);
 	spring_params_from_frequency(1.0f, 0.5f, &d.params);
 	spring_params_from_frequency(4.0f, 0.5f, &d.tip_params);
 	d.mode_2d = 1;
@@ -986,14 +947,14 @@ static int test_gradient(void)
 
 static int test_update_many_matches_single(void)
 {
-	spring_chain_desc d = seed_desc(BONES);
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	spring_chain *a, *b, *single;
 	ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK);
 	ENSURE(spring_chain_create(&d, &b, NULL) == SPRING_OK);
 	ENSURE(spring_chain_create(&d, &single, NULL) == SPRING_OK);
 	spring_chain *const many[2] = {a, b};
 	for (int f = 0; f < 100; f++) {
-		spring_xform3 roots[2] = {animated_root(f / 60.0), animated_root(f / 60.0 + 0.5)};
+		spring_xform3 roots[2] = {scene_tail_root(f / 60.0), scene_tail_root(f / 60.0 + 0.5)};
 		ENSURE(spring_chain_update_many(many, roots, 2, 1.0f / 60.0f) == SPRING_OK);
 		ENSURE(spring_chain_update(single, roots[0], 1.0f / 60.0f) == SPRING_OK);
 	}
@@ -1013,7 +974,7 @@ static int test_determinism_golden(void)
 {
 	uint64_t h = SPRING_HASH_INIT;
 	for (int mode = 0; mode < 2; mode++) {
-		spring_chain_desc d = seed_desc(BONES);
+		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 		d.mode_2d = mode;
 		d.gravity = spring_vec3_make(0.0f, -300.0f, mode ? 0.0f : 40.0f);
 		d.wind = spring_vec3_make(20.0f, 0.0f, 0.0f);
@@ -1021,11 +982,11 @@ static int test_determinism_golden(void)
 		d.colliders = &col;
 		d.collider_count = 1;
 		g_bones[5].cone_limit = 0.5f;
-		d.root = animated_root(0.0);
+		d.root = scene_tail_root(0.0);
 		spring_chain *c;
 		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 		for (int f = 1; f <= 240; f++) {
-			ENSURE(spring_chain_update(c, animated_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+			ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
 			spring_xform3 bones[BONES];
 			spring_vec3 tips[BONES];
 			ENSURE(spring_chain_get_pose(c, bones, tips, BONES) == SPRING_OK);

@@ -11,7 +11,10 @@
 //  7. reset / teleport inject no motion;                   14. the root-to-tip gradient.
 #include "spring/chain.h"
 
+#include "spring/verify.h"
+
 #include "chain2d_internal.h"
+#include "scenes.h"
 #include "test_macros.h"
 
 #include <stdint.h>
@@ -93,12 +96,6 @@ static void fill_segments(spring_chain2d_segment *s, int n, float length, float 
 	}
 }
 
-static spring_xform2 xf(float x, float y, float angle)
-{
-	spring_xform2 t = {{x, y}, angle, {1.0f, 1.0f}};
-	return t;
-}
-
 static double sin_d(double x)
 {
 	return spring_det_sin(x);
@@ -117,7 +114,7 @@ static spring_xform2 anim_root(double t, float scale)
 	double a = 0.6 * sin_d(TAU * 0.5 * t) + 0.3 * sin_d(TAU * 1.1 * t);
 	double x = 0.8 * sin_d(TAU * 0.4 * t) + 0.2 * sin_d(TAU * 1.7 * t);
 	double y = 0.5 * sin_d(TAU * 0.9 * t);
-	return xf((float)(x * scale), (float)(y * scale), (float)a);
+	return scene_xform2((float)(x * scale), (float)(y * scale), (float)a);
 }
 
 static float chain_length(const spring_chain2d_segment *s, int n)
@@ -254,7 +251,7 @@ static int test_energy_never_grows(void)
 	const spring_integrator integrators[] = {SPRING_INTEGRATOR_EXACT, SPRING_INTEGRATOR_SEMI_IMPLICIT};
 	spring_chain2d_segment segs[5];
 	fill_segments(segs, 5, 1.0f, 0.2f);
-	spring_xform2 root = xf(1.0f, 2.0f, 0.3f);
+	spring_xform2 root = scene_xform2(1.0f, 2.0f, 0.3f);
 	for (int k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++) {
 		for (int g = 0; g < 2; g++) {
 			for (int n = 1; n <= 5; n += 4) {
@@ -328,7 +325,7 @@ static int test_rest(void)
 	spring_chain2d_segment segs[4];
 	fill_segments(segs, 4, 1.5f, 0.25f);
 	const float length = chain_length(segs, 4);
-	spring_xform2 root = xf(-3.0f, 4.0f, -0.7f);
+	spring_xform2 root = scene_xform2(-3.0f, 4.0f, -0.7f);
 	for (int scenario = 0; scenario < 4; scenario++) {
 		spring_chain2d_desc d = {.segment_count = 4, .segments = segs, .root = root};
 		if (scenario >= 1) {
@@ -388,16 +385,6 @@ static int test_rest(void)
 #define ENV_INTERVAL 0.5
 #define ENV_SCALE 1.0f
 
-static uint32_t xorshift(uint32_t *state)
-{
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
-}
-
 // Per-frame control chain written with the core: the root held at the frame's end, each segment
 // stepped once with the frame's dt, root to tip.
 typedef struct direct_chain {
@@ -429,7 +416,7 @@ static spring_vec2 direct_tip(const direct_chain *dc)
 	return t;
 }
 
-// Runs the envelope animation at `fps` (0: jittery frames in [4, 40] ms), recording the tip at
+// Runs the envelope animation at `fps` (0: the jittery frame clock), recording the tip at
 // every checkpoint. `direct` non-NULL runs the per-frame control instead of the chain.
 // The animated local offset of segment i at time t (the envelope animates the pose too).
 static float anim_offset(double t, int i)
@@ -455,41 +442,32 @@ static int envelope_run(const spring_chain2d_desc *d, float fps, direct_chain *d
 			return 0;
 		}
 	}
-	uint32_t seed = 0x9e3779b9u;
-	double t = 0.0;
-	long frames = 0;
-	for (int k = 0; k < ENV_CHECKPOINTS; k++) {
-		double checkpoint = ENV_INTERVAL * (double)(k + 1);
-		for (;;) {
-			double next = fps > 0.0f ? (double)(frames + 1) / (double)fps
-			                         : t + 0.004 + 0.036 * ((double)(xorshift(&seed) >> 8) / 16777216.0);
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
-			spring_xform2 root = anim_root(next, ENV_SCALE);
-			float offsets[MAXN];
-			for (int i = 0; !direct && i < d->segment_count; i++) {
-				offsets[i] = anim_offset(next, i);
-			}
-			if (!direct && spring_chain2d_set_animation(b.c, offsets, d->segment_count) != SPRING_OK) {
-				box_free(&b);
-				return 0;
-			}
-			if (direct) {
-				direct_frame(direct, root, (float)(next - t));
-			} else if (spring_chain2d_update(b.c, root, (float)(next - t)) != SPRING_OK) {
-				box_free(&b);
-				return 0;
-			}
-			t = next;
-			if (fps > 0.0f && (double)(frames + 1) / (double)fps <= checkpoint + 1e-9) {
-				frames++;
-			}
-			if (last) {
-				out[k] = direct ? direct_tip(direct) : tip_of(b.c);
-				break;
-			}
+	spring_frame_clock clock;
+	if (spring_frame_clock_init(&clock, (double)fps, ENV_INTERVAL, 0) != SPRING_OK) {
+		if (!direct) {
+			box_free(&b);
+		}
+		return 0;
+	}
+	while (clock.checkpoints < ENV_CHECKPOINTS) {
+		float dt = spring_frame_clock_next(&clock);
+		spring_xform2 root = anim_root(clock.time, ENV_SCALE);
+		float offsets[MAXN];
+		for (int i = 0; !direct && i < d->segment_count; i++) {
+			offsets[i] = anim_offset(clock.time, i);
+		}
+		if (!direct && spring_chain2d_set_animation(b.c, offsets, d->segment_count) != SPRING_OK) {
+			box_free(&b);
+			return 0;
+		}
+		if (direct) {
+			direct_frame(direct, root, dt);
+		} else if (spring_chain2d_update(b.c, root, dt) != SPRING_OK) {
+			box_free(&b);
+			return 0;
+		}
+		if (clock.at_checkpoint) {
+			out[clock.checkpoints - 1] = direct ? direct_tip(direct) : tip_of(b.c);
 		}
 	}
 	if (!direct) {
@@ -567,14 +545,14 @@ static int test_root_reaches_tip_in_the_same_step(void)
 	enum { N = 5 };
 	spring_chain2d_segment segs[N];
 	fill_segments(segs, N, 1.0f, 0.1f);
-	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(8.0f, 0.3f), .root = xf(0.0f, 0.0f, 0.0f)};
+	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(8.0f, 0.3f), .root = scene_xform2(0.0f, 0.0f, 0.0f)};
 	box b;
 	ENSURE(box_make(&b, &d));
 	float before[N], after[N];
 	for (int i = 0; i < N; i++) {
 		before[i] = spring_chain2d_get_target(b.c, i);
 	}
-	ENSURE(spring_chain2d_update(b.c, xf(0.0f, 0.0f, 0.3f), STEP_120) == SPRING_OK);
+	ENSURE(spring_chain2d_update(b.c, scene_xform2(0.0f, 0.0f, 0.3f), STEP_120) == SPRING_OK);
 	ENSURE(spring_chain2d_clock(b.c)->last_steps == 1);
 	for (int i = 0; i < N; i++) {
 		after[i] = spring_chain2d_get_target(b.c, i);
@@ -670,7 +648,7 @@ static int sweep(spring_chain2d *c, float start, int control, const spring_chain
 	float last[MAXN];
 	spring_xform2 j[MAXN + 1];
 	if (!control) {
-		if (spring_chain2d_reset(c, xf(0.0f, 0.0f, start)) != SPRING_OK ||
+		if (spring_chain2d_reset(c, scene_xform2(0.0f, 0.0f, start)) != SPRING_OK ||
 		    spring_chain2d_get_pose(c, j, NULL, MAXN + 1) != SPRING_OK) {
 			return 0;
 		}
@@ -700,7 +678,7 @@ static int sweep(spring_chain2d *c, float start, int control, const spring_chain
 				a[i] = plain[i].x;
 			}
 		} else {
-			if (spring_chain2d_update(c, xf(0.0f, 0.0f, heading), 1.0f / 60.0f) != SPRING_OK ||
+			if (spring_chain2d_update(c, scene_xform2(0.0f, 0.0f, heading), 1.0f / 60.0f) != SPRING_OK ||
 			    spring_chain2d_get_pose(c, j, NULL, MAXN + 1) != SPRING_OK) {
 				return 0;
 			}
@@ -776,13 +754,13 @@ static spring_xform2 tp_root(int frame)
 {
 	double t = (double)frame / (double)TP_FPS;
 	double a = t < 1.0 ? 0.5 * sin_d(TAU * 0.5 * t) : 0.0; // one half wave, back to 0
-	return xf((float)(10.0 * sin_d(TAU * 0.5 * t)), (float)(5.0 * sin_d(TAU * 0.3 * t)), (float)a);
+	return scene_xform2((float)(10.0 * sin_d(TAU * 0.5 * t)), (float)(5.0 * sin_d(TAU * 0.3 * t)), (float)a);
 }
 
 // The rigid jump T: rotate by 90 degrees about the origin and move by (2000, 300).
 static spring_xform2 tp_jump(spring_xform2 r)
 {
-	spring_xform2 out = xf(-r.position.y + 2000.0f, r.position.x + 300.0f, r.angle + 0.5f * PI_F);
+	spring_xform2 out = scene_xform2(-r.position.y + 2000.0f, r.position.x + 300.0f, r.angle + 0.5f * PI_F);
 	return out;
 }
 
@@ -949,10 +927,10 @@ static int limit_run(int limited, spring_integrator integrator, float *worst_swi
 	float heading = 0.0f;
 	for (int f = 0; f < 5 * 120; f++) {
 		if (f % 20 == 0) {
-			heading = 2.5f * ((float)(xorshift(&seed) >> 8) / 16777216.0f - 0.5f) * 2.0f; // jumps of up to 2.5 rad
+			heading = 2.5f * ((float)spring_random_unit(&seed) - 0.5f) * 2.0f; // jumps of up to 2.5 rad
 		}
 		float a = heading + 1.5f * (float)sin_d(TAU * 3.0 * (double)f / 120.0);
-		if (spring_chain2d_update(b.c, xf(0.0f, 0.0f, a), STEP_120) != SPRING_OK) {
+		if (spring_chain2d_update(b.c, scene_xform2(0.0f, 0.0f, a), STEP_120) != SPRING_OK) {
 			return 0;
 		}
 		for (int i = 0; i < N; i++) {
@@ -1038,7 +1016,7 @@ static int test_gravity_and_wind(void)
 	for (int k = 0; k < 2; k++) {
 		spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.5f), .gravity = g,
 		                         .integrator = k ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT,
-		                         .root = xf(0.0f, 0.0f, 0.0f)};
+		                         .root = scene_xform2(0.0f, 0.0f, 0.0f)};
 		box b;
 		ENSURE(box_make(&b, &d));
 		ENSURE(settle(b.c, d.root, 20.0f));
@@ -1057,7 +1035,7 @@ static int test_gravity_and_wind(void)
 	}
 	// Hanging chain with wind only: pushed downwind (+x).
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.5f), .wind = {3.0f, 0.0f},
-	                         .root = xf(5.0f, 5.0f, -0.5f * PI_F)};
+	                         .root = scene_xform2(5.0f, 5.0f, -0.5f * PI_F)};
 	box b;
 	ENSURE(box_make(&b, &d));
 	ENSURE(settle(b.c, d.root, 20.0f));
@@ -1121,55 +1099,34 @@ static int test_interpolation_is_smooth(void)
 // works in caller memory of exactly spring_chain2d_memory_size bytes and refuses one byte less
 // or misaligned memory; destroy frees once, and never a byte copy.
 
-static int alloc_count, free_count, alloc_fail;
-static spring_allocator saved_allocator;
-
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-	(void)context;
-	alloc_count++;
-	if (alloc_fail || alignment != 16) {
-		return NULL;
-	}
-	return saved_allocator.alloc(size, alignment, saved_allocator.context);
-}
-
-static void counting_free(void *pointer, void *context)
-{
-	(void)context;
-	free_count++;
-	saved_allocator.free(pointer, saved_allocator.context);
-}
-
 static int test_memory(void)
 {
 	enum { N = 6 };
 	spring_chain2d_segment segs[N];
 	fill_segments(segs, N, 1.0f, 0.2f);
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .gravity = {0.0f, -9.81f}};
-	saved_allocator = spring_get_allocator();
-	spring_allocator counting = {counting_alloc, counting_free, NULL};
+	scene_alloc_counter count = {.alignment = 16};
+	spring_allocator counting = scene_counting_allocator(&count);
 	spring_set_allocator(&counting);
-	alloc_count = free_count = alloc_fail = 0;
 	spring_chain2d *c = NULL;
 	spring_error e;
 	int ok = spring_chain2d_create(&d, &c, &e) == SPRING_OK && c != NULL;
-	int after_create = alloc_count;
+	int after_create = count.allocs;
 	float offsets[N] = {0.1f, -0.1f, 0.2f, 0.0f, 0.3f, 0.0f};
 	uint32_t seed = 7u;
 	for (int f = 0; ok && f < 10000; f++) {
-		float dt = 0.002f + 0.03f * (float)(xorshift(&seed) >> 8) / 16777216.0f;
+		float dt = 0.002f + 0.03f * (float)spring_random_unit(&seed);
 		ok = spring_chain2d_set_animation(c, (f & 1) ? offsets : NULL, N) == SPRING_OK &&
 		     spring_chain2d_update(c, anim_root((double)f * 0.01, 2.0f), dt) == SPRING_OK;
 		spring_xform2 j[N + 1];
 		float local[N];
 		ok = ok && spring_chain2d_get_pose(c, j, local, N + 1) == SPRING_OK;
 		if (f == 5000) {
-			ok = ok && spring_chain2d_teleport(c, xf(100.0f, 0.0f, 1.0f)) == SPRING_OK &&
-			     spring_chain2d_reset(c, xf(0.0f, 0.0f, 0.0f)) == SPRING_OK;
+			ok = ok && spring_chain2d_teleport(c, scene_xform2(100.0f, 0.0f, 1.0f)) == SPRING_OK &&
+			     spring_chain2d_reset(c, scene_xform2(0.0f, 0.0f, 0.0f)) == SPRING_OK;
 		}
 	}
-	int after_updates = alloc_count;
+	int after_updates = count.allocs;
 	// A byte copy of a created chain is never freed by destroy (it does not own its block).
 	size_t size = spring_chain2d_memory_size(&d);
 	void *copy = aligned_alloc(16, size);
@@ -1177,15 +1134,15 @@ static int test_memory(void)
 		memcpy(copy, c, size);
 		spring_chain2d_destroy((spring_chain2d *)copy);
 	}
-	int frees_after_copy = free_count;
+	int frees_after_copy = count.frees;
 	spring_chain2d_destroy(c);
 	spring_chain2d_destroy(NULL);
-	int frees = free_count;
+	int frees = count.frees;
 	// Out of memory.
-	alloc_fail = 1;
+	count.fail = 1;
 	spring_chain2d *none = NULL;
 	spring_result oom = spring_chain2d_create(&d, &none, &e);
-	alloc_fail = 0;
+	count.fail = 0;
 	spring_set_allocator(NULL);
 	free(copy);
 	ENSURE(ok);
@@ -1374,8 +1331,8 @@ static int test_bad_definitions(void)
 	ENSURE(snapshot);
 	memcpy(snapshot, b.memory, b.size);
 	const float nan = NAN, inf = INFINITY;
-	spring_xform2 good = xf(1.0f, 2.0f, 0.5f);
-	spring_xform2 bad_roots[] = {xf(nan, 0.0f, 0.0f), xf(0.0f, inf, 0.0f), xf(0.0f, 0.0f, nan), xf(0.0f, 0.0f, -inf)};
+	spring_xform2 good = scene_xform2(1.0f, 2.0f, 0.5f);
+	spring_xform2 bad_roots[] = {scene_xform2(nan, 0.0f, 0.0f), scene_xform2(0.0f, inf, 0.0f), scene_xform2(0.0f, 0.0f, nan), scene_xform2(0.0f, 0.0f, -inf)};
 	// update
 	ENSURE(spring_chain2d_update(b.c, good, nan) == NF && bytes_equal(&b, snapshot));
 	ENSURE(spring_chain2d_update(b.c, good, inf) == NF && bytes_equal(&b, snapshot));
@@ -1526,12 +1483,12 @@ static int test_gradient(void)
 		float offsets[N] = {0.0f, 0.0f, 0.0f, 0.0f};
 		offsets[i] = 0.3f;
 		ENSURE(spring_chain2d_set_animation(b.c, offsets, N) == SPRING_OK);
-		ENSURE(spring_chain2d_reset(b.c, xf(0.0f, 0.0f, 0.0f)) == SPRING_OK);
+		ENSURE(spring_chain2d_reset(b.c, scene_xform2(0.0f, 0.0f, 0.0f)) == SPRING_OK);
 		ENSURE(spring_chain2d_set_animation(b.c, NULL, 0) == SPRING_OK);
 		int crossings = 0;
 		double first = -1.0, last = -1.0, prev_e = 0.3;
 		for (int f = 1; f <= 4 * 120; f++) {
-			ENSURE(spring_chain2d_update(b.c, xf(0.0f, 0.0f, 0.0f), STEP_120) == SPRING_OK);
+			ENSURE(spring_chain2d_update(b.c, scene_xform2(0.0f, 0.0f, 0.0f), STEP_120) == SPRING_OK);
 			spring_state s;
 			ENSURE(spring_chain2d_get_state(b.c, i, &s) == SPRING_OK);
 			double err = (double)spring_angle_delta(spring_chain2d_get_target(b.c, i), s.x);
@@ -1575,7 +1532,7 @@ static int test_determinism_golden(void)
 		uint32_t seed = 99u;
 		double t = 0.0;
 		for (int f = 0; f < 900; f++) {
-			float dt = 0.004f + 0.036f * (float)(xorshift(&seed) >> 8) / 16777216.0f;
+			float dt = 0.004f + 0.036f * (float)spring_random_unit(&seed);
 			t += (double)dt;
 			float offsets[N];
 			for (int i = 0; i < N; i++) {
@@ -1584,7 +1541,7 @@ static int test_determinism_golden(void)
 			ENSURE(spring_chain2d_set_animation(b.c, offsets, N) == SPRING_OK);
 			ENSURE(spring_chain2d_update(b.c, anim_root(t, 2.0f), dt) == SPRING_OK);
 			if (f == 450) {
-				ENSURE(spring_chain2d_teleport(b.c, xf(50.0f, -20.0f, 2.5f)) == SPRING_OK);
+				ENSURE(spring_chain2d_teleport(b.c, scene_xform2(50.0f, -20.0f, 2.5f)) == SPRING_OK);
 			}
 			spring_xform2 j[N + 1];
 			float local[N];

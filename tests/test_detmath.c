@@ -3,6 +3,7 @@
 /// golden hash of the exact output bits on a fixed input set, which must not change between
 /// compilers, optimisation levels and platforms (gcc, clang, wasm32).
 #include "spring/base.h"
+#include "random.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -16,28 +17,6 @@
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// xorshift64: the same sequence everywhere (rand() differs between C libraries).
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t seed)
-{
-	rng_state = seed ? seed : 1;
-}
-
-static uint64_t rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-/// Uniform in [0, 1), 53 random bits.
-static double rng_unit(void)
-{
-	return (double)(rng_next() >> 11) * 0x1p-53;
-}
 
 static double rng_sign(void)
 {

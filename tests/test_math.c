@@ -2,6 +2,7 @@
 /// degenerate cases (zero vectors, parallel and anti-parallel directions) and that finite input
 /// never gives NaN.
 #include "spring/math.h"
+#include "random.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -10,25 +11,10 @@
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-static uint64_t rng_state = 1;
-
-static void rng_seed(uint64_t seed)
-{
-	rng_state = seed ? seed : 1;
-}
-
-static uint64_t rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 /// Uniform in [lo, hi).
 static float rng_range(float lo, float hi)
 {
-	return lo + (hi - lo) * (float)((double)(rng_next() >> 11) * 0x1p-53);
+	return lo + (hi - lo) * (float)rng_unit();
 }
 
 /// Any finite float: random sign, exponent and mantissa bits (no NaN, no infinity).

@@ -18,6 +18,7 @@
 //    accumulating per-step float rounding, shown to drift 7e-5 of the move by the test itself).
 #include "spring/motion.h"
 
+#include "random.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -31,17 +32,10 @@
 // Hash of the standard scenario (test_determinism_golden): identical for gcc, clang and wasm32.
 #define SPRING_TEST_GOLDEN_MOTION 0x30a1bde886dc52daull
 
-static uint32_t rng_state = 0x9e3779b9u;
-static void rng_seed(uint32_t s)
-{
-	rng_state = s ? s : 1u;
-}
+static uint32_t rng_state = SPRING_RANDOM_SEED; // reseeded by each test that draws
 static float rnd(float lo, float hi)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return lo + (hi - lo) * (float)((double)(rng_state >> 8) / 16777216.0);
+	return random_range(&rng_state, lo, hi);
 }
 
 static spring_params params_db(float duration, float bounce)
@@ -76,7 +70,7 @@ static int continuity_ok(const float *x_before, const float *v_before, const flo
 // that broke continuity, and the largest speed drop across a retarget in *cliff.
 static int run_retargets(int tween_restart, uint32_t seed, int *retargets, float *cliff)
 {
-	rng_seed(seed);
+	rng_state = seed;
 	spring_motion m;
 	if (spring_motion_init(&m, &(spring_motion_desc){.channels = 2,
 	                                                 .params = params_db(0.5f, 0.3f),
@@ -175,7 +169,7 @@ static int run_rate(const rate_case *rc, spring_params p, float *max_err_rel)
 	}
 	double t = 0.0, t_anchor = 0.0;
 	int next_retarget = 0;
-	rng_seed(77);
+	rng_state = 77;
 	*max_err_rel = 0.0f;
 	while (t < 1.6) {
 		float dt = rc->hz > 0.0f ? 1.0f / rc->hz : rnd(0.004f, 0.040f);
@@ -351,7 +345,7 @@ static int test_time_to_settle_mid_flight(void)
 // before the oscillation is small enough to stay inside them for good.
 static int test_time_to_settle_random(void)
 {
-	rng_seed(99);
+	rng_state = 99;
 	const float rates[] = {30.0f, 60.0f, 120.0f, 144.0f, 240.0f};
 	int early = 0;
 	double worst_early = 0.0;
@@ -491,7 +485,7 @@ static int test_overshoot_clamp(void)
 		                                                    .to = {to[0], to[1]}, .velocity = {0.0f, 300.0f},
 		                                                    .clamp_overshoot = 1}) == SPRING_OK);
 		float predicted = spring_motion_time_to_settle(&m);
-		rng_seed(5);
+		rng_state = 5;
 		double t = 0.0;
 		int stopped[2] = {0, 0};
 		float last_dt = 0.0f;
@@ -835,7 +829,7 @@ static int motion_finite(const spring_motion *m)
 
 static int test_fuzz(void)
 {
-	rng_seed(20240611u);
+	rng_state = 20240611u;
 	long ok = 0, errors = 0;
 	for (int trial = 0; trial < 600; trial++) {
 		spring_motion_desc d = {0};
@@ -1026,7 +1020,7 @@ static int test_determinism_golden(void)
 	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 4, .params = params_db(0.45f, 0.35f),
 	                                                    .from = {0.0f, 0.0f, 1.0f, 0.0f}, .to = {320.0f, -80.0f, 1.2f, 1.0f},
 	                                                    .velocity = {0.0f, 400.0f, 0.0f, 0.0f}}) == SPRING_OK);
-	rng_seed(4242);
+	rng_state = 4242;
 	uint64_t hash = SPRING_HASH_INIT;
 	for (int f = 0; f < 400; f++) {
 		ENSURE(spring_motion_advance(&m, rnd(0.004f, 0.03f)) == SPRING_OK);

@@ -1,19 +1,15 @@
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
 #include "spring/rig.h"
-#include "test_frames.h"
+#include "spring/verify.h"
+#include "random.h"
+#include "scenes.h"
 #include "test_macros.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define DEG ((float)(SPRING_PI / 180.0))
-
-static spring_xform2 xf(float x, float y, float angle)
-{
-	spring_xform2 t = {{x, y}, angle, {1.0f, 1.0f}};
-	return t;
-}
 
 // ---------------------------------------------------------------------------------------------
 // A small character: hip (animated: walk), a six-segment tail, an arm reaching an animated
@@ -39,14 +35,14 @@ static spring_rig_desc character(int with_ik, int with_chains)
 		float length;
 		spring_xform2 setup;
 	} b[B_COUNT] = {
-	    {"root", -1, 0.0f, xf(0, 0, 0)},          {"hip", B_ROOT, 20.0f, xf(0, 100, 0)},
-	    {"tail1", B_HIP, 15.0f, xf(0, 0, 3.0f)},  {"tail2", B_T1, 15.0f, xf(15, 0, 0.1f)},
-	    {"tail3", B_T2, 15.0f, xf(15, 0, 0.1f)},  {"tail4", B_T3, 15.0f, xf(15, 0, 0.1f)},
-	    {"tail5", B_T4, 15.0f, xf(15, 0, 0.1f)},  {"tail6", B_T5, 15.0f, xf(15, 0, 0.1f)},
-	    {"shoulder", B_HIP, 0.0f, xf(20, 30, 0)}, {"upper", B_SHOULDER, 50.0f, xf(0, 0, -1.2f)},
-	    {"fore", B_UPPER, 40.0f, xf(50, 0, 0.5f)}, {"ribbon1", B_FORE, 12.0f, xf(40, 0, -0.3f)},
-	    {"ribbon2", B_R1, 12.0f, xf(12, 0, 0)},   {"ribbon3", B_R2, 12.0f, xf(12, 0, 0)},
-	    {"target", B_ROOT, 0.0f, xf(80, 60, 0)},
+	    {"root", -1, 0.0f, scene_xform2(0, 0, 0)},          {"hip", B_ROOT, 20.0f, scene_xform2(0, 100, 0)},
+	    {"tail1", B_HIP, 15.0f, scene_xform2(0, 0, 3.0f)},  {"tail2", B_T1, 15.0f, scene_xform2(15, 0, 0.1f)},
+	    {"tail3", B_T2, 15.0f, scene_xform2(15, 0, 0.1f)},  {"tail4", B_T3, 15.0f, scene_xform2(15, 0, 0.1f)},
+	    {"tail5", B_T4, 15.0f, scene_xform2(15, 0, 0.1f)},  {"tail6", B_T5, 15.0f, scene_xform2(15, 0, 0.1f)},
+	    {"shoulder", B_HIP, 0.0f, scene_xform2(20, 30, 0)}, {"upper", B_SHOULDER, 50.0f, scene_xform2(0, 0, -1.2f)},
+	    {"fore", B_UPPER, 40.0f, scene_xform2(50, 0, 0.5f)}, {"ribbon1", B_FORE, 12.0f, scene_xform2(40, 0, -0.3f)},
+	    {"ribbon2", B_R1, 12.0f, scene_xform2(12, 0, 0)},   {"ribbon3", B_R2, 12.0f, scene_xform2(12, 0, 0)},
+	    {"target", B_ROOT, 0.0f, scene_xform2(80, 60, 0)},
 	};
 	for (int i = 0; i < B_COUNT; i++) {
 		g_bones[i].name = b[i].name;
@@ -111,7 +107,7 @@ static spring_rig_desc character(int with_ik, int with_chains)
 	d.iks = g_iks;
 	d.chain_count = with_chains ? 2 : 0;
 	d.chains = g_chains;
-	d.root = xf(0, 0, 0);
+	d.root = scene_xform2(0, 0, 0);
 	return d;
 }
 
@@ -168,13 +164,13 @@ static int test_springs_layer_after_ik(void)
 	spring_chain2d *ribbon;
 	spring_xform2 world[B_COUNT];
 	ENSURE(spring_rig_get_world(pose_rig, world, B_COUNT) == SPRING_OK);
-	cd.root = xf(world[B_R1].position.x, world[B_R1].position.y, world[B_FORE].angle);
+	cd.root = scene_xform2(world[B_R1].position.x, world[B_R1].position.y, world[B_FORE].angle);
 	ENSURE(spring_chain2d_create(&cd, &ribbon, NULL) == SPRING_OK);
 	float worst_swing = 0.0f;
 	for (int f = 0; f < 180; f++) {
 		ENSURE(spring_rig_update(pose_rig, 1.0f / 60.0f) == SPRING_OK);
 		ENSURE(spring_rig_get_base_world(pose_rig, world, B_COUNT) == SPRING_OK); // clips only: no IK here
-		spring_xform2 root = xf(world[B_R1].position.x, world[B_R1].position.y, world[B_FORE].angle);
+		spring_xform2 root = scene_xform2(world[B_R1].position.x, world[B_R1].position.y, world[B_FORE].angle);
 		ENSURE(spring_chain2d_update(ribbon, root, 1.0f / 60.0f) == SPRING_OK);
 		// IK would now rotate upper/fore; the ribbon's local angles (what the springs produced)
 		// are carried along rigidly. Their swing away from rest is all the secondary motion left.
@@ -204,27 +200,22 @@ static int envelope_run(float fps, spring_vec2 out[CHECKS])
 	spring_rig *rig;
 	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
 	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
-	test_frames frames = test_frames_make(fps, 0x1234567u);
-	for (int k = 0; k < CHECKS; k++) {
-		double checkpoint = 0.5 * (k + 1);
-		int at = 0;
-		while (!at) {
-			// The frame's end time, for the root input sampled once a frame.
-			test_frames peek = frames;
-			int peek_at;
-			test_frames_next(&peek, checkpoint, &peek_at);
-			double next = peek.time;
-			// The character also walks and sways across the world (the rig root is an input
-			// sampled once a frame and interpolated across the sub-steps).
-			ENSURE(spring_rig_set_root(rig, xf((float)(40.0 * next + 15.0 * spring_det_sin(5.0 * next)),
-			                                   (float)(10.0 * spring_det_sin(7.0 * next)), (float)(0.2 * spring_det_sin(3.0 * next)))) ==
-			       SPRING_OK);
-			float dt = test_frames_next(&frames, checkpoint, &at);
-			ENSURE(spring_rig_update(rig, dt) == SPRING_OK);
+	spring_frame_clock clock;
+	ENSURE(spring_frame_clock_init(&clock, (double)fps, 0.5, 0x1234567u) == SPRING_OK);
+	while (clock.checkpoints < CHECKS) {
+		float dt = spring_frame_clock_next(&clock);
+		// The character also walks and sways across the world (the rig root is an input sampled
+		// once a frame, at the frame's end, and interpolated across the sub-steps).
+		double t = clock.time;
+		ENSURE(spring_rig_set_root(rig, scene_xform2((float)(40.0 * t + 15.0 * spring_det_sin(5.0 * t)),
+		                                             (float)(10.0 * spring_det_sin(7.0 * t)), (float)(0.2 * spring_det_sin(3.0 * t)))) ==
+		       SPRING_OK);
+		ENSURE(spring_rig_update(rig, dt) == SPRING_OK);
+		if (clock.at_checkpoint) {
+			spring_xform2 world[B_COUNT];
+			ENSURE(spring_rig_get_world(rig, world, B_COUNT) == SPRING_OK);
+			out[clock.checkpoints - 1] = tip_of(world, B_T6);
 		}
-		spring_xform2 world[B_COUNT];
-		ENSURE(spring_rig_get_world(rig, world, B_COUNT) == SPRING_OK);
-		out[k] = tip_of(world, B_T6);
 	}
 	spring_rig_destroy(rig);
 	return 0;
@@ -254,10 +245,7 @@ static int test_envelope_across_frame_rates(void)
 static uint32_t g_rng = 0xdeadbeefu;
 static float rnd(float lo, float hi)
 {
-	g_rng ^= g_rng << 13;
-	g_rng ^= g_rng >> 17;
-	g_rng ^= g_rng << 5;
-	return lo + (hi - lo) * (float)((double)(g_rng >> 8) / 16777216.0);
+	return random_range(&g_rng, lo, hi);
 }
 
 static int test_two_bone_ik(void)
@@ -340,7 +328,7 @@ static int test_rig_ik(void)
 		bones[i].name = names[i];
 		bones[i].parent = i - 1;
 		bones[i].length = i == 0 ? 0.0f : 10.0f;
-		bones[i].setup = xf(i <= 1 ? 0.0f : 10.0f, 0.0f, 0.0f);
+		bones[i].setup = scene_xform2(i <= 1 ? 0.0f : 10.0f, 0.0f, 0.0f);
 	}
 	spring_rig_ik_desc ccd = {0};
 	ccd.type = SPRING_RIG_IK_CCD;
@@ -414,7 +402,7 @@ static int test_keyframes_and_bezier(void)
 		ENSURE_MSG(fabs(spring_cubic_bezier(x1, y1, x2, y2, x) - ref) < 2e-5, "(%g %g %g %g) at %g", x1, y1, x2, y2, x);
 	}
 	// Tracks in a rig: linear, stepped, bezier, clamped and looping clips.
-	spring_rig_bone_desc bone = {"b", -1, 10.0f, xf(1.0f, 2.0f, 0.5f)};
+	spring_rig_bone_desc bone = {"b", -1, 10.0f, scene_xform2(1.0f, 2.0f, 0.5f)};
 	spring_rig_key lin[2] = {{0.0f, {0.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {1.0f, {1.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	spring_rig_key step[2] = {{0.0f, {2.0f, 4.0f}, SPRING_RIG_CURVE_STEPPED, {0}}, {1.0f, {6.0f, 8.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	spring_rig_key bez[2] = {{0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_BEZIER, {0.25f, 0.1f, 0.25f, 1.0f}},
@@ -579,17 +567,17 @@ static int teleport_case(spring_rig_chain_type ribbon_type)
 	// A quarter-turn teleport keeps the pose in root space exactly at the jump...
 	spring_xform2 before[B_COUNT], after[B_COUNT];
 	ENSURE(spring_rig_get_world(a, before, B_COUNT) == SPRING_OK);
-	spring_xform2 turn = xf(-500.0f, 40.0f, 1.5707963f);
+	spring_xform2 turn = scene_xform2(-500.0f, 40.0f, 1.5707963f);
 	ENSURE(spring_rig_teleport(a, turn) == SPRING_OK);
 	ENSURE(spring_rig_get_world(a, after, B_COUNT) == SPRING_OK);
 	for (int i = 0; i < B_COUNT; i++) {
 		spring_vec2 local = spring_vec2_rotate(spring_vec2_sub(after[i].position, turn.position), -turn.angle);
 		ENSURE(dist(local, before[i].position) < 1e-3f);
 	}
-	ENSURE(spring_rig_teleport(a, xf(0.0f, 0.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_rig_teleport(a, scene_xform2(0.0f, 0.0f, 0.0f)) == SPRING_OK);
 	// ...and a 2000-unit jump continues the motion exactly as in the twin (gravity is world
 	// space, so the continuation is compared without a turn).
-	spring_xform2 jump = xf(2000.0f, -300.0f, 0.0f);
+	spring_xform2 jump = scene_xform2(2000.0f, -300.0f, 0.0f);
 	ENSURE(spring_rig_teleport(a, jump) == SPRING_OK);
 	ENSURE(spring_rig_set_root(a, jump) == SPRING_OK);
 	for (int f = 0; f < 60; f++) {
@@ -657,38 +645,24 @@ static int test_events(void)
 	return 0;
 }
 
-static int alloc_count, free_count;
-static void *counting_alloc(size_t size, size_t alignment, void *context)
-{
-	(void)context;
-	alloc_count++;
-	return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-static void counting_free(void *p, void *context)
-{
-	(void)context;
-	free_count++;
-	free(p);
-}
-
 static int test_memory(void)
 {
-	spring_allocator a = {counting_alloc, counting_free, NULL};
+	scene_alloc_counter count = {0};
+	spring_allocator a = scene_counting_allocator(&count);
 	spring_set_allocator(&a);
-	alloc_count = 0;
 	spring_rig_desc d = character(1, 1);
 	spring_rig *rig;
 	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
-	ENSURE(alloc_count == 1);
+	ENSURE(count.allocs == 1);
 	spring_rig_play(rig, 0, 0.0f);
 	for (int f = 0; f < 2000; f++) {
 		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
 	}
-	ENSURE(alloc_count == 1);
-	free_count = 0;
+	ENSURE(count.allocs == 1);
+	count.frees = 0;
 	spring_set_allocator(NULL); // destroy must still use the allocator that created the rig
 	spring_rig_destroy(rig);
-	ENSURE(free_count == 1);
+	ENSURE(count.frees == 1);
 	size_t size = spring_rig_memory_size(&d);
 	ENSURE(size > 0);
 	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
@@ -840,8 +814,8 @@ static int test_bad_definitions(void)
 	ENSURE(spring_rig_update(rig, NAN) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_update(rig, -0.1f) == SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(spring_rig_play(rig, 7, 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_rig_set_root(rig, xf(INFINITY, 0, 0)) == SPRING_ERROR_NOT_FINITE);
-	ENSURE(spring_rig_teleport(rig, xf(0, NAN, 0)) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(INFINITY, 0, 0)) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_rig_teleport(rig, scene_xform2(0, NAN, 0)) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_set_chain_mix(rig, 9, 0.5f) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_rig_chain_count(rig) == 2 && strcmp(spring_rig_chain_name(rig, 1), "ribbon") == 0);
 	int cb[8];
@@ -866,7 +840,7 @@ static int test_determinism_golden(void)
 	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
 	uint64_t h = SPRING_HASH_INIT;
 	for (int f = 0; f < 300; f++) {
-		ENSURE(spring_rig_set_root(rig, xf((float)f, 0.0f, 0.001f * (float)f)) == SPRING_OK);
+		ENSURE(spring_rig_set_root(rig, scene_xform2((float)f, 0.0f, 0.001f * (float)f)) == SPRING_OK);
 		ENSURE(spring_rig_update(rig, f % 7 == 0 ? 0.031f : 1.0f / 60.0f) == SPRING_OK);
 		spring_xform2 w[B_COUNT];
 		ENSURE(spring_rig_get_world(rig, w, B_COUNT) == SPRING_OK);

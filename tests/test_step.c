@@ -1,6 +1,7 @@
 // Closed form, exact and semi-implicit stepping, and the three objective checks for one spring.
 #include "spring/spring.h"
 #include "spring/verify.h"
+#include "random.h"
 #include "spring_internal.h"
 #include "test_macros.h"
 
@@ -12,10 +13,7 @@
 static uint32_t rng_state = 0x12345678u;
 static float rnd(float lo, float hi)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return lo + (hi - lo) * (float)((double)(rng_state >> 8) / 16777216.0);
+	return random_range(&rng_state, lo, hi);
 }
 
 // Closed form satisfies the ODE: e' = v and v' = -w2 e - g v, in every regime, including the
@@ -370,6 +368,127 @@ static int test_envelope_check_catches_frame_dt(void)
 }
 
 // ---------------------------------------------------------------------------------------------
+// The frame clock the envelope checks are driven with (spring_frame_clock).
+
+// Hash of the default jittery sequence's frame durations up to checkpoint 20 (10 s), computed
+// independently from the documented recipe: identical for gcc, clang and wasm32.
+#define SPRING_TEST_GOLDEN_FRAME_CLOCK 0xac7722186bbbf59eull
+
+// Fixed rates land exactly on every checkpoint, and between checkpoints every frame ends on a
+// multiple of 1/fps (a frame cut by a checkpoint is finished by the next one).
+static int test_frame_clock_fixed_rates(void)
+{
+	const double rates[] = {24.0, 30.0, 60.0, 144.0, 240.0, 1000.0, 7.0, 29.97};
+	for (int r = 0; r < (int)(sizeof rates / sizeof rates[0]); r++) {
+		double fps = rates[r];
+		spring_frame_clock clock;
+		ENSURE(spring_frame_clock_init(&clock, fps, 0.5, 0) == SPRING_OK);
+		ENSURE(clock.time == 0.0 && clock.checkpoints == 0 && clock.frames == 0);
+		int count = 0, cut = 0;
+		while (clock.checkpoints < 20) {
+			double before = clock.time;
+			float dt = spring_frame_clock_next(&clock);
+			count++;
+			ENSURE_MSG(dt > 0.0f && dt == (float)(clock.time - before), "%g fps frame %d: dt %g", fps, count, (double)dt);
+			ENSURE_MSG(dt <= (float)(1.0 / fps) * 1.000001f, "%g fps frame %d: dt %g longer than a frame", fps, count, (double)dt);
+			if (clock.at_checkpoint) {
+				ENSURE_MSG(clock.time == 0.5 * (double)clock.checkpoints, "%g fps: checkpoint %d at %.17g", fps, clock.checkpoints,
+				           clock.time);
+				cut += clock.time != (double)clock.frames / fps;
+			} else {
+				ENSURE_MSG(clock.time == (double)clock.frames / fps, "%g fps frame %d ends at %.17g, not on frame %ld", fps, count,
+				           clock.time, (long)clock.frames);
+				ENSURE(clock.time < 0.5 * (double)(clock.checkpoints + 1));
+			}
+		}
+		ENSURE(clock.time == 10.0);
+		// Every frame of 1/fps is there, plus one extra for each checkpoint that cut one.
+		ENSURE_MSG(clock.frames == (int64_t)floor(10.0 * fps + 1e-9) && count == clock.frames + cut, "%g fps: %ld frames, %d run, %d cut",
+		           fps, (long)clock.frames, count, cut);
+		ENSURE(fps == floor(fps) && fmod(fps, 2.0) == 0.0 ? cut == 0 : cut > 0);
+	}
+	return 0;
+}
+
+// The jittery sequence: every frame (but those cut by a checkpoint) lasts 4 to 40 ms, the same
+// seed gives the same frames, another seed other frames, and the default sequence is a golden.
+static int test_frame_clock_jitter_determinism(void)
+{
+	spring_frame_clock a, b, c;
+	ENSURE(spring_frame_clock_init(&a, 0.0, 0.0, 0) == SPRING_OK); // default interval 0.5 s and seed
+	ENSURE(a.interval == 0.5 && a.random == SPRING_RANDOM_SEED);
+	ENSURE(spring_frame_clock_init(&b, 0.0, 0.5, SPRING_RANDOM_SEED) == SPRING_OK);
+	ENSURE(spring_frame_clock_init(&c, 0.0, 0.5, 0x2545f491u) == SPRING_OK);
+	uint64_t h = SPRING_HASH_INIT;
+	int count = 0, differ = 0;
+	float shortest = 1.0f, longest = 0.0f;
+	while (a.checkpoints < 20) {
+		float dt = spring_frame_clock_next(&a);
+		float twin = spring_frame_clock_next(&b);
+		differ += c.checkpoints < 20 && spring_frame_clock_next(&c) != dt;
+		ENSURE(memcmp(&dt, &twin, sizeof dt) == 0 && a.time == b.time && a.frames == 0);
+		h = spring_hash(h, &dt, sizeof dt);
+		count++;
+		ENSURE(dt > 0.0f && dt < 0.040f);
+		if (!a.at_checkpoint) {
+			shortest = fminf(shortest, dt);
+			longest = fmaxf(longest, dt);
+		} else {
+			ENSURE(a.time == 0.5 * (double)a.checkpoints);
+		}
+	}
+	printf("    jittery clock: %d frames in 10 s, %.2f to %.2f ms, hash %016llx\n", count, 1000.0 * shortest, 1000.0 * longest,
+	       (unsigned long long)h);
+	ENSURE(a.time == 10.0 && count == 457);
+	ENSURE(shortest >= 0.004f && longest < 0.040f && longest - shortest > 0.03f);
+	ENSURE(differ > count / 2);
+	ENSURE(h == SPRING_TEST_GOLDEN_FRAME_CLOCK);
+	// The random sequence itself: xorshift32 from the default seed (values worked out by hand
+	// from the shifts), 0 standing for the default seed, and a unit draw in [0, 1).
+	uint32_t state = SPRING_RANDOM_SEED, zero = 0;
+	ENSURE(spring_random_next(&state) == 0x510c4619u && spring_random_next(&state) == 0xe02e553eu);
+	ENSURE(spring_random_next(&zero) == 0x510c4619u && zero == 0x510c4619u);
+	ENSURE(spring_random_unit(&state) == (double)(0x7bb98f3au >> 8) / 16777216.0);
+	return 0;
+}
+
+// Bad input is refused and changes nothing; a clock that init refused never advances.
+static int test_frame_clock_bad_input(void)
+{
+	spring_frame_clock clock, before;
+	memset(&clock, 0xab, sizeof clock);
+	before = clock;
+	const struct {
+		double fps, interval;
+		spring_result expect;
+	} bad[] = {
+	    {NAN, 0.5, SPRING_ERROR_NOT_FINITE},       {INFINITY, 0.5, SPRING_ERROR_NOT_FINITE},
+	    {60.0, NAN, SPRING_ERROR_NOT_FINITE},       {60.0, -INFINITY, SPRING_ERROR_NOT_FINITE},
+	    {-60.0, 0.5, SPRING_ERROR_OUT_OF_RANGE},    {0.5, 0.5, SPRING_ERROR_OUT_OF_RANGE},
+	    {100001.0, 0.5, SPRING_ERROR_OUT_OF_RANGE}, {60.0, -0.5, SPRING_ERROR_OUT_OF_RANGE},
+	    {60.0, 1e-4, SPRING_ERROR_OUT_OF_RANGE},    {60.0, 2e6, SPRING_ERROR_OUT_OF_RANGE},
+	};
+	for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+		ENSURE_MSG(spring_frame_clock_init(&clock, bad[i].fps, bad[i].interval, 7u) == bad[i].expect, "case %d", i);
+		ENSURE_MSG(memcmp(&clock, &before, sizeof clock) == 0, "case %d wrote the clock", i);
+	}
+	ENSURE(spring_frame_clock_init(NULL, 60.0, 0.5, 0) == SPRING_ERROR_INVALID_ARGUMENT);
+	// The edges of the ranges are accepted.
+	ENSURE(spring_frame_clock_init(&clock, 1.0, 0.001, 0) == SPRING_OK);
+	ENSURE(spring_frame_clock_init(&clock, 100000.0, 1e6, 0) == SPRING_OK);
+	// next: NULL, a zeroed struct (never initialised) and a corrupted one return 0 and stay put.
+	ENSURE(spring_frame_clock_next(NULL) == 0.0f);
+	spring_frame_clock zeroed = {0}, copy;
+	ENSURE(spring_frame_clock_next(&zeroed) == 0.0f && zeroed.time == 0.0 && zeroed.checkpoints == 0);
+	ENSURE(spring_frame_clock_init(&clock, 60.0, 0.5, 0) == SPRING_OK);
+	clock.fps = -1.0;
+	copy = clock;
+	ENSURE(spring_frame_clock_next(&clock) == 0.0f && memcmp(&clock, &copy, sizeof clock) == 0);
+	ENSURE(spring_random_next(NULL) == 0u && spring_random_unit(NULL) == 0.0);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Angles: test 4, the 360-degree sweep in both directions, 1 degree per frame.
 
 static float naive_angle_step(spring_params p, spring_state *s, float target, float dt)
@@ -614,6 +733,9 @@ int main(int argc, char **argv)
 	RUN_TEST(test_rest_check_catches_motion);
 	RUN_TEST(test_envelope_matches_across_frame_rates);
 	RUN_TEST(test_envelope_check_catches_frame_dt);
+	RUN_TEST(test_frame_clock_fixed_rates);
+	RUN_TEST(test_frame_clock_jitter_determinism);
+	RUN_TEST(test_frame_clock_bad_input);
 	RUN_TEST(test_angle_sweep_never_whips);
 	RUN_TEST(test_angle_helpers);
 	RUN_TEST(test_clock);

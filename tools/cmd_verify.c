@@ -390,33 +390,19 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 		return cli_error(cmd, "out of memory");
 	}
 	spring_rig_play(f.rig, clip, 0.0f);
-	unsigned seed = 12345u;
-	double t = 0.0;
-	long n = 0;
-	for (int k = 0; k < checkpoints; k++) {
-		double checkpoint = RIG_CHECKPOINT * (k + 1);
-		for (;;) {
-			double next;
-			if (fps > 0.0) {
-				next = (double)(n + 1) / fps;
-			} else {
-				seed = seed * 1103515245u + 12345u;
-				next = t + 0.004 + 0.036 * (double)((seed >> 8) & 0xffffu) / 65536.0;
-			}
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
-			spring_rig_update(f.rig, (float)(next - t));
-			handle_events(&f);
-			t = next;
-			if (fps > 0.0 && (double)(n + 1) / fps <= checkpoint + 1e-9) {
-				n++;
-			}
-			if (last) {
-				break;
-			}
+	spring_frame_clock clock;
+	if (spring_frame_clock_init(&clock, fps, RIG_CHECKPOINT, 0) != SPRING_OK) {
+		free(world);
+		rig_file_close(&f);
+		return cli_error(cmd, "frame rate %g out of range", fps);
+	}
+	while (clock.checkpoints < checkpoints) {
+		spring_rig_update(f.rig, spring_frame_clock_next(&clock));
+		handle_events(&f);
+		if (!clock.at_checkpoint) {
+			continue;
 		}
+		int k = clock.checkpoints - 1;
 		spring_rig_get_world(f.rig, world, f.bone_count);
 		for (int c = 0; c < chains; c++) {
 			spring_vec2 tip = rig_chain_tip(&f, world, c);

@@ -3,6 +3,7 @@
 #include "demo.h"
 
 #include <spring/chain.h>
+#include <spring/verify.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -53,39 +54,23 @@ static spring_vec3 tip_of(const spring_chain *c)
 	return tips[bones - 1];
 }
 
-// Runs 8 s at `fps` (0: jittery frames of 4..40 ms) and samples the tip every 0.5 s.
+// Runs 8 s at `fps` (0: the jittery frame clock) and samples the tip every 0.5 s.
 static int run(float fps, spring_vec3 out[16])
 {
 	spring_chain *c = make_tail(root_at(0.0));
 	if (!c) {
 		return 1;
 	}
-	unsigned seed = 12345u;
-	double t = 0.0;
-	long n = 0;
-	for (int k = 0; k < 16; k++) {
-		double checkpoint = 0.5 * (k + 1);
-		for (;;) {
-			double next;
-			if (fps > 0.0f) {
-				next = (double)(n + 1) / fps;
-			} else {
-				seed = seed * 1103515245u + 12345u;
-				next = t + 0.004 + 0.036 * (double)((seed >> 8) & 0xffffu) / 65536.0;
-			}
-			int last = next >= checkpoint - 1e-9;
-			if (last) {
-				next = checkpoint;
-			}
-			spring_chain_update(c, root_at(next), (float)(next - t));
-			t = next;
-			if (fps > 0.0f && (double)(n + 1) / fps <= checkpoint + 1e-9) {
-				n++;
-			}
-			if (last) {
-				out[k] = tip_of(c);
-				break;
-			}
+	spring_frame_clock clock;
+	if (spring_frame_clock_init(&clock, (double)fps, 0.5, 0) != SPRING_OK) {
+		spring_chain_destroy(c);
+		return 1;
+	}
+	while (clock.checkpoints < 16) {
+		float dt = spring_frame_clock_next(&clock);
+		spring_chain_update(c, root_at(clock.time), dt);
+		if (clock.at_checkpoint) {
+			out[clock.checkpoints - 1] = tip_of(c);
 		}
 	}
 	spring_chain_destroy(c);

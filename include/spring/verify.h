@@ -75,13 +75,77 @@ typedef struct spring_envelope_report {
 
 /// Check 3: the standard moving target (sin(2 pi 0.5 t) + 0.5 sin(2 pi 1.1 t), amplitude 1.5 units, 10 s) driven
 /// at each rate in `fps` (count <= SPRING_CHECK_MAX_RATES - 1) and, if `jitter` is non-zero, by
-/// a jittery clock with frame times uniform in [4, 40] ms; each is compared every 0.5 s with
+/// the jittery frame clock (spring_frame_clock, default seed); each is compared every 0.5 s with
 /// the same pipeline driven at 1 kHz.
 SPRING_API spring_result spring_check_envelope(spring_params p, const float *fps, int count, int jitter,
                                                const spring_check_desc *desc, spring_envelope_report *out);
 
 /// The standard moving target used by spring_check_envelope, at time t seconds.
 SPRING_API float spring_check_target(double t);
+
+/// @name Deterministic random sequence
+/// xorshift32 (Marsaglia's shifts 13, 17, 5): the same numbers on every platform and compiler,
+/// unlike rand(). It drives the jittery frame clock; tests use it for their seeded draws too.
+/// @{
+
+/// The seed used when a state (or a frame clock's seed) is 0, which xorshift cannot leave.
+#define SPRING_RANDOM_SEED 0x9e3779b9u
+
+/// Advances `*state` (0 is replaced by SPRING_RANDOM_SEED first) and returns the new state, never
+/// 0. The period is 2^32 - 1. NULL returns 0.
+SPRING_API uint32_t spring_random_next(uint32_t *state);
+
+/// Uniform in [0, 1) with 24 random bits: (spring_random_next(state) >> 8) / 2^24, exact in
+/// float and double. NULL returns 0.
+SPRING_API double spring_random_unit(uint32_t *state);
+/// @}
+
+/// @name Frame clock
+/// The frame times `spring verify`, spring_check_envelope, the tests and the demo drive a scene
+/// with: frames at a fixed rate, or jittery frames of SPRING_FRAME_CLOCK_JITTER_MIN +
+/// SPRING_FRAME_CLOCK_JITTER_SPAN * spring_random_unit() seconds (uniform in [4, 40) ms). Frames are cut so that
+/// one ends exactly on every checkpoint (every `interval` seconds from 0), where runs at
+/// different rates are compared; at a fixed rate the frame cut short is finished by the next one,
+/// so the frames after a checkpoint keep landing on multiples of 1/fps.
+///
+///     spring_frame_clock clock;
+///     spring_frame_clock_init(&clock, 60.0, 0.5, 0); // 0 fps: jittery
+///     while (clock.checkpoints < 20) {
+///         float dt = spring_frame_clock_next(&clock);
+///         update(input_at(clock.time), dt);          // clock.time: this frame's end
+///         if (clock.at_checkpoint) record(clock.checkpoints - 1);
+///     }
+/// @{
+
+#define SPRING_FRAME_CLOCK_JITTER_MIN 0.004  ///< shortest jittery frame, seconds
+#define SPRING_FRAME_CLOCK_JITTER_SPAN 0.036 ///< jittery frames are shorter than MIN + SPAN, seconds
+
+/// State of a frame clock: written by spring_frame_clock_init, advanced by spring_frame_clock_next,
+/// readable at any time. 48 bytes.
+typedef struct spring_frame_clock {
+	double fps;        ///< frames per second, in [1, 100000]; 0 for jittery frames
+	double interval;   ///< seconds between checkpoints, in [0.001, 1e6]; default 0.5
+	double time;       ///< end of the last frame, seconds from the start; 0 before the first frame
+	int64_t frames;    ///< fixed rate: frames of 1/fps completed (a frame cut by a checkpoint counts
+	                   ///< when the next one finishes it); 0 for jittery frames
+	int checkpoints;   ///< checkpoints reached so far; checkpoint k (from 1) is at k * interval
+	int at_checkpoint; ///< non-zero when the last frame ended exactly on checkpoint `checkpoints`
+	uint32_t random;   ///< jittery frames: the spring_random_next state
+} spring_frame_clock;
+
+/// Starts a clock at time 0. `fps`: frames per second in [1, 100000], or 0 for jittery frames.
+/// `interval`: seconds between checkpoints in [0.001, 1e6]; 0 means 0.5. `seed`: the jittery
+/// sequence's start (0 means SPRING_RANDOM_SEED; ignored at a fixed rate). On error (NULL clock:
+/// SPRING_ERROR_INVALID_ARGUMENT, NaN or infinity: SPRING_ERROR_NOT_FINITE, a negative or
+/// out-of-range value: SPRING_ERROR_OUT_OF_RANGE) `*clock` is untouched.
+SPRING_API spring_result spring_frame_clock_init(spring_frame_clock *clock, double fps, double interval, uint32_t seed);
+
+/// Advances to the next frame and returns its duration in seconds (> 0): up to the next multiple
+/// of 1/fps, or a jittery duration, but never past the next checkpoint (a frame that would end
+/// within 1e-9 s of it, or beyond, ends exactly on it). Updates time, frames, checkpoints and
+/// at_checkpoint. Returns 0 and changes nothing for NULL or a clock that init did not accept.
+SPRING_API float spring_frame_clock_next(spring_frame_clock *clock);
+/// @}
 
 #ifdef __cplusplus
 }
