@@ -25,7 +25,7 @@ const char *spring_result_string(spring_result r)
 	return "unknown spring_result";
 }
 
-int spring_is_finite(float x)
+bool spring_is_finite(float x)
 {
 	// x - x is 0 for finite x and NaN for inf/NaN; comparisons with NaN are false.
 	return (x - x) == 0.0f;

@@ -242,7 +242,8 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	for (int k = 0; k < r->ik_count; k++) {
 		rig_ik *ik = &rig_iks(r)[k];
 		ik->desc = desc->iks[k];
-		ik->mix = desc->iks[k].mix_set ? desc->iks[k].mix : 1.0f;
+		ik->mix = desc->iks[k].off ? 0.0f : desc->iks[k].mix == 0.0f ? 1.0f : desc->iks[k].mix;
+		snprintf(ik->name, NAME_BYTES, "%s", desc->iks[k].name);
 		if (ik->desc.iterations == 0) {
 			ik->desc.iterations = 16;
 		}
@@ -270,7 +271,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		ch->type = cd->type;
 		ch->bone_count = n;
 		ch->first_index = cb;
-		ch->mix = cd->mix_set ? cd->mix : 1.0f;
+		ch->mix = cd->off ? 0.0f : cd->mix == 0.0f ? 1.0f : cd->mix;
 		memcpy(&rig_chain_bones(r)[cb], scratch.bones, (size_t)n * sizeof(int));
 		for (int i = 0; i < n; i++) {
 			rig_bone_chain(r)[scratch.bones[i]] = c;
@@ -502,7 +503,7 @@ spring_result spring_rig_set_time_scale(spring_rig *rig, float scale)
 	return SPRING_OK;
 }
 
-spring_result spring_rig_set_paused(spring_rig *rig, int paused)
+spring_result spring_rig_set_paused(spring_rig *rig, bool paused)
 {
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -710,6 +711,24 @@ float spring_rig_clip_duration(const spring_rig *rig, int clip)
 int spring_rig_ik_count(const spring_rig *rig)
 {
 	return rig ? rig->ik_count : 0;
+}
+
+const char *spring_rig_ik_name(const spring_rig *rig, int ik)
+{
+	return rig && ik >= 0 && ik < rig->ik_count ? rig_iks(rig)[ik].name : NULL;
+}
+
+int spring_rig_find_ik(const spring_rig *rig, const char *name)
+{
+	if (!rig || !name) {
+		return -1;
+	}
+	for (int i = 0; i < rig->ik_count; i++) {
+		if (strcmp(rig_iks(rig)[i].name, name) == 0) {
+			return i;
+		}
+	}
+	return -1;
 }
 
 const spring_clock *spring_rig_clock(const spring_rig *rig)

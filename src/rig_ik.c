@@ -13,7 +13,7 @@
 // ---------------------------------------------------------------------------------------------
 // IK
 
-void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, int bend_positive, float fallback_angle,
+void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive, float fallback_angle,
                         float *angle1, float *angle2)
 {
 	double dx = (double)target.x - (double)pivot.x, dy = (double)target.y - (double)pivot.y;

@@ -38,6 +38,7 @@ typedef struct rig_event {
 } rig_event;
 
 typedef struct rig_ik {
+	char name[NAME_BYTES];
 	spring_rig_ik_desc desc;
 	float mix;
 	int bone_count;      // bones in the chain (2 for two-bone)

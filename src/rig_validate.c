@@ -31,8 +31,8 @@ spring_result spring_rig_internal_fail(spring_error *e, spring_result r, const c
 		va_start(ap, fmt);
 		vsnprintf(text, sizeof text, fmt, ap);
 		va_end(ap);
-		spring_internal_fail_at(e, r, "rig", index >= 0 ? spring_rig_internal_element_of(kind) : SPRING_ELEMENT_NONE, index, field, "%s %s",
-		                        field, text);
+		spring_internal_fail_at(e, r, "rig", index >= 0 ? spring_rig_internal_element_of(kind) : SPRING_ELEMENT_NONE, index, field, "%s",
+		                        text);
 	}
 	return r;
 }
@@ -126,7 +126,7 @@ static spring_result fail_path(spring_error *e, spring_result r, const spring_er
 		va_start(ap, fmt);
 		vsnprintf(text, sizeof text, fmt, ap);
 		va_end(ap);
-		spring_internal_fail(e, r, "rig", path, depth, field, "%s%s%s", field, field[0] ? " " : "", text);
+		spring_internal_fail(e, r, "rig", path, depth, field, "%s", text);
 	}
 	return r;
 }
@@ -150,17 +150,17 @@ static bool name_has_control(const char *name)
 static spring_result check_name(spring_error *e, const char *kind, int index, const char *name)
 {
 	if (!name) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "is missing (NULL)");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "name is missing (NULL)");
 	}
 	size_t n = strlen(name);
 	if (n == 0) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "must not be empty");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "name must not be empty");
 	}
 	if (n > SPRING_RIG_MAX_NAME) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, "name", "is longer than %d bytes (got %zu)", SPRING_RIG_MAX_NAME, n);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, "name", "name is longer than %d bytes (got %zu)", SPRING_RIG_MAX_NAME, n);
 	}
 	if (name_has_control(name)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "must not contain control characters");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "name must not contain control characters");
 	}
 	return SPRING_OK;
 }
@@ -197,7 +197,7 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 		}
 		for (int j = 0; j < i; j++) {
 			if (strcmp(d->bones[j].name, b->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicates bone %d: %s", j, Q(b->name));
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicate bone name %s", Q(b->name));
 				spring_internal_error_other(e, SPRING_ELEMENT_BONE, j);
 				return SPRING_ERROR_BAD_DEFINITION;
 			}
@@ -206,10 +206,10 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 	for (int i = 0; i < d->bone_count; i++) {
 		const spring_rig_bone_desc *b = &d->bones[i];
 		if (b->parent == i) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "makes bone %s its own parent", Q(b->name));
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "bone %s is its own parent", Q(b->name));
 		}
 		if (b->parent < -1 || b->parent >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "parent", "must be -1 (a root bone) or a bone index (got %d)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "parent", "parent must be -1 (a root bone) or a bone index (got %d)",
 			            b->parent);
 		}
 		if (b->parent > i) {
@@ -227,24 +227,22 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 						break;
 					}
 				}
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "closes a cycle through bones %s", text);
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "cycle through bones %s", text);
 			} else {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent",
-				     "%s is listed after this bone (bone %d): list parents before their children", Q(d->bones[b->parent].name),
-				     b->parent);
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "parent %s is listed after this bone: list parents before their children", Q(d->bones[b->parent].name));
 			}
 			spring_internal_error_other(e, SPRING_ELEMENT_BONE, b->parent);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
 		if (!spring_is_finite(b->length)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "length", "must be finite");
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "length", "length must be finite");
 		}
 		if (b->length < 0.0f || b->length > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "length", "must be in [0, %g] (got %g)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "length", "length must be in [0, %g] (got %g)",
 			            (double)SPRING_RIG_MAX_COORDINATE, (double)b->length);
 		}
 		if (!spring_rig_internal_xform2_finite(b->setup)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "setup", "must be finite");
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "setup", "setup must be finite");
 		}
 		if (!in_coord(b->setup.position.x) || !in_coord(b->setup.position.y) || !in_coord(b->setup.scale.x) ||
 		    !in_coord(b->setup.scale.y)) {
@@ -267,16 +265,16 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 	spring_error_step at[3] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_TRACK, t}, {SPRING_ELEMENT_KEY, 0}};
 	char q1[80], q2[80];
 	if (tr->bone < 0 || tr->bone >= d->bone_count) {
-		return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "bone", "does not exist (got %d)", tr->bone);
+		return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "bone", "bone does not exist (got %d)", tr->bone);
 	}
 	if ((int)tr->type < 0 || (int)tr->type > (int)SPRING_RIG_TRACK_SCALE) {
-		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "is unknown (got %d)", (int)tr->type);
+		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "type is unknown (got %d)", (int)tr->type);
 	}
 	static const char *const type_names[] = {"rotate", "translate", "scale"};
 	for (int o = 0; o < t; o++) {
 		if (cl->tracks[o].bone == tr->bone && cl->tracks[o].type == tr->type) {
-			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicates track %d: bone %s already has a %s track in this clip",
-			          o, Q(d->bones[tr->bone].name), type_names[tr->type]);
+			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
+			          Q(d->bones[tr->bone].name), type_names[tr->type]);
 			spring_internal_error_other(e, SPRING_ELEMENT_TRACK, o);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
@@ -289,10 +287,10 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 		const spring_rig_key *key = &tr->keys[k];
 		at[2].index = k;
 		if (!spring_is_finite(key->time)) {
-			return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "time", "must be finite");
+			return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "time", "time must be finite");
 		}
 		if (key->time < 0.0f || key->time > SPRING_RIG_MAX_COORDINATE) {
-			return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "time", "must be in [0, %g] (got %g)",
+			return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "time", "time must be in [0, %g] (got %g)",
 			                 (double)SPRING_RIG_MAX_COORDINATE, (double)key->time);
 		}
 		if (k > 0 && !(key->time > tr->keys[k - 1].time)) {
@@ -302,7 +300,7 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 		if (!in_coord(key->value[0]) || !in_coord(key->value[1])) {
 			return fail_path(e, spring_is_finite(key->value[0]) && spring_is_finite(key->value[1]) ? SPRING_ERROR_OUT_OF_RANGE
 			                                                                                        : SPRING_ERROR_NOT_FINITE,
-			                 at, 3, "value", "must be finite and within +-%g", (double)SPRING_RIG_MAX_COORDINATE);
+			                 at, 3, "value", "value must be finite and within +-%g", (double)SPRING_RIG_MAX_COORDINATE);
 		}
 		if (tr->type == SPRING_RIG_TRACK_SCALE) {
 			spring_vec2 sc = {key->value[0], key->value[1]};
@@ -312,17 +310,17 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 			}
 		}
 		if ((int)key->curve < 0 || (int)key->curve > (int)SPRING_RIG_CURVE_BEZIER) {
-			return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 3, "curve", "is unknown (got %d)", (int)key->curve);
+			return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 3, "curve", "curve is unknown (got %d)", (int)key->curve);
 		}
 		if (key->curve == SPRING_RIG_CURVE_BEZIER) {
 			for (int q = 0; q < 4; q++) {
 				if (!spring_is_finite(key->bezier[q])) {
-					return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "bezier", "must be finite");
+					return fail_path(e, SPRING_ERROR_NOT_FINITE, at, 3, "bezier", "bezier must be finite");
 				}
 			}
 			for (int q = 0; q < 4; q += 2) {
 				if (key->bezier[q] < 0.0f || key->bezier[q] > 1.0f) {
-					return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "bezier", "x%d must be in [0, 1] (got %g)", q / 2 + 1,
+					return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, q == 0 ? "bezier[0]" : "bezier[2]", "x%d must be in [0, 1] (got %g)", q / 2 + 1,
 					                 (double)key->bezier[q]);
 				}
 			}
@@ -343,21 +341,21 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 		}
 		for (int j = 0; j < c; j++) {
 			if (strcmp(d->clips[j].name, cl->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "name", "duplicates clip %d: %s", j, Q(cl->name));
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "name", "duplicate clip name %s", Q(cl->name));
 				spring_internal_error_other(e, SPRING_ELEMENT_CLIP, j);
 				return SPRING_ERROR_BAD_DEFINITION;
 			}
 		}
 		if (!spring_is_finite(cl->duration) || !(cl->duration > 0.0f) || cl->duration > SPRING_RIG_MAX_COORDINATE) {
 			return spring_rig_internal_fail(e, spring_is_finite(cl->duration) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "clip", c,
-			            "duration", "must be in (0, %g] seconds (got %g)", (double)SPRING_RIG_MAX_COORDINATE, (double)cl->duration);
+			            "duration", "duration must be in (0, %g] seconds (got %g)", (double)SPRING_RIG_MAX_COORDINATE, (double)cl->duration);
 		}
 		if (cl->track_count < 0 || cl->track_count > SPRING_RIG_MAX_TRACKS || (cl->track_count > 0 && !cl->tracks)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count", "must be in 0..%d with tracks given (got %d)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count", "track_count must be in 0..%d with tracks given (got %d)",
 			            SPRING_RIG_MAX_TRACKS, cl->track_count);
 		}
 		if (cl->event_count < 0 || cl->event_count > SPRING_RIG_MAX_EVENTS || (cl->event_count > 0 && !cl->events)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count", "must be in 0..%d with events given (got %d)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count", "event_count must be in 0..%d with events given (got %d)",
 			            SPRING_RIG_MAX_EVENTS, cl->event_count);
 		}
 		for (int t = 0; t < cl->track_count; t++) {
@@ -370,17 +368,16 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			const spring_rig_event *ev = &cl->events[v];
 			spring_error_step at[2] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_EVENT, v}};
 			if (!ev->name || !ev->name[0] || strlen(ev->name) > SPRING_RIG_MAX_NAME || name_has_control(ev->name)) {
-				return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "name",
-				                 "must be 1..%d bytes without control characters", SPRING_RIG_MAX_NAME);
+				return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "name", "name must be 1..%d bytes without control characters", SPRING_RIG_MAX_NAME);
 			}
 			if (!spring_is_finite(ev->time) || !in_coord(ev->value[0]) || !in_coord(ev->value[1])) {
 				return fail_path(e, spring_is_finite(ev->time) && spring_is_finite(ev->value[0]) && spring_is_finite(ev->value[1])
 				                        ? SPRING_ERROR_OUT_OF_RANGE
 				                        : SPRING_ERROR_NOT_FINITE,
-				                 at, 2, "time", "and payload must be finite (payload within +-%g)", (double)SPRING_RIG_MAX_COORDINATE);
+				                 at, 2, "time", "time and payload must be finite (payload within +-%g)", (double)SPRING_RIG_MAX_COORDINATE);
 			}
 			if (ev->time < 0.0f || ev->time > cl->duration) {
-				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "time", "must be in [0, the clip's duration %.9g] (got %.9g)",
+				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "time", "time must be in [0, the clip's duration %.9g] (got %.9g)",
 				                 (double)cl->duration, (double)ev->time);
 			}
 			if (v > 0 && ev->time < cl->events[v - 1].time) {
@@ -397,59 +394,66 @@ static spring_result validate_iks(const spring_rig_desc *d, spring_error *e)
 	char q1[80], q2[80];
 	for (int k = 0; k < d->ik_count; k++) {
 		const spring_rig_ik_desc *ik = &d->iks[k];
+		spring_result r = check_name(e, "ik", k, ik->name);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		for (int j = 0; j < k; j++) {
+			if (strcmp(d->iks[j].name, ik->name) == 0) {
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "name", "duplicate IK name %s", Q(ik->name));
+				spring_internal_error_other(e, SPRING_ELEMENT_IK, j);
+				return SPRING_ERROR_BAD_DEFINITION;
+			}
+		}
 		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "is unknown (%d)", (int)ik->type);
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)", (int)ik->type);
 		}
 		if (ik->first_bone < 0 || ik->first_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "first_bone", "does not exist (got %d)", ik->first_bone);
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "first_bone", "first_bone does not exist (got %d)", ik->first_bone);
 		}
 		if (ik->last_bone < 0 || ik->last_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "does not exist (got %d)", ik->last_bone);
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "last_bone does not exist (got %d)", ik->last_bone);
 		}
 		const char *first = d->bones[ik->first_bone].name, *last = d->bones[ik->last_bone].name;
 		if (ik->type == SPRING_RIG_IK_TWO_BONE) {
 			const spring_rig_bone_desc *lower = &d->bones[ik->last_bone];
 			if (lower->parent != ik->first_bone) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
-				            "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
 			}
 			if (!(lower->length > 0.0f)) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
-				            "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
 			}
 			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone",
-				            "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length", Q(last), Q2(first));
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length", Q(last), Q2(first));
 			}
 		} else if (!descends(d, ik->last_bone, ik->first_bone)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s does not descend from %s", Q(last), Q2(first));
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s does not descend from %s: a CCD IK needs a parent-linked range", Q(last), Q2(first));
 		}
 		if (ik->target_bone < -1 || ik->target_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "does not exist (got %d)", ik->target_bone);
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "target_bone does not exist (got %d)", ik->target_bone);
 		}
 		if (ik->target_bone >= 0) {
 			for (int b = ik->last_bone;; b = d->bones[b].parent) {
 				const char *target = d->bones[ik->target_bone].name;
 				if (ik->target_bone == b) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "%s is one of this IK's bones", Q(target));
+					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "the target %s is one of this IK's bones", Q(target));
 				}
 				if (descends(d, ik->target_bone, b)) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone",
-					            "%s is moved by this IK (it descends from %s)", Q(target), Q2(d->bones[b].name));
+					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "the target %s is moved by this IK (it descends from %s)", Q(target), Q2(d->bones[b].name));
 				}
 				if (b == ik->first_bone) {
 					break;
 				}
 			}
 		}
-		if (ik->mix_set && (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "must be in [0, 1] (got %g)", (double)ik->mix);
+		if (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "mix must be in [0, 1] (got %g)", (double)ik->mix);
 		}
 		if (ik->iterations < 0 || ik->iterations > 1000) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations", "must be in 1..1000, 0 for 16 (got %d)", ik->iterations);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations", "iterations must be in 1..1000, 0 for 16 (got %d)", ik->iterations);
 		}
 		if (!spring_is_finite(ik->tolerance) || ik->tolerance < 0.0f || ik->tolerance > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance", "must be in (0, %g], 0 for 1e-4 (got %g)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance", "tolerance must be in (0, %g], 0 for 1e-4 (got %g)",
 			            (double)SPRING_RIG_MAX_COORDINATE, (double)ik->tolerance);
 		}
 	}
@@ -467,23 +471,22 @@ static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
 		}
 		for (int j = 0; j < c; j++) {
 			if (strcmp(d->chains[j].name, ch->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "name", "duplicates chain %d: %s", j, Q(ch->name));
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "name", "duplicate chain name %s", Q(ch->name));
 				spring_internal_error_other(e, SPRING_ELEMENT_CHAIN, j);
 				return SPRING_ERROR_BAD_DEFINITION;
 			}
 		}
 		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "is unknown (%d)", (int)ch->type);
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)", (int)ch->type);
 		}
 		if (ch->first_bone < 0 || ch->first_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "first_bone", "does not exist (got %d)", ch->first_bone);
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "first_bone", "first_bone does not exist (got %d)", ch->first_bone);
 		}
 		if (ch->last_bone < 0 || ch->last_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "does not exist (got %d)", ch->last_bone);
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "last_bone does not exist (got %d)", ch->last_bone);
 		}
 		if (!descends(d, ch->last_bone, ch->first_bone)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone",
-			            "%s does not descend from %s: a chain needs a parent-linked range", Q(d->bones[ch->last_bone].name),
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "%s does not descend from %s: a chain needs a parent-linked range", Q(d->bones[ch->last_bone].name),
 			            Q2(d->bones[ch->first_bone].name));
 		}
 		int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, NULL, 0);
@@ -511,18 +514,18 @@ static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
 				break;
 			}
 		}
-		if (ch->mix_set && (!spring_is_finite(ch->mix) || ch->mix < 0.0f || ch->mix > 1.0f)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "must be in [0, 1] (got %g)", (double)ch->mix);
+		if (!spring_is_finite(ch->mix) || ch->mix < 0.0f || ch->mix > 1.0f) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "mix must be in [0, 1] (got %g)", (double)ch->mix);
 		}
 		if (!spring_rig_internal_params_zero(ch->params) && spring_params_validate(ch->params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params", "is not a valid spring");
+			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params", "params is not a valid spring");
 		}
 		if (!spring_rig_internal_params_zero(ch->tip_params) && spring_params_validate(ch->tip_params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params", "is not a valid spring");
+			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params", "tip_params is not a valid spring");
 		}
 		float max_limit = ch->type == SPRING_RIG_CHAIN_ANGLE ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f;
 		if (!spring_is_finite(ch->limit) || ch->limit < 0.0f || ch->limit > max_limit) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit", "must be 0 (none) or in (0, %s] radians (got %g)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit", "limit must be 0 (none) or in (0, %s] radians (got %g)",
 			            ch->type == SPRING_RIG_CHAIN_ANGLE ? "pi" : "0.99999 pi", (double)ch->limit);
 		}
 		if (!spring_rig_internal_finite2(ch->gravity) || !spring_rig_internal_finite2(ch->wind)) {
@@ -530,14 +533,14 @@ static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
 			            "must be finite");
 		}
 		if (ch->collider_count < 0 || ch->collider_count > SPRING_CHAIN_MAX_COLLIDERS || (ch->collider_count > 0 && !ch->colliders)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "collider_count", "must be in 0..%d with colliders given (got %d)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "collider_count", "collider_count must be in 0..%d with colliders given (got %d)",
 			            SPRING_CHAIN_MAX_COLLIDERS, ch->collider_count);
 		}
 		if (ch->collider_count > 0 && ch->type != SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders", "need a tip chain");
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders", "colliders need a tip chain");
 		}
 		if (!spring_is_finite(ch->tip_radius) || ch->tip_radius < 0.0f || ch->tip_radius > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius", "must be in [0, %g] (got %g)",
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius", "tip_radius must be in [0, %g] (got %g)",
 			            (double)SPRING_RIG_MAX_COORDINATE, (double)ch->tip_radius);
 		}
 	}
@@ -547,34 +550,34 @@ static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_error *e)
 {
 	if (!d) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "desc", "is NULL");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "desc", "desc is NULL");
 	}
 	if (d->bone_count < 1 || d->bone_count > SPRING_RIG_MAX_BONES) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "bone_count", "must be in 1..%d (got %d)", SPRING_RIG_MAX_BONES,
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "bone_count", "bone_count must be in 1..%d (got %d)", SPRING_RIG_MAX_BONES,
 		            d->bone_count);
 	}
 	if (!d->bones) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "bones", "is NULL");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "bones", "bones is NULL");
 	}
 	if (d->clip_count < 0 || d->clip_count > SPRING_RIG_MAX_CLIPS || (d->clip_count > 0 && !d->clips)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clip_count", "must be in 0..%d with clips given (got %d)",
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clip_count", "clip_count must be in 0..%d with clips given (got %d)",
 		            SPRING_RIG_MAX_CLIPS, d->clip_count);
 	}
 	if (d->ik_count < 0 || d->ik_count > SPRING_RIG_MAX_IK || (d->ik_count > 0 && !d->iks)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "ik_count", "must be in 0..%d with iks given (got %d)",
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "ik_count", "ik_count must be in 0..%d with iks given (got %d)",
 		            SPRING_RIG_MAX_IK, d->ik_count);
 	}
 	if (d->chain_count < 0 || d->chain_count > SPRING_RIG_MAX_CHAINS || (d->chain_count > 0 && !d->chains)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "chain_count", "must be in 0..%d with chains given (got %d)",
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "chain_count", "chain_count must be in 0..%d with chains given (got %d)",
 		            SPRING_RIG_MAX_CHAINS, d->chain_count);
 	}
 	spring_clock probe;
 	spring_result r = spring_clock_init(&probe, d->step, d->max_steps);
 	if (r != SPRING_OK) {
-		return spring_rig_internal_fail(e, r, "rig", -1, "step", "must be in (0, 1] s with max_steps 0..1000 (step %g)", (double)d->step);
+		return spring_rig_internal_fail(e, r, "rig", -1, "step", "step must be in (0, 1] s with max_steps 0..1000 (step %g)", (double)d->step);
 	}
 	if (!spring_rig_internal_xform2_finite(d->root)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "must be finite");
+		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite");
 	}
 	r = validate_scale(e, "rig", -1, "root", d->root.scale);
 	if (r == SPRING_OK) {

@@ -9,6 +9,7 @@
 #ifndef SPRING_BASE_H
 #define SPRING_BASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,7 +97,7 @@ SPRING_API const char *spring_element_name(spring_element element);
 SPRING_API const char *spring_result_string(spring_result r);
 
 /// True when `x` is neither NaN nor infinite.
-SPRING_API int spring_is_finite(float x);
+SPRING_API bool spring_is_finite(float x);
 
 /// Allocator hooks used once at creation by the objects that allocate (chains, rigs).
 /// `alloc` returns memory aligned to `alignment` (a power of two) or NULL.

@@ -86,7 +86,7 @@ typedef struct spring_rig_event {
 typedef struct spring_rig_clip_desc {
 	const char *name;             ///< unique, 1..63 bytes
 	float duration;               ///< seconds, > 0 (keys past it are allowed but never reached)
-	int loop;                     ///< non-zero: time wraps; zero: clamped at the ends
+	bool loop;                    ///< true: time wraps; false: clamped at the ends
 	int track_count;
 	const spring_rig_track *tracks;
 	int event_count;
@@ -102,14 +102,17 @@ typedef enum spring_rig_ik_type {
 } spring_rig_ik_type;
 
 typedef struct spring_rig_ik_desc {
+	const char *name;     ///< unique among IK constraints, 1..63 bytes
 	spring_rig_ik_type type;
 	int first_bone;       ///< the chain's first bone
 	int last_bone;        ///< its last bone (a descendant); the end effector is this bone's tip
 	int target_bone;      ///< bone whose world position is the target (animated by clips), or -1
 	                      ///< to use spring_rig_set_ik_target
-	int bend_positive;    ///< two-bone: non-zero bends counter-clockwise, zero clockwise
-	float mix;            ///< 0..1 blend from the clip pose to the solved one (used when mix_set)
-	int mix_set;          ///< zero -> mix 1 (zero-initialised descriptions solve fully)
+	bool bend_positive;   ///< two-bone: true bends counter-clockwise, false clockwise
+	float mix;            ///< blend from the clip pose to the solved one, in (0, 1]; 0 -> 1 (a
+	                      ///< zeroed description solves fully)
+	bool off;             ///< starts with mix 0: the clip pose passes through until
+	                      ///< spring_rig_set_ik_mix (mix is then ignored)
 	int iterations;       ///< CCD: 1..1000; 0 -> 16
 	float tolerance;      ///< CCD: stop when the effector is this close (units); 0 -> 1e-4
 } spring_rig_ik_desc;
@@ -128,9 +131,10 @@ typedef struct spring_rig_chain_desc {
 	int first_bone;               ///< the chain runs from here...
 	int last_bone;                ///< ...down the parent links to here (each bone's parent is the
 	                              ///< one before it in the range)
-	float mix;                    ///< 0..1 blend from the final pose to the simulated one (used
-	                              ///< when mix_set)
-	int mix_set;                  ///< zero -> mix 1
+	float mix;                    ///< blend from the final pose to the simulated one, in (0, 1];
+	                              ///< 0 -> 1
+	bool off;                     ///< starts with mix 0 (the chain still simulates; its result
+	                              ///< is not shown until spring_rig_set_chain_mix)
 	spring_params params;         ///< root bone's spring (zero -> 2 Hz, ratio 0.3)
 	spring_params tip_params;     ///< non-zero: gradient to the last bone
 	float limit;                  ///< angle chains: max swing per bone (radians); tip chains: cone
@@ -188,7 +192,7 @@ SPRING_API spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, fl
 /// Time scale (>= 0; 1 normal) and pause. Pausing freezes clip time and physics; resuming does
 /// not jump (no time accumulates while paused).
 SPRING_API spring_result spring_rig_set_time_scale(spring_rig *rig, float scale);
-SPRING_API spring_result spring_rig_set_paused(spring_rig *rig, int paused);
+SPRING_API spring_result spring_rig_set_paused(spring_rig *rig, bool paused);
 
 /// Advances by frame_dt seconds (>= 0, finite): per fixed step, clips -> IK -> world -> chains.
 SPRING_API spring_result spring_rig_update(spring_rig *rig, float frame_dt);
@@ -225,6 +229,8 @@ SPRING_API int spring_rig_clip_count(const spring_rig *rig);
 SPRING_API const char *spring_rig_clip_name(const spring_rig *rig, int clip);    ///< NULL when out of range
 SPRING_API float spring_rig_clip_duration(const spring_rig *rig, int clip);      ///< 0 when out of range
 SPRING_API int spring_rig_ik_count(const spring_rig *rig);
+SPRING_API const char *spring_rig_ik_name(const spring_rig *rig, int ik);       ///< NULL when out of range
+SPRING_API int spring_rig_find_ik(const spring_rig *rig, const char *name);   ///< -1 when none
 SPRING_API const spring_clock *spring_rig_clock(const spring_rig *rig);
 SPRING_API float spring_rig_time(const spring_rig *rig); ///< clip time of the last step, seconds
 
@@ -237,7 +243,7 @@ SPRING_API float spring_cubic_bezier(float x1, float y1, float x2, float y2, flo
 /// Analytic two-bone IK in 2D. Bone lengths l1, l2 > 0, the upper bone's pivot, a target, the
 /// bend direction: returns the two world angles (radians). Unreachable targets straighten the
 /// chain towards them; a target on the pivot keeps `fallback_angle` for the upper bone.
-SPRING_API void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, int bend_positive,
+SPRING_API void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive,
                                    float fallback_angle, float *angle1, float *angle2);
 
 #ifdef __cplusplus

@@ -222,6 +222,9 @@ spring_result rj_number_item(rj *c, const cJSON *j, const char *path, double lo,
 	if (high && hi >= RJ_BIG && lo > -RJ_BIG) {
 		return rj_bad(c, path, "must be %s %.9g (got %.9g)", flags & RJ_HI_OPEN ? "<" : "<=", hi, v);
 	}
+	if ((low || high) && lo <= -RJ_BIG && hi >= RJ_BIG) {
+		return rj_bad(c, path, "must be within +-%.9g, the largest magnitude a rig accepts (got %.9g)", RJ_BIG, v);
+	}
 	if (low || high) {
 		char r[96];
 		range_text(r, sizeof r, lo, hi, flags);
@@ -447,17 +450,4 @@ void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, i
 		return NULL;
 	}
 	return rj_alloc(c, (size_t)*count, size);
-}
-
-spring_result rj_unique_name(rj *c, const char *path, const char *name, const char *const *earlier, int count,
-                             const char *what, const char *section)
-{
-	for (int o = 0; o < count; o++) {
-		if (strcmp(earlier[o], name) == 0) {
-			char p[RJ_PATH_SIZE], q[96];
-			PATH_KEY(p, path, "name");
-			return rj_bad(c, p, "duplicate %s name %s (first at %s[%d])", what, rj_quoted(q, sizeof q, name, 64), section, o);
-		}
-	}
-	return SPRING_OK;
 }

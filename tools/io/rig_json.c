@@ -17,7 +17,7 @@
 // ---------------------------------------------------------------------------------------------
 // The document
 
-static void fill_info(const rj *c, const spring_rig_desc *d, const char *const *ik_names, spring_rig_file_info *info)
+static void fill_info(const spring_rig *rig, const spring_rig_desc *d, spring_rig_file_info *info)
 {
 	memset(info, 0, sizeof *info);
 	info->version = SPRING_RIG_FILE_VERSION;
@@ -37,7 +37,7 @@ static void fill_info(const rj *c, const spring_rig_desc *d, const char *const *
 	info->ik_count = d->ik_count;
 	for (int i = 0; i < d->ik_count; i++) {
 		spring_rig_file_ik *ik = &info->iks[i];
-		rj_copy_str(ik->name, sizeof ik->name, ik_names[i]);
+		rj_copy_str(ik->name, sizeof ik->name, d->iks[i].name);
 		ik->type = d->iks[i].type;
 		ik->first_bone = d->iks[i].first_bone;
 		ik->last_bone = d->iks[i].last_bone;
@@ -50,7 +50,7 @@ static void fill_info(const rj *c, const spring_rig_desc *d, const char *const *
 		ch->type = d->chains[i].type;
 		ch->first_bone = d->chains[i].first_bone;
 		ch->last_bone = d->chains[i].last_bone;
-		ch->bone_count = rj_range_count(c, d->chains[i].first_bone, d->chains[i].last_bone);
+		ch->bone_count = spring_rig_chain_bones(rig, i, NULL, 0);
 		ch->collider_count = d->chains[i].collider_count;
 	}
 }
@@ -90,8 +90,7 @@ static spring_result read_document(rj *c, const cJSON *doc, spring_rig **out, sp
 	}
 	desc.bone_count = c->bone_count;
 	desc.bones = c->bones;
-	const char **ik_names = (const char **)rj_alloc(c, SPRING_RIG_MAX_IK, sizeof *ik_names);
-	if (!ik_names || rj_read_clips(c, doc, &desc) || rj_read_iks(c, doc, &desc, ik_names) || rj_read_chains(c, doc, &desc)) {
+	if (rj_read_clips(c, doc, &desc) || rj_read_iks(c, doc, &desc) || rj_read_chains(c, doc, &desc)) {
 		return c->result;
 	}
 	spring_rig *rig = NULL;
@@ -99,11 +98,11 @@ static spring_result read_document(rj *c, const cJSON *doc, spring_rig **out, sp
 	memset(&e, 0, sizeof e);
 	spring_result r = spring_rig_create(&desc, &rig, &e);
 	if (r != SPRING_OK) {
-		rj_map_create_error(c, r, &e);
+		rj_map_create_error(c, doc, r, &e);
 		return c->result;
 	}
 	if (info) {
-		fill_info(c, &desc, ik_names, info);
+		fill_info(rig, &desc, info);
 	}
 	*out = rig;
 	return SPRING_OK;

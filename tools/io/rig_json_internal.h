@@ -22,7 +22,7 @@
 #define RJ_PRINTF(f, a)
 #endif
 
-#define RJ_BIG 1e6                 // the sane range of most numbers: [-1e6, 1e6]
+#define RJ_BIG ((double)SPRING_RIG_MAX_COORDINATE) // the largest magnitude a rig accepts
 #define RJ_MAX_DEPTH 64            // JSON nesting accepted (the format needs 6)
 #define RJ_MAX_NUMBER_CHARS 63     // cJSON parses at most this many characters of a number
 #define RJ_DEG_TO_RAD (SPRING_PI / 180.0)
@@ -46,8 +46,6 @@ typedef struct rj {
 	int bone_count;
 	spring_rig_bone_desc *bones;
 	int *hash;                   // bone name -> index + 1 (0: empty slot)
-	int *bone_chain;             // chain index owning each bone, -1 if none
-	int *track_seen;             // per clip: (bone, type) -> track index, -1 if none
 } rj;
 
 /// Starts a read: clears `c` and `error` (optional) and names the document.
@@ -127,10 +125,6 @@ spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char 
 /// goes to `array_path`.
 void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
                    size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE]);
-/// An error at path.name when `name` is one of earlier[0..count) ("duplicate clip name ... (first
-/// at $.clips[2])": `what` "clip", `section` "$.clips").
-spring_result rj_unique_name(rj *c, const char *path, const char *name, const char *const *earlier, int count,
-                             const char *what, const char *section);
 /// An array with at most `max` elements (absent: *count 0 when optional).
 spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
                            const char *what, const cJSON **out, int *count);
@@ -151,15 +145,13 @@ spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root);
 spring_result rj_read_bones(rj *c, const cJSON *doc);
 spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc);
 /// `names` receives each IK's name (the rig keeps none).
-spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const char **names);
+spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc);
 spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc);
-/// Number of bones from first down to last along parent links, or -1 if last does not descend from first.
-int rj_range_count(const rj *c, int first, int last);
 
 // ---------------------------------------------------------------------------------------------
 // spring_rig_create's errors (rig_json_errors.c)
 
-void rj_map_create_error(rj *c, spring_result code, const spring_error *e);
+void rj_map_create_error(rj *c, const cJSON *doc, spring_result code, const spring_error *e);
 
 // ---------------------------------------------------------------------------------------------
 // For tests (rig_json.c): one spring object read as a rig file's chain reads it.

@@ -82,38 +82,6 @@ static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, con
 	return bone_ref_item(c, j, p, !required, out);
 }
 
-// Is `bone` equal to or a descendant of `ancestor`?
-static int descends(const rj *c, int bone, int ancestor)
-{
-	for (int b = bone, steps = 0; b >= 0 && steps <= c->bone_count; b = c->bones[b].parent, steps++) {
-		if (b == ancestor) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
-int rj_range_count(const rj *c, int first, int last)
-{
-	int n = 0;
-	for (int b = last; b >= 0 && n <= c->bone_count; b = c->bones[b].parent) {
-		n++;
-		if (b == first) {
-			return n;
-		}
-	}
-	return -1;
-}
-
-static spring_result check_range(rj *c, const char *path, int first, int last, const char *what)
-{
-	if (rj_range_count(c, first, last) < 0) {
-		char q1[96], q2[96];
-		return rj_bad(c, path, "%s does not descend from %s: %s needs a parent-linked range (first is an ancestor of last)",
-		              rj_quoted(q1, sizeof q1, c->bones[last].name, 64), rj_quoted(q2, sizeof q2, c->bones[first].name, 64), what);
-	}
-	return SPRING_OK;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Sections
@@ -157,10 +125,8 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 	}
 	c->bones = (spring_rig_bone_desc *)rj_alloc(c, (size_t)n, sizeof *c->bones);
 	c->hash = (int *)rj_alloc(c, RJ_HASH_SLOTS, sizeof(int));
-	c->bone_chain = (int *)rj_alloc(c, (size_t)n, sizeof(int));
-	c->track_seen = (int *)rj_alloc(c, (size_t)n * 3u, sizeof(int));
 	const cJSON **parents = (const cJSON **)rj_alloc(c, (size_t)n, sizeof *parents);
-	if (!c->bones || !c->hash || !c->bone_chain || !c->track_seen || !parents) {
+	if (!c->bones || !c->hash || !parents) {
 		return c->result;
 	}
 	static const char *keys[] = {"name", "parent", "length", "x", "y", "rotation", "scale_x", "scale_y", NULL};
@@ -173,18 +139,14 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 		    rj_get_name(c, b, path, "name", &d->name)) {
 			return c->result;
 		}
-		c->bone_count = i; // look up among the earlier bones only
-		int first = find_bone(c, d->name);
-		if (first >= 0) {
-			char p[256], q[96];
-			PATH_KEY(p, path, "name");
-			return rj_bad(c, p, "duplicate bone name %s (first at $.bones[%d])", rj_quoted(q, sizeof q, d->name, 64), first);
+		c->bone_count = i; // look up among the earlier bones only (a duplicate name is the rig's to refuse)
+		if (find_bone(c, d->name) < 0) {
+			insert_bone(c, d->name, i);
 		}
-		insert_bone(c, d->name, i);
 		c->bone_count = i + 1;
 		d->parent = -1;
 		parents[i] = cJSON_GetObjectItemCaseSensitive(b, "parent");
-		if (rj_get_float(c, b, path, "length", 0, 0.0, 0.0, RJ_BIG, 0, &d->length) ||
+		if (rj_get_float(c, b, path, "length", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->length) ||
 		    rj_get_float(c, b, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.x) ||
 		    rj_get_float(c, b, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.y) ||
 		    rj_get_degrees(c, b, path, "rotation", 0, &d->setup.angle) ||
@@ -210,37 +172,7 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 			}
 		}
 	}
-	for (i = 0; i < n; i++) {
-		int p = c->bones[i].parent;
-		if (p < i) {
-			continue;
-		}
-		char path[256], pp[256], q[96];
-		PATH_INDEX(path, "$.bones", i);
-		PATH_KEY(pp, path, "parent");
-		if (p == i) {
-			return rj_bad(c, pp, "bone %s is its own parent", rj_quoted(q, sizeof q, c->bones[i].name, 64));
-		}
-		// A later parent: is it a cycle back to this bone?
-		int steps = 0, b = p;
-		while (b >= 0 && b != i && steps <= n) {
-			b = c->bones[b].parent;
-			steps++;
-		}
-		if (b == i) {
-			char text[200];
-			size_t o = (size_t)snprintf(text, sizeof text, "%s", c->bones[i].name);
-			for (b = p; o < sizeof text; b = c->bones[b].parent) {
-				o += (size_t)snprintf(text + o, sizeof text - o, " -> %s", c->bones[b].name);
-				if (b == i) {
-					break;
-				}
-			}
-			return rj_bad(c, pp, "cycle through bones %s", text);
-		}
-		return rj_bad(c, pp, "parent %s is listed after this bone (at $.bones[%d]): list parents before their children",
-		              rj_quoted(q, sizeof q, c->bones[p].name, 64), p);
-	}
+	// Their order (parents before children, no cycles) is the rig's to judge.
 	return SPRING_OK;
 }
 
@@ -277,8 +209,7 @@ static spring_result read_curve(rj *c, const cJSON *key, const char *path, sprin
 		char pe[256];
 		PATH_INDEX(pe, p, i);
 		double v = 0.0;
-		int x = (i % 2) == 0;
-		if (rj_number_item(c, e, pe, x ? 0.0 : -RJ_BIG, x ? 1.0 : RJ_BIG, 0, &v) != SPRING_OK) {
+		if (rj_number_item(c, e, pe, -RJ_BIG, RJ_BIG, 0, &v) != SPRING_OK) {
 			return c->result;
 		}
 		k->bezier[i] = (float)v;
@@ -289,7 +220,7 @@ static spring_result read_curve(rj *c, const cJSON *key, const char *path, sprin
 
 static const char *const track_types[] = {"rotate", "translate", "scale", NULL};
 
-static spring_result read_track(rj *c, const cJSON *t, const char *path, int clip_track, spring_rig_track *out)
+static spring_result read_track(rj *c, const cJSON *t, const char *path, spring_rig_track *out)
 {
 	static const char *keys[] = {"bone", "type", "keys", NULL};
 	int type = 0;
@@ -299,19 +230,6 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, int cli
 		return c->result;
 	}
 	out->type = (spring_rig_track_type)type;
-	int *seen = &c->track_seen[out->bone * 3 + type];
-	if (*seen >= 0) {
-		char q[96];
-		char base[256];
-		rj_copy_str(base, sizeof base, path);
-		char *bracket = strrchr(base, '[');
-		if (bracket) {
-			*bracket = '\0';
-		}
-		return rj_bad(c, path, "duplicate track: bone %s already has a %s track in this clip (at %s[%d])",
-		              rj_quoted(q, sizeof q, c->bones[out->bone].name, 64), track_types[type], base, *seen);
-	}
-	*seen = clip_track;
 	const cJSON *arr;
 	int n;
 	spring_rig_key *k;
@@ -319,9 +237,6 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, int cli
 	k = (spring_rig_key *)rj_get_items(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *k, &arr, &n, kp);
 	if (c->result != SPRING_OK) {
 		return c->result;
-	}
-	if (n == 0) {
-		return rj_bad(c, kp, "a track needs at least one key");
 	}
 	static const char *rotate_keys[] = {"time", "value", "curve", NULL};
 	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
@@ -331,14 +246,8 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, int cli
 		PATH_INDEX(p, kp, i);
 		const char *what = type == SPRING_RIG_TRACK_ROTATE ? " in a rotate key" : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key" : " in a scale key";
 		if (rj_expect_object(c, e, p, "a key") || rj_check_keys(c, e, p, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
-		    rj_get_float(c, e, p, "time", 1, 0.0, 0.0, RJ_BIG, 0, &k[i].time)) {
+		    rj_get_float(c, e, p, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &k[i].time)) {
 			return c->result;
-		}
-		if (i > 0 && !(k[i].time > k[i - 1].time)) {
-			char pt[256];
-			PATH_KEY(pt, p, "time");
-			return rj_bad(c, pt, "key times must increase (%.9g after %.9g at %s[%d])", (double)k[i].time,
-			              (double)k[i - 1].time, kp, i - 1);
 		}
 		if (type == SPRING_RIG_TRACK_ROTATE) {
 			if (rj_get_degrees(c, e, p, "value", 1, &k[i].value[0])) {
@@ -381,15 +290,16 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		char path[256];
 		PATH_INDEX(path, "$.clips", i);
 		spring_rig_clip_desc *cl = &clips[i];
+		int loop = 0;
 		if (rj_expect_object(c, j, path, "a clip") || rj_check_keys(c, j, path, keys, " in a clip") ||
-		    rj_get_name(c, j, path, "name", &cl->name) || rj_unique_name(c, path, cl->name, names, i, "clip", section)) {
+		    rj_get_name(c, j, path, "name", &cl->name)) {
 			return c->result;
 		}
-		names[i] = cl->name;
-		if (rj_get_float(c, j, path, "duration", 1, 0.0, 0.0, RJ_BIG, RJ_LO_OPEN, &cl->duration) ||
-		    rj_get_bool(c, j, path, "loop", 0, &cl->loop)) {
+		if (rj_get_float(c, j, path, "duration", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &cl->duration) ||
+		    rj_get_bool(c, j, path, "loop", 0, &loop)) {
 			return c->result;
 		}
+		cl->loop = loop != 0;
 		const cJSON *tracks;
 		int nt;
 		spring_rig_track *tr;
@@ -399,14 +309,11 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			return c->result;
 		}
 		if (tr) {
-			for (int b = 0; b < c->bone_count * 3; b++) {
-				c->track_seen[b] = -1;
-			}
 			int t = 0;
 			for (const cJSON *e = tracks->child; e; e = e->next, t++) {
 				char p[256];
 				PATH_INDEX(p, tp, t);
-				if (read_track(c, e, p, t, &tr[t]) != SPRING_OK) {
+				if (read_track(c, e, p, &tr[t]) != SPRING_OK) {
 					return c->result;
 				}
 			}
@@ -428,20 +335,11 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 				char p[256];
 				PATH_INDEX(p, ep, v);
 				if (rj_expect_object(c, e, p, "an event") || rj_check_keys(c, e, p, event_keys, " in an event") ||
-				    rj_get_float(c, e, p, "time", 1, 0.0, 0.0, RJ_BIG, 0, &ev[v].time) ||
+				    rj_get_float(c, e, p, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].time) ||
 				    rj_get_name(c, e, p, "name", &ev[v].name) ||
 				    rj_get_float(c, e, p, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[0]) ||
 				    rj_get_float(c, e, p, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[1])) {
 					return c->result;
-				}
-				char pt[256];
-				PATH_KEY(pt, p, "time");
-				if (ev[v].time > cl->duration) {
-					return rj_bad(c, pt, "must be <= the clip's duration %.9g (got %.9g)", (double)cl->duration, (double)ev[v].time);
-				}
-				if (v > 0 && ev[v].time < ev[v - 1].time) {
-					return rj_bad(c, pt, "events must be in time order (%.9g after %.9g at %s[%d])", (double)ev[v].time,
-					              (double)ev[v - 1].time, ep, v - 1);
 				}
 			}
 			cl->event_count = ne;
@@ -455,7 +353,7 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 
 static const char *const ik_types[] = {"two-bone", "ccd", NULL};
 
-spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const char **names)
+spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 {
 	const cJSON *arr;
 	int n;
@@ -478,11 +376,10 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 		if (rj_expect_object(c, j, path, "an IK constraint") ||
 		    rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
 		    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
-		    rj_get_name(c, j, path, "name", &names[i]) || rj_unique_name(c, path, names[i], names, i, "IK", section)) {
+		    rj_get_name(c, j, path, "name", &ik->name)) {
 			return c->result;
 		}
 		ik->type = (spring_rig_ik_type)type;
-		char q1[96], q2[96];
 		if (type == SPRING_RIG_IK_TWO_BONE) {
 			const cJSON *bones = cJSON_GetObjectItemCaseSensitive(j, "bones");
 			char bp[256];
@@ -504,19 +401,6 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 			    bone_ref_item(c, bones->child->next, p1, 0, &ik->last_bone)) {
 				return c->result;
 			}
-			const spring_rig_bone_desc *lower = &c->bones[ik->last_bone];
-			if (lower->parent != ik->first_bone) {
-				return rj_bad(c, bp, "%s is not a child of %s: a two-bone IK needs a bone and its child",
-				              rj_quoted(q1, sizeof q1, lower->name, 64), rj_quoted(q2, sizeof q2, c->bones[ik->first_bone].name, 64));
-			}
-			if (!(lower->length > 0.0f)) {
-				return rj_bad(c, p1, "%s has length 0: the lower bone of a two-bone IK needs a length > 0",
-				              rj_quoted(q1, sizeof q1, lower->name, 64));
-			}
-			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
-				return rj_bad(c, p1, "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length",
-				              rj_quoted(q1, sizeof q1, lower->name, 64), rj_quoted(q2, sizeof q2, c->bones[ik->first_bone].name, 64));
-			}
 			int bend = 0;
 			if (rj_get_enum(c, j, path, "bend", bends, 0, "bend", &bend)) {
 				return c->result;
@@ -526,7 +410,6 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 			char lp[256];
 			PATH_KEY(lp, path, "last");
 			if (get_bone_ref(c, j, path, "first", 1, &ik->first_bone) || get_bone_ref(c, j, path, "last", 1, &ik->last_bone) ||
-			    check_range(c, lp, ik->first_bone, ik->last_bone, "a CCD IK") ||
 			    rj_get_int(c, j, path, "iterations", 16, 1, 1000, &ik->iterations) ||
 			    rj_get_float(c, j, path, "tolerance", 0, 1e-4, 0.0, RJ_BIG, RJ_LO_OPEN, &ik->tolerance)) {
 				return c->result;
@@ -540,27 +423,11 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc, const 
 			if (bone_ref_item(c, target, tp, 1, &ik->target_bone)) {
 				return c->result;
 			}
-			if (ik->target_bone >= 0) {
-				for (int b = ik->last_bone;; b = c->bones[b].parent) {
-					if (ik->target_bone == b) {
-						return rj_bad(c, tp, "the target %s is one of this IK's bones",
-						              rj_quoted(q1, sizeof q1, c->bones[b].name, 64));
-					}
-					if (descends(c, ik->target_bone, b)) {
-						return rj_bad(c, tp, "the target %s is moved by this IK (it descends from %s)",
-						              rj_quoted(q1, sizeof q1, c->bones[ik->target_bone].name, 64),
-						              rj_quoted(q2, sizeof q2, c->bones[b].name, 64));
-					}
-					if (b == ik->first_bone) {
-						break;
-					}
-				}
-			}
 		}
-		ik->mix_set = 1;
-		if (rj_get_float(c, j, path, "mix", 0, 1.0, 0.0, 1.0, 0, &ik->mix)) {
+		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ik->mix)) {
 			return c->result;
 		}
+		ik->off = ik->mix == 0.0f; // the rig reads a zero mix as "the default"
 	}
 	desc->ik_count = n;
 	desc->iks = iks;
@@ -589,26 +456,20 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, spri
 		out->type = SPRING_COLLIDER_SPHERE;
 		if (rj_get_float(c, j, path, "x", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.x) ||
 		    rj_get_float(c, j, path, "y", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.y) ||
-		    rj_get_float(c, j, path, "radius", 1, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+		    rj_get_float(c, j, path, "radius", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
 		}
 	} else if (type == 1) {
 		out->type = SPRING_COLLIDER_CAPSULE;
 		if (rj_get_vec2(c, j, path, "a", 1, zero, &a) || rj_get_vec2(c, j, path, "b", 1, zero, &b) ||
-		    rj_get_float(c, j, path, "radius", 1, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+		    rj_get_float(c, j, path, "radius", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
 		}
 	} else {
 		out->type = SPRING_COLLIDER_PLANE;
 		if (rj_get_vec2(c, j, path, "point", 0, zero, &a) || rj_get_vec2(c, j, path, "normal", 1, zero, &b) ||
-		    rj_get_float(c, j, path, "radius", 0, 0.0, 0.0, RJ_BIG, 0, &out->radius)) {
+		    rj_get_float(c, j, path, "radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
-		}
-		if (!(spring_vec3_length(spring_vec3_make(b.x, b.y, 0.0f)) > 0.0f)) { // as the chain measures it
-			char p[256];
-			PATH_KEY(p, path, "normal");
-			return rj_bad(c, p, "must not be [0, 0] (the plane needs a direction; got a length of %.9g)",
-			              hypot((double)b.x, (double)b.y));
 		}
 	}
 	out->a = spring_vec3_make(a.x, a.y, 0.0f);
@@ -631,9 +492,6 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 	if (!names) {
 		return c->result;
 	}
-	for (int b = 0; b < c->bone_count; b++) {
-		c->bone_chain[b] = -1;
-	}
 	static const char *angle_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind", NULL};
 	static const char *tip_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind",
 	                                 "colliders", "tip_radius", NULL};
@@ -645,44 +503,22 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		int type = 0;
 		if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
 		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys, type == 0 ? " for an angle chain" : " for a tip chain") ||
-		    rj_get_name(c, j, path, "name", &ch->name) || rj_unique_name(c, path, ch->name, names, i, "chain", section)) {
+		    rj_get_name(c, j, path, "name", &ch->name)) {
 			return c->result;
 		}
-		names[i] = ch->name;
 		ch->type = (spring_rig_chain_type)type;
-		char q1[96], q2[96];
 		char lp[256];
 		PATH_KEY(lp, path, "last");
-		if (get_bone_ref(c, j, path, "first", 1, &ch->first_bone) || get_bone_ref(c, j, path, "last", 1, &ch->last_bone) ||
-		    check_range(c, lp, ch->first_bone, ch->last_bone, "a chain")) {
+		if (get_bone_ref(c, j, path, "first", 1, &ch->first_bone) || get_bone_ref(c, j, path, "last", 1, &ch->last_bone)) {
 			return c->result;
 		}
-		int count = rj_range_count(c, ch->first_bone, ch->last_bone);
-		if (count > SPRING_CHAIN_MAX_BONES) {
-			return rj_bad(c, lp, "the chain has %d bones (at most %d)", count, SPRING_CHAIN_MAX_BONES);
-		}
-		for (int b = ch->last_bone;; b = c->bones[b].parent) {
-			if (c->bone_chain[b] >= 0) {
-				return rj_bad(c, path, "bone %s is already in chain %s ($.chains[%d]): chains must not overlap",
-				              rj_quoted(q1, sizeof q1, c->bones[b].name, 64), rj_quoted(q2, sizeof q2, chains[c->bone_chain[b]].name, 64),
-				              c->bone_chain[b]);
-			}
-			if (!(c->bones[b].length > 0.0f)) {
-				return rj_bad(c, path, "bone %s ($.bones[%d]) has length 0: every bone of a chain needs a length > 0",
-				              rj_quoted(q1, sizeof q1, c->bones[b].name, 64), b);
-			}
-			c->bone_chain[b] = i;
-			if (b == ch->first_bone) {
-				break;
-			}
-		}
-		ch->mix_set = 1;
 		spring_vec2 zero = {0.0f, 0.0f};
-		if (rj_get_float(c, j, path, "mix", 0, 1.0, 0.0, 1.0, 0, &ch->mix) || rj_get_spring(c, j, path, "spring", &ch->params) ||
+		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) || rj_get_spring(c, j, path, "spring", &ch->params) ||
 		    rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) || rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) ||
 		    rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
 			return c->result;
 		}
+		ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
 		if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
 			float deg = 0.0f;
 			char p[256];
@@ -702,7 +538,7 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			char cp[RJ_PATH_SIZE];
 			col = (spring_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
 			                                      &cols, &nc, cp);
-			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, 0.0, RJ_BIG, 0, &ch->tip_radius)) {
+			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
 				return c->result;
 			}
 			if (col) {
