@@ -11,7 +11,7 @@
 //  7. reset / teleport inject no motion;                   14. the root-to-tip gradient.
 #include "spring/chain.h"
 
-#include "chain2d_internal.h"
+#include "chain_internal.h"
 #include "test_macros.h"
 
 #include <stdint.h>
