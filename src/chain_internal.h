@@ -75,8 +75,8 @@ spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain
 /// (bone_count local transforms like spring_chain_set_animation's, rotations normalised here, or
 /// NULL: the stored animation or the rest pose). SPRING_ERROR_INVALID_ARGUMENT for a NULL chain
 /// or root, SPRING_ERROR_NOT_FINITE / SPRING_ERROR_OUT_OF_RANGE as set_animation and update
-/// (nothing changes then). Bit-identical to set_animation(anim_local) followed by an update that
-/// runs one step with this root.
+/// (nothing changes then). Bit-identical to set_animation(anim_local) followed by an update
+/// whose one step is at this root (an update interpolates its roots: see the tests).
 spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform3 *root, const spring_xform3 *anim_local);
 
 /// The same step for a chain made with mode_2d, in 2D without quaternions: `root` and
