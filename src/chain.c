@@ -7,9 +7,18 @@
 //   cone limit around the rigid direction, projection back to the bone length (and the
 //   projected-away relative velocity removed), colliders (sliding on the length sphere)
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
+//
+// Two frame walks share that middle (move_tip): the 3D one with quaternions, and for mode_2d
+// chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
+// numbers (cos, sin) and no trigonometry runs per bone except for an animated local angle.
+// The pose of the last step is kept in the representation of the walk that made it (world or
+// world2, `pose_2d` says which) and converted only when read the other way.
+//
+// Memory: one block, the struct then 16-byte aligned arrays addressed by offsets from the
+// struct (never stored pointers), so a chain can be copied byte for byte and keep working.
 #include "spring/chain.h"
 
-#include "base_internal.h"
+#include "chain_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
@@ -17,14 +26,20 @@
 #include <stdio.h>
 #include <string.h>
 
+// Byte offsets of the per-bone arrays from the start of the block.
+typedef struct chain_layout {
+	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, stepper;
+	size_t tx, ty, tz, vx, vy, vz, world, world_prev, world2, world2_prev, target, colliders, total;
+} chain_layout;
+
 struct spring_chain {
 	int bone_count;
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
 	int keep_projected_velocity;
-	int owned;
-	spring_allocator allocator; // the one that made this object (create), used by destroy
+	int animated; // anim_local is used instead of rest_local
+	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, world/world_prev are stale
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
@@ -32,11 +47,21 @@ struct spring_chain {
 	spring_xform3 root_input;     // root passed with the previous frame
 	spring_xform3 root_step;      // root of the last step
 	spring_xform3 root_step_prev; // root of the step before
+	spring_allocator allocator;   // the one that made this object (create), used by destroy
+	const spring_chain *owner;    // address of the block when made by create; NULL for init
+	chain_layout at;              // where the arrays are
+};
 
+// A 2D bone transform: pivot and the unit direction (cos, sin) of its x axis. 16 bytes.
+typedef struct chain_pose2 {
+	float x, y, c, s;
+} chain_pose2;
+
+// The arrays of a block, resolved from the offsets for one call.
+typedef struct chain_arrays {
 	// Cold per-bone configuration.
 	spring_xform3 *rest_local;
-	spring_xform3 *anim_local; // used instead of rest_local when `animated`
-	int animated;
+	spring_xform3 *anim_local;
 	spring_vec3 *tip_local;
 	float *length;
 	float *tip_radius;
@@ -45,25 +70,50 @@ struct spring_chain {
 	spring_params *params;     // effective
 	float *w2;                 // k / m, for the force shift
 	spring_stepper *stepper;   // exact transition over one step
-
 	// Hot per-bone state, structure of arrays: simulated tip and velocity, 24 bytes a bone.
 	float *tx, *ty, *tz, *vx, *vy, *vz;
-
-	// Output: bone transforms at the last step and the one before (56 bytes each), rigid tips.
+	// Output: bone transforms at the last step and the one before (56 bytes each; 16 bytes each
+	// in 2D, mode_2d only), rigid tips.
 	spring_xform3 *world;
 	spring_xform3 *world_prev;
+	chain_pose2 *world2;
+	chain_pose2 *world2_prev;
 	spring_vec3 *target;
-
 	spring_collider *colliders;
-};
+} chain_arrays;
+
+static chain_arrays arrays(const spring_chain *c)
+{
+	unsigned char *base = (unsigned char *)(uintptr_t)c;
+	const chain_layout *l = &c->at;
+	chain_arrays a;
+	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
+	a.anim_local = (spring_xform3 *)(void *)(base + l->anim_local);
+	a.tip_local = (spring_vec3 *)(void *)(base + l->tip_local);
+	a.length = (float *)(void *)(base + l->length);
+	a.tip_radius = (float *)(void *)(base + l->tip_radius);
+	a.cone_limit = (float *)(void *)(base + l->cone_limit);
+	a.params_set = (spring_params *)(void *)(base + l->params_set);
+	a.params = (spring_params *)(void *)(base + l->params);
+	a.w2 = (float *)(void *)(base + l->w2);
+	a.stepper = (spring_stepper *)(void *)(base + l->stepper);
+	a.tx = (float *)(void *)(base + l->tx);
+	a.ty = (float *)(void *)(base + l->ty);
+	a.tz = (float *)(void *)(base + l->tz);
+	a.vx = (float *)(void *)(base + l->vx);
+	a.vy = (float *)(void *)(base + l->vy);
+	a.vz = (float *)(void *)(base + l->vz);
+	a.world = (spring_xform3 *)(void *)(base + l->world);
+	a.world_prev = (spring_xform3 *)(void *)(base + l->world_prev);
+	a.world2 = (chain_pose2 *)(void *)(base + l->world2);
+	a.world2_prev = (chain_pose2 *)(void *)(base + l->world2_prev);
+	a.target = (spring_vec3 *)(void *)(base + l->target);
+	a.colliders = (spring_collider *)(void *)(base + l->colliders);
+	return a;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-static int params_is_zero(spring_params p)
-{
-	return p.stiffness == 0.0f && p.damping == 0.0f && p.mass == 0.0f;
-}
 
 static int quat_is_zero(spring_quat q)
 {
@@ -86,24 +136,24 @@ static spring_xform3 xform3_normalized(spring_xform3 t)
 	return t;
 }
 
-static spring_vec3 tip_of(const spring_chain *c, int i)
+static spring_vec3 tip_of(const chain_arrays *a, int i)
 {
-	return spring_vec3_make(c->tx[i], c->ty[i], c->tz[i]);
+	return spring_vec3_make(a->tx[i], a->ty[i], a->tz[i]);
 }
 
-static spring_vec3 vel_of(const spring_chain *c, int i)
+static spring_vec3 vel_of(const chain_arrays *a, int i)
 {
-	return spring_vec3_make(c->vx[i], c->vy[i], c->vz[i]);
+	return spring_vec3_make(a->vx[i], a->vy[i], a->vz[i]);
 }
 
-static void set_tip(spring_chain *c, int i, spring_vec3 p, spring_vec3 v)
+static void set_tip(const chain_arrays *a, int i, spring_vec3 p, spring_vec3 v)
 {
-	c->tx[i] = p.x;
-	c->ty[i] = p.y;
-	c->tz[i] = p.z;
-	c->vx[i] = v.x;
-	c->vy[i] = v.y;
-	c->vz[i] = v.z;
+	a->tx[i] = p.x;
+	a->ty[i] = p.y;
+	a->tz[i] = p.z;
+	a->vx[i] = v.x;
+	a->vy[i] = v.y;
+	a->vz[i] = v.z;
 }
 
 static void set_error_kind_text(spring_error *e, spring_result r, const char *kind, int index, const char *field,
@@ -133,73 +183,35 @@ static void set_error_kind(spring_error *e, spring_result r, const char *kind, i
 	set_error_kind_text(e, r, kind, index, field, text);
 }
 
-// The default spring and the root-to-tip gradient in frequency and damping ratio.
-static spring_result effective_params(const spring_params *chain_params, const spring_params *tip_params,
-                                      spring_params own, int i, int count, spring_params *out)
-{
-	if (!params_is_zero(own)) {
-		spring_result r = spring_params_validate(own);
-		if (r == SPRING_OK) {
-			*out = own;
-		}
-		return r;
-	}
-	spring_params base = *chain_params;
-	if (params_is_zero(base)) {
-		spring_params_from_frequency(2.0f, 0.3f, &base);
-	}
-	if (params_is_zero(*tip_params) || count < 2) {
-		*out = base;
-		return SPRING_OK;
-	}
-	float t = (float)i / (float)(count - 1);
-	float hz = spring_frequency_hz(base) + (spring_frequency_hz(*tip_params) - spring_frequency_hz(base)) * t;
-	float z = spring_damping_ratio(base) + (spring_damping_ratio(*tip_params) - spring_damping_ratio(base)) * t;
-	return spring_params_from_frequency(hz, z, out);
-}
-
-static spring_result prepare_bone(spring_chain *c, int i)
+static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 {
 	spring_params p;
-	spring_result r = effective_params(&c->chain_params, &c->tip_params, c->params_set[i], i, c->bone_count, &p);
+	spring_result r = spring_chain_internal_bone_params(a->params_set[i], c->chain_params, c->tip_params, i, c->bone_count, &p);
 	if (r != SPRING_OK) {
 		return r;
 	}
 	spring_stepper st;
-	if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, c->clock.step)) {
-		return SPRING_ERROR_UNSTABLE;
-	}
-	r = spring_stepper_init(&st, p, c->clock.step);
+	r = spring_chain_internal_stepper(c->integrator, p, c->clock.step, &st);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	c->params[i] = p;
-	c->stepper[i] = st;
-	c->w2[i] = p.stiffness / p.mass;
+	a->params[i] = p;
+	a->stepper[i] = st;
+	a->w2[i] = p.stiffness / p.mass;
 	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
-typedef struct chain_layout {
-	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, stepper;
-	size_t tx, ty, tz, vx, vy, vz, world, world_prev, target, colliders, total;
-} chain_layout;
-
-static size_t align16(size_t x)
+static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 {
-	return (x + 15u) & ~(size_t)15u;
-}
-
-static void layout_compute(int n, int colliders, chain_layout *l)
-{
-	size_t at = align16(sizeof(spring_chain));
+	size_t at = spring_internal_align16(sizeof(spring_chain));
 	size_t un = (size_t)n;
 #define PLACE(field, bytes)                                                                     \
 	do {                                                                                        \
 		l->field = at;                                                                          \
-		at = align16(at + (bytes));                                                             \
+		at = spring_internal_align16(at + (bytes));                                             \
 	} while (0)
 	PLACE(tx, un * sizeof(float));
 	PLACE(ty, un * sizeof(float));
@@ -211,6 +223,8 @@ static void layout_compute(int n, int colliders, chain_layout *l)
 	PLACE(w2, un * sizeof(float));
 	PLACE(world, un * sizeof(spring_xform3));
 	PLACE(world_prev, un * sizeof(spring_xform3));
+	PLACE(world2, mode_2d ? un * sizeof(chain_pose2) : 0u);
+	PLACE(world2_prev, mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(target, un * sizeof(spring_vec3));
 	PLACE(rest_local, un * sizeof(spring_xform3));
 	PLACE(anim_local, un * sizeof(spring_xform3));
@@ -280,11 +294,11 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		set_error_text(error, SPRING_ERROR_NOT_FINITE, -1, "gravity/wind", "must be finite");
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	if (!params_is_zero(d->params) && spring_params_validate(d->params) != SPRING_OK) {
+	if (!spring_chain_internal_params_unset(d->params) && spring_params_validate(d->params) != SPRING_OK) {
 		set_error(error, spring_params_validate(d->params), -1, "params", "is not a valid spring (k %g)", (double)d->params.stiffness);
 		return spring_params_validate(d->params);
 	}
-	if (!params_is_zero(d->tip_params) && spring_params_validate(d->tip_params) != SPRING_OK) {
+	if (!spring_chain_internal_params_unset(d->tip_params) && spring_params_validate(d->tip_params) != SPRING_OK) {
 		set_error(error, spring_params_validate(d->tip_params), -1, "tip_params", "is not a valid spring (k %g)",
 		          (double)d->tip_params.stiffness);
 		return spring_params_validate(d->tip_params);
@@ -337,12 +351,13 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 			return spring_is_finite(b->cone_limit) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE;
 		}
 		spring_params p;
-		r = effective_params(&d->params, &d->tip_params, b->params, i, d->bone_count, &p);
+		r = spring_chain_internal_bone_params(b->params, d->params, d->tip_params, i, d->bone_count, &p);
 		if (r != SPRING_OK) {
 			set_error(error, r, i, "params", "is not a valid spring (stiffness %g)", (double)b->params.stiffness);
 			return r;
 		}
-		if (d->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, probe.step)) {
+		spring_stepper st;
+		if (spring_chain_internal_stepper(d->integrator, p, probe.step, &st) == SPRING_ERROR_UNSTABLE) {
 			set_error(error, SPRING_ERROR_UNSTABLE, i, "params",
 			          "is unstable with the semi-implicit integrator at this step (%g Hz)", (double)spring_frequency_hz(p));
 			return SPRING_ERROR_UNSTABLE;
@@ -351,13 +366,19 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 	return SPRING_OK;
 }
 
+
+static int collider_capacity(const spring_chain_desc *d)
+{
+	return d->max_colliders ? d->max_colliders : d->collider_count;
+}
+
 size_t spring_chain_memory_size(const spring_chain_desc *desc)
 {
 	if (validate_desc(desc, NULL) != SPRING_OK) {
 		return 0;
 	}
 	chain_layout l;
-	layout_compute(desc->bone_count, desc->max_colliders ? desc->max_colliders : desc->collider_count, &l);
+	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, &l);
 	return l.total;
 }
 
@@ -367,20 +388,22 @@ size_t spring_chain_memory_size(const spring_chain_desc *desc)
 // Rigid pose under `root`: every bone follows its parent exactly; tips at rest, no velocity.
 static void pose_at_rest(spring_chain *c, spring_xform3 root)
 {
+	chain_arrays a = arrays(c);
 	spring_xform3 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
-		spring_xform3 local = c->animated ? c->anim_local[i] : c->rest_local[i];
+		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
 		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, local));
-		spring_vec3 tip = spring_xform3_apply(rigid, c->tip_local[i]);
+		spring_vec3 tip = spring_xform3_apply(rigid, a.tip_local[i]);
 		if (c->mode_2d) {
 			tip.z = 0.0f;
 		}
-		set_tip(c, i, tip, spring_vec3_make(0.0f, 0.0f, 0.0f));
-		c->world[i] = rigid;
-		c->world_prev[i] = rigid;
-		c->target[i] = tip;
+		set_tip(&a, i, tip, spring_vec3_make(0.0f, 0.0f, 0.0f));
+		a.world[i] = rigid;
+		a.world_prev[i] = rigid;
+		a.target[i] = tip;
 		parent = rigid;
 	}
+	c->pose_2d = 0;
 	c->root_step = root;
 	c->root_step_prev = root;
 	c->root_input = root;
@@ -399,17 +422,16 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	if (r != SPRING_OK) {
 		return r;
 	}
-	int cap = desc->max_colliders ? desc->max_colliders : desc->collider_count;
+	int cap = collider_capacity(desc);
 	chain_layout l;
-	layout_compute(desc->bone_count, cap, &l);
+	layout_compute(desc->bone_count, cap, desc->mode_2d != 0, &l);
 	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < l.total) {
 		set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "memory", "must be 16-byte aligned and at least %g bytes",
 		          (double)l.total);
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	unsigned char *base = (unsigned char *)memory;
-	memset(base, 0, l.total);
-	spring_chain *c = (spring_chain *)base;
+	memset(memory, 0, l.total);
+	spring_chain *c = (spring_chain *)memory;
 	c->bone_count = desc->bone_count;
 	c->collider_count = desc->collider_count;
 	c->max_colliders = cap;
@@ -421,42 +443,25 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	c->wind = desc->wind;
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
-	c->rest_local = (spring_xform3 *)(base + l.rest_local);
-	c->anim_local = (spring_xform3 *)(base + l.anim_local);
-	c->tip_local = (spring_vec3 *)(base + l.tip_local);
-	c->length = (float *)(base + l.length);
-	c->tip_radius = (float *)(base + l.tip_radius);
-	c->cone_limit = (float *)(base + l.cone_limit);
-	c->params_set = (spring_params *)(base + l.params_set);
-	c->params = (spring_params *)(base + l.params);
-	c->w2 = (float *)(base + l.w2);
-	c->stepper = (spring_stepper *)(base + l.stepper);
-	c->tx = (float *)(base + l.tx);
-	c->ty = (float *)(base + l.ty);
-	c->tz = (float *)(base + l.tz);
-	c->vx = (float *)(base + l.vx);
-	c->vy = (float *)(base + l.vy);
-	c->vz = (float *)(base + l.vz);
-	c->world = (spring_xform3 *)(base + l.world);
-	c->world_prev = (spring_xform3 *)(base + l.world_prev);
-	c->target = (spring_vec3 *)(base + l.target);
-	c->colliders = (spring_collider *)(base + l.colliders);
+	c->owner = NULL;
+	c->at = l;
+	chain_arrays a = arrays(c);
 	for (int i = 0; i < c->bone_count; i++) {
 		const spring_bone_desc *b = &desc->bones[i];
-		c->rest_local[i] = b->rest_local;
-		if (quat_is_zero(c->rest_local[i].rotation)) {
-			c->rest_local[i].rotation = spring_quat_identity();
+		a.rest_local[i] = b->rest_local;
+		if (quat_is_zero(a.rest_local[i].rotation)) {
+			a.rest_local[i].rotation = spring_quat_identity();
 		}
-		c->rest_local[i].rotation = spring_quat_normalize(c->rest_local[i].rotation);
-		c->tip_local[i] = b->tip;
-		c->length[i] = spring_vec3_length(b->tip);
-		c->tip_radius[i] = b->tip_radius;
-		c->cone_limit[i] = b->cone_limit;
-		c->params_set[i] = b->params;
-		prepare_bone(c, i); // validated above
+		a.rest_local[i].rotation = spring_quat_normalize(a.rest_local[i].rotation);
+		a.tip_local[i] = b->tip;
+		a.length[i] = spring_vec3_length(b->tip);
+		a.tip_radius[i] = b->tip_radius;
+		a.cone_limit[i] = b->cone_limit;
+		a.params_set[i] = b->params;
+		prepare_bone(c, &a, i); // validated above
 	}
 	for (int i = 0; i < c->collider_count; i++) {
-		c->colliders[i] = desc->colliders[i];
+		a.colliders[i] = desc->colliders[i];
 	}
 	spring_xform3 root = desc->root;
 	if (quat_is_zero(root.rotation)) {
@@ -485,7 +490,7 @@ spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **
 	                                         &used, "chain", error);
 	if (r == SPRING_OK) {
 		*out = (spring_chain *)object;
-		(*out)->owned = 1;
+		(*out)->owner = *out;
 		(*out)->allocator = used;
 	}
 	return r;
@@ -494,9 +499,8 @@ spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **
 void spring_chain_destroy(spring_chain *chain)
 {
 	// With the allocator that made it, even if the process-wide one changed since.
-	if (chain && chain->owned) {
-		spring_allocator a = chain->allocator;
-		a.free(chain, a.context);
+	if (chain) {
+		spring_chain_internal_free(chain, chain->owner, chain->allocator);
 	}
 }
 
@@ -668,93 +672,229 @@ static spring_vec3 remove_component(spring_vec3 v, spring_vec3 n, int sign)
 	return v;
 }
 
+
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-static void step_chain(spring_chain *c, spring_xform3 root)
+// The middle of a step for bone i, the same for both walks: the simulated tip springs toward
+// `rigid_tip` (a constant force shifts the equilibrium by a / w2), then the cone limit around
+// the rigid direction, the bone length and the colliders act on it. Stores the new tip, its
+// velocity and the rigid tip (target); returns the new tip.
+static spring_vec3 move_tip(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
+                            spring_vec3 accel)
 {
-	const float h = c->clock.step;
+	a->target[i] = rigid_tip;
+	float w2 = a->w2[i];
+	spring_vec3 shifted = spring_vec3_add(rigid_tip, spring_vec3_scale(accel, 1.0f / w2));
+	spring_state_vec3 s = {tip_of(a, i), vel_of(a, i)};
+	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
+		spring_stepper_step_vec3(&a->stepper[i], &s, shifted);
+	} else if (spring_step_semi_implicit_vec3(a->params[i], &s, shifted, c->clock.step) != SPRING_OK) {
+		s.x = tip_of(a, i); // cannot happen for validated input; keep the state
+		s.v = vel_of(a, i);
+	}
+	if (c->mode_2d) {
+		s.x.z = 0.0f;
+		s.v.z = 0.0f;
+	}
+
+	// Direction from the pivot; degenerate (tip on the pivot) falls back to the rigid one.
+	float len = a->length[i];
+	spring_vec3 rigid_dir = spring_vec3_normalize(spring_vec3_sub(rigid_tip, pivot));
+	spring_vec3 dir = spring_vec3_normalize(spring_vec3_sub(s.x, pivot));
+	if (spring_vec3_length(dir) == 0.0f) {
+		dir = rigid_dir;
+	}
+	// Cone limit around the rigid direction.
+	spring_vec3 outward;
+	if (a->cone_limit[i] > 0.0f) {
+		dir = cone_clamp(dir, rigid_dir, a->cone_limit[i], c->mode_2d, &outward);
+		if (spring_vec3_length(outward) > 0.0f) {
+			s.v = remove_component(s.v, outward, 1);
+		}
+	}
+	// Length: the projection moves the tip along dir; remove the radial part of the velocity
+	// too, or it lingers and the tip never settles. (Removing only the part relative to the
+	// moving pivot would hand the parent's radial motion to the child every step: with no
+	// back-reaction on the parent that pumps energy down a whipping chain; measured, it
+	// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
+	if (!c->keep_projected_velocity) {
+		s.v = remove_component(s.v, dir, 0);
+	}
+	// Colliders slide the tip over the length sphere; velocity into a collider is removed.
+	// They have the last word over the cone limit: a limit may be bent, a surface never
+	// crossed. A few passes settle tips touching several colliders at once.
+	for (int pass = 0; pass < 4; pass++) {
+		int moved = 0;
+		for (int k = 0; k < c->collider_count; k++) {
+			spring_vec3 normal;
+			if (collide(&a->colliders[k], a->tip_radius[i], pivot, len, &dir, c->mode_2d, &normal)) {
+				s.v = remove_component(s.v, normal, -1);
+				moved = 1;
+			}
+		}
+		if (!moved) {
+			break;
+		}
+	}
+	spring_vec3 tip = spring_vec3_add(pivot, spring_vec3_scale(dir, len));
+	if (c->mode_2d) {
+		tip.z = 0.0f;
+	}
+	set_tip(a, i, tip, s.v);
+	return tip;
+}
+
+// 2D transforms as unit complex rotations; products in double, rounded once.
+
+static chain_pose2 pose2_make(double x, double y, double c, double s)
+{
+	double n = sqrt(c * c + s * s);
+	chain_pose2 p = {(float)x, (float)y, 1.0f, 0.0f};
+	if (n > 0.0) {
+		p.c = (float)(c / n);
+		p.s = (float)(s / n);
+	}
+	return p;
+}
+
+// parent * local: local's pivot and rotation carried into the parent's frame.
+static chain_pose2 pose2_mul(chain_pose2 parent, chain_pose2 local)
+{
+	double pc = parent.c, ps = parent.s, lx = local.x, ly = local.y, lc = local.c, ls = local.s;
+	return pose2_make((double)parent.x + (pc * lx - ps * ly), (double)parent.y + (ps * lx + pc * ly), pc * lc - ps * ls,
+	                  ps * lc + pc * ls);
+}
+
+// The in-plane part of a 3D transform: its position's xy and the direction of its x axis.
+static chain_pose2 pose2_of_xform3(spring_xform3 t)
+{
+	double x = (double)t.rotation.x, y = (double)t.rotation.y, z = (double)t.rotation.z, w = (double)t.rotation.w;
+	return pose2_make(t.position.x, t.position.y, 1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z));
+}
+
+static chain_pose2 pose2_of_xform2(spring_xform2 t)
+{
+	double s, c;
+	spring_det_sincos((double)t.angle, &s, &c);
+	return pose2_make(t.position.x, t.position.y, c, s);
+}
+
+// The rotation about z by the unit direction (c, s), from half-angle identities (no trigonometry).
+static spring_quat quat_of_direction(double c, double s)
+{
+	double w, z;
+	if (c >= 0.0) {
+		w = sqrt(0.5 * (1.0 + c));
+		z = s / (2.0 * w);
+	} else {
+		z = sqrt(0.5 * (1.0 - c));
+		z = s < 0.0 ? -z : z;
+		w = s / (2.0 * z);
+	}
+	spring_quat q = {0.0f, 0.0f, (float)z, (float)w};
+	return spring_quat_normalize(q);
+}
+
+static spring_xform3 xform3_of_pose2(chain_pose2 p)
+{
+	spring_xform3 t = {spring_vec3_make(p.x, p.y, 0.0f), quat_of_direction(p.c, p.s)};
+	return t;
+}
+
+// The world angle of a 2D pose, in (-pi, pi].
+static float pose2_angle(chain_pose2 p)
+{
+	return spring_internal_angle_fold(spring_det_atan2((double)p.s, (double)p.c));
+}
+
+// The last stepped pose of bone i in 3D, whichever walk made it.
+static spring_xform3 world_at(const spring_chain *c, const chain_arrays *a, int i, int prev)
+{
+	if (c->pose_2d) {
+		return xform3_of_pose2(prev ? a->world2_prev[i] : a->world2[i]);
+	}
+	return prev ? a->world_prev[i] : a->world[i];
+}
+
+// One fixed step of the 3D walk under `root` (normalised); `anim` (NULL: the stored animation or
+// the rest pose) gives this step's local transforms, normalised here like set_animation does.
+static void step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 *anim)
+{
+	chain_arrays a = arrays(c);
+	if (c->pose_2d) {
+		for (int i = 0; i < c->bone_count; i++) {
+			a.world[i] = xform3_of_pose2(a.world2[i]);
+		}
+		c->pose_2d = 0;
+	}
 	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
 	spring_xform3 parent = root;
 	c->root_step_prev = c->root_step;
 	c->root_step = root;
 	for (int i = 0; i < c->bone_count; i++) {
-		spring_xform3 prev = c->world[i];
-		c->world_prev[i] = prev;
-		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, c->animated ? c->anim_local[i] : c->rest_local[i]));
+		a.world_prev[i] = a.world[i];
+		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
+		if (anim) {
+			local = anim[i];
+			local.rotation = spring_quat_normalize(anim[i].rotation);
+		}
+		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, local));
 		spring_vec3 pivot = rigid.position;
-		spring_vec3 rigid_tip = spring_xform3_apply(rigid, c->tip_local[i]);
+		spring_vec3 rigid_tip = spring_xform3_apply(rigid, a.tip_local[i]);
 		if (c->mode_2d) {
 			pivot.z = 0.0f;
 			rigid_tip.z = 0.0f;
 		}
-		c->target[i] = rigid_tip;
-
-		// Spring toward the rigid tip; a constant force shifts the equilibrium by a / w2.
-		float w2 = c->w2[i];
-		spring_vec3 shifted = spring_vec3_add(rigid_tip, spring_vec3_scale(accel, 1.0f / w2));
-		spring_state_vec3 s = {tip_of(c, i), vel_of(c, i)};
-		if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-			spring_stepper_step_vec3(&c->stepper[i], &s, shifted);
-		} else if (spring_step_semi_implicit_vec3(c->params[i], &s, shifted, h) != SPRING_OK) {
-			s.x = tip_of(c, i); // cannot happen for validated input; keep the state
-			s.v = vel_of(c, i);
-		}
-		if (c->mode_2d) {
-			s.x.z = 0.0f;
-			s.v.z = 0.0f;
-		}
-
-		// Direction from the pivot; degenerate (tip on the pivot) falls back to the rigid one.
-		float len = c->length[i];
-		spring_vec3 rigid_dir = spring_vec3_normalize(spring_vec3_sub(rigid_tip, pivot));
-		spring_vec3 dir = spring_vec3_normalize(spring_vec3_sub(s.x, pivot));
-		if (spring_vec3_length(dir) == 0.0f) {
-			dir = rigid_dir;
-		}
-		// Cone limit around the rigid direction.
-		spring_vec3 outward;
-		if (c->cone_limit[i] > 0.0f) {
-			dir = cone_clamp(dir, rigid_dir, c->cone_limit[i], c->mode_2d, &outward);
-			if (spring_vec3_length(outward) > 0.0f) {
-				s.v = remove_component(s.v, outward, 1);
-			}
-		}
-		// Length: the projection moves the tip along dir; remove the radial part of the velocity
-		// too, or it lingers and the tip never settles. (Removing only the part relative to the
-		// moving pivot would hand the parent's radial motion to the child every step: with no
-		// back-reaction on the parent that pumps energy down a whipping chain; measured, it
-		// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
-		if (!c->keep_projected_velocity) {
-			s.v = remove_component(s.v, dir, 0);
-		}
-		// Colliders slide the tip over the length sphere; velocity into a collider is removed.
-		// They have the last word over the cone limit: a limit may be bent, a surface never
-		// crossed. A few passes settle tips touching several colliders at once.
-		for (int pass = 0; pass < 4; pass++) {
-			int moved = 0;
-			for (int k = 0; k < c->collider_count; k++) {
-				spring_vec3 normal;
-				if (collide(&c->colliders[k], c->tip_radius[i], pivot, len, &dir, c->mode_2d, &normal)) {
-					s.v = remove_component(s.v, normal, -1);
-					moved = 1;
-				}
-			}
-			if (!moved) {
-				break;
-			}
-		}
-		spring_vec3 tip = spring_vec3_add(pivot, spring_vec3_scale(dir, len));
-		if (c->mode_2d) {
-			tip.z = 0.0f;
-		}
-		set_tip(c, i, tip, s.v);
+		spring_vec3 tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
 
 		// Aim the bone at the simulated tip about its own pivot (shortest arc, no twist).
 		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
 		spring_quat q = c->mode_2d ? quat_from_to_2d(from, to) : spring_quat_from_to(from, to);
 		spring_xform3 bone = {pivot, spring_quat_normalize(spring_quat_mul(q, rigid.rotation))};
-		c->world[i] = bone;
+		a.world[i] = bone;
+		parent = bone;
+	}
+}
+
+// One fixed step of the 2D walk (mode_2d chains): the same bones as step_chain with rotations as
+// unit directions. `anim` (NULL: the stored animation or the rest pose) gives this step's locals.
+static void step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform2 *anim)
+{
+	chain_arrays a = arrays(c);
+	if (!c->pose_2d) {
+		for (int i = 0; i < c->bone_count; i++) {
+			a.world2[i] = pose2_of_xform3(a.world[i]);
+		}
+		c->pose_2d = 1;
+	}
+	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
+	chain_pose2 parent = pose2_of_xform2(root);
+	// The root is kept in 3D for teleports.
+	c->root_step_prev = c->root_step;
+	c->root_step = xform3_of_pose2(parent);
+	for (int i = 0; i < c->bone_count; i++) {
+		a.world2_prev[i] = a.world2[i];
+		chain_pose2 local = anim ? pose2_of_xform2(anim[i]) : pose2_of_xform3(c->animated ? a.anim_local[i] : a.rest_local[i]);
+		chain_pose2 rigid = pose2_mul(parent, local);
+		spring_vec3 pivot = spring_vec3_make(rigid.x, rigid.y, 0.0f);
+		spring_vec3 t = a.tip_local[i];
+		double rc = rigid.c, rs = rigid.s;
+		spring_vec3 rigid_tip = spring_vec3_make((float)((double)rigid.x + (rc * t.x - rs * t.y)),
+		                                         (float)((double)rigid.y + (rs * t.x + rc * t.y)), 0.0f);
+		spring_vec3 tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
+
+		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
+		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
+		double cr = (double)from.x * to.y - (double)from.y * to.x;
+		double dt = (double)from.x * to.x + (double)from.y * to.y;
+		chain_pose2 bone = rigid;
+		if (cr != 0.0 || dt != 0.0) {
+			double n = sqrt(cr * cr + dt * dt);
+			double qc = dt / n, qs = cr / n;
+			bone = pose2_make(rigid.x, rigid.y, qc * rc - qs * rs, qs * rc + qc * rs);
+		}
+		a.world2[i] = bone;
 		parent = bone;
 	}
 }
@@ -765,12 +905,21 @@ static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 	return r;
 }
 
-spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt)
+static spring_result check_root(const spring_chain *chain, const spring_xform3 *root)
 {
-	if (!chain) {
+	if (!chain || !root) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!xform3_is_finite(root) || !spring_is_finite(frame_dt)) {
+	return xform3_is_finite(*root) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
+}
+
+spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt)
+{
+	spring_result r = check_root(chain, &root);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	if (!spring_is_finite(frame_dt)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (frame_dt < 0.0f) {
@@ -780,9 +929,61 @@ spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float
 	int n = spring_clock_advance(&chain->clock, frame_dt);
 	for (int i = 0; i < n; i++) {
 		float f = spring_clock_substep_fraction(&chain->clock, i, n);
-		step_chain(chain, xform3_lerp(chain->root_input, root, f));
+		step_chain(chain, xform3_lerp(chain->root_input, root, f), NULL);
 	}
 	chain->root_input = root;
+	return SPRING_OK;
+}
+
+// set_animation's rules for `count` local transforms.
+static spring_result check_animation(const spring_chain *chain, const spring_xform3 *local, int count)
+{
+	for (int i = 0; i < count; i++) {
+		if (!spring_vec3_is_finite(local[i].position) || !quat_is_finite(local[i].rotation) || quat_is_zero(local[i].rotation)) {
+			return SPRING_ERROR_NOT_FINITE;
+		}
+		if (chain->mode_2d && local[i].position.z != 0.0f) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform3 *root, const spring_xform3 *anim_local)
+{
+	spring_result r = check_root(chain, root);
+	if (r == SPRING_OK && anim_local) {
+		r = check_animation(chain, anim_local, chain->bone_count);
+	}
+	if (r != SPRING_OK) {
+		return r;
+	}
+	spring_xform3 at = xform3_normalized(*root);
+	step_chain(chain, at, anim_local);
+	chain->root_input = at;
+	return SPRING_OK;
+}
+
+static int xform2_is_finite(spring_xform2 t)
+{
+	return spring_vec2_is_finite(t.position) && spring_is_finite(t.angle);
+}
+
+spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 root, const spring_xform2 *anim_local)
+{
+	if (!chain || !chain->mode_2d) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!xform2_is_finite(root)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	for (int i = 0; anim_local && i < chain->bone_count; i++) {
+		if (!xform2_is_finite(anim_local[i])) {
+			return SPRING_ERROR_NOT_FINITE;
+		}
+	}
+	step_chain_2d(chain, root, anim_local);
+	chain->root_input = chain->root_step;
 	return SPRING_OK;
 }
 
@@ -802,11 +1003,9 @@ spring_result spring_chain_update_many(spring_chain *const *chains, const spring
 
 spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (!xform3_is_finite(root)) {
-		return SPRING_ERROR_NOT_FINITE;
+	spring_result r = check_root(chain, &root);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	pose_at_rest(chain, xform3_normalized(root));
 	return SPRING_OK;
@@ -814,11 +1013,9 @@ spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root)
 
 spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (!xform3_is_finite(root)) {
-		return SPRING_ERROR_NOT_FINITE;
+	spring_result r = check_root(chain, &root);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	root = xform3_normalized(root);
 	// D maps the old root frame onto the new one; everything simulated moves with it.
@@ -830,13 +1027,20 @@ spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 		d.rotation.y = 0.0f;
 		d.rotation = spring_quat_normalize(d.rotation);
 	}
+	chain_arrays a = arrays(chain);
+	chain_pose2 d2 = chain->pose_2d ? pose2_of_xform3(d) : (chain_pose2){0.0f, 0.0f, 1.0f, 0.0f};
 	for (int i = 0; i < chain->bone_count; i++) {
-		spring_vec3 tip = spring_xform3_apply(d, tip_of(chain, i));
-		spring_vec3 vel = spring_quat_rotate(d.rotation, vel_of(chain, i));
-		set_tip(chain, i, tip, vel);
-		chain->world[i] = xform3_normalized(spring_xform3_mul(d, chain->world[i]));
-		chain->world_prev[i] = xform3_normalized(spring_xform3_mul(d, chain->world_prev[i]));
-		chain->target[i] = spring_xform3_apply(d, chain->target[i]);
+		spring_vec3 tip = spring_xform3_apply(d, tip_of(&a, i));
+		spring_vec3 vel = spring_quat_rotate(d.rotation, vel_of(&a, i));
+		set_tip(&a, i, tip, vel);
+		if (chain->pose_2d) {
+			a.world2[i] = pose2_mul(d2, a.world2[i]);
+			a.world2_prev[i] = pose2_mul(d2, a.world2_prev[i]);
+		} else {
+			a.world[i] = xform3_normalized(spring_xform3_mul(d, a.world[i]));
+			a.world_prev[i] = xform3_normalized(spring_xform3_mul(d, a.world_prev[i]));
+		}
+		a.target[i] = spring_xform3_apply(d, a.target[i]);
 	}
 	chain->root_step_prev = xform3_normalized(spring_xform3_mul(d, chain->root_step_prev));
 	chain->root_step = root;
@@ -890,17 +1094,14 @@ spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform
 	if (count != chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	for (int i = 0; i < count; i++) {
-		if (!spring_vec3_is_finite(local[i].position) || !quat_is_finite(local[i].rotation) || quat_is_zero(local[i].rotation)) {
-			return SPRING_ERROR_NOT_FINITE;
-		}
-		if (chain->mode_2d && local[i].position.z != 0.0f) {
-			return SPRING_ERROR_OUT_OF_RANGE;
-		}
+	spring_result r = check_animation(chain, local, count);
+	if (r != SPRING_OK) {
+		return r;
 	}
+	chain_arrays a = arrays(chain);
 	for (int i = 0; i < count; i++) {
-		chain->anim_local[i] = local[i];
-		chain->anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
+		a.anim_local[i] = local[i];
+		a.anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
 	}
 	chain->animated = 1;
 	return SPRING_OK;
@@ -911,11 +1112,12 @@ spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_para
 	if (!chain || bone < 0 || bone >= chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	spring_params old = chain->params_set[bone];
-	chain->params_set[bone] = params;
-	spring_result r = prepare_bone(chain, bone);
+	chain_arrays a = arrays(chain);
+	spring_params old = a.params_set[bone];
+	a.params_set[bone] = params;
+	spring_result r = prepare_bone(chain, &a, bone);
 	if (r != SPRING_OK) {
-		chain->params_set[bone] = old;
+		a.params_set[bone] = old;
 	}
 	return r;
 }
@@ -931,7 +1133,7 @@ spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float c
 	if (cone_limit < 0.0f || cone_limit >= (float)SPRING_PI) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	chain->cone_limit[bone] = cone_limit;
+	arrays(chain).cone_limit[bone] = cone_limit;
 	return SPRING_OK;
 }
 
@@ -959,8 +1161,9 @@ spring_result spring_chain_set_colliders(spring_chain *chain, const spring_colli
 			return r;
 		}
 	}
+	chain_arrays a = arrays(chain);
 	for (int i = 0; i < count; i++) {
-		chain->colliders[i] = colliders[i];
+		a.colliders[i] = colliders[i];
 	}
 	chain->collider_count = count;
 	return SPRING_OK;
@@ -974,19 +1177,21 @@ int spring_chain_bone_count(const spring_chain *chain)
 	return chain ? chain->bone_count : 0;
 }
 
-static spring_result pose_at(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips, int capacity)
+spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips,
+                                         int capacity)
 {
 	if (!chain || (!bones && !tips) || capacity < chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
+	chain_arrays a = arrays(chain);
 	for (int i = 0; i < chain->bone_count; i++) {
-		spring_xform3 b = alpha >= 1.0f ? chain->world[i] : xform3_lerp(chain->world_prev[i], chain->world[i], alpha);
+		spring_xform3 b = alpha >= 1.0f ? world_at(chain, &a, i, 0) : xform3_lerp(world_at(chain, &a, i, 1), world_at(chain, &a, i, 0), alpha);
 		if (bones) {
 			bones[i] = b;
 		}
 		if (tips) {
 			// From the transform, so the rendered bone keeps its exact length.
-			tips[i] = spring_xform3_apply(b, chain->tip_local[i]);
+			tips[i] = spring_xform3_apply(b, a.tip_local[i]);
 		}
 	}
 	return SPRING_OK;
@@ -994,12 +1199,26 @@ static spring_result pose_at(const spring_chain *chain, float alpha, spring_xfor
 
 spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity)
 {
-	return pose_at(chain, chain ? chain->clock.alpha : 0.0f, bones, tips, capacity);
+	return spring_chain_internal_pose(chain, chain ? chain->clock.alpha : 0.0f, bones, tips, capacity);
 }
 
 spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity)
 {
-	return pose_at(chain, 1.0f, bones, tips, capacity);
+	return spring_chain_internal_pose(chain, 1.0f, bones, tips, capacity);
+}
+
+spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, spring_xform2 *world_out)
+{
+	if (!chain || !world_out || !chain->mode_2d) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	chain_arrays a = arrays(chain);
+	for (int i = 0; i < chain->bone_count; i++) {
+		chain_pose2 p = chain->pose_2d ? a.world2[i] : pose2_of_xform3(a.world[i]);
+		spring_xform2 t = {{p.x, p.y}, pose2_angle(p), {1.0f, 1.0f}};
+		world_out[i] = t;
+	}
+	return SPRING_OK;
 }
 
 spring_result spring_chain_get_state(const spring_chain *chain, int bone, spring_state_vec3 *tip)
@@ -1007,8 +1226,9 @@ spring_result spring_chain_get_state(const spring_chain *chain, int bone, spring
 	if (!chain || !tip || bone < 0 || bone >= chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	tip->x = tip_of(chain, bone);
-	tip->v = vel_of(chain, bone);
+	chain_arrays a = arrays(chain);
+	tip->x = tip_of(&a, bone);
+	tip->v = vel_of(&a, bone);
 	return SPRING_OK;
 }
 
@@ -1017,7 +1237,7 @@ spring_vec3 spring_chain_get_target(const spring_chain *chain, int bone)
 	if (!chain || bone < 0 || bone >= chain->bone_count) {
 		return spring_vec3_make(0.0f, 0.0f, 0.0f);
 	}
-	return chain->target[bone];
+	return arrays(chain).target[bone];
 }
 
 const spring_clock *spring_chain_clock(const spring_chain *chain)

@@ -22,8 +22,7 @@
 //   cold                                        12 B: own_params (the segment's setting)
 #include "spring/chain.h"
 
-#include "chain2d_internal.h"
-#include "base_internal.h"
+#include "chain_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
@@ -35,7 +34,6 @@
 #  pragma STDC FP_CONTRACT OFF
 #endif
 
-#define TWO_PI (2.0 * SPRING_PI)
 #define CHAIN2D_ALIGN 16u
 
 // Float arrays, n entries each, in this order after the struct.
@@ -132,31 +130,16 @@ static spring_stepper *steppers(const spring_chain2d *c)
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-static int params_is_zero(spring_params p)
-{
-	return p.stiffness == 0.0f && p.damping == 0.0f && p.mass == 0.0f;
-}
-
-// d folded onto (-pi, pi] in double (fmod is exact), rounded to float inside the interval.
-static float fold(double d)
-{
-	d = fmod(d, TWO_PI);
-	if (d > SPRING_PI) {
-		d -= TWO_PI;
-	} else if (d <= -SPRING_PI) {
-		d += TWO_PI;
-	}
-	float f = (float)d;
-	if (f <= -(float)SPRING_PI) {
-		f = (float)SPRING_PI;
-	}
-	return f;
-}
-
 static spring_result check_root(spring_xform2 root)
 {
 	// The scale is ignored, so it is not checked.
 	return spring_vec2_is_finite(root.position) && spring_is_finite(root.angle) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
+}
+
+// The prologue of every call taking a root: a chain and a finite root.
+static spring_result check_chain_root(const spring_chain2d *chain, spring_xform2 root)
+{
+	return chain ? check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 static spring_xform2 clean_root(spring_xform2 root)
@@ -177,46 +160,6 @@ static spring_result set_error(spring_error *error, spring_result r, int index, 
 		                        "%s", text);
 	}
 	return r;
-}
-
-// Chain default: the desc's params, or 2 Hz with damping ratio 0.3 when zero.
-static spring_result chain_default(spring_params given, spring_params *out)
-{
-	if (params_is_zero(given)) {
-		return spring_params_from_frequency(2.0f, 0.3f, out);
-	}
-	spring_result r = spring_params_validate(given);
-	if (r == SPRING_OK) {
-		*out = given;
-	}
-	return r;
-}
-
-// The gradient (or the default) for segment i of n: params exactly at segment 0, tip_params
-// exactly at the last; in between natural frequency and damping ratio interpolate linearly and the
-// spring is rebuilt with mass 1. A single segment uses params.
-static spring_result gradient_params(spring_params base, spring_params tip, int i, int n, spring_params *out)
-{
-	if (params_is_zero(tip) || i == 0) {
-		*out = base;
-		return SPRING_OK;
-	}
-	if (i == n - 1) {
-		*out = tip;
-		return SPRING_OK;
-	}
-	double t = (double)i / (double)(n - 1);
-	double f0 = (double)spring_frequency_hz(base), f1 = (double)spring_frequency_hz(tip);
-	double z0 = (double)spring_damping_ratio(base), z1 = (double)spring_damping_ratio(tip);
-	return spring_params_from_frequency((float)(f0 + (f1 - f0) * t), (float)(z0 + (z1 - z0) * t), out);
-}
-
-static spring_result check_stability(spring_integrator integrator, spring_params p, float step)
-{
-	if (integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, step)) {
-		return SPRING_ERROR_UNSTABLE;
-	}
-	return SPRING_OK;
 }
 
 static spring_result check_limit(float limit)
@@ -279,12 +222,12 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		                 (double)desc->root.position.x, (double)desc->root.position.y, (double)desc->root.angle);
 	}
 	spring_params base;
-	spring_result r = chain_default(desc->params, &base);
+	spring_result r = spring_chain_internal_base_params(desc->params, &base);
 	if (r != SPRING_OK) {
 		return set_error(error, r, -1, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
 		                 (double)desc->params.stiffness, (double)desc->params.damping, (double)desc->params.mass);
 	}
-	if (!params_is_zero(desc->tip_params)) {
+	if (!spring_chain_internal_params_unset(desc->tip_params)) {
 		r = spring_params_validate(desc->tip_params);
 		if (r != SPRING_OK) {
 			return set_error(error, r, -1, "tip_params", "tip_params must be all zero or a valid spring (k %g, c %g, m %g)",
@@ -308,20 +251,16 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 			                 (double)s->limit);
 		}
 		spring_params p;
-		if (params_is_zero(s->params)) {
-			r = gradient_params(base, desc->tip_params, i, n, &p);
-			if (r != SPRING_OK) {
-				return set_error(error, r, i, "params", "the root-to-tip gradient gives no valid spring here");
-			}
-		} else {
-			r = spring_params_validate(s->params);
-			if (r != SPRING_OK) {
-				return set_error(error, r, i, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
-				                 (double)s->params.stiffness, (double)s->params.damping, (double)s->params.mass);
-			}
-			p = s->params;
+		r = spring_chain_internal_bone_params(s->params, base, desc->tip_params, i, n, &p);
+		if (r != SPRING_OK && spring_chain_internal_params_unset(s->params)) {
+			return set_error(error, r, i, "params", "the root-to-tip gradient gives no valid spring here");
 		}
-		if (check_stability(desc->integrator, p, step) != SPRING_OK) {
+		if (r != SPRING_OK) {
+			return set_error(error, r, i, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
+			                 (double)s->params.stiffness, (double)s->params.damping, (double)s->params.mass);
+		}
+		spring_stepper probe;
+		if (spring_chain_internal_stepper(desc->integrator, p, step, &probe) == SPRING_ERROR_UNSTABLE) {
 			return set_error(error, SPRING_ERROR_UNSTABLE, i, "params",
 			                 "params (%g Hz, damping ratio %g) are unstable with the semi-implicit integrator at step %g s",
 			                 (double)spring_frequency_hz(p), (double)spring_damping_ratio(p), (double)step);
@@ -356,7 +295,7 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	float parent = root.angle;
 	for (int i = 0; i < n; i++) {
 		from[i] = to[i];
-		float a = fold((double)parent + (double)rest[i] + (double)to[i]);
+		float a = spring_internal_angle_fold((double)parent + (double)rest[i] + (double)to[i]);
 		angle[i] = a;
 		prev[i] = a;
 		target[i] = a;
@@ -407,13 +346,9 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		rest[i] = s->rest_angle;
 		limit[i] = s->limit;
 		own[i] = s->params;
-		if (params_is_zero(s->params)) {
-			r = gradient_params(c->params, c->tip_params, i, n, &params[i]);
-			SPRING_ASSERT(r == SPRING_OK); // validated above
-		} else {
-			params[i] = s->params;
-		}
-		r = spring_stepper_init(&steppers(c)[i], params[i], c->clock.step);
+		r = spring_chain_internal_bone_params(s->params, c->params, c->tip_params, i, n, &params[i]);
+		SPRING_ASSERT(r == SPRING_OK); // validated above
+		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
 	}
 	place_at_rest(c, clean_root(desc->root));
@@ -448,24 +383,25 @@ spring_result spring_chain2d_create(const spring_chain2d_desc *desc, spring_chai
 
 void spring_chain2d_destroy(spring_chain2d *chain)
 {
-	// A byte copy of a created chain has owner != its own address and is never freed.
-	if (chain && chain->owner == chain && chain->allocator.free) {
-		spring_allocator a = chain->allocator;
-		a.free(chain, a.context);
+	if (chain) {
+		spring_chain_internal_free(chain, chain->owner, chain->allocator);
 	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-// One fixed step, root to tip: `root_angle` is the root of this step, `f` the fraction of the
-// frame at which the step ends (for the animated offsets).
-static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
+// One fixed step under `root` (clean), root to tip, keeping the previous state for the output
+// interpolation. The animated offsets are interpolated from `from` to `to` at `f` (the fraction
+// of the frame at which the step ends); with from == to they are exactly `to`.
+static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *from, const float *to, float f)
 {
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
 	const float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
-	const float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO);
+	c->prev_root = c->root;
+	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
+	c->root = root;
 	const spring_params *params = parr(c, ARR_PARAMS);
 	const spring_stepper *step = steppers(c);
 	const double fx = (double)c->gravity.x + (double)c->wind.x;
@@ -473,18 +409,18 @@ static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
 	const int forces = fx != 0.0 || fy != 0.0;
 	const float h = c->clock.step;
 	spring_result result = SPRING_OK;
-	float parent = root_angle; // this step's simulated angle of the parent
+	float parent = root.angle; // this step's simulated angle of the parent
 	for (int i = 0; i < n; i++) {
 		float offset = from[i] == to[i] ? to[i] : spring_angle_lerp(from[i], to[i], f);
 		double goal = (double)parent + (double)rest[i] + (double)offset;
-		float t = fold(goal);
+		float t = spring_internal_angle_fold(goal);
 		spring_params p = params[i];
 		float shifted = t;
 		if (forces) {
 			double s, co;
 			spring_det_sincos((double)angle[i], &s, &co);
 			double alpha = 1.5 * (co * fy - s * fx) / (double)length[i];
-			shifted = fold(goal + alpha * (double)p.mass / (double)p.stiffness);
+			shifted = spring_internal_angle_fold(goal + alpha * (double)p.mass / (double)p.stiffness);
 		}
 		spring_state st = {angle[i], velocity[i]};
 		spring_result r = SPRING_OK;
@@ -507,7 +443,7 @@ static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
 		if (limit[i] > 0.0f) {
 			float swing = spring_angle_delta(t, st.x);
 			if (fabsf(swing) > limit[i]) {
-				st.x = fold((double)t + (swing > 0.0f ? (double)limit[i] : -(double)limit[i]));
+				st.x = spring_internal_angle_fold((double)t + (swing > 0.0f ? (double)limit[i] : -(double)limit[i]));
 				if ((st.v > 0.0f) == (swing > 0.0f) && st.v != 0.0f) {
 					st.v = 0.0f; // remove the outward velocity, keep the inward
 				}
@@ -523,10 +459,7 @@ static spring_result step_segments(spring_chain2d *c, float root_angle, float f)
 
 spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	spring_result r = check_root(root);
+	spring_result r = check_chain_root(chain, root);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -541,24 +474,55 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		return (spring_result)(-steps);
 	}
 	int n = chain->segment_count;
-	float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE);
+	const float *anim_from = farr(chain, ARR_ANIM_FROM), *anim_to = farr(chain, ARR_ANIM_TO);
 	spring_xform2 from = chain->input_root, to = clean_root(root);
 	spring_result result = SPRING_OK;
 	for (int k = 0; k < steps; k++) {
 		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
 		spring_xform2 at = {spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f),
 		                    {1.0f, 1.0f}};
-		chain->prev_root = chain->root;
-		memcpy(prev, angle, (size_t)n * sizeof(float));
-		chain->root = at;
-		r = step_segments(chain, at.angle, f);
+		r = step_once(chain, at, anim_from, anim_to, f);
 		if (r != SPRING_OK && result == SPRING_OK) {
 			result = r;
 		}
 	}
 	chain->input_root = to;
-	memcpy(farr(chain, ARR_ANIM_FROM), farr(chain, ARR_ANIM_TO), (size_t)n * sizeof(float));
+	memcpy(farr(chain, ARR_ANIM_FROM), anim_to, (size_t)n * sizeof(float));
 	return result;
+}
+
+static spring_result check_offsets(const float *offsets, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!spring_is_finite(offsets[i])) {
+			return SPRING_ERROR_NOT_FINITE;
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 root, const float *anim_offsets)
+{
+	spring_result r = check_chain_root(chain, root);
+	if (r == SPRING_OK && anim_offsets) {
+		r = check_offsets(anim_offsets, chain->segment_count);
+	}
+	if (r != SPRING_OK) {
+		return r;
+	}
+	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
+	spring_xform2 at = clean_root(root);
+	chain->input_root = at;
+	return step_once(chain, at, offsets, offsets, 1.0f);
+}
+
+spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity)
+{
+	if (!chain || !world_angles || capacity < chain->segment_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	memcpy(world_angles, farr(chain, ARR_ANGLE), (size_t)chain->segment_count * sizeof(float));
+	return SPRING_OK;
 }
 
 spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *local_offsets, int count)
@@ -578,10 +542,9 @@ spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *l
 	if (count != n) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	for (int i = 0; i < n; i++) {
-		if (!spring_is_finite(local_offsets[i])) {
-			return SPRING_ERROR_NOT_FINITE;
-		}
+	spring_result r = check_offsets(local_offsets, n);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	memcpy(to, local_offsets, (size_t)n * sizeof(float));
 	return SPRING_OK;
@@ -589,10 +552,7 @@ spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *l
 
 spring_result spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	spring_result r = check_root(root);
+	spring_result r = check_chain_root(chain, root);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -610,10 +570,7 @@ static spring_vec2 move_rigid(spring_vec2 p, spring_vec2 from, spring_vec2 to, d
 
 spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	spring_result r = check_root(root);
+	spring_result r = check_chain_root(chain, root);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -625,14 +582,14 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	int n = chain->segment_count;
 	float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *target = farr(chain, ARR_TARGET);
 	for (int i = 0; i < n; i++) {
-		angle[i] = fold((double)angle[i] + delta);
-		prev[i] = fold((double)prev[i] + delta);
-		target[i] = fold((double)target[i] + delta);
+		angle[i] = spring_internal_angle_fold((double)angle[i] + delta);
+		prev[i] = spring_internal_angle_fold((double)prev[i] + delta);
+		target[i] = spring_internal_angle_fold((double)target[i] + delta);
 	}
 	spring_xform2 prev_root = {move_rigid(chain->prev_root.position, old.position, to.position, cs, sn),
-	                           fold((double)chain->prev_root.angle + delta), {1.0f, 1.0f}};
+	                           spring_internal_angle_fold((double)chain->prev_root.angle + delta), {1.0f, 1.0f}};
 	spring_xform2 input = {move_rigid(chain->input_root.position, old.position, to.position, cs, sn),
-	                       fold((double)chain->input_root.angle + delta), {1.0f, 1.0f}};
+	                       spring_internal_angle_fold((double)chain->input_root.angle + delta), {1.0f, 1.0f}};
 	chain->prev_root = prev_root;
 	chain->input_root = input;
 	chain->root = to;
@@ -675,22 +632,13 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	spring_params p;
-	spring_result r;
-	if (params_is_zero(params)) {
-		r = gradient_params(chain->params, chain->tip_params, segment, chain->segment_count, &p);
-	} else {
-		r = spring_params_validate(params);
-		p = params;
-	}
-	if (r != SPRING_OK) {
-		return r;
-	}
-	r = check_stability(chain->integrator, p, chain->clock.step);
+	spring_result r = spring_chain_internal_bone_params(params, chain->params, chain->tip_params, segment,
+	                                                    chain->segment_count, &p);
 	if (r != SPRING_OK) {
 		return r;
 	}
 	spring_stepper st;
-	r = spring_stepper_init(&st, p, chain->clock.step);
+	r = spring_chain_internal_stepper(chain->integrator, p, chain->clock.step, &st);
 	if (r != SPRING_OK) {
 		return r;
 	}

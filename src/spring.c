@@ -1220,7 +1220,7 @@ static double fold_d(double d)
 	return d;
 }
 
-static float fold_to_float(double d)
+float spring_internal_angle_fold(double d)
 {
 	float f = (float)fold_d(d);
 	// Rounding to float can land exactly on -pi's float; keep the half-open interval.
@@ -1235,7 +1235,7 @@ float spring_angle_delta(float from, float to)
 	if (!spring_is_finite(from) || !spring_is_finite(to)) {
 		return 0.0f;
 	}
-	return fold_to_float((double)to - (double)from);
+	return spring_internal_angle_fold((double)to - (double)from);
 }
 
 float spring_angle_wrap(float angle)
@@ -1243,7 +1243,7 @@ float spring_angle_wrap(float angle)
 	if (!spring_is_finite(angle)) {
 		return 0.0f;
 	}
-	return fold_to_float((double)angle);
+	return spring_internal_angle_fold((double)angle);
 }
 
 float spring_angle_lerp(float from, float to, float t)
@@ -1251,5 +1251,5 @@ float spring_angle_lerp(float from, float to, float t)
 	if (!spring_is_finite(from) || !spring_is_finite(to) || !spring_is_finite(t)) {
 		return spring_angle_wrap(from);
 	}
-	return fold_to_float((double)from + (double)spring_angle_delta(from, to) * (double)t);
+	return spring_internal_angle_fold((double)from + (double)spring_angle_delta(from, to) * (double)t);
 }

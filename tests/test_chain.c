@@ -1,6 +1,8 @@
 // spring_chain: tip springs with length constraint, aim, colliders, limits, forces, teleports.
 #include "spring/chain.h"
 #include "spring/verify.h"
+
+#include "chain_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -1000,6 +1002,262 @@ static int test_determinism_golden(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Internal layer: direct steps, the 2D walk, byte copies.
+
+static spring_xform3 xform3_of(spring_xform2 t)
+{
+	spring_xform3 r = {spring_vec3_make(t.position.x, t.position.y, 0.0f),
+	                   spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), t.angle)};
+	return r;
+}
+
+static spring_xform2 root2_at(double t)
+{
+	spring_xform2 r = {{(float)(30.0 * spring_det_sin(2.0 * SPRING_PI * 0.8 * t)), (float)(10.0 * spring_det_sin(2.0 * SPRING_PI * 0.3 * t))},
+	                   (float)(0.9 * spring_det_sin(2.0 * SPRING_PI * 0.5 * t)),
+	                   {1.0f, 1.0f}};
+	return r;
+}
+
+// The 2D standard scene: the seed chain in 2D mode with gravity, wind, a circle, a cone limit
+// and a root-to-tip gradient; every bone's local angle animated.
+static spring_chain_desc scene_2d(spring_collider *col)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.mode_2d = 1;
+	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
+	d.wind = spring_vec3_make(20.0f, 0.0f, 0.0f);
+	spring_params_from_frequency(2.0f, 0.3f, &d.params);
+	spring_params_from_frequency(4.0f, 0.5f, &d.tip_params);
+	*col = (spring_collider){SPRING_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
+	d.colliders = col;
+	d.collider_count = 1;
+	g_bones[5].cone_limit = 0.5f;
+	return d;
+}
+
+static void anim_2d(double t, spring_xform2 *local)
+{
+	for (int i = 0; i < BONES; i++) {
+		local[i].position = spring_vec2_make(i == 0 ? 0.0f : BONE_LEN, 0.0f);
+		local[i].angle = (float)(0.15 * spring_det_sin(3.0 * t + (double)i));
+		local[i].scale = spring_vec2_make(1.0f, 1.0f);
+	}
+}
+
+// A direct step is the step of the frame-level update: frames of one step each (set_animation +
+// update) and direct steps given the same interpolated root and animation stay bit-identical
+// (3D chain, then a 2D-mode chain).
+static int test_internal_step_is_the_update_step(void)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		spring_collider col;
+		spring_chain_desc d = scene_2d(&col);
+		d.mode_2d = mode;
+		if (!mode) {
+			d.gravity.z = 40.0f;
+		}
+		spring_chain *a, *b;
+		ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK);
+		ENSURE(spring_chain_create(&d, &b, NULL) == SPRING_OK);
+		const float h = spring_chain_clock(a)->step;
+		spring_xform3 prev_root = {spring_vec3_make(0.0f, 0.0f, 0.0f), spring_quat_identity()};
+		for (int k = 1; k <= 600; k++) {
+			double t = (double)k * (double)h;
+			spring_xform2 local2[BONES];
+			spring_xform3 local[BONES];
+			anim_2d(t, local2);
+			for (int i = 0; i < BONES; i++) {
+				local[i] = xform3_of(local2[i]);
+			}
+			spring_xform3 root = xform3_of(root2_at(t));
+			ENSURE(spring_chain_set_animation(a, local, BONES) == SPRING_OK);
+			ENSURE(spring_chain_update(a, root, h) == SPRING_OK);
+			ENSURE(spring_chain_clock(a)->last_steps == 1);
+			// The update steps at f = 1 between the previous root and this one.
+			root.rotation = spring_quat_normalize(root.rotation);
+			spring_xform3 at = {spring_vec3_lerp(prev_root.position, root.position, 1.0f),
+			                    spring_quat_nlerp(prev_root.rotation, root.rotation, 1.0f)};
+			ENSURE(spring_chain_internal_step(b, &at, local) == SPRING_OK);
+			prev_root = root;
+			spring_xform3 pa[BONES], pb[BONES];
+			ENSURE(spring_chain_get_stepped_pose(a, pa, NULL, BONES) == SPRING_OK);
+			ENSURE(spring_chain_get_stepped_pose(b, pb, NULL, BONES) == SPRING_OK);
+			ENSURE_MSG(memcmp(pa, pb, sizeof pa) == 0, "mode %d, step %d", mode, k);
+		}
+		spring_chain_destroy(a);
+		spring_chain_destroy(b);
+	}
+	// Bad input changes nothing.
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	spring_xform3 bad = root_at(0.0f, 0.0f, 0.0f);
+	bad.position.x = NAN;
+	ENSURE(spring_chain_internal_step(c, &bad, NULL) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain_internal_step(c, NULL, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_internal_step2d(c, root2_at(0.0), NULL) == SPRING_ERROR_INVALID_ARGUMENT); // not 2D mode
+	spring_xform2 out[BONES];
+	ENSURE(spring_chain_internal_stepped_pose2d(c, out) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_chain_destroy(c);
+	return 0;
+}
+
+// The 2D walk (spring_chain_internal_step2d) is the 3D walk of a 2D-mode chain without
+// quaternions: the same scene through both (gravity, wind, a collider, a cone limit, a gradient,
+// animated local angles, a rotation and a translation teleport) stays within float rounding of
+// each other, read in 2D (stepped_pose2d) and in 3D (stepped pose, tips).
+static int test_step2d_matches_the_3d_walk(void)
+{
+	spring_collider col;
+	spring_chain_desc d = scene_2d(&col);
+	spring_chain *a, *b;
+	ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK);
+	ENSURE(spring_chain_create(&d, &b, NULL) == SPRING_OK);
+	const float h = spring_chain_clock(a)->step;
+	double worst_angle = 0.0, worst_position = 0.0;
+	for (int k = 1; k <= 1200; k++) {
+		double t = (double)k * (double)h;
+		spring_xform2 local2[BONES];
+		spring_xform3 local[BONES];
+		anim_2d(t, local2);
+		for (int i = 0; i < BONES; i++) {
+			local[i] = xform3_of(local2[i]);
+		}
+		spring_xform2 root2 = root2_at(t);
+		spring_xform3 root = xform3_of(root2);
+		ENSURE(spring_chain_internal_step(a, &root, local) == SPRING_OK);
+		ENSURE(spring_chain_internal_step2d(b, root2, local2) == SPRING_OK);
+		if (k == 400) {
+			spring_quat q = spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), 1.2f);
+			ENSURE(spring_chain_rotate(a, q, spring_vec3_make(5.0f, -3.0f, 0.0f)) == SPRING_OK);
+			ENSURE(spring_chain_rotate(b, q, spring_vec3_make(5.0f, -3.0f, 0.0f)) == SPRING_OK);
+		}
+		if (k == 800) {
+			ENSURE(spring_chain_translate(a, spring_vec3_make(-40.0f, 25.0f, 0.0f)) == SPRING_OK);
+			ENSURE(spring_chain_translate(b, spring_vec3_make(-40.0f, 25.0f, 0.0f)) == SPRING_OK);
+		}
+		spring_xform2 wa[BONES], wb[BONES];
+		ENSURE(spring_chain_internal_stepped_pose2d(a, wa) == SPRING_OK);
+		ENSURE(spring_chain_internal_stepped_pose2d(b, wb) == SPRING_OK);
+		spring_xform3 pa[BONES], pb[BONES];
+		spring_vec3 ta[BONES], tb[BONES];
+		ENSURE(spring_chain_get_stepped_pose(a, pa, ta, BONES) == SPRING_OK);
+		ENSURE(spring_chain_get_stepped_pose(b, pb, tb, BONES) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			double da = fabs((double)spring_angle_delta(wa[i].angle, wb[i].angle));
+			double dp = fmax(fabs((double)wa[i].position.x - wb[i].position.x), fabs((double)wa[i].position.y - wb[i].position.y));
+			double dt = (double)spring_vec3_length(spring_vec3_sub(ta[i], tb[i]));
+			double dq = (double)spring_vec3_length(spring_vec3_sub(pa[i].position, pb[i].position));
+			worst_angle = fmax(worst_angle, da);
+			worst_position = fmax(worst_position, fmax(dp, fmax(dt, dq)));
+			ENSURE(wa[i].angle > -(float)SPRING_PI && wa[i].angle <= (float)SPRING_PI);
+			ENSURE(wb[i].angle > -(float)SPRING_PI && wb[i].angle <= (float)SPRING_PI);
+		}
+	}
+	printf("  2D walk vs 3D walk: worst angle %.3g rad, worst position %.3g units\n", worst_angle, worst_position);
+	ENSURE(worst_angle < 1e-4);
+	ENSURE(worst_position < 1e-3); // over a 160-unit chain
+	spring_chain_destroy(a);
+	spring_chain_destroy(b);
+	return 0;
+}
+
+// A block copied byte for byte keeps working: a running chain in caller memory is copied, the
+// original poisoned and freed, and the copy stepped on stays bit-identical to an uncopied twin
+// (both walks). Destroying a byte copy of a created chain frees nothing.
+static int test_byte_copy_keeps_working(void)
+{
+	spring_collider col;
+	spring_chain_desc d = scene_2d(&col);
+	size_t size = spring_chain_memory_size(&d);
+	ENSURE(size > 0 && size % 16 == 0);
+	void *original = aligned_alloc(16, size);
+	void *copy = aligned_alloc(16, size);
+	ENSURE(original && copy);
+	spring_chain *c, *twin;
+	ENSURE(spring_chain_init(&d, original, size, &c, NULL) == SPRING_OK);
+	ENSURE(spring_chain_create(&d, &twin, NULL) == SPRING_OK);
+	const float h = spring_chain_clock(c)->step;
+	for (int k = 1; k <= 900; k++) {
+		double t = (double)k * (double)h;
+		spring_xform2 local2[BONES];
+		anim_2d(t, local2);
+		if (k == 300) {
+			memcpy(copy, original, size);
+			memset(original, 0xa5, size);
+			free(original);
+			original = NULL;
+			c = (spring_chain *)copy;
+		}
+		if (k < 600) {
+			ENSURE(spring_chain_update(c, xform3_of(root2_at(t)), 1.0f / 60.0f) == SPRING_OK);
+			ENSURE(spring_chain_update(twin, xform3_of(root2_at(t)), 1.0f / 60.0f) == SPRING_OK);
+		} else {
+			ENSURE(spring_chain_internal_step2d(c, root2_at(t), local2) == SPRING_OK);
+			ENSURE(spring_chain_internal_step2d(twin, root2_at(t), local2) == SPRING_OK);
+		}
+		spring_xform3 pc[BONES], pt[BONES];
+		spring_vec3 tc[BONES], tt[BONES];
+		ENSURE(spring_chain_get_pose(c, pc, tc, BONES) == SPRING_OK);
+		ENSURE(spring_chain_get_pose(twin, pt, tt, BONES) == SPRING_OK);
+		ENSURE_MSG(memcmp(pc, pt, sizeof pc) == 0 && memcmp(tc, tt, sizeof tc) == 0, "step %d", k);
+	}
+	free(copy);
+	// A byte copy of a created chain is not the created block: destroying it frees nothing.
+	scene_alloc_counter count = {0};
+	spring_allocator counting = scene_counting_allocator(&count);
+	spring_set_allocator(&counting);
+	spring_chain *made;
+	ENSURE(spring_chain_create(&d, &made, NULL) == SPRING_OK);
+	void *dup = aligned_alloc(16, size);
+	ENSURE(dup != NULL);
+	memcpy(dup, made, size);
+	spring_chain_destroy((spring_chain *)dup);
+	ENSURE(count.frees == 0);
+	spring_chain_destroy(made);
+	ENSURE(count.allocs == 1 && count.frees == 1);
+	spring_set_allocator(NULL);
+	free(dup);
+	spring_chain_destroy(twin);
+	return 0;
+}
+
+// Determinism of the 2D walk: the 2D scene stepped directly in 2D (with a rotation teleport)
+// hashed; the same constant for gcc, clang, wasm32 and the release build.
+#define SPRING_TEST_GOLDEN_CHAIN_STEP2D 0x51cf15ff0a6d0351ull
+
+static int test_determinism_golden_step2d(void)
+{
+	spring_collider col;
+	spring_chain_desc d = scene_2d(&col);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	const float h = spring_chain_clock(c)->step;
+	uint64_t hash = SPRING_HASH_INIT;
+	for (int k = 1; k <= 720; k++) {
+		double t = (double)k * (double)h;
+		spring_xform2 local2[BONES];
+		anim_2d(t, local2);
+		ENSURE(spring_chain_internal_step2d(c, root2_at(t), local2) == SPRING_OK);
+		if (k == 360) {
+			spring_quat q = spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), -0.7f);
+			ENSURE(spring_chain_rotate(c, q, spring_vec3_make(10.0f, 4.0f, 0.0f)) == SPRING_OK);
+		}
+		spring_xform2 w[BONES];
+		spring_vec3 tips[BONES];
+		ENSURE(spring_chain_internal_stepped_pose2d(c, w) == SPRING_OK);
+		ENSURE(spring_chain_get_stepped_pose(c, NULL, tips, BONES) == SPRING_OK);
+		hash = spring_hash(hash, w, sizeof w);
+		hash = spring_hash(hash, tips, sizeof tips);
+	}
+	spring_chain_destroy(c);
+	printf("  2D walk determinism hash %016llx\n", (unsigned long long)hash);
+	ENSURE(hash == SPRING_TEST_GOLDEN_CHAIN_STEP2D);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1019,5 +1277,9 @@ int main(int argc, char **argv)
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_update_many_matches_single);
 	RUN_TEST(test_determinism_golden);
+	RUN_TEST(test_internal_step_is_the_update_step);
+	RUN_TEST(test_step2d_matches_the_3d_walk);
+	RUN_TEST(test_byte_copy_keeps_working);
+	RUN_TEST(test_determinism_golden_step2d);
 	return TEST_SUMMARY();
 }

@@ -13,7 +13,7 @@
 
 #include "spring/verify.h"
 
-#include "chain2d_internal.h"
+#include "chain_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -1556,6 +1556,84 @@ static int test_determinism_golden(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// 15. A direct step (spring_chain2d_internal_step) is the step of the frame-level update: the
+// update's clock loop replayed with direct steps (same fractions, interpolated roots and
+// offsets) over jittery frames stays bit-identical, read with spring_chain2d_internal_stepped_angles.
+
+static int test_internal_step_is_the_update_step(void)
+{
+	enum { N = 6 };
+	spring_chain2d_segment segs[N];
+	fill_segments(segs, N, 0.8f, 0.15f);
+	segs[3].limit = 0.4f;
+	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(1.5f, 0.2f), .tip_params = hz(3.5f, 0.4f),
+	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f)};
+	box a, b;
+	ENSURE(box_make(&a, &d));
+	ENSURE(box_make(&b, &d));
+	spring_clock clock;
+	ENSURE(spring_clock_init(&clock, d.step, d.max_steps) == SPRING_OK);
+	spring_xform2 from = anim_root(0.0, 2.0f);
+	from.angle = spring_angle_wrap(from.angle);
+	float off_from[N] = {0}, off_to[N];
+	uint32_t seed = 7u;
+	double t = 0.0;
+	for (int f = 0; f < 400; f++) {
+		float dt = 0.004f + 0.036f * (float)spring_random_unit(&seed);
+		t += (double)dt;
+		for (int i = 0; i < N; i++) {
+			off_to[i] = 0.2f * (float)sin_d(3.0 * t + (double)i);
+		}
+		spring_xform2 to = anim_root(t, 2.0f);
+		ENSURE(spring_chain2d_set_animation(a.c, off_to, N) == SPRING_OK);
+		ENSURE(spring_chain2d_update(a.c, to, dt) == SPRING_OK);
+		to.angle = spring_angle_wrap(to.angle);
+		int n = spring_clock_advance(&clock, dt);
+		for (int k = 0; k < n; k++) {
+			float fr = spring_clock_substep_fraction(&clock, k, n);
+			spring_xform2 at = {spring_vec2_lerp(from.position, to.position, fr), spring_angle_lerp(from.angle, to.angle, fr),
+			                    {1.0f, 1.0f}};
+			float off[N];
+			for (int i = 0; i < N; i++) {
+				off[i] = off_from[i] == off_to[i] ? off_to[i] : spring_angle_lerp(off_from[i], off_to[i], fr);
+			}
+			ENSURE(spring_chain2d_internal_step(b.c, at, off) == SPRING_OK);
+		}
+		from = to;
+		memcpy(off_from, off_to, sizeof off_from);
+		float wa[N], wb[N];
+		ENSURE(spring_chain2d_internal_stepped_angles(a.c, wa, N) == SPRING_OK);
+		ENSURE(spring_chain2d_internal_stepped_angles(b.c, wb, N) == SPRING_OK);
+		ENSURE_MSG(memcmp(wa, wb, sizeof wa) == 0, "frame %d", f);
+		for (int i = 0; i < N; i++) {
+			spring_state s;
+			ENSURE(spring_chain2d_get_state(a.c, i, &s) == SPRING_OK);
+			ENSURE(s.x == wa[i]);
+			ENSURE(spring_chain2d_get_target(a.c, i) == spring_chain2d_get_target(b.c, i));
+		}
+	}
+	// Bad input changes nothing; NULL offsets use the stored animation.
+	float before[N], after[N];
+	ENSURE(spring_chain2d_internal_stepped_angles(b.c, before, N) == SPRING_OK);
+	float bad[N] = {0.0f, 0.0f, NAN, 0.0f, 0.0f, 0.0f};
+	ENSURE(spring_chain2d_internal_step(b.c, scene_xform2(0.0f, 0.0f, 0.0f), bad) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_internal_step(b.c, scene_xform2(NAN, 0.0f, 0.0f), NULL) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_internal_step(NULL, scene_xform2(0.0f, 0.0f, 0.0f), NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N) == SPRING_OK);
+	ENSURE(memcmp(before, after, sizeof before) == 0);
+	ENSURE(spring_chain2d_set_animation(a.c, off_to, N) == SPRING_OK);
+	ENSURE(spring_chain2d_internal_step(a.c, scene_xform2(1.0f, 2.0f, 0.5f), NULL) == SPRING_OK);
+	ENSURE(spring_chain2d_internal_step(b.c, scene_xform2(1.0f, 2.0f, 0.5f), off_to) == SPRING_OK);
+	ENSURE(spring_chain2d_internal_stepped_angles(a.c, before, N) == SPRING_OK);
+	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N) == SPRING_OK);
+	ENSURE(memcmp(before, after, sizeof before) == 0);
+	box_free(&a);
+	box_free(&b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1574,5 +1652,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_changes_keep_state);
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_determinism_golden);
+	RUN_TEST(test_internal_step_is_the_update_step);
 	return TEST_SUMMARY();
 }

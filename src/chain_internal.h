@@ -1,0 +1,101 @@
+// Private layer of both chain kinds (spring_chain2d, spring_chain) for the library and white-box
+// tests (not installed): the pieces the two share (chain_common.c) and the entry points the rig
+// drives at its own fixed step.
+//
+// Stepping from outside: spring_chain2d_internal_step, spring_chain_internal_step and
+// spring_chain_internal_step2d each run exactly one fixed step of the chain's own length
+// (its clock's `step`) with the root and animation of that step, keeping the previous stepped
+// state for interpolation. The frame-level *_update functions are the clock loop around the
+// same step, so both paths run one code. A direct step does not advance the chain's clock (the
+// caller's clock is the time base) and sets the root the next frame-level update interpolates
+// from. Read the result with the stepped readers below (or get_state), not with get_pose
+// (interpolated by the chain's own clock).
+//
+// Animation arguments of the direct steps: non-NULL is the animation of this step only (the
+// animation stored by *_set_animation is neither used nor changed); NULL uses the stored one.
+#ifndef SPRING_CHAIN_INTERNAL_H
+#define SPRING_CHAIN_INTERNAL_H
+
+#include "spring/chain.h"
+
+#include "base_internal.h"
+
+// ---------------------------------------------------------------------------------------------
+// Shared by both kinds (chain_common.c)
+
+/// True when a parameter block means "not set": all three fields compare equal to zero.
+int spring_chain_internal_params_unset(spring_params p);
+
+/// The chain's default spring: `given` when set (validated), otherwise 2 Hz, ratio 0.3.
+spring_result spring_chain_internal_base_params(spring_params given, spring_params *out);
+
+/// The parameters bone (segment) `i` of `n` is stepped with: `own` when set (validated);
+/// otherwise the root-to-tip gradient from the chain's `chain` (resolved by
+/// spring_chain_internal_base_params) to `tip`: exactly the base at bone 0, exactly `tip` at the
+/// last bone, in between natural frequency and damping ratio interpolated linearly in double and
+/// the spring rebuilt with mass 1. Without `tip` (unset) or with one bone: the base.
+spring_result spring_chain_internal_bone_params(spring_params own, spring_params chain, spring_params tip, int i, int n,
+                                                spring_params *out);
+
+/// The exact one-step transition of `p` at `step`; SPRING_ERROR_UNSTABLE when `integrator` is
+/// semi-implicit and (p, step) is outside its stability region. `*out` untouched on error.
+spring_result spring_chain_internal_stepper(spring_integrator integrator, spring_params p, float step, spring_stepper *out);
+
+/// Frees a chain block made by create: `owner` is the block address recorded at creation (NULL
+/// for caller memory), so a byte copy of a created chain (owner != its own address) is never freed.
+void spring_chain_internal_free(void *block, const void *owner, spring_allocator allocator);
+
+// ---------------------------------------------------------------------------------------------
+// spring_chain2d
+
+/// The parameters a segment is stepped with: its own when set, otherwise the chain's gradient
+/// or default. All zero for a NULL chain or a segment out of range.
+spring_params spring_chain2d_internal_params(const spring_chain2d *chain, int segment);
+
+/// spring_chain2d_get_pose at an explicit interpolation factor `alpha` in [0, 1] between the
+/// last two steps (get_pose passes the clock's alpha; 1 gives the last stepped state).
+spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float alpha, spring_xform2 *joints,
+                                           float *local_angles, int capacity);
+
+/// One fixed step under `root` (position and angle; scale ignored) with `anim_offsets`
+/// (segment_count local angle offsets added to the rest angles, or NULL: the stored ones).
+/// SPRING_ERROR_INVALID_ARGUMENT for a NULL chain, SPRING_ERROR_NOT_FINITE for a non-finite
+/// root or offset (nothing changes then). Identical to the step a frame-level update runs when
+/// its interpolated root and offsets are these.
+spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 root, const float *anim_offsets);
+
+/// The last stepped world angle of every segment (segment_count floats, radians in (-pi, pi]):
+/// a copy, no interpolation, no trigonometry. `capacity` must be at least segment_count.
+spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity);
+
+// ---------------------------------------------------------------------------------------------
+// spring_chain
+
+/// One fixed step under `*root` (finite, rotation non-zero; normalised here) with `anim_local`
+/// (bone_count local transforms like spring_chain_set_animation's, rotations normalised here, or
+/// NULL: the stored animation or the rest pose). SPRING_ERROR_INVALID_ARGUMENT for a NULL chain
+/// or root, SPRING_ERROR_NOT_FINITE / SPRING_ERROR_OUT_OF_RANGE as set_animation and update
+/// (nothing changes then). Bit-identical to set_animation(anim_local) followed by an update
+/// whose one step is at this root (an update interpolates its roots: see the tests).
+spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform3 *root, const spring_xform3 *anim_local);
+
+/// The same step for a chain made with mode_2d, in 2D without quaternions: `root` and
+/// `anim_local` (bone_count local transforms: position and angle, scale ignored; NULL: the stored
+/// animation or the rest pose, whose rotations must be about z) as spring_xform2. The same
+/// results as spring_chain_internal_step with the matching 3D transforms to float rounding, not
+/// bit for bit. SPRING_ERROR_INVALID_ARGUMENT for a NULL chain or a chain without mode_2d,
+/// SPRING_ERROR_NOT_FINITE for a non-finite root or animation (nothing changes then).
+spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 root, const spring_xform2 *anim_local);
+
+/// The last stepped world transform of every bone in 2D (bone_count entries: position = the
+/// bone's pivot, angle = the world angle of its x axis in (-pi, pi], scale 1), no interpolation.
+/// After a 2D step this is one atan2 per bone; after a 3D step (or a reset) it is read from the
+/// quaternions. SPRING_ERROR_INVALID_ARGUMENT for a NULL chain or output, or a chain without mode_2d.
+spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, spring_xform2 *world_out);
+
+/// spring_chain_get_pose at an explicit interpolation factor `alpha` in [0, 1] between the last
+/// two steps (1: the stepped pose).
+spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips,
+                                         int capacity);
+
+#endif
