@@ -106,7 +106,7 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 	PLACE(at.chain_bones, (size_t)l->chain_bones_total * sizeof(int));
 	PLACE(at.bone_chain, nb * sizeof(int));
 	PLACE(at.scratch_angles, (size_t)(l->max_chain + 1) * sizeof(float));
-	PLACE(at.scratch_xf3, (size_t)(l->max_chain + 1) * sizeof(spring_xform3));
+	PLACE(at.scratch_xf2, (size_t)(l->max_chain + 1) * sizeof(spring_xform2));
 	PLACE(at.fk_mark, nb);
 #undef PLACE
 	l->total = at;
@@ -553,32 +553,43 @@ spring_result spring_rig_reset(spring_rig *rig)
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	// Snap every chain to rest on the current base pose (clips + IK of the last step).
+	// The base pose of the current step (clips + IK): what every chain snaps onto.
+	spring_rig_internal_sample_pose(rig, rig->clip_time);
+	spring_rig_internal_solve_ik(rig, rig_world(rig));
+	spring_rig_internal_forward(rig, rig->root_step, rig_local(rig), rig_world(rig));
+	memcpy(rig_base_world(rig), rig_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	for (int c = 0; c < rig->chain_count; c++) {
 		rig_chain *ch = &rig_chains(rig)[c];
 		const int *bones = &rig_chain_bones(rig)[ch->first_index];
 		spring_xform2 root = spring_rig_internal_chain_root(rig, ch, rig_base_world(rig));
+		int n = ch->bone_count;
+		// At rest on the pose: the pose's locals are the chain's animation.
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
+			float *offsets = rig_scratch_angles(rig);
+			for (int i = 0; i < n; i++) {
+				offsets[i] = spring_angle_delta(rig_setup(rig)[bones[i]].angle, rig_local(rig)[bones[i]].angle);
+			}
+			spring_chain2d_set_animation(rig_chain_angle(rig, ch), offsets, n);
 			spring_chain2d_reset(rig_chain_angle(rig, ch), root);
+			spring_chain2d_set_animation(rig_chain_angle(rig, ch), NULL, 0);
 		} else {
+			spring_xform3 anim[SPRING_CHAIN_MAX_BONES];
+			for (int i = 0; i < n; i++) {
+				anim[i] = spring_rig_internal_to_xform3(rig_local(rig)[bones[i]]);
+			}
 			int par = rig_parent(rig)[bones[0]];
 			spring_xform2 parent_world = par < 0 ? rig->root_step : rig_base_world(rig)[par];
 			parent_world.scale = spring_vec2_make(1.0f, 1.0f);
+			spring_chain_set_animation(rig_chain_tip(rig, ch), anim, n);
 			spring_chain_reset(rig_chain_tip(rig, ch), spring_rig_internal_to_xform3(parent_world));
+			spring_chain_set_animation(rig_chain_tip(rig, ch), NULL, 0);
 		}
 		ch->root = root;
-		for (int i = 0; i < ch->bone_count; i++) {
-			rig_final_local(rig)[bones[i]] = rig_local(rig)[bones[i]];
-		}
 	}
 	// The base pose becomes the output with no interpolation streak.
-	spring_rig_internal_sample_pose(rig, rig->clip_time);
-	spring_rig_internal_solve_ik(rig, rig_world(rig));
 	memcpy(rig_final_local(rig), rig_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	memcpy(rig_final_local_prev(rig), rig_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	rig->root_step_prev = rig->root_step;
-	spring_rig_internal_forward(rig, rig->root_step, rig_local(rig), rig_world(rig));
-	memcpy(rig_base_world(rig), rig_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
 }
 

@@ -2,6 +2,8 @@
 // layered on the pose after clips and IK.
 #include "rig_internal.h"
 
+#include "chain_internal.h"
+
 #include "base_internal.h"
 #include "spring_internal.h"
 
@@ -97,55 +99,46 @@ spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chai
 spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *world)
 {
 	spring_result result = SPRING_OK;
+	float *sim = rig_scratch_angles(r);    // the chain's simulated world angles after this step
+	spring_xform2 *pose = rig_scratch_xf2(r);
 	for (int c = 0; c < r->chain_count; c++) {
 		rig_chain *ch = &rig_chains(r)[c];
 		const int *bones = &rig_chain_bones(r)[ch->first_index];
 		int n = ch->bone_count;
 		spring_xform2 root = spring_rig_internal_chain_root(r, ch, world);
 		int par = rig_parent(r)[bones[0]];
-		float parent_angle = par < 0 ? r->root_step.angle : world[par].angle;
 		spring_result res;
+		// One fixed step of the chain at the rig's step, on this step's final pose: its local
+		// transforms are the chain's animation.
 		if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
-			// The pose's local angles become the chain's animation (offsets from the setup).
-			float *offsets = rig_scratch_angles(r);
 			for (int i = 0; i < n; i++) {
-				offsets[i] = spring_angle_delta(rig_setup(r)[bones[i]].angle, rig_local(r)[bones[i]].angle);
+				sim[i] = spring_angle_delta(rig_setup(r)[bones[i]].angle, rig_local(r)[bones[i]].angle);
 			}
-			spring_chain2d_set_animation(rig_chain_angle(r, ch), offsets, n);
-			res = spring_chain2d_update(rig_chain_angle(r, ch), root, r->clock.step);
-			// Simulated world angles -> local angles, blended into the pose by mix.
-			float prev_world = parent_angle;
-			for (int i = 0; i < n && res == SPRING_OK; i++) {
-				spring_state st;
-				spring_chain2d_get_state(rig_chain_angle(r, ch), i, &st);
-				float sim_local = spring_angle_delta(prev_world, st.x);
-				float pose_local = rig_local(r)[bones[i]].angle;
-				rig_local(r)[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
-				prev_world = st.x;
+			res = spring_chain2d_internal_step(rig_chain_angle(r, ch), root, sim);
+			if (res == SPRING_OK) {
+				res = spring_chain2d_internal_stepped_angles(rig_chain_angle(r, ch), sim, n);
 			}
 		} else {
-			spring_xform3 *anim = rig_scratch_xf3(r);
 			for (int i = 0; i < n; i++) {
-				anim[i] = spring_rig_internal_to_xform3(rig_local(r)[bones[i]]);
-				anim[i].position.z = 0.0f;
+				pose[i] = rig_local(r)[bones[i]];
 			}
-			spring_chain_set_animation(rig_chain_tip(r, ch), anim, n);
 			spring_xform2 parent_world = par < 0 ? r->root_step : world[par];
 			parent_world.scale = spring_vec2_make(1.0f, 1.0f);
-			res = spring_chain_update(rig_chain_tip(r, ch), spring_rig_internal_to_xform3(parent_world), r->clock.step);
-			spring_xform3 *pose = rig_scratch_xf3(r);
+			res = spring_chain_internal_step2d(rig_chain_tip(r, ch), parent_world, pose);
 			if (res == SPRING_OK) {
-				res = spring_chain_get_stepped_pose(rig_chain_tip(r, ch), pose, NULL, n);
+				res = spring_chain_internal_stepped_pose2d(rig_chain_tip(r, ch), pose);
 			}
-			float prev_world = parent_angle;
 			for (int i = 0; i < n && res == SPRING_OK; i++) {
-				spring_vec3 x = spring_quat_rotate(pose[i].rotation, spring_vec3_make(1.0f, 0.0f, 0.0f));
-				float world_angle = (float)spring_det_atan2((double)x.y, (double)x.x);
-				float sim_local = spring_angle_delta(prev_world, world_angle);
-				float pose_local = rig_local(r)[bones[i]].angle;
-				rig_local(r)[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
-				prev_world = world_angle;
+				sim[i] = pose[i].angle;
 			}
+		}
+		// Simulated world angles -> local angles, blended into the pose by mix.
+		float prev_world = par < 0 ? r->root_step.angle : world[par].angle;
+		for (int i = 0; i < n && res == SPRING_OK; i++) {
+			float sim_local = spring_angle_delta(prev_world, sim[i]);
+			float pose_local = rig_local(r)[bones[i]].angle;
+			rig_local(r)[bones[i]].angle = pose_local + spring_angle_delta(pose_local, sim_local) * ch->mix;
+			prev_world = sim[i];
 		}
 		ch->root = root;
 		if (res != SPRING_OK && result == SPRING_OK) {

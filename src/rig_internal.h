@@ -14,7 +14,7 @@ typedef char rig_name[NAME_BYTES];
 
 /// Byte offsets of the rig's arrays from the start of its block.
 typedef struct rig_offsets {
-	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev, clips, tracks, keys, events, iks, ik_bones, chains, chain_bones, bone_chain, ik_saved, scratch_angles, scratch_xf3, fk_mark;
+	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev, clips, tracks, keys, events, iks, ik_bones, chains, chain_bones, bone_chain, ik_saved, scratch_angles, scratch_xf2, fk_mark;
 } rig_offsets;
 
 typedef struct rig_clip {
@@ -159,9 +159,9 @@ static inline float *rig_scratch_angles(const spring_rig *r)
 {
 	return (float *)(void *)((unsigned char *)(uintptr_t)r + r->at.scratch_angles);
 }
-static inline spring_xform3 *rig_scratch_xf3(const spring_rig *r)
+static inline spring_xform2 *rig_scratch_xf2(const spring_rig *r)
 {
-	return (spring_xform3 *)(void *)((unsigned char *)(uintptr_t)r + r->at.scratch_xf3);
+	return (spring_xform2 *)(void *)((unsigned char *)(uintptr_t)r + r->at.scratch_xf2);
 }
 static inline unsigned char *rig_fk_mark(const spring_rig *r)
 {
