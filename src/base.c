@@ -269,3 +269,51 @@ spring_result spring_internal_error_nest(spring_error *e, const spring_error *in
 	*e = x;
 	return inner->result;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions for misspelt names
+
+// Levenshtein distance of two names of at most 63 bytes, with one row of the table.
+static int edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	if (n > 63 || m > 63) {
+		return 64;
+	}
+	int row[64];
+	for (size_t j = 0; j <= m; j++) {
+		row[j] = (int)j;
+	}
+	for (size_t i = 1; i <= n; i++) {
+		int diagonal = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= m; j++) {
+			int above = row[j];
+			int best = diagonal + (a[i - 1] != b[j - 1]);
+			best = above + 1 < best ? above + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			row[j] = best;
+			diagonal = above;
+		}
+	}
+	return row[m];
+}
+
+int spring_closest_name(const char *given, const char *const *candidates, int count)
+{
+	if (!given || !candidates) {
+		return -1;
+	}
+	int best = -1, best_distance = 3;
+	for (int i = 0; count < 0 ? candidates[i] != NULL : i < count; i++) {
+		if (!candidates[i]) {
+			continue;
+		}
+		int d = edit_distance(given, candidates[i]);
+		if (d < best_distance && d <= (int)strlen(candidates[i]) / 2) {
+			best = i;
+			best_distance = d;
+		}
+	}
+	return best;
+}

@@ -37,7 +37,7 @@ static size_t align16(size_t x)
 	return (x + 15u) & ~(size_t)15u;
 }
 
-static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scratch *s, spring_error *e)
+static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_layout *l, chain_scratch *s, spring_error *e)
 {
 	memset(l, 0, sizeof *l);
 	for (int c = 0; c < d->clip_count; c++) {
@@ -48,7 +48,7 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 		}
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		l->ik_bones_total += spring_rig_internal_range_bones(d, d->iks[k].first_bone, d->iks[k].last_bone, NULL, 0);
+		l->ik_bones_total += spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL, 0);
 	}
 	size_t nb = (size_t)d->bone_count;
 	size_t at = align16(sizeof(spring_rig));
@@ -77,7 +77,7 @@ static spring_result layout(const spring_rig_desc *d, rig_layout *l, chain_scrat
 	for (int c = 0; c < d->chain_count; c++) {
 		spring_chain2d_desc a;
 		spring_chain_desc t;
-		int n = spring_rig_internal_chain_desc(d, c, s, &a, &t);
+		int n = spring_rig_internal_chain_desc(d, refs, c, s, &a, &t);
 		if (n < 0) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "bones", "must be 1..%d bones", SPRING_CHAIN_MAX_BONES);
 		}
@@ -119,8 +119,10 @@ size_t spring_rig_memory_size(const spring_rig_desc *desc)
 		return 0;
 	}
 	chain_scratch scratch; // about 25 KB of stack, only at creation
+	rig_refs refs;
+	spring_rig_internal_resolve(desc, &refs);
 	rig_layout l;
-	if (layout(desc, &l, &scratch, NULL) != SPRING_OK) {
+	if (layout(desc, &refs, &l, &scratch, NULL) != SPRING_OK) {
 		return 0;
 	}
 	return l.total;
@@ -180,8 +182,10 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		return res;
 	}
 	chain_scratch scratch;
+	rig_refs refs;
+	spring_rig_internal_resolve(desc, &refs);
 	rig_layout l;
-	res = layout(desc, &l, &scratch, error);
+	res = layout(desc, &refs, &l, &scratch, error);
 	if (res != SPRING_OK) {
 		return res;
 	}
@@ -206,7 +210,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	for (int i = 0; i < r->bone_count; i++) {
 		const spring_rig_bone_desc *b = &desc->bones[i];
 		snprintf(rig_names(r)[i], NAME_BYTES, "%s", b->name);
-		rig_parent(r)[i] = b->parent;
+		rig_parent(r)[i] = refs.parent[i];
 		rig_length(r)[i] = b->length;
 		rig_setup(r)[i] = spring_rig_internal_clean_xform(b->setup);
 		rig_local(r)[i] = rig_setup(r)[i];
@@ -227,7 +231,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		cl->event_count = cd->event_count;
 		for (int t = 0; t < cd->track_count; t++, track++) {
 			const spring_rig_track *td = &cd->tracks[t];
-			rig_tracks(r)[track] = (rig_track){td->bone, td->type, key, td->key_count};
+			rig_tracks(r)[track] = (rig_track){spring_rig_internal_find_bone(desc, td->bone), td->type, key, td->key_count};
 			memcpy(&rig_keys(r)[key], td->keys, (size_t)td->key_count * sizeof(spring_rig_key));
 			key += td->key_count;
 		}
@@ -241,17 +245,17 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	int ikb = 0;
 	for (int k = 0; k < r->ik_count; k++) {
 		rig_ik *ik = &rig_iks(r)[k];
-		ik->desc = desc->iks[k];
-		ik->mix = desc->iks[k].off ? 0.0f : desc->iks[k].mix == 0.0f ? 1.0f : desc->iks[k].mix;
-		snprintf(ik->name, NAME_BYTES, "%s", desc->iks[k].name);
-		if (ik->desc.iterations == 0) {
-			ik->desc.iterations = 16;
-		}
-		if (ik->desc.tolerance == 0.0f) {
-			ik->desc.tolerance = 1e-4f;
-		}
+		const spring_rig_ik_desc *kd = &desc->iks[k];
+		snprintf(ik->name, NAME_BYTES, "%s", kd->name);
+		ik->type = kd->type;
+		ik->target = refs.ik[k][2];
+		ik->bend_positive = kd->bend_positive;
+		ik->iterations = kd->iterations == 0 ? 16 : kd->iterations;
+		ik->tolerance = kd->tolerance == 0.0f ? 1e-4f : kd->tolerance;
+		ik->mix = kd->off ? 0.0f : kd->mix == 0.0f ? 1.0f : kd->mix;
 		ik->first_index = ikb;
-		ik->bone_count = spring_rig_internal_range_bones(desc, ik->desc.first_bone, ik->desc.last_bone, &rig_ik_bones(r)[ikb], SPRING_RIG_MAX_BONES);
+		ik->bone_count = spring_rig_internal_range_bones(refs.parent, desc->bone_count, refs.ik[k][0], refs.ik[k][1],
+		                                                 &rig_ik_bones(r)[ikb], SPRING_RIG_MAX_BONES);
 		ikb += ik->bone_count;
 	}
 	r->root_input = spring_rig_internal_clean_xform(desc->root);
@@ -266,7 +270,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		const spring_rig_chain_desc *cd = &desc->chains[c];
 		spring_chain2d_desc a;
 		spring_chain_desc t;
-		int n = spring_rig_internal_chain_desc(desc, c, &scratch, &a, &t);
+		int n = spring_rig_internal_chain_desc(desc, &refs, c, &scratch, &a, &t);
 		snprintf(ch->name, NAME_BYTES, "%s", cd->name);
 		ch->type = cd->type;
 		ch->bone_count = n;

@@ -24,10 +24,12 @@ spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t)
 }
 
 // Fills the description of chain c (angle or tip), its bones in s->bones.
-int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratch *s, spring_chain2d_desc *a, spring_chain_desc *t)
+int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *refs, int c, chain_scratch *s,
+                                   spring_chain2d_desc *a, spring_chain_desc *t)
 {
 	const spring_rig_chain_desc *ch = &d->chains[c];
-	int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, s->bones, SPRING_RIG_MAX_BONES);
+	int n = spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->chain[c][0], refs->chain[c][1], s->bones,
+	                                        SPRING_RIG_MAX_BONES);
 	if (n < 1 || n > SPRING_CHAIN_MAX_BONES) {
 		return -1;
 	}

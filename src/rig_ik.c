@@ -65,10 +65,10 @@ static spring_vec2 bone_tip(const spring_rig *r, const spring_xform2 *world, int
 
 static spring_vec2 ik_target(const rig_ik *ik, const spring_xform2 *world)
 {
-	if (ik->has_override || ik->desc.target_bone < 0) {
+	if (ik->has_override || ik->target < 0) {
 		return ik->override_target;
 	}
-	return world[ik->desc.target_bone].position;
+	return world[ik->target].position;
 }
 
 // Turns `bone` so its world angle becomes `world_angle`, blended from the current pose by mix.
@@ -94,7 +94,7 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 			continue;
 		}
 		const int *bones = &rig_ik_bones(r)[ik->first_index];
-		if (ik->desc.type == SPRING_RIG_IK_TWO_BONE) {
+		if (ik->type == SPRING_RIG_IK_TWO_BONE) {
 			int b1 = bones[0], b2 = bones[1];
 			spring_vec2 pivot = world[b1].position;
 			spring_vec2 elbow = world[b2].position;
@@ -107,7 +107,7 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 			float offset = spring_angle_delta(world[b1].angle,
 			                                  (float)spring_det_atan2((double)elbow.y - pivot.y, (double)elbow.x - pivot.x));
 			float t1, t2;
-			spring_ik_two_bone(pivot, l1, l2, target, ik->desc.bend_positive, world[b1].angle + offset, &t1, &t2);
+			spring_ik_two_bone(pivot, l1, l2, target, ik->bend_positive, world[b1].angle + offset, &t1, &t2);
 			set_world_angle(r, world, b1, t1 - offset, ik->mix);
 			spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, b1);
 			set_world_angle(r, world, b2, t2, ik->mix);
@@ -119,10 +119,10 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 			for (int j = 0; j < n; j++) {
 				saved[j] = rig_local(r)[bones[j]].angle;
 			}
-			for (int it = 0; it < ik->desc.iterations; it++) {
+			for (int it = 0; it < ik->iterations; it++) {
 				spring_vec2 eff = bone_tip(r, world, bones[n - 1]);
 				double ex = (double)eff.x - target.x, ey = (double)eff.y - target.y;
-				if (sqrt(ex * ex + ey * ey) <= (double)ik->desc.tolerance) {
+				if (sqrt(ex * ex + ey * ey) <= (double)ik->tolerance) {
 					break;
 				}
 				for (int j = n - 1; j >= 0; j--) {

@@ -39,7 +39,11 @@ typedef struct rig_event {
 
 typedef struct rig_ik {
 	char name[NAME_BYTES];
-	spring_rig_ik_desc desc;
+	spring_rig_ik_type type;
+	int target;          // bone, -1 when the target comes from spring_rig_set_ik_target
+	bool bend_positive;
+	int iterations;      // CCD
+	float tolerance;     // CCD
 	float mix;
 	int bone_count;      // bones in the chain (2 for two-bone)
 	int first_index;     // into ik_bones
@@ -191,8 +195,18 @@ spring_element spring_rig_internal_element_of(const char *kind);
 int spring_rig_internal_finite2(spring_vec2 v);
 int spring_rig_internal_xform2_finite(spring_xform2 t);
 int spring_rig_internal_name_ok(const char *name);
+/// A description's bone references (names) resolved to indices; -1: none (NULL) or unknown.
+typedef struct rig_refs {
+	int parent[SPRING_RIG_MAX_BONES];
+	int ik[SPRING_RIG_MAX_IK][3];        // first, last, target
+	int chain[SPRING_RIG_MAX_CHAINS][2]; // first, last
+} rig_refs;
+/// Index of the bone called `name` in the description, -1 when none (or `name` is NULL).
+int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name);
+/// Resolves every reference of a description whose counts are valid.
+void spring_rig_internal_resolve(const spring_rig_desc *d, rig_refs *refs);
 /// The bones of a parent-linked range first..last, root first; returns the count or -1.
-int spring_rig_internal_range_bones(const spring_rig_desc *d, int first, int last, int *out, int capacity);
+int spring_rig_internal_range_bones(const int *parent, int bone_count, int first, int last, int *out, int capacity);
 int spring_rig_internal_params_zero(spring_params p);
 /// A setup or root transform with the zero scale read as 1.
 spring_xform2 spring_rig_internal_clean_xform(spring_xform2 t);
@@ -220,8 +234,8 @@ typedef struct chain_scratch {
 } chain_scratch;
 spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t);
 /// Fills the description of chain c (angle or tip), its bones in s->bones; the count or -1.
-int spring_rig_internal_chain_desc(const spring_rig_desc *d, int c, chain_scratch *s, spring_chain2d_desc *a,
-                                   spring_chain_desc *t);
+int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *refs, int c, chain_scratch *s,
+                                   spring_chain2d_desc *a, spring_chain_desc *t);
 /// The chain's root for this step: the first bone's pivot, oriented like its parent.
 spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chain *ch, const spring_xform2 *world);
 spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *world);

@@ -64,30 +64,58 @@ int spring_rig_internal_name_ok(const char *name)
 	return n >= 1 && n <= SPRING_RIG_MAX_NAME;
 }
 
-// The bones of a parent-linked range first..last, root first; returns the count or -1.
-int spring_rig_internal_range_bones(const spring_rig_desc *d, int first, int last, int *out, int capacity)
+int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name)
 {
-	if (first < 0 || last < 0 || first >= d->bone_count || last >= d->bone_count) {
+	if (!name) {
+		return -1;
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		if (d->bones[i].name && strcmp(d->bones[i].name, name) == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+void spring_rig_internal_resolve(const spring_rig_desc *d, rig_refs *refs)
+{
+	for (int i = 0; i < d->bone_count; i++) {
+		refs->parent[i] = spring_rig_internal_find_bone(d, d->bones[i].parent);
+	}
+	for (int k = 0; k < d->ik_count; k++) {
+		refs->ik[k][0] = spring_rig_internal_find_bone(d, d->iks[k].first);
+		refs->ik[k][1] = spring_rig_internal_find_bone(d, d->iks[k].last);
+		refs->ik[k][2] = spring_rig_internal_find_bone(d, d->iks[k].target);
+	}
+	for (int c = 0; c < d->chain_count; c++) {
+		refs->chain[c][0] = spring_rig_internal_find_bone(d, d->chains[c].first);
+		refs->chain[c][1] = spring_rig_internal_find_bone(d, d->chains[c].last);
+	}
+}
+
+int spring_rig_internal_range_bones(const int *parent, int bone_count, int first, int last, int *out, int capacity)
+{
+	if (first < 0 || last < 0 || first >= bone_count || last >= bone_count) {
 		return -1;
 	}
 	int n = 0;
-	for (int b = last; b >= 0; b = d->bones[b].parent) {
+	for (int b = last; b >= 0 && n <= bone_count; b = parent[b]) {
 		n++;
 		if (b == first) {
 			break;
 		}
-		if (d->bones[b].parent < 0) {
+		if (parent[b] < 0) {
 			return -1; // reached a root without meeting `first`
 		}
 	}
-	if (n > capacity && out) {
+	if (n > bone_count || (n > capacity && out)) {
 		return -1;
 	}
 	if (out) {
 		int b = last;
 		for (int i = n - 1; i >= 0; i--) {
 			out[i] = b;
-			b = d->bones[b].parent;
+			b = parent[b];
 		}
 	}
 	return n;
@@ -166,9 +194,9 @@ static spring_result check_name(spring_error *e, const char *kind, int index, co
 }
 
 // Is `bone` equal to or a descendant of `ancestor` (parents already validated)?
-static bool descends(const spring_rig_desc *d, int bone, int ancestor)
+static bool descends(const int *parent, int bone, int ancestor)
 {
-	for (int b = bone; b >= 0; b = d->bones[b].parent) {
+	for (int b = bone; b >= 0; b = parent[b]) {
 		if (b == ancestor) {
 			return true;
 		}
@@ -186,7 +214,36 @@ static spring_result validate_scale(spring_error *e, const char *kind, int index
 	return SPRING_OK;
 }
 
-static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
+// A bone reference that names no bone: the message suggests the closest name, which also becomes
+// the error's other element.
+static spring_result unknown_bone(const spring_rig_desc *d, spring_error *e, const spring_error_step *at, int depth,
+                                  const char *field, const char *name)
+{
+	const char *names[SPRING_RIG_MAX_BONES];
+	for (int i = 0; i < d->bone_count; i++) {
+		names[i] = d->bones[i].name;
+	}
+	int hint = spring_closest_name(name, names, d->bone_count);
+	char q1[80], q2[80];
+	if (hint >= 0) {
+		fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, depth, field, "unknown bone %s (did you mean %s?)", Q(name), Q2(names[hint]));
+		spring_internal_error_other(e, SPRING_ELEMENT_BONE, hint);
+		return SPRING_ERROR_BAD_DEFINITION;
+	}
+	return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, depth, field, "unknown bone %s", Q(name));
+}
+
+// A required reference (`name` non-NULL) or an optional one (NULL: none) that must name a bone.
+static spring_result check_ref(const spring_rig_desc *d, spring_error *e, const spring_error_step *at, int depth,
+                               const char *field, const char *name, int resolved, bool required)
+{
+	if (!name) {
+		return required ? fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, depth, field, "%s is missing (NULL)", field) : SPRING_OK;
+	}
+	return resolved < 0 ? unknown_bone(d, e, at, depth, field, name) : SPRING_OK;
+}
+
+static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *refs, spring_error *e)
 {
 	char q1[80], q2[80];
 	for (int i = 0; i < d->bone_count; i++) {
@@ -205,23 +262,25 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 	}
 	for (int i = 0; i < d->bone_count; i++) {
 		const spring_rig_bone_desc *b = &d->bones[i];
-		if (b->parent == i) {
+		spring_error_step at = {SPRING_ELEMENT_BONE, i};
+		int parent = refs->parent[i];
+		spring_result r = check_ref(d, e, &at, 1, "parent", b->parent, parent, false);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		if (parent == i) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "bone %s is its own parent", Q(b->name));
 		}
-		if (b->parent < -1 || b->parent >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "parent", "parent must be -1 (a root bone) or a bone index (got %d)",
-			            b->parent);
-		}
-		if (b->parent > i) {
+		if (parent > i) {
 			// A cycle through this bone, or a parent listed after its child.
 			char text[160] = "";
-			int p = b->parent, steps = 0;
+			int p = parent, steps = 0;
 			while (p > i && steps++ < d->bone_count) {
-				p = d->bones[p].parent;
+				p = refs->parent[p];
 			}
 			if (p == i) {
 				size_t used = (size_t)snprintf(text, sizeof text, "%s", b->name);
-				for (int q = b->parent; used < sizeof text; q = d->bones[q].parent) {
+				for (int q = parent; used < sizeof text; q = refs->parent[q]) {
 					used += (size_t)snprintf(text + used, sizeof text - used, " -> %s", d->bones[q].name);
 					if (q == i) {
 						break;
@@ -229,9 +288,10 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 				}
 				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "cycle through bones %s", text);
 			} else {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "parent %s is listed after this bone: list parents before their children", Q(d->bones[b->parent].name));
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent",
+				                         "parent %s is listed after this bone: list parents before their children", Q(b->parent));
 			}
-			spring_internal_error_other(e, SPRING_ELEMENT_BONE, b->parent);
+			spring_internal_error_other(e, SPRING_ELEMENT_BONE, parent);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
 		if (!spring_is_finite(b->length)) {
@@ -249,7 +309,7 @@ static spring_result validate_bones(const spring_rig_desc *d, spring_error *e)
 			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "setup", "position and scale must be within +-%g",
 			            (double)SPRING_RIG_MAX_COORDINATE);
 		}
-		spring_result r = validate_scale(e, "bone", i, "setup", b->setup.scale);
+		r = validate_scale(e, "bone", i, "setup", b->setup.scale);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -264,17 +324,19 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 	const spring_rig_track *tr = &cl->tracks[t];
 	spring_error_step at[3] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_TRACK, t}, {SPRING_ELEMENT_KEY, 0}};
 	char q1[80], q2[80];
-	if (tr->bone < 0 || tr->bone >= d->bone_count) {
-		return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "bone", "bone does not exist (got %d)", tr->bone);
+	int bone = spring_rig_internal_find_bone(d, tr->bone);
+	spring_result r = check_ref(d, e, at, 2, "bone", tr->bone, bone, true);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	if ((int)tr->type < 0 || (int)tr->type > (int)SPRING_RIG_TRACK_SCALE) {
 		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "type is unknown (got %d)", (int)tr->type);
 	}
 	static const char *const type_names[] = {"rotate", "translate", "scale"};
 	for (int o = 0; o < t; o++) {
-		if (cl->tracks[o].bone == tr->bone && cl->tracks[o].type == tr->type) {
+		if (cl->tracks[o].type == tr->type && strcmp(cl->tracks[o].bone, tr->bone) == 0) {
 			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
-			          Q(d->bones[tr->bone].name), type_names[tr->type]);
+			          Q(tr->bone), type_names[tr->type]);
 			spring_internal_error_other(e, SPRING_ELEMENT_TRACK, o);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
@@ -389,7 +451,7 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 	return SPRING_OK;
 }
 
-static spring_result validate_iks(const spring_rig_desc *d, spring_error *e)
+static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs, spring_error *e)
 {
 	char q1[80], q2[80];
 	for (int k = 0; k < d->ik_count; k++) {
@@ -408,42 +470,45 @@ static spring_result validate_iks(const spring_rig_desc *d, spring_error *e)
 		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)", (int)ik->type);
 		}
-		if (ik->first_bone < 0 || ik->first_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "first_bone", "first_bone does not exist (got %d)", ik->first_bone);
+		spring_error_step at = {SPRING_ELEMENT_IK, k};
+		int fb = refs->ik[k][0], lb = refs->ik[k][1], tb = refs->ik[k][2];
+		if ((r = check_ref(d, e, &at, 1, "first", ik->first, fb, true)) != SPRING_OK ||
+		    (r = check_ref(d, e, &at, 1, "last", ik->last, lb, true)) != SPRING_OK ||
+		    (r = check_ref(d, e, &at, 1, "target", ik->target, tb, false)) != SPRING_OK) {
+			return r;
 		}
-		if (ik->last_bone < 0 || ik->last_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "last_bone does not exist (got %d)", ik->last_bone);
-		}
-		const char *first = d->bones[ik->first_bone].name, *last = d->bones[ik->last_bone].name;
+		const char *first = ik->first, *last = ik->last;
 		if (ik->type == SPRING_RIG_IK_TWO_BONE) {
-			const spring_rig_bone_desc *lower = &d->bones[ik->last_bone];
-			if (lower->parent != ik->first_bone) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
+			const spring_rig_bone_desc *lower = &d->bones[lb];
+			if (refs->parent[lb] != fb) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
+				                                "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
 			}
 			if (!(lower->length > 0.0f)) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
+				                                "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
 			}
 			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length", Q(last), Q2(first));
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
+				                                "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length",
+				                                Q(last), Q2(first));
 			}
-		} else if (!descends(d, ik->last_bone, ik->first_bone)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last_bone", "%s does not descend from %s: a CCD IK needs a parent-linked range", Q(last), Q2(first));
+		} else if (!descends(refs->parent, lb, fb)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
+			                                "%s does not descend from %s: a CCD IK needs a parent-linked range", Q(last), Q2(first));
 		}
-		if (ik->target_bone < -1 || ik->target_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "target_bone does not exist (got %d)", ik->target_bone);
-		}
-		if (ik->target_bone >= 0) {
-			for (int b = ik->last_bone;; b = d->bones[b].parent) {
-				const char *target = d->bones[ik->target_bone].name;
-				if (ik->target_bone == b) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "the target %s is one of this IK's bones", Q(target));
-				}
-				if (descends(d, ik->target_bone, b)) {
-					return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target_bone", "the target %s is moved by this IK (it descends from %s)", Q(target), Q2(d->bones[b].name));
-				}
-				if (b == ik->first_bone) {
-					break;
-				}
+		for (int b = lb; tb >= 0; b = refs->parent[b]) {
+			if (tb == b) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target",
+				                                "the target %s is one of this IK's bones", Q(ik->target));
+			}
+			if (descends(refs->parent, tb, b)) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "target",
+				                                "the target %s is moved by this IK (it descends from %s)", Q(ik->target),
+				                                Q2(d->bones[b].name));
+			}
+			if (b == fb) {
+				break;
 			}
 		}
 		if (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f) {
@@ -460,7 +525,7 @@ static spring_result validate_iks(const spring_rig_desc *d, spring_error *e)
 	return SPRING_OK;
 }
 
-static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
+static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *refs, spring_error *e)
 {
 	char q1[80], q2[80];
 	for (int c = 0; c < d->chain_count; c++) {
@@ -479,38 +544,38 @@ static spring_result validate_chains(const spring_rig_desc *d, spring_error *e)
 		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)", (int)ch->type);
 		}
-		if (ch->first_bone < 0 || ch->first_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "first_bone", "first_bone does not exist (got %d)", ch->first_bone);
+		spring_error_step at = {SPRING_ELEMENT_CHAIN, c};
+		int fb = refs->chain[c][0], lb = refs->chain[c][1];
+		if ((r = check_ref(d, e, &at, 1, "first", ch->first, fb, true)) != SPRING_OK ||
+		    (r = check_ref(d, e, &at, 1, "last", ch->last, lb, true)) != SPRING_OK) {
+			return r;
 		}
-		if (ch->last_bone < 0 || ch->last_bone >= d->bone_count) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "last_bone does not exist (got %d)", ch->last_bone);
+		if (!descends(refs->parent, lb, fb)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last",
+			                                "%s does not descend from %s: a chain needs a parent-linked range", Q(ch->last), Q2(ch->first));
 		}
-		if (!descends(d, ch->last_bone, ch->first_bone)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last_bone", "%s does not descend from %s: a chain needs a parent-linked range", Q(d->bones[ch->last_bone].name),
-			            Q2(d->bones[ch->first_bone].name));
-		}
-		int n = spring_rig_internal_range_bones(d, ch->first_bone, ch->last_bone, NULL, 0);
+		int n = spring_rig_internal_range_bones(refs->parent, d->bone_count, fb, lb, NULL, 0);
 		if (n > SPRING_CHAIN_MAX_BONES) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "last_bone", "the chain has %d bones (at most %d)", n,
-			            SPRING_CHAIN_MAX_BONES);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "last", "the chain has %d bones (at most %d)", n,
+			                                SPRING_CHAIN_MAX_BONES);
 		}
-		for (int b = ch->last_bone;; b = d->bones[b].parent) {
+		for (int b = lb;; b = refs->parent[b]) {
 			for (int j = 0; j < c; j++) {
-				const spring_rig_chain_desc *o = &d->chains[j];
-				if (descends(d, o->last_bone, b) && descends(d, b, o->first_bone)) {
-					spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "", "bone %s is already in chain %s: chains must not overlap",
-					     Q(d->bones[b].name), Q2(o->name));
+				if (descends(refs->parent, refs->chain[j][1], b) && descends(refs->parent, b, refs->chain[j][0])) {
+					spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "",
+					                         "bone %s is already in chain %s: chains must not overlap", Q(d->bones[b].name),
+					                         Q2(d->chains[j].name));
 					spring_internal_error_other(e, SPRING_ELEMENT_CHAIN, j);
 					return SPRING_ERROR_BAD_DEFINITION;
 				}
 			}
 			if (!(d->bones[b].length > 0.0f)) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "", "bone %s has length 0: every bone of a chain needs a length > 0",
-				     Q(d->bones[b].name));
+				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "",
+				                         "bone %s has length 0: every bone of a chain needs a length > 0", Q(d->bones[b].name));
 				spring_internal_error_other(e, SPRING_ELEMENT_BONE, b);
 				return SPRING_ERROR_BAD_DEFINITION;
 			}
-			if (b == ch->first_bone) {
+			if (b == fb) {
 				break;
 			}
 		}
@@ -580,17 +645,19 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_erro
 		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite");
 	}
 	r = validate_scale(e, "rig", -1, "root", d->root.scale);
+	rig_refs refs;
+	spring_rig_internal_resolve(d, &refs);
 	if (r == SPRING_OK) {
-		r = validate_bones(d, e);
+		r = validate_bones(d, &refs, e);
 	}
 	if (r == SPRING_OK) {
 		r = validate_clips(d, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_iks(d, e);
+		r = validate_iks(d, &refs, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_chains(d, e);
+		r = validate_chains(d, &refs, e);
 	}
 	return r;
 }

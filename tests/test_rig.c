@@ -26,6 +26,15 @@ static spring_rig_chain_desc g_chains[2];
 
 #define TAIL_LEN 90.0f
 
+static const char *const g_names[B_COUNT] = {"root",     "hip",   "tail1", "tail2",   "tail3",   "tail4",   "tail5",  "tail6",
+                                              "shoulder", "upper", "fore",  "ribbon1", "ribbon2", "ribbon3", "target"};
+
+// A bone reference by name (the description's way), from the enum.
+static const char *bone(int b)
+{
+	return b >= 0 && b < B_COUNT ? g_names[b] : "no such bone";
+}
+
 static spring_rig_desc character(int with_ik, int with_chains)
 {
 	memset(g_bones, 0, sizeof g_bones);
@@ -46,7 +55,7 @@ static spring_rig_desc character(int with_ik, int with_chains)
 	};
 	for (int i = 0; i < B_COUNT; i++) {
 		g_bones[i].name = b[i].name;
-		g_bones[i].parent = b[i].parent;
+		g_bones[i].parent = b[i].parent < 0 ? NULL : bone(b[i].parent);
 		g_bones[i].length = b[i].length;
 		g_bones[i].setup = b[i].setup;
 	}
@@ -66,38 +75,38 @@ static spring_rig_desc character(int with_ik, int with_chains)
 	memcpy(g_keys[0], hip_move, sizeof hip_move);
 	memcpy(g_keys[1], hip_turn, sizeof hip_turn);
 	memcpy(g_keys[2], target_move, sizeof target_move);
-	g_tracks[0] = (spring_rig_track){B_HIP, SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[0]};
-	g_tracks[1] = (spring_rig_track){B_HIP, SPRING_RIG_TRACK_ROTATE, 3, g_keys[1]};
-	g_tracks[2] = (spring_rig_track){B_TARGET, SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[2]};
+	g_tracks[0] = (spring_rig_track){bone(B_HIP), SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[0]};
+	g_tracks[1] = (spring_rig_track){bone(B_HIP), SPRING_RIG_TRACK_ROTATE, 3, g_keys[1]};
+	g_tracks[2] = (spring_rig_track){bone(B_TARGET), SPRING_RIG_TRACK_TRANSLATE, 5, g_keys[2]};
 	g_events[0] = (spring_rig_event){0.0f, "loop", {0.0f, 0.0f}};
 	g_events[1] = (spring_rig_event){0.5f, "step", {1.0f, 2.0f}};
 	g_clips[0] = (spring_rig_clip_desc){"walk", 1.0f, 1, 3, g_tracks, 2, g_events};
 	// still: a clamped clip that holds the setup pose (for free-decay tests)
 	spring_rig_key hold[1] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	memcpy(g_keys[3], hold, sizeof hold);
-	g_tracks[3] = (spring_rig_track){B_HIP, SPRING_RIG_TRACK_TRANSLATE, 1, g_keys[3]};
+	g_tracks[3] = (spring_rig_track){bone(B_HIP), SPRING_RIG_TRACK_TRANSLATE, 1, g_keys[3]};
 	g_clips[1] = (spring_rig_clip_desc){"still", 2.0f, 0, 1, &g_tracks[3], 0, NULL};
 	// reach: only the IK target moves (the body is still)
 	g_clips[2] = (spring_rig_clip_desc){"reach", 1.0f, 1, 1, &g_tracks[2], 0, NULL};
 	memset(g_iks, 0, sizeof g_iks);
 	g_iks[0].name = "arm";
 	g_iks[0].type = SPRING_RIG_IK_TWO_BONE;
-	g_iks[0].first_bone = B_UPPER;
-	g_iks[0].last_bone = B_FORE;
-	g_iks[0].target_bone = B_TARGET;
+	g_iks[0].first = bone(B_UPPER);
+	g_iks[0].last = bone(B_FORE);
+	g_iks[0].target = bone(B_TARGET);
 	g_iks[0].bend_positive = false;
 	memset(g_chains, 0, sizeof g_chains);
 	g_chains[0].name = "tail";
 	g_chains[0].type = SPRING_RIG_CHAIN_ANGLE;
-	g_chains[0].first_bone = B_T1;
-	g_chains[0].last_bone = B_T6;
+	g_chains[0].first = bone(B_T1);
+	g_chains[0].last = bone(B_T6);
 	spring_params_from_frequency(2.0f, 0.3f, &g_chains[0].params);
 	spring_params_from_frequency(3.5f, 0.4f, &g_chains[0].tip_params);
 	g_chains[0].gravity = spring_vec2_make(0.0f, -200.0f);
 	g_chains[1].name = "ribbon";
 	g_chains[1].type = SPRING_RIG_CHAIN_ANGLE;
-	g_chains[1].first_bone = B_R1;
-	g_chains[1].last_bone = B_R3;
+	g_chains[1].first = bone(B_R1);
+	g_chains[1].last = bone(B_R3);
 	spring_params_from_frequency(2.5f, 0.25f, &g_chains[1].params);
 	spring_rig_desc d = {0};
 	d.bone_count = B_COUNT;
@@ -340,16 +349,15 @@ static int test_rig_ik(void)
 	const char *names[6] = {"base", "c1", "c2", "c3", "c4", "c5"};
 	for (int i = 0; i < 6; i++) {
 		bones[i].name = names[i];
-		bones[i].parent = i - 1;
+		bones[i].parent = i == 0 ? NULL : names[i - 1];
 		bones[i].length = i == 0 ? 0.0f : 10.0f;
 		bones[i].setup = scene_xform2(i <= 1 ? 0.0f : 10.0f, 0.0f, 0.0f);
 	}
 	spring_rig_ik_desc ccd = {0};
 	ccd.name = "reach";
 	ccd.type = SPRING_RIG_IK_CCD;
-	ccd.first_bone = 1;
-	ccd.last_bone = 5;
-	ccd.target_bone = -1;
+	ccd.first = "c1";
+	ccd.last = "c5";
 	ccd.iterations = 500;
 	ccd.tolerance = 1e-3f;
 	spring_rig_desc cd = {0};
@@ -417,17 +425,17 @@ static int test_keyframes_and_bezier(void)
 		ENSURE_MSG(fabs(spring_cubic_bezier(x1, y1, x2, y2, x) - ref) < 2e-5, "(%g %g %g %g) at %g", x1, y1, x2, y2, x);
 	}
 	// Tracks in a rig: linear, stepped, bezier, clamped and looping clips.
-	spring_rig_bone_desc bone = {"b", -1, 10.0f, scene_xform2(1.0f, 2.0f, 0.5f)};
+	spring_rig_bone_desc one = {"b", NULL, 10.0f, scene_xform2(1.0f, 2.0f, 0.5f)};
 	spring_rig_key lin[2] = {{0.0f, {0.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {1.0f, {1.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	spring_rig_key step[2] = {{0.0f, {2.0f, 4.0f}, SPRING_RIG_CURVE_STEPPED, {0}}, {1.0f, {6.0f, 8.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	spring_rig_key bez[2] = {{0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_BEZIER, {0.25f, 0.1f, 0.25f, 1.0f}},
 	                         {1.0f, {3.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
-	spring_rig_track tracks[3] = {{0, SPRING_RIG_TRACK_ROTATE, 2, lin}, {0, SPRING_RIG_TRACK_TRANSLATE, 2, step},
-	                              {0, SPRING_RIG_TRACK_SCALE, 2, bez}};
-	spring_rig_clip_desc clips[2] = {{"clamp", 1.0f, 0, 3, tracks, 0, NULL}, {"loop", 1.0f, 1, 3, tracks, 0, NULL}};
+	spring_rig_track tracks[3] = {{"b", SPRING_RIG_TRACK_ROTATE, 2, lin}, {"b", SPRING_RIG_TRACK_TRANSLATE, 2, step},
+	                              {"b", SPRING_RIG_TRACK_SCALE, 2, bez}};
+	spring_rig_clip_desc clips[2] = {{"clamp", 1.0f, false, 3, tracks, 0, NULL}, {"loop", 1.0f, true, 3, tracks, 0, NULL}};
 	spring_rig_desc d = {0};
 	d.bone_count = 1;
-	d.bones = &bone;
+	d.bones = &one;
 	d.clip_count = 2;
 	d.clips = clips;
 	d.step = 0.01f;
@@ -743,15 +751,15 @@ static int test_bad_definitions(void)
 	    {"bezier x out of range", 7, SPRING_ERROR_OUT_OF_RANGE, "key", "bezier[0]", 0},
 	    {"track bone missing", 8, SPRING_ERROR_BAD_DEFINITION, "track", "bone", 2},
 	    {"clip duration 0", 9, SPRING_ERROR_OUT_OF_RANGE, "clip", "duration", 1},
-	    {"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "last_bone", 0},
+	    {"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "last", 0},
 	    {"IK mix 2", 11, SPRING_ERROR_OUT_OF_RANGE, "ik", "mix", 0},
 	    {"chains overlap", 12, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
-	    {"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "last_bone", 0},
+	    {"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "last", 0},
 	    {"chain negative damping", 14, SPRING_ERROR_OUT_OF_RANGE, "chain", "params", 1},
 	    {"chain limit 4 rad", 15, SPRING_ERROR_OUT_OF_RANGE, "chain", "limit", 0},
 	    {"colliders on angle chain", 16, SPRING_ERROR_BAD_DEFINITION, "chain", "colliders", 0},
 	    {"NaN root", 17, SPRING_ERROR_NOT_FINITE, "rig", "root", -1},
-	    {"IK target moved by its own solve", 18, SPRING_ERROR_BAD_DEFINITION, "ik", "target_bone", 0},
+	    {"IK target moved by its own solve", 18, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
 	    {"chain on a zero-length bone", 19, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
 	    {"duplicate track", 20, SPRING_ERROR_BAD_DEFINITION, "track", "", 1},
 	    {"events out of order", 21, SPRING_ERROR_BAD_DEFINITION, "event", "time", 1},
@@ -759,8 +767,9 @@ static int test_bad_definitions(void)
 	    {"parent cycle", 23, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
 	    {"tip chain collider radius", 24, SPRING_ERROR_OUT_OF_RANGE, "collider", "radius", 0},
 	    {"one zero scale", 25, SPRING_ERROR_OUT_OF_RANGE, "bone", "setup", 7},
-	    {"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target_bone", 0},
+	    {"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
 	    {"IK without a name", 27, SPRING_ERROR_INVALID_ARGUMENT, "ik", "name", 0},
+	    {"chain without a first bone", 28, SPRING_ERROR_INVALID_ARGUMENT, "chain", "first", 1},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad *c = &cases[k];
@@ -770,29 +779,29 @@ static int test_bad_definitions(void)
 		spring_collider col = {SPRING_COLLIDER_SPHERE, {0, 0, 0}, {0, 0, 0}, 5.0f};
 		switch (c->what) {
 		case 0: g_bones[3].name = "tail1"; break;
-		case 1: g_bones[2].parent = 7; break;
-		case 2: g_bones[4].parent = 4; break;
+		case 1: g_bones[2].parent = bone(7); break;
+		case 2: g_bones[4].parent = bone(4); break;
 		case 3: g_bones[5].length = -2.0f; break;
 		case 4: g_bones[6].setup.angle = NAN; break;
 		case 5: g_bones[1].name = ""; break;
 		case 6: g_tracks[0].keys = bad_keys; g_tracks[0].key_count = 2; break;
 		case 7: g_tracks[1].keys = bad_bez; g_tracks[1].key_count = 2; break;
-		case 8: g_tracks[2].bone = 99; break;
+		case 8: g_tracks[2].bone = "hnad"; break;
 		case 9: g_clips[1].duration = 0.0f; break;
-		case 10: g_iks[0].last_bone = B_R1; break;
+		case 10: g_iks[0].last = bone(B_R1); break;
 		case 11: g_iks[0].mix = 2.0f; break;
-		case 12: g_chains[1].first_bone = B_T5; g_chains[1].last_bone = B_T6; break;
-		case 13: g_chains[0].first_bone = B_T6; g_chains[0].last_bone = B_T1; break;
+		case 12: g_chains[1].first = bone(B_T5); g_chains[1].last = bone(B_T6); break;
+		case 13: g_chains[0].first = bone(B_T6); g_chains[0].last = bone(B_T1); break;
 		case 14: g_chains[1].params = (spring_params){10.0f, -1.0f, 1.0f}; break;
 		case 15: g_chains[0].limit = 4.0f; break;
 		case 16: g_chains[0].collider_count = 1; g_chains[0].colliders = &col; break;
 		case 17: d.root.position.x = NAN; break;
-		case 18: g_iks[0].target_bone = B_R2; break; // hangs from the forearm the IK turns
+		case 18: g_iks[0].target = bone(B_R2); break; // hangs from the forearm the IK turns
 		case 19: g_bones[B_R2].length = 0.0f; break;
 		case 20: g_tracks[1].type = SPRING_RIG_TRACK_TRANSLATE; break;
 		case 21: g_events[1].time = 0.0f; g_events[0].time = 0.25f; break;
 		case 22: g_events[1].time = 1.5f; break;
-		case 23: g_bones[2].parent = 3; break; // tail1 -> tail2 -> tail1
+		case 23: g_bones[2].parent = bone(3); break; // tail1 -> tail2 -> tail1
 		case 24:
 			g_chains[1].type = SPRING_RIG_CHAIN_TIP;
 			col.radius = -1.0f;
@@ -800,8 +809,9 @@ static int test_bad_definitions(void)
 			g_chains[1].colliders = &col;
 			break;
 		case 25: g_bones[7].setup.scale = spring_vec2_make(0.0f, 2.0f); break;
-		case 26: g_iks[0].target_bone = B_FORE; break;
+		case 26: g_iks[0].target = bone(B_FORE); break;
 		case 27: g_iks[0].name = NULL; break;
+		case 28: g_chains[1].first = NULL; break;
 		}
 		spring_error err;
 		spring_rig *rig = (spring_rig *)(uintptr_t)0x1;
@@ -812,6 +822,12 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(at.index == c->index && strcmp(err.field, c->field) == 0 && strcmp(kind, c->kind) == 0,
 		           "%s: %s %d '%s' '%s'", c->name, kind, at.index, err.field, err.message);
 		ENSURE(rig == (spring_rig *)(uintptr_t)0x1);
+		if (c->what == 8) { // "hnad": did you mean "hand"? no such bone here; "target" is not close either
+			ENSURE(err.other.element == SPRING_ELEMENT_NONE && strstr(err.message, "unknown bone \"hnad\"") != NULL);
+		}
+		if (c->what == 1) { // a parent listed later: the other element is that parent
+			ENSURE(err.other.element == SPRING_ELEMENT_BONE && err.other.index == 7);
+		}
 		// The message starts with the location, outermost first ("chain 1: collider 0: ").
 		char where[128] = "rig: ";
 		for (int i = 0, used = 0; i < err.depth; i++) { // "clip 0: track 1: key 0: "

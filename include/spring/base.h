@@ -99,6 +99,13 @@ SPRING_API const char *spring_result_string(spring_result r);
 /// True when `x` is neither NaN nor infinite.
 SPRING_API bool spring_is_finite(float x);
 
+/// "Did you mean": the index of the candidate closest to `given` by edit distance (insertions,
+/// deletions, substitutions), when it is closer than 3 edits and than half its own length; -1
+/// when none is. `count` candidates, or up to a NULL entry when `count` is negative. Names and
+/// keys longer than 63 bytes are never suggested. Used for the library's own messages about
+/// unknown bone names and by readers of description files for unknown keys.
+SPRING_API int spring_closest_name(const char *given, const char *const *candidates, int count);
+
 /// Allocator hooks used once at creation by the objects that allocate (chains, rigs).
 /// `alloc` returns memory aligned to `alignment` (a power of two) or NULL.
 typedef struct spring_allocator {

@@ -42,7 +42,7 @@ extern "C" {
 
 typedef struct spring_rig_bone_desc {
 	const char *name;      ///< unique, 1..63 bytes
-	int parent;            ///< index of an earlier bone, or -1 for a root bone
+	const char *parent;    ///< name of the parent bone, listed earlier; NULL for a root bone
 	float length;          ///< >= 0, along local +x
 	spring_xform2 setup;   ///< local setup transform (position, rotation, scale; scale 0,0 -> 1,1)
 } spring_rig_bone_desc;
@@ -71,7 +71,7 @@ typedef enum spring_rig_track_type {
 } spring_rig_track_type;
 
 typedef struct spring_rig_track {
-	int bone;
+	const char *bone;             ///< name of the animated bone
 	spring_rig_track_type type;
 	int key_count;                ///< 1 .. SPRING_RIG_MAX_KEYS
 	const spring_rig_key *keys;
@@ -104,10 +104,11 @@ typedef enum spring_rig_ik_type {
 typedef struct spring_rig_ik_desc {
 	const char *name;     ///< unique among IK constraints, 1..63 bytes
 	spring_rig_ik_type type;
-	int first_bone;       ///< the chain's first bone
-	int last_bone;        ///< its last bone (a descendant); the end effector is this bone's tip
-	int target_bone;      ///< bone whose world position is the target (animated by clips), or -1
-	                      ///< to use spring_rig_set_ik_target
+	const char *first;    ///< name of the constraint's first bone (two-bone: the upper bone)
+	const char *last;     ///< name of its last bone, a descendant (two-bone: the lower bone, a child
+	                      ///< of the upper); the end effector is this bone's tip
+	const char *target;   ///< name of the bone whose world position is the target (animated by
+	                      ///< clips); NULL: the target comes from spring_rig_set_ik_target
 	bool bend_positive;   ///< two-bone: true bends counter-clockwise, false clockwise
 	float mix;            ///< blend from the clip pose to the solved one, in (0, 1]; 0 -> 1 (a
 	                      ///< zeroed description solves fully)
@@ -128,8 +129,8 @@ typedef enum spring_rig_chain_type {
 typedef struct spring_rig_chain_desc {
 	const char *name;             ///< unique among chains, 1..63 bytes
 	spring_rig_chain_type type;
-	int first_bone;               ///< the chain runs from here...
-	int last_bone;                ///< ...down the parent links to here (each bone's parent is the
+	const char *first;            ///< name of the bone the chain starts at...
+	const char *last;             ///< ...down the parent links to this one (each bone's parent is the
 	                              ///< one before it in the range)
 	float mix;                    ///< blend from the final pose to the simulated one, in (0, 1];
 	                              ///< 0 -> 1

@@ -96,52 +96,6 @@ const char *rj_type_name(const cJSON *j)
 	return "something else";
 }
 
-// Levenshtein distance, capped (for "did you mean" hints).
-static int edit_distance(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-	if (n > 63 || m > 63) {
-		return 99;
-	}
-	int row[64];
-	for (size_t j = 0; j <= m; j++) {
-		row[j] = (int)j;
-	}
-	for (size_t i = 1; i <= n; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= m; j++) {
-			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best) {
-				best = up + 1;
-			}
-			if (row[j - 1] + 1 < best) {
-				best = row[j - 1] + 1;
-			}
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[m];
-}
-
-void rj_suggest_begin(rj_suggestion *s, const char *given)
-{
-	s->given = given;
-	s->best = NULL;
-	s->distance = 3; // a candidate must be closer than this, and than half its own length
-}
-
-void rj_suggest_offer(rj_suggestion *s, const char *candidate)
-{
-	int d = edit_distance(s->given, candidate);
-	if (d < s->distance && d <= (int)strlen(candidate) / 2) {
-		s->distance = d;
-		s->best = candidate;
-	}
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading values
 
@@ -159,19 +113,17 @@ spring_result rj_check_keys(rj *c, const cJSON *obj, const char *path, const cha
 		char p[256], q[96];
 		PATH_KEY(p, path, k->string);
 		if (found < 0) {
-			rj_suggestion hint;
-			rj_suggest_begin(&hint, k->string);
+			int hint = spring_closest_name(k->string, allowed, -1);
 			char list[200];
 			size_t o = 0;
 			list[0] = '\0';
 			for (int a = 0; allowed[a]; a++) {
-				rj_suggest_offer(&hint, allowed[a]);
 				if (o < sizeof list) {
 					o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", a ? ", " : "", allowed[a]);
 				}
 			}
-			if (hint.best) {
-				return rj_bad(c, p, "unknown key %s%s (did you mean \"%s\"?)", rj_quoted(q, sizeof q, k->string, 40), what, hint.best);
+			if (hint >= 0) {
+				return rj_bad(c, p, "unknown key %s%s (did you mean \"%s\"?)", rj_quoted(q, sizeof q, k->string, 40), what, allowed[hint]);
 			}
 			return rj_bad(c, p, "unknown key %s%s (expected one of: %s)", rj_quoted(q, sizeof q, k->string, 40), what, list);
 		}

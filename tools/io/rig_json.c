@@ -39,17 +39,17 @@ static void fill_info(const spring_rig *rig, const spring_rig_desc *d, spring_ri
 		spring_rig_file_ik *ik = &info->iks[i];
 		rj_copy_str(ik->name, sizeof ik->name, d->iks[i].name);
 		ik->type = d->iks[i].type;
-		ik->first_bone = d->iks[i].first_bone;
-		ik->last_bone = d->iks[i].last_bone;
-		ik->target_bone = d->iks[i].target_bone;
+		ik->first_bone = spring_rig_find_bone(rig, d->iks[i].first);
+		ik->last_bone = spring_rig_find_bone(rig, d->iks[i].last);
+		ik->target_bone = spring_rig_find_bone(rig, d->iks[i].target);
 	}
 	info->chain_count = d->chain_count;
 	for (int i = 0; i < d->chain_count; i++) {
 		spring_rig_file_chain *ch = &info->chains[i];
 		rj_copy_str(ch->name, sizeof ch->name, d->chains[i].name);
 		ch->type = d->chains[i].type;
-		ch->first_bone = d->chains[i].first_bone;
-		ch->last_bone = d->chains[i].last_bone;
+		ch->first_bone = spring_rig_find_bone(rig, d->chains[i].first);
+		ch->last_bone = spring_rig_find_bone(rig, d->chains[i].last);
 		ch->bone_count = spring_rig_chain_bones(rig, i, NULL, 0);
 		ch->collider_count = d->chains[i].collider_count;
 	}

@@ -39,11 +39,6 @@ static const struct {
 	{SPRING_ELEMENT_KEY, "bezier[2]", "curve[2]"},
 	{SPRING_ELEMENT_KEY, "value", ""},
 	{SPRING_ELEMENT_EVENT, "value", ""},
-	{SPRING_ELEMENT_IK, "first_bone", "first"},
-	{SPRING_ELEMENT_IK, "last_bone", "last"},
-	{SPRING_ELEMENT_IK, "target_bone", "target"},
-	{SPRING_ELEMENT_CHAIN, "first_bone", "first"},
-	{SPRING_ELEMENT_CHAIN, "last_bone", "last"},
 	{SPRING_ELEMENT_CHAIN, "params", "spring"},
 	{SPRING_ELEMENT_CHAIN, "tip_params", "tip_spring"},
 	{SPRING_ELEMENT_CHAIN, "collider_count", "colliders"},
@@ -101,8 +96,10 @@ static void json_path(char *out, size_t size, const cJSON *doc, const spring_err
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(node, "type");
 	bool two_bone = parent == SPRING_ELEMENT_IK && cJSON_IsString(type) && strcmp(type->valuestring, "two-bone") == 0;
 	bool plane = parent == SPRING_ELEMENT_COLLIDER && cJSON_IsString(type) && strcmp(type->valuestring, "plane") == 0;
-	if (two_bone && (strcmp(field, "first_bone") == 0 || strcmp(field, "last_bone") == 0)) {
-		key = "bones";
+	if (two_bone && strcmp(field, "first") == 0) {
+		key = "bones[0]";
+	} else if (two_bone && strcmp(field, "last") == 0) {
+		key = "bones[1]";
 	} else if (plane && strcmp(field, "b") == 0) {
 		key = "normal";
 	}

@@ -26,7 +26,6 @@
 #define RJ_MAX_DEPTH 64            // JSON nesting accepted (the format needs 6)
 #define RJ_MAX_NUMBER_CHARS 63     // cJSON parses at most this many characters of a number
 #define RJ_DEG_TO_RAD (SPRING_PI / 180.0)
-#define RJ_HASH_SLOTS 1024         // >= 2 * SPRING_RIG_MAX_BONES, a power of two
 
 // ---------------------------------------------------------------------------------------------
 // Context, errors, temporary memory (rig_json_context.c)
@@ -45,7 +44,6 @@ typedef struct rj {
 
 	int bone_count;
 	spring_rig_bone_desc *bones;
-	int *hash;                   // bone name -> index + 1 (0: empty slot)
 } rj;
 
 /// Starts a read: clears `c` and `error` (optional) and names the document.
@@ -85,14 +83,6 @@ const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *ke
 /// "a string", "a number", ... for "expected X, got Y".
 const char *rj_type_name(const cJSON *j);
 
-/// The closest of the candidates offered to a misspelt name (for "did you mean").
-typedef struct rj_suggestion {
-	const char *given;
-	const char *best;  // NULL while no candidate is close enough
-	int distance;
-} rj_suggestion;
-void rj_suggest_begin(rj_suggestion *s, const char *given);
-void rj_suggest_offer(rj_suggestion *s, const char *candidate);
 
 enum { RJ_LO_OPEN = 1, RJ_HI_OPEN = 2 };
 

@@ -1,5 +1,5 @@
 // The sections of a rig file (docs/rig-format.md): root, bones, clips, IK constraints and chains,
-// each element checked and converted into spring_rig_desc (degrees -> radians, names -> indices).
+// each element checked and converted into spring_rig_desc (degrees -> radians).
 #include "rig_json_internal.h"
 
 #include <math.h>
@@ -8,80 +8,32 @@
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------
-// Bones by name
+// Bone references: names, which the rig resolves (and judges)
 
-static uint32_t name_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++) {
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	}
-	return h;
-}
-
-// Index of the bone called `name` among the first c->bone_count bones, -1 if none.
-static int find_bone(const rj *c, const char *name)
-{
-	for (uint32_t i = name_hash(name) & (RJ_HASH_SLOTS - 1);; i = (i + 1) & (RJ_HASH_SLOTS - 1)) {
-		int v = c->hash[i];
-		if (v == 0) {
-			return -1;
-		}
-		if (strcmp(c->bones[v - 1].name, name) == 0) {
-			return v - 1;
-		}
-	}
-}
-
-static void insert_bone(rj *c, const char *name, int index)
-{
-	uint32_t i = name_hash(name) & (RJ_HASH_SLOTS - 1);
-	while (c->hash[i] != 0) {
-		i = (i + 1) & (RJ_HASH_SLOTS - 1);
-	}
-	c->hash[i] = index + 1;
-}
-
-// A bone reference: a bone name, or null when `allow_null` (-> -1).
-static spring_result bone_ref_item(rj *c, const cJSON *j, const char *path, int allow_null, int *out)
+// A bone name, or null when `allow_null` (-> NULL).
+static spring_result bone_ref_item(rj *c, const cJSON *j, const char *path, int allow_null, const char **out)
 {
 	if (allow_null && cJSON_IsNull(j)) {
-		*out = -1;
+		*out = NULL;
 		return SPRING_OK;
 	}
 	if (!cJSON_IsString(j)) {
 		return rj_bad(c, path, "expected a bone name%s, got %s", allow_null ? " or null" : "", rj_type_name(j));
 	}
-	int b = find_bone(c, j->valuestring);
-	if (b < 0) {
-		char q[96];
-		rj_suggestion hint;
-		rj_suggest_begin(&hint, j->valuestring);
-		for (int i = 0; i < c->bone_count; i++) {
-			rj_suggest_offer(&hint, c->bones[i].name);
-		}
-		if (hint.best) {
-			char q2[96];
-			return rj_bad(c, path, "unknown bone %s (did you mean %s?)", rj_quoted(q, sizeof q, j->valuestring, 64),
-			              rj_quoted(q2, sizeof q2, hint.best, 64));
-		}
-		return rj_bad(c, path, "unknown bone %s", rj_quoted(q, sizeof q, j->valuestring, 64));
-	}
-	*out = b;
+	*out = j->valuestring;
 	return SPRING_OK;
 }
 
-static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, const char *key, int required, int *out)
+static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, const char *key, int required, const char **out)
 {
 	char p[RJ_PATH_SIZE];
 	const cJSON *j = rj_member(c, obj, path, key, required, p);
 	if (!j) {
-		*out = -1;
+		*out = NULL;
 		return c->result;
 	}
 	return bone_ref_item(c, j, p, !required, out);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Sections
@@ -124,9 +76,7 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 		return rj_bad(c, "$.bones", "must list at least one bone");
 	}
 	c->bones = (spring_rig_bone_desc *)rj_alloc(c, (size_t)n, sizeof *c->bones);
-	c->hash = (int *)rj_alloc(c, RJ_HASH_SLOTS, sizeof(int));
-	const cJSON **parents = (const cJSON **)rj_alloc(c, (size_t)n, sizeof *parents);
-	if (!c->bones || !c->hash || !parents) {
+	if (!c->bones) {
 		return c->result;
 	}
 	static const char *keys[] = {"name", "parent", "length", "x", "y", "rotation", "scale_x", "scale_y", NULL};
@@ -136,16 +86,10 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 		PATH_INDEX(path, "$.bones", i);
 		spring_rig_bone_desc *d = &c->bones[i];
 		if (rj_expect_object(c, b, path, "a bone") || rj_check_keys(c, b, path, keys, " in a bone") ||
-		    rj_get_name(c, b, path, "name", &d->name)) {
+		    rj_get_name(c, b, path, "name", &d->name) || get_bone_ref(c, b, path, "parent", 0, &d->parent)) {
 			return c->result;
 		}
-		c->bone_count = i; // look up among the earlier bones only (a duplicate name is the rig's to refuse)
-		if (find_bone(c, d->name) < 0) {
-			insert_bone(c, d->name, i);
-		}
 		c->bone_count = i + 1;
-		d->parent = -1;
-		parents[i] = cJSON_GetObjectItemCaseSensitive(b, "parent");
 		if (rj_get_float(c, b, path, "length", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->length) ||
 		    rj_get_float(c, b, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.x) ||
 		    rj_get_float(c, b, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.y) ||
@@ -161,18 +105,6 @@ spring_result rj_read_bones(rj *c, const cJSON *doc)
 		}
 	}
 	c->bone_count = n;
-	// Parents by name (any bone), then the order: parents before children, no cycles.
-	for (i = 0; i < n; i++) {
-		if (parents[i]) {
-			char path[256], p[256];
-			PATH_INDEX(path, "$.bones", i);
-			PATH_KEY(p, path, "parent");
-			if (bone_ref_item(c, parents[i], p, 1, &c->bones[i].parent) != SPRING_OK) {
-				return c->result;
-			}
-		}
-	}
-	// Their order (parents before children, no cycles) is the rig's to judge.
 	return SPRING_OK;
 }
 
@@ -397,8 +329,8 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			char p0[256], p1[256];
 			PATH_INDEX(p0, bp, 0);
 			PATH_INDEX(p1, bp, 1);
-			if (bone_ref_item(c, bones->child, p0, 0, &ik->first_bone) ||
-			    bone_ref_item(c, bones->child->next, p1, 0, &ik->last_bone)) {
+			if (bone_ref_item(c, bones->child, p0, 0, &ik->first) ||
+			    bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
 				return c->result;
 			}
 			int bend = 0;
@@ -409,18 +341,18 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		} else {
 			char lp[256];
 			PATH_KEY(lp, path, "last");
-			if (get_bone_ref(c, j, path, "first", 1, &ik->first_bone) || get_bone_ref(c, j, path, "last", 1, &ik->last_bone) ||
+			if (get_bone_ref(c, j, path, "first", 1, &ik->first) || get_bone_ref(c, j, path, "last", 1, &ik->last) ||
 			    rj_get_int(c, j, path, "iterations", 16, 1, 1000, &ik->iterations) ||
 			    rj_get_float(c, j, path, "tolerance", 0, 1e-4, 0.0, RJ_BIG, RJ_LO_OPEN, &ik->tolerance)) {
 				return c->result;
 			}
 		}
 		const cJSON *target = cJSON_GetObjectItemCaseSensitive(j, "target");
-		ik->target_bone = -1;
+		ik->target = NULL;
 		if (target) {
 			char tp[256];
 			PATH_KEY(tp, path, "target");
-			if (bone_ref_item(c, target, tp, 1, &ik->target_bone)) {
+			if (bone_ref_item(c, target, tp, 1, &ik->target)) {
 				return c->result;
 			}
 		}
@@ -509,7 +441,7 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		ch->type = (spring_rig_chain_type)type;
 		char lp[256];
 		PATH_KEY(lp, path, "last");
-		if (get_bone_ref(c, j, path, "first", 1, &ch->first_bone) || get_bone_ref(c, j, path, "last", 1, &ch->last_bone)) {
+		if (get_bone_ref(c, j, path, "first", 1, &ch->first) || get_bone_ref(c, j, path, "last", 1, &ch->last)) {
 			return c->result;
 		}
 		spring_vec2 zero = {0.0f, 0.0f};
