@@ -19,16 +19,6 @@
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-static int finite_all(const float *a, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (!spring_is_finite(a[i])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
 // Zero params -> SwiftUI's default spring; mass 0 alone -> 1 kg; then the core's validation.
 static spring_result resolve_params(spring_params p, spring_params *out)
 {
@@ -70,10 +60,12 @@ static int motion_ok(const spring_motion *m)
 		return 0;
 	}
 	int n = m->channels;
-	if (!finite_all(m->value, n) || !finite_all(m->velocity, n) || !finite_all(m->target, n) ||
-	    !finite_all(m->anchor_value, n) || !finite_all(m->anchor_velocity, n) || !finite_all(m->rest_delta, n) ||
-	    !finite_all(m->rest_speed, n)) {
-		return 0;
+	const float *arrays[] = {m->value, m->velocity, m->target, m->anchor_value, m->anchor_velocity,
+	                         m->rest_delta, m->rest_speed};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+		if (!spring_internal_all_finite(arrays[k], n)) {
+			return 0;
+		}
 	}
 	for (int c = 0; c < n; c++) {
 		if (!(m->rest_delta[c] > 0.0f) || !(m->rest_speed[c] > 0.0f)) {
@@ -244,8 +236,9 @@ spring_result spring_motion_init(spring_motion *m, const spring_motion_desc *des
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	int n = desc->channels;
-	if (!finite_all(desc->from, n) || !finite_all(desc->to, n) || !finite_all(desc->velocity, n) ||
-	    !finite_all(desc->rest_delta, n) || !finite_all(desc->rest_speed, n)) {
+	if (!spring_internal_all_finite(desc->from, n) || !spring_internal_all_finite(desc->to, n) ||
+	    !spring_internal_all_finite(desc->velocity, n) || !spring_internal_all_finite(desc->rest_delta, n) ||
+	    !spring_internal_all_finite(desc->rest_speed, n)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_params p;
@@ -282,7 +275,7 @@ spring_result spring_motion_set_target(spring_motion *m, const float *target, in
 	if (!motion_ok(m) || !target || channels != m->channels) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!finite_all(target, channels)) {
+	if (!spring_internal_all_finite(target, channels)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	int changed = 0;
@@ -329,7 +322,7 @@ spring_result spring_motion_set_value(spring_motion *m, const float *value, cons
 	if (!motion_ok(m) || !value || channels != m->channels) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!finite_all(value, channels) || (velocity && !finite_all(velocity, channels))) {
+	if (!spring_internal_all_finite(value, channels) || (velocity && !spring_internal_all_finite(velocity, channels))) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_motion n = *m;

@@ -9,6 +9,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #define TWO_PI (2.0 * SPRING_PI)
 #define LN2 0.69314718055994530942
@@ -118,23 +120,6 @@ static void transition_for(spring_params p, double t, spring_transition *tr)
 {
 	double m = (double)p.mass;
 	spring_transition_compute((double)p.stiffness / m, (double)p.damping / m, t, tr);
-}
-
-// Applies a transition to one component; returns 0 when the result leaves float range.
-static int apply_1(const spring_transition *tr, double target, float *x, float *v)
-{
-	double e = (double)*x - target;
-	double vv = (double)*v;
-	double ne = tr->pp * e + tr->pv * vv;
-	double nv = tr->vp * e + tr->vv * vv;
-	float fx = (float)(target + ne);
-	float fv = (float)nv;
-	if (!spring_is_finite(fx) || !spring_is_finite(fv)) {
-		return 0;
-	}
-	*x = fx;
-	*v = fv;
-	return 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -703,54 +688,86 @@ float spring_half_life(spring_params p)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Closed form and exact stepping
+// One implementation over n components
+//
+// The scalar, vec2, vec3 and angle variants of stepping, rest and follow are one algorithm applied
+// to each of 1, 2 or 3 independent components. A typed public function hands its state and target
+// to one adapter (step_state, stepper_state, rest_state, follow_value) with their component count;
+// the adapter copies them into a `components`, runs the one kernel of its family and copies the
+// result back. The angle variants are the one-component kernels with `angle` set: the gap to the
+// target is measured along the shortest arc and the result wrapped onto (-pi, pi]. Per component,
+// each kernel performs exactly the float and double operations, in the same order, that the
+// separate typed copies did, so every result is bit-identical to theirs (test_step's golden over
+// the typed variants).
+
+#define MAX_COMPONENTS 3
+
+typedef struct components {
+	int n;     // 1 .. MAX_COMPONENTS
+	int angle; // with n == 1: radians, gap along the shortest arc, result wrapped
+	float x[MAX_COMPONENTS], v[MAX_COMPONENTS], target[MAX_COMPONENTS];
+} components;
+
+// The layouts the adapters copy: a state of n components is n floats of position followed by n
+// floats of velocity, a value or a target is n floats.
+_Static_assert(sizeof(spring_state) == 2 * sizeof(float) && offsetof(spring_state, v) == sizeof(float), "state layout");
+_Static_assert(sizeof(spring_state_vec2) == 4 * sizeof(float) && offsetof(spring_state_vec2, v) == sizeof(spring_vec2),
+               "vec2 state layout");
+_Static_assert(sizeof(spring_state_vec3) == 6 * sizeof(float) && offsetof(spring_state_vec3, v) == sizeof(spring_vec3),
+               "vec3 state layout");
+
+static components load(const void *state, const void *target, int n, int angle)
+{
+	components c = {n, angle, {0.0f}, {0.0f}, {0.0f}};
+	size_t size = (size_t)n * sizeof(float);
+	memcpy(c.x, state, size);
+	memcpy(c.v, (const char *)state + size, size);
+	memcpy(c.target, target, size);
+	return c;
+}
+
+static void store(const components *c, void *state)
+{
+	size_t size = (size_t)c->n * sizeof(float);
+	memcpy(state, c->x, size);
+	memcpy((char *)state + size, c->v, size);
+}
+
+// (Also motion.c's check of its channels.)
+int spring_internal_all_finite(const float *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!spring_is_finite(a[i])) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int components_finite(const components *c)
+{
+	return spring_internal_all_finite(c->target, c->n) && spring_internal_all_finite(c->x, c->n) &&
+	       spring_internal_all_finite(c->v, c->n);
+}
+
+// Euclidean length, summed in double. With one component it is exactly |a[0]|: the square of a
+// float is exact in double, and so is the square root of that square.
+static float length_n(const float *a, int n)
+{
+	double sum = 0.0;
+	for (int i = 0; i < n; i++) {
+		sum += (double)a[i] * (double)a[i];
+	}
+	return (float)sqrt(sum);
+}
 
 static int time_ok(float t)
 {
 	return spring_is_finite(t) && t >= 0.0f;
 }
 
-spring_state spring_evaluate(spring_params p, spring_state start, float target, float t)
+static spring_result check_step_args(spring_params p, float dt)
 {
-	spring_state s = start;
-	if (spring_step_exact(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state_vec2 spring_evaluate_vec2(spring_params p, spring_state_vec2 start, spring_vec2 target, float t)
-{
-	spring_state_vec2 s = start;
-	if (spring_step_exact_vec2(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state_vec3 spring_evaluate_vec3(spring_params p, spring_state_vec3 start, spring_vec3 target, float t)
-{
-	spring_state_vec3 s = start;
-	if (spring_step_exact_vec3(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state spring_evaluate_angle(spring_params p, spring_state start, float target, float t)
-{
-	spring_state s = start;
-	if (spring_step_exact_angle(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-static spring_result check_step_args(spring_params p, const void *s, float dt)
-{
-	if (!s) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
 	spring_result r = spring_params_validate(p);
 	if (r != SPRING_OK) {
 		return r;
@@ -761,87 +778,26 @@ static spring_result check_step_args(spring_params p, const void *s, float dt)
 	return dt >= 0.0f ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
 }
 
-spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state out = *s;
-	if (!apply_1(&tr, (double)target, &out.x, &out.v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
+// ---------------------------------------------------------------------------------------------
+// Exact and semi-implicit stepping, closed form
 
-spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
+// Applies a transition to component i of `out`; returns 0 when the result leaves float range.
+// An angle works relative to its current value, so that the target is on the shortest arc.
+static int apply_transition(const spring_transition *tr, components *out, int i)
 {
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec2_is_finite(target) || !spring_vec2_is_finite(s->x) || !spring_vec2_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state_vec2 out = *s;
-	if (!apply_1(&tr, (double)target.x, &out.x.x, &out.v.x) || !apply_1(&tr, (double)target.y, &out.x.y, &out.v.y)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
-
-spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec3_is_finite(target) || !spring_vec3_is_finite(s->x) || !spring_vec3_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state_vec3 out = *s;
-	if (!apply_1(&tr, (double)target.x, &out.x.x, &out.v.x) || !apply_1(&tr, (double)target.y, &out.x.y, &out.v.y) ||
-	    !apply_1(&tr, (double)target.z, &out.x.z, &out.v.z)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
-
-spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	// Work relative to the current angle so the target is always on the shortest arc.
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	double e = -(double)spring_angle_delta(s->x, target);
-	double ne = tr.pp * e + tr.pv * (double)s->v;
-	double nv = tr.vp * e + tr.vv * (double)s->v;
+	float x = out->x[i], t = out->target[i];
+	double e = out->angle ? -(double)spring_angle_delta(x, t) : (double)x - (double)t;
+	double vv = (double)out->v[i];
+	double ne = tr->pp * e + tr->pv * vv;
+	double nv = tr->vp * e + tr->vv * vv;
+	float fx = out->angle ? (float)((double)x + (ne - e)) : (float)((double)t + ne);
 	float fv = (float)nv;
-	float unwrapped = (float)((double)s->x + (ne - e));
-	if (!spring_is_finite(fv) || !spring_is_finite(unwrapped)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	if (!spring_is_finite(fx) || !spring_is_finite(fv)) {
+		return 0;
 	}
-	s->x = spring_angle_wrap(unwrapped);
-	s->v = fv;
-	return SPRING_OK;
+	out->x[i] = out->angle ? spring_angle_wrap(fx) : fx;
+	out->v[i] = fv;
+	return 1;
 }
 
 // Semi-implicit Euler stability for x'' = -w2 e - g v with step h: the transition's eigenvalues
@@ -857,107 +813,144 @@ int spring_semi_implicit_is_stable(spring_params p, float dt)
 	return w2 * h * h + 2.0 * g * h < 4.0;
 }
 
-static spring_result check_semi_implicit(spring_params p, const void *s, float dt)
+// The classic two-line update in float on component i: velocity first, then position from the new
+// velocity. An angle steps its offset from the shortest-arc target (from 0 towards the delta),
+// then maps back onto the circle.
+static int semi_implicit_component(spring_params p, float dt, components *out, int i)
 {
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	return spring_semi_implicit_is_stable(p, dt) ? SPRING_OK : SPRING_ERROR_UNSTABLE;
-}
-
-// The classic two-line update in float: velocity first, then position from the new velocity.
-static int semi_implicit_1(spring_params p, float target, float dt, float *x, float *v)
-{
-	float a = (-p.stiffness * (*x - target) - p.damping * *v) / p.mass;
-	float nv = *v + a * dt;
-	float nx = *x + nv * dt;
+	float x = out->angle ? 0.0f : out->x[i];
+	float target = out->angle ? spring_angle_delta(out->x[i], out->target[i]) : out->target[i];
+	float v = out->v[i];
+	float a = (-p.stiffness * (x - target) - p.damping * v) / p.mass;
+	float nv = v + a * dt;
+	float nx = x + nv * dt;
 	if (!spring_is_finite(nx) || !spring_is_finite(nv)) {
 		return 0;
 	}
-	*x = nx;
-	*v = nv;
+	out->x[i] = out->angle ? spring_angle_wrap(out->x[i] + nx) : nx;
+	out->v[i] = nv;
 	return 1;
+}
+
+typedef enum integrator { EXACT, SEMI_IMPLICIT } integrator;
+
+// Advances `*c` by dt with the chosen integrator, or returns the error and leaves `*c` as it was.
+static spring_result step_n(integrator method, spring_params p, components *c, float dt)
+{
+	spring_result r = check_step_args(p, dt);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	if (method == SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, dt)) {
+		return SPRING_ERROR_UNSTABLE;
+	}
+	if (!components_finite(c)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	spring_transition tr;
+	if (method == EXACT) {
+		transition_for(p, (double)dt, &tr);
+	}
+	components out = *c;
+	for (int i = 0; i < out.n; i++) {
+		int ok = method == EXACT ? apply_transition(&tr, &out, i) : semi_implicit_component(p, dt, &out, i);
+		if (!ok) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	*c = out;
+	return SPRING_OK;
+}
+
+// step_n on a typed state of n components: NULL -> INVALID_ARGUMENT; written only on success.
+static spring_result step_state(integrator method, spring_params p, void *state, const void *target, int n, int angle,
+                                float dt)
+{
+	if (!state) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	components c = load(state, target, n, angle);
+	spring_result r = step_n(method, p, &c, dt);
+	if (r == SPRING_OK) {
+		store(&c, state);
+	}
+	return r;
+}
+
+spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
+{
+	return step_state(EXACT, p, s, &target, 1, 0, dt);
+}
+
+spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
+{
+	return step_state(EXACT, p, s, &target, 2, 0, dt);
+}
+
+spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
+{
+	return step_state(EXACT, p, s, &target, 3, 0, dt);
+}
+
+spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
+{
+	return step_state(EXACT, p, s, &target, 1, 1, dt);
 }
 
 spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_state out = *s;
-	if (!semi_implicit_1(p, target, dt, &out.x, &out.v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
+	return step_state(SEMI_IMPLICIT, p, s, &target, 1, 0, dt);
 }
 
 spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec2_is_finite(target) || !spring_vec2_is_finite(s->x) || !spring_vec2_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_state_vec2 out = *s;
-	if (!semi_implicit_1(p, target.x, dt, &out.x.x, &out.v.x) || !semi_implicit_1(p, target.y, dt, &out.x.y, &out.v.y)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
+	return step_state(SEMI_IMPLICIT, p, s, &target, 2, 0, dt);
 }
 
 spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec3_is_finite(target) || !spring_vec3_is_finite(s->x) || !spring_vec3_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_state_vec3 out = *s;
-	if (!semi_implicit_1(p, target.x, dt, &out.x.x, &out.v.x) || !semi_implicit_1(p, target.y, dt, &out.x.y, &out.v.y) ||
-	    !semi_implicit_1(p, target.z, dt, &out.x.z, &out.v.z)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
+	return step_state(SEMI_IMPLICIT, p, s, &target, 3, 0, dt);
 }
 
 spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	// Step the offset from the shortest-arc target, then map back onto the circle.
-	float x = 0.0f, v = s->v;
-	float delta = spring_angle_delta(s->x, target);
-	if (!semi_implicit_1(p, delta, dt, &x, &v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	s->x = spring_angle_wrap(s->x + x);
-	s->v = v;
-	return SPRING_OK;
+	return step_state(SEMI_IMPLICIT, p, s, &target, 1, 1, dt);
 }
+
+// The closed form is the exact step from `start` (which stays as it was on invalid input).
+spring_state spring_evaluate(spring_params p, spring_state start, float target, float t)
+{
+	(void)spring_step_exact(p, &start, target, t);
+	return start;
+}
+
+spring_state_vec2 spring_evaluate_vec2(spring_params p, spring_state_vec2 start, spring_vec2 target, float t)
+{
+	(void)spring_step_exact_vec2(p, &start, target, t);
+	return start;
+}
+
+spring_state_vec3 spring_evaluate_vec3(spring_params p, spring_state_vec3 start, spring_vec3 target, float t)
+{
+	(void)spring_step_exact_vec3(p, &start, target, t);
+	return start;
+}
+
+spring_state spring_evaluate_angle(spring_params p, spring_state start, float target, float t)
+{
+	(void)spring_step_exact_angle(p, &start, target, t);
+	return start;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Precomputed exact transition (the per-spring hot path: no validation, float only)
 
 spring_result spring_stepper_init(spring_stepper *out, spring_params p, float step)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	spring_result r = check_step_args(p, out, step);
+	spring_result r = check_step_args(p, step);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -971,41 +964,45 @@ spring_result spring_stepper_init(spring_stepper *out, spring_params p, float st
 	return SPRING_OK;
 }
 
+// e' = pp e + pv v, v' = vp e + vv v on one component, in place; an angle's e is minus the
+// shortest-arc delta to its target, and its new value is wrapped. The scalar and angle steppers
+// (the hot path of angle chains) call it on the state itself, the vector ones through stepper_state.
+static void stepper_component(const spring_stepper *st, int angle, float *x, float *v, float target)
+{
+	float e = angle ? -spring_angle_delta(*x, target) : *x - target;
+	float v0 = *v;
+	float ne = st->pp * e + st->pv * v0;
+	*v = st->vp * e + st->vv * v0;
+	*x = angle ? spring_angle_wrap(*x + (ne - e)) : target + ne;
+}
+
+static void stepper_state(const spring_stepper *st, void *state, const void *target, int n)
+{
+	components c = load(state, target, n, 0);
+	for (int i = 0; i < n; i++) {
+		stepper_component(st, 0, &c.x[i], &c.v[i], c.target[i]);
+	}
+	store(&c, state);
+}
+
 void spring_stepper_step(const spring_stepper *st, spring_state *s, float target)
 {
-	float e = s->x - target;
-	float v = s->v;
-	s->x = target + (st->pp * e + st->pv * v);
-	s->v = st->vp * e + st->vv * v;
+	stepper_component(st, 0, &s->x, &s->v, target);
 }
 
 void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target)
 {
-	// Relative to the current angle so the target is on the shortest arc; e = -delta.
-	float e = -spring_angle_delta(s->x, target);
-	float v = s->v;
-	float ne = st->pp * e + st->pv * v;
-	s->v = st->vp * e + st->vv * v;
-	s->x = spring_angle_wrap(s->x + (ne - e));
+	stepper_component(st, 1, &s->x, &s->v, target);
 }
 
 void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
 {
-	spring_state a = {s->x.x, s->v.x}, b = {s->x.y, s->v.y};
-	spring_stepper_step(st, &a, target.x);
-	spring_stepper_step(st, &b, target.y);
-	s->x = spring_vec2_make(a.x, b.x);
-	s->v = spring_vec2_make(a.v, b.v);
+	stepper_state(st, s, &target, 2);
 }
 
 void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target)
 {
-	spring_state a = {s->x.x, s->v.x}, b = {s->x.y, s->v.y}, c = {s->x.z, s->v.z};
-	spring_stepper_step(st, &a, target.x);
-	spring_stepper_step(st, &b, target.y);
-	spring_stepper_step(st, &c, target.z);
-	s->x = spring_vec3_make(a.x, b.x, c.x);
-	s->v = spring_vec3_make(a.v, b.v, c.v);
+	stepper_state(st, s, &target, 3);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1016,56 +1013,58 @@ static int thresholds_ok(float rest_delta, float rest_speed)
 	return spring_is_finite(rest_delta) && spring_is_finite(rest_speed) && rest_delta >= 0.0f && rest_speed >= 0.0f;
 }
 
-int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
+// At rest: snaps `*c` onto its targets with velocity 0 and returns 1; otherwise leaves it.
+static int rest_n(components *c, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
+	if (!thresholds_ok(rest_delta, rest_speed) || !components_finite(c)) {
 		return 0;
 	}
-	if (fabsf(s->x - target) <= rest_delta && fabsf(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = 0.0f;
-		return 1;
+	float gap[MAX_COMPONENTS];
+	for (int i = 0; i < c->n; i++) {
+		gap[i] = c->angle ? spring_angle_delta(c->x[i], c->target[i]) : c->x[i] - c->target[i];
 	}
-	return 0;
+	if (!(length_n(gap, c->n) <= rest_delta && length_n(c->v, c->n) <= rest_speed)) {
+		return 0;
+	}
+	for (int i = 0; i < c->n; i++) {
+		c->x[i] = c->angle ? spring_angle_wrap(c->target[i]) : c->target[i];
+		c->v[i] = 0.0f;
+	}
+	return 1;
+}
+
+// rest_n on a typed state of n components; NULL is never at rest.
+static int rest_state(void *state, const void *target, int n, int angle, float rest_delta, float rest_speed)
+{
+	if (!state) {
+		return 0;
+	}
+	components c = load(state, target, n, angle);
+	if (!rest_n(&c, rest_delta, rest_speed)) {
+		return 0;
+	}
+	store(&c, state);
+	return 1;
+}
+
+int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
+{
+	return rest_state(s, &target, 1, 0, rest_delta, rest_speed);
 }
 
 int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec2_is_finite(target) || !(spring_vec2_is_finite(s->x) && spring_vec2_is_finite(s->v))) {
-		return 0;
-	}
-	if (spring_vec2_length(spring_vec2_sub(s->x, target)) <= rest_delta && spring_vec2_length(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = spring_vec2_make(0.0f, 0.0f);
-		return 1;
-	}
-	return 0;
+	return rest_state(s, &target, 2, 0, rest_delta, rest_speed);
 }
 
 int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec3_is_finite(target) || !(spring_vec3_is_finite(s->x) && spring_vec3_is_finite(s->v))) {
-		return 0;
-	}
-	if (spring_vec3_length(spring_vec3_sub(s->x, target)) <= rest_delta && spring_vec3_length(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = spring_vec3_make(0.0f, 0.0f, 0.0f);
-		return 1;
-	}
-	return 0;
+	return rest_state(s, &target, 3, 0, rest_delta, rest_speed);
 }
 
 int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
-		return 0;
-	}
-	if (fabsf(spring_angle_delta(s->x, target)) <= rest_delta && fabsf(s->v) <= rest_speed) {
-		s->x = spring_angle_wrap(target);
-		s->v = 0.0f;
-		return 1;
-	}
-	return 0;
+	return rest_state(s, &target, 1, 1, rest_delta, rest_speed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1165,47 +1164,61 @@ static int follow_factor(float half_life, float dt, double *out)
 	return 1;
 }
 
-static float follow_1(float x, float target, double f)
+// Moves the values of `*c` (its velocities are not used) the fraction of their gap that closes in
+// dt; invalid input leaves them. A whole fraction snaps onto the targets, except for an angle,
+// which moves by its shortest-arc delta and is wrapped.
+static void follow_n(components *c, float half_life, float dt)
 {
-	return (float)((double)x + ((double)target - (double)x) * f);
+	double f;
+	if (!spring_internal_all_finite(c->x, c->n) || !spring_internal_all_finite(c->target, c->n) ||
+	    !follow_factor(half_life, dt, &f)) {
+		return;
+	}
+	for (int i = 0; i < c->n; i++) {
+		float x = c->x[i], t = c->target[i];
+		if (!c->angle && f >= 1.0) {
+			c->x[i] = t;
+			continue;
+		}
+		double gap = c->angle ? (double)spring_angle_delta(x, t) : (double)t - (double)x;
+		float moved = (float)((double)x + gap * f);
+		c->x[i] = c->angle ? spring_angle_wrap(moved) : moved;
+	}
+}
+
+// follow_n on a typed value of n components, in place.
+static void follow_value(void *value, const void *target, int n, int angle, float half_life, float dt)
+{
+	components c = {n, angle, {0.0f}, {0.0f}, {0.0f}};
+	size_t size = (size_t)n * sizeof(float);
+	memcpy(c.x, value, size);
+	memcpy(c.target, target, size);
+	follow_n(&c, half_life, dt);
+	memcpy(value, c.x, size);
 }
 
 float spring_follow(float x, float target, float half_life, float dt)
 {
-	double f;
-	if (!spring_is_finite(x) || !spring_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
-	}
-	return f >= 1.0 ? target : follow_1(x, target, f);
+	follow_value(&x, &target, 1, 0, half_life, dt);
+	return x;
 }
 
 spring_vec2 spring_follow_vec2(spring_vec2 x, spring_vec2 target, float half_life, float dt)
 {
-	double f;
-	if (!spring_vec2_is_finite(x) || !spring_vec2_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
-	}
-	return f >= 1.0 ? target : spring_vec2_make(follow_1(x.x, target.x, f), follow_1(x.y, target.y, f));
+	follow_value(&x, &target, 2, 0, half_life, dt);
+	return x;
 }
 
 spring_vec3 spring_follow_vec3(spring_vec3 x, spring_vec3 target, float half_life, float dt)
 {
-	double f;
-	if (!spring_vec3_is_finite(x) || !spring_vec3_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
-	}
-	return f >= 1.0 ? target
-	                : spring_vec3_make(follow_1(x.x, target.x, f), follow_1(x.y, target.y, f), follow_1(x.z, target.z, f));
+	follow_value(&x, &target, 3, 0, half_life, dt);
+	return x;
 }
 
 float spring_follow_angle(float angle, float target, float half_life, float dt)
 {
-	double f;
-	if (!spring_is_finite(angle) || !spring_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return angle;
-	}
-	double delta = (double)spring_angle_delta(angle, target);
-	return spring_angle_wrap((float)((double)angle + delta * f));
+	follow_value(&angle, &target, 1, 1, half_life, dt);
+	return angle;
 }
 
 // d folded onto (-pi, pi] in double; fmod is exact, so this is deterministic.

@@ -10,4 +10,7 @@ void spring_transition_compute(double w2, double gamma, double t, spring_transit
 /// For zeta >= 1: the u with gap(u) = gap for a unit move from rest with omega_n = 1.
 double spring_solve_unit_gap(double zeta, double gap);
 
+/// 1 when all n floats at `a` are finite (spring_is_finite each).
+int spring_internal_all_finite(const float *a, int n);
+
 #endif
