@@ -106,6 +106,22 @@ static void reanchor(spring_motion *m)
 	m->at_rest = rest;
 }
 
+#define ALL_CHANNELS ((1u << SPRING_MOTION_MAX_CHANNELS) - 1u)
+
+// Starts a new move from `n`, an edited copy of the motion: derives the thresholds of the channels
+// whose bit is set in `channels` (bit c for channel c), re-anchors, and commits `n` to `*m`.
+static spring_result start_move(spring_motion *m, spring_motion n, unsigned channels)
+{
+	for (int c = 0; c < n.channels; c++) {
+		if (channels & (1u << c)) {
+			derive_rest(&n, c);
+		}
+	}
+	reanchor(&n);
+	*m = n;
+	return SPRING_OK;
+}
+
 // Gap e(t) = x(t) - target from gap e0 and velocity v0.
 static double gap_at(double w2, double g, double e0, double v0, double t)
 {
@@ -263,11 +279,8 @@ spring_result spring_motion_init(spring_motion *m, const spring_motion_desc *des
 		out.rest_speed[c] = desc->rest_speed[c];
 		out.derived_rest[c] = (uint8_t)((desc->rest_delta[c] == 0.0f ? DERIVED_DELTA : 0u) |
 		                                (desc->rest_speed[c] == 0.0f ? DERIVED_SPEED : 0u));
-		derive_rest(&out, c);
 	}
-	reanchor(&out);
-	*m = out;
-	return SPRING_OK;
+	return start_move(m, out, ALL_CHANNELS);
 }
 
 spring_result spring_motion_set_target(spring_motion *m, const float *target, int channels)
@@ -278,23 +291,15 @@ spring_result spring_motion_set_target(spring_motion *m, const float *target, in
 	if (!spring_internal_all_finite(target, channels)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	int changed = 0;
-	for (int c = 0; c < channels; c++) {
-		changed |= target[c] != m->target[c];
-	}
-	if (!changed) {
-		return SPRING_OK;
-	}
 	spring_motion n = *m;
+	unsigned changed = 0;
 	for (int c = 0; c < channels; c++) {
 		if (target[c] != m->target[c]) {
 			n.target[c] = target[c];
-			derive_rest(&n, c);
+			changed |= 1u << c;
 		}
 	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return changed ? start_move(m, n, changed) : SPRING_OK;
 }
 
 spring_result spring_motion_set_params(spring_motion *m, spring_params params)
@@ -309,12 +314,7 @@ spring_result spring_motion_set_params(spring_motion *m, spring_params params)
 	}
 	spring_motion n = *m;
 	n.params = p;
-	for (int c = 0; c < n.channels; c++) {
-		derive_rest(&n, c);
-	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return start_move(m, n, ALL_CHANNELS);
 }
 
 spring_result spring_motion_set_value(spring_motion *m, const float *value, const float *velocity, int channels)
@@ -329,11 +329,8 @@ spring_result spring_motion_set_value(spring_motion *m, const float *value, cons
 	for (int c = 0; c < channels; c++) {
 		n.value[c] = value[c];
 		n.velocity[c] = velocity ? velocity[c] : 0.0f;
-		derive_rest(&n, c);
 	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return start_move(m, n, ALL_CHANNELS);
 }
 
 spring_result spring_motion_advance(spring_motion *m, float dt)
