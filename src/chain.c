@@ -146,7 +146,7 @@ static spring_result effective_params(const spring_params *chain_params, const s
 	}
 	spring_params base = *chain_params;
 	if (params_is_zero(base)) {
-		spring_params_from_frequency(2.0f, 0.3f, &base);
+		base = spring_params_default();
 	}
 	if (params_is_zero(*tip_params) || count < 2) {
 		*out = base;

@@ -19,11 +19,11 @@
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-// Zero params -> SwiftUI's default spring; mass 0 alone -> 1 kg; then the core's validation.
+// Zero params -> the motion's default spring; mass 0 alone -> 1 kg; then the core's validation.
 static spring_result resolve_params(spring_params p, spring_params *out)
 {
 	if (p.stiffness == 0.0f && p.damping == 0.0f && p.mass == 0.0f) {
-		return spring_params_from_duration_bounce(0.5f, 0.0f, out);
+		return spring_params_from_duration_bounce(SPRING_MOTION_DEFAULT_DURATION, SPRING_MOTION_DEFAULT_BOUNCE, out);
 	}
 	if (p.mass == 0.0f) {
 		p.mass = 1.0f;

@@ -152,6 +152,15 @@ spring_result spring_params_from_frequency(float hertz, float damping_ratio, spr
 	return make_from_omega(TWO_PI * (double)hertz, (double)damping_ratio, out);
 }
 
+spring_params spring_params_default(void)
+{
+	spring_params p = {0.0f, 0.0f, 0.0f};
+	spring_result r = spring_params_from_frequency(SPRING_DEFAULT_HERTZ, SPRING_DEFAULT_DAMPING_RATIO, &p);
+	SPRING_ASSERT(r == SPRING_OK);
+	(void)r;
+	return p;
+}
+
 // SwiftUI's bounce -> damping ratio. Caller checked bounce is in (-1, 1].
 static double zeta_from_bounce(double bounce)
 {
@@ -1079,10 +1088,10 @@ spring_result spring_clock_init(spring_clock *c, float step, int max_steps)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (step == 0.0f) {
-		step = 1.0f / 120.0f;
+		step = SPRING_CLOCK_DEFAULT_STEP;
 	}
 	if (max_steps == 0) {
-		max_steps = 8;
+		max_steps = SPRING_CLOCK_DEFAULT_MAX_STEPS;
 	}
 	if (!(step > 0.0f && step <= 1.0f) || max_steps < 1 || max_steps > 1000) {
 		return SPRING_ERROR_OUT_OF_RANGE;

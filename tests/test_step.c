@@ -595,7 +595,8 @@ static int test_clock(void)
 {
 	spring_clock c;
 	ENSURE(spring_clock_init(&c, 0.0f, 0) == SPRING_OK);
-	ENSURE(c.step == 1.0f / 120.0f && c.max_steps == 8);
+	ENSURE(c.step == SPRING_CLOCK_DEFAULT_STEP && c.max_steps == SPRING_CLOCK_DEFAULT_MAX_STEPS);
+	ENSURE(SPRING_CLOCK_DEFAULT_STEP == 1.0f / 120.0f && SPRING_CLOCK_DEFAULT_MAX_STEPS == 8); // as documented
 	// 60 Hz frames -> 2 steps each; 144 Hz -> 0 or 1.
 	int total = 0;
 	for (int i = 0; i < 600; i++) {
