@@ -9,8 +9,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <stddef.h>
-#include <string.h>
 
 #define TWO_PI (2.0 * SPRING_PI)
 #define LN2 0.69314718055994530942
@@ -700,68 +698,80 @@ float spring_half_life(spring_params p)
 // One implementation over n components
 //
 // The scalar, vec2, vec3 and angle variants of stepping, rest and follow are one algorithm applied
-// to each of 1, 2 or 3 independent components. A typed public function hands its state and target
-// to one adapter (step_state, stepper_state, rest_state, follow_value) with their component count;
-// the adapter copies them into a `components`, runs the one kernel of its family and copies the
-// result back. The angle variants are the one-component kernels with `angle` set: the gap to the
-// target is measured along the shortest arc and the result wrapped onto (-pi, pi]. Per component,
-// each kernel performs exactly the float and double operations, in the same order, that the
-// separate typed copies did, so every result is bit-identical to theirs (test_step's golden over
-// the typed variants).
+// to each of 1, 2 or 3 independent components. A typed public function describes its call as a
+// `view` (where its components live, their targets, whether it is an angle) and runs the one
+// kernel of its family on it (step_n, rest_n, follow_n, or stepper_component per component). The
+// angle variants are the one-component kernels with `angle` set: the gap to the target is measured
+// along the shortest arc and the result wrapped onto (-pi, pi]. Per component, each kernel performs
+// exactly the float and double operations, in the same order, that the separate typed copies did,
+// so every result is bit-identical to theirs (test_step's golden over the typed variants).
 
 #define MAX_COMPONENTS 3
 
-typedef struct components {
-	int n;     // 1 .. MAX_COMPONENTS
+// The kernels are inlined into each typed function, so that there the component count and the
+// angle flag are constants and the view mostly vanishes, as in separate typed code.
+#if defined(__GNUC__)
+#define KERNEL static inline __attribute__((always_inline))
+#else
+#define KERNEL static inline
+#endif
+
+// The components of one typed call: the addresses of each position and velocity in the caller's
+// state, and the targets. The view of a NULL state has no components (n = 0).
+typedef struct view {
+	int n;     // 0 (NULL state) or 1 .. MAX_COMPONENTS
 	int angle; // with n == 1: radians, gap along the shortest arc, result wrapped
-	float x[MAX_COMPONENTS], v[MAX_COMPONENTS], target[MAX_COMPONENTS];
-} components;
+	float *x[MAX_COMPONENTS], *v[MAX_COMPONENTS];
+	float target[MAX_COMPONENTS];
+} view;
 
-// The layouts the adapters copy: a state of n components is n floats of position followed by n
-// floats of velocity, a value or a target is n floats.
-_Static_assert(sizeof(spring_state) == 2 * sizeof(float) && offsetof(spring_state, v) == sizeof(float), "state layout");
-_Static_assert(sizeof(spring_state_vec2) == 4 * sizeof(float) && offsetof(spring_state_vec2, v) == sizeof(spring_vec2),
-               "vec2 state layout");
-_Static_assert(sizeof(spring_state_vec3) == 6 * sizeof(float) && offsetof(spring_state_vec3, v) == sizeof(spring_vec3),
-               "vec3 state layout");
-
-static components load(const void *state, const void *target, int n, int angle)
+KERNEL view view_1(spring_state *s, float target, int angle)
 {
-	components c = {n, angle, {0.0f}, {0.0f}, {0.0f}};
-	size_t size = (size_t)n * sizeof(float);
-	memcpy(c.x, state, size);
-	memcpy(c.v, (const char *)state + size, size);
-	memcpy(c.target, target, size);
+	return s ? (view){1, angle, {&s->x}, {&s->v}, {target}} : (view){0};
+}
+
+KERNEL view view_vec2(spring_state_vec2 *s, spring_vec2 target)
+{
+	return s ? (view){2, 0, {&s->x.x, &s->x.y}, {&s->v.x, &s->v.y}, {target.x, target.y}} : (view){0};
+}
+
+KERNEL view view_vec3(spring_state_vec3 *s, spring_vec3 target)
+{
+	return s ? (view){3, 0, {&s->x.x, &s->x.y, &s->x.z}, {&s->v.x, &s->v.y, &s->v.z}, {target.x, target.y, target.z}}
+	         : (view){0};
+}
+
+// A kernel's working copy of a view's positions and velocities, written back only on success.
+typedef struct values { float x[MAX_COMPONENTS], v[MAX_COMPONENTS]; } values;
+
+KERNEL values read_view(const view *w)
+{
+	values c;
+	for (int i = 0; i < w->n; i++) {
+		c.x[i] = *w->x[i];
+		c.v[i] = *w->v[i];
+	}
 	return c;
 }
 
-static void store(const components *c, void *state)
+KERNEL void write_view(const view *w, const values *c)
 {
-	size_t size = (size_t)c->n * sizeof(float);
-	memcpy(state, c->x, size);
-	memcpy((char *)state + size, c->v, size);
-}
-
-// (Also motion.c's check of its channels.)
-int spring_internal_all_finite(const float *a, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (!spring_is_finite(a[i])) {
-			return 0;
-		}
+	for (int i = 0; i < w->n; i++) {
+		*w->x[i] = c->x[i];
+		*w->v[i] = c->v[i];
 	}
-	return 1;
 }
 
-static int components_finite(const components *c)
+KERNEL int view_finite(const view *w)
 {
-	return spring_internal_all_finite(c->target, c->n) && spring_internal_all_finite(c->x, c->n) &&
-	       spring_internal_all_finite(c->v, c->n);
+	values c = read_view(w);
+	return spring_internal_all_finite(w->target, w->n) && spring_internal_all_finite(c.x, w->n) &&
+	       spring_internal_all_finite(c.v, w->n);
 }
 
 // Euclidean length, summed in double. With one component it is exactly |a[0]|: the square of a
 // float is exact in double, and so is the square root of that square.
-static float length_n(const float *a, int n)
+KERNEL float length_n(const float *a, int n)
 {
 	double sum = 0.0;
 	for (int i = 0; i < n; i++) {
@@ -790,22 +800,21 @@ static spring_result check_step_args(spring_params p, float dt)
 // ---------------------------------------------------------------------------------------------
 // Exact and semi-implicit stepping, closed form
 
-// Applies a transition to component i of `out`; returns 0 when the result leaves float range.
-// An angle works relative to its current value, so that the target is on the shortest arc.
-static int apply_transition(const spring_transition *tr, components *out, int i)
+// Applies a transition to one component; returns 0 (and writes nothing) when the result leaves
+// float range. An angle works relative to its current value, so the target is on the shortest arc.
+KERNEL int apply_transition(const spring_transition *tr, int angle, float target, float *x, float *v)
 {
-	float x = out->x[i], t = out->target[i];
-	double e = out->angle ? -(double)spring_angle_delta(x, t) : (double)x - (double)t;
-	double vv = (double)out->v[i];
+	double e = angle ? -(double)spring_angle_delta(*x, target) : (double)*x - (double)target;
+	double vv = (double)*v;
 	double ne = tr->pp * e + tr->pv * vv;
 	double nv = tr->vp * e + tr->vv * vv;
-	float fx = out->angle ? (float)((double)x + (ne - e)) : (float)((double)t + ne);
+	float fx = angle ? (float)((double)*x + (ne - e)) : (float)((double)target + ne);
 	float fv = (float)nv;
 	if (!spring_is_finite(fx) || !spring_is_finite(fv)) {
 		return 0;
 	}
-	out->x[i] = out->angle ? spring_angle_wrap(fx) : fx;
-	out->v[i] = fv;
+	*x = angle ? spring_angle_wrap(fx) : fx;
+	*v = fv;
 	return 1;
 }
 
@@ -822,30 +831,32 @@ int spring_semi_implicit_is_stable(spring_params p, float dt)
 	return w2 * h * h + 2.0 * g * h < 4.0;
 }
 
-// The classic two-line update in float on component i: velocity first, then position from the new
-// velocity. An angle steps its offset from the shortest-arc target (from 0 towards the delta),
-// then maps back onto the circle.
-static int semi_implicit_component(spring_params p, float dt, components *out, int i)
+// The classic two-line update in float on one component: velocity first, then position from the
+// new velocity; returns 0 (and writes nothing) when the result leaves float range. An angle steps
+// its offset from the shortest-arc target (from 0 towards the delta), then maps back onto the circle.
+KERNEL int semi_implicit_component(spring_params p, float dt, int angle, float target, float *x, float *v)
 {
-	float x = out->angle ? 0.0f : out->x[i];
-	float target = out->angle ? spring_angle_delta(out->x[i], out->target[i]) : out->target[i];
-	float v = out->v[i];
-	float a = (-p.stiffness * (x - target) - p.damping * v) / p.mass;
-	float nv = v + a * dt;
-	float nx = x + nv * dt;
+	float from = angle ? 0.0f : *x;
+	float to = angle ? spring_angle_delta(*x, target) : target;
+	float a = (-p.stiffness * (from - to) - p.damping * *v) / p.mass;
+	float nv = *v + a * dt;
+	float nx = from + nv * dt;
 	if (!spring_is_finite(nx) || !spring_is_finite(nv)) {
 		return 0;
 	}
-	out->x[i] = out->angle ? spring_angle_wrap(out->x[i] + nx) : nx;
-	out->v[i] = nv;
+	*x = angle ? spring_angle_wrap(*x + nx) : nx;
+	*v = nv;
 	return 1;
 }
 
 typedef enum integrator { EXACT, SEMI_IMPLICIT } integrator;
 
-// Advances `*c` by dt with the chosen integrator, or returns the error and leaves `*c` as it was.
-static spring_result step_n(integrator method, spring_params p, components *c, float dt)
+// Advances the components of `w` by dt with the chosen integrator. On error nothing is written.
+KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt)
 {
+	if (w.n == 0) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
 	spring_result r = check_step_args(p, dt);
 	if (r != SPRING_OK) {
 		return r;
@@ -853,77 +864,63 @@ static spring_result step_n(integrator method, spring_params p, components *c, f
 	if (method == SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, dt)) {
 		return SPRING_ERROR_UNSTABLE;
 	}
-	if (!components_finite(c)) {
+	if (!view_finite(&w)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	spring_transition tr;
+	spring_transition tr = {0.0, 0.0, 0.0, 0.0};
 	if (method == EXACT) {
 		transition_for(p, (double)dt, &tr);
 	}
-	components out = *c;
-	for (int i = 0; i < out.n; i++) {
-		int ok = method == EXACT ? apply_transition(&tr, &out, i) : semi_implicit_component(p, dt, &out, i);
+	values out = read_view(&w);
+	for (int i = 0; i < w.n; i++) {
+		int ok = method == EXACT ? apply_transition(&tr, w.angle, w.target[i], &out.x[i], &out.v[i])
+		                         : semi_implicit_component(p, dt, w.angle, w.target[i], &out.x[i], &out.v[i]);
 		if (!ok) {
 			return SPRING_ERROR_OUT_OF_RANGE;
 		}
 	}
-	*c = out;
+	write_view(&w, &out);
 	return SPRING_OK;
-}
-
-// step_n on a typed state of n components: NULL -> INVALID_ARGUMENT; written only on success.
-static spring_result step_state(integrator method, spring_params p, void *state, const void *target, int n, int angle,
-                                float dt)
-{
-	if (!state) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	components c = load(state, target, n, angle);
-	spring_result r = step_n(method, p, &c, dt);
-	if (r == SPRING_OK) {
-		store(&c, state);
-	}
-	return r;
 }
 
 spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_state(EXACT, p, s, &target, 1, 0, dt);
+	return step_n(EXACT, p, view_1(s, target, 0), dt);
 }
 
 spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	return step_state(EXACT, p, s, &target, 2, 0, dt);
+	return step_n(EXACT, p, view_vec2(s, target), dt);
 }
 
 spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	return step_state(EXACT, p, s, &target, 3, 0, dt);
+	return step_n(EXACT, p, view_vec3(s, target), dt);
 }
 
 spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_state(EXACT, p, s, &target, 1, 1, dt);
+	return step_n(EXACT, p, view_1(s, target, 1), dt);
 }
 
 spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_state(SEMI_IMPLICIT, p, s, &target, 1, 0, dt);
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 0), dt);
 }
 
 spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	return step_state(SEMI_IMPLICIT, p, s, &target, 2, 0, dt);
+	return step_n(SEMI_IMPLICIT, p, view_vec2(s, target), dt);
 }
 
 spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	return step_state(SEMI_IMPLICIT, p, s, &target, 3, 0, dt);
+	return step_n(SEMI_IMPLICIT, p, view_vec3(s, target), dt);
 }
 
 spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_state(SEMI_IMPLICIT, p, s, &target, 1, 1, dt);
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 1), dt);
 }
 
 // The closed form is the exact step from `start` (which stays as it was on invalid input).
@@ -974,8 +971,8 @@ spring_result spring_stepper_init(spring_stepper *out, spring_params p, float st
 }
 
 // e' = pp e + pv v, v' = vp e + vv v on one component, in place; an angle's e is minus the
-// shortest-arc delta to its target, and its new value is wrapped. The scalar and angle steppers
-// (the hot path of angle chains) call it on the state itself, the vector ones through stepper_state.
+// shortest-arc delta to its target, and its new value is wrapped. Each stepper calls it on its
+// components directly: no copy, no view (the angle one is the hot path of angle chains).
 static void stepper_component(const spring_stepper *st, int angle, float *x, float *v, float target)
 {
 	float e = angle ? -spring_angle_delta(*x, target) : *x - target;
@@ -983,15 +980,6 @@ static void stepper_component(const spring_stepper *st, int angle, float *x, flo
 	float ne = st->pp * e + st->pv * v0;
 	*v = st->vp * e + st->vv * v0;
 	*x = angle ? spring_angle_wrap(*x + (ne - e)) : target + ne;
-}
-
-static void stepper_state(const spring_stepper *st, void *state, const void *target, int n)
-{
-	components c = load(state, target, n, 0);
-	for (int i = 0; i < n; i++) {
-		stepper_component(st, 0, &c.x[i], &c.v[i], c.target[i]);
-	}
-	store(&c, state);
 }
 
 void spring_stepper_step(const spring_stepper *st, spring_state *s, float target)
@@ -1006,12 +994,15 @@ void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float 
 
 void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
 {
-	stepper_state(st, s, &target, 2);
+	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
+	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
 }
 
 void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target)
 {
-	stepper_state(st, s, &target, 3);
+	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
+	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
+	stepper_component(st, 0, &s->x.z, &s->v.z, target.z);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1022,58 +1013,47 @@ static int thresholds_ok(float rest_delta, float rest_speed)
 	return spring_is_finite(rest_delta) && spring_is_finite(rest_speed) && rest_delta >= 0.0f && rest_speed >= 0.0f;
 }
 
-// At rest: snaps `*c` onto its targets with velocity 0 and returns 1; otherwise leaves it.
-static int rest_n(components *c, float rest_delta, float rest_speed)
+// At rest: snaps the components of `w` onto their targets with velocity 0 and returns 1;
+// otherwise (and for a NULL state) writes nothing and returns 0.
+KERNEL int rest_n(view w, float rest_delta, float rest_speed)
 {
-	if (!thresholds_ok(rest_delta, rest_speed) || !components_finite(c)) {
+	if (w.n == 0 || !thresholds_ok(rest_delta, rest_speed) || !view_finite(&w)) {
 		return 0;
 	}
+	values c = read_view(&w);
 	float gap[MAX_COMPONENTS];
-	for (int i = 0; i < c->n; i++) {
-		gap[i] = c->angle ? spring_angle_delta(c->x[i], c->target[i]) : c->x[i] - c->target[i];
+	for (int i = 0; i < w.n; i++) {
+		gap[i] = w.angle ? spring_angle_delta(c.x[i], w.target[i]) : c.x[i] - w.target[i];
 	}
-	if (!(length_n(gap, c->n) <= rest_delta && length_n(c->v, c->n) <= rest_speed)) {
+	if (!(length_n(gap, w.n) <= rest_delta && length_n(c.v, w.n) <= rest_speed)) {
 		return 0;
 	}
-	for (int i = 0; i < c->n; i++) {
-		c->x[i] = c->angle ? spring_angle_wrap(c->target[i]) : c->target[i];
-		c->v[i] = 0.0f;
+	for (int i = 0; i < w.n; i++) {
+		c.x[i] = w.angle ? spring_angle_wrap(w.target[i]) : w.target[i];
+		c.v[i] = 0.0f;
 	}
-	return 1;
-}
-
-// rest_n on a typed state of n components; NULL is never at rest.
-static int rest_state(void *state, const void *target, int n, int angle, float rest_delta, float rest_speed)
-{
-	if (!state) {
-		return 0;
-	}
-	components c = load(state, target, n, angle);
-	if (!rest_n(&c, rest_delta, rest_speed)) {
-		return 0;
-	}
-	store(&c, state);
+	write_view(&w, &c);
 	return 1;
 }
 
 int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	return rest_state(s, &target, 1, 0, rest_delta, rest_speed);
+	return rest_n(view_1(s, target, 0), rest_delta, rest_speed);
 }
 
 int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
 {
-	return rest_state(s, &target, 2, 0, rest_delta, rest_speed);
+	return rest_n(view_vec2(s, target), rest_delta, rest_speed);
 }
 
 int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
 {
-	return rest_state(s, &target, 3, 0, rest_delta, rest_speed);
+	return rest_n(view_vec3(s, target), rest_delta, rest_speed);
 }
 
 int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	return rest_state(s, &target, 1, 1, rest_delta, rest_speed);
+	return rest_n(view_1(s, target, 1), rest_delta, rest_speed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1173,61 +1153,54 @@ static int follow_factor(float half_life, float dt, double *out)
 	return 1;
 }
 
-// Moves the values of `*c` (its velocities are not used) the fraction of their gap that closes in
-// dt; invalid input leaves them. A whole fraction snaps onto the targets, except for an angle,
-// which moves by its shortest-arc delta and is wrapped.
-static void follow_n(components *c, float half_life, float dt)
+// Moves the positions of `w` (velocities untouched) the fraction of their gap that closes in dt;
+// invalid input writes nothing. A whole fraction snaps onto the targets, except for an angle, which
+// moves by its shortest-arc delta and is wrapped.
+KERNEL void follow_n(view w, float half_life, float dt)
 {
 	double f;
-	if (!spring_internal_all_finite(c->x, c->n) || !spring_internal_all_finite(c->target, c->n) ||
-	    !follow_factor(half_life, dt, &f)) {
+	if (!view_finite(&w) || !follow_factor(half_life, dt, &f)) {
 		return;
 	}
-	for (int i = 0; i < c->n; i++) {
-		float x = c->x[i], t = c->target[i];
-		if (!c->angle && f >= 1.0) {
-			c->x[i] = t;
+	for (int i = 0; i < w.n; i++) {
+		float x = *w.x[i], t = w.target[i];
+		if (!w.angle && f >= 1.0) {
+			*w.x[i] = t;
 			continue;
 		}
-		double gap = c->angle ? (double)spring_angle_delta(x, t) : (double)t - (double)x;
+		double gap = w.angle ? (double)spring_angle_delta(x, t) : (double)t - (double)x;
 		float moved = (float)((double)x + gap * f);
-		c->x[i] = c->angle ? spring_angle_wrap(moved) : moved;
+		*w.x[i] = w.angle ? spring_angle_wrap(moved) : moved;
 	}
 }
 
-// follow_n on a typed value of n components, in place.
-static void follow_value(void *value, const void *target, int n, int angle, float half_life, float dt)
-{
-	components c = {n, angle, {0.0f}, {0.0f}, {0.0f}};
-	size_t size = (size_t)n * sizeof(float);
-	memcpy(c.x, value, size);
-	memcpy(c.target, target, size);
-	follow_n(&c, half_life, dt);
-	memcpy(value, c.x, size);
-}
-
+// The follow functions take values, not states: each runs on a state with velocity 0.
 float spring_follow(float x, float target, float half_life, float dt)
 {
-	follow_value(&x, &target, 1, 0, half_life, dt);
-	return x;
+	spring_state s = {x, 0.0f};
+	follow_n(view_1(&s, target, 0), half_life, dt);
+	return s.x;
 }
 
 spring_vec2 spring_follow_vec2(spring_vec2 x, spring_vec2 target, float half_life, float dt)
 {
-	follow_value(&x, &target, 2, 0, half_life, dt);
-	return x;
+	spring_state_vec2 s = {x, {0.0f, 0.0f}};
+	follow_n(view_vec2(&s, target), half_life, dt);
+	return s.x;
 }
 
 spring_vec3 spring_follow_vec3(spring_vec3 x, spring_vec3 target, float half_life, float dt)
 {
-	follow_value(&x, &target, 3, 0, half_life, dt);
-	return x;
+	spring_state_vec3 s = {x, {0.0f, 0.0f, 0.0f}};
+	follow_n(view_vec3(&s, target), half_life, dt);
+	return s.x;
 }
 
 float spring_follow_angle(float angle, float target, float half_life, float dt)
 {
-	follow_value(&angle, &target, 1, 1, half_life, dt);
-	return angle;
+	spring_state s = {angle, 0.0f};
+	follow_n(view_1(&s, target, 1), half_life, dt);
+	return s.x;
 }
 
 // d folded onto (-pi, pi] in double; fmod is exact, so this is deterministic.
