@@ -7,6 +7,7 @@
 // no accumulation of per-step rounding: 1e5 steps of 1e-5 s equal one step of 1 s.
 #include "spring/motion.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>

@@ -5,6 +5,7 @@
 // (detmath.c), so results are bit-identical across compilers; states are stored as float.
 #include "spring/spring.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
