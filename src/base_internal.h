@@ -15,20 +15,20 @@ static inline size_t spring_internal_align16(size_t x)
 
 /// The test behind spring_is_finite, inline for loops over many floats: x - x is 0 for a finite x
 /// and NaN for an infinity or a NaN, and every comparison with NaN is false.
-static inline int spring_internal_finite(float x)
+static inline bool spring_internal_finite(float x)
 {
 	return (x - x) == 0.0f;
 }
 
-/// 1 when all n floats at `a` are finite.
-static inline int spring_internal_all_finite(const float *a, int n)
+/// True when all n floats at `a` are finite.
+static inline bool spring_internal_all_finite(const float *a, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (!spring_internal_finite(a[i])) {
-			return 0;
+			return false;
 		}
 	}
-	return 1;
+	return true;
 }
 
 /// True when all `size` bytes at `p` are zero: "not set" for parameter blocks where zero means
