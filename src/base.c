@@ -27,8 +27,7 @@ const char *spring_result_string(spring_result r)
 
 bool spring_is_finite(float x)
 {
-	// x - x is 0 for finite x and NaN for inf/NaN; comparisons with NaN are false.
-	return (x - x) == 0.0f;
+	return spring_internal_finite(x);
 }
 
 static void *default_alloc(size_t size, size_t alignment, void *context)

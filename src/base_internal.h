@@ -13,6 +13,24 @@ static inline size_t spring_internal_align16(size_t x)
 	return (x + 15u) & ~(size_t)15u;
 }
 
+/// The test behind spring_is_finite, inline for loops over many floats: x - x is 0 for a finite x
+/// and NaN for an infinity or a NaN, and every comparison with NaN is false.
+static inline bool spring_internal_finite(float x)
+{
+	return (x - x) == 0.0f;
+}
+
+/// True when all n floats at `a` are finite.
+static inline bool spring_internal_all_finite(const float *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!spring_internal_finite(a[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /// True when all `size` bytes at `p` are zero: "not set" for parameter blocks where zero means
 /// the default (spring_params, descriptions).
 bool spring_internal_is_zero(const void *p, size_t size);

@@ -199,14 +199,14 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	if (!spring_is_finite(desc->step)) {
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "step", "step must be finite (got %g)", (double)desc->step);
 	}
-	float step = desc->step == 0.0f ? 1.0f / 120.0f : desc->step;
+	float step = desc->step == 0.0f ? SPRING_CLOCK_DEFAULT_STEP : desc->step;
 	if (!(step > 0.0f && step <= 1.0f)) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in (0, 1] seconds, 0 for 1/120 (got %g)",
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in (0, 1] seconds, 0 for 1/%d (got %g)", SPRING_CLOCK_DEFAULT_RATE,
 		                 (double)desc->step);
 	}
-	int max_steps = desc->max_steps == 0 ? 8 : desc->max_steps;
+	int max_steps = desc->max_steps == 0 ? SPRING_CLOCK_DEFAULT_MAX_STEPS : desc->max_steps;
 	if (max_steps < 1 || max_steps > 1000) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "max_steps", "max_steps must be in 1..1000, 0 for 8 (got %d)",
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "max_steps", "max_steps must be in 1..1000, 0 for %d (got %d)", SPRING_CLOCK_DEFAULT_MAX_STEPS,
 		                 desc->max_steps);
 	}
 	if (!spring_vec2_is_finite(desc->gravity)) {

@@ -11,7 +11,7 @@ int spring_chain_internal_params_unset(spring_params p)
 spring_result spring_chain_internal_base_params(spring_params given, spring_params *out)
 {
 	if (spring_chain_internal_params_unset(given)) {
-		*out = spring_internal_default_params();
+		*out = spring_params_default();
 		return SPRING_OK;
 	}
 	spring_result r = spring_params_validate(given);

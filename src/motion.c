@@ -7,6 +7,7 @@
 // no accumulation of per-step rounding: 1e5 steps of 1e-5 s equal one step of 1 s.
 #include "spring/motion.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
@@ -19,21 +20,11 @@
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-static int finite_all(const float *a, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (!spring_is_finite(a[i])) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-// Zero params -> SwiftUI's default spring; mass 0 alone -> 1 kg; then the core's validation.
+// Zero params -> the motion's default spring; mass 0 alone -> 1 kg; then the core's validation.
 static spring_result resolve_params(spring_params p, spring_params *out)
 {
 	if (p.stiffness == 0.0f && p.damping == 0.0f && p.mass == 0.0f) {
-		return spring_params_from_duration_bounce(0.5f, 0.0f, out);
+		return spring_params_from_duration_bounce(SPRING_MOTION_DEFAULT_DURATION, SPRING_MOTION_DEFAULT_BOUNCE, out);
 	}
 	if (p.mass == 0.0f) {
 		p.mass = 1.0f;
@@ -70,10 +61,12 @@ static int motion_ok(const spring_motion *m)
 		return 0;
 	}
 	int n = m->channels;
-	if (!finite_all(m->value, n) || !finite_all(m->velocity, n) || !finite_all(m->target, n) ||
-	    !finite_all(m->anchor_value, n) || !finite_all(m->anchor_velocity, n) || !finite_all(m->rest_delta, n) ||
-	    !finite_all(m->rest_speed, n)) {
-		return 0;
+	const float *arrays[] = {m->value, m->velocity, m->target, m->anchor_value, m->anchor_velocity,
+	                         m->rest_delta, m->rest_speed};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+		if (!spring_internal_all_finite(arrays[k], n)) {
+			return 0;
+		}
 	}
 	for (int c = 0; c < n; c++) {
 		if (!(m->rest_delta[c] > 0.0f) || !(m->rest_speed[c] > 0.0f)) {
@@ -112,6 +105,22 @@ static void reanchor(spring_motion *m)
 	}
 	m->elapsed = 0.0;
 	m->at_rest = rest;
+}
+
+#define ALL_CHANNELS ((1u << SPRING_MOTION_MAX_CHANNELS) - 1u)
+
+// Starts a new move from `n`, an edited copy of the motion: derives the thresholds of the channels
+// whose bit is set in `channels` (bit c for channel c), re-anchors, and commits `n` to `*m`.
+static spring_result start_move(spring_motion *m, spring_motion n, unsigned channels)
+{
+	for (int c = 0; c < n.channels; c++) {
+		if (channels & (1u << c)) {
+			derive_rest(&n, c);
+		}
+	}
+	reanchor(&n);
+	*m = n;
+	return SPRING_OK;
 }
 
 // Gap e(t) = x(t) - target from gap e0 and velocity v0.
@@ -244,8 +253,9 @@ spring_result spring_motion_init(spring_motion *m, const spring_motion_desc *des
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	int n = desc->channels;
-	if (!finite_all(desc->from, n) || !finite_all(desc->to, n) || !finite_all(desc->velocity, n) ||
-	    !finite_all(desc->rest_delta, n) || !finite_all(desc->rest_speed, n)) {
+	if (!spring_internal_all_finite(desc->from, n) || !spring_internal_all_finite(desc->to, n) ||
+	    !spring_internal_all_finite(desc->velocity, n) || !spring_internal_all_finite(desc->rest_delta, n) ||
+	    !spring_internal_all_finite(desc->rest_speed, n)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_params p;
@@ -270,11 +280,8 @@ spring_result spring_motion_init(spring_motion *m, const spring_motion_desc *des
 		out.rest_speed[c] = desc->rest_speed[c];
 		out.derived_rest[c] = (uint8_t)((desc->rest_delta[c] == 0.0f ? DERIVED_DELTA : 0u) |
 		                                (desc->rest_speed[c] == 0.0f ? DERIVED_SPEED : 0u));
-		derive_rest(&out, c);
 	}
-	reanchor(&out);
-	*m = out;
-	return SPRING_OK;
+	return start_move(m, out, ALL_CHANNELS);
 }
 
 spring_result spring_motion_set_target(spring_motion *m, const float *target, int channels)
@@ -282,26 +289,18 @@ spring_result spring_motion_set_target(spring_motion *m, const float *target, in
 	if (!motion_ok(m) || !target || channels != m->channels) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!finite_all(target, channels)) {
+	if (!spring_internal_all_finite(target, channels)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	int changed = 0;
-	for (int c = 0; c < channels; c++) {
-		changed |= target[c] != m->target[c];
-	}
-	if (!changed) {
-		return SPRING_OK;
-	}
 	spring_motion n = *m;
+	unsigned changed = 0;
 	for (int c = 0; c < channels; c++) {
 		if (target[c] != m->target[c]) {
 			n.target[c] = target[c];
-			derive_rest(&n, c);
+			changed |= 1u << c;
 		}
 	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return changed ? start_move(m, n, changed) : SPRING_OK;
 }
 
 spring_result spring_motion_set_params(spring_motion *m, spring_params params)
@@ -316,12 +315,7 @@ spring_result spring_motion_set_params(spring_motion *m, spring_params params)
 	}
 	spring_motion n = *m;
 	n.params = p;
-	for (int c = 0; c < n.channels; c++) {
-		derive_rest(&n, c);
-	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return start_move(m, n, ALL_CHANNELS);
 }
 
 spring_result spring_motion_set_value(spring_motion *m, const float *value, const float *velocity, int channels)
@@ -329,18 +323,15 @@ spring_result spring_motion_set_value(spring_motion *m, const float *value, cons
 	if (!motion_ok(m) || !value || channels != m->channels) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!finite_all(value, channels) || (velocity && !finite_all(velocity, channels))) {
+	if (!spring_internal_all_finite(value, channels) || (velocity && !spring_internal_all_finite(velocity, channels))) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_motion n = *m;
 	for (int c = 0; c < channels; c++) {
 		n.value[c] = value[c];
 		n.velocity[c] = velocity ? velocity[c] : 0.0f;
-		derive_rest(&n, c);
 	}
-	reanchor(&n);
-	*m = n;
-	return SPRING_OK;
+	return start_move(m, n, ALL_CHANNELS);
 }
 
 spring_result spring_motion_advance(spring_motion *m, float dt)

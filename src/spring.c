@@ -5,6 +5,7 @@
 // (detmath.c), so results are bit-identical across compilers; states are stored as float.
 #include "spring/spring.h"
 
+#include "base_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
@@ -120,23 +121,6 @@ static void transition_for(spring_params p, double t, spring_transition *tr)
 	spring_transition_compute((double)p.stiffness / m, (double)p.damping / m, t, tr);
 }
 
-// Applies a transition to one component; returns 0 when the result leaves float range.
-static int apply_1(const spring_transition *tr, double target, float *x, float *v)
-{
-	double e = (double)*x - target;
-	double vv = (double)*v;
-	double ne = tr->pp * e + tr->pv * vv;
-	double nv = tr->vp * e + tr->vv * vv;
-	float fx = (float)(target + ne);
-	float fv = (float)nv;
-	if (!spring_is_finite(fx) || !spring_is_finite(fv)) {
-		return 0;
-	}
-	*x = fx;
-	*v = fv;
-	return 1;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Parameterisations
 
@@ -165,6 +149,15 @@ spring_result spring_params_from_frequency(float hertz, float damping_ratio, spr
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	return make_from_omega(TWO_PI * (double)hertz, (double)damping_ratio, out);
+}
+
+spring_params spring_params_default(void)
+{
+	spring_params p = {0.0f, 0.0f, 0.0f};
+	spring_result r = spring_params_from_frequency(SPRING_DEFAULT_HERTZ, SPRING_DEFAULT_DAMPING_RATIO, &p);
+	SPRING_ASSERT(r == SPRING_OK);
+	(void)r;
+	return p;
 }
 
 // SwiftUI's bounce -> damping ratio. Caller checked bounce is in (-1, 1].
@@ -703,54 +696,98 @@ float spring_half_life(spring_params p)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Closed form and exact stepping
+// One implementation over n components
+//
+// The scalar, vec2, vec3 and angle variants of stepping, rest and follow are one algorithm applied
+// to each of 1, 2 or 3 independent components. A typed public function describes its call as a
+// `view` (where its components live, their targets, whether it is an angle) and runs the one
+// kernel of its family on it (step_n, rest_n, follow_n, or stepper_component per component). The
+// angle variants are the one-component kernels with `angle` set: the gap to the target is measured
+// along the shortest arc and the result wrapped onto (-pi, pi]. Per component, each kernel performs
+// exactly the float and double operations, in the same order, that the separate typed copies did,
+// so every result is bit-identical to theirs (test_step's golden over the typed variants).
+
+#define MAX_COMPONENTS 3
+
+// The kernels are inlined into each typed function, so that there the component count and the
+// angle flag are constants and the view mostly vanishes, as in separate typed code.
+#if defined(__GNUC__)
+#define KERNEL static inline __attribute__((always_inline))
+#else
+#define KERNEL static inline
+#endif
+
+// The components of one typed call: the addresses of each position and velocity in the caller's
+// state, and the targets. The view of a NULL state has no components (n = 0).
+typedef struct view {
+	int n;     // 0 (NULL state) or 1 .. MAX_COMPONENTS
+	int angle; // with n == 1: radians, gap along the shortest arc, result wrapped
+	float *x[MAX_COMPONENTS], *v[MAX_COMPONENTS];
+	float target[MAX_COMPONENTS];
+} view;
+
+KERNEL view view_1(spring_state *s, float target, int angle)
+{
+	return s ? (view){1, angle, {&s->x}, {&s->v}, {target}} : (view){0};
+}
+
+KERNEL view view_vec2(spring_state_vec2 *s, spring_vec2 target)
+{
+	return s ? (view){2, 0, {&s->x.x, &s->x.y}, {&s->v.x, &s->v.y}, {target.x, target.y}} : (view){0};
+}
+
+KERNEL view view_vec3(spring_state_vec3 *s, spring_vec3 target)
+{
+	return s ? (view){3, 0, {&s->x.x, &s->x.y, &s->x.z}, {&s->v.x, &s->v.y, &s->v.z}, {target.x, target.y, target.z}}
+	         : (view){0};
+}
+
+// A kernel's working copy of a view's positions and velocities, written back only on success.
+typedef struct values { float x[MAX_COMPONENTS], v[MAX_COMPONENTS]; } values;
+
+KERNEL values read_view(const view *w)
+{
+	values c;
+	for (int i = 0; i < w->n; i++) {
+		c.x[i] = *w->x[i];
+		c.v[i] = *w->v[i];
+	}
+	return c;
+}
+
+KERNEL void write_view(const view *w, const values *c)
+{
+	for (int i = 0; i < w->n; i++) {
+		*w->x[i] = c->x[i];
+		*w->v[i] = c->v[i];
+	}
+}
+
+KERNEL int view_finite(const view *w)
+{
+	values c = read_view(w);
+	return spring_internal_all_finite(w->target, w->n) && spring_internal_all_finite(c.x, w->n) &&
+	       spring_internal_all_finite(c.v, w->n);
+}
+
+// Euclidean length, summed in double. With one component it is exactly |a[0]|: the square of a
+// float is exact in double, and so is the square root of that square.
+KERNEL float length_n(const float *a, int n)
+{
+	double sum = 0.0;
+	for (int i = 0; i < n; i++) {
+		sum += (double)a[i] * (double)a[i];
+	}
+	return (float)sqrt(sum);
+}
 
 static int time_ok(float t)
 {
 	return spring_is_finite(t) && t >= 0.0f;
 }
 
-spring_state spring_evaluate(spring_params p, spring_state start, float target, float t)
+static spring_result check_step_args(spring_params p, float dt)
 {
-	spring_state s = start;
-	if (spring_step_exact(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state_vec2 spring_evaluate_vec2(spring_params p, spring_state_vec2 start, spring_vec2 target, float t)
-{
-	spring_state_vec2 s = start;
-	if (spring_step_exact_vec2(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state_vec3 spring_evaluate_vec3(spring_params p, spring_state_vec3 start, spring_vec3 target, float t)
-{
-	spring_state_vec3 s = start;
-	if (spring_step_exact_vec3(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-spring_state spring_evaluate_angle(spring_params p, spring_state start, float target, float t)
-{
-	spring_state s = start;
-	if (spring_step_exact_angle(p, &s, target, t) != SPRING_OK) {
-		return start;
-	}
-	return s;
-}
-
-static spring_result check_step_args(spring_params p, const void *s, float dt)
-{
-	if (!s) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
 	spring_result r = spring_params_validate(p);
 	if (r != SPRING_OK) {
 		return r;
@@ -761,87 +798,25 @@ static spring_result check_step_args(spring_params p, const void *s, float dt)
 	return dt >= 0.0f ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
 }
 
-spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state out = *s;
-	if (!apply_1(&tr, (double)target, &out.x, &out.v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
+// ---------------------------------------------------------------------------------------------
+// Exact and semi-implicit stepping, closed form
 
-spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
+// Applies a transition to one component; returns 0 (and writes nothing) when the result leaves
+// float range. An angle works relative to its current value, so the target is on the shortest arc.
+KERNEL int apply_transition(const spring_transition *tr, int angle, float target, float *x, float *v)
 {
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec2_is_finite(target) || !spring_vec2_is_finite(s->x) || !spring_vec2_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state_vec2 out = *s;
-	if (!apply_1(&tr, (double)target.x, &out.x.x, &out.v.x) || !apply_1(&tr, (double)target.y, &out.x.y, &out.v.y)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
-
-spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec3_is_finite(target) || !spring_vec3_is_finite(s->x) || !spring_vec3_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	spring_state_vec3 out = *s;
-	if (!apply_1(&tr, (double)target.x, &out.x.x, &out.v.x) || !apply_1(&tr, (double)target.y, &out.x.y, &out.v.y) ||
-	    !apply_1(&tr, (double)target.z, &out.x.z, &out.v.z)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
-}
-
-spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
-{
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	// Work relative to the current angle so the target is always on the shortest arc.
-	spring_transition tr;
-	transition_for(p, (double)dt, &tr);
-	double e = -(double)spring_angle_delta(s->x, target);
-	double ne = tr.pp * e + tr.pv * (double)s->v;
-	double nv = tr.vp * e + tr.vv * (double)s->v;
+	double e = angle ? -(double)spring_angle_delta(*x, target) : (double)*x - (double)target;
+	double vv = (double)*v;
+	double ne = tr->pp * e + tr->pv * vv;
+	double nv = tr->vp * e + tr->vv * vv;
+	float fx = angle ? (float)((double)*x + (ne - e)) : (float)((double)target + ne);
 	float fv = (float)nv;
-	float unwrapped = (float)((double)s->x + (ne - e));
-	if (!spring_is_finite(fv) || !spring_is_finite(unwrapped)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	if (!spring_is_finite(fx) || !spring_is_finite(fv)) {
+		return 0;
 	}
-	s->x = spring_angle_wrap(unwrapped);
-	s->v = fv;
-	return SPRING_OK;
+	*x = angle ? spring_angle_wrap(fx) : fx;
+	*v = fv;
+	return 1;
 }
 
 // Semi-implicit Euler stability for x'' = -w2 e - g v with step h: the transition's eigenvalues
@@ -857,107 +832,132 @@ int spring_semi_implicit_is_stable(spring_params p, float dt)
 	return w2 * h * h + 2.0 * g * h < 4.0;
 }
 
-static spring_result check_semi_implicit(spring_params p, const void *s, float dt)
+// The classic two-line update in float on one component: velocity first, then position from the
+// new velocity; returns 0 (and writes nothing) when the result leaves float range. An angle steps
+// its offset from the shortest-arc target (from 0 towards the delta), then maps back onto the circle.
+KERNEL int semi_implicit_component(spring_params p, float dt, int angle, float target, float *x, float *v)
 {
-	spring_result r = check_step_args(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	return spring_semi_implicit_is_stable(p, dt) ? SPRING_OK : SPRING_ERROR_UNSTABLE;
-}
-
-// The classic two-line update in float: velocity first, then position from the new velocity.
-static int semi_implicit_1(spring_params p, float target, float dt, float *x, float *v)
-{
-	float a = (-p.stiffness * (*x - target) - p.damping * *v) / p.mass;
+	float from = angle ? 0.0f : *x;
+	float to = angle ? spring_angle_delta(*x, target) : target;
+	float a = (-p.stiffness * (from - to) - p.damping * *v) / p.mass;
 	float nv = *v + a * dt;
-	float nx = *x + nv * dt;
+	float nx = from + nv * dt;
 	if (!spring_is_finite(nx) || !spring_is_finite(nv)) {
 		return 0;
 	}
-	*x = nx;
+	*x = angle ? spring_angle_wrap(*x + nx) : nx;
 	*v = nv;
 	return 1;
 }
 
-spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt)
+typedef enum integrator { EXACT, SEMI_IMPLICIT } integrator;
+
+// Advances the components of `w` by dt with the chosen integrator. On error nothing is written.
+KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
+	if (w.n == 0) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = check_step_args(p, dt);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
+	if (method == SEMI_IMPLICIT && !spring_semi_implicit_is_stable(p, dt)) {
+		return SPRING_ERROR_UNSTABLE;
+	}
+	if (!view_finite(&w)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	spring_state out = *s;
-	if (!semi_implicit_1(p, target, dt, &out.x, &out.v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_transition tr = {0.0, 0.0, 0.0, 0.0};
+	if (method == EXACT) {
+		transition_for(p, (double)dt, &tr);
 	}
-	*s = out;
+	values out = read_view(&w);
+	for (int i = 0; i < w.n; i++) {
+		int ok = method == EXACT ? apply_transition(&tr, w.angle, w.target[i], &out.x[i], &out.v[i])
+		                         : semi_implicit_component(p, dt, w.angle, w.target[i], &out.x[i], &out.v[i]);
+		if (!ok) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	write_view(&w, &out);
 	return SPRING_OK;
+}
+
+spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
+{
+	return step_n(EXACT, p, view_1(s, target, 0), dt);
+}
+
+spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
+{
+	return step_n(EXACT, p, view_vec2(s, target), dt);
+}
+
+spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
+{
+	return step_n(EXACT, p, view_vec3(s, target), dt);
+}
+
+spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
+{
+	return step_n(EXACT, p, view_1(s, target, 1), dt);
+}
+
+spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt)
+{
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 0), dt);
 }
 
 spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec2_is_finite(target) || !spring_vec2_is_finite(s->x) || !spring_vec2_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_state_vec2 out = *s;
-	if (!semi_implicit_1(p, target.x, dt, &out.x.x, &out.v.x) || !semi_implicit_1(p, target.y, dt, &out.x.y, &out.v.y)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
+	return step_n(SEMI_IMPLICIT, p, view_vec2(s, target), dt);
 }
 
 spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_vec3_is_finite(target) || !spring_vec3_is_finite(s->x) || !spring_vec3_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_state_vec3 out = *s;
-	if (!semi_implicit_1(p, target.x, dt, &out.x.x, &out.v.x) || !semi_implicit_1(p, target.y, dt, &out.x.y, &out.v.y) ||
-	    !semi_implicit_1(p, target.z, dt, &out.x.z, &out.v.z)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*s = out;
-	return SPRING_OK;
+	return step_n(SEMI_IMPLICIT, p, view_vec3(s, target), dt);
 }
 
 spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	spring_result r = check_semi_implicit(p, s, dt);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(target) || !spring_is_finite(s->x) || !spring_is_finite(s->v)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	// Step the offset from the shortest-arc target, then map back onto the circle.
-	float x = 0.0f, v = s->v;
-	float delta = spring_angle_delta(s->x, target);
-	if (!semi_implicit_1(p, delta, dt, &x, &v)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	s->x = spring_angle_wrap(s->x + x);
-	s->v = v;
-	return SPRING_OK;
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 1), dt);
 }
+
+// The closed form is the exact step from `start` (which stays as it was on invalid input).
+spring_state spring_evaluate(spring_params p, spring_state start, float target, float t)
+{
+	(void)spring_step_exact(p, &start, target, t);
+	return start;
+}
+
+spring_state_vec2 spring_evaluate_vec2(spring_params p, spring_state_vec2 start, spring_vec2 target, float t)
+{
+	(void)spring_step_exact_vec2(p, &start, target, t);
+	return start;
+}
+
+spring_state_vec3 spring_evaluate_vec3(spring_params p, spring_state_vec3 start, spring_vec3 target, float t)
+{
+	(void)spring_step_exact_vec3(p, &start, target, t);
+	return start;
+}
+
+spring_state spring_evaluate_angle(spring_params p, spring_state start, float target, float t)
+{
+	(void)spring_step_exact_angle(p, &start, target, t);
+	return start;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Precomputed exact transition (the per-spring hot path: no validation, float only)
 
 spring_result spring_stepper_init(spring_stepper *out, spring_params p, float step)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	spring_result r = check_step_args(p, out, step);
+	spring_result r = check_step_args(p, step);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -971,41 +971,39 @@ spring_result spring_stepper_init(spring_stepper *out, spring_params p, float st
 	return SPRING_OK;
 }
 
+// e' = pp e + pv v, v' = vp e + vv v on one component, in place; an angle's e is minus the
+// shortest-arc delta to its target, and its new value is wrapped. Each stepper calls it on its
+// components directly: no copy, no view (the angle one is the hot path of angle chains).
+static void stepper_component(const spring_stepper *st, int angle, float *x, float *v, float target)
+{
+	float e = angle ? -spring_angle_delta(*x, target) : *x - target;
+	float v0 = *v;
+	float ne = st->pp * e + st->pv * v0;
+	*v = st->vp * e + st->vv * v0;
+	*x = angle ? spring_angle_wrap(*x + (ne - e)) : target + ne;
+}
+
 void spring_stepper_step(const spring_stepper *st, spring_state *s, float target)
 {
-	float e = s->x - target;
-	float v = s->v;
-	s->x = target + (st->pp * e + st->pv * v);
-	s->v = st->vp * e + st->vv * v;
+	stepper_component(st, 0, &s->x, &s->v, target);
 }
 
 void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target)
 {
-	// Relative to the current angle so the target is on the shortest arc; e = -delta.
-	float e = -spring_angle_delta(s->x, target);
-	float v = s->v;
-	float ne = st->pp * e + st->pv * v;
-	s->v = st->vp * e + st->vv * v;
-	s->x = spring_angle_wrap(s->x + (ne - e));
+	stepper_component(st, 1, &s->x, &s->v, target);
 }
 
 void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
 {
-	spring_state a = {s->x.x, s->v.x}, b = {s->x.y, s->v.y};
-	spring_stepper_step(st, &a, target.x);
-	spring_stepper_step(st, &b, target.y);
-	s->x = spring_vec2_make(a.x, b.x);
-	s->v = spring_vec2_make(a.v, b.v);
+	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
+	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
 }
 
 void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target)
 {
-	spring_state a = {s->x.x, s->v.x}, b = {s->x.y, s->v.y}, c = {s->x.z, s->v.z};
-	spring_stepper_step(st, &a, target.x);
-	spring_stepper_step(st, &b, target.y);
-	spring_stepper_step(st, &c, target.z);
-	s->x = spring_vec3_make(a.x, b.x, c.x);
-	s->v = spring_vec3_make(a.v, b.v, c.v);
+	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
+	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
+	stepper_component(st, 0, &s->x.z, &s->v.z, target.z);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1016,56 +1014,47 @@ static int thresholds_ok(float rest_delta, float rest_speed)
 	return spring_is_finite(rest_delta) && spring_is_finite(rest_speed) && rest_delta >= 0.0f && rest_speed >= 0.0f;
 }
 
-int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
+// At rest: snaps the components of `w` onto their targets with velocity 0 and returns 1;
+// otherwise (and for a NULL state) writes nothing and returns 0.
+KERNEL int rest_n(view w, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
+	if (w.n == 0 || !thresholds_ok(rest_delta, rest_speed) || !view_finite(&w)) {
 		return 0;
 	}
-	if (fabsf(s->x - target) <= rest_delta && fabsf(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = 0.0f;
-		return 1;
+	values c = read_view(&w);
+	float gap[MAX_COMPONENTS];
+	for (int i = 0; i < w.n; i++) {
+		gap[i] = w.angle ? spring_angle_delta(c.x[i], w.target[i]) : c.x[i] - w.target[i];
 	}
-	return 0;
+	if (!(length_n(gap, w.n) <= rest_delta && length_n(c.v, w.n) <= rest_speed)) {
+		return 0;
+	}
+	for (int i = 0; i < w.n; i++) {
+		c.x[i] = w.angle ? spring_angle_wrap(w.target[i]) : w.target[i];
+		c.v[i] = 0.0f;
+	}
+	write_view(&w, &c);
+	return 1;
+}
+
+int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
+{
+	return rest_n(view_1(s, target, 0), rest_delta, rest_speed);
 }
 
 int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec2_is_finite(target) || !(spring_vec2_is_finite(s->x) && spring_vec2_is_finite(s->v))) {
-		return 0;
-	}
-	if (spring_vec2_length(spring_vec2_sub(s->x, target)) <= rest_delta && spring_vec2_length(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = spring_vec2_make(0.0f, 0.0f);
-		return 1;
-	}
-	return 0;
+	return rest_n(view_vec2(s, target), rest_delta, rest_speed);
 }
 
 int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_vec3_is_finite(target) || !(spring_vec3_is_finite(s->x) && spring_vec3_is_finite(s->v))) {
-		return 0;
-	}
-	if (spring_vec3_length(spring_vec3_sub(s->x, target)) <= rest_delta && spring_vec3_length(s->v) <= rest_speed) {
-		s->x = target;
-		s->v = spring_vec3_make(0.0f, 0.0f, 0.0f);
-		return 1;
-	}
-	return 0;
+	return rest_n(view_vec3(s, target), rest_delta, rest_speed);
 }
 
 int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
 {
-	if (!s || !thresholds_ok(rest_delta, rest_speed) || !spring_is_finite(target) || !(spring_is_finite(s->x) && spring_is_finite(s->v))) {
-		return 0;
-	}
-	if (fabsf(spring_angle_delta(s->x, target)) <= rest_delta && fabsf(s->v) <= rest_speed) {
-		s->x = spring_angle_wrap(target);
-		s->v = 0.0f;
-		return 1;
-	}
-	return 0;
+	return rest_n(view_1(s, target, 1), rest_delta, rest_speed);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1080,10 +1069,10 @@ spring_result spring_clock_init(spring_clock *c, float step, int max_steps)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (step == 0.0f) {
-		step = 1.0f / 120.0f;
+		step = SPRING_CLOCK_DEFAULT_STEP;
 	}
 	if (max_steps == 0) {
-		max_steps = 8;
+		max_steps = SPRING_CLOCK_DEFAULT_MAX_STEPS;
 	}
 	if (!(step > 0.0f && step <= 1.0f) || max_steps < 1 || max_steps > 1000) {
 		return SPRING_ERROR_OUT_OF_RANGE;
@@ -1165,47 +1154,54 @@ static int follow_factor(float half_life, float dt, double *out)
 	return 1;
 }
 
-static float follow_1(float x, float target, double f)
-{
-	return (float)((double)x + ((double)target - (double)x) * f);
-}
-
-float spring_follow(float x, float target, float half_life, float dt)
+// Moves the positions of `w` (velocities untouched) the fraction of their gap that closes in dt;
+// invalid input writes nothing. A whole fraction snaps onto the targets, except for an angle, which
+// moves by its shortest-arc delta and is wrapped.
+KERNEL void follow_n(view w, float half_life, float dt)
 {
 	double f;
-	if (!spring_is_finite(x) || !spring_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
+	if (!view_finite(&w) || !follow_factor(half_life, dt, &f)) {
+		return;
 	}
-	return f >= 1.0 ? target : follow_1(x, target, f);
+	for (int i = 0; i < w.n; i++) {
+		float x = *w.x[i], t = w.target[i];
+		if (!w.angle && f >= 1.0) {
+			*w.x[i] = t;
+			continue;
+		}
+		double gap = w.angle ? (double)spring_angle_delta(x, t) : (double)t - (double)x;
+		float moved = (float)((double)x + gap * f);
+		*w.x[i] = w.angle ? spring_angle_wrap(moved) : moved;
+	}
+}
+
+// The follow functions take values, not states: each runs on a state with velocity 0.
+float spring_follow(float x, float target, float half_life, float dt)
+{
+	spring_state s = {x, 0.0f};
+	follow_n(view_1(&s, target, 0), half_life, dt);
+	return s.x;
 }
 
 spring_vec2 spring_follow_vec2(spring_vec2 x, spring_vec2 target, float half_life, float dt)
 {
-	double f;
-	if (!spring_vec2_is_finite(x) || !spring_vec2_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
-	}
-	return f >= 1.0 ? target : spring_vec2_make(follow_1(x.x, target.x, f), follow_1(x.y, target.y, f));
+	spring_state_vec2 s = {x, {0.0f, 0.0f}};
+	follow_n(view_vec2(&s, target), half_life, dt);
+	return s.x;
 }
 
 spring_vec3 spring_follow_vec3(spring_vec3 x, spring_vec3 target, float half_life, float dt)
 {
-	double f;
-	if (!spring_vec3_is_finite(x) || !spring_vec3_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return x;
-	}
-	return f >= 1.0 ? target
-	                : spring_vec3_make(follow_1(x.x, target.x, f), follow_1(x.y, target.y, f), follow_1(x.z, target.z, f));
+	spring_state_vec3 s = {x, {0.0f, 0.0f, 0.0f}};
+	follow_n(view_vec3(&s, target), half_life, dt);
+	return s.x;
 }
 
 float spring_follow_angle(float angle, float target, float half_life, float dt)
 {
-	double f;
-	if (!spring_is_finite(angle) || !spring_is_finite(target) || !follow_factor(half_life, dt, &f)) {
-		return angle;
-	}
-	double delta = (double)spring_angle_delta(angle, target);
-	return spring_angle_wrap((float)((double)angle + delta * f));
+	spring_state s = {angle, 0.0f};
+	follow_n(view_1(&s, target, 1), half_life, dt);
+	return s.x;
 }
 
 // d folded onto (-pi, pi] in double; fmod is exact, so this is deterministic.

@@ -16,12 +16,5 @@ double spring_solve_unit_gap(double zeta, double gap);
 /// interval: the one angle fold behind spring_angle_wrap/delta/lerp and the chains.
 float spring_internal_angle_fold(double d);
 
-/// The default spring of chains: 2 Hz, damping ratio 0.3 (mass 1).
-static inline spring_params spring_internal_default_params(void)
-{
-	spring_params p = {0.0f, 0.0f, 0.0f};
-	spring_params_from_frequency(2.0f, 0.3f, &p);
-	return p;
-}
 
 #endif

@@ -434,6 +434,10 @@ static int test_default_thresholds(void)
 	ENSURE_NEAR(m.params.stiffness, 157.913670, 1e-3);
 	ENSURE_NEAR(m.params.damping, 25.1327412, 1e-4);
 	ENSURE(m.params.mass == 1.0f);
+	spring_params d;
+	ENSURE(SPRING_MOTION_DEFAULT_DURATION == 0.5f && SPRING_MOTION_DEFAULT_BOUNCE == 0.0f);
+	ENSURE(spring_params_from_duration_bounce(SPRING_MOTION_DEFAULT_DURATION, SPRING_MOTION_DEFAULT_BOUNCE, &d) == SPRING_OK);
+	ENSURE(memcmp(&d, &m.params, sizeof d) == 0);
 	ENSURE_NEAR(m.rest_delta[0], 0.3, 1e-6);
 	ENSURE_NEAR(m.rest_delta[1], 0.001, 1e-9);
 	ENSURE(m.rest_delta[2] == SPRING_MOTION_REST_DELTA_FLOOR); // zero-length move: the floor, not 0

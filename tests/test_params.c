@@ -297,6 +297,22 @@ static int test_round_trips(void)
 	return 0;
 }
 
+// The default spring is the documented one (2 Hz, damping ratio 0.3, k 157.91, c 7.54, m 1), bit
+// for bit what spring_params_from_frequency gives for the two macros.
+static int test_default_spring(void)
+{
+	spring_params d = spring_params_default(), f;
+	ENSURE(SPRING_DEFAULT_HERTZ == 2.0f && SPRING_DEFAULT_DAMPING_RATIO == 0.3f);
+	ENSURE(spring_params_from_frequency(SPRING_DEFAULT_HERTZ, SPRING_DEFAULT_DAMPING_RATIO, &f) == SPRING_OK);
+	ENSURE(memcmp(&d, &f, sizeof d) == 0);
+	ENSURE_NEAR(spring_frequency_hz(d), 2.0, 1e-6);
+	ENSURE_NEAR(spring_damping_ratio(d), 0.3, 1e-6);
+	ENSURE_NEAR(d.stiffness, 157.91, 0.01);
+	ENSURE_NEAR(d.damping, 7.54, 0.01);
+	ENSURE(d.mass == 1.0f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -311,5 +327,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_frame_port);
 	RUN_TEST(test_per_frame_semi_implicit_port);
 	RUN_TEST(test_round_trips);
+	RUN_TEST(test_default_spring);
 	return TEST_SUMMARY();
 }

@@ -9,6 +9,9 @@
 
 // Hash of the standard scenario: identical for gcc, clang and wasm32 (determinism).
 #define SPRING_TEST_GOLDEN_CORE 0xb26911bbde707398ull
+// Hash of every typed variant (vec2, vec3, angle) on a spread of inputs: identical for gcc, clang
+// and wasm32, and unchanged since the variants were separate copies.
+#define SPRING_TEST_GOLDEN_VARIANTS 0xcbbc30c35cbe4965ull
 
 static uint32_t rng_state = 0x12345678u;
 static float rnd(float lo, float hi)
@@ -592,7 +595,8 @@ static int test_clock(void)
 {
 	spring_clock c;
 	ENSURE(spring_clock_init(&c, 0.0f, 0) == SPRING_OK);
-	ENSURE(c.step == 1.0f / 120.0f && c.max_steps == 8);
+	ENSURE(c.step == SPRING_CLOCK_DEFAULT_STEP && c.max_steps == SPRING_CLOCK_DEFAULT_MAX_STEPS);
+	ENSURE(SPRING_CLOCK_DEFAULT_STEP == 1.0f / 120.0f && SPRING_CLOCK_DEFAULT_MAX_STEPS == 8); // as documented
 	// 60 Hz frames -> 2 steps each; 144 Hz -> 0 or 1.
 	int total = 0;
 	for (int i = 0; i < 600; i++) {
@@ -717,6 +721,88 @@ static int test_determinism_golden(void)
 	return 0;
 }
 
+// Every typed variant (scalar, vec2, vec3, angle) of every stepping, rest and follow function on a
+// spread of inputs: ordinary moves, large steps (semi-implicit refuses them), results beyond float
+// range, angles across the wrap, thresholds on both sides. Results and return codes are hashed, so
+// a variant that rounds one operation differently, checks in another order or writes on error
+// changes the hash. Its own random state keeps the sequence independent of the other tests.
+
+static uint64_t hash_result(uint64_t h, spring_result r)
+{
+	int32_t code = (int32_t)r;
+	return spring_hash(h, &code, sizeof code);
+}
+
+static int test_determinism_typed_variants(void)
+{
+	uint64_t h = SPRING_HASH_INIT;
+	uint32_t g = 0x2545f491u;
+	spring_params ps[4];
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &ps[0]) == SPRING_OK);
+	ENSURE(spring_params_from_frequency(3.0f, 1.0f, &ps[1]) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.4f, -0.6f, &ps[2]) == SPRING_OK);
+	ENSURE(spring_params_from_physical(0.5f, 4000.0f, 0.0f, &ps[3]) == SPRING_OK);
+	for (int i = 0; i < 2000; i++) {
+		spring_params p = ps[i % 4];
+		// Some states whose next step leaves float range, some beyond it already.
+		float big = (i / 4) % 8 == 3 ? 1e36f : ((i / 4) % 8 == 6 ? 3e38f : 1.0f);
+		float dt = (i % 7) == 3 ? random_range(&g, 0.2f, 3.0f) : random_range(&g, 0.0f, 0.05f);
+		spring_state_vec3 s3 = {{random_range(&g, -10.0f, 10.0f) * big, random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f) * big},
+		                        {random_range(&g, -50.0f, 50.0f) * big, random_range(&g, -50.0f, 50.0f), random_range(&g, -50.0f, 50.0f)}};
+		spring_vec3 t3 = {random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f)};
+		spring_state_vec2 s2 = {{s3.x.y, s3.x.x}, {s3.v.y, s3.v.x}};
+		spring_vec2 t2 = {t3.y, t3.x};
+		spring_state s1 = {s3.x.z, s3.v.z};
+		spring_state a1 = {random_range(&g, -4.0f, 4.0f), random_range(&g, -20.0f, 20.0f) * big};
+		float ta = random_range(&g, -4.0f, 4.0f);
+		float rest_delta = random_range(&g, -0.5f, 20.0f), rest_speed = random_range(&g, -1.0f, 80.0f);
+		float half_life = (i % 9) == 2 ? 0.0f : random_range(&g, 0.0f, 0.5f);
+
+		spring_state_vec3 e3 = s3, m3 = s3, r3 = s3;
+		spring_state_vec2 e2 = s2, m2 = s2, r2 = s2;
+		spring_state e1 = s1, m1 = s1, ea = a1, ma = a1, ra = a1, r1 = s1;
+		spring_result rs[12] = {
+		    spring_step_exact_vec3(p, &e3, t3, dt),        spring_step_exact_vec2(p, &e2, t2, dt),
+		    spring_step_exact(p, &e1, t3.z, dt),           spring_step_exact_angle(p, &ea, ta, dt),
+		    spring_step_semi_implicit_vec3(p, &m3, t3, dt), spring_step_semi_implicit_vec2(p, &m2, t2, dt),
+		    spring_step_semi_implicit(p, &m1, t3.z, dt),   spring_step_semi_implicit_angle(p, &ma, ta, dt),
+		    (spring_result)spring_rest_vec3(&r3, t3, rest_delta, rest_speed),
+		    (spring_result)spring_rest_vec2(&r2, t2, rest_delta, rest_speed),
+		    (spring_result)spring_rest(&r1, t3.z, rest_delta, rest_speed),
+		    (spring_result)spring_rest_angle(&ra, ta, rest_delta, rest_speed)};
+		for (int k = 0; k < 12; k++) {
+			h = hash_result(h, rs[k]);
+		}
+		spring_state_vec3 v3 = spring_evaluate_vec3(p, s3, t3, dt);
+		spring_state_vec2 v2 = spring_evaluate_vec2(p, s2, t2, dt);
+		spring_state v1 = spring_evaluate(p, s1, t3.z, dt), va = spring_evaluate_angle(p, a1, ta, dt);
+		spring_vec3 f3 = spring_follow_vec3(s3.x, t3, half_life, dt);
+		spring_vec2 f2 = spring_follow_vec2(s2.x, t2, half_life, dt);
+		float f1 = spring_follow(s1.x, t3.z, half_life, dt), fa = spring_follow_angle(a1.x, ta, half_life, dt);
+		spring_stepper st;
+		spring_state_vec3 k3 = s3;
+		spring_state_vec2 k2 = s2;
+		spring_state k1 = s1, ka = a1;
+		h = hash_result(h, spring_stepper_init(&st, p, dt > 0.0f ? dt : 1.0f / 120.0f));
+		if (big == 1.0f) {
+			spring_stepper_step_vec3(&st, &k3, t3);
+			spring_stepper_step_vec2(&st, &k2, t2);
+			spring_stepper_step(&st, &k1, t3.z);
+			spring_stepper_step_angle(&st, &ka, ta);
+		}
+		float row[] = {e3.x.x, e3.x.y, e3.x.z, e3.v.x, e3.v.y, e3.v.z, e2.x.x, e2.x.y, e2.v.x, e2.v.y, e1.x, e1.v, ea.x, ea.v,
+		               m3.x.x, m3.x.y, m3.x.z, m3.v.x, m3.v.y, m3.v.z, m2.x.x, m2.x.y, m2.v.x, m2.v.y, m1.x, m1.v, ma.x, ma.v,
+		               r3.x.x, r3.x.y, r3.x.z, r3.v.x, r3.v.y, r3.v.z, r2.x.x, r2.x.y, r2.v.x, r2.v.y, r1.x, r1.v, ra.x, ra.v,
+		               v3.x.x, v3.x.y, v3.x.z, v3.v.x, v3.v.y, v3.v.z, v2.x.x, v2.x.y, v2.v.x, v2.v.y, v1.x, v1.v, va.x, va.v,
+		               f3.x,   f3.y,   f3.z,   f2.x,   f2.y,   f1,     fa,
+		               k3.x.x, k3.x.y, k3.x.z, k3.v.x, k3.v.y, k3.v.z, k2.x.x, k2.x.y, k2.v.x, k2.v.y, k1.x, k1.v, ka.x, ka.v};
+		h = spring_hash(h, row, sizeof row);
+	}
+	printf("  variants hash %016llx\n", (unsigned long long)h);
+	ENSURE(h == SPRING_TEST_GOLDEN_VARIANTS);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -741,5 +827,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_clock);
 	RUN_TEST(test_follow_is_frame_rate_independent);
 	RUN_TEST(test_determinism_golden);
+	RUN_TEST(test_determinism_typed_variants);
 	return TEST_SUMMARY();
 }

@@ -108,7 +108,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		char shown[160];
 		return cli_error(cmd, "--integrator: '%s' is not exact, semi-implicit or both", cli_clean(shown, sizeof shown, which));
 	}
-	double step = cli_num(a, "--step", 1.0 / 120.0);
+	double step = cli_num(a, "--step", 1.0 / SPRING_CLOCK_DEFAULT_RATE);
 	integrator_result res[2];
 	int count = 0;
 	float rates[VERIFY_MAX_FPS];
@@ -203,7 +203,7 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 	} else {
 		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description, fmt_num(n[0], s.p.stiffness, 6),
 		          fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
-		sb_printf(&b, "clock: fixed step %s s, at most 8 steps a frame; frame rates", fmt_num(n[0], step, 6));
+		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6), SPRING_CLOCK_DEFAULT_MAX_STEPS);
 		for (int i = 0; i < fps_count; i++) {
 			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
 		}

@@ -38,6 +38,11 @@ extern "C" {
 
 #define SPRING_MOTION_MAX_CHANNELS 4
 
+/// The spring of a motion whose params are all zero: SwiftUI's default Spring(duration: 0.5,
+/// bounce: 0), critically damped (k 157.91, c 25.13, m 1).
+#define SPRING_MOTION_DEFAULT_DURATION 0.5f ///< seconds (spring_params_from_duration_bounce)
+#define SPRING_MOTION_DEFAULT_BOUNCE 0.0f   ///< 0: critically damped
+
 /// Default rest_delta as a fraction of the move: 0.1 %. A zero threshold in a description means
 /// "derive it from the move", per channel, in that channel's units:
 ///
@@ -69,8 +74,8 @@ extern "C" {
 /// are read.
 typedef struct spring_motion_desc {
 	int channels;            ///< 1 .. SPRING_MOTION_MAX_CHANNELS
-	spring_params params;    ///< all zero -> SwiftUI's default Spring(duration: 0.5, bounce: 0)
-	                         ///< (k 157.91, c 25.13, m 1); mass 0 alone -> 1 kg
+	spring_params params;    ///< all zero -> the default spring (SPRING_MOTION_DEFAULT_DURATION,
+	                         ///< SPRING_MOTION_DEFAULT_BOUNCE); mass 0 alone -> 1 kg
 	float from[SPRING_MOTION_MAX_CHANNELS];       ///< initial value per channel, units
 	float to[SPRING_MOTION_MAX_CHANNELS];         ///< target per channel, units
 	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< initial velocity per channel, units/s

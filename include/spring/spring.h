@@ -38,6 +38,17 @@ typedef struct spring_state_vec3 { spring_vec3 x, v; } spring_state_vec3;
 /// SPRING_OK when `p` is a valid spring, otherwise the reason.
 SPRING_API spring_result spring_params_validate(spring_params p);
 
+/// @name The default spring
+/// What chains, angle chains and rigs use when their parameters are left zero: a soft, lively
+/// spring for secondary motion (hair, tails, cloth strips) that overshoots by about 37 %.
+/// @{
+#define SPRING_DEFAULT_HERTZ 2.0f         ///< natural frequency of the default spring, hertz
+#define SPRING_DEFAULT_DAMPING_RATIO 0.3f ///< damping ratio zeta of the default spring
+/// The default spring: spring_params_from_frequency(SPRING_DEFAULT_HERTZ, SPRING_DEFAULT_DAMPING_RATIO),
+/// that is k = (2 pi f)^2 = 157.91 N/m, c = 2 zeta (2 pi f) = 7.54 N*s/m, m = 1 kg.
+SPRING_API spring_params spring_params_default(void);
+/// @}
+
 /// @name Parameterisations. Each writes `*out` only on success.
 /// @{
 /// Physical mass (kg), stiffness (N/m), damping (N*s/m).
@@ -174,19 +185,27 @@ SPRING_API int spring_rest_angle(spring_state *s, float target, float rest_delta
 ///     render lerp(previous, current, clock.alpha)
 /// At most max_steps run per frame; time beyond that is discarded (added to `dropped`), so a
 /// multi-second hitch costs at most max_steps steps and never spirals.
+/// The defaults below are also those of every object driven by a clock (chains, angle chains,
+/// rigs, the checks in verify.h) when its step or max_steps is left 0.
 /// @{
+#define SPRING_CLOCK_DEFAULT_RATE 120 ///< steps per second of the default step
+#define SPRING_CLOCK_DEFAULT_STEP (1.0f / SPRING_CLOCK_DEFAULT_RATE) ///< default fixed step: 1/120 s
+/// Default cap on steps per advance: with the default step, frames up to 1/15 s lose no time.
+#define SPRING_CLOCK_DEFAULT_MAX_STEPS 8
+
 typedef struct spring_clock {
-	float step;        ///< fixed step in seconds; default 1/120
+	float step;        ///< fixed step in seconds; default SPRING_CLOCK_DEFAULT_STEP
 	float accumulator; ///< unsimulated time carried to the next frame, in [0, step)
 	float alpha;       ///< accumulator / step in [0, 1): how far render time is past the last step
 	float dropped;     ///< total seconds discarded by the cap since init
-	int max_steps;     ///< cap on steps per advance; default 8
+	int max_steps;     ///< cap on steps per advance; default SPRING_CLOCK_DEFAULT_MAX_STEPS
 	float frame_dt;    ///< the last valid frame_dt passed to advance
 	int last_steps;    ///< steps returned by the last advance
 	double time;       ///< simulated seconds so far (steps * step)
 } spring_clock;
 
-/// step 0 -> 1/120 s, max_steps 0 -> 8. step must be finite in (0, 1], max_steps in [0, 1000].
+/// step 0 -> SPRING_CLOCK_DEFAULT_STEP, max_steps 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS. step must be
+/// finite in (0, 1], max_steps in [0, 1000].
 SPRING_API spring_result spring_clock_init(spring_clock *c, float step, int max_steps);
 /// Adds frame_dt (finite, >= 0) and returns how many fixed steps to run now. Invalid frame_dt or
 /// clock: returns the negated spring_result (< 0, so a `for (i < n)` loop runs nothing) and

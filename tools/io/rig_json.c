@@ -84,8 +84,8 @@ static spring_result read_document(rj *c, const cJSON *doc, spring_rig **out, sp
 	spring_rig_desc desc;
 	memset(&desc, 0, sizeof desc);
 	if (rj_check_keys(c, doc, "$", keys, "") || rj_read_root(c, doc, &desc.root) ||
-	    rj_get_float(c, doc, "$", "step", 0, 1.0 / 120.0, 0.0, 1.0, RJ_LO_OPEN, &desc.step) ||
-	    rj_get_int(c, doc, "$", "max_steps", 8, 1, 1000, &desc.max_steps) || rj_read_bones(c, doc)) {
+	    rj_get_float(c, doc, "$", "step", 0, SPRING_CLOCK_DEFAULT_STEP, 0.0, 1.0, RJ_LO_OPEN, &desc.step) ||
+	    rj_get_int(c, doc, "$", "max_steps", SPRING_CLOCK_DEFAULT_MAX_STEPS, 1, 1000, &desc.max_steps) || rj_read_bones(c, doc)) {
 		return c->result;
 	}
 	desc.bone_count = c->bone_count;
