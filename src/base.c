@@ -124,6 +124,13 @@ spring_result spring_internal_create(const void *desc, size_t size, spring_init_
 	return SPRING_OK;
 }
 
+void spring_internal_destroy(void *object, const spring_internal_owner *owner)
+{
+	if (object && owner->block == object && owner->allocator.free) {
+		owner->allocator.free(object, owner->allocator.context);
+	}
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors with a structured location
 
@@ -188,8 +195,8 @@ const char *spring_error_reason(const spring_error *error)
 	return error->message;
 }
 
-static spring_result fail_v(spring_error *e, spring_result r, const char *object, const spring_error_step *path, int depth,
-                            const char *field, const char *fmt, va_list args)
+spring_result spring_internal_fail_v(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
+                                     int depth, const char *field, const char *fmt, va_list args)
 {
 	if (!e) {
 		return r;
@@ -215,7 +222,7 @@ spring_result spring_internal_fail(spring_error *e, spring_result r, const char 
 {
 	va_list args;
 	va_start(args, fmt);
-	fail_v(e, r, object, path, depth, field, fmt, args);
+	spring_internal_fail_v(e, r, object, path, depth, field, fmt, args);
 	va_end(args);
 	return r;
 }
@@ -226,7 +233,7 @@ spring_result spring_internal_fail_at(spring_error *e, spring_result r, const ch
 	spring_error_step step = {element, index};
 	va_list args;
 	va_start(args, fmt);
-	fail_v(e, r, object, &step, element == SPRING_ELEMENT_NONE ? 0 : 1, field, fmt, args);
+	spring_internal_fail_v(e, r, object, &step, element == SPRING_ELEMENT_NONE ? 0 : 1, field, fmt, args);
 	va_end(args);
 	return r;
 }

@@ -4,6 +4,7 @@
 
 #include "spring/base.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,6 +46,10 @@ spring_result spring_internal_fail(spring_error *e, spring_result r, const char 
 #endif
 	;
 
+/// spring_internal_fail with the reason's arguments as a va_list, for wrappers.
+spring_result spring_internal_fail_v(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
+                                     int depth, const char *field, const char *fmt, va_list args);
+
 /// The same for a fault at one element (`element` NONE: the object as a whole).
 spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element,
                                       int index, const char *field, const char *fmt, ...)
@@ -61,6 +66,43 @@ void spring_internal_error_other(spring_error *e, spring_element element, int in
 /// front of the inner location. `inner` and `e` may be the same.
 spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object,
                                          spring_element element, int index);
+
+/// What an object made by `*_create` records: the address of its block (a byte copy of the block
+/// sees another address and is never freed) and the allocator that made it (destroy uses it even
+/// if the process-wide one changed since). All zero for objects made by `*_init` in caller memory.
+typedef struct spring_internal_owner {
+	const void *block;
+	spring_allocator allocator;
+} spring_internal_owner;
+
+/// Frees `object` when `owner` says it is the block its create made; otherwise does nothing.
+void spring_internal_destroy(void *object, const spring_internal_owner *owner);
+
+/// Defines PREFIX_create(desc, out, error) for an object TYPE with a member `owner` from its
+/// PREFIX_init and PREFIX_memory_size: one allocation through spring_internal_create.
+#define SPRING_INTERNAL_DEFINE_CREATE(PREFIX, TYPE, DESC, KIND)                                                              \
+	static spring_result PREFIX##_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error) \
+	{                                                                                                                       \
+		TYPE *object = NULL;                                                                                                \
+		spring_result r = PREFIX##_init((const DESC *)desc, memory, size, out ? &object : NULL, error);                     \
+		if (r == SPRING_OK) {                                                                                               \
+			*out = object;                                                                                                  \
+		}                                                                                                                   \
+		return r;                                                                                                           \
+	}                                                                                                                       \
+	spring_result PREFIX##_create(const DESC *desc, TYPE **out, spring_error *error)                                        \
+	{                                                                                                                       \
+		void *object = NULL;                                                                                                \
+		spring_allocator used;                                                                                              \
+		spring_result r = spring_internal_create(desc, PREFIX##_memory_size(desc), PREFIX##_init_thunk,                     \
+		                                         out ? &object : NULL, &used, KIND, error);                                 \
+		if (r == SPRING_OK) {                                                                                               \
+			*out = (TYPE *)object;                                                                                          \
+			(*out)->owner.block = object;                                                                                   \
+			(*out)->owner.allocator = used;                                                                                 \
+		}                                                                                                                   \
+		return r;                                                                                                           \
+	}
 
 /// Builds an object in caller memory: the `*_init` of chains and rigs behind one signature.
 typedef spring_result spring_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error);

@@ -47,8 +47,7 @@ struct spring_chain {
 	spring_xform3 root_input;     // root passed with the previous frame
 	spring_xform3 root_step;      // root of the last step
 	spring_xform3 root_step_prev; // root of the step before
-	spring_allocator allocator;   // the one that made this object (create), used by destroy
-	const spring_chain *owner;    // address of the block when made by create; NULL for init
+	spring_internal_owner owner;  // set by create; zero for caller memory
 	chain_layout at;              // where the arrays are
 };
 
@@ -443,7 +442,7 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	c->wind = desc->wind;
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
-	c->owner = NULL;
+	c->owner = (spring_internal_owner){0};
 	c->at = l;
 	chain_arrays a = arrays(c);
 	for (int i = 0; i < c->bone_count; i++) {
@@ -472,35 +471,13 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	return SPRING_OK;
 }
 
-static spring_result chain_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
-{
-	spring_chain *c = NULL;
-	spring_result r = spring_chain_init((const spring_chain_desc *)desc, memory, size, out ? &c : NULL, error);
-	if (r == SPRING_OK) {
-		*out = c;
-	}
-	return r;
-}
-
-spring_result spring_chain_create(const spring_chain_desc *desc, spring_chain **out, spring_error *error)
-{
-	void *object = NULL;
-	spring_allocator used;
-	spring_result r = spring_internal_create(desc, spring_chain_memory_size(desc), chain_init_thunk, out ? &object : NULL,
-	                                         &used, "chain", error);
-	if (r == SPRING_OK) {
-		*out = (spring_chain *)object;
-		(*out)->owner = *out;
-		(*out)->allocator = used;
-	}
-	return r;
-}
+SPRING_INTERNAL_DEFINE_CREATE(spring_chain, spring_chain, spring_chain_desc, "chain")
 
 void spring_chain_destroy(spring_chain *chain)
 {
 	// With the allocator that made it, even if the process-wide one changed since.
 	if (chain) {
-		spring_chain_internal_free(chain, chain->owner, chain->allocator);
+		spring_internal_destroy(chain, &chain->owner);
 	}
 }
 

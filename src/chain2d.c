@@ -67,8 +67,7 @@ struct spring_chain2d {
 	spring_xform2 root;       // root of the last step (angle wrapped, scale 1)
 	spring_xform2 prev_root;  // root of the step before
 	spring_xform2 input_root; // root given to the last update (the next frame interpolates from it)
-	spring_allocator allocator;  // the allocator that made the block (create only)
-	const spring_chain2d *owner; // address of the block when made by create; NULL for init
+	spring_internal_owner owner; // set by create; zero for caller memory
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -150,15 +149,11 @@ static spring_xform2 clean_root(spring_xform2 root)
 
 static spring_result set_error(spring_error *error, spring_result r, int index, const char *field, const char *fmt, ...)
 {
-	if (error) {
-		char text[160];
-		va_list args;
-		va_start(args, fmt);
-		vsnprintf(text, sizeof text, fmt, args);
-		va_end(args);
-		spring_internal_fail_at(error, r, "chain2d", index >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE, index, field,
-		                        "%s", text);
-	}
+	spring_error_step at = {SPRING_ELEMENT_SEGMENT, index};
+	va_list args;
+	va_start(args, fmt);
+	spring_internal_fail_v(error, r, "chain2d", &at, index >= 0 ? 1 : 0, field, fmt, args);
+	va_end(args);
 	return r;
 }
 
@@ -334,7 +329,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->tip_params = desc->tip_params;
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
-	c->owner = NULL;
+	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
 	int n = c->segment_count;
@@ -356,35 +351,12 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	return SPRING_OK;
 }
 
-static spring_result chain2d_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
-{
-	spring_chain2d *c = NULL;
-	spring_result r = spring_chain2d_init((const spring_chain2d_desc *)desc, memory, size, out ? &c : NULL, error);
-	if (r == SPRING_OK) {
-		*out = c;
-	}
-	return r;
-}
-
-spring_result spring_chain2d_create(const spring_chain2d_desc *desc, spring_chain2d **out, spring_error *error)
-{
-	void *object = NULL;
-	spring_allocator used;
-	spring_result r = spring_internal_create(desc, spring_chain2d_memory_size(desc), chain2d_init_thunk, out ? &object : NULL,
-	                                         &used, "chain2d", error);
-	if (r == SPRING_OK) {
-		spring_chain2d *c = (spring_chain2d *)object;
-		c->allocator = used;
-		c->owner = c;
-		*out = c;
-	}
-	return r;
-}
+SPRING_INTERNAL_DEFINE_CREATE(spring_chain2d, spring_chain2d, spring_chain2d_desc, "chain2d")
 
 void spring_chain2d_destroy(spring_chain2d *chain)
 {
 	if (chain) {
-		spring_chain_internal_free(chain, chain->owner, chain->allocator);
+		spring_internal_destroy(chain, &chain->owner);
 	}
 }
 

@@ -61,9 +61,3 @@ spring_result spring_chain_internal_stepper(spring_integrator integrator, spring
 	return spring_stepper_init(out, p, step);
 }
 
-void spring_chain_internal_free(void *block, const void *owner, spring_allocator allocator)
-{
-	if (block && owner == block && allocator.free) {
-		allocator.free(block, allocator.context);
-	}
-}

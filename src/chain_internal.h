@@ -41,9 +41,6 @@ spring_result spring_chain_internal_bone_params(spring_params own, spring_params
 /// semi-implicit and (p, step) is outside its stability region. `*out` untouched on error.
 spring_result spring_chain_internal_stepper(spring_integrator integrator, spring_params p, float step, spring_stepper *out);
 
-/// Frees a chain block made by create: `owner` is the block address recorded at creation (NULL
-/// for caller memory), so a byte copy of a created chain (owner != its own address) is never freed.
-void spring_chain_internal_free(void *block, const void *owner, spring_allocator allocator);
 
 // ---------------------------------------------------------------------------------------------
 // spring_chain2d

@@ -304,36 +304,12 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	return SPRING_OK;
 }
 
-static spring_result rig_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)
-{
-	spring_rig *r = NULL;
-	spring_result res = spring_rig_init((const spring_rig_desc *)desc, memory, size, out ? &r : NULL, error);
-	if (res == SPRING_OK) {
-		*out = r;
-	}
-	return res;
-}
-
-spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error)
-{
-	void *object = NULL;
-	spring_allocator used;
-	spring_result r = spring_internal_create(desc, spring_rig_memory_size(desc), rig_init_thunk, out ? &object : NULL, &used,
-	                                         "rig", error);
-	if (r == SPRING_OK) {
-		*out = (spring_rig *)object;
-		(*out)->owned = 1;
-		(*out)->allocator = used;
-	}
-	return r;
-}
+SPRING_INTERNAL_DEFINE_CREATE(spring_rig, spring_rig, spring_rig_desc, "rig")
 
 void spring_rig_destroy(spring_rig *rig)
 {
-	// With the allocator that made it, even if the process-wide one changed since.
-	if (rig && rig->owned) {
-		spring_allocator a = rig->allocator;
-		a.free(rig, a.context);
+	if (rig) {
+		spring_internal_destroy(rig, &rig->owner);
 	}
 }
 
@@ -462,9 +438,10 @@ spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 targ
 	return SPRING_OK;
 }
 
-spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix)
+// A mix in [0, 1] for element `index` of a list of `count`: stored only when valid.
+static spring_result set_mix(float *mix_of_index, int index, int count, float mix)
 {
-	if (!rig || ik < 0 || ik >= rig->ik_count) {
+	if (index < 0 || index >= count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (!spring_is_finite(mix)) {
@@ -473,23 +450,23 @@ spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix)
 	if (mix < 0.0f || mix > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	rig_iks(rig)[ik].mix = mix;
+	*mix_of_index = mix;
 	return SPRING_OK;
+}
+
+spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix)
+{
+	float unused;
+	return !rig ? SPRING_ERROR_INVALID_ARGUMENT
+	            : set_mix(ik >= 0 && ik < rig->ik_count ? &rig_iks(rig)[ik].mix : &unused, ik, rig->ik_count, mix);
 }
 
 spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, float mix)
 {
-	if (!rig || chain < 0 || chain >= rig->chain_count) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (!spring_is_finite(mix)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (mix < 0.0f || mix > 1.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	rig_chains(rig)[chain].mix = mix;
-	return SPRING_OK;
+	float unused;
+	return !rig ? SPRING_ERROR_INVALID_ARGUMENT
+	            : set_mix(chain >= 0 && chain < rig->chain_count ? &rig_chains(rig)[chain].mix : &unused, chain, rig->chain_count,
+	                      mix);
 }
 
 spring_result spring_rig_set_time_scale(spring_rig *rig, float scale)

@@ -5,6 +5,8 @@
 
 #include "spring/rig.h"
 
+#include "base_internal.h"
+
 #include <stdint.h>
 
 #define NAME_BYTES (SPRING_RIG_MAX_NAME + 1)
@@ -63,8 +65,7 @@ typedef struct rig_chain {
 
 struct spring_rig {
 	int bone_count, clip_count, track_count, key_count, event_count, ik_count, chain_count;
-	int owned;
-	spring_allocator allocator; // the one that made this object (create), used by destroy
+	spring_internal_owner owner; // set by create; zero for caller memory
 	spring_clock clock;
 	float time_scale;
 	int paused;

@@ -6,6 +6,7 @@
 #include "spring_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,17 +24,14 @@ spring_element spring_rig_internal_element_of(const char *kind)
 	return SPRING_ELEMENT_NONE;
 }
 
-spring_result spring_rig_internal_fail(spring_error *e, spring_result r, const char *kind, int index, const char *field, const char *fmt, ...)
+spring_result spring_rig_internal_fail(spring_error *e, spring_result r, const char *kind, int index, const char *field,
+                                       const char *fmt, ...)
 {
-	if (e) {
-		char text[160];
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(text, sizeof text, fmt, ap);
-		va_end(ap);
-		spring_internal_fail_at(e, r, "rig", index >= 0 ? spring_rig_internal_element_of(kind) : SPRING_ELEMENT_NONE, index, field, "%s",
-		                        text);
-	}
+	spring_error_step at = {index >= 0 ? spring_rig_internal_element_of(kind) : SPRING_ELEMENT_NONE, index};
+	va_list args;
+	va_start(args, fmt);
+	spring_internal_fail_v(e, r, "rig", &at, index >= 0 ? 1 : 0, field, fmt, args);
+	va_end(args);
 	return r;
 }
 
@@ -148,14 +146,10 @@ static spring_result fail_path(spring_error *e, spring_result r, const spring_er
 static spring_result fail_path(spring_error *e, spring_result r, const spring_error_step *path, int depth, const char *field,
                                const char *fmt, ...)
 {
-	if (e) {
-		char text[160];
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(text, sizeof text, fmt, ap);
-		va_end(ap);
-		spring_internal_fail(e, r, "rig", path, depth, field, "%s", text);
-	}
+	va_list args;
+	va_start(args, fmt);
+	spring_internal_fail_v(e, r, "rig", path, depth, field, fmt, args);
+	va_end(args);
 	return r;
 }
 
@@ -192,6 +186,28 @@ static spring_result check_name(spring_error *e, const char *kind, int index, co
 	}
 	return SPRING_OK;
 }
+
+// The name of element `index` of a list whose elements start at `first`, `stride` bytes apart,
+// each with its name at `offset`: present, well formed and unlike every earlier one.
+static spring_result check_list_name(spring_error *e, const char *kind, const char *what, int index, const void *first,
+                                     size_t stride, size_t offset)
+{
+	const unsigned char *base = (const unsigned char *)first;
+	const char *name = *(const char *const *)(const void *)(base + (size_t)index * stride + offset);
+	spring_result r = check_name(e, kind, index, name);
+	for (int j = 0; j < index && r == SPRING_OK; j++) {
+		const char *other = *(const char *const *)(const void *)(base + (size_t)j * stride + offset);
+		if (strcmp(other, name) == 0) {
+			char q1[80];
+			spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, kind, index, "name", "duplicate %s name %s", what, Q(name));
+			spring_internal_error_other(e, spring_rig_internal_element_of(kind), j);
+			return SPRING_ERROR_BAD_DEFINITION;
+		}
+	}
+	return r;
+}
+#define CHECK_LIST_NAME(e, kind, what, list, type, index) \
+	check_list_name(e, kind, what, index, list, sizeof(type), offsetof(type, name))
 
 // Is `bone` equal to or a descendant of `ancestor` (parents already validated)?
 static bool descends(const int *parent, int bone, int ancestor)
@@ -247,17 +263,9 @@ static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *re
 {
 	char q1[80], q2[80];
 	for (int i = 0; i < d->bone_count; i++) {
-		const spring_rig_bone_desc *b = &d->bones[i];
-		spring_result r = check_name(e, "bone", i, b->name);
+		spring_result r = CHECK_LIST_NAME(e, "bone", "bone", d->bones, spring_rig_bone_desc, i);
 		if (r != SPRING_OK) {
 			return r;
-		}
-		for (int j = 0; j < i; j++) {
-			if (strcmp(d->bones[j].name, b->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicate bone name %s", Q(b->name));
-				spring_internal_error_other(e, SPRING_ELEMENT_BONE, j);
-				return SPRING_ERROR_BAD_DEFINITION;
-			}
 		}
 	}
 	for (int i = 0; i < d->bone_count; i++) {
@@ -396,17 +404,9 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 {
 	for (int c = 0; c < d->clip_count; c++) {
 		const spring_rig_clip_desc *cl = &d->clips[c];
-		char q1[80];
-		spring_result r = check_name(e, "clip", c, cl->name);
+		spring_result r = CHECK_LIST_NAME(e, "clip", "clip", d->clips, spring_rig_clip_desc, c);
 		if (r != SPRING_OK) {
 			return r;
-		}
-		for (int j = 0; j < c; j++) {
-			if (strcmp(d->clips[j].name, cl->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "clip", c, "name", "duplicate clip name %s", Q(cl->name));
-				spring_internal_error_other(e, SPRING_ELEMENT_CLIP, j);
-				return SPRING_ERROR_BAD_DEFINITION;
-			}
 		}
 		if (!spring_is_finite(cl->duration) || !(cl->duration > 0.0f) || cl->duration > SPRING_RIG_MAX_COORDINATE) {
 			return spring_rig_internal_fail(e, spring_is_finite(cl->duration) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "clip", c,
@@ -456,16 +456,9 @@ static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs
 	char q1[80], q2[80];
 	for (int k = 0; k < d->ik_count; k++) {
 		const spring_rig_ik_desc *ik = &d->iks[k];
-		spring_result r = check_name(e, "ik", k, ik->name);
+		spring_result r = CHECK_LIST_NAME(e, "ik", "IK", d->iks, spring_rig_ik_desc, k);
 		if (r != SPRING_OK) {
 			return r;
-		}
-		for (int j = 0; j < k; j++) {
-			if (strcmp(d->iks[j].name, ik->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "name", "duplicate IK name %s", Q(ik->name));
-				spring_internal_error_other(e, SPRING_ELEMENT_IK, j);
-				return SPRING_ERROR_BAD_DEFINITION;
-			}
 		}
 		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)", (int)ik->type);
@@ -530,16 +523,9 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 	char q1[80], q2[80];
 	for (int c = 0; c < d->chain_count; c++) {
 		const spring_rig_chain_desc *ch = &d->chains[c];
-		spring_result r = check_name(e, "chain", c, ch->name);
+		spring_result r = CHECK_LIST_NAME(e, "chain", "chain", d->chains, spring_rig_chain_desc, c);
 		if (r != SPRING_OK) {
 			return r;
-		}
-		for (int j = 0; j < c; j++) {
-			if (strcmp(d->chains[j].name, ch->name) == 0) {
-				spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "name", "duplicate chain name %s", Q(ch->name));
-				spring_internal_error_other(e, SPRING_ELEMENT_CHAIN, j);
-				return SPRING_ERROR_BAD_DEFINITION;
-			}
 		}
 		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)", (int)ch->type);

@@ -725,6 +725,18 @@ static int test_block_copy(void)
 	ENSURE(spring_rig_get_world(copy, wc, B_COUNT) == SPRING_OK && spring_rig_get_world(twin, wt, B_COUNT) == SPRING_OK);
 	ENSURE(memcmp(wc, wt, sizeof wc) == 0);
 	ENSURE(strcmp(spring_rig_bone_name(copy, B_T6), "tail6") == 0);
+	// A byte copy of a created rig is not the block create made: destroying it frees nothing.
+	scene_alloc_counter count = {0};
+	spring_allocator counting = scene_counting_allocator(&count);
+	spring_set_allocator(&counting);
+	spring_rig *made;
+	ENSURE(spring_rig_create(&d, &made, NULL) == SPRING_OK);
+	memcpy(b, made, size);
+	spring_rig_destroy((spring_rig *)(void *)b);
+	ENSURE(count.frees == 0);
+	spring_rig_destroy(made);
+	ENSURE(count.allocs == 1 && count.frees == 1);
+	spring_set_allocator(NULL);
 	free(a);
 	free(b);
 	free(twin_mem);
