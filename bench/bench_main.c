@@ -79,7 +79,7 @@ static void core_stepper(void)
 enum { characters = 1000, bones = SCENE_TAIL_BONES, frames = 60 };
 static spring_chain *g_chains[characters];
 static spring_xform3 g_roots[characters];
-static spring_bone_desc g_bones[bones];
+static spring_chain_bone_desc g_bones[bones];
 
 typedef struct legacy_chain {
 	spring_vec3 tip[bones], vel[bones];

@@ -78,7 +78,7 @@ typedef struct chain_arrays {
 	chain_pose2 *world2;
 	chain_pose2 *world2_prev;
 	spring_vec3 *target;
-	spring_collider *colliders;
+	spring_chain_collider *colliders;
 } chain_arrays;
 
 static chain_arrays arrays(const spring_chain *c)
@@ -107,7 +107,7 @@ static chain_arrays arrays(const spring_chain *c)
 	a.world2 = (chain_pose2 *)(void *)(base + l->world2);
 	a.world2_prev = (chain_pose2 *)(void *)(base + l->world2_prev);
 	a.target = (spring_vec3 *)(void *)(base + l->target);
-	a.colliders = (spring_collider *)(void *)(base + l->colliders);
+	a.colliders = (spring_chain_collider *)(void *)(base + l->colliders);
 	return a;
 }
 
@@ -233,14 +233,14 @@ static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 	PLACE(cone_limit, un * sizeof(float));
 	PLACE(params_set, un * sizeof(spring_params));
 	PLACE(params, un * sizeof(spring_params));
-	PLACE(colliders, (size_t)colliders * sizeof(spring_collider));
+	PLACE(colliders, (size_t)colliders * sizeof(spring_chain_collider));
 #undef PLACE
 	l->total = at;
 }
 
-static spring_result validate_collider(const spring_collider *k, int index, spring_error *error)
+static spring_result validate_collider(const spring_chain_collider *k, int index, spring_error *error)
 {
-	if ((int)k->type < 0 || (int)k->type > (int)SPRING_COLLIDER_PLANE) {
+	if ((int)k->type < 0 || (int)k->type > (int)SPRING_CHAIN_COLLIDER_PLANE) {
 		set_error_kind(error, SPRING_ERROR_INVALID_ARGUMENT, "collider", index, "type", "is not a collider type (got %g)", (double)k->type);
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
@@ -252,7 +252,7 @@ static spring_result validate_collider(const spring_collider *k, int index, spri
 		set_error_kind(error, SPRING_ERROR_OUT_OF_RANGE, "collider", index, "radius", "must be >= 0 (got %g)", (double)k->radius);
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	if (k->type == SPRING_COLLIDER_PLANE && spring_vec3_length(k->b) == 0.0f) {
+	if (k->type == SPRING_CHAIN_COLLIDER_PLANE && spring_vec3_length(k->b) == 0.0f) {
 		set_error_kind_text(error, SPRING_ERROR_OUT_OF_RANGE, "collider", index, "b", "(the plane normal) must be non-zero");
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
@@ -321,7 +321,7 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	for (int i = 0; i < d->bone_count; i++) {
-		const spring_bone_desc *b = &d->bones[i];
+		const spring_chain_bone_desc *b = &d->bones[i];
 		if (!spring_vec3_is_finite(b->rest_local.position) || !quat_is_finite(b->rest_local.rotation)) {
 			set_error_text(error, SPRING_ERROR_NOT_FINITE, i, "rest_local", "must be finite");
 			return SPRING_ERROR_NOT_FINITE;
@@ -446,7 +446,7 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	c->at = l;
 	chain_arrays a = arrays(c);
 	for (int i = 0; i < c->bone_count; i++) {
-		const spring_bone_desc *b = &desc->bones[i];
+		const spring_chain_bone_desc *b = &desc->bones[i];
 		a.rest_local[i] = b->rest_local;
 		if (quat_is_zero(a.rest_local[i].rotation)) {
 			a.rest_local[i].rotation = spring_quat_identity();
@@ -583,20 +583,20 @@ static spring_vec3 closest_on_segment(spring_vec3 p, spring_vec3 a, spring_vec3 
 
 // Keeps the tip (at distance len from pivot along dir) outside one collider; returns 1 and the
 // contact normal when it moved the tip.
-static int collide(const spring_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir, int mode_2d,
+static int collide(const spring_chain_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir, int mode_2d,
                    spring_vec3 *normal)
 {
 	const float margin = 1e-4f; // pushed a hair beyond the surface so tests with 1e-4 hold
 	float r = k->radius + tip_radius;
 	switch (k->type) {
-	case SPRING_COLLIDER_SPHERE: {
+	case SPRING_CHAIN_COLLIDER_SPHERE: {
 		spring_vec3 centre = k->a;
 		if (mode_2d) {
 			centre.z = 0.0f;
 		}
 		return slide_out_of_ball(pivot, len, dir, centre, r + margin, mode_2d, normal);
 	}
-	case SPRING_COLLIDER_CAPSULE: {
+	case SPRING_CHAIN_COLLIDER_CAPSULE: {
 		int moved = 0;
 		for (int it = 0; it < 4; it++) {
 			spring_vec3 tip = spring_vec3_add(pivot, spring_vec3_scale(*dir, len));
@@ -611,7 +611,7 @@ static int collide(const spring_collider *k, float tip_radius, spring_vec3 pivot
 		}
 		return moved;
 	}
-	case SPRING_COLLIDER_PLANE: {
+	case SPRING_CHAIN_COLLIDER_PLANE: {
 		spring_vec3 n = spring_vec3_normalize(k->b);
 		// Need dot(pivot + len dir - a, n) >= r  <=>  dot(dir, n) >= s.
 		float s = (r + 2.0f * margin - spring_vec3_dot(spring_vec3_sub(pivot, k->a), n)) / len;
@@ -1127,7 +1127,7 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	return SPRING_OK;
 }
 
-spring_result spring_chain_set_colliders(spring_chain *chain, const spring_collider *colliders, int count)
+spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain_collider *colliders, int count)
 {
 	if (!chain || count < 0 || count > chain->max_colliders || (count > 0 && !colliders)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

@@ -144,7 +144,7 @@ spring_vec2 spring_vec2_rotate(spring_vec2 a, float angle)
 	return (spring_vec2){(float)(a.x * c - a.y * s), (float)(a.x * s + a.y * c)};
 }
 
-int spring_vec2_is_finite(spring_vec2 a)
+bool spring_vec2_is_finite(spring_vec2 a)
 {
 	return float_is_finite(a.x) && float_is_finite(a.y);
 }
@@ -201,7 +201,7 @@ spring_vec3 spring_vec3_normalize(spring_vec3 a)
 	return vec3_of(dvec3_normalize(dvec3_of(a)));
 }
 
-int spring_vec3_is_finite(spring_vec3 a)
+bool spring_vec3_is_finite(spring_vec3 a)
 {
 	return float_is_finite(a.x) && float_is_finite(a.y) && float_is_finite(a.z);
 }

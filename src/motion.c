@@ -348,7 +348,7 @@ spring_result spring_motion_advance(spring_motion *m, float dt)
 	return motion_step(m, (double)dt);
 }
 
-int spring_motion_at_rest(const spring_motion *m)
+bool spring_motion_at_rest(const spring_motion *m)
 {
 	return motion_ok(m) && m->at_rest;
 }

@@ -53,7 +53,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		memset(t, 0, sizeof *t);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			spring_bone_desc *tb = &s->tip_bones[i];
+			spring_chain_bone_desc *tb = &s->tip_bones[i];
 			memset(tb, 0, sizeof *tb);
 			tb->rest_local = spring_rig_internal_to_xform3(spring_rig_internal_clean_xform(b->setup));
 			tb->tip = spring_vec3_make(b->length, 0.0f, 0.0f);
@@ -63,7 +63,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		for (int k = 0; k < ch->collider_count; k++) {
 			s->colliders[k] = ch->colliders[k];
 			s->colliders[k].a.z = 0.0f;
-			if (s->colliders[k].type != SPRING_COLLIDER_PLANE) {
+			if (s->colliders[k].type != SPRING_CHAIN_COLLIDER_PLANE) {
 				s->colliders[k].b.z = 0.0f;
 			}
 		}

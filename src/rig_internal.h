@@ -230,8 +230,8 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world);
 typedef struct chain_scratch {
 	int bones[SPRING_RIG_MAX_BONES];
 	spring_chain2d_segment segments[SPRING_CHAIN_MAX_BONES];
-	spring_bone_desc tip_bones[SPRING_CHAIN_MAX_BONES];
-	spring_collider colliders[SPRING_CHAIN_MAX_COLLIDERS];
+	spring_chain_bone_desc tip_bones[SPRING_CHAIN_MAX_BONES];
+	spring_chain_collider colliders[SPRING_CHAIN_MAX_COLLIDERS];
 } chain_scratch;
 spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t);
 /// Fills the description of chain c (angle or tip), its bones in s->bones; the count or -1.

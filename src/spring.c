@@ -822,7 +822,7 @@ KERNEL int apply_transition(const spring_transition *tr, int angle, float target
 // Semi-implicit Euler stability for x'' = -w2 e - g v with step h: the transition's eigenvalues
 // lie strictly inside the unit circle iff g h < 2 and (w2 h^2 + 2 g h) < 4 (Jury criterion);
 // with g = 0 the limit is omega h < 2 (marginal, energy conserved but never grown).
-int spring_semi_implicit_is_stable(spring_params p, float dt)
+bool spring_semi_implicit_is_stable(spring_params p, float dt)
 {
 	if (spring_params_validate(p) != SPRING_OK || !time_ok(dt)) {
 		return 0;
@@ -1037,22 +1037,22 @@ KERNEL int rest_n(view w, float rest_delta, float rest_speed)
 	return 1;
 }
 
-int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
+bool spring_rest(spring_state *s, float target, float rest_delta, float rest_speed)
 {
 	return rest_n(view_1(s, target, 0), rest_delta, rest_speed);
 }
 
-int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
+bool spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed)
 {
 	return rest_n(view_vec2(s, target), rest_delta, rest_speed);
 }
 
-int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
+bool spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed)
 {
 	return rest_n(view_vec3(s, target), rest_delta, rest_speed);
 }
 
-int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
+bool spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed)
 {
 	return rest_n(view_1(s, target, 1), rest_delta, rest_speed);
 }

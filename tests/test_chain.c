@@ -14,7 +14,7 @@
 #define BONE_LEN SCENE_TAIL_BONE_LENGTH
 #define CHAIN_LEN SCENE_TAIL_LENGTH
 
-static spring_bone_desc g_bones[SPRING_CHAIN_MAX_BONES];
+static spring_chain_bone_desc g_bones[SPRING_CHAIN_MAX_BONES];
 static spring_vec3 g_tips_scratch[SPRING_CHAIN_MAX_BONES];
 
 static spring_xform3 root_at(float x, float y, float angle)
@@ -258,19 +258,19 @@ static int test_same_step_propagation(void)
 // ---------------------------------------------------------------------------------------------
 // 5 and 8. No stretch through collisions; tips outside colliders and within cone limits.
 
-static float collider_penetration(const spring_collider *k, spring_vec3 p, float tip_radius)
+static float collider_penetration(const spring_chain_collider *k, spring_vec3 p, float tip_radius)
 {
 	float r = k->radius + tip_radius;
 	switch (k->type) {
-	case SPRING_COLLIDER_SPHERE:
+	case SPRING_CHAIN_COLLIDER_SPHERE:
 		return r - spring_vec3_length(spring_vec3_sub(p, k->a));
-	case SPRING_COLLIDER_CAPSULE: {
+	case SPRING_CHAIN_COLLIDER_CAPSULE: {
 		spring_vec3 ab = spring_vec3_sub(k->b, k->a);
 		float t = spring_vec3_dot(spring_vec3_sub(p, k->a), ab) / spring_vec3_dot(ab, ab);
 		t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
 		return r - spring_vec3_length(spring_vec3_sub(p, spring_vec3_add(k->a, spring_vec3_scale(ab, t))));
 	}
-	case SPRING_COLLIDER_PLANE:
+	case SPRING_CHAIN_COLLIDER_PLANE:
 		return r - spring_vec3_dot(spring_vec3_sub(p, k->a), spring_vec3_normalize(k->b));
 	}
 	return 0.0f;
@@ -282,10 +282,10 @@ static int collision_run(int mode_2d, int integrator, int with_colliders, int wi
 	d.mode_2d = mode_2d;
 	d.integrator = (spring_integrator)integrator;
 	d.gravity = spring_vec3_make(0.0f, -300.0f, mode_2d ? 0.0f : -50.0f);
-	spring_collider colliders[3] = {
-	    {SPRING_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f},
-	    {SPRING_COLLIDER_CAPSULE, {110.0f, -60.0f, -20.0f}, {130.0f, -40.0f, 20.0f}, 8.0f},
-	    {SPRING_COLLIDER_PLANE, {0.0f, -95.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f},
+	spring_chain_collider colliders[3] = {
+	    {SPRING_CHAIN_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f},
+	    {SPRING_CHAIN_COLLIDER_CAPSULE, {110.0f, -60.0f, -20.0f}, {130.0f, -40.0f, 20.0f}, 8.0f},
+	    {SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -95.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f},
 	};
 	if (mode_2d) {
 		colliders[1].a.z = 0.0f;
@@ -814,8 +814,8 @@ static int test_bad_definitions(void)
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad_case *bc = &cases[k];
 		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
-		spring_collider col = {SPRING_COLLIDER_SPHERE, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, 1.0f};
-		spring_collider cols[2] = {col, col};
+		spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}, 1.0f};
+		spring_chain_collider cols[2] = {col, col};
 		int b = bc->bone;
 		switch (bc->what) {
 		case 0: g_bones[b].tip = spring_vec3_make(0.0f, 0.0f, 0.0f); break;
@@ -837,8 +837,8 @@ static int test_bad_definitions(void)
 			spring_params_from_frequency(200.0f, 0.5f, &g_bones[b].params);
 			break;
 		case 15: cols[1].radius = -2.0f; d.colliders = cols; d.collider_count = 2; break;
-		case 16: cols[0].type = (spring_collider_type)7; d.colliders = cols; d.collider_count = 2; break;
-		case 17: cols[0].type = SPRING_COLLIDER_PLANE; cols[0].b = spring_vec3_make(0.0f, 0.0f, 0.0f); d.colliders = cols; d.collider_count = 1; break;
+		case 16: cols[0].type = (spring_chain_collider_type)7; d.colliders = cols; d.collider_count = 2; break;
+		case 17: cols[0].type = SPRING_CHAIN_COLLIDER_PLANE; cols[0].b = spring_vec3_make(0.0f, 0.0f, 0.0f); d.colliders = cols; d.collider_count = 1; break;
 		case 18: d.colliders = cols; d.collider_count = 65; d.max_colliders = 65; break;
 		case 19: d.root.position.x = NAN; break;
 		case 20: d.integrator = (spring_integrator)9; break;
@@ -881,7 +881,7 @@ static int test_runtime_changes_keep_state(void)
 	ENSURE(spring_chain_set_params(c, 3, stiff) == SPRING_OK);
 	ENSURE(spring_chain_set_cone_limit(c, 5, 0.3f) == SPRING_OK);
 	ENSURE(spring_chain_set_forces(c, spring_vec3_make(0.0f, -900.0f, 0.0f), spring_vec3_make(50.0f, 0.0f, 0.0f)) == SPRING_OK);
-	spring_collider col = {SPRING_COLLIDER_PLANE, {0.0f, -500.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f};
+	spring_chain_collider col = {SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -500.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f};
 	ENSURE(spring_chain_set_colliders(c, &col, 1) == SPRING_OK);
 	for (int i = 0; i < BONES; i++) {
 		spring_chain_get_state(c, i, &after[i]);
@@ -980,7 +980,7 @@ static int test_determinism_golden(void)
 		d.mode_2d = mode;
 		d.gravity = spring_vec3_make(0.0f, -300.0f, mode ? 0.0f : 40.0f);
 		d.wind = spring_vec3_make(20.0f, 0.0f, 0.0f);
-		spring_collider col = {SPRING_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
+		spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
 		d.colliders = &col;
 		d.collider_count = 1;
 		g_bones[5].cone_limit = 0.5f;
@@ -1022,7 +1022,7 @@ static spring_xform2 root2_at(double t)
 
 // The 2D standard scene: the seed chain in 2D mode with gravity, wind, a circle, a cone limit
 // and a root-to-tip gradient; every bone's local angle animated.
-static spring_chain_desc scene_2d(spring_collider *col)
+static spring_chain_desc scene_2d(spring_chain_collider *col)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.mode_2d = 1;
@@ -1030,7 +1030,7 @@ static spring_chain_desc scene_2d(spring_collider *col)
 	d.wind = spring_vec3_make(20.0f, 0.0f, 0.0f);
 	spring_params_from_frequency(2.0f, 0.3f, &d.params);
 	spring_params_from_frequency(4.0f, 0.5f, &d.tip_params);
-	*col = (spring_collider){SPRING_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
+	*col = (spring_chain_collider){SPRING_CHAIN_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f};
 	d.colliders = col;
 	d.collider_count = 1;
 	g_bones[5].cone_limit = 0.5f;
@@ -1052,7 +1052,7 @@ static void anim_2d(double t, spring_xform2 *local)
 static int test_internal_step_is_the_update_step(void)
 {
 	for (int mode = 0; mode < 2; mode++) {
-		spring_collider col;
+		spring_chain_collider col;
 		spring_chain_desc d = scene_2d(&col);
 		d.mode_2d = mode;
 		if (!mode) {
@@ -1110,7 +1110,7 @@ static int test_internal_step_is_the_update_step(void)
 // each other, read in 2D (stepped_pose2d) and in 3D (stepped pose, tips).
 static int test_step2d_matches_the_3d_walk(void)
 {
-	spring_collider col;
+	spring_chain_collider col;
 	spring_chain_desc d = scene_2d(&col);
 	spring_chain *a, *b;
 	ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK);
@@ -1169,7 +1169,7 @@ static int test_step2d_matches_the_3d_walk(void)
 // (both walks). Destroying a byte copy of a created chain frees nothing.
 static int test_byte_copy_keeps_working(void)
 {
-	spring_collider col;
+	spring_chain_collider col;
 	spring_chain_desc d = scene_2d(&col);
 	size_t size = spring_chain_memory_size(&d);
 	ENSURE(size > 0 && size % 16 == 0);
@@ -1230,7 +1230,7 @@ static int test_byte_copy_keeps_working(void)
 
 static int test_determinism_golden_step2d(void)
 {
-	spring_collider col;
+	spring_chain_collider col;
 	spring_chain_desc d = scene_2d(&col);
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);

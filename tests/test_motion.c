@@ -1013,7 +1013,7 @@ static int test_large_and_tiny_steps(void)
 
 static int test_layout(void)
 {
-	ENSURE(sizeof(spring_motion) == 152);
+	ENSURE(sizeof(spring_motion) == 144);
 	ENSURE(SPRING_MOTION_MAX_CHANNELS == 4);
 	return 0;
 }

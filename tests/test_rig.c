@@ -788,7 +788,7 @@ static int test_bad_definitions(void)
 		spring_rig_desc d = character(1, 1);
 		spring_rig_key bad_keys[2] = {{0.5f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {0.5f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 		spring_rig_key bad_bez[2] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_BEZIER, {1.5f, 0, 0.5f, 1}}, {1.0f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
-		spring_collider col = {SPRING_COLLIDER_SPHERE, {0, 0, 0}, {0, 0, 0}, 5.0f};
+		spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {0, 0, 0}, {0, 0, 0}, 5.0f};
 		switch (c->what) {
 		case 0: g_bones[3].name = "tail1"; break;
 		case 1: g_bones[2].parent = bone(7); break;

@@ -22,7 +22,7 @@ void demo_report_line(demo_report *r, const char *line, int passed)
 
 enum { bones = 8 };
 static const float bone_len = 20.0f, chain_len = bones * 20.0f;
-static spring_bone_desc g_bones[bones];
+static spring_chain_bone_desc g_bones[bones];
 
 static spring_chain *make_tail(spring_xform3 root)
 {

@@ -123,20 +123,20 @@ SPRING_API const spring_clock *spring_chain2d_clock(const spring_chain2d *chain)
 // =============================================================================================
 // spring_chain: tip springs, 3D or 2D
 
-typedef enum spring_collider_type {
-	SPRING_COLLIDER_SPHERE = 0, ///< centre `a`, radius (a circle in 2D mode)
-	SPRING_COLLIDER_CAPSULE,    ///< segment `a`-`b`, radius
-	SPRING_COLLIDER_PLANE,      ///< point `a`, normal `b` (need not be unit); the tip stays on the
+typedef enum spring_chain_collider_type {
+	SPRING_CHAIN_COLLIDER_SPHERE = 0, ///< centre `a`, radius (a circle in 2D mode)
+	SPRING_CHAIN_COLLIDER_CAPSULE,    ///< segment `a`-`b`, radius
+	SPRING_CHAIN_COLLIDER_PLANE,      ///< point `a`, normal `b` (need not be unit); the tip stays on the
 	                            ///< normal's side, radius is an extra offset
-} spring_collider_type;
+} spring_chain_collider_type;
 
-typedef struct spring_collider {
-	spring_collider_type type;
+typedef struct spring_chain_collider {
+	spring_chain_collider_type type;
 	spring_vec3 a, b;           ///< world space
 	float radius;               ///< >= 0
-} spring_collider;
+} spring_chain_collider;
 
-typedef struct spring_bone_desc {
+typedef struct spring_chain_bone_desc {
 	spring_xform3 rest_local;   ///< rest transform relative to the parent bone (bone 0: relative to
 	                            ///< the root); rotation zero -> identity
 	spring_vec3 tip;            ///< the bone's tip in its own space (non-zero; its length is the
@@ -145,21 +145,21 @@ typedef struct spring_bone_desc {
 	float tip_radius;           ///< collision radius of the tip, >= 0
 	float cone_limit;           ///< max angle (radians, (0, pi)) between the simulated and the rigid
 	                            ///< bone direction; 0 -> unlimited
-} spring_bone_desc;
+} spring_chain_bone_desc;
 
 typedef struct spring_chain_desc {
 	int bone_count;                    ///< 1 .. SPRING_CHAIN_MAX_BONES
-	const spring_bone_desc *bones;     ///< root to tip; each bone's parent is the one before
+	const spring_chain_bone_desc *bones;     ///< root to tip; each bone's parent is the one before
 	spring_params params;              ///< default; zero -> 2 Hz, damping ratio 0.3
 	spring_params tip_params;          ///< non-zero: root-to-tip gradient (frequency and ratio)
 	spring_vec3 gravity;               ///< units/s^2 on each tip (default none)
 	spring_vec3 wind;                  ///< units/s^2 on each tip (default none)
-	const spring_collider *colliders;  ///< copied at creation
+	const spring_chain_collider *colliders;  ///< copied at creation
 	int collider_count;                ///< 0 .. max_colliders
 	int max_colliders;                 ///< capacity for later spring_chain_set_colliders; 0 ->
 	                                   ///< collider_count; at most SPRING_CHAIN_MAX_COLLIDERS
-	int mode_2d;                       ///< non-zero: everything stays in the z = 0 plane
-	int keep_projected_velocity;       ///< non-zero disables removing the length-projected part
+	bool mode_2d;                      ///< true: everything stays in the z = 0 plane
+	bool keep_projected_velocity;      ///< true disables removing the length-projected part
 	                                   ///< of the velocity (only to demonstrate the jitter it causes)
 	float step;                        ///< fixed physics step; 0 -> 1/120
 	int max_steps;                     ///< 0 -> 8
@@ -198,7 +198,7 @@ SPRING_API spring_result spring_chain_set_animation(spring_chain *chain, const s
 SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params);
 SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
 SPRING_API spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind);
-SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const spring_collider *colliders, int count);
+SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain_collider *colliders, int count);
 
 SPRING_API int spring_chain_bone_count(const spring_chain *chain);
 /// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world

@@ -31,7 +31,7 @@ SPRING_API float spring_vec2_cross(spring_vec2 a, spring_vec2 b); ///< z of the 
 SPRING_API float spring_vec2_length(spring_vec2 a);
 SPRING_API spring_vec2 spring_vec2_normalize(spring_vec2 a);      ///< zero in, zero out
 SPRING_API spring_vec2 spring_vec2_rotate(spring_vec2 a, float angle); ///< counter-clockwise, radians
-SPRING_API int spring_vec2_is_finite(spring_vec2 a);
+SPRING_API bool spring_vec2_is_finite(spring_vec2 a);
 
 SPRING_API spring_vec3 spring_vec3_make(float x, float y, float z);
 SPRING_API spring_vec3 spring_vec3_add(spring_vec3 a, spring_vec3 b);
@@ -42,7 +42,7 @@ SPRING_API float spring_vec3_dot(spring_vec3 a, spring_vec3 b);
 SPRING_API spring_vec3 spring_vec3_cross(spring_vec3 a, spring_vec3 b);
 SPRING_API float spring_vec3_length(spring_vec3 a);
 SPRING_API spring_vec3 spring_vec3_normalize(spring_vec3 a);      ///< zero in, zero out
-SPRING_API int spring_vec3_is_finite(spring_vec3 a);
+SPRING_API bool spring_vec3_is_finite(spring_vec3 a);
 
 SPRING_API spring_quat spring_quat_identity(void);
 SPRING_API spring_quat spring_quat_from_axis_angle(spring_vec3 axis, float angle); ///< axis need not be unit; zero axis gives identity

@@ -81,10 +81,10 @@ typedef struct spring_motion_desc {
 	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< initial velocity per channel, units/s
 	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< units, >= 0; 0 -> derived (see above)
 	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< units/s, >= 0; 0 -> omega_n * rest_delta
-	int clamp_overshoot;     ///< non-zero: a channel reaching its target stops there (default 0)
+	bool clamp_overshoot;    ///< true: a channel reaching its target stops there (default false)
 } spring_motion_desc;
 
-/// The motion's whole state, 152 bytes. Read any field freely; change it only through the
+/// The motion's whole state, 144 bytes. Read any field freely; change it only through the
 /// functions below (they keep the anchor and the thresholds consistent).
 typedef struct spring_motion {
 	double elapsed;          ///< seconds since the last re-anchoring, >= 0
@@ -97,8 +97,8 @@ typedef struct spring_motion {
 	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< resolved threshold per channel, units, > 0
 	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< resolved threshold per channel, units/s, > 0
 	int channels;            ///< 1 .. SPRING_MOTION_MAX_CHANNELS
-	int at_rest;             ///< 1 when every channel sits exactly on its target, velocity 0
-	int clamp_overshoot;     ///< 1 when the overshoot clamp is on
+	bool at_rest;            ///< true when every channel sits exactly on its target, velocity 0
+	bool clamp_overshoot;    ///< true when the overshoot clamp is on
 	uint8_t derived_rest[SPRING_MOTION_MAX_CHANNELS]; ///< bit 0: rest_delta derived; bit 1: rest_speed derived
 } spring_motion;
 
@@ -126,7 +126,7 @@ SPRING_API spring_result spring_motion_set_value(spring_motion *m, const float *
 SPRING_API spring_result spring_motion_advance(spring_motion *m, float dt);
 
 /// 1 when at rest, 0 when moving (or when `m` is NULL or invalid).
-SPRING_API int spring_motion_at_rest(const spring_motion *m);
+SPRING_API bool spring_motion_at_rest(const spring_motion *m);
 
 /// Copies the first `channels` (1 .. m->channels) values and velocities; either output may be NULL.
 SPRING_API spring_result spring_motion_get(const spring_motion *m, float *value, float *velocity, int channels);

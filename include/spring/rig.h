@@ -142,7 +142,7 @@ typedef struct spring_rig_chain_desc {
 	                              ///< limit; 0 -> none
 	spring_vec2 gravity, wind;    ///< units/s^2
 	int collider_count;           ///< tip chains only
-	const spring_collider *colliders; ///< world-space colliders (z ignored)
+	const spring_chain_collider *colliders; ///< world-space colliders (z ignored)
 	float tip_radius;             ///< tip chains: collision radius of every tip
 } spring_rig_chain_desc;
 

@@ -151,7 +151,7 @@ SPRING_API spring_result spring_step_semi_implicit_vec2(spring_params p, spring_
 SPRING_API spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt);
 SPRING_API spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt);
 /// True when (p, dt) is inside the semi-implicit stability region.
-SPRING_API int spring_semi_implicit_is_stable(spring_params p, float dt);
+SPRING_API bool spring_semi_implicit_is_stable(spring_params p, float dt);
 
 /// Exact transition for a fixed (params, step): e' = pp e + pv v, v' = vp e + vv v with
 /// e = x - target. 16 bytes; a step is four multiply-adds. Use it for many springs sharing
@@ -172,10 +172,10 @@ SPRING_API void spring_stepper_step_angle(const spring_stepper *st, spring_state
 /// zero velocity and 1 is returned; otherwise nothing changes and 0 is returned. Vector variants
 /// use the Euclidean distance and speed. Negative or non-finite thresholds never match.
 /// @{
-SPRING_API int spring_rest(spring_state *s, float target, float rest_delta, float rest_speed);
-SPRING_API int spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed);
-SPRING_API int spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed);
-SPRING_API int spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed);
+SPRING_API bool spring_rest(spring_state *s, float target, float rest_delta, float rest_speed);
+SPRING_API bool spring_rest_vec2(spring_state_vec2 *s, spring_vec2 target, float rest_delta, float rest_speed);
+SPRING_API bool spring_rest_vec3(spring_state_vec3 *s, spring_vec3 target, float rest_delta, float rest_speed);
+SPRING_API bool spring_rest_angle(spring_state *s, float target, float rest_delta, float rest_speed);
 /// @}
 
 /// @name Fixed-step clock

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-spring_chain_desc scene_tail_desc(spring_bone_desc *bones, int bone_count)
+spring_chain_desc scene_tail_desc(spring_chain_bone_desc *bones, int bone_count)
 {
 	memset(bones, 0, (size_t)bone_count * sizeof *bones);
 	for (int i = 0; i < bone_count; i++) {

@@ -14,7 +14,7 @@
 /// units along +x, each starting at its parent's tip, written to bones[0 .. bone_count) (every
 /// other field zero). The description uses them, with 2 Hz and damping ratio 0.3, an identity
 /// root and every other field zero (the defaults).
-spring_chain_desc scene_tail_desc(spring_bone_desc *bones, int bone_count);
+spring_chain_desc scene_tail_desc(spring_chain_bone_desc *bones, int bone_count);
 
 /// The tail as an angle chain: `segment_count` segments of 20 units, the first hanging back from
 /// the root (rest angle 3 rad), the rest bending 0.1 rad each; params zero (the chain's default).

@@ -369,7 +369,7 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 static const char *const chain_types[] = {"angle", "tip", NULL};
 static const char *const collider_types[] = {"circle", "capsule", "plane", NULL};
 
-static spring_result read_collider(rj *c, const cJSON *j, const char *path, spring_collider *out)
+static spring_result read_collider(rj *c, const cJSON *j, const char *path, spring_chain_collider *out)
 {
 	static const char *circle_keys[] = {"type", "x", "y", "radius", NULL};
 	static const char *capsule_keys[] = {"type", "a", "b", "radius", NULL};
@@ -385,20 +385,20 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, spri
 	}
 	spring_vec2 zero = {0.0f, 0.0f}, a = zero, b = zero;
 	if (type == 0) {
-		out->type = SPRING_COLLIDER_SPHERE;
+		out->type = SPRING_CHAIN_COLLIDER_SPHERE;
 		if (rj_get_float(c, j, path, "x", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.x) ||
 		    rj_get_float(c, j, path, "y", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &a.y) ||
 		    rj_get_float(c, j, path, "radius", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
 		}
 	} else if (type == 1) {
-		out->type = SPRING_COLLIDER_CAPSULE;
+		out->type = SPRING_CHAIN_COLLIDER_CAPSULE;
 		if (rj_get_vec2(c, j, path, "a", 1, zero, &a) || rj_get_vec2(c, j, path, "b", 1, zero, &b) ||
 		    rj_get_float(c, j, path, "radius", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
 		}
 	} else {
-		out->type = SPRING_COLLIDER_PLANE;
+		out->type = SPRING_CHAIN_COLLIDER_PLANE;
 		if (rj_get_vec2(c, j, path, "point", 0, zero, &a) || rj_get_vec2(c, j, path, "normal", 1, zero, &b) ||
 		    rj_get_float(c, j, path, "radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &out->radius)) {
 			return c->result;
@@ -466,9 +466,9 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		if (type == SPRING_RIG_CHAIN_TIP) {
 			const cJSON *cols;
 			int nc;
-			spring_collider *col;
+			spring_chain_collider *col;
 			char cp[RJ_PATH_SIZE];
-			col = (spring_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
+			col = (spring_chain_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
 			                                      &cols, &nc, cp);
 			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
 				return c->result;
