@@ -54,14 +54,14 @@ typedef struct spring_chain2d_segment {
 typedef struct spring_chain2d_desc {
 	int segment_count;                       ///< 1 .. SPRING_CHAIN_MAX_BONES
 	const spring_chain2d_segment *segments;  ///< segment_count entries, root first
-	spring_params params;       ///< default for segments; zero -> 2 Hz, damping ratio 0.3
+	spring_params params;       ///< default for segments; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
 	spring_params tip_params;   ///< non-zero: the last segment's params; segments in between
 	                            ///< interpolate frequency and damping ratio linearly root to tip
 	                            ///< (a single segment uses `params`)
 	spring_vec2 gravity;        ///< units/s^2 acting on each segment as a torque (default none)
 	spring_vec2 wind;           ///< units/s^2, same treatment as gravity (default none)
-	float step;                 ///< fixed physics step in seconds; 0 -> 1/120
-	int max_steps;              ///< cap on steps per update; 0 -> 8
+	float step;                 ///< fixed physics step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;              ///< cap on steps per update; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
 	spring_xform2 root;         ///< initial root (position and angle; scale ignored); the chain
 	                            ///< starts at rest under it
@@ -150,7 +150,7 @@ typedef struct spring_chain_bone_desc {
 typedef struct spring_chain_desc {
 	int bone_count;                    ///< 1 .. SPRING_CHAIN_MAX_BONES
 	const spring_chain_bone_desc *bones;     ///< root to tip; each bone's parent is the one before
-	spring_params params;              ///< default; zero -> 2 Hz, damping ratio 0.3
+	spring_params params;              ///< default; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
 	spring_params tip_params;          ///< non-zero: root-to-tip gradient (frequency and ratio)
 	spring_vec3 gravity;               ///< units/s^2 on each tip (default none)
 	spring_vec3 wind;                  ///< units/s^2 on each tip (default none)
@@ -161,8 +161,8 @@ typedef struct spring_chain_desc {
 	bool mode_2d;                      ///< true: everything stays in the z = 0 plane
 	bool keep_projected_velocity;      ///< true disables removing the length-projected part
 	                                   ///< of the velocity (only to demonstrate the jitter it causes)
-	float step;                        ///< fixed physics step; 0 -> 1/120
-	int max_steps;                     ///< 0 -> 8
+	float step;                        ///< fixed physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;                     ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
 	spring_xform3 root;                ///< initial root; the chain starts at rest under it
 } spring_chain_desc;

@@ -158,8 +158,8 @@ typedef struct spring_rig_desc {
 	const spring_rig_ik_desc *iks;
 	int chain_count;
 	const spring_rig_chain_desc *chains;
-	float step;                   ///< physics step; 0 -> 1/120
-	int max_steps;                ///< 0 -> 8
+	float step;                   ///< physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;                ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_xform2 root;           ///< initial placement of the whole skeleton (scale 0 -> 1)
 } spring_rig_desc;
 

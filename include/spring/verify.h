@@ -34,8 +34,8 @@ typedef struct spring_check_desc {
 	/// interpolated by alpha: the game pattern. Non-zero: one step of the frame's dt per frame with
 	/// the target sampled at the frame's end (what UI code that steps per frame does).
 	int direct;
-	float clock_step;    ///< fixed step in seconds; 0 -> 1/120
-	int max_steps;        ///< clock cap; 0 -> 8
+	float clock_step;    ///< fixed step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;        ///< clock cap; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 } spring_check_desc;
 
 typedef struct spring_energy_report {
