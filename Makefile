@@ -1,12 +1,13 @@
 # The Makefile only drives CMake and the set-up. Two commands matter:
 #   make demo   builds the release configuration and runs the demo
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
-#               test, then runs the core tests as wasm32 under Node (determinism goldens must match)
+#               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
+#               and checks that the sources follow .clang-format (`make format` reformats them)
 JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm test-release release bench deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm test-release test-format format release bench deps deps-test clean
 
 all: release
 
@@ -46,7 +47,14 @@ test-release: release
 		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
 		echo "release goldens: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
 
-test: test-gcc test-clang test-wasm test-release
+# The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it).
+test-format: deps-test
+	scripts/check-format.sh
+
+format:
+	scripts/check-format.sh --fix
+
+test: test-gcc test-clang test-wasm test-release test-format
 
 clean:
 	rm -rf $(BUILD)

@@ -14,6 +14,8 @@ if [ "$what" = test ]; then
 	needs+=(clang:clang clang++:clang)
 	# The CLI tests check that SVG and HTML outputs are well-formed XML with xmllint.
 	needs+=(xmllint:libxml2-utils)
+	# The layout check (scripts/check-format.sh) is pinned to Debian 12's clang-format, 14.
+	needs+=(clang-format-14:clang-format-14)
 fi
 
 missing=()
