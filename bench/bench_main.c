@@ -164,10 +164,12 @@ static void chains_legacy(void)
 			for (int i = 0; i < bones; i++) {
 				spring_xform3 rigid = spring_xform3_mul(parent, g_bones[i].rest_local);
 				spring_vec3 rigid_tip = spring_xform3_apply(rigid, g_bones[i].tip);
-				l->vel[i] = spring_vec3_scale(spring_vec3_add(l->vel[i], spring_vec3_scale(spring_vec3_sub(rigid_tip, l->tip[i]), 0.1f)), 0.7f);
+				l->vel[i] = spring_vec3_scale(
+					spring_vec3_add(l->vel[i], spring_vec3_scale(spring_vec3_sub(rigid_tip, l->tip[i]), 0.1f)), 0.7f);
 				l->tip[i] = spring_vec3_add(l->tip[i], l->vel[i]);
 				spring_vec3 pivot = rigid.position;
-				l->tip[i] = spring_vec3_add(pivot, spring_vec3_scale(spring_vec3_normalize(spring_vec3_sub(l->tip[i], pivot)), 20.0f));
+				l->tip[i] = spring_vec3_add(pivot,
+				                            spring_vec3_scale(spring_vec3_normalize(spring_vec3_sub(l->tip[i], pivot)), 20.0f));
 				spring_quat q = spring_quat_from_to(spring_vec3_sub(rigid_tip, pivot), spring_vec3_sub(l->tip[i], pivot));
 				spring_xform3 bone = {pivot, spring_quat_normalize(spring_quat_mul(q, rigid.rotation))};
 				parent = bone;
@@ -184,7 +186,7 @@ typedef struct scenario {
 	const char *baseline; // name of the scenario it is compared with (NULL for a baseline)
 	void (*reset)(void);
 	void (*run)(void);
-	double work;          // units of work per run, for the per-unit column
+	double work; // units of work per run, for the per-unit column
 	const char *unit;
 	double times[64];
 } scenario;
@@ -218,12 +220,14 @@ int main(int argc, char **argv)
 	chains_setup();
 	angle_setup();
 	scenario table[] = {
+		// clang-format off
 	    {"core semi-implicit", NULL, core_reset, core_semi_implicit, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"core exact", "core semi-implicit", core_reset, core_exact, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"core stepper", "core semi-implicit", core_reset, core_stepper, (double)core_springs * core_steps, "spring-step", {0}},
 	    {"legacy per-frame tails", NULL, nothing, chains_legacy, (double)characters * frames, "tail-frame", {0}},
 	    {"tip chains (1/120 s clock)", "legacy per-frame tails", nothing, chains_tip, (double)characters * frames, "tail-frame", {0}},
 	    {"angle chains (1/120 s clock)", "legacy per-frame tails", nothing, chains_angle, (double)characters * frames, "tail-frame", {0}},
+		// clang-format on
 	};
 	int n = (int)(sizeof table / sizeof table[0]);
 	// Interleave: every repetition runs every scenario once, so drift hits them all alike.

@@ -4,12 +4,15 @@
    (vector(2) float) conversion followed by a (vector(2) double) one, and its folder then removes
    the pair as if it were a no-op, so out[] holds the unrounded double. The shape is that of
    spring_vec2_lerp inlined into a caller that widens the result again. */
-typedef struct pair { float x, y; } pair;
+typedef struct pair {
+	float x, y;
+} pair;
 
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void lerp_widened(const pair *a, const pair *b, float t, double *out)
+static void
+lerp_widened(const pair *a, const pair *b, float t, double *out)
 {
 	double dt = t;
 	pair r = {(float)(a->x + ((double)b->x - a->x) * dt), (float)(a->y + ((double)b->y - a->y) * dt)};

@@ -100,8 +100,8 @@ int spring_internal_assert(const char *condition, const char *file, int line)
 }
 #endif
 
-spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out,
-                                     spring_allocator *used, const char *kind, spring_error *error)
+spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out, spring_allocator *used,
+                                     const char *kind, spring_error *error)
 {
 	if (size == 0 || !out) {
 		return init(desc, NULL, 0, out, error); // reports the reason
@@ -217,8 +217,8 @@ spring_result spring_internal_fail_v(spring_error *e, spring_result r, const cha
 	return r;
 }
 
-spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
-                                   int depth, const char *field, const char *fmt, ...)
+spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path, int depth,
+                                   const char *field, const char *fmt, ...)
 {
 	va_list args;
 	va_start(args, fmt);
@@ -227,8 +227,8 @@ spring_result spring_internal_fail(spring_error *e, spring_result r, const char 
 	return r;
 }
 
-spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element,
-                                      int index, const char *field, const char *fmt, ...)
+spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element, int index,
+                                      const char *field, const char *fmt, ...)
 {
 	spring_error_step step = {element, index};
 	va_list args;
@@ -246,8 +246,8 @@ void spring_internal_error_other(spring_error *e, spring_element element, int in
 	}
 }
 
-spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object,
-                                         spring_element element, int index)
+spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object, spring_element element,
+                                         int index)
 {
 	if (!e) {
 		return inner->result;

@@ -39,8 +39,8 @@ bool spring_internal_is_zero(const void *p, size_t size);
 /// Fills `*e` (when not NULL) with a fault at `path` (outermost first, `depth` steps, NULL when
 /// depth is 0) of `object`, for `field`, and a message "LOCATION: " followed by the printf-style
 /// reason. Returns `r` so callers can `return spring_internal_fail(...)`.
-spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path,
-                                   int depth, const char *field, const char *fmt, ...)
+spring_result spring_internal_fail(spring_error *e, spring_result r, const char *object, const spring_error_step *path, int depth,
+                                   const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 7, 8)))
 #endif
@@ -51,8 +51,8 @@ spring_result spring_internal_fail_v(spring_error *e, spring_result r, const cha
                                      int depth, const char *field, const char *fmt, va_list args);
 
 /// The same for a fault at one element (`element` NONE: the object as a whole).
-spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element,
-                                      int index, const char *field, const char *fmt, ...)
+spring_result spring_internal_fail_at(spring_error *e, spring_result r, const char *object, spring_element element, int index,
+                                      const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 7, 8)))
 #endif
@@ -64,8 +64,8 @@ void spring_internal_error_other(spring_error *e, spring_element element, int in
 /// Re-reports an error of an object nested in another (a rig's chain): the location gets
 /// `element index` in front, the object becomes `object`, the message "ELEMENT INDEX: " in
 /// front of the inner location. `inner` and `e` may be the same.
-spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object,
-                                         spring_element element, int index);
+spring_result spring_internal_error_nest(spring_error *e, const spring_error *inner, const char *object, spring_element element,
+                                         int index);
 
 /// What an object made by `*_create` records: the address of its block (a byte copy of the block
 /// sees another address and is never freed) and the allocator that made it (destroy uses it even
@@ -80,28 +80,28 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner);
 
 /// Defines PREFIX_create(desc, out, error) for an object TYPE with a member `owner` from its
 /// PREFIX_init and PREFIX_memory_size: one allocation through spring_internal_create.
-#define SPRING_INTERNAL_DEFINE_CREATE(PREFIX, TYPE, DESC, KIND)                                                              \
-	static spring_result PREFIX##_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error) \
-	{                                                                                                                       \
-		TYPE *object = NULL;                                                                                                \
-		spring_result r = PREFIX##_init((const DESC *)desc, memory, size, out ? &object : NULL, error);                     \
-		if (r == SPRING_OK) {                                                                                               \
-			*out = object;                                                                                                  \
-		}                                                                                                                   \
-		return r;                                                                                                           \
-	}                                                                                                                       \
-	spring_result PREFIX##_create(const DESC *desc, TYPE **out, spring_error *error)                                        \
-	{                                                                                                                       \
-		void *object = NULL;                                                                                                \
-		spring_allocator used;                                                                                              \
-		spring_result r = spring_internal_create(desc, PREFIX##_memory_size(desc), PREFIX##_init_thunk,                     \
-		                                         out ? &object : NULL, &used, KIND, error);                                 \
-		if (r == SPRING_OK) {                                                                                               \
-			*out = (TYPE *)object;                                                                                          \
-			(*out)->owner.block = object;                                                                                   \
-			(*out)->owner.allocator = used;                                                                                 \
-		}                                                                                                                   \
-		return r;                                                                                                           \
+#define SPRING_INTERNAL_DEFINE_CREATE(PREFIX, TYPE, DESC, KIND)                                                               \
+	static spring_result PREFIX##_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)    \
+	{                                                                                                                         \
+		TYPE *object = NULL;                                                                                                  \
+		spring_result r = PREFIX##_init((const DESC *)desc, memory, size, out ? &object : NULL, error);                       \
+		if (r == SPRING_OK) {                                                                                                 \
+			*out = object;                                                                                                    \
+		}                                                                                                                     \
+		return r;                                                                                                             \
+	}                                                                                                                         \
+	spring_result PREFIX##_create(const DESC *desc, TYPE **out, spring_error *error)                                          \
+	{                                                                                                                         \
+		void *object = NULL;                                                                                                  \
+		spring_allocator used;                                                                                                \
+		spring_result r = spring_internal_create(desc, PREFIX##_memory_size(desc), PREFIX##_init_thunk, out ? &object : NULL, \
+		                                         &used, KIND, error);                                                         \
+		if (r == SPRING_OK) {                                                                                                 \
+			*out = (TYPE *)object;                                                                                            \
+			(*out)->owner.block = object;                                                                                     \
+			(*out)->owner.allocator = used;                                                                                   \
+		}                                                                                                                     \
+		return r;                                                                                                             \
 	}
 
 /// Builds an object in caller memory: the `*_init` of chains and rigs behind one signature.
@@ -111,7 +111,7 @@ typedef spring_result spring_init_thunk(const void *desc, void *memory, size_t s
 /// the allocator in force (recorded in `*used` for the matching destroy), then `init`. A `size`
 /// of 0 (an invalid description) calls `init` without memory so that it reports the reason.
 /// On failure nothing stays allocated and `*out` is untouched.
-spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out,
-                                     spring_allocator *used, const char *object, spring_error *error);
+spring_result spring_internal_create(const void *desc, size_t size, spring_init_thunk *init, void **out, spring_allocator *used,
+                                     const char *object, spring_error *error);
 
 #endif

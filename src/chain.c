@@ -207,10 +207,10 @@ static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 {
 	size_t at = spring_internal_align16(sizeof(spring_chain));
 	size_t un = (size_t)n;
-#define PLACE(field, bytes)                                                                     \
-	do {                                                                                        \
-		l->field = at;                                                                          \
-		at = spring_internal_align16(at + (bytes));                                             \
+#define PLACE(field, bytes)                         \
+	do {                                            \
+		l->field = at;                              \
+		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
 	PLACE(tx, un * sizeof(float));
 	PLACE(ty, un * sizeof(float));
@@ -241,7 +241,8 @@ static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 static spring_result validate_collider(const spring_chain_collider *k, int index, spring_error *error)
 {
 	if ((int)k->type < 0 || (int)k->type > (int)SPRING_CHAIN_COLLIDER_PLANE) {
-		set_error_kind(error, SPRING_ERROR_INVALID_ARGUMENT, "collider", index, "type", "is not a collider type (got %g)", (double)k->type);
+		set_error_kind(error, SPRING_ERROR_INVALID_ARGUMENT, "collider", index, "type", "is not a collider type (got %g)",
+		               (double)k->type);
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (!spring_vec3_is_finite(k->a) || !spring_vec3_is_finite(k->b) || !spring_is_finite(k->radius)) {
@@ -294,7 +295,8 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (!spring_chain_internal_params_unset(d->params) && spring_params_validate(d->params) != SPRING_OK) {
-		set_error(error, spring_params_validate(d->params), -1, "params", "is not a valid spring (k %g)", (double)d->params.stiffness);
+		set_error(error, spring_params_validate(d->params), -1, "params", "is not a valid spring (k %g)",
+		          (double)d->params.stiffness);
 		return spring_params_validate(d->params);
 	}
 	if (!spring_chain_internal_params_unset(d->tip_params) && spring_params_validate(d->tip_params) != SPRING_OK) {
@@ -336,7 +338,8 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 			return SPRING_ERROR_OUT_OF_RANGE;
 		}
 		if (d->mode_2d && (b->tip.z != 0.0f || b->rest_local.position.z != 0.0f)) {
-			set_error(error, SPRING_ERROR_OUT_OF_RANGE, i, "tip", "must lie in the z = 0 plane in 2D mode (z %g)", (double)b->tip.z);
+			set_error(error, SPRING_ERROR_OUT_OF_RANGE, i, "tip", "must lie in the z = 0 plane in 2D mode (z %g)",
+			          (double)b->tip.z);
 			return SPRING_ERROR_OUT_OF_RANGE;
 		}
 		if (!spring_is_finite(b->tip_radius) || b->tip_radius < 0.0f) {
@@ -364,7 +367,6 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 	}
 	return SPRING_OK;
 }
-
 
 static int collider_capacity(const spring_chain_desc *d)
 {
@@ -628,7 +630,8 @@ static int collide(const spring_chain_collider *k, float tip_radius, spring_vec3
 			}
 			perp = spring_vec3_normalize(perp);
 			float c = s < -1.0f ? -1.0f : s;
-			*dir = spring_vec3_normalize(spring_vec3_add(spring_vec3_scale(n, c), spring_vec3_scale(perp, sqrtf(fmaxf(0.0f, 1.0f - c * c)))));
+			*dir = spring_vec3_normalize(
+				spring_vec3_add(spring_vec3_scale(n, c), spring_vec3_scale(perp, sqrtf(fmaxf(0.0f, 1.0f - c * c)))));
 		}
 		*normal = n;
 		return 1;
@@ -648,7 +651,6 @@ static spring_vec3 remove_component(spring_vec3 v, spring_vec3 n, int sign)
 	}
 	return v;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Stepping
@@ -1162,7 +1164,8 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 	}
 	chain_arrays a = arrays(chain);
 	for (int i = 0; i < chain->bone_count; i++) {
-		spring_xform3 b = alpha >= 1.0f ? world_at(chain, &a, i, 0) : xform3_lerp(world_at(chain, &a, i, 1), world_at(chain, &a, i, 0), alpha);
+		spring_xform3 b = alpha >= 1.0f ? world_at(chain, &a, i, 0)
+		                                : xform3_lerp(world_at(chain, &a, i, 1), world_at(chain, &a, i, 0), alpha);
 		if (bones) {
 			bones[i] = b;
 		}

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #if defined(__clang__)
-#  pragma STDC FP_CONTRACT OFF
+#pragma STDC FP_CONTRACT OFF
 #endif
 
 #define CHAIN2D_ALIGN 16u
@@ -60,13 +60,13 @@ struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;     // chain default (resolved: never zero)
-	spring_params tip_params; // as given; zero -> no gradient
-	spring_vec2 gravity;      // units/s^2
-	spring_vec2 wind;         // units/s^2
-	spring_xform2 root;       // root of the last step (angle wrapped, scale 1)
-	spring_xform2 prev_root;  // root of the step before
-	spring_xform2 input_root; // root given to the last update (the next frame interpolates from it)
+	spring_params params;        // chain default (resolved: never zero)
+	spring_params tip_params;    // as given; zero -> no gradient
+	spring_vec2 gravity;         // units/s^2
+	spring_vec2 wind;            // units/s^2
+	spring_xform2 root;          // root of the last step (angle wrapped, scale 1)
+	spring_xform2 prev_root;     // root of the step before
+	spring_xform2 input_root;    // root given to the last update (the next frame interpolates from it)
 	spring_internal_owner owner; // set by create; zero for caller memory
 };
 
@@ -181,8 +181,8 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	}
 	int n = desc->segment_count;
 	if (n < 1 || n > SPRING_CHAIN_MAX_BONES) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segment_count",
-		                 "segment_count must be in 1..%d (got %d)", SPRING_CHAIN_MAX_BONES, n);
+		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segment_count", "segment_count must be in 1..%d (got %d)",
+		                 SPRING_CHAIN_MAX_BONES, n);
 	}
 	if (!desc->segments) {
 		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segments", "segments is NULL (%d expected)", n);
@@ -196,13 +196,13 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	}
 	float step = desc->step == 0.0f ? SPRING_CLOCK_DEFAULT_STEP : desc->step;
 	if (!(step > 0.0f && step <= 1.0f)) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in (0, 1] seconds, 0 for 1/%d (got %g)", SPRING_CLOCK_DEFAULT_RATE,
-		                 (double)desc->step);
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in (0, 1] seconds, 0 for 1/%d (got %g)",
+		                 SPRING_CLOCK_DEFAULT_RATE, (double)desc->step);
 	}
 	int max_steps = desc->max_steps == 0 ? SPRING_CLOCK_DEFAULT_MAX_STEPS : desc->max_steps;
 	if (max_steps < 1 || max_steps > 1000) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "max_steps", "max_steps must be in 1..1000, 0 for %d (got %d)", SPRING_CLOCK_DEFAULT_MAX_STEPS,
-		                 desc->max_steps);
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "max_steps", "max_steps must be in 1..1000, 0 for %d (got %d)",
+		                 SPRING_CLOCK_DEFAULT_MAX_STEPS, desc->max_steps);
 	}
 	if (!spring_vec2_is_finite(desc->gravity)) {
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "gravity", "gravity must be finite (got %g, %g)",
@@ -226,8 +226,7 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		r = spring_params_validate(desc->tip_params);
 		if (r != SPRING_OK) {
 			return set_error(error, r, -1, "tip_params", "tip_params must be all zero or a valid spring (k %g, c %g, m %g)",
-			                 (double)desc->tip_params.stiffness, (double)desc->tip_params.damping,
-			                 (double)desc->tip_params.mass);
+			                 (double)desc->tip_params.stiffness, (double)desc->tip_params.damping, (double)desc->tip_params.mass);
 		}
 	}
 	for (int i = 0; i < n; i++) {
@@ -451,8 +450,8 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	spring_result result = SPRING_OK;
 	for (int k = 0; k < steps; k++) {
 		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
-		spring_xform2 at = {spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f),
-		                    {1.0f, 1.0f}};
+		spring_xform2 at = {
+			spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
 		r = step_once(chain, at, anim_from, anim_to, f);
 		if (r != SPRING_OK && result == SPRING_OK) {
 			result = r;
@@ -559,9 +558,11 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 		target[i] = spring_internal_angle_fold((double)target[i] + delta);
 	}
 	spring_xform2 prev_root = {move_rigid(chain->prev_root.position, old.position, to.position, cs, sn),
-	                           spring_internal_angle_fold((double)chain->prev_root.angle + delta), {1.0f, 1.0f}};
+	                           spring_internal_angle_fold((double)chain->prev_root.angle + delta),
+	                           {1.0f, 1.0f}};
 	spring_xform2 input = {move_rigid(chain->input_root.position, old.position, to.position, cs, sn),
-	                       spring_internal_angle_fold((double)chain->input_root.angle + delta), {1.0f, 1.0f}};
+	                       spring_internal_angle_fold((double)chain->input_root.angle + delta),
+	                       {1.0f, 1.0f}};
 	chain->prev_root = prev_root;
 	chain->input_root = input;
 	chain->root = to;
@@ -604,8 +605,8 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	spring_params p;
-	spring_result r = spring_chain_internal_bone_params(params, chain->params, chain->tip_params, segment,
-	                                                    chain->segment_count, &p);
+	spring_result r = spring_chain_internal_bone_params(params, chain->params, chain->tip_params, segment, chain->segment_count,
+	                                                    &p);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -654,8 +655,8 @@ int spring_chain2d_segment_count(const spring_chain2d *chain)
 	return chain ? chain->segment_count : 0;
 }
 
-spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float alpha, spring_xform2 *joints,
-                                           float *local_angles, int capacity)
+spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float alpha, spring_xform2 *joints, float *local_angles,
+                                           int capacity)
 {
 	if (!chain || (!joints && !local_angles)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

@@ -60,4 +60,3 @@ spring_result spring_chain_internal_stepper(spring_integrator integrator, spring
 	}
 	return spring_stepper_init(out, p, step);
 }
-

@@ -41,7 +41,6 @@ spring_result spring_chain_internal_bone_params(spring_params own, spring_params
 /// semi-implicit and (p, step) is outside its stability region. `*out` untouched on error.
 spring_result spring_chain_internal_stepper(spring_integrator integrator, spring_params p, float step, spring_stepper *out);
 
-
 // ---------------------------------------------------------------------------------------------
 // spring_chain2d
 
@@ -51,8 +50,8 @@ spring_params spring_chain2d_internal_params(const spring_chain2d *chain, int se
 
 /// spring_chain2d_get_pose at an explicit interpolation factor `alpha` in [0, 1] between the
 /// last two steps (get_pose passes the clock's alpha; 1 gives the last stepped state).
-spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float alpha, spring_xform2 *joints,
-                                           float *local_angles, int capacity);
+spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float alpha, spring_xform2 *joints, float *local_angles,
+                                           int capacity);
 
 /// One fixed step under `root` (position and angle; scale ignored) with `anim_offsets`
 /// (segment_count local angle offsets added to the rest angles, or NULL: the stored ones).

@@ -35,7 +35,7 @@
 // The build passes -ffp-contract=off; this keeps clang from fusing a * b + c into an FMA even if
 // a build forgets it (gcc in ISO C mode does not contract by default).
 #if defined(__clang__)
-#  pragma STDC FP_CONTRACT OFF
+#pragma STDC FP_CONTRACT OFF
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ static const double pio2_p4 = 0x1.3198a2e037073p-69;
 /// e^r - 1 for |r| <= 0.35 (Taylor series to r^13).
 static double expm1_poly(double r)
 {
-	double q = 1.6059043836821613e-10; // 1/13!
+	double q = 1.6059043836821613e-10;  // 1/13!
 	q = 2.08767569878681e-09 + r * q;   // 1/12!
 	q = 2.505210838544172e-08 + r * q;  // 1/11!
 	q = 2.755731922398589e-07 + r * q;  // 1/10!
@@ -313,7 +313,7 @@ static double sin_kernel(double y, double ylo)
 static double cos_kernel(double y, double ylo)
 {
 	double z = y * y;
-	double q = 4.779477332387385e-14; //  1/16!
+	double q = 4.779477332387385e-14;    //  1/16!
 	q = -1.1470745597729725e-11 + z * q; // -1/14!
 	q = 2.08767569878681e-09 + z * q;    //  1/12!
 	q = -2.755731922398589e-07 + z * q;  // -1/10!
@@ -328,23 +328,24 @@ static double cos_kernel(double y, double ylo)
 
 /// 2/pi as 32-bit words after the binary point, preceded by one zero word (bits 1..1280).
 static const uint32_t two_over_pi_words[41] = {
-	0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041,
-	0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c,
-	0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4,
-	0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f, 0x6d367ecf,
-	0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea,
-	0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab, 0xf0cfbc20, 0x9af4361d,
+	0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+	0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026,
+	0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f,
+	0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1,
+	0x1f8d5d08, 0x56033046, 0xfc7b6bab, 0xf0cfbc20, 0x9af4361d,
 };
 
 static int leading_zeros64(uint64_t v)
 {
 	int n = 0;
+	// clang-format off
 	if (!(v >> 32)) { n += 32; v <<= 32; }
 	if (!(v >> 48)) { n += 16; v <<= 16; }
 	if (!(v >> 56)) { n += 8; v <<= 8; }
 	if (!(v >> 60)) { n += 4; v <<= 4; }
 	if (!(v >> 62)) { n += 2; v <<= 2; }
 	if (!(v >> 63)) { n += 1; }
+	// clang-format on
 	return n;
 }
 
@@ -403,7 +404,7 @@ static unsigned reduce_large(double ax, double *hi, double *lo)
 		exponent += lz;
 	}
 	double fhi = (double)(f1 >> 11) * pow2i(11 - exponent); // exact, 53 bits
-	double flo = (double)(f1 & 0x7ffu) * pow2i(-exponent);   // exact, 11 bits
+	double flo = (double)(f1 & 0x7ffu) * pow2i(-exponent);  // exact, 11 bits
 	double ph, pl;
 	two_product(fhi, pio2_hi, &ph, &pl);
 	pl += fhi * pio2_lo + flo * pio2_hi;
@@ -460,10 +461,12 @@ void spring_det_sincos(double x, double *s, double *c)
 	unsigned n = reduce_pio2(x, &y, &ylo);
 	double sy = sin_kernel(y, ylo), cy = cos_kernel(y, ylo);
 	switch (n) {
+	// clang-format off
 	case 0: *s = sy; *c = cy; break;
 	case 1: *s = cy; *c = -sy; break;
 	case 2: *s = -sy; *c = -cy; break;
 	default: *s = -cy; *c = sy; break;
+		// clang-format on
 	}
 }
 

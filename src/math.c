@@ -11,14 +11,18 @@
 // Keep clang from fusing a * b + c even if the build forgets -ffp-contract=off: the results
 // must not depend on it.
 #if defined(__clang__)
-#  pragma STDC FP_CONTRACT OFF
+#pragma STDC FP_CONTRACT OFF
 #endif
 
 // ---------------------------------------------------------------------------------------------
 // Internal double-precision helpers
 
-typedef struct dvec3 { double x, y, z; } dvec3;
-typedef struct dquat { double x, y, z, w; } dquat;
+typedef struct dvec3 {
+	double x, y, z;
+} dvec3;
+typedef struct dquat {
+	double x, y, z, w;
+} dquat;
 
 static int float_is_finite(float x)
 {
@@ -69,8 +73,7 @@ static spring_quat quat_normalized_of(dquat q)
 	if (length == 0.0) {
 		return spring_quat_identity();
 	}
-	return (spring_quat){(float)(q.x / length), (float)(q.y / length), (float)(q.z / length),
-	                     (float)(q.w / length)};
+	return (spring_quat){(float)(q.x / length), (float)(q.y / length), (float)(q.z / length), (float)(q.w / length)};
 }
 
 /// q v q* for unit q: v + w t + u x t with t = 2 u x v.
@@ -109,8 +112,7 @@ spring_vec2 spring_vec2_scale(spring_vec2 a, float s)
 spring_vec2 spring_vec2_lerp(spring_vec2 a, spring_vec2 b, float t)
 {
 	double dt = t;
-	return (spring_vec2){(float)(a.x + ((double)b.x - a.x) * dt),
-	                     (float)(a.y + ((double)b.y - a.y) * dt)};
+	return (spring_vec2){(float)(a.x + ((double)b.x - a.x) * dt), (float)(a.y + ((double)b.y - a.y) * dt)};
 }
 
 float spring_vec2_dot(spring_vec2 a, spring_vec2 b)
@@ -175,8 +177,7 @@ spring_vec3 spring_vec3_scale(spring_vec3 a, float s)
 spring_vec3 spring_vec3_lerp(spring_vec3 a, spring_vec3 b, float t)
 {
 	double dt = t;
-	return (spring_vec3){(float)(a.x + ((double)b.x - a.x) * dt),
-	                     (float)(a.y + ((double)b.y - a.y) * dt),
+	return (spring_vec3){(float)(a.x + ((double)b.x - a.x) * dt), (float)(a.y + ((double)b.y - a.y) * dt),
 	                     (float)(a.z + ((double)b.z - a.z) * dt)};
 }
 
@@ -266,9 +267,7 @@ spring_quat spring_quat_from_to(spring_vec3 from, spring_vec3 to)
 		// Within 1e-8 rad of anti-parallel, where f x t is mostly rounding: a half turn about
 		// f x e, e the coordinate axis along f's smallest component (the first one on a tie).
 		double ax = fabs(f.x), ay = fabs(f.y), az = fabs(f.z);
-		dvec3 e = ax <= ay && ax <= az ? (dvec3){1.0, 0.0, 0.0}
-		        : ay <= az             ? (dvec3){0.0, 1.0, 0.0}
-		                               : (dvec3){0.0, 0.0, 1.0};
+		dvec3 e = ax <= ay && ax <= az ? (dvec3){1.0, 0.0, 0.0} : ay <= az ? (dvec3){0.0, 1.0, 0.0} : (dvec3){0.0, 0.0, 1.0};
 		dvec3 axis = dvec3_normalize(dvec3_cross(f, e));
 		return quat_normalized_of((dquat){axis.x, axis.y, axis.z, 0.0});
 	}
@@ -283,8 +282,8 @@ spring_quat spring_quat_nlerp(spring_quat a, spring_quat b, float t)
 		q = (dquat){-q.x, -q.y, -q.z, -q.w}; // same rotation, shorter path
 	}
 	double dt = t;
-	return quat_normalized_of((dquat){p.x + (q.x - p.x) * dt, p.y + (q.y - p.y) * dt,
-	                                  p.z + (q.z - p.z) * dt, p.w + (q.w - p.w) * dt});
+	return quat_normalized_of(
+		(dquat){p.x + (q.x - p.x) * dt, p.y + (q.y - p.y) * dt, p.z + (q.z - p.z) * dt, p.w + (q.w - p.w) * dt});
 }
 
 float spring_quat_angle(spring_quat q)
@@ -342,8 +341,7 @@ spring_xform3 spring_xform3_identity(void)
 spring_vec3 spring_xform3_apply(spring_xform3 t, spring_vec3 p)
 {
 	dvec3 r = dquat_rotate(dquat_of(t.rotation), dvec3_of(p));
-	return (spring_vec3){(float)(t.position.x + r.x), (float)(t.position.y + r.y),
-	                     (float)(t.position.z + r.z)};
+	return (spring_vec3){(float)(t.position.x + r.x), (float)(t.position.y + r.y), (float)(t.position.z + r.z)};
 }
 
 spring_xform3 spring_xform3_mul(spring_xform3 parent, spring_xform3 local)

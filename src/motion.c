@@ -61,8 +61,7 @@ static int motion_ok(const spring_motion *m)
 		return 0;
 	}
 	int n = m->channels;
-	const float *arrays[] = {m->value, m->velocity, m->target, m->anchor_value, m->anchor_velocity,
-	                         m->rest_delta, m->rest_speed};
+	const float *arrays[] = {m->value, m->velocity, m->target, m->anchor_value, m->anchor_velocity, m->rest_delta, m->rest_speed};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
 		if (!spring_internal_all_finite(arrays[k], n)) {
 			return 0;
@@ -407,8 +406,8 @@ float spring_motion_time_to_settle(const spring_motion *m)
 	return (float)worst;
 }
 
-spring_result spring_motion_sample(const spring_motion *m, float interval, float max_duration, float *values,
-                                   float *velocities, int capacity, int *count, int *truncated)
+spring_result spring_motion_sample(const spring_motion *m, float interval, float max_duration, float *values, float *velocities,
+                                   int capacity, int *count, int *truncated)
 {
 	if (!motion_ok(m) || !count || capacity < 0 || (capacity > 0 && !values)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -454,9 +453,8 @@ spring_result spring_motion_sample(const spring_motion *m, float interval, float
 	return SPRING_OK;
 }
 
-spring_result spring_motion_sample_progress(spring_params params, float initial_velocity, float interval,
-                                            float max_duration, float rest_delta, float *progress, int capacity,
-                                            int *count, int *truncated)
+spring_result spring_motion_sample_progress(spring_params params, float initial_velocity, float interval, float max_duration,
+                                            float rest_delta, float *progress, int capacity, int *count, int *truncated)
 {
 	if (!count || capacity < 0 || (capacity > 0 && !progress)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

@@ -48,14 +48,15 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 		}
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		l->ik_bones_total += spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL, 0);
+		l->ik_bones_total += spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL,
+		                                                     0);
 	}
 	size_t nb = (size_t)d->bone_count;
 	size_t at = align16(sizeof(spring_rig));
-#define PLACE(field, bytes)                                                                     \
-	do {                                                                                        \
-		l->field = at;                                                                          \
-		at = align16(at + (bytes));                                                             \
+#define PLACE(field, bytes)         \
+	do {                            \
+		l->field = at;              \
+		at = align16(at + (bytes)); \
 	} while (0)
 	PLACE(at.names, nb * NAME_BYTES);
 	PLACE(at.parent, nb * sizeof(int));
@@ -79,7 +80,8 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 		spring_chain_desc t;
 		int n = spring_rig_internal_chain_desc(d, refs, c, s, &a, &t);
 		if (n < 0) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "bones", "must be 1..%d bones", SPRING_CHAIN_MAX_BONES);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "bones", "must be 1..%d bones",
+			                                SPRING_CHAIN_MAX_BONES);
 		}
 		l->chain_bones_total += n;
 		l->max_chain = n > l->max_chain ? n : l->max_chain;
@@ -190,8 +192,8 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		return res;
 	}
 	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < l.total) {
-		return spring_rig_internal_fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "memory", "must be 16-byte aligned and at least %zu bytes",
-		            l.total);
+		return spring_rig_internal_fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "memory",
+		                                "must be 16-byte aligned and at least %zu bytes", l.total);
 	}
 	unsigned char *base = (unsigned char *)memory;
 	memset(base, 0, l.total);
@@ -321,11 +323,11 @@ static spring_result step_rig(spring_rig *r, spring_xform2 root, double clip_tim
 	r->root_step_prev = r->root_step;
 	r->root_step = root;
 	memcpy(rig_final_local_prev(r), rig_final_local(r), (size_t)r->bone_count * sizeof(spring_xform2));
-	spring_rig_internal_sample_pose(r, clip_time);                         // 1. clips at the step's time
-	spring_rig_internal_solve_ik(r, rig_world(r));                             // 2. IK on that pose
-	spring_rig_internal_forward(r, r->root_step, rig_local(r), rig_world(r));      // 3. world transforms
+	spring_rig_internal_sample_pose(r, clip_time);                            // 1. clips at the step's time
+	spring_rig_internal_solve_ik(r, rig_world(r));                            // 2. IK on that pose
+	spring_rig_internal_forward(r, r->root_step, rig_local(r), rig_world(r)); // 3. world transforms
 	memcpy(rig_base_world(r), rig_world(r), (size_t)r->bone_count * sizeof(spring_xform2));
-	spring_result res = spring_rig_internal_step_chains(r, rig_world(r));      // 4. springs last, on the final pose
+	spring_result res = spring_rig_internal_step_chains(r, rig_world(r)); // 4. springs last, on the final pose
 	memcpy(rig_final_local(r), rig_local(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	return res;
 }
@@ -514,7 +516,8 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 			spring_chain2d_teleport(rig_chain_angle(rig, ch), moved);
 		} else {
 			spring_vec3 pivot = spring_vec3_make(from.x, from.y, 0.0f);
-			spring_chain_rotate(rig_chain_tip(rig, ch), spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), da), pivot);
+			spring_chain_rotate(rig_chain_tip(rig, ch), spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), da),
+			                    pivot);
 			spring_vec2 shift = spring_vec2_sub(root.position, from);
 			spring_chain_translate(rig_chain_tip(rig, ch), spring_vec3_make(shift.x, shift.y, 0.0f));
 		}

@@ -15,7 +15,6 @@
 // ---------------------------------------------------------------------------------------------
 // Chain descriptions (built into caller-provided scratch, no allocation)
 
-
 spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t)
 {
 	spring_xform3 r = {spring_vec3_make(t.position.x, t.position.y, 0.0f),
@@ -101,7 +100,7 @@ spring_xform2 spring_rig_internal_chain_root(const spring_rig *r, const rig_chai
 spring_result spring_rig_internal_step_chains(spring_rig *r, spring_xform2 *world)
 {
 	spring_result result = SPRING_OK;
-	float *sim = rig_scratch_angles(r);    // the chain's simulated world angles after this step
+	float *sim = rig_scratch_angles(r); // the chain's simulated world angles after this step
 	spring_xform2 *pose = rig_scratch_xf2(r);
 	for (int c = 0; c < r->chain_count; c++) {
 		rig_chain *ch = &rig_chains(r)[c];

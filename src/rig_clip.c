@@ -15,7 +15,8 @@
 
 float spring_cubic_bezier(float x1, float y1, float x2, float y2, float x)
 {
-	if (!spring_is_finite(x1) || !spring_is_finite(y1) || !spring_is_finite(x2) || !spring_is_finite(y2) || !spring_is_finite(x)) {
+	if (!spring_is_finite(x1) || !spring_is_finite(y1) || !spring_is_finite(x2) || !spring_is_finite(y2) ||
+	    !spring_is_finite(x)) {
 		return spring_is_finite(x) ? x : 0.0f;
 	}
 	if (x <= 0.0f) {
@@ -129,9 +130,7 @@ static void sample_clip_into(const spring_rig *r, int clip, double t, spring_xfo
 		track_value(r, tr, ct, v);
 		spring_xform2 *l = &local[tr->bone];
 		switch (tr->type) {
-		case SPRING_RIG_TRACK_ROTATE:
-			l->angle = rig_setup(r)[tr->bone].angle + v[0];
-			break;
+		case SPRING_RIG_TRACK_ROTATE: l->angle = rig_setup(r)[tr->bone].angle + v[0]; break;
 		case SPRING_RIG_TRACK_TRANSLATE:
 			l->position = spring_vec2_add(rig_setup(r)[tr->bone].position, spring_vec2_make(v[0], v[1]));
 			break;

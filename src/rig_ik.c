@@ -5,8 +5,8 @@
 #include "spring_internal.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -16,7 +16,8 @@ typedef char rig_name[NAME_BYTES];
 
 /// Byte offsets of the rig's arrays from the start of its block.
 typedef struct rig_offsets {
-	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev, clips, tracks, keys, events, iks, ik_bones, chains, chain_bones, bone_chain, ik_saved, scratch_angles, scratch_xf2, fk_mark;
+	size_t names, parent, length, setup, local, world, base_world, final_local, final_local_prev, clips, tracks, keys, events,
+		iks, ik_bones, chains, chain_bones, bone_chain, ik_saved, scratch_angles, scratch_xf2, fk_mark;
 } rig_offsets;
 
 typedef struct rig_clip {
@@ -42,13 +43,13 @@ typedef struct rig_event {
 typedef struct rig_ik {
 	char name[NAME_BYTES];
 	spring_rig_ik_type type;
-	int target;          // bone, -1 when the target comes from spring_rig_set_ik_target
+	int target; // bone, -1 when the target comes from spring_rig_set_ik_target
 	bool bend_positive;
-	int iterations;      // CCD
-	float tolerance;     // CCD
+	int iterations;  // CCD
+	float tolerance; // CCD
 	float mix;
-	int bone_count;      // bones in the chain (2 for two-bone)
-	int first_index;     // into ik_bones
+	int bone_count;  // bones in the chain (2 for two-bone)
+	int first_index; // into ik_bones
 	int has_override;
 	spring_vec2 override_target;
 } rig_ik;
@@ -57,10 +58,10 @@ typedef struct rig_chain {
 	char name[NAME_BYTES];
 	spring_rig_chain_type type;
 	int bone_count;
-	int first_index;      // into chain_bones
+	int first_index; // into chain_bones
 	float mix;
-	size_t memory;        // offset of the chain object (angle or tip) in the rig's block
-	spring_xform2 root;   // the chain root passed in the last step
+	size_t memory;      // offset of the chain object (angle or tip) in the rig's block
+	spring_xform2 root; // the chain root passed in the last step
 } rig_chain;
 
 struct spring_rig {
@@ -70,8 +71,8 @@ struct spring_rig {
 	float time_scale;
 	int paused;
 	int clip;
-	double clip_time;           // clip time of the last step
-	spring_xform2 root_input;   // root set for the coming update
+	double clip_time;         // clip time of the last step
+	spring_xform2 root_input; // root set for the coming update
 	spring_xform2 root_prev_input;
 	spring_xform2 root_step, root_step_prev;
 	int fired_count, fired_total;

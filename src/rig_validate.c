@@ -6,8 +6,8 @@
 #include "spring_internal.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -179,10 +179,12 @@ static spring_result check_name(spring_error *e, const char *kind, int index, co
 		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "name must not be empty");
 	}
 	if (n > SPRING_RIG_MAX_NAME) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, "name", "name is longer than %d bytes (got %zu)", SPRING_RIG_MAX_NAME, n);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, "name",
+		                                "name is longer than %d bytes (got %zu)", SPRING_RIG_MAX_NAME, n);
 	}
 	if (name_has_control(name)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name", "name must not contain control characters");
+		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, kind, index, "name",
+		                                "name must not contain control characters");
 	}
 	return SPRING_OK;
 }
@@ -224,8 +226,10 @@ static spring_result validate_scale(spring_error *e, const char *kind, int index
 {
 	bool zero_x = scale.x == 0.0f, zero_y = scale.y == 0.0f;
 	if (zero_x != zero_y) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, field, "%s must not be 0 (a zero scale collapses the bone; 0, 0 "
-		            "means 1, 1)", zero_x ? "x" : "y");
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, kind, index, field,
+		                                "%s must not be 0 (a zero scale collapses the bone; 0, 0 "
+		                                "means 1, 1)",
+		                                zero_x ? "x" : "y");
 	}
 	return SPRING_OK;
 }
@@ -242,7 +246,8 @@ static spring_result unknown_bone(const spring_rig_desc *d, spring_error *e, con
 	int hint = spring_closest_name(name, names, d->bone_count);
 	char q1[80], q2[80];
 	if (hint >= 0) {
-		fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, depth, field, "unknown bone %s (did you mean %s?)", Q(name), Q2(names[hint]));
+		fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, depth, field, "unknown bone %s (did you mean %s?)", Q(name),
+		          Q2(names[hint]));
 		spring_internal_error_other(e, SPRING_ELEMENT_BONE, hint);
 		return SPRING_ERROR_BAD_DEFINITION;
 	}
@@ -254,7 +259,8 @@ static spring_result check_ref(const spring_rig_desc *d, spring_error *e, const 
                                const char *field, const char *name, int resolved, bool required)
 {
 	if (!name) {
-		return required ? fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, depth, field, "%s is missing (NULL)", field) : SPRING_OK;
+		return required ? fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, depth, field, "%s is missing (NULL)", field)
+		                : SPRING_OK;
 	}
 	return resolved < 0 ? unknown_bone(d, e, at, depth, field, name) : SPRING_OK;
 }
@@ -277,7 +283,8 @@ static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *re
 			return r;
 		}
 		if (parent == i) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "bone %s is its own parent", Q(b->name));
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "parent", "bone %s is its own parent",
+			                                Q(b->name));
 		}
 		if (parent > i) {
 			// A cycle through this bone, or a parent listed after its child.
@@ -306,16 +313,17 @@ static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *re
 			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "length", "length must be finite");
 		}
 		if (b->length < 0.0f || b->length > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "length", "length must be in [0, %g] (got %g)",
-			            (double)SPRING_RIG_MAX_COORDINATE, (double)b->length);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "length",
+			                                "length must be in [0, %g] (got %g)", (double)SPRING_RIG_MAX_COORDINATE,
+			                                (double)b->length);
 		}
 		if (!spring_rig_internal_xform2_finite(b->setup)) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "bone", i, "setup", "setup must be finite");
 		}
 		if (!in_coord(b->setup.position.x) || !in_coord(b->setup.position.y) || !in_coord(b->setup.scale.x) ||
 		    !in_coord(b->setup.scale.y)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "setup", "position and scale must be within +-%g",
-			            (double)SPRING_RIG_MAX_COORDINATE);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", i, "setup",
+			                                "position and scale must be within +-%g", (double)SPRING_RIG_MAX_COORDINATE);
 		}
 		r = validate_scale(e, "bone", i, "setup", b->setup.scale);
 		if (r != SPRING_OK) {
@@ -368,15 +376,16 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 			                 (double)key->time, (double)tr->keys[k - 1].time);
 		}
 		if (!in_coord(key->value[0]) || !in_coord(key->value[1])) {
-			return fail_path(e, spring_is_finite(key->value[0]) && spring_is_finite(key->value[1]) ? SPRING_ERROR_OUT_OF_RANGE
-			                                                                                        : SPRING_ERROR_NOT_FINITE,
+			return fail_path(e,
+			                 spring_is_finite(key->value[0]) && spring_is_finite(key->value[1]) ? SPRING_ERROR_OUT_OF_RANGE
+			                                                                                    : SPRING_ERROR_NOT_FINITE,
 			                 at, 3, "value", "value must be finite and within +-%g", (double)SPRING_RIG_MAX_COORDINATE);
 		}
 		if (tr->type == SPRING_RIG_TRACK_SCALE) {
 			spring_vec2 sc = {key->value[0], key->value[1]};
 			if ((sc.x == 0.0f) != (sc.y == 0.0f)) {
-				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "value", "%s must not be 0 (a zero scale collapses the bone)",
-				                 sc.x == 0.0f ? "x" : "y");
+				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, "value",
+				                 "%s must not be 0 (a zero scale collapses the bone)", sc.x == 0.0f ? "x" : "y");
 			}
 		}
 		if ((int)key->curve < 0 || (int)key->curve > (int)SPRING_RIG_CURVE_BEZIER) {
@@ -390,8 +399,8 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 			}
 			for (int q = 0; q < 4; q += 2) {
 				if (key->bezier[q] < 0.0f || key->bezier[q] > 1.0f) {
-					return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, q == 0 ? "bezier[0]" : "bezier[2]", "x%d must be in [0, 1] (got %g)", q / 2 + 1,
-					                 (double)key->bezier[q]);
+					return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 3, q == 0 ? "bezier[0]" : "bezier[2]",
+					                 "x%d must be in [0, 1] (got %g)", q / 2 + 1, (double)key->bezier[q]);
 				}
 			}
 		}
@@ -409,16 +418,19 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			return r;
 		}
 		if (!spring_is_finite(cl->duration) || !(cl->duration > 0.0f) || cl->duration > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, spring_is_finite(cl->duration) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "clip", c,
-			            "duration", "duration must be in (0, %g] seconds (got %g)", (double)SPRING_RIG_MAX_COORDINATE, (double)cl->duration);
+			return spring_rig_internal_fail(
+				e, spring_is_finite(cl->duration) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, "clip", c, "duration",
+				"duration must be in (0, %g] seconds (got %g)", (double)SPRING_RIG_MAX_COORDINATE, (double)cl->duration);
 		}
 		if (cl->track_count < 0 || cl->track_count > SPRING_RIG_MAX_TRACKS || (cl->track_count > 0 && !cl->tracks)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count", "track_count must be in 0..%d with tracks given (got %d)",
-			            SPRING_RIG_MAX_TRACKS, cl->track_count);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count",
+			                                "track_count must be in 0..%d with tracks given (got %d)", SPRING_RIG_MAX_TRACKS,
+			                                cl->track_count);
 		}
 		if (cl->event_count < 0 || cl->event_count > SPRING_RIG_MAX_EVENTS || (cl->event_count > 0 && !cl->events)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count", "event_count must be in 0..%d with events given (got %d)",
-			            SPRING_RIG_MAX_EVENTS, cl->event_count);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count",
+			                                "event_count must be in 0..%d with events given (got %d)", SPRING_RIG_MAX_EVENTS,
+			                                cl->event_count);
 		}
 		for (int t = 0; t < cl->track_count; t++) {
 			r = validate_track(d, c, t, e);
@@ -430,17 +442,21 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			const spring_rig_event *ev = &cl->events[v];
 			spring_error_step at[2] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_EVENT, v}};
 			if (!ev->name || !ev->name[0] || strlen(ev->name) > SPRING_RIG_MAX_NAME || name_has_control(ev->name)) {
-				return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "name", "name must be 1..%d bytes without control characters", SPRING_RIG_MAX_NAME);
+				return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "name",
+				                 "name must be 1..%d bytes without control characters", SPRING_RIG_MAX_NAME);
 			}
 			if (!spring_is_finite(ev->time) || !in_coord(ev->value[0]) || !in_coord(ev->value[1])) {
-				return fail_path(e, spring_is_finite(ev->time) && spring_is_finite(ev->value[0]) && spring_is_finite(ev->value[1])
-				                        ? SPRING_ERROR_OUT_OF_RANGE
-				                        : SPRING_ERROR_NOT_FINITE,
-				                 at, 2, "time", "time and payload must be finite (payload within +-%g)", (double)SPRING_RIG_MAX_COORDINATE);
+				return fail_path(e,
+				                 spring_is_finite(ev->time) && spring_is_finite(ev->value[0]) && spring_is_finite(ev->value[1])
+				                     ? SPRING_ERROR_OUT_OF_RANGE
+				                     : SPRING_ERROR_NOT_FINITE,
+				                 at, 2, "time", "time and payload must be finite (payload within +-%g)",
+				                 (double)SPRING_RIG_MAX_COORDINATE);
 			}
 			if (ev->time < 0.0f || ev->time > cl->duration) {
-				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "time", "time must be in [0, the clip's duration %.9g] (got %.9g)",
-				                 (double)cl->duration, (double)ev->time);
+				return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "time",
+				                 "time must be in [0, the clip's duration %.9g] (got %.9g)", (double)cl->duration,
+				                 (double)ev->time);
 			}
 			if (v > 0 && ev->time < cl->events[v - 1].time) {
 				return fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "time", "events must be in time order (%.9g after %.9g)",
@@ -461,7 +477,8 @@ static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs
 			return r;
 		}
 		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)", (int)ik->type);
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)",
+			                                (int)ik->type);
 		}
 		spring_error_step at = {SPRING_ELEMENT_IK, k};
 		int fb = refs->ik[k][0], lb = refs->ik[k][1], tb = refs->ik[k][2];
@@ -475,20 +492,22 @@ static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs
 			const spring_rig_bone_desc *lower = &d->bones[lb];
 			if (refs->parent[lb] != fb) {
 				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
-				                                "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last), Q2(first));
+				                                "%s is not a child of %s: a two-bone IK needs a bone and its child", Q(last),
+				                                Q2(first));
 			}
 			if (!(lower->length > 0.0f)) {
 				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
 				                                "%s has length 0: the lower bone of a two-bone IK needs a length > 0", Q(last));
 			}
 			if (lower->setup.position.x == 0.0f && lower->setup.position.y == 0.0f) {
-				return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
-				                                "%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length",
-				                                Q(last), Q2(first));
+				return spring_rig_internal_fail(
+					e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
+					"%s sits on the pivot of %s (x = y = 0): the upper bone of a two-bone IK needs a length", Q(last), Q2(first));
 			}
 		} else if (!descends(refs->parent, lb, fb)) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "ik", k, "last",
-			                                "%s does not descend from %s: a CCD IK needs a parent-linked range", Q(last), Q2(first));
+			                                "%s does not descend from %s: a CCD IK needs a parent-linked range", Q(last),
+			                                Q2(first));
 		}
 		for (int b = lb; tb >= 0; b = refs->parent[b]) {
 			if (tb == b) {
@@ -505,14 +524,17 @@ static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs
 			}
 		}
 		if (!spring_is_finite(ik->mix) || ik->mix < 0.0f || ik->mix > 1.0f) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "mix must be in [0, 1] (got %g)", (double)ik->mix);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "mix", "mix must be in [0, 1] (got %g)",
+			                                (double)ik->mix);
 		}
 		if (ik->iterations < 0 || ik->iterations > 1000) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations", "iterations must be in 1..1000, 0 for 16 (got %d)", ik->iterations);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "iterations",
+			                                "iterations must be in 1..1000, 0 for 16 (got %d)", ik->iterations);
 		}
 		if (!spring_is_finite(ik->tolerance) || ik->tolerance < 0.0f || ik->tolerance > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance", "tolerance must be in (0, %g], 0 for 1e-4 (got %g)",
-			            (double)SPRING_RIG_MAX_COORDINATE, (double)ik->tolerance);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "ik", k, "tolerance",
+			                                "tolerance must be in (0, %g], 0 for 1e-4 (got %g)",
+			                                (double)SPRING_RIG_MAX_COORDINATE, (double)ik->tolerance);
 		}
 	}
 	return SPRING_OK;
@@ -528,7 +550,8 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 			return r;
 		}
 		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)", (int)ch->type);
+			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)",
+			                                (int)ch->type);
 		}
 		spring_error_step at = {SPRING_ELEMENT_CHAIN, c};
 		int fb = refs->chain[c][0], lb = refs->chain[c][1];
@@ -538,12 +561,13 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 		}
 		if (!descends(refs->parent, lb, fb)) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "last",
-			                                "%s does not descend from %s: a chain needs a parent-linked range", Q(ch->last), Q2(ch->first));
+			                                "%s does not descend from %s: a chain needs a parent-linked range", Q(ch->last),
+			                                Q2(ch->first));
 		}
 		int n = spring_rig_internal_range_bones(refs->parent, d->bone_count, fb, lb, NULL, 0);
 		if (n > SPRING_CHAIN_MAX_BONES) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "last", "the chain has %d bones (at most %d)", n,
-			                                SPRING_CHAIN_MAX_BONES);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "last",
+			                                "the chain has %d bones (at most %d)", n, SPRING_CHAIN_MAX_BONES);
 		}
 		for (int b = lb;; b = refs->parent[b]) {
 			for (int j = 0; j < c; j++) {
@@ -566,33 +590,41 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 			}
 		}
 		if (!spring_is_finite(ch->mix) || ch->mix < 0.0f || ch->mix > 1.0f) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "mix must be in [0, 1] (got %g)", (double)ch->mix);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "mix", "mix must be in [0, 1] (got %g)",
+			                                (double)ch->mix);
 		}
 		if (!spring_rig_internal_params_zero(ch->params) && spring_params_validate(ch->params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params", "params is not a valid spring");
+			return spring_rig_internal_fail(e, spring_params_validate(ch->params), "chain", c, "params",
+			                                "params is not a valid spring");
 		}
 		if (!spring_rig_internal_params_zero(ch->tip_params) && spring_params_validate(ch->tip_params) != SPRING_OK) {
-			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params", "tip_params is not a valid spring");
+			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params",
+			                                "tip_params is not a valid spring");
 		}
 		float max_limit = ch->type == SPRING_RIG_CHAIN_ANGLE ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f;
 		if (!spring_is_finite(ch->limit) || ch->limit < 0.0f || ch->limit > max_limit) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit", "limit must be 0 (none) or in (0, %s] radians (got %g)",
-			            ch->type == SPRING_RIG_CHAIN_ANGLE ? "pi" : "0.99999 pi", (double)ch->limit);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit",
+			                                "limit must be 0 (none) or in (0, %s] radians (got %g)",
+			                                ch->type == SPRING_RIG_CHAIN_ANGLE ? "pi" : "0.99999 pi", (double)ch->limit);
 		}
 		if (!spring_rig_internal_finite2(ch->gravity) || !spring_rig_internal_finite2(ch->wind)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c, spring_rig_internal_finite2(ch->gravity) ? "wind" : "gravity",
-			            "must be finite");
+			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c,
+			                                spring_rig_internal_finite2(ch->gravity) ? "wind" : "gravity", "must be finite");
 		}
-		if (ch->collider_count < 0 || ch->collider_count > SPRING_CHAIN_MAX_COLLIDERS || (ch->collider_count > 0 && !ch->colliders)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "collider_count", "collider_count must be in 0..%d with colliders given (got %d)",
-			            SPRING_CHAIN_MAX_COLLIDERS, ch->collider_count);
+		if (ch->collider_count < 0 || ch->collider_count > SPRING_CHAIN_MAX_COLLIDERS ||
+		    (ch->collider_count > 0 && !ch->colliders)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "collider_count",
+			                                "collider_count must be in 0..%d with colliders given (got %d)",
+			                                SPRING_CHAIN_MAX_COLLIDERS, ch->collider_count);
 		}
 		if (ch->collider_count > 0 && ch->type != SPRING_RIG_CHAIN_TIP) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders", "colliders need a tip chain");
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "colliders",
+			                                "colliders need a tip chain");
 		}
 		if (!spring_is_finite(ch->tip_radius) || ch->tip_radius < 0.0f || ch->tip_radius > SPRING_RIG_MAX_COORDINATE) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius", "tip_radius must be in [0, %g] (got %g)",
-			            (double)SPRING_RIG_MAX_COORDINATE, (double)ch->tip_radius);
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "tip_radius",
+			                                "tip_radius must be in [0, %g] (got %g)", (double)SPRING_RIG_MAX_COORDINATE,
+			                                (double)ch->tip_radius);
 		}
 	}
 	return SPRING_OK;
@@ -604,28 +636,31 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_erro
 		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "desc", "desc is NULL");
 	}
 	if (d->bone_count < 1 || d->bone_count > SPRING_RIG_MAX_BONES) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "bone_count", "bone_count must be in 1..%d (got %d)", SPRING_RIG_MAX_BONES,
-		            d->bone_count);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "bone_count",
+		                                "bone_count must be in 1..%d (got %d)", SPRING_RIG_MAX_BONES, d->bone_count);
 	}
 	if (!d->bones) {
 		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "bones", "bones is NULL");
 	}
 	if (d->clip_count < 0 || d->clip_count > SPRING_RIG_MAX_CLIPS || (d->clip_count > 0 && !d->clips)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clip_count", "clip_count must be in 0..%d with clips given (got %d)",
-		            SPRING_RIG_MAX_CLIPS, d->clip_count);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clip_count",
+		                                "clip_count must be in 0..%d with clips given (got %d)", SPRING_RIG_MAX_CLIPS,
+		                                d->clip_count);
 	}
 	if (d->ik_count < 0 || d->ik_count > SPRING_RIG_MAX_IK || (d->ik_count > 0 && !d->iks)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "ik_count", "ik_count must be in 0..%d with iks given (got %d)",
-		            SPRING_RIG_MAX_IK, d->ik_count);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "ik_count",
+		                                "ik_count must be in 0..%d with iks given (got %d)", SPRING_RIG_MAX_IK, d->ik_count);
 	}
 	if (d->chain_count < 0 || d->chain_count > SPRING_RIG_MAX_CHAINS || (d->chain_count > 0 && !d->chains)) {
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "chain_count", "chain_count must be in 0..%d with chains given (got %d)",
-		            SPRING_RIG_MAX_CHAINS, d->chain_count);
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "chain_count",
+		                                "chain_count must be in 0..%d with chains given (got %d)", SPRING_RIG_MAX_CHAINS,
+		                                d->chain_count);
 	}
 	spring_clock probe;
 	spring_result r = spring_clock_init(&probe, d->step, d->max_steps);
 	if (r != SPRING_OK) {
-		return spring_rig_internal_fail(e, r, "rig", -1, "step", "step must be in (0, 1] s with max_steps 0..1000 (step %g)", (double)d->step);
+		return spring_rig_internal_fail(e, r, "rig", -1, "step", "step must be in (0, 1] s with max_steps 0..1000 (step %g)",
+		                                (double)d->step);
 	}
 	if (!spring_rig_internal_xform2_finite(d->root)) {
 		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite");

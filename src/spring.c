@@ -118,12 +118,13 @@ KERNEL view view_vec2(spring_state_vec2 *s, spring_vec2 target)
 
 KERNEL view view_vec3(spring_state_vec3 *s, spring_vec3 target)
 {
-	return s ? (view){3, 0, {&s->x.x, &s->x.y, &s->x.z}, {&s->v.x, &s->v.y, &s->v.z}, {target.x, target.y, target.z}}
-	         : (view){0};
+	return s ? (view){3, 0, {&s->x.x, &s->x.y, &s->x.z}, {&s->v.x, &s->v.y, &s->v.z}, {target.x, target.y, target.z}} : (view){0};
 }
 
 // A kernel's working copy of a view's positions and velocities, written back only on success.
-typedef struct values { float x[MAX_COMPONENTS], v[MAX_COMPONENTS]; } values;
+typedef struct values {
+	float x[MAX_COMPONENTS], v[MAX_COMPONENTS];
+} values;
 
 KERNEL values read_view(const view *w)
 {
@@ -548,4 +549,3 @@ float spring_angle_lerp(float from, float to, float t)
 	}
 	return spring_internal_angle_fold((double)from + (double)spring_angle_delta(from, to) * (double)t);
 }
-

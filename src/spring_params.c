@@ -291,7 +291,8 @@ void spring_params_to_origami(spring_params p, float *origami_tension, float *or
 	}
 }
 
-spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out)
+spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps,
+                                                 spring_params *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -329,8 +330,7 @@ spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, floa
 	return make_params(a1 * a2, a1 + a2, 1.0, out);
 }
 
-spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps,
-                                                         spring_params *out)
+spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

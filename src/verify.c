@@ -136,8 +136,8 @@ spring_result spring_check_energy(spring_params p, float fps, int frames, const 
 			continue;
 		}
 		// Every local maximum of |e| (refined by a parabola) must be smaller than the last one.
-		if (here != 0.0 && (here > 0.0) == (before > 0.0) && (here > 0.0) == (next > 0.0) &&
-		    fabs(here) > fabs(before) && fabs(here) >= fabs(next)) {
+		if (here != 0.0 && (here > 0.0) == (before > 0.0) && (here > 0.0) == (next > 0.0) && fabs(here) > fabs(before) &&
+		    fabs(here) >= fabs(next)) {
 			double mag = fabs(refine_peak(before, here, next));
 			if (mag > 1e-30) {
 				if (mag >= last) {
@@ -163,8 +163,7 @@ spring_result spring_check_energy(spring_params p, float fps, int frames, const 
 // ---------------------------------------------------------------------------------------------
 // Check 2: rest
 
-spring_result spring_check_rest(spring_params p, float fps, float seconds, const spring_check_desc *desc,
-                                spring_rest_report *out)
+spring_result spring_check_rest(spring_params p, float fps, float seconds, const spring_check_desc *desc, spring_rest_report *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -225,8 +224,7 @@ float spring_check_target(double t)
 
 // Drives the standard target at `fps` (0: the jittery frame clock) and records the output at
 // every checkpoint.
-static spring_result envelope_run(spring_params p, float fps, const spring_check_desc *desc,
-                                  double outputs[ENVELOPE_CHECKPOINTS])
+static spring_result envelope_run(spring_params p, float fps, const spring_check_desc *desc, double outputs[ENVELOPE_CHECKPOINTS])
 {
 	driver d;
 	spring_state s0 = {spring_check_target(0.0), 0.0f};
@@ -252,8 +250,8 @@ static spring_result envelope_run(spring_params p, float fps, const spring_check
 	return SPRING_OK;
 }
 
-spring_result spring_check_envelope(spring_params p, const float *fps, int count, int jitter,
-                                    const spring_check_desc *desc, spring_envelope_report *out)
+spring_result spring_check_envelope(spring_params p, const float *fps, int count, int jitter, const spring_check_desc *desc,
+                                    spring_envelope_report *out)
 {
 	if (!out || (count > 0 && !fps) || count < 0 || count > SPRING_CHECK_MAX_RATES - 1 || (count == 0 && !jitter)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

@@ -58,24 +58,24 @@ typedef enum from_fn {
 } from_fn;
 
 static const char *const from_fn_names[FROM_COUNT] = {
-	"from_physical",     "from_frequency", "from_duration_bounce", "from_response", "from_settling",
-	"from_visual_duration", "from_half_life", "from_tension_friction", "from_origami", "from_per_frame",
+	"from_physical",        "from_frequency", "from_duration_bounce",  "from_response", "from_settling",
+	"from_visual_duration", "from_half_life", "from_tension_friction", "from_origami",  "from_per_frame",
 };
 
 // Number of float arguments each takes, and a valid argument set (used as the fuzz baseline and
 // to check that each corpus row has exactly one fault).
 static const int from_arity[FROM_COUNT] = {3, 2, 2, 2, 3, 2, 1, 2, 2, 3};
 static const float from_valid[FROM_COUNT][3] = {
-	{1.0f, 100.0f, 10.0f},  // mass, stiffness, damping
-	{2.0f, 0.5f, 0.0f},     // hertz, damping ratio
-	{0.5f, 0.3f, 0.0f},     // duration, bounce
-	{0.5f, 0.8f, 0.0f},     // response, damping fraction
-	{1.0f, 0.7f, 0.001f},   // settling duration, damping ratio, epsilon
-	{0.3f, 0.2f, 0.0f},     // visual duration, bounce
-	{0.1f, 0.0f, 0.0f},     // half life
-	{170.0f, 26.0f, 0.0f},  // tension, friction
-	{40.0f, 7.0f, 0.0f},    // origami tension, friction
-	{0.1f, 0.9f, 60.0f},    // stiffness per frame, damping per frame, fps
+	{1.0f, 100.0f, 10.0f}, // mass, stiffness, damping
+	{2.0f, 0.5f, 0.0f},    // hertz, damping ratio
+	{0.5f, 0.3f, 0.0f},    // duration, bounce
+	{0.5f, 0.8f, 0.0f},    // response, damping fraction
+	{1.0f, 0.7f, 0.001f},  // settling duration, damping ratio, epsilon
+	{0.3f, 0.2f, 0.0f},    // visual duration, bounce
+	{0.1f, 0.0f, 0.0f},    // half life
+	{170.0f, 26.0f, 0.0f}, // tension, friction
+	{40.0f, 7.0f, 0.0f},   // origami tension, friction
+	{0.1f, 0.9f, 60.0f},   // stiffness per frame, damping per frame, fps
 };
 
 static spring_result call_from(from_fn f, const float a[3], spring_params *out)
@@ -104,8 +104,10 @@ typedef struct corpus_row {
 	spring_result expect;
 } corpus_row;
 
+// clang-format off
 #define ROW(fn, name, a0, a1, a2, expect) {fn, name, {a0, a1, a2}, 0, expect}
 #define ROW_NULL(fn, a0, a1, a2) {fn, "NULL out", {a0, a1, a2}, 1, IA}
+// clang-format on
 
 static const corpus_row corpus[] = {
 	// spring_params_from_physical(mass, stiffness, damping)
@@ -306,13 +308,12 @@ static int test_params_corpus(void)
 		rows_per_fn[row->fn]++;
 		null_rows[row->fn] += row->null_out;
 		if (r != row->expect) {
-			fprintf(stderr, "  corpus row %d %s: %s (%g, %g, %g): expected %s, got %s\n", i,
-			        from_fn_names[row->fn], row->name, (double)row->a[0], (double)row->a[1], (double)row->a[2],
-			        spring_result_string(row->expect), spring_result_string(r));
+			fprintf(stderr, "  corpus row %d %s: %s (%g, %g, %g): expected %s, got %s\n", i, from_fn_names[row->fn], row->name,
+			        (double)row->a[0], (double)row->a[1], (double)row->a[2], spring_result_string(row->expect),
+			        spring_result_string(r));
 			failures++;
 		} else if (memcmp(&out, &before, sizeof out) != 0) {
-			fprintf(stderr, "  corpus row %d %s: %s: output written on error\n", i, from_fn_names[row->fn],
-			        row->name);
+			fprintf(stderr, "  corpus row %d %s: %s: output written on error\n", i, from_fn_names[row->fn], row->name);
 			failures++;
 		}
 	}
@@ -333,24 +334,15 @@ typedef struct bad_params_case {
 } bad_params_case;
 
 static const bad_params_case bad_params[] = {
-	{"stiffness NaN", {NAN, 10.0f, 1.0f}, NF},
-	{"stiffness +inf", {INFINITY, 10.0f, 1.0f}, NF},
-	{"stiffness -inf", {-INFINITY, 10.0f, 1.0f}, NF},
-	{"damping NaN", {100.0f, NAN, 1.0f}, NF},
-	{"damping +inf", {100.0f, INFINITY, 1.0f}, NF},
-	{"mass NaN", {100.0f, 10.0f, NAN}, NF},
-	{"mass +inf", {100.0f, 10.0f, INFINITY}, NF},
-	{"mass -inf", {100.0f, 10.0f, -INFINITY}, NF},
-	{"stiffness 0", {0.0f, 10.0f, 1.0f}, OOR},
-	{"stiffness -0", {-0.0f, 10.0f, 1.0f}, OOR},
-	{"stiffness -1", {-1.0f, 10.0f, 1.0f}, OOR},
-	{"damping -1", {100.0f, -1.0f, 1.0f}, OOR},
-	{"damping -1e-30", {100.0f, -1e-30f, 1.0f}, OOR},
-	{"mass 0", {100.0f, 10.0f, 0.0f}, OOR},
-	{"mass -1", {100.0f, 10.0f, -1.0f}, OOR},
-	{"k/m overflows", {1e38f, 0.0f, 1e-38f}, OOR},
-	{"c/m overflows", {1.0f, 1e38f, 1e-38f}, OOR},
-	{"k/m below FLT_MIN", {1e-39f, 0.0f, 1.0f}, OOR},
+	{"stiffness NaN", {NAN, 10.0f, 1.0f}, NF},        {"stiffness +inf", {INFINITY, 10.0f, 1.0f}, NF},
+	{"stiffness -inf", {-INFINITY, 10.0f, 1.0f}, NF}, {"damping NaN", {100.0f, NAN, 1.0f}, NF},
+	{"damping +inf", {100.0f, INFINITY, 1.0f}, NF},   {"mass NaN", {100.0f, 10.0f, NAN}, NF},
+	{"mass +inf", {100.0f, 10.0f, INFINITY}, NF},     {"mass -inf", {100.0f, 10.0f, -INFINITY}, NF},
+	{"stiffness 0", {0.0f, 10.0f, 1.0f}, OOR},        {"stiffness -0", {-0.0f, 10.0f, 1.0f}, OOR},
+	{"stiffness -1", {-1.0f, 10.0f, 1.0f}, OOR},      {"damping -1", {100.0f, -1.0f, 1.0f}, OOR},
+	{"damping -1e-30", {100.0f, -1e-30f, 1.0f}, OOR}, {"mass 0", {100.0f, 10.0f, 0.0f}, OOR},
+	{"mass -1", {100.0f, 10.0f, -1.0f}, OOR},         {"k/m overflows", {1e38f, 0.0f, 1e-38f}, OOR},
+	{"c/m overflows", {1.0f, 1e38f, 1e-38f}, OOR},    {"k/m below FLT_MIN", {1e-39f, 0.0f, 1.0f}, OOR},
 };
 #define BAD_PARAMS_COUNT ((int)(sizeof bad_params / sizeof bad_params[0]))
 
@@ -361,8 +353,12 @@ typedef struct bad_time_case {
 } bad_time_case;
 
 static const bad_time_case bad_times[] = {
-	{"dt NaN", NAN, NF},        {"dt +inf", INFINITY, NF},      {"dt -inf", -INFINITY, NF},
-	{"dt -1", -1.0f, OOR},      {"dt -1e-30", -1e-30f, OOR},   {"dt -FLT_MAX", -FLT_MAX, OOR},
+	{"dt NaN", NAN, NF},
+	{"dt +inf", INFINITY, NF},
+	{"dt -inf", -INFINITY, NF},
+	{"dt -1", -1.0f, OOR},
+	{"dt -1e-30", -1e-30f, OOR},
+	{"dt -FLT_MAX", -FLT_MAX, OOR},
 	{"dt -FLT_TRUE_MIN", -FLT_TRUE_MIN, OOR},
 };
 #define BAD_TIMES_COUNT ((int)(sizeof bad_times / sizeof bad_times[0]))
@@ -466,16 +462,15 @@ static const step_kind step_kinds[] = {
 #define STEP_KINDS ((int)(sizeof step_kinds / sizeof step_kinds[0]))
 
 // Calls one step function expecting `expect` and an untouched state (or OK and a finite state).
-static int check_step(const step_kind *k, spring_params p, state_buf *s, const float *target, float dt,
-                      spring_result expect, const char *what)
+static int check_step(const step_kind *k, spring_params p, state_buf *s, const float *target, float dt, spring_result expect,
+                      const char *what)
 {
 	state_buf before;
 	if (s) {
 		memcpy(&before, s, sizeof before);
 	}
 	spring_result r = k->fn(p, s, target, dt);
-	ENSURE_MSG(r == expect, "%s: %s: expected %s, got %s", k->name, what, spring_result_string(expect),
-	           spring_result_string(r));
+	ENSURE_MSG(r == expect, "%s: %s: expected %s, got %s", k->name, what, spring_result_string(expect), spring_result_string(r));
 	if (s && r != SPRING_OK) {
 		ENSURE_MSG(memcmp(&before, s, sizeof before) == 0, "%s: %s: state written on error", k->name, what);
 	}
@@ -636,8 +631,7 @@ static int test_step_enormous_dt(void)
 		{100.0f, 5.0f, 1.0f},  // under
 		{100.0f, 50.0f, 1.0f}, // over
 		{1.0f, 1e-3f, 1.0f},   // lightly damped
-		{1e8f, 1e6f, 1e-4f},
-		{1e-6f, 1e-6f, 1e4f},
+		{1e8f, 1e6f, 1e-4f},   {1e-6f, 1e-6f, 1e4f},
 	};
 	const float huge[] = {1e30f, FLT_MAX};
 	for (int pi = 0; pi < 6; pi++) {
@@ -646,8 +640,8 @@ static int test_step_enormous_dt(void)
 			float dt = huge[hi];
 			spring_state s = {1234.5f, -987.25f};
 			ENSURE_MSG(spring_step_exact(p, &s, -3.5f, dt) == SPRING_OK, "p%d dt %g", pi, (double)dt);
-			ENSURE_MSG(s.x == -3.5f && isfinite(s.v) && fabsf(s.v) <= 1e-30f, "p%d dt %g: x %g v %g", pi,
-			           (double)dt, (double)s.x, (double)s.v);
+			ENSURE_MSG(s.x == -3.5f && isfinite(s.v) && fabsf(s.v) <= 1e-30f, "p%d dt %g: x %g v %g", pi, (double)dt, (double)s.x,
+			           (double)s.v);
 
 			spring_state_vec2 s2 = {{1.0f, -2.0f}, {300.0f, -400.0f}};
 			ENSURE(spring_step_exact_vec2(p, &s2, spring_vec2_make(7.0f, -8.0f), dt) == SPRING_OK);
@@ -782,14 +776,13 @@ static const struct {
 	{"spring_evaluate_angle", 1, e_angle},
 };
 
-static int check_eval_unchanged(int ki, spring_params p, const state_buf *start, const float *target, float t,
-                                const char *what)
+static int check_eval_unchanged(int ki, spring_params p, const state_buf *start, const float *target, float t, const char *what)
 {
 	state_buf out;
 	memset(&out, 0, sizeof out);
 	eval_kinds[ki].fn(p, start, target, t, &out);
-	ENSURE_MSG(memcmp(out.f, start->f, 2 * (size_t)eval_kinds[ki].dim * sizeof(float)) == 0,
-	           "%s: %s: did not return start", eval_kinds[ki].name, what);
+	ENSURE_MSG(memcmp(out.f, start->f, 2 * (size_t)eval_kinds[ki].dim * sizeof(float)) == 0, "%s: %s: did not return start",
+	           eval_kinds[ki].name, what);
 	return 0;
 }
 
@@ -896,12 +889,12 @@ static int test_queries_bad_input(void)
 		const char *name;
 		float d, v, eps;
 	} bad_settle[] = {
-		{"distance NaN", NAN, 0.0f, 0.001f},   {"distance +inf", INFINITY, 0.0f, 0.001f},
+		{"distance NaN", NAN, 0.0f, 0.001f},        {"distance +inf", INFINITY, 0.0f, 0.001f},
 		{"distance -inf", -INFINITY, 0.0f, 0.001f}, {"velocity NaN", 1.0f, NAN, 0.001f},
-		{"velocity +inf", 1.0f, INFINITY, 0.001f}, {"velocity -inf", 1.0f, -INFINITY, 0.001f},
-		{"epsilon NaN", 1.0f, 0.0f, NAN},      {"epsilon +inf", 1.0f, 0.0f, INFINITY},
-		{"epsilon -inf", 1.0f, 0.0f, -INFINITY}, {"epsilon 0", 1.0f, 0.0f, 0.0f},
-		{"epsilon -0", 1.0f, 0.0f, -0.0f},     {"epsilon -0.001", 1.0f, 0.0f, -0.001f},
+		{"velocity +inf", 1.0f, INFINITY, 0.001f},  {"velocity -inf", 1.0f, -INFINITY, 0.001f},
+		{"epsilon NaN", 1.0f, 0.0f, NAN},           {"epsilon +inf", 1.0f, 0.0f, INFINITY},
+		{"epsilon -inf", 1.0f, 0.0f, -INFINITY},    {"epsilon 0", 1.0f, 0.0f, 0.0f},
+		{"epsilon -0", 1.0f, 0.0f, -0.0f},          {"epsilon -0.001", 1.0f, 0.0f, -0.001f},
 		{"epsilon -FLT_MAX", 1.0f, 0.0f, -FLT_MAX},
 	};
 	const spring_params settle_params[] = {
@@ -921,9 +914,9 @@ static int test_queries_bad_input(void)
 static int test_queries_extreme_valid(void)
 {
 	const spring_params extremes[] = {
-		{FLT_MAX, 0.0f, 1.0f},    {FLT_MAX, FLT_MAX, 1.0f}, {1.0f, 1e30f, 1.0f},   {1.2e-38f, 0.0f, 1.0f},
-		{1.2e-38f, 1e-30f, 1.0f}, {1e20f, 1e20f, 1e10f},   {1e-20f, 1e-20f, 1e-10f}, {1.0f, 2.0f, 1.0f},
-		{1e-6f, 1e6f, 1e-4f},     {1e8f, 0.0f, 1e4f},       {1e8f, 1e-6f, 1e4f},    {3.0f, 1e-3f, 1.0f},
+		{FLT_MAX, 0.0f, 1.0f},    {FLT_MAX, FLT_MAX, 1.0f}, {1.0f, 1e30f, 1.0f},      {1.2e-38f, 0.0f, 1.0f},
+		{1.2e-38f, 1e-30f, 1.0f}, {1e20f, 1e20f, 1e10f},    {1e-20f, 1e-20f, 1e-10f}, {1.0f, 2.0f, 1.0f},
+		{1e-6f, 1e6f, 1e-4f},     {1e8f, 0.0f, 1e4f},       {1e8f, 1e-6f, 1e4f},      {3.0f, 1e-3f, 1.0f},
 	};
 	const float dist[] = {1.0f, -1e6f, 0.0f, FLT_MAX, 1e-30f};
 	const float vel[] = {0.0f, 1e6f, -FLT_MAX, 3.0f};
@@ -942,8 +935,8 @@ static int test_queries_extreme_valid(void)
 					float a = spring_settling_duration(p, dist[di], vel[vi], eps[ei]);
 					float b = spring_settling_time(p, dist[di], vel[vi], eps[ei]);
 					ENSURE_MSG(!isnan(a) && !isnan(b) && a >= 0.0f && b >= 0.0f,
-					           "settling(extreme %d, d %g, v %g, eps %g) = %g, %g", pi, (double)dist[di],
-					           (double)vel[vi], (double)eps[ei], (double)a, (double)b);
+					           "settling(extreme %d, d %g, v %g, eps %g) = %g, %g", pi, (double)dist[di], (double)vel[vi],
+					           (double)eps[ei], (double)a, (double)b);
 				}
 			}
 		}
@@ -963,12 +956,11 @@ static int test_settling_time_light_damping(void)
 		double expect = log(1000.0) / lambda;
 		float t = spring_settling_time(p, 1.0f, 0.0f, 0.001f);
 		ENSURE_MSG(isfinite(t) && fabs((double)t - expect) <= 1e-3 * expect + 4.0,
-		           "settling_time(k 1, c %g, m 1, d 1, v 0, eps 0.001) = %.9g, expected ~%.9g", (double)dampings[i],
-		           (double)t, expect);
+		           "settling_time(k 1, c %g, m 1, d 1, v 0, eps 0.001) = %.9g, expected ~%.9g", (double)dampings[i], (double)t,
+		           expect);
 		float d = spring_settling_duration(p, 1.0f, 0.0f, 0.001f);
 		ENSURE_MSG(isfinite(d) && fabs((double)d - expect) <= 1e-3 * expect + 4.0,
-		           "settling_duration(k 1, c %g, m 1, ...) = %.9g, expected ~%.9g", (double)dampings[i], (double)d,
-		           expect);
+		           "settling_duration(k 1, c %g, m 1, ...) = %.9g, expected ~%.9g", (double)dampings[i], (double)d, expect);
 	}
 	// Damping ratios so small that the answer exceeds float range: must terminate, never NaN.
 	const spring_params tiny[] = {{1.0f, 1e-45f, 1.0f}, {FLT_MAX, 1.0f, FLT_MAX}};
@@ -990,8 +982,8 @@ static int test_half_life_heavily_overdamped(void)
 		spring_params p = {1.0f, cs[i], 1.0f};
 		double expect = log(2.0) * (double)cs[i];
 		float h = spring_half_life(p);
-		ENSURE_MSG(fabs((double)h - expect) <= 1e-3 * expect, "half_life(k 1, c %g, m 1) = %g, expected %g",
-		           (double)cs[i], (double)h, expect);
+		ENSURE_MSG(fabs((double)h - expect) <= 1e-3 * expect, "half_life(k 1, c %g, m 1) = %g, expected %g", (double)cs[i],
+		           (double)h, expect);
 	}
 	return 0;
 }
@@ -1016,12 +1008,14 @@ static int test_clock_init_bad_input(void)
 		int max_steps;
 		spring_result expect;
 	} cases[] = {
+		// clang-format off
 		{"step NaN", NAN, 8, NF},           {"step +inf", INFINITY, 8, NF},
 		{"step -inf", -INFINITY, 8, NF},    {"step -1", -1.0f, 8, OOR},
 		{"step -1e-30", -1e-30f, 8, OOR},   {"step 1.0001", 1.0001f, 8, OOR},
 		{"step 2", 2.0f, 8, OOR},           {"step FLT_MAX", FLT_MAX, 8, OOR},
 		{"max_steps -1", 0.01f, -1, OOR},   {"max_steps 1001", 0.01f, 1001, OOR},
 		{"max_steps INT_MIN", 0.01f, INT_MIN, OOR}, {"max_steps INT_MAX", 0.01f, INT_MAX, OOR},
+		// clang-format on
 		{"step NaN, max_steps -1", NAN, -1, NF},
 	};
 	for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
@@ -1121,9 +1115,9 @@ static int test_follow_bad_input(void)
 		const char *name;
 		float half_life, dt;
 	} bad[] = {
-		{"half_life NaN", NAN, 0.1f},  {"half_life +inf", INFINITY, 0.1f}, {"half_life -inf", -INFINITY, 0.1f},
+		{"half_life NaN", NAN, 0.1f},  {"half_life +inf", INFINITY, 0.1f},  {"half_life -inf", -INFINITY, 0.1f},
 		{"half_life -1", -1.0f, 0.1f}, {"half_life -1e-30", -1e-30f, 0.1f}, {"dt NaN", 0.2f, NAN},
-		{"dt +inf", 0.2f, INFINITY},   {"dt -inf", 0.2f, -INFINITY},       {"dt -1", 0.2f, -1.0f},
+		{"dt +inf", 0.2f, INFINITY},   {"dt -inf", 0.2f, -INFINITY},        {"dt -1", 0.2f, -1.0f},
 		{"dt -1e-30", 0.2f, -1e-30f},
 	};
 	const float x = 1.25f, target = -3.5f;
@@ -1133,7 +1127,7 @@ static int test_follow_bad_input(void)
 		spring_vec2 x2 = {x, -x}, r2 = spring_follow_vec2(x2, spring_vec2_make(target, 2.0f), bad[i].half_life, bad[i].dt);
 		ENSURE_MSG(memcmp(&r2, &x2, sizeof r2) == 0, "spring_follow_vec2(%s) changed x", bad[i].name);
 		spring_vec3 x3 = {x, -x, 0.5f},
-		            r3 = spring_follow_vec3(x3, spring_vec3_make(target, 2.0f, 3.0f), bad[i].half_life, bad[i].dt);
+					r3 = spring_follow_vec3(x3, spring_vec3_make(target, 2.0f, 3.0f), bad[i].half_life, bad[i].dt);
 		ENSURE_MSG(memcmp(&r3, &x3, sizeof r3) == 0, "spring_follow_vec3(%s) changed x", bad[i].name);
 		// Invalid input returns the angle unchanged (not even wrapped).
 		float ra = spring_follow_angle(10.0f, 1.0f, bad[i].half_life, bad[i].dt);
@@ -1185,13 +1179,12 @@ static int test_angle_helpers_bad_input(void)
 		ENSURE(spring_angle_lerp(1.0f, 2.0f, nf) == 1.0f);
 		ENSURE(spring_angle_lerp(7.0f, 2.0f, nf) == spring_angle_wrap(7.0f));
 	}
-	const float big[] = {FLT_MAX, -FLT_MAX, 1e30f, -1e30f, FLT_TRUE_MIN, -FLT_TRUE_MIN, 1e8f, (float)SPRING_PI,
-	                     -(float)SPRING_PI, 0.0f, -0.0f};
+	const float big[] = {FLT_MAX,          -FLT_MAX,          1e30f, -1e30f, FLT_TRUE_MIN, -FLT_TRUE_MIN, 1e8f,
+	                     (float)SPRING_PI, -(float)SPRING_PI, 0.0f,  -0.0f};
 	for (int i = 0; i < (int)(sizeof big / sizeof big[0]); i++) {
 		ENSURE_MSG(in_angle_range(spring_angle_wrap(big[i])), "wrap(%g)", (double)big[i]);
 		for (int j = 0; j < (int)(sizeof big / sizeof big[0]); j++) {
-			ENSURE_MSG(in_angle_range(spring_angle_delta(big[i], big[j])), "delta(%g, %g)", (double)big[i],
-			           (double)big[j]);
+			ENSURE_MSG(in_angle_range(spring_angle_delta(big[i], big[j])), "delta(%g, %g)", (double)big[i], (double)big[j]);
 			ENSURE(in_angle_range(spring_angle_lerp(big[i], big[j], 0.5f)));
 			ENSURE(in_angle_range(spring_angle_lerp(big[i], big[j], FLT_MAX)));
 			ENSURE(in_angle_range(spring_angle_lerp(big[i], big[j], -FLT_MAX)));
@@ -1213,8 +1206,8 @@ static int test_rest_bad_input(void)
 		const char *name;
 		float delta, speed;
 	} bad[] = {
-		{"delta NaN", NAN, 1.0f},     {"delta +inf", INFINITY, 1.0f}, {"delta -inf", -INFINITY, 1.0f},
-		{"delta -1", -1.0f, 1.0f},    {"delta -1e-30", -1e-30f, 1.0f}, {"speed NaN", 1.0f, NAN},
+		{"delta NaN", NAN, 1.0f},       {"delta +inf", INFINITY, 1.0f},  {"delta -inf", -INFINITY, 1.0f},
+		{"delta -1", -1.0f, 1.0f},      {"delta -1e-30", -1e-30f, 1.0f}, {"speed NaN", 1.0f, NAN},
 		{"speed +inf", 1.0f, INFINITY}, {"speed -inf", 1.0f, -INFINITY}, {"speed -1", 1.0f, -1.0f},
 		{"both NaN", NAN, NAN},
 	};
@@ -1309,15 +1302,15 @@ static float random_dt(void)
 }
 
 // Step with a random valid input: OK and finite, or an error with the state untouched.
-static int fuzz_one_step(const step_kind *k, spring_params p, state_buf *s, const float *target, float dt,
-                         long iter, long *errors)
+static int fuzz_one_step(const step_kind *k, spring_params p, state_buf *s, const float *target, float dt, long iter,
+                         long *errors)
 {
 	state_buf before;
 	memcpy(&before, s, sizeof before);
 	spring_result r = k->fn(p, s, target, dt);
 	if (r == SPRING_OK) {
-		ENSURE_MSG(all_finite(s->f, 2 * k->dim), "fuzz %ld: %s gave a non-finite state (k %g c %g m %g dt %g)", iter,
-		           k->name, (double)p.stiffness, (double)p.damping, (double)p.mass, (double)dt);
+		ENSURE_MSG(all_finite(s->f, 2 * k->dim), "fuzz %ld: %s gave a non-finite state (k %g c %g m %g dt %g)", iter, k->name,
+		           (double)p.stiffness, (double)p.damping, (double)p.mass, (double)dt);
 		if (k->angle) {
 			ENSURE_MSG(in_angle_range(s->f[0]), "fuzz %ld: %s angle %g off (-pi, pi]", iter, k->name, (double)s->f[0]);
 		}
@@ -1367,8 +1360,8 @@ static int test_fuzz_step(void)
 			state_buf out;
 			eval_kinds[ek].fn(p, &start, target, dt, &out);
 			ENSURE_MSG(all_finite(out.f, 2 * k->dim), "fuzz %ld: %s non-finite", it, eval_kinds[ek].name);
-			ENSURE_MSG(memcmp(out.f, s.f, 2 * (size_t)k->dim * sizeof(float)) == 0, "fuzz %ld: %s differs from step",
-			           it, eval_kinds[ek].name);
+			ENSURE_MSG(memcmp(out.f, s.f, 2 * (size_t)k->dim * sizeof(float)) == 0, "fuzz %ld: %s differs from step", it,
+			           eval_kinds[ek].name);
 		}
 
 		if (it % 4 == 0) {
@@ -1396,8 +1389,8 @@ static int test_fuzz_step(void)
 			           "fuzz %ld: settling(k %g c %g m %g, d %g v %g eps %g) = %g, %g", it, (double)p.stiffness,
 			           (double)p.damping, (double)p.mass, (double)d, (double)v0, (double)eps, (double)a, (double)b);
 			ENSURE_MSG((isfinite(a) && isfinite(b)) || p.damping == 0.0f,
-			           "fuzz %ld: settling infinite with damping %g (k %g m %g)", it, (double)p.damping,
-			           (double)p.stiffness, (double)p.mass);
+			           "fuzz %ld: settling infinite with damping %g (k %g m %g)", it, (double)p.damping, (double)p.stiffness,
+			           (double)p.mass);
 		}
 	}
 	// With |x|, |v| <= 1e6 and these parameter ranges, energy bounds keep every result in float range.
@@ -1409,9 +1402,9 @@ static int test_fuzz_step(void)
 // A random finite argument, often out of range: specials, small integers, wide magnitudes.
 static float random_param_arg(void)
 {
-	static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.0001f, 0.9999f, -0.9999f, -1.0001f, 2.0f,
-	                                 5.0f, -3.0f, 60.0f, 1e-4f, 1e-30f, FLT_MIN, FLT_TRUE_MIN, FLT_MAX, -FLT_MAX,
-	                                 30.0f, 8.0f, -23.59116f, -0.3333333f, 4.0f};
+	static const float specials[] = {0.0f,         -0.0f,   1.0f,     -1.0f, 0.5f,  1.0001f,    0.9999f,     -0.9999f,
+	                                 -1.0001f,     2.0f,    5.0f,     -3.0f, 60.0f, 1e-4f,      1e-30f,      FLT_MIN,
+	                                 FLT_TRUE_MIN, FLT_MAX, -FLT_MAX, 30.0f, 8.0f,  -23.59116f, -0.3333333f, 4.0f};
 	switch (rng_below(4)) {
 	case 0: return specials[rng_below((unsigned)(sizeof specials / sizeof specials[0]))];
 	case 1: return (float)(rng_unit() * 4.0 - 2.0);

@@ -262,16 +262,14 @@ static float collider_penetration(const spring_chain_collider *k, spring_vec3 p,
 {
 	float r = k->radius + tip_radius;
 	switch (k->type) {
-	case SPRING_CHAIN_COLLIDER_SPHERE:
-		return r - spring_vec3_length(spring_vec3_sub(p, k->a));
+	case SPRING_CHAIN_COLLIDER_SPHERE: return r - spring_vec3_length(spring_vec3_sub(p, k->a));
 	case SPRING_CHAIN_COLLIDER_CAPSULE: {
 		spring_vec3 ab = spring_vec3_sub(k->b, k->a);
 		float t = spring_vec3_dot(spring_vec3_sub(p, k->a), ab) / spring_vec3_dot(ab, ab);
 		t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
 		return r - spring_vec3_length(spring_vec3_sub(p, spring_vec3_add(k->a, spring_vec3_scale(ab, t))));
 	}
-	case SPRING_CHAIN_COLLIDER_PLANE:
-		return r - spring_vec3_dot(spring_vec3_sub(p, k->a), spring_vec3_normalize(k->b));
+	case SPRING_CHAIN_COLLIDER_PLANE: return r - spring_vec3_dot(spring_vec3_sub(p, k->a), spring_vec3_normalize(k->b));
 	}
 	return 0.0f;
 }
@@ -283,9 +281,9 @@ static int collision_run(int mode_2d, int integrator, int with_colliders, int wi
 	d.integrator = (spring_integrator)integrator;
 	d.gravity = spring_vec3_make(0.0f, -300.0f, mode_2d ? 0.0f : -50.0f);
 	spring_chain_collider colliders[3] = {
-	    {SPRING_CHAIN_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f},
-	    {SPRING_CHAIN_COLLIDER_CAPSULE, {110.0f, -60.0f, -20.0f}, {130.0f, -40.0f, 20.0f}, 8.0f},
-	    {SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -95.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f},
+		{SPRING_CHAIN_COLLIDER_SPHERE, {70.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 18.0f},
+		{SPRING_CHAIN_COLLIDER_CAPSULE, {110.0f, -60.0f, -20.0f}, {130.0f, -40.0f, 20.0f}, 8.0f},
+		{SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -95.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f},
 	};
 	if (mode_2d) {
 		colliders[1].a.z = 0.0f;
@@ -403,7 +401,8 @@ static int test_heading_sweep_never_whips(void)
 			for (int i = 0; i < frames; i++) {
 				worst = fmaxf(worst, spring_vec3_length(spring_vec3_sub(run[i], reference[i])));
 			}
-			ENSURE_MSG(worst < 1e-3f * CHAIN_LEN, "dir %d start %g: differs by %g from the turn started at 0", dir, starts[s], worst);
+			ENSURE_MSG(worst < 1e-3f * CHAIN_LEN, "dir %d start %g: differs by %g from the turn started at 0", dir, starts[s],
+			           worst);
 		}
 	}
 	return 0;
@@ -548,7 +547,8 @@ static int test_undulation_travels_and_settles(void)
 		}
 	}
 	for (int b = 1; b < BONES; b++) {
-		ENSURE_MSG(peak_time[b] > peak_time[b - 1], "bone %d peaks at %g, bone %d at %g", b, peak_time[b], b - 1, peak_time[b - 1]);
+		ENSURE_MSG(peak_time[b] > peak_time[b - 1], "bone %d peaks at %g, bone %d at %g", b, peak_time[b], b - 1,
+		           peak_time[b - 1]);
 	}
 	// Settled: everything back on its rigid target and still.
 	for (int b = 0; b < BONES; b++) {
@@ -613,8 +613,8 @@ static spring_xform3 wave_root(double t)
 // side by side; fills tip positions at the 30 fps frame times.
 enum { port_seconds = 4, port_samples = port_seconds * 30 + 1 };
 
-static int port_run(spring_params params, spring_integrator integrator, float step, float fps, int stepped, spring_vec3 *chain_tips,
-                    spring_vec3 *chain_b0, spring_vec3 *legacy_tips, spring_vec3 *legacy_b0)
+static int port_run(spring_params params, spring_integrator integrator, float step, float fps, int stepped,
+                    spring_vec3 *chain_tips, spring_vec3 *chain_b0, spring_vec3 *legacy_tips, spring_vec3 *legacy_b0)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.params = params;
@@ -731,8 +731,8 @@ static int test_render_interpolation_is_smooth(void)
 	const float hz[] = {144.0f, 240.0f};
 	for (int i = 0; i < 2; i++) {
 		float with = roughness(1, hz[i]), without = roughness(0, hz[i]);
-		printf("    render %g Hz: RMS second difference %.4f interpolated vs %.4f stepped (%.2fx)\n", (double)hz[i], with, without,
-		       with / without);
+		printf("    render %g Hz: RMS second difference %.4f interpolated vs %.4f stepped (%.2fx)\n", (double)hz[i], with,
+		       without, with / without);
 		ENSURE(with < 0.5f * without);
 	}
 	return 0;
@@ -779,8 +779,8 @@ static int test_memory(void)
 
 typedef struct bad_case {
 	const char *name;
-	int bone;            // bone to break (-1: chain field)
-	int what;            // which field
+	int bone; // bone to break (-1: chain field)
+	int what; // which field
 	spring_result expect;
 	int expect_index;
 	const char *field;
@@ -789,27 +789,27 @@ typedef struct bad_case {
 static int test_bad_definitions(void)
 {
 	const bad_case cases[] = {
-	    {"zero tip", 3, 0, SPRING_ERROR_OUT_OF_RANGE, 3, "tip"},
-	    {"NaN tip", 2, 1, SPRING_ERROR_NOT_FINITE, 2, "tip"},
-	    {"NaN rest position", 5, 2, SPRING_ERROR_NOT_FINITE, 5, "rest_local"},
-	    {"negative damping", 4, 3, SPRING_ERROR_OUT_OF_RANGE, 4, "params"},
-	    {"NaN stiffness", 1, 4, SPRING_ERROR_NOT_FINITE, 1, "params"},
-	    {"negative tip radius", 6, 5, SPRING_ERROR_OUT_OF_RANGE, 6, "tip_radius"},
-	    {"cone limit pi", 7, 6, SPRING_ERROR_OUT_OF_RANGE, 7, "cone_limit"},
-	    {"NaN cone limit", 0, 7, SPRING_ERROR_NOT_FINITE, 0, "cone_limit"},
-	    {"z tip in 2D mode", 2, 8, SPRING_ERROR_OUT_OF_RANGE, 2, "tip"},
-	    {"bone_count 0", -1, 9, SPRING_ERROR_OUT_OF_RANGE, -1, "bone_count"},
-	    {"bone_count 257", -1, 10, SPRING_ERROR_OUT_OF_RANGE, -1, "bone_count"},
-	    {"NULL bones", -1, 11, SPRING_ERROR_INVALID_ARGUMENT, -1, "bones"},
-	    {"NaN gravity", -1, 12, SPRING_ERROR_NOT_FINITE, -1, "gravity/wind"},
-	    {"negative step", -1, 13, SPRING_ERROR_OUT_OF_RANGE, -1, "step/max_steps"},
-	    {"unstable semi-implicit", 3, 14, SPRING_ERROR_UNSTABLE, 3, "params"},
-	    {"collider radius", 1, 15, SPRING_ERROR_OUT_OF_RANGE, 1, "radius"},
-	    {"collider type", 0, 16, SPRING_ERROR_INVALID_ARGUMENT, 0, "type"},
-	    {"zero plane normal", 0, 17, SPRING_ERROR_OUT_OF_RANGE, 0, "b"},
-	    {"too many colliders", -1, 18, SPRING_ERROR_OUT_OF_RANGE, -1, "collider_count"},
-	    {"NaN root", -1, 19, SPRING_ERROR_NOT_FINITE, -1, "root"},
-	    {"bad integrator", -1, 20, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator"},
+		{"zero tip", 3, 0, SPRING_ERROR_OUT_OF_RANGE, 3, "tip"},
+		{"NaN tip", 2, 1, SPRING_ERROR_NOT_FINITE, 2, "tip"},
+		{"NaN rest position", 5, 2, SPRING_ERROR_NOT_FINITE, 5, "rest_local"},
+		{"negative damping", 4, 3, SPRING_ERROR_OUT_OF_RANGE, 4, "params"},
+		{"NaN stiffness", 1, 4, SPRING_ERROR_NOT_FINITE, 1, "params"},
+		{"negative tip radius", 6, 5, SPRING_ERROR_OUT_OF_RANGE, 6, "tip_radius"},
+		{"cone limit pi", 7, 6, SPRING_ERROR_OUT_OF_RANGE, 7, "cone_limit"},
+		{"NaN cone limit", 0, 7, SPRING_ERROR_NOT_FINITE, 0, "cone_limit"},
+		{"z tip in 2D mode", 2, 8, SPRING_ERROR_OUT_OF_RANGE, 2, "tip"},
+		{"bone_count 0", -1, 9, SPRING_ERROR_OUT_OF_RANGE, -1, "bone_count"},
+		{"bone_count 257", -1, 10, SPRING_ERROR_OUT_OF_RANGE, -1, "bone_count"},
+		{"NULL bones", -1, 11, SPRING_ERROR_INVALID_ARGUMENT, -1, "bones"},
+		{"NaN gravity", -1, 12, SPRING_ERROR_NOT_FINITE, -1, "gravity/wind"},
+		{"negative step", -1, 13, SPRING_ERROR_OUT_OF_RANGE, -1, "step/max_steps"},
+		{"unstable semi-implicit", 3, 14, SPRING_ERROR_UNSTABLE, 3, "params"},
+		{"collider radius", 1, 15, SPRING_ERROR_OUT_OF_RANGE, 1, "radius"},
+		{"collider type", 0, 16, SPRING_ERROR_INVALID_ARGUMENT, 0, "type"},
+		{"zero plane normal", 0, 17, SPRING_ERROR_OUT_OF_RANGE, 0, "b"},
+		{"too many colliders", -1, 18, SPRING_ERROR_OUT_OF_RANGE, -1, "collider_count"},
+		{"NaN root", -1, 19, SPRING_ERROR_NOT_FINITE, -1, "root"},
+		{"bad integrator", -1, 20, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad_case *bc = &cases[k];
@@ -826,7 +826,10 @@ static int test_bad_definitions(void)
 		case 5: g_bones[b].tip_radius = -1.0f; break;
 		case 6: g_bones[b].cone_limit = (float)SPRING_PI; break;
 		case 7: g_bones[b].cone_limit = NAN; break;
-		case 8: d.mode_2d = 1; g_bones[b].tip.z = 1.0f; break;
+		case 8:
+			d.mode_2d = 1;
+			g_bones[b].tip.z = 1.0f;
+			break;
 		case 9: d.bone_count = 0; break;
 		case 10: d.bone_count = 257; break;
 		case 11: d.bones = NULL; break;
@@ -836,10 +839,12 @@ static int test_bad_definitions(void)
 			d.integrator = SPRING_INTEGRATOR_SEMI_IMPLICIT;
 			spring_params_from_frequency(200.0f, 0.5f, &g_bones[b].params);
 			break;
+		// clang-format off
 		case 15: cols[1].radius = -2.0f; d.colliders = cols; d.collider_count = 2; break;
 		case 16: cols[0].type = (spring_chain_collider_type)7; d.colliders = cols; d.collider_count = 2; break;
 		case 17: cols[0].type = SPRING_CHAIN_COLLIDER_PLANE; cols[0].b = spring_vec3_make(0.0f, 0.0f, 0.0f); d.colliders = cols; d.collider_count = 1; break;
 		case 18: d.colliders = cols; d.collider_count = 65; d.max_colliders = 65; break;
+		// clang-format on
 		case 19: d.root.position.x = NAN; break;
 		case 20: d.integrator = (spring_integrator)9; break;
 		}
@@ -1014,9 +1019,10 @@ static spring_xform3 xform3_of(spring_xform2 t)
 
 static spring_xform2 root2_at(double t)
 {
-	spring_xform2 r = {{(float)(30.0 * spring_det_sin(2.0 * SPRING_PI * 0.8 * t)), (float)(10.0 * spring_det_sin(2.0 * SPRING_PI * 0.3 * t))},
-	                   (float)(0.9 * spring_det_sin(2.0 * SPRING_PI * 0.5 * t)),
-	                   {1.0f, 1.0f}};
+	spring_xform2 r = {
+		{(float)(30.0 * spring_det_sin(2.0 * SPRING_PI * 0.8 * t)), (float)(10.0 * spring_det_sin(2.0 * SPRING_PI * 0.3 * t))},
+		(float)(0.9 * spring_det_sin(2.0 * SPRING_PI * 0.5 * t)),
+		{1.0f, 1.0f}};
 	return r;
 }
 
@@ -1147,7 +1153,8 @@ static int test_step2d_matches_the_3d_walk(void)
 		ENSURE(spring_chain_get_stepped_pose(b, pb, tb, BONES) == SPRING_OK);
 		for (int i = 0; i < BONES; i++) {
 			double da = fabs((double)spring_angle_delta(wa[i].angle, wb[i].angle));
-			double dp = fmax(fabs((double)wa[i].position.x - wb[i].position.x), fabs((double)wa[i].position.y - wb[i].position.y));
+			double dp = fmax(fabs((double)wa[i].position.x - wb[i].position.x),
+			                 fabs((double)wa[i].position.y - wb[i].position.y));
 			double dt = (double)spring_vec3_length(spring_vec3_sub(ta[i], tb[i]));
 			double dq = (double)spring_vec3_length(spring_vec3_sub(pa[i].position, pb[i].position));
 			worst_angle = fmax(worst_angle, da);

@@ -255,8 +255,11 @@ static int test_energy_never_grows(void)
 	for (int k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++) {
 		for (int g = 0; g < 2; g++) {
 			for (int n = 1; n <= 5; n += 4) {
-				spring_chain2d_desc d = {.segment_count = n, .segments = segs, .params = hz(pairs[k][0], pairs[k][1]),
-				                         .integrator = integrators[g], .root = root};
+				spring_chain2d_desc d = {.segment_count = n,
+				                         .segments = segs,
+				                         .params = hz(pairs[k][0], pairs[k][1]),
+				                         .integrator = integrators[g],
+				                         .root = root};
 				box b;
 				ENSURE(box_make(&b, &d));
 				ENSURE(displace(b.c, root, 0.5f));
@@ -284,8 +287,8 @@ static int test_energy_never_grows(void)
 					}
 				}
 				ENSURE_MSG(seg0.growths == 0 && seg0.count >= 2,
-				           "%g Hz ratio %g integrator %d n %d: %d peaks, %d growths, worst %g",
-				           (double)pairs[k][0], (double)pairs[k][1], g, n, seg0.count, seg0.growths, seg0.worst_ratio);
+				           "%g Hz ratio %g integrator %d n %d: %d peaks, %d growths, worst %g", (double)pairs[k][0],
+				           (double)pairs[k][1], g, n, seg0.count, seg0.growths, seg0.worst_ratio);
 				if (n == 1) {
 					ENSURE_MSG(tip.growths == 0, "%g Hz ratio %g integrator %d: tip of one segment: %d growths, worst %g",
 					           (double)pairs[k][0], (double)pairs[k][1], g, tip.growths, tip.worst_ratio);
@@ -293,8 +296,8 @@ static int test_energy_never_grows(void)
 				// Everything dies out where the damping allows it within 20 s (zeta omega >= 1/s).
 				if (pairs[k][1] * pairs[k][0] * 6.2831853f >= 1.0f) {
 					ENSURE_MSG(last_second < 0.01 * first_second,
-					           "%g Hz ratio %g n %d: tip %g in the last second, %g in the first",
-					           (double)pairs[k][0], (double)pairs[k][1], n, last_second, first_second);
+					           "%g Hz ratio %g n %d: tip %g in the last second, %g in the first", (double)pairs[k][0],
+					           (double)pairs[k][1], n, last_second, first_second);
 				}
 				box_free(&b);
 			}
@@ -493,8 +496,11 @@ static int test_envelope_matches_across_frame_rates(void)
 	const spring_integrator integrators[] = {SPRING_INTEGRATOR_EXACT, SPRING_INTEGRATOR_SEMI_IMPLICIT};
 	const float rates[] = {24.0f, 30.0f, 60.0f, 144.0f, 240.0f, 0.0f};
 	for (int g = 0; g < 2; g++) {
-		spring_chain2d_desc d = {.segment_count = 4, .segments = segs, .params = hz(3.0f, 0.2f),
-		                         .integrator = integrators[g], .root = anim_root(0.0, ENV_SCALE)};
+		spring_chain2d_desc d = {.segment_count = 4,
+		                         .segments = segs,
+		                         .params = hz(3.0f, 0.2f),
+		                         .integrator = integrators[g],
+		                         .root = anim_root(0.0, ENV_SCALE)};
 		spring_vec2 reference[ENV_CHECKPOINTS], run[ENV_CHECKPOINTS];
 		ENSURE(envelope_run(&d, 1000.0f, NULL, reference));
 		for (int r = 0; r < (int)(sizeof rates / sizeof rates[0]); r++) {
@@ -545,7 +551,8 @@ static int test_root_reaches_tip_in_the_same_step(void)
 	enum { N = 5 };
 	spring_chain2d_segment segs[N];
 	fill_segments(segs, N, 1.0f, 0.1f);
-	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(8.0f, 0.3f), .root = scene_xform2(0.0f, 0.0f, 0.0f)};
+	spring_chain2d_desc d = {
+		.segment_count = N, .segments = segs, .params = hz(8.0f, 0.3f), .root = scene_xform2(0.0f, 0.0f, 0.0f)};
 	box b;
 	ENSURE(box_make(&b, &d));
 	float before[N], after[N];
@@ -603,8 +610,8 @@ static int test_lengths_are_exact(void)
 	for (int i = 0; i < N; i++) {
 		segs[i].length = lengths[i];
 	}
-	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.1f), .gravity = {0.0f, -9.81f},
-	                         .root = anim_root(0.0, 3.0f)};
+	spring_chain2d_desc d = {
+		.segment_count = N, .segments = segs, .params = hz(2.0f, 0.1f), .gravity = {0.0f, -9.81f}, .root = anim_root(0.0, 3.0f)};
 	box b;
 	ENSURE(box_make(&b, &d));
 	double worst = 0.0;
@@ -634,8 +641,8 @@ static int test_lengths_are_exact(void)
 // per frame and the tip never swings the long way (it stays near its rigid target). Control: the
 // same chain stepped with the plain (non-angle) spring on wrapped angles whips at the crossing.
 
-static int sweep(spring_chain2d *c, float start, int control, const spring_chain2d_segment *segs, int n,
-                 float *worst_jump, float *worst_lag)
+static int sweep(spring_chain2d *c, float start, int control, const spring_chain2d_segment *segs, int n, float *worst_jump,
+                 float *worst_lag)
 {
 	spring_state plain[MAXN];
 	spring_params p = hz(2.0f, 0.3f);
@@ -706,7 +713,9 @@ static int test_heading_sweep_never_whips(void)
 	float worst_jump = 0.0f, worst_lag = 0.0f;
 	for (int g = 0; g < 2; g++) {
 		float best_jump = INFINITY, best_lag = INFINITY, most_jump = 0.0f, most_lag = 0.0f;
-		spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.3f),
+		spring_chain2d_desc d = {.segment_count = N,
+		                         .segments = segs,
+		                         .params = hz(2.0f, 0.3f),
 		                         .integrator = g ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT};
 		box b;
 		ENSURE(box_make(&b, &d));
@@ -876,8 +885,8 @@ static int test_teleport(void)
 			worst_position = fmax(worst_position, dist2(j0[i], j1[i]) / length);
 		}
 	}
-	printf("  teleport vs twin: worst local angle %.2g rad, worst root-space position %.2g of the chain length\n",
-	       worst_angle, worst_position);
+	printf("  teleport vs twin: worst local angle %.2g rad, worst root-space position %.2g of the chain length\n", worst_angle,
+	       worst_position);
 	ENSURE(moving > 0.5); // the chain was still swinging: the comparison is not trivial
 	ENSURE(worst_angle < 1e-4);
 	ENSURE(worst_position < 1e-4);
@@ -915,8 +924,8 @@ static int limit_run(int limited, spring_integrator integrator, float *worst_swi
 	for (int i = 0; i < N; i++) {
 		segs[i].limit = limited ? limit : 0.0f;
 	}
-	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(3.0f, 0.1f), .integrator = integrator,
-	                         .gravity = {0.0f, -30.0f}};
+	spring_chain2d_desc d = {
+		.segment_count = N, .segments = segs, .params = hz(3.0f, 0.1f), .integrator = integrator, .gravity = {0.0f, -30.0f}};
 	box b;
 	if (!box_make(&b, &d)) {
 		return 0;
@@ -1014,7 +1023,10 @@ static int test_gravity_and_wind(void)
 	segs[1].length = 2.0f;
 	const spring_vec2 g = {0.0f, -9.81f}, wind = {2.0f, 5.0f};
 	for (int k = 0; k < 2; k++) {
-		spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.5f), .gravity = g,
+		spring_chain2d_desc d = {.segment_count = N,
+		                         .segments = segs,
+		                         .params = hz(2.0f, 0.5f),
+		                         .gravity = g,
 		                         .integrator = k ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT,
 		                         .root = scene_xform2(0.0f, 0.0f, 0.0f)};
 		box b;
@@ -1034,7 +1046,10 @@ static int test_gravity_and_wind(void)
 		box_free(&b);
 	}
 	// Hanging chain with wind only: pushed downwind (+x).
-	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.5f), .wind = {3.0f, 0.0f},
+	spring_chain2d_desc d = {.segment_count = N,
+	                         .segments = segs,
+	                         .params = hz(2.0f, 0.5f),
+	                         .wind = {3.0f, 0.0f},
 	                         .root = scene_xform2(5.0f, 5.0f, -0.5f * PI_F)};
 	box b;
 	ENSURE(box_make(&b, &d));
@@ -1057,8 +1072,7 @@ static int test_interpolation_is_smooth(void)
 	fill_segments(segs, N, 1.0f, 0.2f);
 	const float rates[] = {144.0f, 240.0f};
 	for (int r = 0; r < 2; r++) {
-		spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.4f),
-		                         .root = anim_root(0.0, 1.0f)};
+		spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(2.0f, 0.4f), .root = anim_root(0.0, 1.0f)};
 		box b;
 		ENSURE(box_make(&b, &d));
 		spring_vec2 hist[2][3];
@@ -1302,8 +1316,10 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(r == expect->code, "%s: got %d, expected %d (%s)", expect->what, (int)r, (int)expect->code, e.message);
 		ENSURE_MSG(out == (spring_chain2d *)(uintptr_t)0x10, "%s: out was written", expect->what);
 		ENSURE_MSG(e.result == r && spring_error_innermost(&e).index == expect->index && strcmp(e.field, expect->field) == 0,
-		           "%s: error %d index %d field '%s' (%s)", expect->what, (int)e.result, spring_error_innermost(&e).index, e.field, e.message);
-		ENSURE_MSG(strcmp(e.object, "chain2d") == 0 && spring_error_innermost(&e).element == (expect->index >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE),
+		           "%s: error %d index %d field '%s' (%s)", expect->what, (int)e.result, spring_error_innermost(&e).index,
+		           e.field, e.message);
+		ENSURE_MSG(strcmp(e.object, "chain2d") == 0 &&
+		               spring_error_innermost(&e).element == (expect->index >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE),
 		           "%s: object '%s' depth %d", expect->what, e.object, e.depth);
 		if (expect->index >= 0) {
 			char needle[32];
@@ -1332,7 +1348,8 @@ static int test_bad_definitions(void)
 	memcpy(snapshot, b.memory, b.size);
 	const float nan = NAN, inf = INFINITY;
 	spring_xform2 good = scene_xform2(1.0f, 2.0f, 0.5f);
-	spring_xform2 bad_roots[] = {scene_xform2(nan, 0.0f, 0.0f), scene_xform2(0.0f, inf, 0.0f), scene_xform2(0.0f, 0.0f, nan), scene_xform2(0.0f, 0.0f, -inf)};
+	spring_xform2 bad_roots[] = {scene_xform2(nan, 0.0f, 0.0f), scene_xform2(0.0f, inf, 0.0f), scene_xform2(0.0f, 0.0f, nan),
+	                             scene_xform2(0.0f, 0.0f, -inf)};
 	// update
 	ENSURE(spring_chain2d_update(b.c, good, nan) == NF && bytes_equal(&b, snapshot));
 	ENSURE(spring_chain2d_update(b.c, good, inf) == NF && bytes_equal(&b, snapshot));
@@ -1522,8 +1539,10 @@ static int test_determinism_golden(void)
 	fill_segments(segs, N, 0.8f, 0.15f);
 	segs[3].limit = 0.4f;
 	segs[4].params = hz(5.0f, 0.25f);
+	// clang-format off
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(1.5f, 0.2f), .tip_params = hz(3.5f, 0.4f),
 	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f)};
+	// clang-format on
 	uint64_t h = SPRING_HASH_INIT;
 	for (int g = 0; g < 2; g++) {
 		d.integrator = g ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT;
@@ -1567,8 +1586,10 @@ static int test_internal_step_is_the_update_step(void)
 	spring_chain2d_segment segs[N];
 	fill_segments(segs, N, 0.8f, 0.15f);
 	segs[3].limit = 0.4f;
+	// clang-format off
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(1.5f, 0.2f), .tip_params = hz(3.5f, 0.4f),
 	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f)};
+	// clang-format on
 	box a, b;
 	ENSURE(box_make(&a, &d));
 	ENSURE(box_make(&b, &d));
@@ -1592,8 +1613,8 @@ static int test_internal_step_is_the_update_step(void)
 		int n = spring_clock_advance(&clock, dt);
 		for (int k = 0; k < n; k++) {
 			float fr = spring_clock_substep_fraction(&clock, k, n);
-			spring_xform2 at = {spring_vec2_lerp(from.position, to.position, fr), spring_angle_lerp(from.angle, to.angle, fr),
-			                    {1.0f, 1.0f}};
+			spring_xform2 at = {
+				spring_vec2_lerp(from.position, to.position, fr), spring_angle_lerp(from.angle, to.angle, fr), {1.0f, 1.0f}};
 			float off[N];
 			for (int i = 0; i < N; i++) {
 				off[i] = off_from[i] == off_to[i] ? off_to[i] : spring_angle_lerp(off_from[i], off_to[i], fr);

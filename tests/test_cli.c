@@ -131,7 +131,7 @@ static char *normalise(const char *text)
 }
 
 typedef struct run_result {
-	int status;   // exit status, or 128 + signal
+	int status; // exit status, or 128 + signal
 	int signaled;
 	char *out, *err;
 	size_t out_len, err_len;
@@ -322,8 +322,9 @@ static const golden_case goldens[] = {
 	{"params_origami", {"params", "--origami-tension", "40", "--origami-friction", "7"}},
 	{"params_per_frame", {"params", "--per-frame-stiffness", "0.1", "--per-frame-damping", "0.7", "--per-frame-fps", "30"}},
 	{"curve_text", {"curve", "--duration", "0.5", "--bounce", "0.3", "--dt", "0.05"}},
-	{"curve_json", {"curve", "--frequency", "1", "--damping-ratio", "0.5", "--from", "10", "--to", "-10", "--velocity", "5", "--dt",
-	                "0.1", "--until", "1", "--json"}},
+	{"curve_json",
+     {"curve", "--frequency", "1", "--damping-ratio", "0.5", "--from", "10", "--to", "-10", "--velocity", "5", "--dt", "0.1",
+      "--until", "1", "--json"}},
 	{"curve_csv", {"curve", "--half-life", "0.2", "--dt", "0.1", "--until", "0.5", "--csv"}},
 	{"curve_undamped_capped", {"curve", "--frequency", "0.5", "--damping-ratio", "0", "--dt", "1"}},
 	{"css_text", {"css", "--duration", "0.5", "--bounce", "0.3"}},
@@ -333,10 +334,12 @@ static const golden_case goldens[] = {
 	{"compare_json", {"compare", "--duration", "0.4", "--bounce", "0.2", "--dt", "0.05", "--until", "0.6", "--json"}},
 	{"simulate_text", {"simulate", TAIL_RIG}},
 	{"simulate_csv", {"simulate", TAIL_RIG, "--fps", "30", "--seconds", "0.1", "--csv"}},
-	{"simulate_json_teleport", {"simulate", TAIL_RIG, "--clip", "still", "--fps", "20", "--seconds", "0.1", "--teleport-at", "0.05",
-	                            "--teleport-by", "-50,10", "--json"}},
+	{"simulate_json_teleport",
+     {"simulate", TAIL_RIG, "--clip", "still", "--fps", "20", "--seconds", "0.1", "--teleport-at", "0.05", "--teleport-by",
+      "-50,10", "--json"}},
 	{"verify_spring", {"verify", "--duration", "0.5", "--bounce", "0.3"}},
-	{"verify_undamped_json", {"verify", "--frequency", "2", "--damping-ratio", "0", "--integrator", "exact", "--fps", "60", "--json"}},
+	{"verify_undamped_json",
+     {"verify", "--frequency", "2", "--damping-ratio", "0", "--integrator", "exact", "--fps", "60", "--json"}},
 	{"verify_rig", {"verify", TAIL_RIG}},
 	{"verify_rig_json", {"verify", TAIL_RIG, "--clip", "hop", "--fps", "24,50", "--seconds", "2", "--json"}},
 	{"error_unknown_command", {"frobnicate"}},
@@ -624,7 +627,8 @@ static int test_svg_outputs_well_formed(void)
 	char *svg = read_all(path, NULL);
 	ENSURE(svg);
 	ENSURE(count_of(svg, "class=\"series\"") == 2);
-	ENSURE(strstr(svg, "position x(t)") && strstr(svg, "velocity v(t)") && strstr(svg, ">target<") && strstr(svg, "settled (within"));
+	ENSURE(strstr(svg, "position x(t)") && strstr(svg, "velocity v(t)") && strstr(svg, ">target<") &&
+	       strstr(svg, "settled (within"));
 	ENSURE(count_of(svg, "class=\"hline\"") >= 1 && count_of(svg, "class=\"vline\"") >= 1);
 	free(svg);
 	// compare: position and speed, tween and spring in each.
@@ -695,11 +699,13 @@ static int test_demo_page(void)
 	// No external resources.
 	ENSURE(strstr(html, "src=") == NULL && strstr(html, "href=") == NULL && strstr(html, "@import") == NULL);
 	static const char *const labels[] = {
+		// clang-format off
 		"underdamped, ratio 0.3", "critically damped, ratio 1", "overdamped, ratio 2",
 		"tween (600 ms ease-in-out, restarted)", "spring (duration 0.5 s, bounce 0)",
 		"explicit Euler (the trap: not in the library)", "semi-implicit Euler", "exact (closed form)",
 		"30 fps (dots)", "60 fps", "144 fps",
 		"not told (the jump is seen as motion)", "spring_chain_teleport (keeps its motion)", "spring_chain_reset (snaps to rest)",
+		// clang-format on
 	};
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
 		char needle[256];
@@ -779,8 +785,8 @@ static int test_bad_input_corpus(void)
 		int ok = r.status == 2 && !r.signaled && r.out_len == 0 && one_line(r.err) && strncmp(r.err, "spring: ", 8) == 0 &&
 		         strstr(err, want) != NULL;
 		if (!ok) {
-			fprintf(stderr, "  bad-input case '%s' (args from '%s'): status %d, stdout %zu bytes, stderr: %s", fields[0], fields[1],
-			        r.status, r.out_len, r.err);
+			fprintf(stderr, "  bad-input case '%s' (args from '%s'): status %d, stdout %zu bytes, stderr: %s", fields[0],
+			        fields[1], r.status, r.out_len, r.err);
 			failures++;
 		}
 		char left[512];
@@ -805,6 +811,7 @@ static int test_fuzz_argv(void)
 {
 	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus"};
 	static const char *const tokens[] = {
+		// clang-format off
 		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
 		"--damping", "--mass", "--settling", "--visual-duration", "--half-life", "--tension", "--friction",
 		"--origami-tension", "--origami-friction", "--per-frame-stiffness", "--per-frame-damping", "--per-frame-fps",
@@ -813,6 +820,7 @@ static int test_fuzz_argv(void)
 		"--teleport-at", "--teleport-by", "--integrator", "--step", "--", "-", "-x", "--=", "--duration=", "---",
 		"0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
 		"1e-3", "out.svg", "exact", "hop", TAIL_RIG, "@SRC@/tests/cli/rigs", "\xff\xfe", "caf\xc3\xa9",
+		// clang-format on
 	};
 	const int ntok = (int)(sizeof tokens / sizeof tokens[0]);
 	unsigned seed = 2024u;
@@ -954,10 +962,12 @@ static int test_help_everywhere(void)
 static const char *sample_value(const char *key)
 {
 	static const char *const samples[][2] = {
+		// clang-format off
 		{"mass", "2.5"}, {"stiffness", "150"}, {"damping", "4"}, {"frequency", "1.7"}, {"damping_ratio", "0.25"},
 		{"duration", "0.6"}, {"bounce", "-0.3"}, {"response", "0.45"}, {"damping_fraction", "0.6"}, {"settling", "0.9"},
 		{"epsilon", "0.01"}, {"visual_duration", "0.3"}, {"half_life", "0.07"}, {"tension", "170"}, {"friction", "26"},
 		{"origami_tension", "40"}, {"origami_friction", "7"}, {"per_frame_stiffness", "0.1"}, {"per_frame_damping", "0.7"},
+		// clang-format on
 		{"fps", "30"},
 	};
 	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
@@ -1041,8 +1051,9 @@ static int test_param_table_cli_and_rig_agree(void)
 				for (int j = 0; j < spring_param_forms[g].field_count; j++) {
 					const spring_param_field *b = &spring_param_forms[g].fields[j];
 					if (strcmp(a->flag, b->flag) == 0 || strcmp(a->key, b->key) == 0) {
-						ENSURE_MSG(strcmp(a->flag, b->flag) == 0 && strcmp(a->key, b->key) == 0 && strcmp(a->meta, b->meta) == 0 &&
-						               memcmp(&a->range, &b->range, sizeof a->range) == 0 && a->shared_flag == b->shared_flag,
+						ENSURE_MSG(strcmp(a->flag, b->flag) == 0 && strcmp(a->key, b->key) == 0 &&
+						               strcmp(a->meta, b->meta) == 0 && memcmp(&a->range, &b->range, sizeof a->range) == 0 &&
+						               a->shared_flag == b->shared_flag,
 						           "%s / %s differ between %s and %s", a->flag, a->key, spring_param_forms[f].name,
 						           spring_param_forms[g].name);
 					}

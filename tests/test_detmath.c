@@ -2,8 +2,8 @@
 /// units in the last place over pseudo-random and edge-case arguments, special values, and a
 /// golden hash of the exact output bits on a fixed input set, which must not change between
 /// compilers, optimisation levels and platforms (gcc, clang, wasm32).
-#include "spring/base.h"
 #include "random.h"
+#include "spring/base.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -12,7 +12,7 @@
 // Keep clang from fusing a * b + c even if the build forgets -ffp-contract=off: the results
 // must not depend on it.
 #if defined(__clang__)
-#  pragma STDC FP_CONTRACT OFF
+#pragma STDC FP_CONTRACT OFF
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -90,8 +90,8 @@ static void stats_add(error_stats *s, double got, double want, double x, double 
 
 static int stats_check(const error_stats *s, double limit)
 {
-	printf("    %-8s max %g ulp over %d arguments (worst at %.17g, %.17g)\n", s->name, s->max_ulp,
-	       s->count, s->worst_x, s->worst_y);
+	printf("    %-8s max %g ulp over %d arguments (worst at %.17g, %.17g)\n", s->name, s->max_ulp, s->count, s->worst_x,
+	       s->worst_y);
 	ENSURE_MSG(s->max_ulp <= limit, "%s: %g ulp > %g", s->name, s->max_ulp, limit);
 	return 0;
 }
@@ -113,9 +113,11 @@ static int test_exp_accuracy(void)
 		stats_add(&s, spring_det_exp(x), exp(x), x, 0);
 	}
 	// Around the overflow and underflow thresholds (results near DBL_MAX and subnormal).
+	// clang-format off
 	double edges[] = {709.782712893384, 709.7827128933840, 709.78, -708.39641853226408,
 	                  -745.13321910194111, -745.1332191019411, -744.44007192138122, 0.5, -0.5,
 	                  0.34657359027997264, -0.34657359027997264, 1.0, 10.0, -10.0};
+	// clang-format on
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
 		double x = edges[i];
 		for (int j = 0; j < 64; ++j) {
@@ -136,8 +138,8 @@ static int test_expm1_accuracy(void)
 		x = rng_sign() * rng_log_uniform(-1022, 2);
 		stats_add(&s, spring_det_expm1(x), expm1(x), x, 0);
 	}
-	double edges[] = {1e-10, -1e-10, 1e-300, 0.34657359027997264, -0.34657359027997264,
-	                  0.6931471805599453, -0.6931471805599453, 36.7, -36.7, 709.78};
+	double edges[] = {1e-10, -1e-10, 1e-300, 0.34657359027997264, -0.34657359027997264, 0.6931471805599453, -0.6931471805599453,
+	                  36.7,  -36.7,  709.78};
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
 		stats_add(&s, spring_det_expm1(edges[i]), expm1(edges[i]), edges[i], 0);
 	}
@@ -159,8 +161,10 @@ static int test_log_accuracy(void)
 			stats_add(&s, spring_det_log(x), log(x), x, 0);
 		}
 	}
+	// clang-format off
 	double edges[] = {DBL_MAX, DBL_MIN, 4.9406564584124654e-324, 1.0, 2.0, 0.5,
 	                  1.4142135623730951, 0.70710678118654757, 1.0000000000000002,
+	                  // clang-format on
 	                  0.99999999999999989};
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
 		stats_add(&s, spring_det_log(edges[i]), log(edges[i]), edges[i], 0);
@@ -180,8 +184,8 @@ static int test_log1p_accuracy(void)
 		x = rng_log_uniform(-2, 1023); // large
 		stats_add(&s, spring_det_log1p(x), log1p(x), x, 0);
 	}
-	double edges[] = {1e-10, -1e-10, -0.29289321881345243, 0.41421356237309503,
-	                  -0.99999999999999989, 9007199254740992.0, DBL_MAX, -0.5, 1.0};
+	double edges[] = {1e-10, -1e-10, -0.29289321881345243, 0.41421356237309503, -0.99999999999999989, 9007199254740992.0, DBL_MAX,
+	                  -0.5,  1.0};
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
 		stats_add(&s, spring_det_log1p(edges[i]), log1p(edges[i]), edges[i], 0);
 	}
@@ -240,13 +244,11 @@ static int test_sin_cos_large(void)
 		x = rng_sign() * rng_log_uniform(30, 997);
 		sx = spring_det_sin(x);
 		cx = spring_det_cos(x);
-		ENSURE_MSG(isfinite(sx) && fabs(sx) <= 1.0 && isfinite(cx) && fabs(cx) <= 1.0,
-		           "x = %.17g", x);
+		ENSURE_MSG(isfinite(sx) && fabs(sx) <= 1.0 && isfinite(cx) && fabs(cx) <= 1.0, "x = %.17g", x);
 		max_abs = fmax(max_abs, fmax(fabs(sx - sin(x)), fabs(cx - cos(x))));
 	}
 	// Known hard cases: 1e22 and the double closest to a multiple of pi/2 below 2^1024.
-	double hard[] = {1e22, -1e22, 0x1.6ac5b262ca1ffp+849, DBL_MAX, -DBL_MAX, 0x1p30, 0x1p31,
-	                 1e9, 1073741823.5};
+	double hard[] = {1e22, -1e22, 0x1.6ac5b262ca1ffp+849, DBL_MAX, -DBL_MAX, 0x1p30, 0x1p31, 1e9, 1073741823.5};
 	for (size_t i = 0; i < sizeof hard / sizeof hard[0]; ++i) {
 		double x = hard[i];
 		ENSURE(fabs(spring_det_sin(x)) <= 1.0 && fabs(spring_det_cos(x)) <= 1.0);
@@ -388,6 +390,7 @@ static int test_special_values(void)
 static int test_atan2_special(void)
 {
 	const double pi = SPRING_PI, inf = INFINITY;
+	// clang-format off
 	struct { double y, x, want; } cases[] = {
 		{0.0, 0.0, 0.0},       {-0.0, 0.0, -0.0},    {0.0, -0.0, pi},      {-0.0, -0.0, -pi},
 		{0.0, 1.0, 0.0},       {-0.0, 1.0, -0.0},    {0.0, -1.0, pi},      {-0.0, -1.0, -pi},
@@ -399,15 +402,15 @@ static int test_atan2_special(void)
 		{1.0, inf, 0.0},       {-1.0, inf, -0.0},    {1.0, -inf, pi},      {-1.0, -inf, -pi},
 		{1.0, 1.0, pi / 4},    {-1.0, -1.0, -3 * pi / 4},
 		{DBL_MAX, DBL_MIN, pi / 2}, {DBL_MIN, DBL_MAX, 0.0},
+		// clang-format on
 		{4.9406564584124654e-324, 1.0, 4.9406564584124654e-324},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
 		double got = spring_det_atan2(cases[i].y, cases[i].x);
 		double want = atan2(cases[i].y, cases[i].x);
-		ENSURE_MSG(bits_of(got) == bits_of(want), "atan2(%g, %g) = %.17g, libm %.17g",
-		           cases[i].y, cases[i].x, got, want);
-		ENSURE_MSG(bits_of(got) == bits_of(cases[i].want), "atan2(%g, %g) = %.17g, want %.17g",
-		           cases[i].y, cases[i].x, got, cases[i].want);
+		ENSURE_MSG(bits_of(got) == bits_of(want), "atan2(%g, %g) = %.17g, libm %.17g", cases[i].y, cases[i].x, got, want);
+		ENSURE_MSG(bits_of(got) == bits_of(cases[i].want), "atan2(%g, %g) = %.17g, want %.17g", cases[i].y, cases[i].x, got,
+		           cases[i].want);
 	}
 	return 0;
 }

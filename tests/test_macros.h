@@ -11,54 +11,53 @@
 static int test_passed_count, test_failed_count;
 static const char *test_filter;
 
-#define ENSURE(c)                                                                              \
-	do {                                                                                       \
-		if (!(c)) {                                                                            \
-			fprintf(stderr, "  FAILED %s:%d: %s\n", __FILE__, __LINE__, #c);                     \
-			return 1;                                                                          \
-		}                                                                                      \
+#define ENSURE(c)                                                            \
+	do {                                                                     \
+		if (!(c)) {                                                          \
+			fprintf(stderr, "  FAILED %s:%d: %s\n", __FILE__, __LINE__, #c); \
+			return 1;                                                        \
+		}                                                                    \
 	} while (0)
 
-#define ENSURE_MSG(c, ...)                                                                     \
-	do {                                                                                       \
-		if (!(c)) {                                                                            \
-			fprintf(stderr, "  FAILED %s:%d: %s: ", __FILE__, __LINE__, #c);                     \
-			fprintf(stderr, __VA_ARGS__);                                                      \
-			fprintf(stderr, "\n");                                                             \
-			return 1;                                                                          \
-		}                                                                                      \
+#define ENSURE_MSG(c, ...)                                                   \
+	do {                                                                     \
+		if (!(c)) {                                                          \
+			fprintf(stderr, "  FAILED %s:%d: %s: ", __FILE__, __LINE__, #c); \
+			fprintf(stderr, __VA_ARGS__);                                    \
+			fprintf(stderr, "\n");                                           \
+			return 1;                                                        \
+		}                                                                    \
 	} while (0)
 
-#define ENSURE_NEAR(a, b, tol)                                                                 \
-	do {                                                                                       \
-		double ensure_a_ = (double)(a), ensure_b_ = (double)(b), ensure_t_ = (double)(tol);      \
-		if (!(fabs(ensure_a_ - ensure_b_) <= ensure_t_)) {                                     \
-			fprintf(stderr, "  FAILED %s:%d: %s = %.9g, %s = %.9g, |diff| %.3g > %.3g\n",       \
-			        __FILE__, __LINE__, #a, ensure_a_, #b, ensure_b_,                           \
-			        fabs(ensure_a_ - ensure_b_), ensure_t_);                                    \
-			return 1;                                                                          \
-		}                                                                                      \
+#define ENSURE_NEAR(a, b, tol)                                                                                                   \
+	do {                                                                                                                         \
+		double ensure_a_ = (double)(a), ensure_b_ = (double)(b), ensure_t_ = (double)(tol);                                      \
+		if (!(fabs(ensure_a_ - ensure_b_) <= ensure_t_)) {                                                                       \
+			fprintf(stderr, "  FAILED %s:%d: %s = %.9g, %s = %.9g, |diff| %.3g > %.3g\n", __FILE__, __LINE__, #a, ensure_a_, #b, \
+			        ensure_b_, fabs(ensure_a_ - ensure_b_), ensure_t_);                                                          \
+			return 1;                                                                                                            \
+		}                                                                                                                        \
 	} while (0)
 
-#define RUN_TEST(fn)                                                                           \
-	do {                                                                                       \
-		if (!test_filter || strstr(#fn, test_filter)) {                                       \
-			int test_rc_ = fn();                                                               \
-			if (test_rc_ == 0) {                                                               \
-				test_passed_count++;                                                           \
-				printf("  ok   %s\n", #fn);                                                    \
-			} else {                                                                           \
-				test_failed_count++;                                                           \
-				printf("  FAIL %s\n", #fn);                                                    \
-			}                                                                                  \
-			fflush(stdout);                                                                    \
-		}                                                                                      \
+#define RUN_TEST(fn)                                    \
+	do {                                                \
+		if (!test_filter || strstr(#fn, test_filter)) { \
+			int test_rc_ = fn();                        \
+			if (test_rc_ == 0) {                        \
+				test_passed_count++;                    \
+				printf("  ok   %s\n", #fn);             \
+			} else {                                    \
+				test_failed_count++;                    \
+				printf("  FAIL %s\n", #fn);             \
+			}                                           \
+			fflush(stdout);                             \
+		}                                               \
 	} while (0)
 
 #define TEST_INIT(argc, argv) (test_filter = (argc) > 1 ? (argv)[1] : NULL)
 
-#define TEST_SUMMARY()                                                                         \
-	(printf("%d passed, %d failed\n", test_passed_count, test_failed_count),                  \
+#define TEST_SUMMARY()                                                       \
+	(printf("%d passed, %d failed\n", test_passed_count, test_failed_count), \
 	 test_failed_count == 0 && test_passed_count > 0 ? 0 : 1)
 
 #endif

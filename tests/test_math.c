@@ -1,8 +1,8 @@
 /// Tests for the value-type maths (src/math.c): vectors, quaternions and transforms, their
 /// degenerate cases (zero vectors, parallel and anti-parallel directions) and that finite input
 /// never gives NaN.
-#include "spring/math.h"
 #include "random.h"
+#include "spring/math.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -31,8 +31,7 @@ static float rng_any_finite(void)
 
 static spring_vec3 rng_vec3(float range)
 {
-	return spring_vec3_make(rng_range(-range, range), rng_range(-range, range),
-	                        rng_range(-range, range));
+	return spring_vec3_make(rng_range(-range, range), rng_range(-range, range), rng_range(-range, range));
 }
 
 /// A direction uniform enough for testing (rejects near-zero draws).
@@ -69,18 +68,18 @@ static float vec3_distance(spring_vec3 a, spring_vec3 b)
 	return spring_vec3_length(spring_vec3_sub(a, b));
 }
 
-#define ENSURE_VEC3_NEAR(a, b, tol)                                                            \
-	do {                                                                                       \
-		spring_vec3 ev_a_ = (a), ev_b_ = (b);                                                 \
-		ENSURE_MSG(vec3_distance(ev_a_, ev_b_) <= (tol), "(%g %g %g) vs (%g %g %g)",          \
-		           ev_a_.x, ev_a_.y, ev_a_.z, ev_b_.x, ev_b_.y, ev_b_.z);                      \
+#define ENSURE_VEC3_NEAR(a, b, tol)                                                                                      \
+	do {                                                                                                                 \
+		spring_vec3 ev_a_ = (a), ev_b_ = (b);                                                                            \
+		ENSURE_MSG(vec3_distance(ev_a_, ev_b_) <= (tol), "(%g %g %g) vs (%g %g %g)", ev_a_.x, ev_a_.y, ev_a_.z, ev_b_.x, \
+		           ev_b_.y, ev_b_.z);                                                                                    \
 	} while (0)
 
-#define ENSURE_VEC2_NEAR(a, b, tol)                                                            \
-	do {                                                                                       \
-		spring_vec2 ev_a_ = (a), ev_b_ = (b);                                                 \
-		ENSURE_MSG(spring_vec2_length(spring_vec2_sub(ev_a_, ev_b_)) <= (tol),                \
-		           "(%g %g) vs (%g %g)", ev_a_.x, ev_a_.y, ev_b_.x, ev_b_.y);                 \
+#define ENSURE_VEC2_NEAR(a, b, tol)                                                                                             \
+	do {                                                                                                                        \
+		spring_vec2 ev_a_ = (a), ev_b_ = (b);                                                                                   \
+		ENSURE_MSG(spring_vec2_length(spring_vec2_sub(ev_a_, ev_b_)) <= (tol), "(%g %g) vs (%g %g)", ev_a_.x, ev_a_.y, ev_b_.x, \
+		           ev_b_.y);                                                                                                    \
 	} while (0)
 
 static int quat_bits_equal(spring_quat a, spring_quat b)
@@ -139,8 +138,8 @@ static int test_normalize_degenerate(void)
 	ENSURE(quat_bits_equal(spring_quat_normalize((spring_quat){0, 0, 0, 0}), spring_quat_identity()));
 	// Tiny and huge vectors still normalise (no underflow to zero, no overflow to NaN).
 	ENSURE_VEC3_NEAR(spring_vec3_normalize(spring_vec3_make(1e-40f, 0.0f, 0.0f)), spring_vec3_make(1, 0, 0), 1e-6f);
-	ENSURE_VEC3_NEAR(spring_vec3_normalize(spring_vec3_make(3e38f, 3e38f, 0.0f)),
-	                 spring_vec3_make(0.70710678f, 0.70710678f, 0), 1e-6f);
+	ENSURE_VEC3_NEAR(spring_vec3_normalize(spring_vec3_make(3e38f, 3e38f, 0.0f)), spring_vec3_make(0.70710678f, 0.70710678f, 0),
+	                 1e-6f);
 	ENSURE_VEC2_NEAR(spring_vec2_normalize(spring_vec2_make(0.0f, -1e-44f)), spring_vec2_make(0, -1), 1e-6f);
 	ENSURE(spring_vec3_length(spring_vec3_make(3e38f, 3e38f, 0.0f)) == INFINITY);
 	spring_quat q = spring_quat_normalize((spring_quat){0, 0, 2e-30f, 0});
@@ -152,8 +151,7 @@ static int test_vec2_rotate_counter_clockwise(void)
 {
 	ENSURE_VEC2_NEAR(spring_vec2_rotate(spring_vec2_make(1, 0), pi_f / 2), spring_vec2_make(0, 1), 1e-7f);
 	ENSURE_VEC2_NEAR(spring_vec2_rotate(spring_vec2_make(0, 1), pi_f / 2), spring_vec2_make(-1, 0), 1e-7f);
-	ENSURE_VEC2_NEAR(spring_vec2_rotate(spring_vec2_make(2, 0), pi_f / 6),
-	                 spring_vec2_make(1.7320508f, 1.0f), 1e-6f);
+	ENSURE_VEC2_NEAR(spring_vec2_rotate(spring_vec2_make(2, 0), pi_f / 6), spring_vec2_make(1.7320508f, 1.0f), 1e-6f);
 	rng_seed(11);
 	for (int i = 0; i < 1000; ++i) {
 		spring_vec2 v = spring_vec2_make(rng_range(-10, 10), rng_range(-10, 10));
@@ -173,8 +171,7 @@ static int test_quat_axis_angle(void)
 	spring_quat q = spring_quat_from_axis_angle(spring_vec3_make(0, 0, 5), pi_f / 2);
 	ENSURE_NEAR(quat_length(q), 1.0f, 1e-7f);
 	ENSURE_VEC3_NEAR(spring_quat_rotate(q, spring_vec3_make(1, 0, 0)), spring_vec3_make(0, 1, 0), 1e-7f);
-	ENSURE(quat_bits_equal(spring_quat_from_axis_angle(spring_vec3_make(0, 0, 0), 1.0f),
-	                       spring_quat_identity()));
+	ENSURE(quat_bits_equal(spring_quat_from_axis_angle(spring_vec3_make(0, 0, 0), 1.0f), spring_quat_identity()));
 	ENSURE_NEAR(spring_quat_angle(spring_quat_identity()), 0.0f, 0.0f);
 	return 0;
 }
@@ -200,8 +197,7 @@ static int test_quat_from_to_degenerate(void)
 	spring_vec3 x = spring_vec3_make(1, 0, 0);
 	// Parallel, whatever the lengths: exactly the identity.
 	ENSURE(quat_bits_equal(spring_quat_from_to(x, x), spring_quat_identity()));
-	ENSURE(quat_bits_equal(spring_quat_from_to(spring_vec3_make(0, 2, 0), spring_vec3_make(0, 7, 0)),
-	                       spring_quat_identity()));
+	ENSURE(quat_bits_equal(spring_quat_from_to(spring_vec3_make(0, 2, 0), spring_vec3_make(0, 7, 0)), spring_quat_identity()));
 	// Zero vectors: identity.
 	spring_vec3 zero = spring_vec3_make(0, 0, 0);
 	ENSURE(quat_bits_equal(spring_quat_from_to(zero, x), spring_quat_identity()));
@@ -267,10 +263,8 @@ static int test_quat_mul_composition(void)
 	// Rotating by a * b rotates by b first: b takes x to y (about z), then a takes y to z (about x).
 	spring_quat a = spring_quat_from_axis_angle(spring_vec3_make(1, 0, 0), pi_f / 2);
 	spring_quat b = spring_quat_from_axis_angle(spring_vec3_make(0, 0, 1), pi_f / 2);
-	ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(a, b), spring_vec3_make(1, 0, 0)),
-	                 spring_vec3_make(0, 0, 1), 1e-6f);
-	ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(b, a), spring_vec3_make(1, 0, 0)),
-	                 spring_vec3_make(0, 1, 0), 1e-6f);
+	ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(a, b), spring_vec3_make(1, 0, 0)), spring_vec3_make(0, 0, 1), 1e-6f);
+	ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(b, a), spring_vec3_make(1, 0, 0)), spring_vec3_make(0, 1, 0), 1e-6f);
 	ENSURE(quat_bits_equal(spring_quat_mul(spring_quat_identity(), a), a));
 	ENSURE(quat_bits_equal(spring_quat_mul(a, spring_quat_identity()), a));
 
@@ -278,10 +272,8 @@ static int test_quat_mul_composition(void)
 	for (int i = 0; i < 10000; ++i) {
 		spring_quat p = rng_quat(), q = rng_quat(), r = rng_quat();
 		spring_vec3 v = rng_vec3(10.0f);
-		ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(p, q), v),
-		                 spring_quat_rotate(p, spring_quat_rotate(q, v)), 1e-4f);
-		ENSURE(quat_distance(spring_quat_mul(spring_quat_mul(p, q), r),
-		                     spring_quat_mul(p, spring_quat_mul(q, r))) <= 1e-6f);
+		ENSURE_VEC3_NEAR(spring_quat_rotate(spring_quat_mul(p, q), v), spring_quat_rotate(p, spring_quat_rotate(q, v)), 1e-4f);
+		ENSURE(quat_distance(spring_quat_mul(spring_quat_mul(p, q), r), spring_quat_mul(p, spring_quat_mul(q, r))) <= 1e-6f);
 		ENSURE(quat_distance(spring_quat_mul(q, spring_quat_conjugate(q)), spring_quat_identity()) <= 1e-6f);
 	}
 	return 0;
@@ -362,8 +354,8 @@ static int test_xform2_hand_computed(void)
 		spring_xform2 p = {{rng_range(-5, 5), rng_range(-5, 5)}, rng_range(-4, 4), {sp, sp}};
 		spring_xform2 l = {{rng_range(-5, 5), rng_range(-5, 5)}, rng_range(-4, 4), {sl, sl}};
 		spring_vec2 pt = spring_vec2_make(rng_range(-5, 5), rng_range(-5, 5));
-		ENSURE_VEC2_NEAR(spring_xform2_apply(spring_xform2_mul(p, l), pt),
-		                 spring_xform2_apply(p, spring_xform2_apply(l, pt)), 1e-4f);
+		ENSURE_VEC2_NEAR(spring_xform2_apply(spring_xform2_mul(p, l), pt), spring_xform2_apply(p, spring_xform2_apply(l, pt)),
+		                 1e-4f);
 	}
 	return 0;
 }
@@ -385,8 +377,8 @@ static int test_xform3_inverse_and_mul(void)
 		e = spring_xform3_mul(t, inv);
 		ENSURE_VEC3_NEAR(e.position, spring_vec3_make(0, 0, 0), 1e-5f);
 		ENSURE_VEC3_NEAR(spring_xform3_apply(inv, spring_xform3_apply(t, p)), p, 1e-5f);
-		ENSURE_VEC3_NEAR(spring_xform3_apply(spring_xform3_mul(t, u), p),
-		                 spring_xform3_apply(t, spring_xform3_apply(u, p)), 1e-4f);
+		ENSURE_VEC3_NEAR(spring_xform3_apply(spring_xform3_mul(t, u), p), spring_xform3_apply(t, spring_xform3_apply(u, p)),
+		                 1e-4f);
 		ENSURE_VEC3_NEAR(spring_xform3_apply(id, p), p, 0.0f);
 	}
 	// Hand-computed: a quarter turn about z, then a shift.

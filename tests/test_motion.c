@@ -54,8 +54,7 @@ static int bits_equal(float a, float b)
 // 1. Retargeting keeps position and velocity
 
 // The property: right after a retarget the state is bit for bit the state right before it.
-static int continuity_ok(const float *x_before, const float *v_before, const float *x_after, const float *v_after,
-                         int n)
+static int continuity_ok(const float *x_before, const float *v_before, const float *x_after, const float *v_after, int n)
 {
 	for (int c = 0; c < n; c++) {
 		if (!bits_equal(x_before[c], x_after[c]) || !bits_equal(v_before[c], v_after[c])) {
@@ -72,9 +71,8 @@ static int run_retargets(int tween_restart, uint32_t seed, int *retargets, float
 {
 	rng_state = seed;
 	spring_motion m;
-	if (spring_motion_init(&m, &(spring_motion_desc){.channels = 2,
-	                                                 .params = params_db(0.5f, 0.3f),
-	                                                 .to = {300.0f, 200.0f}}) != SPRING_OK) {
+	if (spring_motion_init(&m, &(spring_motion_desc){.channels = 2, .params = params_db(0.5f, 0.3f), .to = {300.0f, 200.0f}}) !=
+	    SPRING_OK) {
 		return -1;
 	}
 	int broken = 0;
@@ -179,11 +177,10 @@ static int run_rate(const rate_case *rc, spring_params p, float *max_err_rel)
 			spring_state ref = spring_evaluate(p, anchor[c], target[c], (float)(t - t_anchor));
 			float err = fabsf(m.value[c] - ref.x) / move[c];
 			*max_err_rel = fmaxf(*max_err_rel, err);
-			ENSURE_MSG(err <= 1e-5f, "%s: t %.4f channel %d: %.9g vs closed form %.9g", rc->name, t, c,
-			           (double)m.value[c], (double)ref.x);
+			ENSURE_MSG(err <= 1e-5f, "%s: t %.4f channel %d: %.9g vs closed form %.9g", rc->name, t, c, (double)m.value[c],
+			           (double)ref.x);
 			double wn = sqrt(p.stiffness / p.mass);
-			ENSURE_MSG(fabs(m.velocity[c] - ref.v) <= 1e-5 * wn * move[c], "%s: t %.4f channel %d velocity", rc->name,
-			           t, c);
+			ENSURE_MSG(fabs(m.velocity[c] - ref.v) <= 1e-5 * wn * move[c], "%s: t %.4f channel %d velocity", rc->name, t, c);
 		}
 		if (next_retarget < 3 && t >= retarget_times[next_retarget]) {
 			ENSURE(spring_motion_set_target(&m, retargets[next_retarget], n) == SPRING_OK);
@@ -204,8 +201,7 @@ static int test_frame_rate_independent(void)
 {
 	const rate_case rates[] = {{"30 Hz", 30.0f},   {"60 Hz", 60.0f},   {"120 Hz", 120.0f},
 	                           {"144 Hz", 144.0f}, {"240 Hz", 240.0f}, {"irregular 4..40 ms", 0.0f}};
-	const spring_params ps[] = {params_db(0.5f, 0.3f), params_db(0.5f, 0.0f), params_db(0.4f, -0.5f),
-	                            params_db(0.3f, 0.8f)};
+	const spring_params ps[] = {params_db(0.5f, 0.3f), params_db(0.5f, 0.0f), params_db(0.4f, -0.5f), params_db(0.3f, 0.8f)};
 	float worst = 0.0f;
 	for (int i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++) {
 		for (int r = 0; r < (int)(sizeof rates / sizeof rates[0]); r++) {
@@ -254,8 +250,8 @@ static int run_rest(spring_params p, float hz, float *settle_error_frames)
 			q[c] = fabsf(ref.x - d.to[c]) <= d.rest_delta[c] && fabsf(ref.v) <= d.rest_speed[c];
 		}
 		one_only += q[0] != q[1];
-		ENSURE_MSG(m.at_rest == (q[0] && q[1]), "%g Hz frame %d: at_rest %d but qualifies %d %d", (double)hz, frame,
-		           m.at_rest, q[0], q[1]);
+		ENSURE_MSG(m.at_rest == (q[0] && q[1]), "%g Hz frame %d: at_rest %d but qualifies %d %d", (double)hz, frame, m.at_rest,
+		           q[0], q[1]);
 		if (m.at_rest) {
 			break;
 		}
@@ -277,8 +273,7 @@ static int run_rest(spring_params p, float hz, float *settle_error_frames)
 
 static int test_rest_per_channel_thresholds(void)
 {
-	const spring_params ps[] = {params_db(0.5f, 0.0f), params_db(0.5f, -0.3f), params_db(0.8f, -0.6f),
-	                            params_db(0.3f, 0.05f)};
+	const spring_params ps[] = {params_db(0.5f, 0.0f), params_db(0.5f, -0.3f), params_db(0.8f, -0.6f), params_db(0.3f, 0.05f)};
 	const float rates[] = {30.0f, 60.0f, 144.0f, 240.0f};
 	float lo = 1e9f, hi = -1e9f;
 	for (int i = 0; i < 4; i++) {
@@ -309,8 +304,7 @@ static int test_time_to_settle_mid_flight(void)
 			                                                    .params = ps[i],
 			                                                    .to = {1.0f},
 			                                                    .rest_delta = {0.002f},
-			                                                    .rest_speed = {speed_bound ? 0.0005f : 1.0f}}) ==
-			       SPRING_OK);
+			                                                    .rest_speed = {speed_bound ? 0.0005f : 1.0f}}) == SPRING_OK);
 			for (int f = 0; f < 9; f++) {
 				ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
 			}
@@ -325,8 +319,8 @@ static int test_time_to_settle_mid_flight(void)
 				ENSURE(t < 100.0);
 			}
 			if (i < 2) { // critically and overdamped: no early rest at a turning point
-				ENSURE_MSG(t >= predicted - 1e-4 && t <= predicted + h + 1e-4, "spring %d speed %d: rest %.4f predicted %.4f",
-				           i, speed_bound, t, (double)predicted);
+				ENSURE_MSG(t >= predicted - 1e-4 && t <= predicted + h + 1e-4, "spring %d speed %d: rest %.4f predicted %.4f", i,
+				           speed_bound, t, (double)predicted);
 			} else {
 				ENSURE(t <= predicted + h + 1e-4);
 			}
@@ -375,8 +369,8 @@ static int test_time_to_settle_random(void)
 		}
 		ENSURE_MSG(t <= predicted + h + 1e-4, "trial %d: rest at %.4f, time_to_settle %.4f", trial, t, (double)predicted);
 		if (zeta >= 1.0f) {
-			ENSURE_MSG(t >= predicted - 1e-4, "trial %d zeta %g: rest at %.4f, time_to_settle %.4f", trial,
-			           (double)zeta, t, (double)predicted);
+			ENSURE_MSG(t >= predicted - 1e-4, "trial %d zeta %g: rest at %.4f, time_to_settle %.4f", trial, (double)zeta, t,
+			           (double)predicted);
 		} else if (t < predicted - 1e-4) {
 			early++;
 			worst_early = fmax(worst_early, (predicted - t) * 0.5 * p.damping / p.mass);
@@ -413,12 +407,13 @@ static int test_rest_needs_both_conditions(void)
 	ENSURE(!m.at_rest);
 	ENSURE(spring_motion_init(&m, &d) == SPRING_OK);
 	ENSURE(spring_motion_advance(&m, t_peak) == SPRING_OK);
-	ENSURE(fabsf(m.velocity[0]) <= 0.05f);       // slow enough...
-	ENSURE(fabsf(m.value[0] - 1.0f) > 0.01f);    // ...but far (4.6 % overshoot)
+	ENSURE(fabsf(m.velocity[0]) <= 0.05f);    // slow enough...
+	ENSURE(fabsf(m.value[0] - 1.0f) > 0.01f); // ...but far (4.6 % overshoot)
 	ENSURE(!m.at_rest);
 	// Starting on the target with a flick is not rest either.
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .from = {1.0f}, .to = {1.0f},
-	                                                    .velocity = {3.0f}}) == SPRING_OK);
+	ENSURE(spring_motion_init(
+			   &m, &(spring_motion_desc){.channels = 1, .params = p, .from = {1.0f}, .to = {1.0f}, .velocity = {3.0f}}) ==
+	       SPRING_OK);
 	ENSURE(!m.at_rest);
 	ENSURE(spring_motion_advance(&m, 0.0f) == SPRING_OK && !m.at_rest);
 	return 0;
@@ -450,8 +445,9 @@ static int test_default_thresholds(void)
 	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .from = {1e7f}, .to = {1e7f + 1.0f}}) == SPRING_OK);
 	ENSURE(m.rest_delta[0] >= 1e7f * 0x1p-21f);
 	// A motion created at rest then retargeted: thresholds follow the new move (channel 1 only).
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2, .from = {5.0f, 7.0f}, .to = {5.0f, 7.0f},
-	                                                    .rest_delta = {0.0f, 0.25f}}) == SPRING_OK);
+	ENSURE(spring_motion_init(
+			   &m, &(spring_motion_desc){.channels = 2, .from = {5.0f, 7.0f}, .to = {5.0f, 7.0f}, .rest_delta = {0.0f, 0.25f}}) ==
+	       SPRING_OK);
 	ENSURE(m.at_rest);
 	ENSURE(spring_motion_set_target(&m, (float[]){205.0f, 9.0f}, 2) == SPRING_OK);
 	ENSURE(!m.at_rest && m.velocity[0] == 0.0f && m.velocity[1] == 0.0f); // starts from rest
@@ -485,8 +481,11 @@ static int test_overshoot_clamp(void)
 	const float from[2] = {0.0f, 100.0f}, to[2] = {1.0f, -50.0f};
 	for (int mode = 0; mode < 3; mode++) { // 60 Hz, 144 Hz, irregular
 		spring_motion m;
-		ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2, .params = p, .from = {from[0], from[1]},
-		                                                    .to = {to[0], to[1]}, .velocity = {0.0f, 300.0f},
+		ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2,
+		                                                    .params = p,
+		                                                    .from = {from[0], from[1]},
+		                                                    .to = {to[0], to[1]},
+		                                                    .velocity = {0.0f, 300.0f},
 		                                                    .clamp_overshoot = 1}) == SPRING_OK);
 		float predicted = spring_motion_time_to_settle(&m);
 		rng_state = 5;
@@ -527,14 +526,18 @@ static int test_overshoot_clamp(void)
 	double t_ext = 2.0 * SPRING_PI / sqrt(p.stiffness - 0.25 * p.damping * p.damping); // 2nd extremum
 	spring_state free_run = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)t_ext);
 	ENSURE(free_run.x < 1.0f - 0.02f); // same side as the start, far outside any threshold
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .to = {1.0f}, .rest_delta = {1e-5f},
-	                                                    .rest_speed = {1e-5f}, .clamp_overshoot = 1}) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, (float)t_ext) == SPRING_OK);
-	ENSURE_MSG(m.value[0] == 1.0f && m.velocity[0] == 0.0f && m.at_rest, "after one long step: %.9g, v %.9g",
-	           (double)m.value[0], (double)m.velocity[0]);
-	// A flick away from a target it sits on: it turns and stops on the way back, never crossing.
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .velocity = {-4.0f},
+	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1,
+	                                                    .params = p,
+	                                                    .to = {1.0f},
+	                                                    .rest_delta = {1e-5f},
+	                                                    .rest_speed = {1e-5f},
 	                                                    .clamp_overshoot = 1}) == SPRING_OK);
+	ENSURE(spring_motion_advance(&m, (float)t_ext) == SPRING_OK);
+	ENSURE_MSG(m.value[0] == 1.0f && m.velocity[0] == 0.0f && m.at_rest, "after one long step: %.9g, v %.9g", (double)m.value[0],
+	           (double)m.velocity[0]);
+	// A flick away from a target it sits on: it turns and stops on the way back, never crossing.
+	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .velocity = {-4.0f}, .clamp_overshoot = 1}) ==
+	       SPRING_OK);
 	int frames = 0;
 	while (!m.at_rest) {
 		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
@@ -552,8 +555,8 @@ static int test_sample_matches_closed_form(void)
 {
 	spring_params p = params_db(0.45f, 0.25f);
 	spring_motion m;
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2, .params = p, .to = {120.0f, 1.0f},
-	                                                    .velocity = {0.0f, -2.0f}}) == SPRING_OK);
+	ENSURE(spring_motion_init(&m, &(spring_motion_desc){
+									  .channels = 2, .params = p, .to = {120.0f, 1.0f}, .velocity = {0.0f, -2.0f}}) == SPRING_OK);
 	for (int i = 0; i < 7; i++) {
 		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
 	}
@@ -619,13 +622,13 @@ static int test_sample_progress(void)
 		for (int j = 0; j < 3; j++) {
 			int count = -1, truncated = -1;
 			const float interval = 0.01f;
-			ENSURE(spring_motion_sample_progress(ps[i], v0s[j], interval, 20.0f, 0.0f, progress, CAP, &count,
-			                                     &truncated) == SPRING_OK);
+			ENSURE(spring_motion_sample_progress(ps[i], v0s[j], interval, 20.0f, 0.0f, progress, CAP, &count, &truncated) ==
+			       SPRING_OK);
 			ENSURE(count >= 2 && truncated == 0);
 			ENSURE(progress[0] == 0.0f && progress[count - 1] == 1.0f);
 			float delta = 1e-3f * fmaxf(1.0f, fabsf(v0s[j]) / spring_natural_frequency(ps[i]));
-			spring_state at_snap =
-			    spring_evaluate(ps[i], (spring_state){0.0f, v0s[j]}, 1.0f, (float)((count - 1) * (double)interval));
+			spring_state at_snap = spring_evaluate(ps[i], (spring_state){0.0f, v0s[j]}, 1.0f,
+			                                       (float)((count - 1) * (double)interval));
 			ENSURE(fabsf(at_snap.x - 1.0f) <= delta); // the snap to 1 is within the threshold
 			ENSURE(fabsf(progress[count - 2] - 1.0f) > 0.0f);
 			for (int k = 0; k < count - 1; k++) {
@@ -634,8 +637,8 @@ static int test_sample_progress(void)
 			}
 			// The duration is the motion's time to settle, within one interval.
 			spring_motion m;
-			ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = ps[i], .to = {1.0f},
-			                                                    .velocity = {v0s[j]}}) == SPRING_OK);
+			ENSURE(spring_motion_init(&m, &(spring_motion_desc){
+											  .channels = 1, .params = ps[i], .to = {1.0f}, .velocity = {v0s[j]}}) == SPRING_OK);
 			float settle = spring_motion_time_to_settle(&m);
 			ENSURE((count - 1) * interval <= settle + interval + 1e-4f);
 			if (i != 1) {
@@ -645,8 +648,8 @@ static int test_sample_progress(void)
 	}
 	// The SwiftUI default spring as a 10 ms CSS linear(): about 0.9 s, 90 points.
 	int count, truncated;
-	ENSURE(spring_motion_sample_progress((spring_params){0.0f, 0.0f, 0.0f}, 0.0f, 0.01f, 20.0f, 0.0f, progress, CAP,
-	                                     &count, &truncated) == SPRING_OK);
+	ENSURE(spring_motion_sample_progress((spring_params){0.0f, 0.0f, 0.0f}, 0.0f, 0.01f, 20.0f, 0.0f, progress, CAP, &count,
+	                                     &truncated) == SPRING_OK);
 	printf("       default spring, 10 ms linear(): %d points, %.2f s\n", count, (double)((count - 1) * 0.01f));
 	ENSURE(count > 60 && count < 120);
 	// max_duration cuts it: truncated, and the last value is short of 1.
@@ -682,12 +685,12 @@ static int test_bad_input_corpus(void)
 	ENSURE(spring_motion_advance(&m, 0.05f) == SPRING_OK);
 	snapshot = m;
 	int cases = 0;
-#define BAD(call, expected)                                                                                   \
-	do {                                                                                                       \
-		spring_result r_ = (call);                                                                             \
-		ENSURE_MSG(r_ == (expected), "%s gave %s", #call, spring_result_string(r_));                          \
-		ENSURE_MSG(memcmp(&m, &snapshot, sizeof m) == 0, "%s changed the motion", #call);                      \
-		cases++;                                                                                               \
+#define BAD(call, expected)                                                               \
+	do {                                                                                  \
+		spring_result r_ = (call);                                                        \
+		ENSURE_MSG(r_ == (expected), "%s gave %s", #call, spring_result_string(r_));      \
+		ENSURE_MSG(memcmp(&m, &snapshot, sizeof m) == 0, "%s changed the motion", #call); \
+		cases++;                                                                          \
 	} while (0)
 	spring_motion_desc d;
 	// init: the destination is untouched on every error.
@@ -765,8 +768,7 @@ static int test_bad_input_corpus(void)
 	BAD(spring_motion_sample(&m, 0.01f, 1.0f, buf, NULL, -1, &count, &truncated), IA);
 	BAD(spring_motion_sample(&m, 0.01f, 1.0f, NULL, NULL, 32, &count, &truncated), IA);
 	BAD(spring_motion_sample(&m, 0.01f, 1.0f, buf, NULL, 32, NULL, &truncated), IA);
-	BAD(spring_motion_sample_progress((spring_params){100.0f, -1.0f, 1.0f}, 0.0f, 0.01f, 1.0f, 0.0f, buf, 64, &count,
-	                                  &truncated),
+	BAD(spring_motion_sample_progress((spring_params){100.0f, -1.0f, 1.0f}, 0.0f, 0.01f, 1.0f, 0.0f, buf, 64, &count, &truncated),
 	    OOR);
 	BAD(spring_motion_sample_progress((spring_params){0}, nan_, 0.01f, 1.0f, 0.0f, buf, 64, &count, &truncated), NF);
 	BAD(spring_motion_sample_progress((spring_params){0}, 0.0f, 0.01f, 1.0f, -0.5f, buf, 64, &count, &truncated), OOR);
@@ -786,8 +788,9 @@ static int test_bad_input_corpus(void)
 	ENSURE(spring_motion_sample(&bad, 0.01f, 1.0f, buf, NULL, 32, &count, &truncated) == IA);
 	cases += 4;
 	// A result beyond float range is refused, state untouched.
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = params_db(0.5f, 0.9f),
-	                                                    .from = {3e38f}, .to = {-3e38f}}) == SPRING_OK);
+	ENSURE(spring_motion_init(
+			   &m, &(spring_motion_desc){.channels = 1, .params = params_db(0.5f, 0.9f), .from = {3e38f}, .to = {-3e38f}}) ==
+	       SPRING_OK);
 	snapshot = m;
 	spring_result r = SPRING_OK;
 	for (int i = 0; i < 100 && r == SPRING_OK; i++) {
@@ -806,8 +809,8 @@ static int test_bad_input_corpus(void)
 
 static float fuzz_float(void)
 {
-	static const float specials[] = {0.0f,   -0.0f, 1.0f,   -1.0f,  1e-45f, 1e-30f, 1e-6f,   1e6f,
-	                                 1e20f,  3e38f, -3e38f, FLT_MAX, FLT_MIN, NAN,    INFINITY, -INFINITY};
+	static const float specials[] = {0.0f,  -0.0f, 1.0f,   -1.0f,   1e-45f,  1e-30f, 1e-6f,    1e6f,
+	                                 1e20f, 3e38f, -3e38f, FLT_MAX, FLT_MIN, NAN,    INFINITY, -INFINITY};
 	float u = rnd(0.0f, 1.0f);
 	if (u < 0.25f) {
 		return specials[(int)rnd(0.0f, 15.999f)];
@@ -822,9 +825,9 @@ static float fuzz_float(void)
 static int motion_finite(const spring_motion *m)
 {
 	for (int c = 0; c < m->channels; c++) {
-		if (!isfinite(m->value[c]) || !isfinite(m->velocity[c]) || !isfinite(m->target[c]) ||
-		    !isfinite(m->anchor_value[c]) || !isfinite(m->anchor_velocity[c]) || !(m->rest_delta[c] > 0.0f) ||
-		    !isfinite(m->rest_delta[c]) || !(m->rest_speed[c] > 0.0f) || !isfinite(m->rest_speed[c])) {
+		if (!isfinite(m->value[c]) || !isfinite(m->velocity[c]) || !isfinite(m->target[c]) || !isfinite(m->anchor_value[c]) ||
+		    !isfinite(m->anchor_velocity[c]) || !(m->rest_delta[c] > 0.0f) || !isfinite(m->rest_delta[c]) ||
+		    !(m->rest_speed[c] > 0.0f) || !isfinite(m->rest_speed[c])) {
 			return 0;
 		}
 	}
@@ -886,15 +889,9 @@ static int test_fuzz(void)
 			switch (kind) {
 			case 0:
 			case 1:
-			case 2:
-				r = spring_motion_advance(&m, dt);
-				break;
-			case 3:
-				r = spring_motion_set_target(&m, a, channels);
-				break;
-			case 4:
-				r = spring_motion_set_value(&m, a, rnd(0.0f, 1.0f) < 0.5f ? b : NULL, channels);
-				break;
+			case 2: r = spring_motion_advance(&m, dt); break;
+			case 3: r = spring_motion_set_target(&m, a, channels); break;
+			case 4: r = spring_motion_set_value(&m, a, rnd(0.0f, 1.0f) < 0.5f ? b : NULL, channels); break;
 			case 5: {
 				spring_params p;
 				p.stiffness = fuzz_float();
@@ -924,8 +921,8 @@ static int test_fuzz(void)
 			}
 			}
 			if (r != SPRING_OK) {
-				ENSURE_MSG(memcmp(&m, &before, sizeof m) == 0, "trial %d op %d kind %d: error %s changed the motion", trial,
-				           op, kind, spring_result_string(r));
+				ENSURE_MSG(memcmp(&m, &before, sizeof m) == 0, "trial %d op %d kind %d: error %s changed the motion", trial, op,
+				           kind, spring_result_string(r));
 				errors++;
 			} else {
 				ok++;
@@ -950,15 +947,17 @@ static int test_fuzz(void)
 
 static int test_large_and_tiny_steps(void)
 {
-	const spring_params ps[] = {params_db(0.5f, 0.3f), params_db(0.5f, 0.0f), params_db(2.0f, -0.9f),
-	                            params_db(0.1f, 0.95f)};
+	const spring_params ps[] = {params_db(0.5f, 0.3f), params_db(0.5f, 0.0f), params_db(2.0f, -0.9f), params_db(0.1f, 0.95f)};
 	const float big[] = {10.0f, 1e6f, FLT_MAX};
 	for (int i = 0; i < 4; i++) {
 		for (int j = 0; j < 3; j++) {
 			for (int clamp = 0; clamp < 2; clamp++) {
 				spring_motion m;
-				ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2, .params = ps[i], .from = {0.0f, 5.0f},
-				                                                    .to = {300.0f, -1.0f}, .velocity = {40.0f, 0.0f},
+				ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 2,
+				                                                    .params = ps[i],
+				                                                    .from = {0.0f, 5.0f},
+				                                                    .to = {300.0f, -1.0f},
+				                                                    .velocity = {40.0f, 0.0f},
 				                                                    .clamp_overshoot = clamp}) == SPRING_OK);
 				ENSURE(spring_motion_advance(&m, 0.05f) == SPRING_OK);
 				ENSURE(spring_motion_set_target(&m, (float[]){-20.0f, 2.0f}, 2) == SPRING_OK);
@@ -988,8 +987,11 @@ static int test_large_and_tiny_steps(void)
 	for (int k = 0; k < 2; k++) {
 		spring_params p = params_db(0.5f, 0.3f);
 		spring_motion m;
-		ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .to = {targets[k]},
-		                                                    .rest_delta = {1e-9f}, .rest_speed = {1e-9f}}) == SPRING_OK);
+		ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1,
+		                                                    .params = p,
+		                                                    .to = {targets[k]},
+		                                                    .rest_delta = {1e-9f},
+		                                                    .rest_speed = {1e-9f}}) == SPRING_OK);
 		spring_state naive = {0.0f, 0.0f};
 		double t = 0.0;
 		for (int i = 0; i < 100000; i++) {
@@ -1000,8 +1002,8 @@ static int test_large_and_tiny_steps(void)
 		spring_state ref = spring_evaluate(p, (spring_state){0.0f, 0.0f}, targets[k], (float)t);
 		float err = fabsf(m.value[0] - ref.x) / targets[k];
 		float naive_err = fabsf(naive.x - ref.x) / targets[k];
-		printf("       1e5 x 1e-5 s to %g: motion error %.3g, per-step float stepping %.3g (of the move)\n",
-		       (double)targets[k], (double)err, (double)naive_err);
+		printf("       1e5 x 1e-5 s to %g: motion error %.3g, per-step float stepping %.3g (of the move)\n", (double)targets[k],
+		       (double)err, (double)naive_err);
 		ENSURE(err <= 1e-6f);
 		ENSURE(naive_err > 1e-5f); // the check would catch the trap
 	}
@@ -1021,8 +1023,10 @@ static int test_layout(void)
 static int test_determinism_golden(void)
 {
 	spring_motion m;
-	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 4, .params = params_db(0.45f, 0.35f),
-	                                                    .from = {0.0f, 0.0f, 1.0f, 0.0f}, .to = {320.0f, -80.0f, 1.2f, 1.0f},
+	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 4,
+	                                                    .params = params_db(0.45f, 0.35f),
+	                                                    .from = {0.0f, 0.0f, 1.0f, 0.0f},
+	                                                    .to = {320.0f, -80.0f, 1.2f, 1.0f},
 	                                                    .velocity = {0.0f, 400.0f, 0.0f, 0.0f}}) == SPRING_OK);
 	rng_state = 4242;
 	uint64_t hash = SPRING_HASH_INIT;
@@ -1043,8 +1047,8 @@ static int test_determinism_golden(void)
 	hash = spring_hash(hash, &tts, sizeof tts);
 	float progress[200];
 	int count, truncated;
-	ENSURE(spring_motion_sample_progress(params_db(0.5f, 0.3f), 1.5f, 0.01f, 2.0f, 0.0f, progress, 200, &count,
-	                                     &truncated) == SPRING_OK);
+	ENSURE(spring_motion_sample_progress(params_db(0.5f, 0.3f), 1.5f, 0.01f, 2.0f, 0.0f, progress, 200, &count, &truncated) ==
+	       SPRING_OK);
 	hash = spring_hash(hash, progress, sizeof(float) * (size_t)count);
 	if (SPRING_TEST_GOLDEN_MOTION == 0ull) {
 		printf("       golden: 0x%016llxull\n", (unsigned long long)hash);

@@ -222,7 +222,8 @@ static int test_per_frame_port(void)
 	}
 	ENSURE(spring_params_from_per_frame_exact(1.9f, 1.0f, 60.0f, &p) == SPRING_OK); // undamped ring
 	ENSURE(p.damping == 0.0f);
-	ENSURE(spring_params_from_per_frame_exact(3.5f, 0.9f, 60.0f, &p) == SPRING_OK); // complex pair past 90 degrees per frame: still a twin
+	ENSURE(spring_params_from_per_frame_exact(3.5f, 0.9f, 60.0f, &p) ==
+	       SPRING_OK); // complex pair past 90 degrees per frame: still a twin
 	ENSURE(spring_params_from_per_frame_exact(30.0f, 0.1f, 60.0f, &p) == SPRING_ERROR_NO_SOLUTION);
 	return 0;
 }

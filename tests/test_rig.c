@@ -1,9 +1,9 @@
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
-#include "spring/rig.h"
-#include "spring/verify.h"
 #include "random.h"
 #include "scenes.h"
+#include "spring/rig.h"
+#include "spring/verify.h"
 #include "test_macros.h"
 
 #include <stdlib.h>
@@ -26,8 +26,8 @@ static spring_rig_chain_desc g_chains[2];
 
 #define TAIL_LEN 90.0f
 
-static const char *const g_names[B_COUNT] = {"root",     "hip",   "tail1", "tail2",   "tail3",   "tail4",   "tail5",  "tail6",
-                                              "shoulder", "upper", "fore",  "ribbon1", "ribbon2", "ribbon3", "target"};
+static const char *const g_names[B_COUNT] = {"root",     "hip",   "tail1", "tail2",   "tail3",   "tail4",   "tail5", "tail6",
+                                             "shoulder", "upper", "fore",  "ribbon1", "ribbon2", "ribbon3", "target"};
 
 // A bone reference by name (the description's way), from the enum.
 static const char *bone(int b)
@@ -44,14 +44,14 @@ static spring_rig_desc character(int with_ik, int with_chains)
 		float length;
 		spring_xform2 setup;
 	} b[B_COUNT] = {
-	    {"root", -1, 0.0f, scene_xform2(0, 0, 0)},          {"hip", B_ROOT, 20.0f, scene_xform2(0, 100, 0)},
-	    {"tail1", B_HIP, 15.0f, scene_xform2(0, 0, 3.0f)},  {"tail2", B_T1, 15.0f, scene_xform2(15, 0, 0.1f)},
-	    {"tail3", B_T2, 15.0f, scene_xform2(15, 0, 0.1f)},  {"tail4", B_T3, 15.0f, scene_xform2(15, 0, 0.1f)},
-	    {"tail5", B_T4, 15.0f, scene_xform2(15, 0, 0.1f)},  {"tail6", B_T5, 15.0f, scene_xform2(15, 0, 0.1f)},
-	    {"shoulder", B_HIP, 0.0f, scene_xform2(20, 30, 0)}, {"upper", B_SHOULDER, 50.0f, scene_xform2(0, 0, -1.2f)},
-	    {"fore", B_UPPER, 40.0f, scene_xform2(50, 0, 0.5f)}, {"ribbon1", B_FORE, 12.0f, scene_xform2(40, 0, -0.3f)},
-	    {"ribbon2", B_R1, 12.0f, scene_xform2(12, 0, 0)},   {"ribbon3", B_R2, 12.0f, scene_xform2(12, 0, 0)},
-	    {"target", B_ROOT, 0.0f, scene_xform2(80, 60, 0)},
+		{"root", -1, 0.0f, scene_xform2(0, 0, 0)},           {"hip", B_ROOT, 20.0f, scene_xform2(0, 100, 0)},
+		{"tail1", B_HIP, 15.0f, scene_xform2(0, 0, 3.0f)},   {"tail2", B_T1, 15.0f, scene_xform2(15, 0, 0.1f)},
+		{"tail3", B_T2, 15.0f, scene_xform2(15, 0, 0.1f)},   {"tail4", B_T3, 15.0f, scene_xform2(15, 0, 0.1f)},
+		{"tail5", B_T4, 15.0f, scene_xform2(15, 0, 0.1f)},   {"tail6", B_T5, 15.0f, scene_xform2(15, 0, 0.1f)},
+		{"shoulder", B_HIP, 0.0f, scene_xform2(20, 30, 0)},  {"upper", B_SHOULDER, 50.0f, scene_xform2(0, 0, -1.2f)},
+		{"fore", B_UPPER, 40.0f, scene_xform2(50, 0, 0.5f)}, {"ribbon1", B_FORE, 12.0f, scene_xform2(40, 0, -0.3f)},
+		{"ribbon2", B_R1, 12.0f, scene_xform2(12, 0, 0)},    {"ribbon3", B_R2, 12.0f, scene_xform2(12, 0, 0)},
+		{"target", B_ROOT, 0.0f, scene_xform2(80, 60, 0)},
 	};
 	for (int i = 0; i < B_COUNT; i++) {
 		g_bones[i].name = b[i].name;
@@ -69,8 +69,10 @@ static spring_rig_desc character(int with_ik, int with_chains)
 	spring_rig_key hip_turn[3] = {{0.0f, {-0.15f, 0}, SPRING_RIG_CURVE_LINEAR, {0}},
 	                              {0.5f, {0.15f, 0}, SPRING_RIG_CURVE_LINEAR, {0}},
 	                              {1.0f, {-0.15f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
-	spring_rig_key target_move[5] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}},   {0.25f, {-20, 25}, SPRING_RIG_CURVE_LINEAR, {0}},
-	                                 {0.5f, {-40, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {0.75f, {-20, -25}, SPRING_RIG_CURVE_LINEAR, {0}},
+	spring_rig_key target_move[5] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                 {0.25f, {-20, 25}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                 {0.5f, {-40, 0}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                 {0.75f, {-20, -25}, SPRING_RIG_CURVE_LINEAR, {0}},
 	                                 {1.0f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	memcpy(g_keys[0], hip_move, sizeof hip_move);
 	memcpy(g_keys[1], hip_turn, sizeof hip_turn);
@@ -218,8 +220,8 @@ static int envelope_run(float fps, spring_vec2 out[CHECKS])
 		// once a frame, at the frame's end, and interpolated across the sub-steps).
 		double t = clock.time;
 		ENSURE(spring_rig_set_root(rig, scene_xform2((float)(40.0 * t + 15.0 * spring_det_sin(5.0 * t)),
-		                                             (float)(10.0 * spring_det_sin(7.0 * t)), (float)(0.2 * spring_det_sin(3.0 * t)))) ==
-		       SPRING_OK);
+		                                             (float)(10.0 * spring_det_sin(7.0 * t)),
+		                                             (float)(0.2 * spring_det_sin(3.0 * t)))) == SPRING_OK);
 		ENSURE(spring_rig_update(rig, dt) == SPRING_OK);
 		if (clock.at_checkpoint) {
 			spring_xform2 world[B_COUNT];
@@ -427,10 +429,12 @@ static int test_keyframes_and_bezier(void)
 	// Tracks in a rig: linear, stepped, bezier, clamped and looping clips.
 	spring_rig_bone_desc one = {"b", NULL, 10.0f, scene_xform2(1.0f, 2.0f, 0.5f)};
 	spring_rig_key lin[2] = {{0.0f, {0.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {1.0f, {1.0f, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
-	spring_rig_key step[2] = {{0.0f, {2.0f, 4.0f}, SPRING_RIG_CURVE_STEPPED, {0}}, {1.0f, {6.0f, 8.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	spring_rig_key step[2] = {{0.0f, {2.0f, 4.0f}, SPRING_RIG_CURVE_STEPPED, {0}},
+	                          {1.0f, {6.0f, 8.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
 	spring_rig_key bez[2] = {{0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_BEZIER, {0.25f, 0.1f, 0.25f, 1.0f}},
 	                         {1.0f, {3.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
-	spring_rig_track tracks[3] = {{"b", SPRING_RIG_TRACK_ROTATE, 2, lin}, {"b", SPRING_RIG_TRACK_TRANSLATE, 2, step},
+	spring_rig_track tracks[3] = {{"b", SPRING_RIG_TRACK_ROTATE, 2, lin},
+	                              {"b", SPRING_RIG_TRACK_TRANSLATE, 2, step},
 	                              {"b", SPRING_RIG_TRACK_SCALE, 2, bez}};
 	spring_rig_clip_desc clips[2] = {{"clamp", 1.0f, false, 3, tracks, 0, NULL}, {"loop", 1.0f, true, 3, tracks, 0, NULL}};
 	spring_rig_desc d = {0};
@@ -539,7 +543,7 @@ static int test_pause_and_time_scale(void)
 	spring_rig *e;
 	ENSURE(spring_rig_create(&dd, &e, NULL) == SPRING_OK);
 	ENSURE(spring_rig_play(e, 0, 0.0f) == SPRING_OK);
-	ENSURE(run_tail(e, 60, 1.0f / 60.0f, &pa) == 0); // get it swinging
+	ENSURE(run_tail(e, 60, 1.0f / 60.0f, &pa) == 0);  // get it swinging
 	ENSURE(spring_rig_play(e, 1, 0.0f) == SPRING_OK); // then hold still
 	float prev2 = 0, prev1 = 0, last_peak = INFINITY;
 	int peaks = 0;
@@ -753,41 +757,42 @@ static int test_bad_definitions(void)
 		int index;
 	} bad;
 	const bad cases[] = {
-	    {"duplicate bone name", 0, SPRING_ERROR_BAD_DEFINITION, "bone", "name", 3},
-	    {"parent after child", 1, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
-	    {"self parent", 2, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 4},
-	    {"negative length", 3, SPRING_ERROR_OUT_OF_RANGE, "bone", "length", 5},
-	    {"NaN setup", 4, SPRING_ERROR_NOT_FINITE, "bone", "setup", 6},
-	    {"empty name", 5, SPRING_ERROR_INVALID_ARGUMENT, "bone", "name", 1},
-	    {"keys not increasing", 6, SPRING_ERROR_BAD_DEFINITION, "key", "time", 1},
-	    {"bezier x out of range", 7, SPRING_ERROR_OUT_OF_RANGE, "key", "bezier[0]", 0},
-	    {"track bone missing", 8, SPRING_ERROR_BAD_DEFINITION, "track", "bone", 2},
-	    {"clip duration 0", 9, SPRING_ERROR_OUT_OF_RANGE, "clip", "duration", 1},
-	    {"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "last", 0},
-	    {"IK mix 2", 11, SPRING_ERROR_OUT_OF_RANGE, "ik", "mix", 0},
-	    {"chains overlap", 12, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
-	    {"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "last", 0},
-	    {"chain negative damping", 14, SPRING_ERROR_OUT_OF_RANGE, "chain", "params", 1},
-	    {"chain limit 4 rad", 15, SPRING_ERROR_OUT_OF_RANGE, "chain", "limit", 0},
-	    {"colliders on angle chain", 16, SPRING_ERROR_BAD_DEFINITION, "chain", "colliders", 0},
-	    {"NaN root", 17, SPRING_ERROR_NOT_FINITE, "rig", "root", -1},
-	    {"IK target moved by its own solve", 18, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
-	    {"chain on a zero-length bone", 19, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
-	    {"duplicate track", 20, SPRING_ERROR_BAD_DEFINITION, "track", "", 1},
-	    {"events out of order", 21, SPRING_ERROR_BAD_DEFINITION, "event", "time", 1},
-	    {"event after the clip's end", 22, SPRING_ERROR_OUT_OF_RANGE, "event", "time", 1},
-	    {"parent cycle", 23, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
-	    {"tip chain collider radius", 24, SPRING_ERROR_OUT_OF_RANGE, "collider", "radius", 0},
-	    {"one zero scale", 25, SPRING_ERROR_OUT_OF_RANGE, "bone", "setup", 7},
-	    {"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
-	    {"IK without a name", 27, SPRING_ERROR_INVALID_ARGUMENT, "ik", "name", 0},
-	    {"chain without a first bone", 28, SPRING_ERROR_INVALID_ARGUMENT, "chain", "first", 1},
+		{"duplicate bone name", 0, SPRING_ERROR_BAD_DEFINITION, "bone", "name", 3},
+		{"parent after child", 1, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
+		{"self parent", 2, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 4},
+		{"negative length", 3, SPRING_ERROR_OUT_OF_RANGE, "bone", "length", 5},
+		{"NaN setup", 4, SPRING_ERROR_NOT_FINITE, "bone", "setup", 6},
+		{"empty name", 5, SPRING_ERROR_INVALID_ARGUMENT, "bone", "name", 1},
+		{"keys not increasing", 6, SPRING_ERROR_BAD_DEFINITION, "key", "time", 1},
+		{"bezier x out of range", 7, SPRING_ERROR_OUT_OF_RANGE, "key", "bezier[0]", 0},
+		{"track bone missing", 8, SPRING_ERROR_BAD_DEFINITION, "track", "bone", 2},
+		{"clip duration 0", 9, SPRING_ERROR_OUT_OF_RANGE, "clip", "duration", 1},
+		{"two-bone IK not parent/child", 10, SPRING_ERROR_BAD_DEFINITION, "ik", "last", 0},
+		{"IK mix 2", 11, SPRING_ERROR_OUT_OF_RANGE, "ik", "mix", 0},
+		{"chains overlap", 12, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
+		{"chain not linked", 13, SPRING_ERROR_BAD_DEFINITION, "chain", "last", 0},
+		{"chain negative damping", 14, SPRING_ERROR_OUT_OF_RANGE, "chain", "params", 1},
+		{"chain limit 4 rad", 15, SPRING_ERROR_OUT_OF_RANGE, "chain", "limit", 0},
+		{"colliders on angle chain", 16, SPRING_ERROR_BAD_DEFINITION, "chain", "colliders", 0},
+		{"NaN root", 17, SPRING_ERROR_NOT_FINITE, "rig", "root", -1},
+		{"IK target moved by its own solve", 18, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
+		{"chain on a zero-length bone", 19, SPRING_ERROR_BAD_DEFINITION, "chain", "", 1},
+		{"duplicate track", 20, SPRING_ERROR_BAD_DEFINITION, "track", "", 1},
+		{"events out of order", 21, SPRING_ERROR_BAD_DEFINITION, "event", "time", 1},
+		{"event after the clip's end", 22, SPRING_ERROR_OUT_OF_RANGE, "event", "time", 1},
+		{"parent cycle", 23, SPRING_ERROR_BAD_DEFINITION, "bone", "parent", 2},
+		{"tip chain collider radius", 24, SPRING_ERROR_OUT_OF_RANGE, "collider", "radius", 0},
+		{"one zero scale", 25, SPRING_ERROR_OUT_OF_RANGE, "bone", "setup", 7},
+		{"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
+		{"IK without a name", 27, SPRING_ERROR_INVALID_ARGUMENT, "ik", "name", 0},
+		{"chain without a first bone", 28, SPRING_ERROR_INVALID_ARGUMENT, "chain", "first", 1},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad *c = &cases[k];
 		spring_rig_desc d = character(1, 1);
 		spring_rig_key bad_keys[2] = {{0.5f, {0, 0}, SPRING_RIG_CURVE_LINEAR, {0}}, {0.5f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
-		spring_rig_key bad_bez[2] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_BEZIER, {1.5f, 0, 0.5f, 1}}, {1.0f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
+		spring_rig_key bad_bez[2] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_BEZIER, {1.5f, 0, 0.5f, 1}},
+		                             {1.0f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 		spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {0, 0, 0}, {0, 0, 0}, 5.0f};
 		switch (c->what) {
 		case 0: g_bones[3].name = "tail1"; break;
@@ -796,22 +801,32 @@ static int test_bad_definitions(void)
 		case 3: g_bones[5].length = -2.0f; break;
 		case 4: g_bones[6].setup.angle = NAN; break;
 		case 5: g_bones[1].name = ""; break;
+		// clang-format off
 		case 6: g_tracks[0].keys = bad_keys; g_tracks[0].key_count = 2; break;
 		case 7: g_tracks[1].keys = bad_bez; g_tracks[1].key_count = 2; break;
+		// clang-format on
 		case 8: g_tracks[2].bone = "hnad"; break;
 		case 9: g_clips[1].duration = 0.0f; break;
 		case 10: g_iks[0].last = bone(B_R1); break;
 		case 11: g_iks[0].mix = 2.0f; break;
+		// clang-format off
 		case 12: g_chains[1].first = bone(B_T5); g_chains[1].last = bone(B_T6); break;
 		case 13: g_chains[0].first = bone(B_T6); g_chains[0].last = bone(B_T1); break;
+		// clang-format on
 		case 14: g_chains[1].params = (spring_params){10.0f, -1.0f, 1.0f}; break;
 		case 15: g_chains[0].limit = 4.0f; break;
-		case 16: g_chains[0].collider_count = 1; g_chains[0].colliders = &col; break;
+		case 16:
+			g_chains[0].collider_count = 1;
+			g_chains[0].colliders = &col;
+			break;
 		case 17: d.root.position.x = NAN; break;
 		case 18: g_iks[0].target = bone(B_R2); break; // hangs from the forearm the IK turns
 		case 19: g_bones[B_R2].length = 0.0f; break;
 		case 20: g_tracks[1].type = SPRING_RIG_TRACK_TRANSLATE; break;
-		case 21: g_events[1].time = 0.0f; g_events[0].time = 0.25f; break;
+		case 21:
+			g_events[1].time = 0.0f;
+			g_events[0].time = 0.25f;
+			break;
 		case 22: g_events[1].time = 1.5f; break;
 		case 23: g_bones[2].parent = bone(3); break; // tail1 -> tail2 -> tail1
 		case 24:
@@ -831,8 +846,8 @@ static int test_bad_definitions(void)
 		ENSURE_MSG(r == c->expect, "%s: got %s (%s)", c->name, spring_result_string(r), err.message);
 		spring_error_step at = spring_error_innermost(&err);
 		const char *kind = err.depth ? spring_element_name(at.element) : err.object;
-		ENSURE_MSG(at.index == c->index && strcmp(err.field, c->field) == 0 && strcmp(kind, c->kind) == 0,
-		           "%s: %s %d '%s' '%s'", c->name, kind, at.index, err.field, err.message);
+		ENSURE_MSG(at.index == c->index && strcmp(err.field, c->field) == 0 && strcmp(kind, c->kind) == 0, "%s: %s %d '%s' '%s'",
+		           c->name, kind, at.index, err.field, err.message);
 		ENSURE(rig == (spring_rig *)(uintptr_t)0x1);
 		if (c->what == 8) { // "hnad": did you mean "hand"? no such bone here; "target" is not close either
 			ENSURE(err.other.element == SPRING_ELEMENT_NONE && strstr(err.message, "unknown bone \"hnad\"") != NULL);
@@ -843,8 +858,8 @@ static int test_bad_definitions(void)
 		// The message starts with the location, outermost first ("chain 1: collider 0: ").
 		char where[128] = "rig: ";
 		for (int i = 0, used = 0; i < err.depth; i++) { // "clip 0: track 1: key 0: "
-			used += snprintf(where + (i ? used : 0), sizeof where - (size_t)used, "%s %d: ", spring_element_name(err.path[i].element),
-			                 err.path[i].index);
+			used += snprintf(where + (i ? used : 0), sizeof where - (size_t)used,
+			                 "%s %d: ", spring_element_name(err.path[i].element), err.path[i].index);
 		}
 		ENSURE_MSG(strncmp(err.message, where, strlen(where)) == 0, "%s: '%s'", c->name, err.message);
 		// The reason is the message without its location, for readers that put their own in front.

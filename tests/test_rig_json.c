@@ -23,15 +23,15 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #ifndef SPRING_SOURCE_DIR
-#  define SPRING_SOURCE_DIR "."
+#define SPRING_SOURCE_DIR "."
 #endif
 #define BAD_DIR SPRING_SOURCE_DIR "/tests/rigs/bad"
 #define CHARACTER SPRING_SOURCE_DIR "/examples/rigs/character.json"
@@ -204,7 +204,8 @@ static const bad_case corpus[] = {
 	{"bones_empty.json", "$.bones", "must list at least one bone"},
 	{"bones_not_array.json", "$.bones", "expected an array of bones, got an object"},
 	{"bone_unknown_parent.json", "$.bones[2].parent", "unknown bone \"uper\" (did you mean \"upper\"?) (see $.bones[1])"},
-	{"bone_parent_after_child.json", "$.bones[1].parent", "parent \"leg1\" is listed after this bone: list parents before their children (see $.bones[4])"},
+	{"bone_parent_after_child.json", "$.bones[1].parent",
+     "parent \"leg1\" is listed after this bone: list parents before their children (see $.bones[4])"},
 	{"bone_self_parent.json", "$.bones[1].parent", "bone \"upper\" is its own parent"},
 	{"bone_cycle.json", "$.bones[1].parent", "cycle through bones upper -> lower -> upper"},
 	{"bone_duplicate_name.json", "$.bones[3].name", "duplicate bone name \"upper\" (see $.bones[1])"},
@@ -217,7 +218,8 @@ static const bad_case corpus[] = {
 	{"bone_rotation_overflow.json", "$.bones[0].rotation", "must be finite (the number overflows)"},
 	{"bone_x_float_overflow.json", "$.bones[3].x", "must be finite as a float (got 1e+300)"},
 	{"bone_length_negative.json", "$.bones[1].length", "length must be in [0, 1e+06] (got -3)"},
-	{"bone_length_too_big.json", "$.bones[1].length", "must be within +-1000000, the largest magnitude a rig accepts (got 2000000)"},
+	{"bone_length_too_big.json", "$.bones[1].length",
+     "must be within +-1000000, the largest magnitude a rig accepts (got 2000000)"},
 	{"bone_length_string.json", "$.bones[1].length", "expected a number, got a string"},
 	{"bone_parent_number.json", "$.bones[1].parent", "expected a bone name or null, got a number"},
 	{"bone_unknown_key.json", "$.bones[1].lenght", "unknown key \"lenght\" in a bone (did you mean \"length\"?)"},
@@ -227,22 +229,26 @@ static const bad_case corpus[] = {
 	{"clip_duration_zero.json", "$.clips[0].duration", "duration must be in (0, 1e+06] seconds (got 0)"},
 	{"clip_duration_missing.json", "$.clips[0]", "missing key \"duration\""},
 	{"clip_loop_not_bool.json", "$.clips[0].loop", "expected true or false, got a number"},
-	{"track_unknown_type.json", "$.clips[0].tracks[0].type", "unknown track type \"rotation\" (expected \"rotate\", \"translate\" or \"scale\")"},
+	{"track_unknown_type.json", "$.clips[0].tracks[0].type",
+     "unknown track type \"rotation\" (expected \"rotate\", \"translate\" or \"scale\")"},
 	{"track_unknown_bone.json", "$.clips[0].tracks[1].bone", "unknown bone \"hand\""},
-	{"track_duplicate.json", "$.clips[0].tracks[2]", "duplicate track: bone \"root\" already has a rotate track in this clip (see $.clips[0].tracks[0])"},
+	{"track_duplicate.json", "$.clips[0].tracks[2]",
+     "duplicate track: bone \"root\" already has a rotate track in this clip (see $.clips[0].tracks[0])"},
 	{"keys_not_increasing.json", "$.clips[0].tracks[0].keys[1].time", "key times must increase (0 after 0"},
 	{"key_negative_time.json", "$.clips[0].tracks[0].keys[0].time", "time must be in [0, 1e+06] (got -0.5)"},
 	{"keys_empty.json", "$.clips[0].tracks[0].keys", "a track needs 1..65536 keys (got 0)"},
 	{"keys_missing.json", "$.clips[0].tracks[0]", "missing key \"keys\""},
 	{"key_value_missing.json", "$.clips[0].tracks[0].keys[1]", "missing key \"value\""},
-	{"rotate_key_with_x.json", "$.clips[0].tracks[0].keys[1].x", "unknown key \"x\" in a rotate key (expected one of: time, value, curve)"},
+	{"rotate_key_with_x.json", "$.clips[0].tracks[0].keys[1].x",
+     "unknown key \"x\" in a rotate key (expected one of: time, value, curve)"},
 	{"bezier_x1_out_of_range.json", "$.clips[0].tracks[0].keys[0].curve[0]", "must be in [0, 1] (got 1.5)"},
 	{"bezier_wrong_arity.json", "$.clips[0].tracks[0].keys[0].curve", "a Bezier curve is [x1, y1, x2, y2]: 4 numbers (got 3)"},
 	{"curve_unknown_name.json", "$.clips[0].tracks[0].keys[0].curve", "unknown curve \"smooth\""},
 	{"event_after_duration.json", "$.clips[0].events[0].time", "time must be in [0, the clip's duration 1] (got 1.5)"},
 	{"event_out_of_order.json", "$.clips[0].events[1].time", "events must be in time order (0.25 after 0.5"},
 	{"ik_unknown_bone.json", "$.ik[0].bones[1]", "unknown bone \"forearm\""},
-	{"ik_two_bone_not_child.json", "$.ik[0].bones[1]", "\"leg2\" is not a child of \"upper\": a two-bone IK needs a bone and its child"},
+	{"ik_two_bone_not_child.json", "$.ik[0].bones[1]",
+     "\"leg2\" is not a child of \"upper\": a two-bone IK needs a bone and its child"},
 	{"ik_two_bone_arity.json", "$.ik[0].bones", "expected [upper, lower] (2 bone names), got 3"},
 	{"ik_ccd_not_linked.json", "$.ik[1].last", "\"tail2\" does not descend from \"leg1\""},
 	{"ik_iterations_zero.json", "$.ik[1].iterations", "must be in 1..1000 (got 0)"},
@@ -255,26 +261,33 @@ static const bad_case corpus[] = {
 	{"ik_target_moved_by_ik.json", "$.ik[0].target", "the target \"hand\" is moved by this IK (it descends from \"lower\")"},
 	{"ik_bend_unknown.json", "$.ik[0].bend", "unknown bend \"left\" (expected \"positive\" or \"negative\")"},
 	{"ik_duplicate_name.json", "$.ik[1].name", "duplicate IK name \"arm\" (see $.ik[0])"},
-	{"chain_not_linked.json", "$.chains[0].last", "\"cape2\" does not descend from \"tail1\": a chain needs a parent-linked range"},
+	{"chain_not_linked.json", "$.chains[0].last",
+     "\"cape2\" does not descend from \"tail1\": a chain needs a parent-linked range"},
 	{"chain_first_unknown.json", "$.chains[0].first", "unknown bone \"tail0\""},
 	{"chain_duplicate_name.json", "$.chains[1].name", "duplicate chain name \"tail\" (see $.chains[0])"},
-	{"chain_overlap.json", "$.chains[1]", "bone \"tail2\" is already in chain \"tail\": chains must not overlap (see $.chains[0])"},
-	{"chain_zero_length_bone.json", "$.chains[0]", "bone \"tail2\" has length 0: every bone of a chain needs a length > 0 (see $.bones[8])"},
+	{"chain_overlap.json", "$.chains[1]",
+     "bone \"tail2\" is already in chain \"tail\": chains must not overlap (see $.chains[0])"},
+	{"chain_zero_length_bone.json", "$.chains[0]",
+     "bone \"tail2\" has length 0: every bone of a chain needs a length > 0 (see $.bones[8])"},
 	{"chain_unknown_type.json", "$.chains[0].type", "unknown chain type \"rope\""},
 	{"chain_mix_negative.json", "$.chains[0].mix", "must be in [0, 1] (got -0.25)"},
 	{"spring_mixed.json", "$.chains[0].spring", "mixes two parameterisations: \"frequency\" and \"duration\" do not go together"},
 	{"spring_none.json", "$.chains[0].spring", "no spring parameters"},
 	{"spring_incomplete.json", "$.chains[0].spring", "missing key \"damping_ratio\""},
-	{"spring_ambiguous.json", "$.chains[0].spring", "incomplete spring: give {\"frequency\", \"damping_ratio\"} or {\"settling\", \"damping_ratio\", \"epsilon\" (optional)}"},
-	{"spring_unknown_key.json", "$.chains[0].spring.frequncy", "unknown key \"frequncy\" in a spring (did you mean \"frequency\"?)"},
-	{"spring_negative_damping.json", "$.chains[0].spring", "invalid spring (stiffness 10, damping -1, mass 1): a number is outside its allowed range"},
+	{"spring_ambiguous.json", "$.chains[0].spring",
+     "incomplete spring: give {\"frequency\", \"damping_ratio\"} or {\"settling\", \"damping_ratio\", \"epsilon\" (optional)}"},
+	{"spring_unknown_key.json", "$.chains[0].spring.frequncy",
+     "unknown key \"frequncy\" in a spring (did you mean \"frequency\"?)"},
+	{"spring_negative_damping.json", "$.chains[0].spring",
+     "invalid spring (stiffness 10, damping -1, mass 1): a number is outside its allowed range"},
 	{"spring_bounce_too_big.json", "$.chains[1].tip_spring", "invalid spring (duration 0.5, bounce 2)"},
 	{"spring_per_frame_unstable.json", "$.chains[0].spring", "the integrator is unstable"},
 	{"spring_not_object.json", "$.chains[0].spring", "expected an object (a spring), got a number"},
 	{"limit_angle_out_of_range.json", "$.chains[0].limit", "must be in (0, 180] (got 190)"},
 	{"limit_zero.json", "$.chains[0].limit", "must be in (0, 180] (got 0)"},
 	{"limit_tip_180.json", "$.chains[1].limit", "must be in (0, 180) (got 180)"},
-	{"collider_unknown_type.json", "$.chains[1].colliders[0].type", "unknown collider type \"sphere\" (expected \"circle\", \"capsule\" or \"plane\")"},
+	{"collider_unknown_type.json", "$.chains[1].colliders[0].type",
+     "unknown collider type \"sphere\" (expected \"circle\", \"capsule\" or \"plane\")"},
 	{"collider_negative_radius.json", "$.chains[1].colliders[0].radius", "must be >= 0 (got -1)"},
 	{"collider_plane_zero_normal.json", "$.chains[1].colliders[0].normal", "b (the plane normal) must be non-zero"},
 	{"collider_capsule_bad_point.json", "$.chains[1].colliders[0].b", "expected [x, y] (an array of 2 numbers), got 3 elements"},
@@ -419,7 +432,8 @@ static int test_generated_limits(void)
 	ENSURE(load_generated(4, SPRING_RIG_MAX_CLIPS + 1, 1, 0, "$.clips", "more than 64 clips") == 0);
 	// One track per bone and type at most, so 512 bones allow 1536 tracks; 2049 are refused by count.
 	ENSURE(load_generated(SPRING_RIG_MAX_BONES, 1, 3 * SPRING_RIG_MAX_BONES, 0, NULL, NULL) == 0);
-	ENSURE(load_generated(SPRING_RIG_MAX_BONES, 1, SPRING_RIG_MAX_TRACKS + 1, 0, "$.clips[0].tracks", "more than 2048 tracks") == 0);
+	ENSURE(load_generated(SPRING_RIG_MAX_BONES, 1, SPRING_RIG_MAX_TRACKS + 1, 0, "$.clips[0].tracks", "more than 2048 tracks") ==
+	       0);
 	ENSURE(load_generated(4, 1, 1, SPRING_CHAIN_MAX_COLLIDERS + 1, "$.chains[0].colliders", "more than 64 colliders") == 0);
 	// A chain longer than a chain can be.
 	ENSURE(load_generated(300, 0, 0, 0, NULL, NULL) == 0);
@@ -436,8 +450,9 @@ static int test_generated_limits(void)
 	// Too many keys in one track.
 	{
 		buf b = {NULL, 0, 0};
-		buf_add(&b, "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\"}], \"clips\": [{\"name\": \"c\", "
-		            "\"duration\": 1, \"tracks\": [{\"bone\": \"a\", \"type\": \"rotate\", \"keys\": [");
+		buf_add(&b,
+		        "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\"}], \"clips\": [{\"name\": \"c\", "
+		        "\"duration\": 1, \"tracks\": [{\"bone\": \"a\", \"type\": \"rotate\", \"keys\": [");
 		for (int k = 0; k <= SPRING_RIG_MAX_KEYS; k++) {
 			buf_add(&b, "%s{\"time\":%d,\"value\":0}", k ? "," : "", k);
 		}
@@ -683,10 +698,10 @@ static int test_doc_example(void)
 static int test_degrees_and_defaults(void)
 {
 	const char *json = "{\"format\": \"libspring-rig\", \"version\": 1,"
-	                   " \"root\": {\"x\": 5, \"y\": -2, \"rotation\": 90},"
-	                   " \"bones\": [{\"name\": \"a\", \"parent\": null, \"length\": 10, \"rotation\": 30},"
-	                   "             {\"name\": \"b\", \"parent\": \"a\", \"x\": 10, \"rotation\": -45, \"scale_x\": 2},"
-	                   "             {\"name\": \"c\"}]}";
+					   " \"root\": {\"x\": 5, \"y\": -2, \"rotation\": 90},"
+					   " \"bones\": [{\"name\": \"a\", \"parent\": null, \"length\": 10, \"rotation\": 30},"
+					   "             {\"name\": \"b\", \"parent\": \"a\", \"x\": 10, \"rotation\": -45, \"scale_x\": 2},"
+					   "             {\"name\": \"c\"}]}";
 	static spring_rig_file_info info;
 	spring_rig *rig = SENTINEL;
 	spring_rig_file_error e;
@@ -763,11 +778,11 @@ static int test_every_parameterisation(void)
 	} pcase;
 	pcase cases[13];
 	int n = 0;
-#define PCASE(text, call)                                                                       \
-	do {                                                                                        \
-		cases[n].json = text;                                                                   \
-		cases[n].r = call;                                                                      \
-		n++;                                                                                    \
+#define PCASE(text, call)     \
+	do {                      \
+		cases[n].json = text; \
+		cases[n].r = call;    \
+		n++;                  \
 	} while (0)
 	PCASE("{\"stiffness\": 150, \"damping\": 4}", spring_params_from_physical(1.0f, 150.0f, 4.0f, &cases[n].p));
 	PCASE("{\"stiffness\": 150, \"damping\": 4, \"mass\": 2.5}", spring_params_from_physical(2.5f, 150.0f, 4.0f, &cases[n].p));
@@ -788,8 +803,8 @@ static int test_every_parameterisation(void)
 	for (int i = 0; i < n; i++) {
 		ENSURE(cases[i].r == SPRING_OK);
 		char physical[160];
-		snprintf(physical, sizeof physical, "{\"stiffness\": %.9g, \"damping\": %.9g, \"mass\": %.9g}", (double)cases[i].p.stiffness,
-		         (double)cases[i].p.damping, (double)cases[i].p.mass);
+		snprintf(physical, sizeof physical, "{\"stiffness\": %.9g, \"damping\": %.9g, \"mass\": %.9g}",
+		         (double)cases[i].p.stiffness, (double)cases[i].p.damping, (double)cases[i].p.mass);
 		spring_xform2 a[16], b[16];
 		ENSURE(run_spring(cases[i].json, a, 16) == 0);
 		ENSURE(run_spring(physical, b, 16) == 0);

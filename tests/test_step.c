@@ -1,7 +1,7 @@
 // Closed form, exact and semi-implicit stepping, and the three objective checks for one spring.
+#include "random.h"
 #include "spring/spring.h"
 #include "spring/verify.h"
-#include "random.h"
 #include "spring_internal.h"
 #include "test_macros.h"
 
@@ -393,21 +393,22 @@ static int test_frame_clock_fixed_rates(void)
 			float dt = spring_frame_clock_next(&clock);
 			count++;
 			ENSURE_MSG(dt > 0.0f && dt == (float)(clock.time - before), "%g fps frame %d: dt %g", fps, count, (double)dt);
-			ENSURE_MSG(dt <= (float)(1.0 / fps) * 1.000001f, "%g fps frame %d: dt %g longer than a frame", fps, count, (double)dt);
+			ENSURE_MSG(dt <= (float)(1.0 / fps) * 1.000001f, "%g fps frame %d: dt %g longer than a frame", fps, count,
+			           (double)dt);
 			if (clock.at_checkpoint) {
-				ENSURE_MSG(clock.time == 0.5 * (double)clock.checkpoints, "%g fps: checkpoint %d at %.17g", fps, clock.checkpoints,
-				           clock.time);
+				ENSURE_MSG(clock.time == 0.5 * (double)clock.checkpoints, "%g fps: checkpoint %d at %.17g", fps,
+				           clock.checkpoints, clock.time);
 				cut += clock.time != (double)clock.frames / fps;
 			} else {
-				ENSURE_MSG(clock.time == (double)clock.frames / fps, "%g fps frame %d ends at %.17g, not on frame %ld", fps, count,
-				           clock.time, (long)clock.frames);
+				ENSURE_MSG(clock.time == (double)clock.frames / fps, "%g fps frame %d ends at %.17g, not on frame %ld", fps,
+				           count, clock.time, (long)clock.frames);
 				ENSURE(clock.time < 0.5 * (double)(clock.checkpoints + 1));
 			}
 		}
 		ENSURE(clock.time == 10.0);
 		// Every frame of 1/fps is there, plus one extra for each checkpoint that cut one.
-		ENSURE_MSG(clock.frames == (int64_t)floor(10.0 * fps + 1e-9) && count == clock.frames + cut, "%g fps: %ld frames, %d run, %d cut",
-		           fps, (long)clock.frames, count, cut);
+		ENSURE_MSG(clock.frames == (int64_t)floor(10.0 * fps + 1e-9) && count == clock.frames + cut,
+		           "%g fps: %ld frames, %d run, %d cut", fps, (long)clock.frames, count, cut);
 		ENSURE(fps == floor(fps) && fmod(fps, 2.0) == 0.0 ? cut == 0 : cut > 0);
 	}
 	return 0;
@@ -465,11 +466,11 @@ static int test_frame_clock_bad_input(void)
 		double fps, interval;
 		spring_result expect;
 	} bad[] = {
-	    {NAN, 0.5, SPRING_ERROR_NOT_FINITE},       {INFINITY, 0.5, SPRING_ERROR_NOT_FINITE},
-	    {60.0, NAN, SPRING_ERROR_NOT_FINITE},       {60.0, -INFINITY, SPRING_ERROR_NOT_FINITE},
-	    {-60.0, 0.5, SPRING_ERROR_OUT_OF_RANGE},    {0.5, 0.5, SPRING_ERROR_OUT_OF_RANGE},
-	    {100001.0, 0.5, SPRING_ERROR_OUT_OF_RANGE}, {60.0, -0.5, SPRING_ERROR_OUT_OF_RANGE},
-	    {60.0, 1e-4, SPRING_ERROR_OUT_OF_RANGE},    {60.0, 2e6, SPRING_ERROR_OUT_OF_RANGE},
+		{NAN, 0.5, SPRING_ERROR_NOT_FINITE},        {INFINITY, 0.5, SPRING_ERROR_NOT_FINITE},
+		{60.0, NAN, SPRING_ERROR_NOT_FINITE},       {60.0, -INFINITY, SPRING_ERROR_NOT_FINITE},
+		{-60.0, 0.5, SPRING_ERROR_OUT_OF_RANGE},    {0.5, 0.5, SPRING_ERROR_OUT_OF_RANGE},
+		{100001.0, 0.5, SPRING_ERROR_OUT_OF_RANGE}, {60.0, -0.5, SPRING_ERROR_OUT_OF_RANGE},
+		{60.0, 1e-4, SPRING_ERROR_OUT_OF_RANGE},    {60.0, 2e6, SPRING_ERROR_OUT_OF_RANGE},
 	};
 	for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
 		ENSURE_MSG(spring_frame_clock_init(&clock, bad[i].fps, bad[i].interval, 7u) == bad[i].expect, "case %d", i);
@@ -747,8 +748,9 @@ static int test_determinism_typed_variants(void)
 		// Some states whose next step leaves float range, some beyond it already.
 		float big = (i / 4) % 8 == 3 ? 1e36f : ((i / 4) % 8 == 6 ? 3e38f : 1.0f);
 		float dt = (i % 7) == 3 ? random_range(&g, 0.2f, 3.0f) : random_range(&g, 0.0f, 0.05f);
-		spring_state_vec3 s3 = {{random_range(&g, -10.0f, 10.0f) * big, random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f) * big},
-		                        {random_range(&g, -50.0f, 50.0f) * big, random_range(&g, -50.0f, 50.0f), random_range(&g, -50.0f, 50.0f)}};
+		spring_state_vec3 s3 = {
+			{random_range(&g, -10.0f, 10.0f) * big, random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f) * big},
+			{random_range(&g, -50.0f, 50.0f) * big, random_range(&g, -50.0f, 50.0f), random_range(&g, -50.0f, 50.0f)}};
 		spring_vec3 t3 = {random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f), random_range(&g, -10.0f, 10.0f)};
 		spring_state_vec2 s2 = {{s3.x.y, s3.x.x}, {s3.v.y, s3.v.x}};
 		spring_vec2 t2 = {t3.y, t3.x};
@@ -761,15 +763,18 @@ static int test_determinism_typed_variants(void)
 		spring_state_vec3 e3 = s3, m3 = s3, r3 = s3;
 		spring_state_vec2 e2 = s2, m2 = s2, r2 = s2;
 		spring_state e1 = s1, m1 = s1, ea = a1, ma = a1, ra = a1, r1 = s1;
-		spring_result rs[12] = {
-		    spring_step_exact_vec3(p, &e3, t3, dt),        spring_step_exact_vec2(p, &e2, t2, dt),
-		    spring_step_exact(p, &e1, t3.z, dt),           spring_step_exact_angle(p, &ea, ta, dt),
-		    spring_step_semi_implicit_vec3(p, &m3, t3, dt), spring_step_semi_implicit_vec2(p, &m2, t2, dt),
-		    spring_step_semi_implicit(p, &m1, t3.z, dt),   spring_step_semi_implicit_angle(p, &ma, ta, dt),
-		    (spring_result)spring_rest_vec3(&r3, t3, rest_delta, rest_speed),
-		    (spring_result)spring_rest_vec2(&r2, t2, rest_delta, rest_speed),
-		    (spring_result)spring_rest(&r1, t3.z, rest_delta, rest_speed),
-		    (spring_result)spring_rest_angle(&ra, ta, rest_delta, rest_speed)};
+		spring_result rs[12] = {spring_step_exact_vec3(p, &e3, t3, dt),
+		                        spring_step_exact_vec2(p, &e2, t2, dt),
+		                        spring_step_exact(p, &e1, t3.z, dt),
+		                        spring_step_exact_angle(p, &ea, ta, dt),
+		                        spring_step_semi_implicit_vec3(p, &m3, t3, dt),
+		                        spring_step_semi_implicit_vec2(p, &m2, t2, dt),
+		                        spring_step_semi_implicit(p, &m1, t3.z, dt),
+		                        spring_step_semi_implicit_angle(p, &ma, ta, dt),
+		                        (spring_result)spring_rest_vec3(&r3, t3, rest_delta, rest_speed),
+		                        (spring_result)spring_rest_vec2(&r2, t2, rest_delta, rest_speed),
+		                        (spring_result)spring_rest(&r1, t3.z, rest_delta, rest_speed),
+		                        (spring_result)spring_rest_angle(&ra, ta, rest_delta, rest_speed)};
 		for (int k = 0; k < 12; k++) {
 			h = hash_result(h, rs[k]);
 		}
@@ -790,12 +795,12 @@ static int test_determinism_typed_variants(void)
 			spring_stepper_step(&st, &k1, t3.z);
 			spring_stepper_step_angle(&st, &ka, ta);
 		}
-		float row[] = {e3.x.x, e3.x.y, e3.x.z, e3.v.x, e3.v.y, e3.v.z, e2.x.x, e2.x.y, e2.v.x, e2.v.y, e1.x, e1.v, ea.x, ea.v,
-		               m3.x.x, m3.x.y, m3.x.z, m3.v.x, m3.v.y, m3.v.z, m2.x.x, m2.x.y, m2.v.x, m2.v.y, m1.x, m1.v, ma.x, ma.v,
-		               r3.x.x, r3.x.y, r3.x.z, r3.v.x, r3.v.y, r3.v.z, r2.x.x, r2.x.y, r2.v.x, r2.v.y, r1.x, r1.v, ra.x, ra.v,
-		               v3.x.x, v3.x.y, v3.x.z, v3.v.x, v3.v.y, v3.v.z, v2.x.x, v2.x.y, v2.v.x, v2.v.y, v1.x, v1.v, va.x, va.v,
-		               f3.x,   f3.y,   f3.z,   f2.x,   f2.y,   f1,     fa,
-		               k3.x.x, k3.x.y, k3.x.z, k3.v.x, k3.v.y, k3.v.z, k2.x.x, k2.x.y, k2.v.x, k2.v.y, k1.x, k1.v, ka.x, ka.v};
+		float row[] = {e3.x.x, e3.x.y, e3.x.z, e3.v.x, e3.v.y, e3.v.z, e2.x.x, e2.x.y, e2.v.x, e2.v.y, e1.x,   e1.v,   ea.x,
+		               ea.v,   m3.x.x, m3.x.y, m3.x.z, m3.v.x, m3.v.y, m3.v.z, m2.x.x, m2.x.y, m2.v.x, m2.v.y, m1.x,   m1.v,
+		               ma.x,   ma.v,   r3.x.x, r3.x.y, r3.x.z, r3.v.x, r3.v.y, r3.v.z, r2.x.x, r2.x.y, r2.v.x, r2.v.y, r1.x,
+		               r1.v,   ra.x,   ra.v,   v3.x.x, v3.x.y, v3.x.z, v3.v.x, v3.v.y, v3.v.z, v2.x.x, v2.x.y, v2.v.x, v2.v.y,
+		               v1.x,   v1.v,   va.x,   va.v,   f3.x,   f3.y,   f3.z,   f2.x,   f2.y,   f1,     fa,     k3.x.x, k3.x.y,
+		               k3.x.z, k3.v.x, k3.v.y, k3.v.z, k2.x.x, k2.x.y, k2.v.x, k2.v.y, k1.x,   k1.v,   ka.x,   ka.v};
 		h = spring_hash(h, row, sizeof row);
 	}
 	printf("  variants hash %016llx\n", (unsigned long long)h);

@@ -45,8 +45,8 @@ char *fmt_num(char *buf, double v, int digits);
 typedef struct jw {
 	sbuf *b;
 	int depth;
-	int count[32];  // elements written at each depth
-	int inl[32];    // inline container at each depth
+	int count[32]; // elements written at each depth
+	int inl[32];   // inline container at each depth
 } jw;
 
 void jw_init(jw *w, sbuf *b);
@@ -99,14 +99,14 @@ typedef struct cli_range {
 #define CLI_NONNEGATIVE ((cli_range){0.0, 1e30, 0, 0})
 
 typedef struct cli_opt {
-	const char *name;     ///< "--from"
+	const char *name; ///< "--from"
 	cli_kind kind;
-	const char *meta;     ///< "A" in the help text; NULL for flags
-	cli_range range;      ///< numbers only
-	double number;        ///< parsed value (numbers)
-	const char *string;   ///< parsed value (strings)
-	int seen;             ///< 1 when given
-	int position;         ///< argv index where it was given (0 when not)
+	const char *meta;   ///< "A" in the help text; NULL for flags
+	cli_range range;    ///< numbers only
+	double number;      ///< parsed value (numbers)
+	const char *string; ///< parsed value (strings)
+	int seen;           ///< 1 when given
+	int position;       ///< argv index where it was given (0 when not)
 } cli_opt;
 
 #define CLI_MAX_OPTS 64
@@ -120,7 +120,7 @@ typedef struct cli_args {
 	int positional_count;
 	int max_positional;
 	int help;
-	int has_spring;       ///< the spring flags were added (cli_add_spring_options)
+	int has_spring; ///< the spring flags were added (cli_add_spring_options)
 } cli_args;
 
 void cli_args_init(cli_args *a, const char *command, int max_positional);
@@ -140,8 +140,7 @@ const char *cli_str(cli_args *a, const char *name, const char *fallback);
 int cli_flag(cli_args *a, const char *name);
 /// Parses a comma-separated list of numbers for `flag` (each finite, in range). Returns CLI_OK or
 /// CLI_USAGE after printing the error.
-int cli_parse_list(const char *command, const char *flag, const char *text, double *out, int max, int *count,
-                   cli_range range);
+int cli_parse_list(const char *command, const char *flag, const char *text, double *out, int max, int *count, cli_range range);
 
 // ---------------------------------------------------------------------------------------------
 // Spring parameterisations shared by every command (cli_spring.c), from the table the rig-file
@@ -152,12 +151,12 @@ void cli_add_spring_options(cli_args *a);
 
 typedef struct cli_spring {
 	spring_params p;
-	char kind[32];           ///< "duration-bounce", "frequency", ... or "default"
-	char description[160];   ///< "duration 0.5 s, bounce 0.3"
+	char kind[32];         ///< "duration-bounce", "frequency", ... or "default"
+	char description[160]; ///< "duration 0.5 s, bounce 0.3"
 	int given_count;
 	const char *given_name[4]; ///< the values' keys in rig files, in the conversion's argument order
 	double given_value[4];
-	double epsilon;          ///< --epsilon (default 0.001)
+	double epsilon; ///< --epsilon (default 0.001)
 } cli_spring;
 
 /// Resolves the spring flags into parameters. With no spring flag: SwiftUI's default spring

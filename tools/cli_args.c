@@ -98,8 +98,7 @@ static int parse_number(const char *command, const char *flag, const char *text,
 	return CLI_OK;
 }
 
-int cli_parse_list(const char *command, const char *flag, const char *text, double *out, int max, int *count,
-                   cli_range range)
+int cli_parse_list(const char *command, const char *flag, const char *text, double *out, int max, int *count, cli_range range)
 {
 	char buf[1024];
 	char shown[160];

@@ -149,7 +149,8 @@ static int check_partners(cli_args *a, const spring_param_form *form)
 			}
 		}
 		if (form) {
-			return cli_error(a->command, "%s does not go with %s (it goes with %s)", flag, form->fields[form->primary].flag, owners);
+			return cli_error(a->command, "%s does not go with %s (it goes with %s)", flag, form->fields[form->primary].flag,
+			                 owners);
 		}
 		return cli_error(a->command, "%s needs %s", flag, owners);
 	}
@@ -163,7 +164,7 @@ static const struct {
 	const char *why;
 } refusals[] = {
 	{SPRING_PARAM_ORIGAMI, SPRING_ERROR_OUT_OF_RANGE,
-	 "no spring (stiffness (T - 30) * 3.62 + 194 must be > 0 and damping (F - 8) * 3 + 25 >= 0)"},
+     "no spring (stiffness (T - 30) * 3.62 + 194 must be > 0 and damping (F - 8) * 3 + 25 >= 0)"},
 	{SPRING_PARAM_PER_FRAME, SPRING_ERROR_UNSTABLE, "the legacy loop itself is unstable (D * S + 2 * (1 - D) >= 4)"},
 };
 
@@ -227,7 +228,8 @@ int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 		const spring_param_field *field = &form->fields[order[i]];
 		if (!field->shared_flag) {
 			char nv[40];
-			used += (size_t)snprintf(flags + used, sizeof flags - used, "%s%s %s", i ? " " : "", field->flag, fmt_num(nv, v[order[i]], 6));
+			used += (size_t)snprintf(flags + used, sizeof flags - used, "%s%s %s", i ? " " : "", field->flag,
+			                         fmt_num(nv, v[order[i]], 6));
 		}
 	}
 	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {

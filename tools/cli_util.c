@@ -251,10 +251,12 @@ static void jw_close(jw *w, char c)
 	sb_putc(w->b, c);
 }
 
+// clang-format off
 void jw_object(jw *w, const char *key) { jw_open(w, key, '{', 0); }
 void jw_object_end(jw *w) { jw_close(w, '}'); }
 void jw_array(jw *w, const char *key, int inline_elements) { jw_open(w, key, '[', inline_elements); }
 void jw_array_end(jw *w) { jw_close(w, ']'); }
+// clang-format on
 
 void jw_num(jw *w, const char *key, double v)
 {
@@ -304,7 +306,10 @@ void jw_null(jw *w, const char *key)
 	sb_puts(w->b, "null");
 }
 
-void jw_end(jw *w) { sb_putc(w->b, '\n'); }
+void jw_end(jw *w)
+{
+	sb_putc(w->b, '\n');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Errors

@@ -327,7 +327,8 @@ int cmd_compare(int argc, char **argv)
 		const struct {
 			const char *key;
 			const double *v;
-		} cols[] = {{"t", r.t}, {"tween_x", r.tween_x}, {"tween_v", r.tween_v}, {"spring_x", r.spring_x}, {"spring_v", r.spring_v}};
+		} cols[] = {
+			{"t", r.t}, {"tween_x", r.tween_x}, {"tween_v", r.tween_v}, {"spring_x", r.spring_x}, {"spring_v", r.spring_v}};
 		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
 			jw_array(&w, cols[c].key, 1);
 			for (int i = 0; i < r.n; i++) {
@@ -342,8 +343,8 @@ int cmd_compare(int argc, char **argv)
 		sb_printf(&b, "tween: %s ms ease-in-out (cubic-bezier(0.42, 0, 0.58, 1)), restarted from rest on a retarget\n",
 		          fmt_num(n[0], d.tween_duration * 1000.0, 6));
 		sb_printf(&b, "move: %s -> %s, retargeted to %s at %s s; frames every %s s until %s s\n\n", fmt_num(n[0], d.from, 6),
-		          fmt_num(n[1], d.to, 6), fmt_num(n[2], d.retarget_to, 6), fmt_num(n[3], d.retarget_at, 6), fmt_num(n[4], d.dt, 6),
-		          fmt_num(n[5], d.until, 6));
+		          fmt_num(n[1], d.to, 6), fmt_num(n[2], d.retarget_to, 6), fmt_num(n[3], d.retarget_at, 6),
+		          fmt_num(n[4], d.dt, 6), fmt_num(n[5], d.until, 6));
 		sb_printf(&b, "%10s  %12s %12s   %12s %12s\n", "t (s)", "tween x", "tween speed", "spring x", "spring speed");
 		for (int i = 0; i < r.n; i++) {
 			double q = r.t[i] / 0.1;
@@ -352,16 +353,17 @@ int cmd_compare(int argc, char **argv)
 			if (!row) {
 				continue;
 			}
-			const char *note = i == r.retarget_index - 1 ? "  before the retarget"
-			                   : i == r.retarget_index   ? "  after the retarget"
+			const char *note = i == r.retarget_index - 1   ? "  before the retarget"
+			                   : i == r.retarget_index     ? "  after the retarget"
 			                   : i == r.retarget_index + 1 ? "  one frame later"
 			                                               : "";
 			sb_printf(&b, "%10s  %12s %12s   %12s %12s%s\n", fmt_num(n[0], r.t[i], 5), fmt_num(n[1], r.tween_x[i], 6),
-			          fmt_num(n[2], r.tween_speed[i], 6), fmt_num(n[3], r.spring_x[i], 6), fmt_num(n[4], r.spring_speed[i], 6), note);
+			          fmt_num(n[2], r.tween_speed[i], 6), fmt_num(n[3], r.spring_x[i], 6), fmt_num(n[4], r.spring_speed[i], 6),
+			          note);
 		}
 		sb_printf(&b, "\nat the retarget (t = %s s), speed in units/s:\n", fmt_num(n[0], d.retarget_at, 6));
-		sb_printf(&b, "  tween   %s -> %s (one frame later %s): a cliff of %s units/s in no time\n", fmt_num(n[0], r.tween_before, 6),
-		          fmt_num(n[1], r.tween_after, 6), fmt_num(n[2], r.tween_next, 6),
+		sb_printf(&b, "  tween   %s -> %s (one frame later %s): a cliff of %s units/s in no time\n",
+		          fmt_num(n[0], r.tween_before, 6), fmt_num(n[1], r.tween_after, 6), fmt_num(n[2], r.tween_next, 6),
 		          fmt_num(n[3], r.tween_before - r.tween_after, 6));
 		sb_printf(&b, "  spring  %s -> %s (one frame later %s): continuous, the velocity carries on\n",
 		          fmt_num(n[0], r.spring_before, 6), fmt_num(n[1], r.spring_after, 6), fmt_num(n[2], r.spring_next, 6));

@@ -25,10 +25,10 @@ static const char css_help[] =
 
 typedef struct css_curve {
 	int count, truncated;
-	double interval;       // seconds
-	double deviation;      // max |linear() - spring| over the curve, fraction of the move
-	char *easing;          // "linear(...)"
-	double *stops;         // the values as printed
+	double interval;  // seconds
+	double deviation; // max |linear() - spring| over the curve, fraction of the move
+	char *easing;     // "linear(...)"
+	double *stops;    // the values as printed
 } css_curve;
 
 static void format_stop(char *buf, double v)
@@ -189,8 +189,8 @@ int cmd_css(int argc, char **argv)
 		jw_object_end(&w);
 		jw_end(&w);
 	} else {
-		sb_printf(&b, "/* spring: %s. %d stops every %s ms; the linear() curve stays within %s%% of the spring */\n", s.description,
-		          c.count, fmt_num(n[0], resolution_ms, 6), fmt_num(n[1], 100.0 * c.deviation, 2));
+		sb_printf(&b, "/* spring: %s. %d stops every %s ms; the linear() curve stays within %s%% of the spring */\n",
+		          s.description, c.count, fmt_num(n[0], resolution_ms, 6), fmt_num(n[1], 100.0 * c.deviation, 2));
 		if (c.truncated) {
 			sb_printf(&b,
 			          "/* truncated at %s s (--max-duration): the spring had not settled; the last stop is %s, so the value "
@@ -198,7 +198,8 @@ int cmd_css(int argc, char **argv)
 			          fmt_num(n[0], max_duration, 6), fmt_num(n[1], c.stops[c.count - 1], 6));
 		}
 		if (c.deviation > 0.005) {
-			sb_printf(&b, "/* note: at %s ms between stops the curve strays %s%% from the spring: use a smaller --resolution */\n",
+			sb_printf(&b,
+			          "/* note: at %s ms between stops the curve strays %s%% from the spring: use a smaller --resolution */\n",
 			          fmt_num(n[0], resolution_ms, 6), fmt_num(n[1], 100.0 * c.deviation, 2));
 		}
 		sb_printf(&b, "transition-timing-function: %s;\n", c.easing);

@@ -198,13 +198,15 @@ int cmd_curve(int argc, char **argv)
 		jw_object_end(&w);
 		jw_end(&w);
 	} else if (svg_path) {
-		sb_printf(&out, "wrote %s (%d samples, %s to %s s)\n", svg_path, c.n, fmt_num(n[0], 0.0, 6), fmt_num(n[1], c.t[c.n - 1], 6));
+		sb_printf(&out, "wrote %s (%d samples, %s to %s s)\n", svg_path, c.n, fmt_num(n[0], 0.0, 6),
+		          fmt_num(n[1], c.t[c.n - 1], 6));
 	} else {
 		sb_printf(&out, "spring parameters: %s\n", s.description);
 		sb_printf(&out, "move: %s -> %s, initial velocity %s units/s\n", fmt_num(n[0], from, 6), fmt_num(n[1], to, 6),
 		          fmt_num(n[2], vel, 6));
 		if (isfinite(settle)) {
-			sb_printf(&out, "settled (within %s of the target for good) at %s s\n", fmt_num(n[0], eps, 6), fmt_num(n[1], settle, 6));
+			sb_printf(&out, "settled (within %s of the target for good) at %s s\n", fmt_num(n[0], eps, 6),
+			          fmt_num(n[1], settle, 6));
 		} else {
 			sb_printf(&out, "never settles (undamped)\n");
 		}

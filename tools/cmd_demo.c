@@ -23,12 +23,12 @@ static int demo_table(void)
 {
 	named_spring rows[16];
 	int n = 0;
-#define ROW(label, desc, call)                                                                  \
-	do {                                                                                        \
-		rows[n].name = label;                                                                   \
-		rows[n].given = desc;                                                                   \
-		rows[n].result = call;                                                                  \
-		n++;                                                                                    \
+#define ROW(label, desc, call) \
+	do {                       \
+		rows[n].name = label;  \
+		rows[n].given = desc;  \
+		rows[n].result = call; \
+		n++;                   \
 	} while (0)
 	ROW("SwiftUI .smooth", "duration 0.5, bounce 0", spring_params_from_duration_bounce(0.5f, 0.0f, &rows[n].p));
 	ROW("SwiftUI .snappy", "duration 0.5, bounce 0.15", spring_params_from_duration_bounce(0.5f, 0.15f, &rows[n].p));
@@ -45,8 +45,8 @@ static int demo_table(void)
 	ROW("per-frame twin", "same, for the exact integrator", spring_params_from_per_frame_exact(0.1f, 0.7f, 30.0f, &rows[n].p));
 #undef ROW
 	printf("Spring conversions (mass-normalised; settling for a unit move, epsilon 0.001)\n\n");
-	printf("%-21s %-34s %9s %8s %6s %6s %8s %7s %9s %7s %7s\n", "spring", "given", "stiffness", "damping", "ratio",
-	       "hertz", "duration", "bounce", "overshoot", "settle~", "settle");
+	printf("%-21s %-34s %9s %8s %6s %6s %8s %7s %9s %7s %7s\n", "spring", "given", "stiffness", "damping", "ratio", "hertz",
+	       "duration", "bounce", "overshoot", "settle~", "settle");
 	for (int i = 0; i < n; i++) {
 		if (rows[i].result != SPRING_OK) {
 			printf("%-21s %-34s error: %s\n", rows[i].name, rows[i].given, spring_result_string(rows[i].result));
@@ -58,9 +58,9 @@ static int demo_table(void)
 			bounce = 0.0f; // critical damping computed from floats lands a hair either side
 		}
 		printf("%-21s %-34s %9.3f %8.3f %6.3f %6.3f %8.4f %7.3f %8.2f%% %7.3f %7.3f\n", rows[i].name, rows[i].given,
-		       p.stiffness / p.mass, p.damping / p.mass, spring_damping_ratio(p), spring_frequency_hz(p),
-		       spring_duration(p), bounce, 100.0f * spring_overshoot(p),
-		       spring_settling_duration(p, 1.0f, 0.0f, 0.001f), spring_settling_time(p, 1.0f, 0.0f, 0.001f));
+		       p.stiffness / p.mass, p.damping / p.mass, spring_damping_ratio(p), spring_frequency_hz(p), spring_duration(p),
+		       bounce, 100.0f * spring_overshoot(p), spring_settling_duration(p, 1.0f, 0.0f, 0.001f),
+		       spring_settling_time(p, 1.0f, 0.0f, 0.001f));
 	}
 	printf("\n  settle~ = SwiftUI-compatible envelope estimate (settlingDuration); settle = exact last time\n"
 	       "  |x - target| > 0.001. Apple documents 157.9 / 17.6 / ~1.04 s for duration 0.5, bounce 0.3.\n\n");
@@ -73,7 +73,9 @@ static int demo_checks(demo_report *report)
 	const struct {
 		const char *name;
 		float hertz, ratio;
-	} cases[] = {{"tail 1.5 Hz / 0.2", 1.5f, 0.2f}, {"hair 3 Hz / 0.4", 3.0f, 0.4f}, {"ear 6 Hz / 0.1", 6.0f, 0.1f},
+	} cases[] = {{"tail 1.5 Hz / 0.2", 1.5f, 0.2f},
+	             {"hair 3 Hz / 0.4", 3.0f, 0.4f},
+	             {"ear 6 Hz / 0.1", 6.0f, 0.1f},
 	             {"heavy 0.5 Hz / 1.2", 0.5f, 1.2f}};
 	const struct {
 		const char *name;
@@ -93,7 +95,8 @@ static int demo_checks(demo_report *report)
 			spring_energy_report e;
 			spring_rest_report r;
 			spring_envelope_report v;
-			if (spring_check_energy(p, 60.0f, 600, &desc, &e) != SPRING_OK || spring_check_rest(p, 60.0f, 60.0f, &desc, &r) != SPRING_OK ||
+			if (spring_check_energy(p, 60.0f, 600, &desc, &e) != SPRING_OK ||
+			    spring_check_rest(p, 60.0f, 60.0f, &desc, &r) != SPRING_OK ||
 			    spring_check_envelope(p, fps, 3, 1, &desc, &v) != SPRING_OK) {
 				printf("%-20s %-14s error running the checks\n", cases[c].name, methods[m].name);
 				failures++;

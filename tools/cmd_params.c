@@ -164,7 +164,8 @@ int cmd_params(int argc, char **argv)
 		line(&b, "perceptual duration", v);
 		fmt_num(n[1], s.epsilon, 6);
 		if (isfinite(f.settle_estimate)) {
-			snprintf(v, sizeof v, "%s s (SwiftUI estimate: envelope bound, epsilon %s)", fmt_num(n[0], f.settle_estimate, 6), n[1]);
+			snprintf(v, sizeof v, "%s s (SwiftUI estimate: envelope bound, epsilon %s)", fmt_num(n[0], f.settle_estimate, 6),
+			         n[1]);
 		} else {
 			snprintf(v, sizeof v, "never (undamped)");
 		}

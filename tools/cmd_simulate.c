@@ -32,11 +32,11 @@ static const char simulate_help[] =
 #define SIM_MAX_VALUES 5000000.0
 
 typedef struct sim_run {
-	int frames;          // recorded poses: frames + 1 (frame 0 included)
+	int frames; // recorded poses: frames + 1 (frame 0 included)
 	int bones;
 	double fps;
-	double *time;        // [frames]
-	spring_xform2 *pose; // [frames * bones]
+	double *time;                // [frames]
+	spring_xform2 *pose;         // [frames * bones]
 	double *offset_x, *offset_y; // teleport offset applied before recording frame f
 	double *root_x, *root_y;     // root position at frame f
 	int teleport_count;
@@ -173,7 +173,6 @@ static double peak_tip_speed(const rig_file *f, const sim_run *r, int chain, dou
 	return peak;
 }
 
-
 // The box around every bone's pivot and tip.
 static void skeleton_bounds(const rig_file *f, const spring_xform2 *w, int bones, double *x0, double *x1, double *y0, double *y1)
 {
@@ -223,7 +222,8 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 	svg_text(b, lx, 44, "start", 12, NULL, "#444444", "bones");
 	lx += 44;
 	for (int c = 0; c < f->info->chain_count && c < 8; c++) {
-		sb_printf(b, "<line x1=\"%.1f\" y1=\"40\" x2=\"%.1f\" y2=\"40\" stroke=\"%s\" stroke-width=\"3\"/>\n", lx, lx + 16, svg_color(c));
+		sb_printf(b, "<line x1=\"%.1f\" y1=\"40\" x2=\"%.1f\" y2=\"40\" stroke=\"%s\" stroke-width=\"3\"/>\n", lx, lx + 16,
+		          svg_color(c));
 		svg_text(b, lx + 20, 44, "start", 12, NULL, "#444444", f->info->chains[c].name);
 		lx += 30 + 7.0 * (double)strlen(f->info->chains[c].name);
 	}
@@ -236,8 +236,8 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 		double cx = 0.5 * (x0 + x1), cy = 0.5 * (y0 + y1);
 		double pcx = ox + pw / 2.0, pcy = oy + 12.0 + (ph - 30.0) / 2.0;
 		sb_printf(b, "<g class=\"frame\" data-frame=\"%d\">\n", fr);
-		sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\" stroke=\"#dddddd\"/>\n", ox + 4, oy + 4,
-		          pw - 8, ph - 8);
+		sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\" stroke=\"#dddddd\"/>\n", ox + 4,
+		          oy + 4, pw - 8, ph - 8);
 		char lab[64];
 		snprintf(lab, sizeof lab, "frame %d, t = %s s", fr, fmt_num(n1, r->time[fr], 4));
 		svg_text(b, ox + 12, oy + ph - 12, "start", 11, NULL, "#555555", lab);
@@ -252,10 +252,11 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 				double qx = pcx + ((double)q.x - cx) * scale, qy = pcy - ((double)q.y - cy) * scale;
 				const char *color = in_chain ? svg_color(chain_of[i]) : "#333333";
 				if (spring_rig_bone_length(f->rig, i) > 0.0f) {
-					sb_printf(b,
-					          "<line class=\"bone\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%s\" "
-					          "stroke-linecap=\"round\"/>\n",
-					          px, py, qx, qy, color, in_chain ? "2.5" : "3");
+					sb_printf(
+						b,
+						"<line class=\"bone\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%s\" "
+						"stroke-linecap=\"round\"/>\n",
+						px, py, qx, qy, color, in_chain ? "2.5" : "3");
 				}
 				sb_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"1.8\" fill=\"%s\"/>\n", px, py, color);
 			}
@@ -285,8 +286,8 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 				xs[(size_t)c * r->frames + i] = (double)tip.x - r->root_x[i];
 				ys[(size_t)c * r->frames + i] = (double)tip.y - r->root_y[i];
 			}
-			p.series[c] = (svg_series){f->info->chains[c].name, xs + (size_t)c * r->frames, ys + (size_t)c * r->frames, r->frames,
-			                           NULL, 0, 1.5, 0};
+			p.series[c] = (svg_series){
+				f->info->chains[c].name, xs + (size_t)c * r->frames, ys + (size_t)c * r->frames, r->frames, NULL, 0, 1.5, 0};
 		}
 		svg_plot_draw(b, &p);
 	} else {
@@ -500,7 +501,8 @@ int cmd_simulate(int argc, char **argv)
 			          f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip", f.info->chains[c].bone_count,
 			          fmt_num(n[2], rig_chain_length(&f, c), 6), p0, p1, fmt_num(n[3], peak, 6), fmt_num(n[4], at, 6));
 		}
-		sb_printf(&b, "\nfinal pose (frame %d, t = %s s), world transforms:\n", r.frames - 1, fmt_num(n[0], r.time[r.frames - 1], 6));
+		sb_printf(&b, "\nfinal pose (frame %d, t = %s s), world transforms:\n", r.frames - 1,
+		          fmt_num(n[0], r.time[r.frames - 1], 6));
 		sb_printf(&b, "%-20s %12s %12s %12s\n", "bone", "x", "y", "angle (deg)");
 		for (int k = 0; k < r.bones; k++) {
 			sb_printf(&b, "%-20s %12s %12s %12s\n", spring_rig_bone_name(f.rig, k), fmt_num(n[0], last[k].position.x, 6),

@@ -122,7 +122,8 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		integrator_result *r = &res[count++];
 		memset(r, 0, sizeof *r);
 		r->name = m == 0 ? "exact" : "semi-implicit";
-		spring_check_desc desc = {.step = m == 0 ? spring_step_fn_exact : spring_step_fn_semi_implicit, .clock_step = (float)step};
+		spring_check_desc desc = {.step = m == 0 ? spring_step_fn_exact : spring_step_fn_semi_implicit,
+		                          .clock_step = (float)step};
 		for (int i = 0; i < fps_count; i++) {
 			r->energy_error[i] = spring_check_energy(s.p, rates[i], 600, &desc, &r->energy[i]);
 			r->rest_error[i] = spring_check_rest(s.p, rates[i], 60.0f, &desc, &r->rest[i]);
@@ -201,9 +202,10 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		jw_array_end(&w);
 		json_verdict(&w, checks, failures);
 	} else {
-		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description, fmt_num(n[0], s.p.stiffness, 6),
-		          fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
-		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6), SPRING_CLOCK_DEFAULT_MAX_STEPS);
+		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description,
+		          fmt_num(n[0], s.p.stiffness, 6), fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
+		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6),
+		          SPRING_CLOCK_DEFAULT_MAX_STEPS);
 		for (int i = 0; i < fps_count; i++) {
 			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
 		}
@@ -218,8 +220,9 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 					continue;
 				}
 				pf(&b, r->energy[i].passed);
-				sb_printf(&b, "  %d peaks, %d grew; largest ratio of a peak to the one before %s (must be < 1)\n", r->energy[i].peaks,
-				          r->energy[i].growths, fmt_num(n[0], r->energy[i].peaks > 1 ? r->energy[i].worst_ratio : 0.0, 4));
+				sb_printf(&b, "  %d peaks, %d grew; largest ratio of a peak to the one before %s (must be < 1)\n",
+				          r->energy[i].peaks, r->energy[i].growths,
+				          fmt_num(n[0], r->energy[i].peaks > 1 ? r->energy[i].worst_ratio : 0.0, 4));
 			}
 			for (int i = 0; i < fps_count; i++) {
 				sb_printf(&b, "  2 rest      %6s fps  ", fmt_num(n[0], fps[i], 6));
@@ -535,7 +538,8 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		json_verdict(&w, checks, failures);
 	} else {
 		char shown[200];
-		sb_printf(&b, "rig: %s (%d chains), clip %s\n", cli_clean(shown, sizeof shown, path), chains, clip_name ? clip_name : "(none)");
+		sb_printf(&b, "rig: %s (%d chains), clip %s\n", cli_clean(shown, sizeof shown, path), chains,
+		          clip_name ? clip_name : "(none)");
 		sb_printf(&b, "energy and rest: 1 s of the clip, then the setup pose held for 60 s at 60 fps\n");
 		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n[0], checkpoints * RIG_CHECKPOINT, 6));
 		for (int i = 0; i < fps_count; i++) {
@@ -549,13 +553,15 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 			          fmt_num(n[0], r->length, 6));
 			sb_puts(&b, "  1 energy    ");
 			pf(&b, r->energy_passed);
-			sb_printf(&b, "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
-			              "before: at most %s (must be < 1; %d windows)\n",
+			sb_printf(&b,
+			          "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
+			          "before: at most %s (must be < 1; %d windows)\n",
 			          fmt_num(n[0], r->peak, 4), fmt_num(n[1], 100.0 * r->peak / r->length, 3), fmt_num(n[2], r->peak_time, 4),
 			          fmt_num(n[3], r->worst_ratio, 3), r->windows);
 			sb_puts(&b, "  2 rest      ");
 			pf(&b, r->rest_passed);
-			sb_printf(&b, "  tip motion over the last second: %s of the length (must be < 1e-06)\n", fmt_num(n[0], r->rest_move, 3));
+			sb_printf(&b, "  tip motion over the last second: %s of the length (must be < 1e-06)\n",
+			          fmt_num(n[0], r->rest_move, 3));
 			sb_puts(&b, "  3 envelope  ");
 			pf(&b, r->env_passed);
 			sb_printf(&b, "  worst %s%% of the length (tolerance 1%%):", fmt_num(n[0], 100.0 * r->env_worst, 3));
@@ -602,9 +608,8 @@ int cmd_verify(int argc, char **argv)
 	}
 	double fps[VERIFY_MAX_FPS] = {30.0, 60.0, 144.0};
 	int fps_count = 3;
-	if (cli_flag(&a, "--fps") &&
-	    cli_parse_list(cmd, "--fps", cli_str(&a, "--fps", ""), fps, VERIFY_MAX_FPS, &fps_count, (cli_range){1.0, 10000.0, 0, 0}) !=
-	        CLI_OK) {
+	if (cli_flag(&a, "--fps") && cli_parse_list(cmd, "--fps", cli_str(&a, "--fps", ""), fps, VERIFY_MAX_FPS, &fps_count,
+	                                            (cli_range){1.0, 10000.0, 0, 0}) != CLI_OK) {
 		return CLI_USAGE;
 	}
 	int springs = cli_spring_flag_count(&a) + cli_flag(&a, "--epsilon");
@@ -613,12 +618,14 @@ int cmd_verify(int argc, char **argv)
 			return cli_error(cmd, "give a rig file or spring parameters, not both");
 		}
 		if (cli_flag(&a, "--integrator") || cli_flag(&a, "--step")) {
-			return cli_error(cmd, "%s applies to a spring, not to a rig file", cli_flag(&a, "--integrator") ? "--integrator" : "--step");
+			return cli_error(cmd, "%s applies to a spring, not to a rig file",
+			                 cli_flag(&a, "--integrator") ? "--integrator" : "--step");
 		}
 		return verify_rig(&a, fps, fps_count);
 	}
 	if (cli_flag(&a, "--clip") || cli_flag(&a, "--seconds")) {
-		return cli_error(cmd, "%s applies to a rig file (spring verify RIG.json ...)", cli_flag(&a, "--clip") ? "--clip" : "--seconds");
+		return cli_error(cmd, "%s applies to a rig file (spring verify RIG.json ...)",
+		                 cli_flag(&a, "--clip") ? "--clip" : "--seconds");
 	}
 	if (!springs) {
 		return cli_error(cmd, "give a rig file or spring parameters (for example --duration 0.5 --bounce 0.3; see --help)");

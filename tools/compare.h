@@ -8,18 +8,18 @@
 
 typedef struct compare_desc {
 	spring_params p;
-	const char *spring_label;  ///< e.g. "duration 0.5 s, bounce 0"
+	const char *spring_label; ///< e.g. "duration 0.5 s, bounce 0"
 	double from, to, retarget_to, retarget_at, tween_duration, dt, until;
 } compare_desc;
 
 typedef struct compare_result {
-	int n;                     ///< samples; the retarget time appears twice (before, after)
+	int n; ///< samples; the retarget time appears twice (before, after)
 	double *t, *tween_x, *tween_v, *spring_x, *spring_v, *tween_speed, *spring_speed;
-	int retarget_index;        ///< index of the "after" sample at the retarget time
+	int retarget_index;                                            ///< index of the "after" sample at the retarget time
 	double tween_before, tween_after, spring_before, spring_after; ///< speeds at the retarget
-	double tween_next, spring_next; ///< speeds one frame after the retarget
-	double spring_rest_time;   ///< when the spring came to rest (NAN if not within the run)
-	double tween_end_time;     ///< when the second tween ends
+	double tween_next, spring_next;                                ///< speeds one frame after the retarget
+	double spring_rest_time;                                       ///< when the spring came to rest (NAN if not within the run)
+	double tween_end_time;                                         ///< when the second tween ends
 } compare_result;
 
 /// Default `until` for a description whose other fields are set: the retarget time plus the

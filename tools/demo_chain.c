@@ -42,8 +42,9 @@ static spring_chain *make_tail(spring_xform3 root)
 
 static spring_xform3 root_at(double t)
 {
-	spring_xform3 r = {{(float)(30.0 * sin(2.0 * 3.14159265358979 * 0.8 * t)), (float)(10.0 * sin(2.0 * 3.14159265358979 * 0.3 * t)), 0.0f},
-	                   spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), (float)(0.4 * sin(3.14159265358979 * t)))};
+	spring_xform3 r = {
+		{(float)(30.0 * sin(2.0 * 3.14159265358979 * 0.8 * t)), (float)(10.0 * sin(2.0 * 3.14159265358979 * 0.3 * t)), 0.0f},
+		spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), (float)(0.4 * sin(3.14159265358979 * t)))};
 	return r;
 }
 

@@ -56,7 +56,8 @@ static void figure_regimes(sbuf *b)
 			x[k][i] = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)t[i]).x;
 		}
 		if (k == 0) {
-			snprintf(labels[k], sizeof labels[k], "underdamped, ratio 0.3: overshoots %s%%", fmt_num(n0, 100.0 * spring_overshoot(p), 3));
+			snprintf(labels[k], sizeof labels[k], "underdamped, ratio 0.3: overshoots %s%%",
+			         fmt_num(n0, 100.0 * spring_overshoot(p), 3));
 		} else if (k == 1) {
 			snprintf(labels[k], sizeof labels[k], "critically damped, ratio 1");
 		} else {
@@ -64,7 +65,8 @@ static void figure_regimes(sbuf *b)
 		}
 	}
 	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, 380, "Three damping regimes", "Position over time of a unit move for damping ratios 0.3, 1 and 2 at 1 Hz.", 0);
+	svg_begin(b, 760, 380, "Three damping regimes", "Position over time of a unit move for damping ratios 0.3, 1 and 2 at 1 Hz.",
+	          0);
 	svg_plot p;
 	memset(&p, 0, sizeof p);
 	p.width = 760;
@@ -198,7 +200,8 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 	for (int r = 0; r < 3; r++) {
 		rig_file f;
 		if (rig_file_open("demo", path, &f) != CLI_OK) {
-			snprintf(note, note_size, "sample rig %s could not be read (see the message above): the tail figure is left out", path);
+			snprintf(note, note_size, "sample rig %s could not be read (see the message above): the tail figure is left out",
+			         path);
 			sb_puts(b, "<p class=\"note\">");
 			sb_xml(b, note);
 			sb_puts(b, "</p>\n");
@@ -348,7 +351,8 @@ static void verification(sbuf *b, const demo_report *r)
 	sb_puts(b, "<table>\n<tr><th>spring</th><th>integrator</th><th>1 energy: peaks, worst ratio</th><th>2 rest: last-second "
 	           "move</th><th>3 envelope 30/60/144/jitter</th></tr>\n");
 	for (int i = 0; i < r->row_count; i++) {
-		const char *cells[5] = {r->rows[i].spring, r->rows[i].integrator, r->rows[i].energy, r->rows[i].rest, r->rows[i].envelope};
+		const char *cells[5] = {r->rows[i].spring, r->rows[i].integrator, r->rows[i].energy, r->rows[i].rest,
+		                        r->rows[i].envelope};
 		sb_puts(b, "<tr>");
 		for (int c = 0; c < 5; c++) {
 			int pass = strncmp(cells[c], "PASS", 4) == 0, fail = strncmp(cells[c], "FAIL", 4) == 0;
@@ -365,13 +369,14 @@ static void verification(sbuf *b, const demo_report *r)
 	}
 	sb_puts(b, "</table>\n<p>Secondary motion (the seed's 8-bone, 20-unit tail):</p>\n<ul>\n");
 	for (int i = 0; i < r->line_count; i++) {
-		sb_printf(b, "<li><span class=\"%s\">%s</span> ", r->chain_passed[i] ? "pass" : "fail", r->chain_passed[i] ? "PASS" : "FAIL");
+		sb_printf(b, "<li><span class=\"%s\">%s</span> ", r->chain_passed[i] ? "pass" : "fail",
+		          r->chain_passed[i] ? "PASS" : "FAIL");
 		sb_xml(b, r->chain_lines[i]);
 		sb_puts(b, "</li>\n");
 	}
 	sb_puts(b, "</ul>\n");
-	sb_printf(b, "<p><strong>%s</strong>: %d of %d checks passed.</p>\n", r->failures ? "Some checks failed" : "All checks passed",
-	          r->checks - r->failures, r->checks);
+	sb_printf(b, "<p><strong>%s</strong>: %d of %d checks passed.</p>\n",
+	          r->failures ? "Some checks failed" : "All checks passed", r->checks - r->failures, r->checks);
 }
 
 int demo_write_html(const char *path, const demo_report *report, char *message, size_t message_size, char *rig_note,
@@ -379,7 +384,8 @@ int demo_write_html(const char *path, const demo_report *report, char *message, 
 {
 	sbuf b;
 	sb_init(&b);
-	sb_puts(&b, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
+	sb_puts(&b,
+	        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
 	sb_printf(&b, "<title>libspring %s demo</title>\n<style>%s</style>\n</head>\n<body>\n", SPRING_VERSION_STRING, page_css);
 	sb_printf(&b, "<h1>libspring %s: damped springs, shown</h1>\n", SPRING_VERSION_STRING);
 	para(&b, "Every figure on this page was computed by the library when spring demo ran (make demo). The page is "

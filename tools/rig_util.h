@@ -10,7 +10,7 @@ typedef struct rig_file {
 	spring_rig *rig;
 	spring_rig_file_info *info; ///< heap (about 15 KB)
 	int bone_count;
-	spring_xform2 root;         ///< where the rig's root is now (initial placement + teleports)
+	spring_xform2 root; ///< where the rig's root is now (initial placement + teleports)
 } rig_file;
 
 /// Loads `path`. On failure prints "spring: <command>: <file: path: reason>" and returns CLI_USAGE.

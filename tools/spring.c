@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*run)(int, char **);
-	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},       {"css", cmd_css},   {"compare", cmd_compare},
+	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},   {"css", cmd_css},  {"compare", cmd_compare},
 	                {"simulate", cmd_simulate}, {"verify", cmd_verify}, {"demo", cmd_demo}};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		if (strcmp(cmd, commands[i].name) == 0) {

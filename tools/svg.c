@@ -97,8 +97,8 @@ static void tick_label(char *buf, double v, double step)
 }
 
 typedef struct mapping {
-	double x0, x1, y0, y1;      // data range
-	double px0, px1, py0, py1;  // pixel range (py0 is the bottom)
+	double x0, x1, y0, y1;     // data range
+	double px0, px1, py0, py1; // pixel range (py0 is the bottom)
 	int log_y;
 } mapping;
 
@@ -255,8 +255,10 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 			}
 			first = 0;
 			const char *color = se->color ? se->color : svg_color(s);
-			sb_printf(b, "<line class=\"legend-swatch\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"3\"%s/>\n",
-			          lx, ly - 4.0, lx + 18.0, ly - 4.0, color, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
+			sb_printf(
+				b,
+				"<line class=\"legend-swatch\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"3\"%s/>\n",
+				lx, ly - 4.0, lx + 18.0, ly - 4.0, color, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
 			sb_puts(b, "<text class=\"legend\" ");
 			sb_printf(b, "x=\"%.2f\" y=\"%.2f\" fill=\"#222222\">", lx + 23.0, ly);
 			sb_xml(b, se->label);
@@ -304,8 +306,8 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 	}
 	if (p->y_label) {
 		double cx = p->left + 14.0, cy = (m.py0 + m.py1) / 2.0;
-		sb_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 %.2f %.2f)\">", cx,
-		          cy, cx, cy);
+		sb_printf(b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" fill=\"#222222\" transform=\"rotate(-90 %.2f %.2f)\">",
+		          cx, cy, cx, cy);
 		sb_xml(b, p->y_label);
 		sb_puts(b, "</text>\n");
 	}
@@ -320,8 +322,9 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 			continue;
 		}
 		double py = map_y(&m, r->value);
-		sb_printf(b, "<line class=\"hline\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
-		          m.px0, py, m.px1, py, r->color ? r->color : "#888888", r->dashed ? " stroke-dasharray=\"5 4\"" : "");
+		sb_printf(
+			b, "<line class=\"hline\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
+			m.px0, py, m.px1, py, r->color ? r->color : "#888888", r->dashed ? " stroke-dasharray=\"5 4\"" : "");
 	}
 	for (int i = 0; i < p->vline_count; i++) {
 		const svg_refline *r = &p->vlines[i];
@@ -329,8 +332,9 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 			continue;
 		}
 		double px = map_x(&m, r->value);
-		sb_printf(b, "<line class=\"vline\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
-		          px, m.py1, px, m.py0, r->color ? r->color : "#888888", r->dashed ? " stroke-dasharray=\"5 4\"" : "");
+		sb_printf(
+			b, "<line class=\"vline\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
+			px, m.py1, px, m.py0, r->color ? r->color : "#888888", r->dashed ? " stroke-dasharray=\"5 4\"" : "");
 	}
 	// Series.
 	for (int s = 0; s < p->series_count; s++) {

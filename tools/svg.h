@@ -11,19 +11,19 @@
 #define SVG_MAX_LINES 6
 
 typedef struct svg_series {
-	const char *label;    ///< legend text (NULL: not in the legend)
-	const double *x, *y;  ///< n points; non-finite points break the line
+	const char *label;   ///< legend text (NULL: not in the legend)
+	const double *x, *y; ///< n points; non-finite points break the line
 	int n;
-	const char *color;    ///< CSS colour; NULL -> the palette colour for its index
-	int dashed;           ///< 1: dashed line
-	double width;         ///< stroke width in px; 0 -> 2
-	int markers;          ///< 1: a small dot at every point as well
+	const char *color; ///< CSS colour; NULL -> the palette colour for its index
+	int dashed;        ///< 1: dashed line
+	double width;      ///< stroke width in px; 0 -> 2
+	int markers;       ///< 1: a small dot at every point as well
 } svg_series;
 
 typedef struct svg_refline {
-	double value;         ///< y for a horizontal line, x for a vertical one
-	const char *label;    ///< drawn beside the line (may be NULL)
-	const char *color;    ///< NULL -> grey
+	double value;      ///< y for a horizontal line, x for a vertical one
+	const char *label; ///< drawn beside the line (may be NULL)
+	const char *color; ///< NULL -> grey
 	int dashed;
 } svg_refline;
 

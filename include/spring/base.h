@@ -18,15 +18,15 @@ extern "C" {
 #endif
 
 #if defined(SPRING_SHARED) && defined(_WIN32)
-#  if defined(SPRING_BUILDING)
-#    define SPRING_API __declspec(dllexport)
-#  else
-#    define SPRING_API __declspec(dllimport)
-#  endif
-#elif defined(SPRING_BUILDING) && defined(__GNUC__)
-#  define SPRING_API __attribute__((visibility("default")))
+#if defined(SPRING_BUILDING)
+#define SPRING_API __declspec(dllexport)
 #else
-#  define SPRING_API
+#define SPRING_API __declspec(dllimport)
+#endif
+#elif defined(SPRING_BUILDING) && defined(__GNUC__)
+#define SPRING_API __attribute__((visibility("default")))
+#else
+#define SPRING_API
 #endif
 
 /// Result of every fallible call. An error leaves every output and every piece of state untouched.
@@ -69,20 +69,20 @@ typedef struct spring_error_step {
 /// program reads without parsing prose, and a sentence for people. For a rig whose second
 /// chain has a bad collider radius: `path` = {chain 1, collider 2}, `depth` 2, `field` "radius".
 typedef struct spring_error {
-	spring_result result;                        ///< the code also returned by the call
-	char object[16];                             ///< the object refusing it: "chain", "chain2d", "rig"
-	int depth;                                   ///< number of steps in `path`; 0 when the fault is
-	                                             ///< the description as a whole
+	spring_result result;                           ///< the code also returned by the call
+	char object[16];                                ///< the object refusing it: "chain", "chain2d", "rig"
+	int depth;                                      ///< number of steps in `path`; 0 when the fault is
+	                                                ///< the description as a whole
 	spring_error_step path[SPRING_ERROR_MAX_DEPTH]; ///< outermost first
-	char field[32];                              ///< the offending field of the innermost element,
-	                                             ///< as named in the description struct ("length");
-	                                             ///< empty when the element as a whole is at fault
-	spring_error_step other;                     ///< another element of the same list the fault is
-	                                             ///< about (the first of two duplicates, a parent
-	                                             ///< listed too late); element NONE when none
-	char message[200];                           ///< a full sentence: the location ("chain 1:
-	                                             ///< collider 2: ", or "rig: " for the whole),
-	                                             ///< the field and the reason
+	char field[32];                                 ///< the offending field of the innermost element,
+	                                                ///< as named in the description struct ("length");
+	                                                ///< empty when the element as a whole is at fault
+	spring_error_step other;                        ///< another element of the same list the fault is
+	                                                ///< about (the first of two duplicates, a parent
+	                                                ///< listed too late); element NONE when none
+	char message[200];                              ///< a full sentence: the location ("chain 1:
+	                                                ///< collider 2: ", or "rig: " for the whole),
+	                                                ///< the field and the reason
 } spring_error;
 
 /// The innermost element of an error's location (`SPRING_ELEMENT_NONE`, index -1 when depth is 0).
@@ -125,9 +125,9 @@ typedef int spring_assert_fn(const char *condition, const char *file, int line);
 SPRING_API void spring_set_assert(spring_assert_fn *fn);
 #if !defined(NDEBUG) || defined(SPRING_ENABLE_ASSERT)
 SPRING_API int spring_internal_assert(const char *condition, const char *file, int line);
-#  define SPRING_ASSERT(c) ((c) ? (void)0 : (void)spring_internal_assert(#c, __FILE__, __LINE__))
+#define SPRING_ASSERT(c) ((c) ? (void)0 : (void)spring_internal_assert(#c, __FILE__, __LINE__))
 #else
-#  define SPRING_ASSERT(c) ((void)0)
+#define SPRING_ASSERT(c) ((void)0)
 #endif
 
 /// @name Deterministic transcendental functions (double precision, the library's own).
@@ -137,14 +137,14 @@ SPRING_API int spring_internal_assert(const char *condition, const char *file, i
 /// functions of infinities give NaN. Callers in the library never pass non-finite values.
 /// @{
 SPRING_API double spring_det_exp(double x);
-SPRING_API double spring_det_expm1(double x);  ///< exp(x) - 1 without cancellation near 0
-SPRING_API double spring_det_log(double x);    ///< natural log; x <= 0 gives -inf (0) or NaN (< 0)
-SPRING_API double spring_det_log1p(double x);  ///< log(1 + x) without cancellation near 0
+SPRING_API double spring_det_expm1(double x); ///< exp(x) - 1 without cancellation near 0
+SPRING_API double spring_det_log(double x);   ///< natural log; x <= 0 gives -inf (0) or NaN (< 0)
+SPRING_API double spring_det_log1p(double x); ///< log(1 + x) without cancellation near 0
 SPRING_API double spring_det_sin(double x);
 SPRING_API double spring_det_cos(double x);
 SPRING_API void spring_det_sincos(double x, double *s, double *c);
 SPRING_API double spring_det_atan2(double y, double x);
-SPRING_API double spring_det_acos(double x);   ///< x clamped to [-1, 1]
+SPRING_API double spring_det_acos(double x); ///< x clamped to [-1, 1]
 /// @}
 
 /// 64-bit FNV-1a over bytes, for determinism goldens.

@@ -52,19 +52,19 @@ typedef struct spring_chain2d_segment {
 } spring_chain2d_segment;
 
 typedef struct spring_chain2d_desc {
-	int segment_count;                       ///< 1 .. SPRING_CHAIN_MAX_BONES
-	const spring_chain2d_segment *segments;  ///< segment_count entries, root first
-	spring_params params;       ///< default for segments; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
-	spring_params tip_params;   ///< non-zero: the last segment's params; segments in between
-	                            ///< interpolate frequency and damping ratio linearly root to tip
-	                            ///< (a single segment uses `params`)
-	spring_vec2 gravity;        ///< units/s^2 acting on each segment as a torque (default none)
-	spring_vec2 wind;           ///< units/s^2, same treatment as gravity (default none)
-	float step;                 ///< fixed physics step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
-	int max_steps;              ///< cap on steps per update; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
+	int segment_count;                      ///< 1 .. SPRING_CHAIN_MAX_BONES
+	const spring_chain2d_segment *segments; ///< segment_count entries, root first
+	spring_params params;                   ///< default for segments; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
+	spring_params tip_params;               ///< non-zero: the last segment's params; segments in between
+	                                        ///< interpolate frequency and damping ratio linearly root to tip
+	                                        ///< (a single segment uses `params`)
+	spring_vec2 gravity;                    ///< units/s^2 acting on each segment as a torque (default none)
+	spring_vec2 wind;                       ///< units/s^2, same treatment as gravity (default none)
+	float step;                             ///< fixed physics step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;                          ///< cap on steps per update; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
-	spring_xform2 root;         ///< initial root (position and angle; scale ignored); the chain
-	                            ///< starts at rest under it
+	spring_xform2 root; ///< initial root (position and angle; scale ignored); the chain
+	                    ///< starts at rest under it
 } spring_chain2d_desc;
 
 typedef struct spring_chain2d spring_chain2d;
@@ -73,8 +73,8 @@ typedef struct spring_chain2d spring_chain2d;
 SPRING_API size_t spring_chain2d_memory_size(const spring_chain2d_desc *desc);
 /// Creates a chain in caller memory of at least spring_chain2d_memory_size bytes, aligned to 16.
 /// `error` (optional) names the segment and field of an invalid description.
-SPRING_API spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size,
-                                             spring_chain2d **out, spring_error *error);
+SPRING_API spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
+                                             spring_error *error);
 /// Creates a chain with one allocation through the allocator hooks.
 SPRING_API spring_result spring_chain2d_create(const spring_chain2d_desc *desc, spring_chain2d **out, spring_error *error);
 /// Frees a chain made by spring_chain2d_create (no-op for NULL or caller memory).
@@ -110,8 +110,8 @@ SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
 /// transforms: joint i is the start of segment i with the segment's world angle; the last is the
 /// tip. `local_angles` (optional) receives each segment's angle relative to its parent.
 /// `capacity` must be at least segment_count + 1 when `joints` is given, segment_count otherwise.
-SPRING_API spring_result spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints,
-                                                 float *local_angles, int capacity);
+SPRING_API spring_result spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles,
+                                                 int capacity);
 /// The last stepped (not interpolated) simulated state of a segment: world angle and angular
 /// velocity (rad/s).
 SPRING_API spring_result spring_chain2d_get_state(const spring_chain2d *chain, int segment, spring_state *world_angle);
@@ -127,44 +127,44 @@ typedef enum spring_chain_collider_type {
 	SPRING_CHAIN_COLLIDER_SPHERE = 0, ///< centre `a`, radius (a circle in 2D mode)
 	SPRING_CHAIN_COLLIDER_CAPSULE,    ///< segment `a`-`b`, radius
 	SPRING_CHAIN_COLLIDER_PLANE,      ///< point `a`, normal `b` (need not be unit); the tip stays on the
-	                            ///< normal's side, radius is an extra offset
+	                                  ///< normal's side, radius is an extra offset
 } spring_chain_collider_type;
 
 typedef struct spring_chain_collider {
 	spring_chain_collider_type type;
-	spring_vec3 a, b;           ///< world space
-	float radius;               ///< >= 0
+	spring_vec3 a, b; ///< world space
+	float radius;     ///< >= 0
 } spring_chain_collider;
 
 typedef struct spring_chain_bone_desc {
-	spring_xform3 rest_local;   ///< rest transform relative to the parent bone (bone 0: relative to
-	                            ///< the root); rotation zero -> identity
-	spring_vec3 tip;            ///< the bone's tip in its own space (non-zero; its length is the
-	                            ///< bone length)
-	spring_params params;       ///< zero -> the chain's params (or the gradient)
-	float tip_radius;           ///< collision radius of the tip, >= 0
-	float cone_limit;           ///< max angle (radians, (0, pi)) between the simulated and the rigid
-	                            ///< bone direction; 0 -> unlimited
+	spring_xform3 rest_local; ///< rest transform relative to the parent bone (bone 0: relative to
+	                          ///< the root); rotation zero -> identity
+	spring_vec3 tip;          ///< the bone's tip in its own space (non-zero; its length is the
+	                          ///< bone length)
+	spring_params params;     ///< zero -> the chain's params (or the gradient)
+	float tip_radius;         ///< collision radius of the tip, >= 0
+	float cone_limit;         ///< max angle (radians, (0, pi)) between the simulated and the rigid
+	                          ///< bone direction; 0 -> unlimited
 } spring_chain_bone_desc;
 
 typedef struct spring_chain_desc {
-	int bone_count;                    ///< 1 .. SPRING_CHAIN_MAX_BONES
-	const spring_chain_bone_desc *bones;     ///< root to tip; each bone's parent is the one before
-	spring_params params;              ///< default; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
-	spring_params tip_params;          ///< non-zero: root-to-tip gradient (frequency and ratio)
-	spring_vec3 gravity;               ///< units/s^2 on each tip (default none)
-	spring_vec3 wind;                  ///< units/s^2 on each tip (default none)
-	const spring_chain_collider *colliders;  ///< copied at creation
-	int collider_count;                ///< 0 .. max_colliders
-	int max_colliders;                 ///< capacity for later spring_chain_set_colliders; 0 ->
-	                                   ///< collider_count; at most SPRING_CHAIN_MAX_COLLIDERS
-	bool mode_2d;                      ///< true: everything stays in the z = 0 plane
-	bool keep_projected_velocity;      ///< true disables removing the length-projected part
-	                                   ///< of the velocity (only to demonstrate the jitter it causes)
-	float step;                        ///< fixed physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
-	int max_steps;                     ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
+	int bone_count;                         ///< 1 .. SPRING_CHAIN_MAX_BONES
+	const spring_chain_bone_desc *bones;    ///< root to tip; each bone's parent is the one before
+	spring_params params;                   ///< default; zero -> spring_params_default() (2 Hz, damping ratio 0.3)
+	spring_params tip_params;               ///< non-zero: root-to-tip gradient (frequency and ratio)
+	spring_vec3 gravity;                    ///< units/s^2 on each tip (default none)
+	spring_vec3 wind;                       ///< units/s^2 on each tip (default none)
+	const spring_chain_collider *colliders; ///< copied at creation
+	int collider_count;                     ///< 0 .. max_colliders
+	int max_colliders;                      ///< capacity for later spring_chain_set_colliders; 0 ->
+	                                        ///< collider_count; at most SPRING_CHAIN_MAX_COLLIDERS
+	bool mode_2d;                           ///< true: everything stays in the z = 0 plane
+	bool keep_projected_velocity;           ///< true disables removing the length-projected part
+	                                        ///< of the velocity (only to demonstrate the jitter it causes)
+	float step;                             ///< fixed physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;                          ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
-	spring_xform3 root;                ///< initial root; the chain starts at rest under it
+	spring_xform3 root; ///< initial root; the chain starts at rest under it
 } spring_chain_desc;
 
 typedef struct spring_chain spring_chain;
@@ -203,8 +203,7 @@ SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const s
 SPRING_API int spring_chain_bone_count(const spring_chain *chain);
 /// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world
 /// tips (bone_count entries).
-SPRING_API spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips,
-                                               int capacity);
+SPRING_API spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
 /// The pose of the last physics step itself (no interpolation): for gameplay queries, or to see
 /// exactly what the next step's children were built on.
 SPRING_API spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips,

@@ -73,33 +73,33 @@ extern "C" {
 /// Description of a motion. Zero means default; only the first `channels` entries of each array
 /// are read.
 typedef struct spring_motion_desc {
-	int channels;            ///< 1 .. SPRING_MOTION_MAX_CHANNELS
-	spring_params params;    ///< all zero -> the default spring (SPRING_MOTION_DEFAULT_DURATION,
-	                         ///< SPRING_MOTION_DEFAULT_BOUNCE); mass 0 alone -> 1 kg
+	int channels;                                 ///< 1 .. SPRING_MOTION_MAX_CHANNELS
+	spring_params params;                         ///< all zero -> the default spring (SPRING_MOTION_DEFAULT_DURATION,
+	                                              ///< SPRING_MOTION_DEFAULT_BOUNCE); mass 0 alone -> 1 kg
 	float from[SPRING_MOTION_MAX_CHANNELS];       ///< initial value per channel, units
 	float to[SPRING_MOTION_MAX_CHANNELS];         ///< target per channel, units
 	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< initial velocity per channel, units/s
 	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< units, >= 0; 0 -> derived (see above)
 	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< units/s, >= 0; 0 -> omega_n * rest_delta
-	bool clamp_overshoot;    ///< true: a channel reaching its target stops there (default false)
+	bool clamp_overshoot;                         ///< true: a channel reaching its target stops there (default false)
 } spring_motion_desc;
 
 /// The motion's whole state, 144 bytes. Read any field freely; change it only through the
 /// functions below (they keep the anchor and the thresholds consistent).
 typedef struct spring_motion {
-	double elapsed;          ///< seconds since the last re-anchoring, >= 0
-	spring_params params;    ///< resolved, valid parameters
-	float value[SPRING_MOTION_MAX_CHANNELS];      ///< current value per channel, units
-	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< current velocity per channel, units/s
-	float target[SPRING_MOTION_MAX_CHANNELS];     ///< target per channel, units
+	double elapsed;                                    ///< seconds since the last re-anchoring, >= 0
+	spring_params params;                              ///< resolved, valid parameters
+	float value[SPRING_MOTION_MAX_CHANNELS];           ///< current value per channel, units
+	float velocity[SPRING_MOTION_MAX_CHANNELS];        ///< current velocity per channel, units/s
+	float target[SPRING_MOTION_MAX_CHANNELS];          ///< target per channel, units
 	float anchor_value[SPRING_MOTION_MAX_CHANNELS];    ///< value at the last re-anchoring
 	float anchor_velocity[SPRING_MOTION_MAX_CHANNELS]; ///< velocity at the last re-anchoring
-	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< resolved threshold per channel, units, > 0
-	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< resolved threshold per channel, units/s, > 0
-	int channels;            ///< 1 .. SPRING_MOTION_MAX_CHANNELS
-	bool at_rest;            ///< true when every channel sits exactly on its target, velocity 0
-	bool clamp_overshoot;    ///< true when the overshoot clamp is on
-	uint8_t derived_rest[SPRING_MOTION_MAX_CHANNELS]; ///< bit 0: rest_delta derived; bit 1: rest_speed derived
+	float rest_delta[SPRING_MOTION_MAX_CHANNELS];      ///< resolved threshold per channel, units, > 0
+	float rest_speed[SPRING_MOTION_MAX_CHANNELS];      ///< resolved threshold per channel, units/s, > 0
+	int channels;                                      ///< 1 .. SPRING_MOTION_MAX_CHANNELS
+	bool at_rest;                                      ///< true when every channel sits exactly on its target, velocity 0
+	bool clamp_overshoot;                              ///< true when the overshoot clamp is on
+	uint8_t derived_rest[SPRING_MOTION_MAX_CHANNELS];  ///< bit 0: rest_delta derived; bit 1: rest_speed derived
 } spring_motion;
 
 /// Initialises `*m` from `desc`. At rest at once when every channel starts on its target with
@@ -117,8 +117,7 @@ SPRING_API spring_result spring_motion_set_params(spring_motion *m, spring_param
 
 /// Jumps to `value` with `velocity` (NULL -> 0), keeping the targets: a teleport. At rest when
 /// every channel lands exactly on its target with velocity 0.
-SPRING_API spring_result spring_motion_set_value(spring_motion *m, const float *value, const float *velocity,
-                                                 int channels);
+SPRING_API spring_result spring_motion_set_value(spring_motion *m, const float *value, const float *velocity, int channels);
 
 /// Advances by dt seconds (finite, >= 0; any size: the result is the closed form at the total
 /// time since the last re-anchoring), applies the overshoot clamp, then the rest test.
@@ -166,8 +165,8 @@ SPRING_API spring_result spring_motion_sample(const spring_motion *m, float inte
 /// `linear(progress[0], ..., progress[count - 1])` over that duration (Motion samples 10 ms for
 /// WAAPI and 30 ms for toString(), with a 20 s cap).
 SPRING_API spring_result spring_motion_sample_progress(spring_params params, float initial_velocity, float interval,
-                                                       float max_duration, float rest_delta, float *progress,
-                                                       int capacity, int *count, int *truncated);
+                                                       float max_duration, float rest_delta, float *progress, int capacity,
+                                                       int *count, int *truncated);
 
 #ifdef __cplusplus
 }

@@ -27,12 +27,12 @@ extern "C" {
 
 #define SPRING_RIG_MAX_BONES 512
 #define SPRING_RIG_MAX_CLIPS 64
-#define SPRING_RIG_MAX_TRACKS 2048      ///< per clip
-#define SPRING_RIG_MAX_KEYS 65536       ///< per track
-#define SPRING_RIG_MAX_EVENTS 1024      ///< per clip
+#define SPRING_RIG_MAX_TRACKS 2048 ///< per clip
+#define SPRING_RIG_MAX_KEYS 65536  ///< per track
+#define SPRING_RIG_MAX_EVENTS 1024 ///< per clip
 #define SPRING_RIG_MAX_IK 64
 #define SPRING_RIG_MAX_CHAINS 64
-#define SPRING_RIG_MAX_NAME 63          ///< bytes, excluding the terminator
+#define SPRING_RIG_MAX_NAME 63 ///< bytes, excluding the terminator
 /// Largest magnitude of a length, position, scale, key value, time or radius in a rig
 /// description (rig units or seconds).
 #define SPRING_RIG_MAX_COORDINATE 1e6f
@@ -41,10 +41,10 @@ extern "C" {
 // Skeleton
 
 typedef struct spring_rig_bone_desc {
-	const char *name;      ///< unique, 1..63 bytes
-	const char *parent;    ///< name of the parent bone, listed earlier; NULL for a root bone
-	float length;          ///< >= 0, along local +x
-	spring_xform2 setup;   ///< local setup transform (position, rotation, scale; scale 0,0 -> 1,1)
+	const char *name;    ///< unique, 1..63 bytes
+	const char *parent;  ///< name of the parent bone, listed earlier; NULL for a root bone
+	float length;        ///< >= 0, along local +x
+	spring_xform2 setup; ///< local setup transform (position, rotation, scale; scale 0,0 -> 1,1)
 } spring_rig_bone_desc;
 
 // ---------------------------------------------------------------------------------------------
@@ -57,36 +57,36 @@ typedef enum spring_rig_curve {
 } spring_rig_curve;
 
 typedef struct spring_rig_key {
-	float time;              ///< seconds from the clip's start, >= 0, strictly increasing in a track
-	float value[2];          ///< rotate: value[0] radians; translate: x, y; scale: x, y
-	spring_rig_curve curve;  ///< how to go from this key to the next
-	float bezier[4];         ///< x1, y1, x2, y2 for SPRING_RIG_CURVE_BEZIER; x1, x2 in [0, 1]
+	float time;             ///< seconds from the clip's start, >= 0, strictly increasing in a track
+	float value[2];         ///< rotate: value[0] radians; translate: x, y; scale: x, y
+	spring_rig_curve curve; ///< how to go from this key to the next
+	float bezier[4];        ///< x1, y1, x2, y2 for SPRING_RIG_CURVE_BEZIER; x1, x2 in [0, 1]
 } spring_rig_key;
 
 typedef enum spring_rig_track_type {
-	SPRING_RIG_TRACK_ROTATE = 0,  ///< added to the setup rotation; keys interpolate as plain
-	                              ///< numbers, so 0 -> 720 degrees spins twice
-	SPRING_RIG_TRACK_TRANSLATE,   ///< added to the setup position
-	SPRING_RIG_TRACK_SCALE,       ///< multiplies the setup scale
+	SPRING_RIG_TRACK_ROTATE = 0, ///< added to the setup rotation; keys interpolate as plain
+	                             ///< numbers, so 0 -> 720 degrees spins twice
+	SPRING_RIG_TRACK_TRANSLATE,  ///< added to the setup position
+	SPRING_RIG_TRACK_SCALE,      ///< multiplies the setup scale
 } spring_rig_track_type;
 
 typedef struct spring_rig_track {
-	const char *bone;             ///< name of the animated bone
+	const char *bone; ///< name of the animated bone
 	spring_rig_track_type type;
-	int key_count;                ///< 1 .. SPRING_RIG_MAX_KEYS
+	int key_count; ///< 1 .. SPRING_RIG_MAX_KEYS
 	const spring_rig_key *keys;
 } spring_rig_track;
 
 typedef struct spring_rig_event {
-	float time;                   ///< seconds from the clip's start
-	const char *name;             ///< 1..63 bytes, e.g. "teleport"
-	float value[2];               ///< payload (a teleport's offset, for example)
+	float time;       ///< seconds from the clip's start
+	const char *name; ///< 1..63 bytes, e.g. "teleport"
+	float value[2];   ///< payload (a teleport's offset, for example)
 } spring_rig_event;
 
 typedef struct spring_rig_clip_desc {
-	const char *name;             ///< unique, 1..63 bytes
-	float duration;               ///< seconds, > 0 (keys past it are allowed but never reached)
-	bool loop;                    ///< true: time wraps; false: clamped at the ends
+	const char *name; ///< unique, 1..63 bytes
+	float duration;   ///< seconds, > 0 (keys past it are allowed but never reached)
+	bool loop;        ///< true: time wraps; false: clamped at the ends
 	int track_count;
 	const spring_rig_track *tracks;
 	int event_count;
@@ -97,53 +97,53 @@ typedef struct spring_rig_clip_desc {
 // IK
 
 typedef enum spring_rig_ik_type {
-	SPRING_RIG_IK_TWO_BONE = 0,   ///< analytic: `bones[0]` the upper bone, `bones[1]` its child
-	SPRING_RIG_IK_CCD,            ///< cyclic coordinate descent over a parent-linked chain
+	SPRING_RIG_IK_TWO_BONE = 0, ///< analytic: `bones[0]` the upper bone, `bones[1]` its child
+	SPRING_RIG_IK_CCD,          ///< cyclic coordinate descent over a parent-linked chain
 } spring_rig_ik_type;
 
 typedef struct spring_rig_ik_desc {
-	const char *name;     ///< unique among IK constraints, 1..63 bytes
+	const char *name; ///< unique among IK constraints, 1..63 bytes
 	spring_rig_ik_type type;
-	const char *first;    ///< name of the constraint's first bone (two-bone: the upper bone)
-	const char *last;     ///< name of its last bone, a descendant (two-bone: the lower bone, a child
-	                      ///< of the upper); the end effector is this bone's tip
-	const char *target;   ///< name of the bone whose world position is the target (animated by
-	                      ///< clips); NULL: the target comes from spring_rig_set_ik_target
-	bool bend_positive;   ///< two-bone: true bends counter-clockwise, false clockwise
-	float mix;            ///< blend from the clip pose to the solved one, in (0, 1]; 0 -> 1 (a
-	                      ///< zeroed description solves fully)
-	bool off;             ///< starts with mix 0: the clip pose passes through until
-	                      ///< spring_rig_set_ik_mix (mix is then ignored)
-	int iterations;       ///< CCD: 1..1000; 0 -> 16
-	float tolerance;      ///< CCD: stop when the effector is this close (units); 0 -> 1e-4
+	const char *first;  ///< name of the constraint's first bone (two-bone: the upper bone)
+	const char *last;   ///< name of its last bone, a descendant (two-bone: the lower bone, a child
+	                    ///< of the upper); the end effector is this bone's tip
+	const char *target; ///< name of the bone whose world position is the target (animated by
+	                    ///< clips); NULL: the target comes from spring_rig_set_ik_target
+	bool bend_positive; ///< two-bone: true bends counter-clockwise, false clockwise
+	float mix;          ///< blend from the clip pose to the solved one, in (0, 1]; 0 -> 1 (a
+	                    ///< zeroed description solves fully)
+	bool off;           ///< starts with mix 0: the clip pose passes through until
+	                    ///< spring_rig_set_ik_mix (mix is then ignored)
+	int iterations;     ///< CCD: 1..1000; 0 -> 16
+	float tolerance;    ///< CCD: stop when the effector is this close (units); 0 -> 1e-4
 } spring_rig_ik_desc;
 
 // ---------------------------------------------------------------------------------------------
 // Spring chains on bone ranges
 
 typedef enum spring_rig_chain_type {
-	SPRING_RIG_CHAIN_ANGLE = 0,   ///< spring_chain2d: one angle spring per bone
-	SPRING_RIG_CHAIN_TIP,         ///< spring_chain in 2D mode: tip springs, colliders, cone limits
+	SPRING_RIG_CHAIN_ANGLE = 0, ///< spring_chain2d: one angle spring per bone
+	SPRING_RIG_CHAIN_TIP,       ///< spring_chain in 2D mode: tip springs, colliders, cone limits
 } spring_rig_chain_type;
 
 typedef struct spring_rig_chain_desc {
-	const char *name;             ///< unique among chains, 1..63 bytes
+	const char *name; ///< unique among chains, 1..63 bytes
 	spring_rig_chain_type type;
-	const char *first;            ///< name of the bone the chain starts at...
-	const char *last;             ///< ...down the parent links to this one (each bone's parent is the
-	                              ///< one before it in the range)
-	float mix;                    ///< blend from the final pose to the simulated one, in (0, 1];
-	                              ///< 0 -> 1
-	bool off;                     ///< starts with mix 0 (the chain still simulates; its result
-	                              ///< is not shown until spring_rig_set_chain_mix)
-	spring_params params;         ///< root bone's spring (zero -> 2 Hz, ratio 0.3)
-	spring_params tip_params;     ///< non-zero: gradient to the last bone
-	float limit;                  ///< angle chains: max swing per bone (radians); tip chains: cone
-	                              ///< limit; 0 -> none
-	spring_vec2 gravity, wind;    ///< units/s^2
-	int collider_count;           ///< tip chains only
+	const char *first;                      ///< name of the bone the chain starts at...
+	const char *last;                       ///< ...down the parent links to this one (each bone's parent is the
+	                                        ///< one before it in the range)
+	float mix;                              ///< blend from the final pose to the simulated one, in (0, 1];
+	                                        ///< 0 -> 1
+	bool off;                               ///< starts with mix 0 (the chain still simulates; its result
+	                                        ///< is not shown until spring_rig_set_chain_mix)
+	spring_params params;                   ///< root bone's spring (zero -> 2 Hz, ratio 0.3)
+	spring_params tip_params;               ///< non-zero: gradient to the last bone
+	float limit;                            ///< angle chains: max swing per bone (radians); tip chains: cone
+	                                        ///< limit; 0 -> none
+	spring_vec2 gravity, wind;              ///< units/s^2
+	int collider_count;                     ///< tip chains only
 	const spring_chain_collider *colliders; ///< world-space colliders (z ignored)
-	float tip_radius;             ///< tip chains: collision radius of every tip
+	float tip_radius;                       ///< tip chains: collision radius of every tip
 } spring_rig_chain_desc;
 
 // ---------------------------------------------------------------------------------------------
@@ -158,9 +158,9 @@ typedef struct spring_rig_desc {
 	const spring_rig_ik_desc *iks;
 	int chain_count;
 	const spring_rig_chain_desc *chains;
-	float step;                   ///< physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
-	int max_steps;                ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
-	spring_xform2 root;           ///< initial placement of the whole skeleton (scale 0 -> 1)
+	float step;         ///< physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;      ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
+	spring_xform2 root; ///< initial placement of the whole skeleton (scale 0 -> 1)
 } spring_rig_desc;
 
 typedef struct spring_rig spring_rig;
@@ -227,11 +227,11 @@ SPRING_API const char *spring_rig_chain_name(const spring_rig *rig, int chain); 
 /// The bones of a chain, root first: writes up to `capacity` indices, returns the count.
 SPRING_API int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int capacity);
 SPRING_API int spring_rig_clip_count(const spring_rig *rig);
-SPRING_API const char *spring_rig_clip_name(const spring_rig *rig, int clip);    ///< NULL when out of range
-SPRING_API float spring_rig_clip_duration(const spring_rig *rig, int clip);      ///< 0 when out of range
+SPRING_API const char *spring_rig_clip_name(const spring_rig *rig, int clip); ///< NULL when out of range
+SPRING_API float spring_rig_clip_duration(const spring_rig *rig, int clip);   ///< 0 when out of range
 SPRING_API int spring_rig_ik_count(const spring_rig *rig);
-SPRING_API const char *spring_rig_ik_name(const spring_rig *rig, int ik);       ///< NULL when out of range
-SPRING_API int spring_rig_find_ik(const spring_rig *rig, const char *name);   ///< -1 when none
+SPRING_API const char *spring_rig_ik_name(const spring_rig *rig, int ik);   ///< NULL when out of range
+SPRING_API int spring_rig_find_ik(const spring_rig *rig, const char *name); ///< -1 when none
 SPRING_API const spring_clock *spring_rig_clock(const spring_rig *rig);
 SPRING_API float spring_rig_time(const spring_rig *rig); ///< clip time of the last step, seconds
 

@@ -31,9 +31,11 @@ typedef struct spring_params {
 } spring_params;
 
 /// One scalar spring's state: position and velocity (units/s). 8 bytes.
+// clang-format off
 typedef struct spring_state { float x, v; } spring_state;
 typedef struct spring_state_vec2 { spring_vec2 x, v; } spring_state_vec2;
 typedef struct spring_state_vec3 { spring_vec3 x, v; } spring_state_vec3;
+// clang-format on
 
 /// SPRING_OK when `p` is a valid spring, otherwise the reason.
 SPRING_API spring_result spring_params_validate(spring_params p);
@@ -66,7 +68,8 @@ SPRING_API spring_result spring_params_from_response(float response, float dampi
 /// is zeta/sqrt(1-zeta^2) * exp(-zeta omega_n T); for zeta = 1 it is exp(-u)(1 + u), u = omega_n T;
 /// for zeta > 1 the exact step response. SPRING_ERROR_NO_SOLUTION when the envelope starts below
 /// epsilon (zeta tiny).
-SPRING_API spring_result spring_params_from_settling(float settling_duration, float damping_ratio, float epsilon, spring_params *out);
+SPRING_API spring_result spring_params_from_settling(float settling_duration, float damping_ratio, float epsilon,
+                                                     spring_params *out);
 /// Motion `{visualDuration, bounce}`: for bounce >= 0 the SwiftUI spring of duration
 /// 1.2 * visual_duration; for bounce < 0 the frequency is raised so that the overdamped spring
 /// has as far left to go at the visual duration as the critically damped one (as Motion does).
@@ -100,13 +103,13 @@ SPRING_API spring_result spring_params_from_per_frame_exact(float stiffness_per_
 
 /// @name Queries. On invalid parameters each returns 0.
 /// @{
-SPRING_API float spring_damping_ratio(spring_params p);      ///< zeta = c / (2 sqrt(k m))
-SPRING_API float spring_natural_frequency(spring_params p);  ///< omega_n = sqrt(k / m), rad/s
-SPRING_API float spring_frequency_hz(spring_params p);       ///< omega_n / (2 pi)
-SPRING_API float spring_duration(spring_params p);           ///< 2 pi / omega_n (= SwiftUI duration = response)
-SPRING_API float spring_bounce(spring_params p);             ///< 1 - zeta (zeta <= 1), 1/zeta - 1 (zeta > 1)
-SPRING_API float spring_visual_duration(spring_params p);    ///< inverse of spring_params_from_visual_duration
-SPRING_API float spring_overshoot(spring_params p);          ///< exp(-pi zeta / sqrt(1 - zeta^2)); 0 when zeta >= 1
+SPRING_API float spring_damping_ratio(spring_params p);     ///< zeta = c / (2 sqrt(k m))
+SPRING_API float spring_natural_frequency(spring_params p); ///< omega_n = sqrt(k / m), rad/s
+SPRING_API float spring_frequency_hz(spring_params p);      ///< omega_n / (2 pi)
+SPRING_API float spring_duration(spring_params p);          ///< 2 pi / omega_n (= SwiftUI duration = response)
+SPRING_API float spring_bounce(spring_params p);            ///< 1 - zeta (zeta <= 1), 1/zeta - 1 (zeta > 1)
+SPRING_API float spring_visual_duration(spring_params p);   ///< inverse of spring_params_from_visual_duration
+SPRING_API float spring_overshoot(spring_params p);         ///< exp(-pi zeta / sqrt(1 - zeta^2)); 0 when zeta >= 1
 /// Time for the gap to halve from rest (the inverse of spring_params_from_half_life for a
 /// critically damped spring; defined for every spring, the first time |x - target| = 0.5 |x0 - target|).
 SPRING_API float spring_half_life(spring_params p);
@@ -156,7 +159,9 @@ SPRING_API bool spring_semi_implicit_is_stable(spring_params p, float dt);
 /// Exact transition for a fixed (params, step): e' = pp e + pv v, v' = vp e + vv v with
 /// e = x - target. 16 bytes; a step is four multiply-adds. Use it for many springs sharing
 /// parameters and a fixed clock step.
-typedef struct spring_stepper { float pp, pv, vp, vv; } spring_stepper;
+typedef struct spring_stepper {
+	float pp, pv, vp, vv;
+} spring_stepper;
 SPRING_API spring_result spring_stepper_init(spring_stepper *out, spring_params p, float step);
 SPRING_API void spring_stepper_step(const spring_stepper *st, spring_state *s, float target);
 SPRING_API void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target);
@@ -188,7 +193,7 @@ SPRING_API bool spring_rest_angle(spring_state *s, float target, float rest_delt
 /// The defaults below are also those of every object driven by a clock (chains, angle chains,
 /// rigs, the checks in verify.h) when its step or max_steps is left 0.
 /// @{
-#define SPRING_CLOCK_DEFAULT_RATE 120 ///< steps per second of the default step
+#define SPRING_CLOCK_DEFAULT_RATE 120                                ///< steps per second of the default step
 #define SPRING_CLOCK_DEFAULT_STEP (1.0f / SPRING_CLOCK_DEFAULT_RATE) ///< default fixed step: 1/120 s
 /// Default cap on steps per advance: with the default step, frames up to 1/15 s lose no time.
 #define SPRING_CLOCK_DEFAULT_MAX_STEPS 8
@@ -231,8 +236,8 @@ SPRING_API float spring_follow_angle(float angle, float target, float half_life,
 
 /// @name Angles (radians)
 /// @{
-SPRING_API float spring_angle_delta(float from, float to);     ///< to - from folded onto (-pi, pi]
-SPRING_API float spring_angle_wrap(float angle);               ///< onto (-pi, pi]
+SPRING_API float spring_angle_delta(float from, float to);         ///< to - from folded onto (-pi, pi]
+SPRING_API float spring_angle_wrap(float angle);                   ///< onto (-pi, pi]
 SPRING_API float spring_angle_lerp(float from, float to, float t); ///< along the shortest arc, wrapped
 /// @}
 

@@ -34,16 +34,16 @@ typedef struct spring_check_desc {
 	/// interpolated by alpha: the game pattern. Non-zero: one step of the frame's dt per frame with
 	/// the target sampled at the frame's end (what UI code that steps per frame does).
 	int direct;
-	float clock_step;    ///< fixed step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
-	int max_steps;        ///< clock cap; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
+	float clock_step; ///< fixed step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	int max_steps;    ///< clock cap; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 } spring_check_desc;
 
 typedef struct spring_energy_report {
-	int peaks;          ///< half-cycle peaks recorded
-	int growths;        ///< how many peaks were >= the one before (0 to pass)
-	float first_peak;   ///< |x - target| of the first peak (the displacement)
-	float last_peak;    ///< the last recorded peak
-	float worst_ratio;  ///< max over i of peak[i+1] / peak[i] (< 1 to pass)
+	int peaks;         ///< half-cycle peaks recorded
+	int growths;       ///< how many peaks were >= the one before (0 to pass)
+	float first_peak;  ///< |x - target| of the first peak (the displacement)
+	float last_peak;   ///< the last recorded peak
+	float worst_ratio; ///< max over i of peak[i+1] / peak[i] (< 1 to pass)
 	int passed;
 } spring_energy_report;
 
@@ -65,11 +65,11 @@ SPRING_API spring_result spring_check_rest(spring_params p, float fps, float sec
 #define SPRING_CHECK_MAX_RATES 16
 
 typedef struct spring_envelope_report {
-	int rate_count;                         ///< fixed rates, then one jittery run when requested
-	float fps[SPRING_CHECK_MAX_RATES];      ///< 0 marks the jittery run
+	int rate_count;                          ///< fixed rates, then one jittery run when requested
+	float fps[SPRING_CHECK_MAX_RATES];       ///< 0 marks the jittery run
 	float max_error[SPRING_CHECK_MAX_RATES]; ///< max |x - reference| at the common times / amplitude
-	float worst;                            ///< max of max_error
-	float tolerance;                        ///< 0.01
+	float worst;                             ///< max of max_error
+	float tolerance;                         ///< 0.01
 	int passed;
 } spring_envelope_report;
 

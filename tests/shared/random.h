@@ -12,8 +12,8 @@
 float random_range(uint32_t *state, float lo, float hi);
 
 /// The 64-bit sequence: xorshift64 (shifts 13, 7, 17) on one process-wide state.
-void rng_seed(uint64_t seed);  ///< 0 is replaced by 1
-uint64_t rng_next(void);       ///< the next 64 random bits
-double rng_unit(void);         ///< uniform in [0, 1), 53 random bits
+void rng_seed(uint64_t seed); ///< 0 is replaced by 1
+uint64_t rng_next(void);      ///< the next 64 random bits
+double rng_unit(void);        ///< uniform in [0, 1), 53 random bits
 
 #endif

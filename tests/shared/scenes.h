@@ -6,8 +6,8 @@
 
 #include "spring/chain.h"
 
-#define SCENE_TAIL_BONES 8             ///< bones (segments) of the standard tail
-#define SCENE_TAIL_BONE_LENGTH 20.0f   ///< units per bone
+#define SCENE_TAIL_BONES 8                                            ///< bones (segments) of the standard tail
+#define SCENE_TAIL_BONE_LENGTH 20.0f                                  ///< units per bone
 #define SCENE_TAIL_LENGTH (SCENE_TAIL_BONES * SCENE_TAIL_BONE_LENGTH) ///< 160 units
 
 /// The tail as a tip chain: `bone_count` (SCENE_TAIL_BONES in the standard scene) bones of 20

@@ -26,7 +26,6 @@ void rj_line_column(const char *text, size_t length, size_t offset, int *line, i
 	*column = col;
 }
 
-
 typedef enum js_state {
 	JS_VALUE,        // a value
 	JS_ARRAY_FIRST,  // a value or ']'
@@ -48,7 +47,9 @@ static const char *describe_byte(char *buf, size_t size, const char *s, size_t n
 	if (ch >= 0x21 && ch < 0x7f) {
 		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
 			size_t e = pos;
-			while (e < n && e - pos < 24 && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z') || (s[e] >= '0' && s[e] <= '9') || s[e] == '_')) {
+			while (
+				e < n && e - pos < 24 &&
+				((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z') || (s[e] >= '0' && s[e] <= '9') || s[e] == '_')) {
 				e++;
 			}
 			snprintf(buf, size, "'%.*s'", (int)(e - pos), s + pos);
@@ -278,7 +279,8 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 				return 1;
 			}
 			*err_pos = n;
-			snprintf(why, why_size, "unexpected end of file%s", depth > 0 ? (stack[depth - 1] == '{' ? " (an object is not closed)" : " (an array is not closed)") : "");
+			snprintf(why, why_size, "unexpected end of file%s",
+			         depth > 0 ? (stack[depth - 1] == '{' ? " (an object is not closed)" : " (an array is not closed)") : "");
 			return 0;
 		}
 		char ch = s[i];
@@ -305,9 +307,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			}
 			value = 1;
 			break;
-		case JS_VALUE:
-			value = 1;
-			break;
+		case JS_VALUE: value = 1; break;
 		case JS_ARRAY_NEXT:
 			if (ch == ',') {
 				i++;

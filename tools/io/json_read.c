@@ -123,7 +123,8 @@ spring_result rj_check_keys(rj *c, const cJSON *obj, const char *path, const cha
 				}
 			}
 			if (hint >= 0) {
-				return rj_bad(c, p, "unknown key %s%s (did you mean \"%s\"?)", rj_quoted(q, sizeof q, k->string, 40), what, allowed[hint]);
+				return rj_bad(c, p, "unknown key %s%s (did you mean \"%s\"?)", rj_quoted(q, sizeof q, k->string, 40), what,
+				              allowed[hint]);
 			}
 			return rj_bad(c, p, "unknown key %s%s (expected one of: %s)", rj_quoted(q, sizeof q, k->string, 40), what, list);
 		}
@@ -200,8 +201,8 @@ const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *ke
 }
 
 // obj[key] as a float: absent -> def (or an error when `required`).
-spring_result rj_get_float(rj *c, const cJSON *obj, const char *path, const char *key, int required, double def,
-                               double lo, double hi, int flags, float *out)
+spring_result rj_get_float(rj *c, const cJSON *obj, const char *path, const char *key, int required, double def, double lo,
+                           double hi, int flags, float *out)
 {
 	char p[RJ_PATH_SIZE];
 	const cJSON *j = rj_member(c, obj, path, key, required, p);
@@ -306,7 +307,7 @@ spring_result rj_get_name(rj *c, const cJSON *obj, const char *path, const char 
 
 // obj[key] as one of `names` (NULL-terminated); absent -> def, or an error when def < 0.
 spring_result rj_get_enum(rj *c, const cJSON *obj, const char *path, const char *key, const char *const *names, int def,
-                              const char *what, int *out)
+                          const char *what, int *out)
 {
 	char p[RJ_PATH_SIZE];
 	const cJSON *j = rj_member(c, obj, path, key, def < 0, p);
@@ -359,7 +360,7 @@ spring_result rj_vec2_item(rj *c, const cJSON *j, const char *path, double lo, d
 }
 
 spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char *key, int required, spring_vec2 def,
-                              spring_vec2 *out)
+                          spring_vec2 *out)
 {
 	char p[RJ_PATH_SIZE];
 	const cJSON *j = rj_member(c, obj, path, key, required, p);
@@ -370,8 +371,8 @@ spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char 
 	return rj_vec2_item(c, j, p, -RJ_BIG, RJ_BIG, out);
 }
 
-spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
-                               const char *what, const cJSON **out, int *count)
+spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                           const cJSON **out, int *count)
 {
 	char p[RJ_PATH_SIZE];
 	const cJSON *j = rj_member(c, obj, path, key, required, p);

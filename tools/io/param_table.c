@@ -49,14 +49,17 @@ static spring_result per_frame(const float *v, spring_params *out)
 
 #define REQUIRED NAN
 #define INF 1e30
+// clang-format off
 #define POSITIVE {0.0, INF, 1, 0}
 #define NONNEGATIVE {0.0, INF, 0, 0}
 #define ANY {-INF, INF, 0, 0}
 #define BOUNCE {-1.0, 1.0, 1, 0}
+// clang-format on
 
 // Rig-file messages list the forms in this order ("give A or B"), and the CLI names the owners of a
 // partner flag in it ("--bounce needs --duration or --visual-duration").
 const spring_param_form spring_param_forms[SPRING_PARAM_FORM_COUNT] = {
+	// clang-format off
 	[SPRING_PARAM_PHYSICAL] = {"physical", 1, 3,
 		{{"mass", "--mass", "M", 1.0, POSITIVE, 0},
 		 {"stiffness", "--stiffness", "K", REQUIRED, POSITIVE, 0},
@@ -102,6 +105,7 @@ const spring_param_form spring_param_forms[SPRING_PARAM_FORM_COUNT] = {
 		 {"fps", "--per-frame-fps", "FPS", REQUIRED, POSITIVE, 0}},
 		per_frame, "per-frame stiffness %s, damping %s at %s fps",
 		"legacy per-frame loop (v += (t - x) S; v *= D; x += v)"},
+	// clang-format on
 };
 
 int spring_param_field_optional(const spring_param_field *f)

@@ -18,31 +18,31 @@ extern "C" {
 
 /// Range a CLI flag accepts when it is parsed (the library still judges the combination).
 typedef struct spring_param_range {
-	double lo, hi;          ///< +-1e30: unbounded
-	int lo_open, hi_open;   ///< 1: the bound itself is excluded
+	double lo, hi;        ///< +-1e30: unbounded
+	int lo_open, hi_open; ///< 1: the bound itself is excluded
 } spring_param_range;
 
 /// One value of a parameterisation.
 typedef struct spring_param_field {
-	const char *key;        ///< key in a rig file's spring object, e.g. "bounce"
-	const char *flag;       ///< CLI flag, e.g. "--bounce"
-	const char *meta;       ///< placeholder in --help, e.g. "B"
-	double fallback;        ///< value when left out; NAN: required
+	const char *key;          ///< key in a rig file's spring object, e.g. "bounce"
+	const char *flag;         ///< CLI flag, e.g. "--bounce"
+	const char *meta;         ///< placeholder in --help, e.g. "B"
+	double fallback;          ///< value when left out; NAN: required
 	spring_param_range range; ///< what the CLI flag accepts
-	int shared_flag;        ///< 1: the flag also serves other purposes (--epsilon): giving it does
-	                        ///< not choose this parameterisation and it is not listed in its usage
+	int shared_flag;          ///< 1: the flag also serves other purposes (--epsilon): giving it does
+	                          ///< not choose this parameterisation and it is not listed in its usage
 } spring_param_field;
 
 /// One parameterisation.
 typedef struct spring_param_form {
-	const char *name;       ///< e.g. "duration-bounce" (printed by the CLI as the parameterisation)
-	int primary;            ///< index of the field whose presence chooses this form
+	const char *name; ///< e.g. "duration-bounce" (printed by the CLI as the parameterisation)
+	int primary;      ///< index of the field whose presence chooses this form
 	int field_count;
 	spring_param_field fields[SPRING_PARAM_MAX_FIELDS]; ///< in the order of the conversion's arguments
 	/// The library's conversion, values in field order (already rounded to float).
 	spring_result (*convert)(const float *values, spring_params *out);
-	const char *summary;    ///< printf format, one %s per field in field order
-	const char *help;       ///< one line (or more, "\n"-separated) for --help
+	const char *summary; ///< printf format, one %s per field in field order
+	const char *help;    ///< one line (or more, "\n"-separated) for --help
 } spring_param_form;
 
 /// Identifies a row (the index into spring_param_forms).

@@ -37,7 +37,7 @@ typedef struct spring_rig_file_error {
 /// A clip as described in the file (the rig knows clips by name: spring_rig_find_clip).
 typedef struct spring_rig_file_clip {
 	char name[SPRING_RIG_MAX_NAME + 1];
-	float duration;    ///< seconds
+	float duration; ///< seconds
 	int loop;
 	int track_count;
 	int event_count;
@@ -48,7 +48,7 @@ typedef struct spring_rig_file_ik {
 	char name[SPRING_RIG_MAX_NAME + 1];
 	spring_rig_ik_type type;
 	int first_bone, last_bone;
-	int target_bone;   ///< -1: set by the program (spring_rig_set_ik_target)
+	int target_bone; ///< -1: set by the program (spring_rig_set_ik_target)
 } spring_rig_file_ik;
 
 /// A spring chain as described in the file; its index is the one spring_rig_set_chain_mix takes.
@@ -65,9 +65,9 @@ typedef struct spring_rig_file_chain {
 typedef struct spring_rig_file_info {
 	int version;
 	int bone_count;
-	float step;        ///< physics step in seconds (the default filled in)
-	int max_steps;     ///< (the default filled in)
-	spring_xform2 root;///< initial root placement, radians
+	float step;         ///< physics step in seconds (the default filled in)
+	int max_steps;      ///< (the default filled in)
+	spring_xform2 root; ///< initial root placement, radians
 	int clip_count;
 	spring_rig_file_clip clips[SPRING_RIG_MAX_CLIPS];
 	int ik_count;

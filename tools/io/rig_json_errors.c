@@ -15,8 +15,8 @@ static const struct {
 	spring_element element;
 	const char *key;
 } g_lists[] = {
-	{SPRING_ELEMENT_BONE, "bones"},   {SPRING_ELEMENT_CLIP, "clips"},   {SPRING_ELEMENT_TRACK, "tracks"},
-	{SPRING_ELEMENT_KEY, "keys"},     {SPRING_ELEMENT_EVENT, "events"}, {SPRING_ELEMENT_IK, "ik"},
+	{SPRING_ELEMENT_BONE, "bones"},   {SPRING_ELEMENT_CLIP, "clips"},         {SPRING_ELEMENT_TRACK, "tracks"},
+	{SPRING_ELEMENT_KEY, "keys"},     {SPRING_ELEMENT_EVENT, "events"},       {SPRING_ELEMENT_IK, "ik"},
 	{SPRING_ELEMENT_CHAIN, "chains"}, {SPRING_ELEMENT_COLLIDER, "colliders"},
 };
 

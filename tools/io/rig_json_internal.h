@@ -23,8 +23,8 @@
 #endif
 
 #define RJ_BIG ((double)SPRING_RIG_MAX_COORDINATE) // the largest magnitude a rig accepts
-#define RJ_MAX_DEPTH 64            // JSON nesting accepted (the format needs 6)
-#define RJ_MAX_NUMBER_CHARS 63     // cJSON parses at most this many characters of a number
+#define RJ_MAX_DEPTH 64                            // JSON nesting accepted (the format needs 6)
+#define RJ_MAX_NUMBER_CHARS 63                     // cJSON parses at most this many characters of a number
 #define RJ_DEG_TO_RAD (SPRING_PI / 180.0)
 
 // ---------------------------------------------------------------------------------------------
@@ -37,10 +37,10 @@ typedef union rj_block {
 
 typedef struct rj {
 	spring_rig_file_error *err;
-	spring_result result;        // first error (SPRING_OK while none)
-	const char *text;            // the document as given (for line/column)
+	spring_result result; // first error (SPRING_OK while none)
+	const char *text;     // the document as given (for line/column)
 	size_t length;
-	rj_block *blocks;            // temporary allocations, freed together
+	rj_block *blocks; // temporary allocations, freed together
 
 	int bone_count;
 	spring_rig_bone_desc *bones;
@@ -83,7 +83,6 @@ const cJSON *rj_member(rj *c, const cJSON *obj, const char *path, const char *ke
 /// "a string", "a number", ... for "expected X, got Y".
 const char *rj_type_name(const cJSON *j);
 
-
 enum { RJ_LO_OPEN = 1, RJ_HI_OPEN = 2 };
 
 /// Checks an object's keys against `allowed` (NULL-terminated, at most 32): no unknown key, no
@@ -116,8 +115,8 @@ spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char 
 void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
                    size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE]);
 /// An array with at most `max` elements (absent: *count 0 when optional).
-spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max,
-                           const char *what, const cJSON **out, int *count);
+spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                           const cJSON **out, int *count);
 
 // ---------------------------------------------------------------------------------------------
 // Springs (rig_json_spring.c)

@@ -176,8 +176,11 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, spring_
 	for (const cJSON *e = arr->child; e; e = e->next, i++) {
 		char p[256];
 		PATH_INDEX(p, kp, i);
-		const char *what = type == SPRING_RIG_TRACK_ROTATE ? " in a rotate key" : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key" : " in a scale key";
-		if (rj_expect_object(c, e, p, "a key") || rj_check_keys(c, e, p, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
+		const char *what = type == SPRING_RIG_TRACK_ROTATE      ? " in a rotate key"
+		                   : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key"
+		                                                        : " in a scale key";
+		if (rj_expect_object(c, e, p, "a key") ||
+		    rj_check_keys(c, e, p, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
 		    rj_get_float(c, e, p, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &k[i].time)) {
 			return c->result;
 		}
@@ -236,7 +239,8 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		int nt;
 		spring_rig_track *tr;
 		char tp[RJ_PATH_SIZE];
-		tr = (spring_rig_track *)rj_get_items(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *tr, &tracks, &nt, tp);
+		tr = (spring_rig_track *)rj_get_items(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *tr, &tracks, &nt,
+		                                      tp);
 		if (c->result != SPRING_OK) {
 			return c->result;
 		}
@@ -256,7 +260,8 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		int ne;
 		spring_rig_event *ev;
 		char ep[RJ_PATH_SIZE];
-		ev = (spring_rig_event *)rj_get_items(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *ev, &events, &ne, ep);
+		ev = (spring_rig_event *)rj_get_items(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *ev, &events, &ne,
+		                                      ep);
 		if (c->result != SPRING_OK) {
 			return c->result;
 		}
@@ -305,8 +310,7 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		PATH_INDEX(path, "$.ik", i);
 		spring_rig_ik_desc *ik = &iks[i];
 		int type = 0;
-		if (rj_expect_object(c, j, path, "an IK constraint") ||
-		    rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
+		if (rj_expect_object(c, j, path, "an IK constraint") || rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
 		    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
 		    rj_get_name(c, j, path, "name", &ik->name)) {
 			return c->result;
@@ -329,8 +333,7 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			char p0[256], p1[256];
 			PATH_INDEX(p0, bp, 0);
 			PATH_INDEX(p1, bp, 1);
-			if (bone_ref_item(c, bones->child, p0, 0, &ik->first) ||
-			    bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
+			if (bone_ref_item(c, bones->child, p0, 0, &ik->first) || bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
 				return c->result;
 			}
 			int bend = 0;
@@ -415,8 +418,8 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 	int n;
 	spring_rig_chain_desc *chains;
 	char section[RJ_PATH_SIZE];
-	chains = (spring_rig_chain_desc *)rj_get_items(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", sizeof *chains, &arr,
-	                                               &n, section);
+	chains = (spring_rig_chain_desc *)rj_get_items(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", sizeof *chains,
+	                                               &arr, &n, section);
 	if (!chains) {
 		return c->result;
 	}
@@ -424,9 +427,10 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 	if (!names) {
 		return c->result;
 	}
-	static const char *angle_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind", NULL};
-	static const char *tip_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind",
-	                                 "colliders", "tip_radius", NULL};
+	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix", "spring",
+	                                   "tip_spring", "limit", "gravity", "wind", NULL};
+	static const char *tip_keys[] = {"name",  "type",    "first", "last",      "mix",        "spring", "tip_spring",
+	                                 "limit", "gravity", "wind",  "colliders", "tip_radius", NULL};
 	int i = 0;
 	for (const cJSON *j = arr->child; j; j = j->next, i++) {
 		char path[256];
@@ -434,7 +438,8 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 		spring_rig_chain_desc *ch = &chains[i];
 		int type = 0;
 		if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
-		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys, type == 0 ? " for an angle chain" : " for a tip chain") ||
+		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys,
+		                  type == 0 ? " for an angle chain" : " for a tip chain") ||
 		    rj_get_name(c, j, path, "name", &ch->name)) {
 			return c->result;
 		}
@@ -445,9 +450,9 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			return c->result;
 		}
 		spring_vec2 zero = {0.0f, 0.0f};
-		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) || rj_get_spring(c, j, path, "spring", &ch->params) ||
-		    rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) || rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) ||
-		    rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
+		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) ||
+		    rj_get_spring(c, j, path, "spring", &ch->params) || rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) ||
+		    rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) || rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
 			return c->result;
 		}
 		ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
@@ -468,8 +473,8 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 			int nc;
 			spring_chain_collider *col;
 			char cp[RJ_PATH_SIZE];
-			col = (spring_chain_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders", sizeof *col,
-			                                      &cols, &nc, cp);
+			col = (spring_chain_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders",
+			                                            sizeof *col, &cols, &nc, cp);
 			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
 				return c->result;
 			}

@@ -75,8 +75,8 @@ static int candidates_of(rj *c, const cJSON *j, const char *path, const spring_p
 				together = has_key(&spring_param_forms[f], a->string) && has_key(&spring_param_forms[f], b->string);
 			}
 			if (!together) {
-				rj_bad(c, path, "mixes two parameterisations: \"%s\" and \"%s\" do not go together (give exactly one)",
-				       a->string, b->string);
+				rj_bad(c, path, "mixes two parameterisations: \"%s\" and \"%s\" do not go together (give exactly one)", a->string,
+				       b->string);
 				return 0;
 			}
 		}
@@ -107,7 +107,8 @@ spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_par
 		return c->result;
 	}
 	if (!j->child) {
-		return rj_bad(c, path, "no spring parameters: give exactly one parameterisation, e.g. {\"frequency\": 2, \"damping_ratio\": 0.3}");
+		return rj_bad(c, path,
+		              "no spring parameters: give exactly one parameterisation, e.g. {\"frequency\": 2, \"damping_ratio\": 0.3}");
 	}
 	const spring_param_form *candidates[SPRING_PARAM_FORM_COUNT];
 	int nc = candidates_of(c, j, path, candidates);
@@ -151,7 +152,8 @@ spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_par
 		size_t o = 0;
 		given[0] = '\0';
 		for (int i = 0; i < count && o < sizeof given; i++) {
-			o += (size_t)snprintf(given + o, sizeof given - o, "%s%s %.9g", i ? ", " : "", form->fields[order[i]].key, v[order[i]]);
+			o += (size_t)snprintf(given + o, sizeof given - o, "%s%s %.9g", i ? ", " : "", form->fields[order[i]].key,
+			                      v[order[i]]);
 		}
 		return rj_bad(c, path, "invalid spring (%s): %s", given, spring_result_string(r));
 	}
