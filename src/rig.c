@@ -117,12 +117,11 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 
 size_t spring_rig_memory_size(const spring_rig_desc *desc)
 {
-	if (spring_rig_internal_validate(desc, NULL) != SPRING_OK) {
+	rig_refs refs;
+	if (spring_rig_internal_validate(desc, &refs, NULL) != SPRING_OK) {
 		return 0;
 	}
-	chain_scratch scratch; // about 25 KB of stack, only at creation
-	rig_refs refs;
-	spring_rig_internal_resolve(desc, &refs);
+	chain_scratch scratch;
 	rig_layout l;
 	if (layout(desc, &refs, &l, &scratch, NULL) != SPRING_OK) {
 		return 0;
@@ -179,13 +178,12 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	if (!out) {
 		return spring_rig_internal_fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "out", "is NULL");
 	}
-	spring_result res = spring_rig_internal_validate(desc, error);
+	rig_refs refs;
+	spring_result res = spring_rig_internal_validate(desc, &refs, error);
 	if (res != SPRING_OK) {
 		return res;
 	}
 	chain_scratch scratch;
-	rig_refs refs;
-	spring_rig_internal_resolve(desc, &refs);
 	rig_layout l;
 	res = layout(desc, &refs, &l, &scratch, error);
 	if (res != SPRING_OK) {

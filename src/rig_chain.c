@@ -38,10 +38,10 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		memset(a, 0, sizeof *a);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			s->segments[i] = (spring_chain2d_segment){b->length, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
+			s->kind.segments[i] = (spring_chain2d_segment){b->length, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
 		}
 		a->segment_count = n;
-		a->segments = s->segments;
+		a->segments = s->kind.segments;
 		a->params = ch->params;
 		a->tip_params = ch->tip_params;
 		a->gravity = ch->gravity;
@@ -52,7 +52,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		memset(t, 0, sizeof *t);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			spring_chain_bone_desc *tb = &s->tip_bones[i];
+			spring_chain_bone_desc *tb = &s->kind.tip_bones[i];
 			memset(tb, 0, sizeof *tb);
 			tb->rest_local = spring_rig_internal_to_xform3(spring_rig_internal_clean_xform(b->setup));
 			tb->tip = spring_vec3_make(b->length, 0.0f, 0.0f);
@@ -67,7 +67,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 			}
 		}
 		t->bone_count = n;
-		t->bones = s->tip_bones;
+		t->bones = s->kind.tip_bones;
 		t->params = ch->params;
 		t->tip_params = ch->tip_params;
 		t->gravity = spring_vec3_make(ch->gravity.x, ch->gravity.y, 0.0f);

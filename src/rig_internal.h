@@ -186,7 +186,6 @@ static inline spring_chain *rig_chain_tip(const spring_rig *r, const rig_chain *
 // Shared between the rig's sources
 
 // Validation (rig_validate.c): the one judge of a description's meaning.
-spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_error *e);
 spring_result spring_rig_internal_fail(spring_error *e, spring_result r, const char *kind, int index, const char *field,
                                        const char *fmt, ...)
 #if defined(__GNUC__)
@@ -203,6 +202,8 @@ typedef struct rig_refs {
 	int ik[SPRING_RIG_MAX_IK][3];        // first, last, target
 	int chain[SPRING_RIG_MAX_CHAINS][2]; // first, last
 } rig_refs;
+/// Validates `d` and resolves its bone references into `refs` (meaningful only on success).
+spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e);
 /// Index of the bone called `name` in the description, -1 when none (or `name` is NULL).
 int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name);
 /// Resolves every reference of a description whose counts are valid.
@@ -228,10 +229,14 @@ void spring_rig_internal_fire_events(spring_rig *r, double from, double to);
 void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world);
 
 // Chains on the final pose (rig_chain.c).
+// Creation-time scratch for one chain's description (only one kind is in use at a time). It
+// lives on the stack of create and memory_size, so it is kept small: about 19 KB.
 typedef struct chain_scratch {
 	int bones[SPRING_RIG_MAX_BONES];
-	spring_chain2d_segment segments[SPRING_CHAIN_MAX_BONES];
-	spring_chain_bone_desc tip_bones[SPRING_CHAIN_MAX_BONES];
+	union {
+		spring_chain2d_segment segments[SPRING_CHAIN_MAX_BONES];
+		spring_chain_bone_desc tip_bones[SPRING_CHAIN_MAX_BONES];
+	} kind;
 	spring_chain_collider colliders[SPRING_CHAIN_MAX_COLLIDERS];
 } chain_scratch;
 spring_xform3 spring_rig_internal_to_xform3(spring_xform2 t);

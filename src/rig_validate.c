@@ -630,7 +630,7 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 	return SPRING_OK;
 }
 
-spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_error *e)
+spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
 	if (!d) {
 		return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "desc", "desc is NULL");
@@ -666,19 +666,18 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, spring_erro
 		return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite");
 	}
 	r = validate_scale(e, "rig", -1, "root", d->root.scale);
-	rig_refs refs;
-	spring_rig_internal_resolve(d, &refs);
+	spring_rig_internal_resolve(d, refs);
 	if (r == SPRING_OK) {
-		r = validate_bones(d, &refs, e);
+		r = validate_bones(d, refs, e);
 	}
 	if (r == SPRING_OK) {
 		r = validate_clips(d, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_iks(d, &refs, e);
+		r = validate_iks(d, refs, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_chains(d, &refs, e);
+		r = validate_chains(d, refs, e);
 	}
 	return r;
 }
