@@ -258,6 +258,8 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		                                                 &rig_ik_bones(r)[ikb], SPRING_RIG_MAX_BONES);
 		ikb += ik->bone_count;
 	}
+	int far_bone;
+	r->reach = spring_rig_internal_reach(desc, &refs, &far_bone);
 	r->root_input = spring_rig_internal_clean_xform(desc->root);
 	r->root_prev_input = r->root_input;
 	r->root_step = r->root_input;
@@ -417,7 +419,11 @@ spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root)
 	if (!spring_rig_internal_xform2_finite(root)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	rig->root_input = spring_rig_internal_clean_xform(root);
+	root = spring_rig_internal_clean_xform(root);
+	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	rig->root_input = root;
 	return SPRING_OK;
 }
 
@@ -502,6 +508,9 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	root = spring_rig_internal_clean_xform(root);
+	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
 	// D maps the old root frame onto the new: every chain moves with it.
 	float da = spring_angle_delta(rig->root_step.angle, root.angle);
 	spring_vec2 from = rig->root_step.position;

@@ -75,6 +75,7 @@ struct spring_rig {
 	spring_xform2 root_input; // root set for the coming update
 	spring_xform2 root_prev_input;
 	spring_xform2 root_step, root_step_prev;
+	double reach; // how far from the root any bone can get, in root units (scale 1)
 	int fired_count, fired_total;
 	spring_rig_event fired[MAX_FIRED];
 	char fired_names[MAX_FIRED][NAME_BYTES];
@@ -202,6 +203,12 @@ typedef struct rig_refs {
 	int ik[SPRING_RIG_MAX_IK][3];        // first, last, target
 	int chain[SPRING_RIG_MAX_CHAINS][2]; // first, last
 } rig_refs;
+/// The largest distance from the root (placed at the origin with scale 1) that any bone's pivot or
+/// tip can reach under any clip (IK and chains only turn bones); the first bone beyond
+/// SPRING_RIG_MAX_REACH in `*far_bone` (-1 when none).
+double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone);
+/// Whether the rig placed by `root` stays within SPRING_RIG_MAX_REACH given its reach.
+bool spring_rig_internal_root_fits(spring_xform2 root, double reach);
 /// Validates `d` and resolves its bone references into `refs` (meaningful only on success).
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e);
 /// Index of the bone called `name` in the description, -1 when none (or `name` is NULL).

@@ -630,6 +630,71 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 	return SPRING_OK;
 }
 
+// The largest magnitude a track's value can take between its keys: Bezier easing stays inside its
+// control points' hull, so progress runs over [min(0, y1, y2), max(1, y1, y2)].
+static double track_extent(const spring_rig_track *tr, int component)
+{
+	double most = 0.0;
+	for (int k = 0; k < tr->key_count; k++) {
+		const spring_rig_key *key = &tr->keys[k];
+		double a = fabs((double)key->value[component]);
+		double over = 1.0;
+		if (key->curve == SPRING_RIG_CURVE_BEZIER) {
+			over = fmax(over, fmax(fabs((double)key->bezier[1]), fabs((double)key->bezier[3])));
+		}
+		double b = k + 1 < tr->key_count ? (double)tr->keys[k + 1].value[component] : key->value[component];
+		double reach = a + fabs(b - (double)key->value[component]) * over;
+		most = fmax(most, reach);
+	}
+	return most;
+}
+
+double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone)
+{
+	// Per bone, bounds on its world scale and on its pivot's distance from the root; the tip adds
+	// scale * length. Rotations (clips, IK, chains) never change a distance.
+	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], reach = 0.0;
+	*far_bone = -1;
+	for (int i = 0; i < d->bone_count; i++) {
+		const spring_rig_bone_desc *b = &d->bones[i];
+		spring_xform2 setup = spring_rig_internal_clean_xform(b->setup);
+		double s = fmax(fabs((double)setup.scale.x), fabs((double)setup.scale.y));
+		double ox = fabs((double)setup.position.x), oy = fabs((double)setup.position.y);
+		for (int c = 0; c < d->clip_count; c++) {
+			for (int t = 0; t < d->clips[c].track_count; t++) {
+				const spring_rig_track *tr = &d->clips[c].tracks[t];
+				if (spring_rig_internal_find_bone(d, tr->bone) != i) {
+					continue;
+				}
+				if (tr->type == SPRING_RIG_TRACK_SCALE) {
+					s = fmax(s, fmax(fabs((double)setup.scale.x) * track_extent(tr, 0),
+					                 fabs((double)setup.scale.y) * track_extent(tr, 1)));
+				} else if (tr->type == SPRING_RIG_TRACK_TRANSLATE) {
+					ox = fmax(ox, fabs((double)setup.position.x) + track_extent(tr, 0));
+					oy = fmax(oy, fabs((double)setup.position.y) + track_extent(tr, 1));
+				}
+			}
+		}
+		int p = refs->parent[i];
+		double parent_scale = p < 0 ? 1.0 : scale[p];
+		pivot[i] = (p < 0 ? 0.0 : pivot[p]) + parent_scale * sqrt(ox * ox + oy * oy);
+		scale[i] = parent_scale * s;
+		double far = pivot[i] + scale[i] * (double)b->length;
+		reach = fmax(reach, far);
+		if (*far_bone < 0 && !(far <= (double)SPRING_RIG_MAX_REACH)) {
+			*far_bone = i;
+		}
+	}
+	return reach;
+}
+
+bool spring_rig_internal_root_fits(spring_xform2 root, double reach)
+{
+	double position = sqrt((double)root.position.x * root.position.x + (double)root.position.y * root.position.y);
+	double scale = fmax(fabs((double)root.scale.x), fabs((double)root.scale.y));
+	return position + scale * reach <= (double)SPRING_RIG_MAX_REACH;
+}
+
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
 	if (!d) {
@@ -678,6 +743,22 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 	}
 	if (r == SPRING_OK) {
 		r = validate_chains(d, refs, e);
+	}
+	if (r == SPRING_OK) {
+		int far = -1;
+		double reach = spring_rig_internal_reach(d, refs, &far);
+		if (far >= 0) {
+			char q1[80];
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", far, "setup",
+			                                "bone %s can reach %.3g units from the root (scales multiply down the "
+			                                "hierarchy); at most %g",
+			                                Q(d->bones[far].name), reach, (double)SPRING_RIG_MAX_REACH);
+		}
+		if (!spring_rig_internal_root_fits(spring_rig_internal_clean_xform(d->root), reach)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
+			                                "root places bones up to %.3g units away; at most %g", reach,
+			                                (double)SPRING_RIG_MAX_REACH);
+		}
 	}
 	return r;
 }

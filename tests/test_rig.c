@@ -747,6 +747,65 @@ static int test_block_copy(void)
 	return 0;
 }
 
+// World transforms stay finite: scales multiply down the hierarchy, so a deep chain of scaled bones
+// (40 bones of scale 10, 10 units apart) would overflow float; it is refused at creation, naming the
+// first bone that could leave SPRING_RIG_MAX_REACH, and a root that would carry bones past it is
+// refused at run time with the rig unchanged.
+static int test_reach_stays_finite(void)
+{
+	enum { N = 40 };
+	static char names[N][8];
+	spring_rig_bone_desc bones[N];
+	memset(bones, 0, sizeof bones);
+	for (int i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "b%d", i);
+		bones[i].name = names[i];
+		bones[i].parent = i ? names[i - 1] : NULL;
+		bones[i].length = 10.0f;
+		bones[i].setup = scene_xform2(i ? 10.0f : 0.0f, 0.0f, 0.0f);
+		bones[i].setup.scale = spring_vec2_make(10.0f, 10.0f);
+	}
+	spring_rig_desc d = {0};
+	d.bones = bones;
+	d.bone_count = N;
+	spring_rig *rig = NULL;
+	spring_error err;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE && rig == NULL);
+	spring_error_step at = spring_error_innermost(&err);
+	// Bone 9's tip is about 1.1e11 units out; bone 10 (scale 1e11, length 10) passes 1e12.
+	ENSURE_MSG(at.element == SPRING_ELEMENT_BONE && at.index == 10, "%s", err.message);
+	// The same rig ten bones deep is fine, and runs finite.
+	d.bone_count = 10;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.1f) == SPRING_OK);
+	spring_xform2 w[N];
+	ENSURE(spring_rig_get_world(rig, w, N) == SPRING_OK);
+	for (int i = 0; i < 10; i++) {
+		ENSURE(spring_is_finite(w[i].position.x) && spring_is_finite(w[i].scale.x));
+	}
+	// A root scale that would carry its tips past the reach is refused, and nothing changes.
+	spring_xform2 big = scene_xform2(0.0f, 0.0f, 0.0f);
+	big.scale = spring_vec2_make(10.0f, 10.0f);
+	ENSURE(spring_rig_set_root(rig, big) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_teleport(rig, big) == SPRING_ERROR_OUT_OF_RANGE);
+	big.scale = spring_vec2_make(0.5f, 0.5f); // halves the reach: fine
+	ENSURE(spring_rig_set_root(rig, big) == SPRING_OK && spring_rig_update(rig, 0.1f) == SPRING_OK);
+	spring_rig_destroy(rig);
+	// Scale keys count too: a clip that scales bone 0 by 1e3 makes a 9-bone rig too big.
+	spring_rig_key keys[2] = {{0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                          {1.0f, {1e3f, 1e3f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	spring_rig_track track = {"b0", SPRING_RIG_TRACK_SCALE, 2, keys};
+	spring_rig_clip_desc clip = {"grow", 1.0f, false, 1, &track, 0, NULL};
+	d.clips = &clip;
+	d.clip_count = 1;
+	d.bone_count = 9;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE);
+	d.clip_count = 0;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -925,6 +984,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_events);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_block_copy);
+	RUN_TEST(test_reach_stays_finite);
 	RUN_TEST(test_bad_definitions);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();

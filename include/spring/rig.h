@@ -36,6 +36,11 @@ extern "C" {
 /// Largest magnitude of a length, position, scale, key value, time or radius in a rig
 /// description (rig units or seconds).
 #define SPRING_RIG_MAX_COORDINATE 1e6f
+/// Largest distance from the origin any bone (pivot or tip) may reach, rig units. Scales multiply
+/// down the hierarchy, so a rig whose clips could carry a bone beyond it (40 nested bones of scale
+/// 10, say) is refused at creation, naming the first such bone, and a root that would carry one
+/// beyond it is refused by spring_rig_set_root and spring_rig_teleport.
+#define SPRING_RIG_MAX_REACH 1e12f
 
 // ---------------------------------------------------------------------------------------------
 // Skeleton
