@@ -432,15 +432,20 @@ spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 targ
 	if (!rig || ik < 0 || ik >= rig->ik_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (target.x != target.x) {
-		rig_iks(rig)[ik].has_override = 0; // back to the target bone
-		return SPRING_OK;
-	}
 	if (!spring_rig_internal_finite2(target)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	rig_iks(rig)[ik].has_override = 1;
 	rig_iks(rig)[ik].override_target = target;
+	return SPRING_OK;
+}
+
+spring_result spring_rig_clear_ik_target(spring_rig *rig, int ik)
+{
+	if (!rig || ik < 0 || ik >= rig->ik_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	rig_iks(rig)[ik].has_override = 0;
 	return SPRING_OK;
 }
 

@@ -936,6 +936,33 @@ static int test_bad_definitions(void)
 	ENSURE(spring_rig_set_root(rig, scene_xform2(INFINITY, 0, 0)) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_teleport(rig, scene_xform2(0, NAN, 0)) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_rig_set_chain_mix(rig, 9, 0.5f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK && spring_rig_update(rig, 0.2f) == SPRING_OK);
+	// Each refused call leaves the whole block as it was, byte for byte.
+	size_t size = spring_rig_memory_size(&d);
+	unsigned char *before = malloc(size);
+	ENSURE(before != NULL);
+	memcpy(before, rig, size);
+	const spring_result nf = SPRING_ERROR_NOT_FINITE, oor = SPRING_ERROR_OUT_OF_RANGE;
+	const float nonfinite[] = {NAN, INFINITY, -INFINITY};
+	for (int k = 0; k < 3; k++) {
+		ENSURE(spring_rig_set_chain_mix(rig, 0, nonfinite[k]) == nf);
+		ENSURE(spring_rig_set_ik_mix(rig, 0, nonfinite[k]) == nf);
+		ENSURE(spring_rig_play(rig, 1, nonfinite[k]) == nf);
+		ENSURE(spring_rig_set_ik_target(rig, 0, spring_vec2_make(nonfinite[k], 0.0f)) == nf);
+		ENSURE(spring_rig_set_ik_target(rig, 0, spring_vec2_make(0.0f, nonfinite[k])) == nf);
+		ENSURE(spring_rig_set_time_scale(rig, nonfinite[k]) == nf);
+		ENSURE(spring_rig_set_root(rig, scene_xform2(0.0f, 0.0f, nonfinite[k])) == nf);
+		ENSURE(memcmp(before, rig, size) == 0);
+	}
+	ENSURE(spring_rig_set_chain_mix(rig, 1, 1.5f) == oor && spring_rig_set_chain_mix(rig, 1, -0.25f) == oor);
+	ENSURE(spring_rig_set_ik_mix(rig, 0, 1.0001f) == oor && spring_rig_set_time_scale(rig, -1.0f) == oor);
+	ENSURE(memcmp(before, rig, size) == 0);
+	// The bounds themselves are accepted.
+	ENSURE(spring_rig_set_chain_mix(rig, 1, 0.0f) == SPRING_OK && spring_rig_set_chain_mix(rig, 1, 1.0f) == SPRING_OK);
+	ENSURE(spring_rig_set_ik_target(rig, 0, spring_vec2_make(1.0f, 2.0f)) == SPRING_OK);
+	ENSURE(spring_rig_clear_ik_target(rig, 0) == SPRING_OK &&
+	       spring_rig_clear_ik_target(rig, 3) == SPRING_ERROR_INVALID_ARGUMENT);
+	free(before);
 	ENSURE(spring_rig_chain_count(rig) == 2 && strcmp(spring_rig_chain_name(rig, 1), "ribbon") == 0);
 	int cb[8];
 	ENSURE(spring_rig_chain_bones(rig, 0, cb, 8) == 6 && cb[0] == B_T1 && cb[5] == B_T6);

@@ -190,9 +190,12 @@ SPRING_API int spring_rig_find_bone(const spring_rig *rig, const char *name);
 /// Sets where the whole skeleton is placed this frame (interpolated across the next update's
 /// sub-steps, like chain roots).
 SPRING_API spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root);
-/// World-space IK target for an IK constraint without a target bone (or to override it; pass
-/// a NaN x to go back to the target bone).
+/// World-space IK target (finite) for an IK constraint without a target bone, or overriding it
+/// until spring_rig_clear_ik_target.
 SPRING_API spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 target);
+/// Back to the constraint's target bone after spring_rig_set_ik_target; a constraint without a
+/// target bone keeps the last target set (the origin before any).
+SPRING_API spring_result spring_rig_clear_ik_target(spring_rig *rig, int ik);
 SPRING_API spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix);
 SPRING_API spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, float mix);
 /// Time scale (>= 0; 1 normal) and pause. Pausing freezes clip time and physics; resuming does
