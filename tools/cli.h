@@ -63,6 +63,12 @@ void jw_str(jw *w, const char *key, const char *s);
 void jw_bool(jw *w, const char *key, int v);
 void jw_null(jw *w, const char *key);
 void jw_end(jw *w); // closes nothing; appends the final newline
+/// An inline array of `n` numbers under `key`.
+void jw_num_array(jw *w, const char *key, const double *v, int n);
+/// Starts a command's JSON document in `b`: the top-level object and its "command" key.
+void cli_json_begin(jw *w, sbuf *b, const char *command);
+/// Closes the document cli_json_begin opened (and appends the final newline).
+void cli_json_end(jw *w);
 
 // ---------------------------------------------------------------------------------------------
 // Errors: "spring: <command>: <what>" on stderr, one line (control characters in names are
@@ -80,6 +86,13 @@ const char *cli_clean(char *buf, size_t size, const char *s);
 int cli_write_file(const char *command, const char *path, const sbuf *content);
 /// Writes `content` to stdout; CLI_USAGE (message printed) when stdout fails.
 int cli_write_stdout(const char *command, const sbuf *content);
+/// The end of every command: writes `content` to stdout (cli_write_stdout), frees it and returns
+/// the exit status.
+int cli_output(const char *command, sbuf *content);
+/// Writes a command's --svg plot (`svg`, freed here) to `path` (cli_write_file). Returns 1 when the
+/// command is done, with the exit status in *status: the file could not be written, or the plot
+/// went to standard output ("-"), which then carries nothing else. 0 to go on.
+int cli_write_plot(const char *command, const char *path, sbuf *svg, int *status);
 /// Creates the directories of `dir` (like mkdir -p). 0 on success.
 int cli_mkdirs(const char *dir);
 
@@ -134,6 +147,10 @@ int cli_parse(cli_args *a, int argc, char **argv, int first);
 /// spring flags' help when the command has them). Returns 1 when the command is done, with the
 /// exit status in *status; 0 to go on.
 int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int *status);
+/// The output flags a command has (--csv, --json, --svg FILE) checked together: --csv with --json,
+/// and --svg - (the plot on standard output) with either, are errors. Returns CLI_OK or CLI_USAGE
+/// after printing the error.
+int cli_check_outputs(cli_args *a);
 /// The option's value when given, otherwise `fallback`.
 double cli_num(cli_args *a, const char *name, double fallback);
 const char *cli_str(cli_args *a, const char *name, const char *fallback);

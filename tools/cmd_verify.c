@@ -90,8 +90,33 @@ static void json_verdict(jw *w, int checks, int failures)
 	jw_int(w, "checks", checks);
 	jw_int(w, "failures", failures);
 	jw_bool(w, "passed", failures == 0);
-	jw_object_end(w);
-	jw_end(w);
+	cli_json_end(w);
+}
+
+// The frame rates in text: " 30, 60, 144".
+static void text_fps(sbuf *b, const double *fps, int fps_count)
+{
+	char n[40];
+	for (int i = 0; i < fps_count; i++) {
+		sb_printf(b, "%s %s", i ? "," : "", fmt_num(n, fps[i], 6));
+	}
+}
+
+// The end of every verify text: the verdict.
+static void text_verdict(sbuf *b, int checks, int failures)
+{
+	if (failures) {
+		sb_printf(b, "\nFAIL: %d of %d checks failed\n", failures, checks);
+	} else {
+		sb_printf(b, "\nPASS: all %d checks passed\n", checks);
+	}
+}
+
+// Prints the report (and frees it); exit status 1 when a check failed.
+static int verify_output(sbuf *b, int failures)
+{
+	int rc = cli_output("verify", b);
+	return rc != CLI_OK ? rc : failures ? CLI_FAILED_CHECK : CLI_OK;
 }
 
 static int verify_spring(cli_args *a, const double *fps, int fps_count)
@@ -145,16 +170,10 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 	char n[6][40];
 	if (cli_flag(a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "verify");
+		cli_json_begin(&w, &b, cmd);
 		cli_json_spring(&w, "spring", &s);
 		jw_num(&w, "clock_step", step);
-		jw_array(&w, "fps", 1);
-		for (int i = 0; i < fps_count; i++) {
-			jw_num(&w, NULL, fps[i]);
-		}
-		jw_array_end(&w);
+		jw_num_array(&w, "fps", fps, fps_count);
 		jw_array(&w, "integrators", 0);
 		for (int k = 0; k < count; k++) {
 			const integrator_result *r = &res[k];
@@ -202,13 +221,10 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		jw_array_end(&w);
 		json_verdict(&w, checks, failures);
 	} else {
-		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description,
-		          fmt_num(n[0], s.p.stiffness, 6), fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
-		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6),
-		          SPRING_CLOCK_DEFAULT_MAX_STEPS);
-		for (int i = 0; i < fps_count; i++) {
-			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
-		}
+		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description, fmt_num(n[0], s.p.stiffness, 6),
+		          fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
+		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6), SPRING_CLOCK_DEFAULT_MAX_STEPS);
+		text_fps(&b, fps, fps_count);
 		sb_puts(&b, " fps and a jittery clock\n");
 		for (int k = 0; k < count; k++) {
 			const integrator_result *r = &res[k];
@@ -251,18 +267,9 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 				          fmt_num(n[0], 100.0 * r->envelope.max_error[i], 3));
 			}
 		}
-		if (failures) {
-			sb_printf(&b, "\nFAIL: %d of %d checks failed\n", failures, checks);
-		} else {
-			sb_printf(&b, "\nPASS: all %d checks passed\n", checks);
-		}
+		text_verdict(&b, checks, failures);
 	}
-	int rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	if (rc != CLI_OK) {
-		return rc;
-	}
-	return failures ? CLI_FAILED_CHECK : CLI_OK;
+	return verify_output(&b, failures);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,17 +297,6 @@ typedef struct chain_result {
 	int env_passed;
 } chain_result;
 
-static void handle_events(rig_file *f)
-{
-	spring_rig_event ev[16];
-	int got = spring_rig_get_events(f->rig, ev, 16, NULL);
-	for (int e = 0; e < got; e++) {
-		if (strcmp(ev[e].name, "teleport") == 0) {
-			rig_file_teleport(f, ev[e].value[0], ev[e].value[1]);
-		}
-	}
-}
-
 // Checks 1 and 2: 1 s of the clip, then the setup pose held for a minute at 60 fps.
 static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 {
@@ -316,8 +312,7 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 	}
 	spring_rig_play(f->rig, clip, 0.0f);
 	for (int i = 0; i < (int)(RIG_MOTION_SECONDS * RIG_HOLD_FPS); i++) {
-		spring_rig_update(f->rig, dt);
-		handle_events(f);
+		rig_file_update(f, dt, NULL, NULL);
 	}
 	spring_rig_play(f->rig, -1, 0.0f);
 	for (int i = 0; i < hold; i++) {
@@ -400,8 +395,7 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 		return cli_error(cmd, "frame rate %g out of range", fps);
 	}
 	while (clock.checkpoints < checkpoints) {
-		spring_rig_update(f.rig, spring_frame_clock_next(&clock));
-		handle_events(&f);
+		rig_file_update(&f, spring_frame_clock_next(&clock), NULL, NULL);
 		if (!clock.at_checkpoint) {
 			continue;
 		}
@@ -489,26 +483,20 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 	char n[6][40];
 	if (cli_flag(a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "verify");
+		cli_json_begin(&w, &b, cmd);
 		jw_str(&w, "file", path);
 		jw_str(&w, "clip", clip_name);
 		jw_num(&w, "hold_fps", RIG_HOLD_FPS);
 		jw_num(&w, "motion_seconds", RIG_MOTION_SECONDS);
 		jw_num(&w, "hold_seconds", RIG_HOLD_SECONDS);
 		jw_num(&w, "envelope_seconds", checkpoints * RIG_CHECKPOINT);
-		jw_array(&w, "fps", 1);
-		for (int i = 0; i < fps_count; i++) {
-			jw_num(&w, NULL, fps[i]);
-		}
-		jw_array_end(&w);
+		jw_num_array(&w, "fps", fps, fps_count);
 		jw_array(&w, "chains", 0);
 		for (int c = 0; c < chains; c++) {
 			const chain_result *r = &res[c];
 			jw_object(&w, NULL);
 			jw_str(&w, "name", f.info->chains[c].name);
-			jw_str(&w, "type", f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip");
+			jw_str(&w, "type", spring_rig_file_chain_type_name(f.info->chains[c].type));
 			jw_num(&w, "length", r->length);
 			jw_object(&w, "energy");
 			jw_bool(&w, "passed", r->energy_passed);
@@ -542,14 +530,12 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		          clip_name ? clip_name : "(none)");
 		sb_printf(&b, "energy and rest: 1 s of the clip, then the setup pose held for 60 s at 60 fps\n");
 		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n[0], checkpoints * RIG_CHECKPOINT, 6));
-		for (int i = 0; i < fps_count; i++) {
-			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
-		}
+		text_fps(&b, fps, fps_count);
 		sb_puts(&b, " fps and on a jittery clock, against 1 kHz, every 0.5 s\n");
 		for (int c = 0; c < chains; c++) {
 			const chain_result *r = &res[c];
 			sb_printf(&b, "\nchain %s (%s, %d bones, length %s)\n", f.info->chains[c].name,
-			          f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip", f.info->chains[c].bone_count,
+			          spring_rig_file_chain_type_name(f.info->chains[c].type), f.info->chains[c].bone_count,
 			          fmt_num(n[0], r->length, 6));
 			sb_puts(&b, "  1 energy    ");
 			pf(&b, r->energy_passed);
@@ -574,20 +560,11 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 			}
 			sb_putc(&b, '\n');
 		}
-		if (failures) {
-			sb_printf(&b, "\nFAIL: %d of %d checks failed\n", failures, checks);
-		} else {
-			sb_printf(&b, "\nPASS: all %d checks passed\n", checks);
-		}
+		text_verdict(&b, checks, failures);
 	}
 	free(res);
 	rig_file_close(&f);
-	rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	if (rc != CLI_OK) {
-		return rc;
-	}
-	return failures ? CLI_FAILED_CHECK : CLI_OK;
+	return verify_output(&b, failures);
 }
 
 int cmd_verify(int argc, char **argv)

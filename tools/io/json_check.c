@@ -38,6 +38,20 @@ typedef enum js_state {
 	JS_END           // nothing more
 } js_state;
 
+// What may follow a complete value when `depth` containers are open (stack[depth - 1] innermost).
+static js_state after_value(const char *stack, int depth)
+{
+	return depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+}
+
+// Closes the innermost container at s[*i] (its ']' or '}'), a complete value.
+static js_state close_container(const char *stack, int *depth, size_t *i)
+{
+	(*depth)--;
+	(*i)++;
+	return after_value(stack, *depth);
+}
+
 static const char *describe_byte(char *buf, size_t size, const char *s, size_t n, size_t pos)
 {
 	if (pos >= n) {
@@ -292,9 +306,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			return 0;
 		case JS_ARRAY_FIRST:
 			if (ch == ']') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
 			value = 1;
@@ -315,9 +327,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 				continue;
 			}
 			if (ch == ']') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
 			*err_pos = i;
@@ -334,9 +344,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 				continue;
 			}
 			if (ch == '}' && st == JS_OBJECT_FIRST) {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
 			*err_pos = i;
@@ -362,9 +370,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 				continue;
 			}
 			if (ch == '}') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
 			*err_pos = i;
@@ -411,6 +417,6 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			         nonfinite ? " (NaN and Infinity are not JSON numbers)" : "");
 			return 0;
 		}
-		st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+		st = after_value(stack, depth);
 	}
 }
