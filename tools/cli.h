@@ -110,6 +110,7 @@ typedef struct cli_range {
 #define CLI_ANY ((cli_range){-1e30, 1e30, 0, 0})
 #define CLI_POSITIVE ((cli_range){0.0, 1e30, 1, 0})
 #define CLI_NONNEGATIVE ((cli_range){0.0, 1e30, 0, 0})
+#define CLI_VALUE ((cli_range){-1e12, 1e12, 0, 0}) ///< a position or velocity of a move
 
 typedef struct cli_opt {
 	const char *name; ///< "--from"
@@ -147,6 +148,8 @@ int cli_parse(cli_args *a, int argc, char **argv, int first);
 /// spring flags' help when the command has them). Returns 1 when the command is done, with the
 /// exit status in *status; 0 to go on.
 int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int *status);
+/// Adds the output flags: --csv (when `csv`), --json, and --svg FILE (when `svg`).
+void cli_add_outputs(cli_args *a, int csv, int svg);
 /// The output flags a command has (--csv, --json, --svg FILE) checked together: --csv with --json,
 /// and --svg - (the plot on standard output) with either, are errors. Returns CLI_OK or CLI_USAGE
 /// after printing the error.
@@ -180,6 +183,11 @@ typedef struct cli_spring {
 /// (duration 0.5, bounce 0) when `allow_default`, otherwise an error. Returns CLI_OK or CLI_USAGE
 /// after printing the error.
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out);
+/// The start of the commands that take one spring (params, curve, css, compare): cli_parse_command,
+/// cli_check_outputs, then cli_resolve_spring with SwiftUI's default spring when no spring flag is
+/// given. Returns 1 when the command is done (help printed, or an error), with the exit status in
+/// *status; 0 to go on with the spring in *out.
+int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *help, cli_spring *out, int *status);
 /// Number of spring flags given (excluding --epsilon).
 int cli_spring_flag_count(cli_args *a);
 /// Prints the help text for the spring flags.

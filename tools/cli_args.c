@@ -249,6 +249,17 @@ int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int 
 	return 0;
 }
 
+void cli_add_outputs(cli_args *a, int csv, int svg)
+{
+	if (csv) {
+		cli_add(a, "--csv", CLI_FLAG, NULL, CLI_ANY);
+	}
+	cli_add(a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	if (svg) {
+		cli_add(a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	}
+}
+
 int cli_check_outputs(cli_args *a)
 {
 	int csv = cli_flag(a, "--csv"), json = cli_flag(a, "--json");

@@ -235,27 +235,20 @@ int cmd_compare(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, cmd, 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--from", CLI_NUMBER, "A", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--to", CLI_NUMBER, "B", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--retarget-to", CLI_NUMBER, "C", (cli_range){-1e12, 1e12, 0, 0});
+	cli_add(&a, "--from", CLI_NUMBER, "A", CLI_VALUE);
+	cli_add(&a, "--to", CLI_NUMBER, "B", CLI_VALUE);
+	cli_add(&a, "--retarget-to", CLI_NUMBER, "C", CLI_VALUE);
 	cli_add(&a, "--retarget-at", CLI_NUMBER, "T", (cli_range){0.0, 60.0, 1, 0});
 	cli_add(&a, "--tween-duration", CLI_NUMBER, "S", (cli_range){0.0, 60.0, 1, 0});
 	cli_add(&a, "--dt", CLI_NUMBER, "S", (cli_range){0.0, 1.0, 1, 0});
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 600.0, 1, 0});
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 0, 1);
 	int status;
-	if (cli_parse_command(&a, argc, argv, compare_help, &status)) {
+	cli_spring s;
+	if (cli_parse_spring_command(&a, argc, argv, compare_help, &s, &status)) {
 		return status;
 	}
-	if (cli_check_outputs(&a) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
-	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	compare_desc d;
 	d.p = s.p;
 	d.spring_label = s.description;

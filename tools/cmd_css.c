@@ -120,14 +120,11 @@ int cmd_css(int argc, char **argv)
 	cli_add_spring_options(&a);
 	cli_add(&a, "--resolution", CLI_NUMBER, "MS", (cli_range){1.0, 1000.0, 0, 0});
 	cli_add(&a, "--max-duration", CLI_NUMBER, "S", (cli_range){0.0, 60.0, 1, 0});
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
-	if (cli_parse_command(&a, argc, argv, css_help, &status)) {
-		return status;
-	}
 	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
+	if (cli_parse_spring_command(&a, argc, argv, css_help, &s, &status)) {
+		return status;
 	}
 	double max_duration = cli_num(&a, "--max-duration", 10.0);
 	int explicit_resolution = cli_flag(&a, "--resolution");

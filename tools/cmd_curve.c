@@ -76,26 +76,18 @@ int cmd_curve(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, cmd, 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--from", CLI_NUMBER, "A", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--to", CLI_NUMBER, "B", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--velocity", CLI_NUMBER, "V", (cli_range){-1e12, 1e12, 0, 0});
+	cli_add(&a, "--from", CLI_NUMBER, "A", CLI_VALUE);
+	cli_add(&a, "--to", CLI_NUMBER, "B", CLI_VALUE);
+	cli_add(&a, "--velocity", CLI_NUMBER, "V", CLI_VALUE);
 	cli_add(&a, "--dt", CLI_NUMBER, "S", (cli_range){0.0, 10.0, 1, 0});
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 3600.0, 0, 0});
-	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 1, 1);
 	int status;
-	if (cli_parse_command(&a, argc, argv, curve_help, &status)) {
+	cli_spring s;
+	if (cli_parse_spring_command(&a, argc, argv, curve_help, &s, &status)) {
 		return status;
 	}
-	if (cli_check_outputs(&a) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
-	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	double from = cli_num(&a, "--from", 0.0), to = cli_num(&a, "--to", 1.0), vel = cli_num(&a, "--velocity", 0.0);
 	double dt = cli_num(&a, "--dt", 1.0 / 60.0);
 	double omega = spring_natural_frequency(s.p);

@@ -84,14 +84,11 @@ int cmd_params(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, "params", 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
-	if (cli_parse_command(&a, argc, argv, params_help, &status)) {
-		return status;
-	}
 	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
+	if (cli_parse_spring_command(&a, argc, argv, params_help, &s, &status)) {
+		return status;
 	}
 	params_figures f;
 	figures(&s, &f);

@@ -305,9 +305,7 @@ int cmd_simulate(int argc, char **argv)
 	cli_add(&a, "--seconds", CLI_NUMBER, "S", (cli_range){0.0, 3600.0, 1, 0});
 	cli_add(&a, "--teleport-at", CLI_NUMBER, "T", (cli_range){0.0, 3600.0, 0, 0});
 	cli_add(&a, "--teleport-by", CLI_STRING, "X,Y", CLI_ANY);
-	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 1, 1);
 	int status;
 	if (cli_parse_command(&a, argc, argv, simulate_help, &status)) {
 		return status;
