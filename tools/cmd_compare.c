@@ -205,11 +205,12 @@ void compare_svg(sbuf *b, const compare_desc *d, const compare_result *r, int st
 	char title[256], n3[40];
 	snprintf(title, sizeof title, "Retargeted mid-flight: %s -> %s, then -> %s at %s s", fmt_num(n0, d->from, 6),
 	         fmt_num(n1, d->to, 6), fmt_num(n2, d->retarget_to, 6), fmt_num(n3, d->retarget_at, 6));
-	svg_begin(b, 760, 660, title,
+	svg_begin(b, SVG_WIDTH, 660, title,
 	          "Tween versus spring when the target changes mid-flight: the tween restarts from rest (its speed falls "
 	          "off a cliff), the spring keeps its velocity.",
 	          standalone);
-	svg_plot p = {.width = 760, .height = 330, .title = title, .x_label = "time (s)", .y_label = "position", .series_count = 2};
+	svg_plot p = svg_time_plot(330, title, "position");
+	p.series_count = 2;
 	p.series[0] = (svg_series){tween_label, r->t, r->tween_x, r->n, "#d62728", 0, 2.0, 0};
 	p.series[1] = (svg_series){spring_label, r->t, r->spring_x, r->n, "#1f77b4", 0, 2.5, 0};
 	p.hline_count = 2;

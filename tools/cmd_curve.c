@@ -45,8 +45,9 @@ static void write_svg(sbuf *b, const cli_spring *s, const curve_data *c, double 
 {
 	char title[256], lab[128], n0[40], n1[40];
 	snprintf(title, sizeof title, "Spring %s: %s to %s", s->description, fmt_num(n0, from, 6), fmt_num(n1, to, 6));
-	svg_begin(b, 760, 640, title, "Position and velocity over time from the closed form (libspring spring curve).", 1);
-	svg_plot pp = {.width = 760, .height = 360, .title = title, .x_label = "time (s)", .y_label = "position", .series_count = 1};
+	svg_begin(b, SVG_WIDTH, 640, title, "Position and velocity over time from the closed form (libspring spring curve).", 1);
+	svg_plot pp = svg_time_plot(360, title, "position");
+	pp.series_count = 1;
 	pp.series[0] = (svg_series){"position x(t)", c->t, c->x, c->n, NULL, 0, 2.5, 0};
 	pp.hline_count = 1;
 	pp.hlines[0] = (svg_refline){to, "target", "#2ca02c", 1};

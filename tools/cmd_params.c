@@ -151,8 +151,8 @@ int cmd_params(int argc, char **argv)
 		line(&b, "perceptual duration", "%s s (when it looks finished: the SwiftUI duration)", fmt_num(n[0], f.duration, 6));
 		fmt_num(n[1], s.epsilon, 6);
 		if (isfinite(f.settle_estimate)) {
-			line(&b, "settling duration", "%s s (SwiftUI estimate: envelope bound, epsilon %s)", fmt_num(n[0], f.settle_estimate, 6),
-			     n[1]);
+			line(&b, "settling duration", "%s s (SwiftUI estimate: envelope bound, epsilon %s)",
+			     fmt_num(n[0], f.settle_estimate, 6), n[1]);
 		} else {
 			line(&b, "settling duration", "never (undamped)");
 		}

@@ -274,8 +274,13 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 	if (!xs || !ys) {
 		b->failed = 1;
 	} else if (nc > 0) {
-		svg_plot p = {.top = head + rows * ph, .width = width, .height = trail_h, .title = "Chain tips over the run, relative to the rig's root",
-		              .x_label = "x - root x", .y_label = "y - root y", .series_count = nc};
+		svg_plot p = {.top = head + rows * ph,
+		              .width = width,
+		              .height = trail_h,
+		              .title = "Chain tips over the run, relative to the rig's root",
+		              .x_label = "x - root x",
+		              .y_label = "y - root y",
+		              .series_count = nc};
 		for (int c = 0; c < nc; c++) {
 			for (int i = 0; i < r->frames; i++) {
 				spring_vec2 tip = rig_chain_tip(f, r->pose + (size_t)i * (size_t)r->bones, c);

@@ -191,7 +191,8 @@ static void text_integrator(sbuf *b, const integrator_result *r, const double *f
 	}
 	for (int i = 0; i < fps_count; i++) {
 		if (text_check_begin(b, "2 rest", fps[i], r->rest_error[i], r->rest[i].passed)) {
-			sb_printf(b, "  motion over the last of 60 s: %s of the move (must be < 1e-06)\n", fmt_num(n, r->rest[i].last_second_move, 3));
+			sb_printf(b, "  motion over the last of 60 s: %s of the move (must be < 1e-06)\n",
+			          fmt_num(n, r->rest[i].last_second_move, 3));
 		}
 	}
 	if (r->envelope_error != SPRING_OK) {
@@ -274,9 +275,10 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		jw_array_end(&w);
 		json_verdict(&w, checks, failures);
 	} else {
-		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description, fmt_num(n[0], s.p.stiffness, 6),
-		          fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
-		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6), SPRING_CLOCK_DEFAULT_MAX_STEPS);
+		sb_printf(&b, "spring parameters: %s (stiffness %s, damping %s, mass %s)\n", s.description,
+		          fmt_num(n[0], s.p.stiffness, 6), fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
+		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6),
+		          SPRING_CLOCK_DEFAULT_MAX_STEPS);
 		text_fps(&b, fps, fps_count);
 		sb_puts(&b, " fps and a jittery clock\n");
 		for (int k = 0; k < count; k++) {
@@ -463,12 +465,13 @@ static void json_chain(jw *w, const spring_rig_file_chain *info, const chain_res
 static void text_chain(sbuf *b, const spring_rig_file_chain *info, const chain_result *r, const double *fps, int fps_count)
 {
 	char n[4][40];
-	sb_printf(b, "\nchain %s (%s, %d bones, length %s)\n", info->name, spring_rig_file_chain_type_name(info->type), info->bone_count,
-	          fmt_num(n[0], r->length, 6));
+	sb_printf(b, "\nchain %s (%s, %d bones, length %s)\n", info->name, spring_rig_file_chain_type_name(info->type),
+	          info->bone_count, fmt_num(n[0], r->length, 6));
 	sb_puts(b, "  1 energy    ");
 	pf(b, r->energy_passed);
-	sb_printf(b, "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
-	              "before: at most %s (must be < 1; %d windows)\n",
+	sb_printf(b,
+	          "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
+	          "before: at most %s (must be < 1; %d windows)\n",
 	          fmt_num(n[0], r->peak, 4), fmt_num(n[1], 100.0 * r->peak / r->length, 3), fmt_num(n[2], r->peak_time, 4),
 	          fmt_num(n[3], r->worst_ratio, 3), r->windows);
 	sb_puts(b, "  2 rest      ");

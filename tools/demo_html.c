@@ -39,11 +39,11 @@ static void para(sbuf *b, const char *text)
 	element(b, "<p>", text, "</p>\n");
 }
 
-// A figure and its SVG, 760 px wide (svg_end closes the SVG, caption() the figure).
+// A figure and its SVG, SVG_WIDTH wide (svg_end closes the SVG, caption() the figure).
 static void figure(sbuf *b, double height, const char *title, const char *description)
 {
 	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, height, title, description, 0);
+	svg_begin(b, SVG_WIDTH, height, title, description, 0);
 }
 
 static void caption(sbuf *b, const char *text)
@@ -75,8 +75,8 @@ static void figure_regimes(sbuf *b)
 		}
 	}
 	figure(b, 380, "Three damping regimes", "Position over time of a unit move for damping ratios 0.3, 1 and 2 at 1 Hz.");
-	svg_plot p = {.width = 760, .height = 380, .title = "Same stiffness (1 Hz), three amounts of damping", .x_label = "time (s)",
-	              .y_label = "position", .series_count = 3};
+	svg_plot p = svg_time_plot(380, "Same stiffness (1 Hz), three amounts of damping", "position");
+	p.series_count = 3;
 	for (int k = 0; k < 3; k++) {
 		p.series[k] = (svg_series){labels[k], t, x[k], n, NULL, 0, 2.2, 0};
 	}
@@ -148,8 +148,9 @@ static void figure_energy(sbuf *b)
 		spring_step_exact(p, &exact, 0.0f, (float)h);
 	}
 	figure(b, 380, "Energy of three integrators", "Total energy of a free decay relative to the start.");
-	svg_plot pl = {.width = 760, .height = 380, .title = "Energy of a free decay: 1.5 Hz, damping ratio 0.05, one step per 60 fps frame",
-	               .x_label = "time (s)", .y_label = "energy / initial energy", .series_count = 3};
+	svg_plot pl = svg_time_plot(380, "Energy of a free decay: 1.5 Hz, damping ratio 0.05, one step per 60 fps frame",
+	                            "energy / initial energy");
+	pl.series_count = 3;
 	pl.series[0] = (svg_series){"explicit Euler (the trap: not in the library)", t, e[0], steps + 1, "#d62728", 0, 2.2, 0};
 	pl.series[1] = (svg_series){"semi-implicit Euler", t, e[1], steps + 1, "#ff7f0e", 0, 2.0, 0};
 	pl.series[2] = (svg_series){"exact (closed form)", t, e[2], steps + 1, "#1f77b4", 0, 2.5, 0};
@@ -193,7 +194,8 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 	for (int r = 0; r < 3; r++) {
 		rig_file f;
 		if (rig_file_open("demo", path, &f) != CLI_OK) {
-			snprintf(note, note_size, "sample rig %s could not be read (see the message above): the tail figure is left out", path);
+			snprintf(note, note_size, "sample rig %s could not be read (see the message above): the tail figure is left out",
+			         path);
 			element(b, "<p class=\"note\">", note, "</p>\n");
 			return;
 		}
@@ -241,8 +243,8 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 	char title[200], text[1400], shown[300], n0[40];
 	snprintf(title, sizeof title, "The sample character's %s tip, clip %s, at 30, 60 and 144 fps", chain_name, clip_name);
 	figure(b, 620, title, "Tail tip position relative to the rig's root over time at three frame rates.");
-	svg_plot p = {.width = 760, .height = 310, .title = title, .x_label = "time (s)", .y_label = "tip height above the root",
-	              .series_count = 3};
+	svg_plot p = svg_time_plot(310, title, "tip height above the root");
+	p.series_count = 3;
 	p.series[0] = (svg_series){"144 fps", t[2], y[2], count[2], "#1f77b4", 0, 3.0, 0};
 	p.series[1] = (svg_series){"60 fps", t[1], y[1], count[1], "#2ca02c", 1, 1.8, 0};
 	p.series[2] = (svg_series){"30 fps (dots)", t[0], y[0], count[0], "#d62728", 0, 0.8, 1};
@@ -288,8 +290,9 @@ static int figure_teleport(sbuf *b)
 		}
 	}
 	figure(b, 380, "Teleport with and without reset", "Tail tip speed around a 2000-unit jump of the root.");
-	svg_plot p = {.width = 760, .height = 380, .title = "Tip speed when the root jumps 2000 units at 2 s (log scale)",
-	              .x_label = "time (s)", .y_label = "tip speed (units/s)", .log_y = 1, .series_count = 3};
+	svg_plot p = svg_time_plot(380, "Tip speed when the root jumps 2000 units at 2 s (log scale)", "tip speed (units/s)");
+	p.log_y = 1;
+	p.series_count = 3;
 	p.series[0] = (svg_series){"not told (the jump is seen as motion)", t, naive, n, "#d62728", 0, 2.0, 0};
 	p.series[1] = (svg_series){"spring_chain_teleport (keeps its motion)", t, tele, n, "#1f77b4", 0, 2.5, 0};
 	p.series[2] = (svg_series){"spring_chain_reset (snaps to rest)", t, reset, n, "#2ca02c", 1, 2.0, 0};

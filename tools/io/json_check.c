@@ -278,14 +278,17 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			if (st == JS_END) {
 				return 1;
 			}
-			const char *open = depth == 0 ? "" : stack[depth - 1] == '{' ? " (an object is not closed)" : " (an array is not closed)";
+			const char *open = depth == 0                ? ""
+			                   : stack[depth - 1] == '{' ? " (an object is not closed)"
+			                                             : " (an array is not closed)";
 			return js_fail(err_pos, n, why, why_size, "unexpected end of file%s", open);
 		}
 		char ch = s[i];
 		int value = 0; // 1: parse a value at i
 		switch (st) {
 		case JS_END:
-			return js_fail(err_pos, i, why, why_size, "unexpected %s after the end of the document", describe_byte(b, sizeof b, s, n, i));
+			return js_fail(err_pos, i, why, why_size, "unexpected %s after the end of the document",
+			               describe_byte(b, sizeof b, s, n, i));
 		case JS_ARRAY_FIRST:
 			if (ch == ']') {
 				st = close_container(stack, &depth, &i);
@@ -299,9 +302,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			}
 			value = 1;
 			break;
-		case JS_VALUE:
-			value = 1;
-			break;
+		case JS_VALUE: value = 1; break;
 		case JS_OBJECT_FIRST:
 		case JS_OBJECT_KEY:
 			if (ch == '"') {
@@ -319,14 +320,16 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			if (ch == '}') {
 				return js_fail(err_pos, i, why, why_size, "trailing comma before '}'");
 			}
-			return js_fail(err_pos, i, why, why_size, "expected a key in double quotes, found %s", describe_byte(b, sizeof b, s, n, i));
+			return js_fail(err_pos, i, why, why_size, "expected a key in double quotes, found %s",
+			               describe_byte(b, sizeof b, s, n, i));
 		case JS_COLON:
 			if (ch == ':') {
 				i++;
 				st = JS_VALUE;
 				continue;
 			}
-			return js_fail(err_pos, i, why, why_size, "expected ':' after the key, found %s", describe_byte(b, sizeof b, s, n, i));
+			return js_fail(err_pos, i, why, why_size, "expected ':' after the key, found %s",
+			               describe_byte(b, sizeof b, s, n, i));
 		case JS_ARRAY_NEXT:
 		case JS_OBJECT_NEXT: {
 			int array = st == JS_ARRAY_NEXT;

@@ -146,8 +146,11 @@ static spring_result read_key(rj *c, const cJSON *e, const char *path, void *ite
 	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
 	int type = *(const int *)context;
 	spring_rig_key *k = (spring_rig_key *)item;
-	const char *what = type == SPRING_RIG_TRACK_ROTATE ? " in a rotate key" : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key" : " in a scale key";
-	if (rj_expect_object(c, e, path, "a key") || rj_check_keys(c, e, path, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
+	const char *what = type == SPRING_RIG_TRACK_ROTATE      ? " in a rotate key"
+	                   : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key"
+	                                                        : " in a scale key";
+	if (rj_expect_object(c, e, path, "a key") ||
+	    rj_check_keys(c, e, path, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
 	    rj_get_float(c, e, path, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &k->time)) {
 		return c->result;
 	}
@@ -179,8 +182,8 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, void *i
 		return c->result;
 	}
 	out->type = (spring_rig_track_type)type;
-	out->keys = (const spring_rig_key *)rj_read_list(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *out->keys, read_key,
-	                                                 &type, &out->key_count);
+	out->keys = (const spring_rig_key *)rj_read_list(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *out->keys,
+	                                                 read_key, &type, &out->key_count);
 	return c->result;
 }
 
@@ -211,13 +214,13 @@ static spring_result read_clip(rj *c, const cJSON *j, const char *path, void *it
 		return c->result;
 	}
 	cl->loop = loop != 0;
-	cl->tracks = (const spring_rig_track *)rj_read_list(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *cl->tracks,
-	                                                    read_track, NULL, &cl->track_count);
+	cl->tracks = (const spring_rig_track *)rj_read_list(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks",
+	                                                    sizeof *cl->tracks, read_track, NULL, &cl->track_count);
 	if (c->result != SPRING_OK) {
 		return c->result;
 	}
-	cl->events = (const spring_rig_event *)rj_read_list(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *cl->events,
-	                                                    read_event, NULL, &cl->event_count);
+	cl->events = (const spring_rig_event *)rj_read_list(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events",
+	                                                    sizeof *cl->events, read_event, NULL, &cl->event_count);
 	return c->result;
 }
 
@@ -230,17 +233,30 @@ spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 
 static const char *const ik_types[] = {"two-bone", "ccd", NULL};
 
+// The start of an element whose keys depend on its "type": an object (`what`), its type among
+// `types` (the index in *type; `type_what` names it in messages), then only the keys allowed for
+// that type (keys[*type], named by keys_what[*type]).
+static spring_result read_typed(rj *c, const cJSON *j, const char *path, const char *what, const char *const *types,
+                                const char *type_what, const char *const *const *keys, const char *const *keys_what, int *type)
+{
+	if (rj_expect_object(c, j, path, what) || rj_get_enum(c, j, path, "type", types, -1, type_what, type) ||
+	    rj_check_keys(c, j, path, keys[*type], keys_what[*type])) {
+		return c->result;
+	}
+	return SPRING_OK;
+}
+
 static spring_result read_ik(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
 	static const char *two_keys[] = {"name", "type", "bones", "target", "bend", "mix", NULL};
 	static const char *ccd_keys[] = {"name", "type", "first", "last", "target", "iterations", "tolerance", "mix", NULL};
+	static const char *const *keys[] = {two_keys, ccd_keys};
+	static const char *what[] = {" for a two-bone IK", " for a CCD IK"};
 	static const char *const bends[] = {"positive", "negative", NULL};
 	spring_rig_ik_desc *ik = (spring_rig_ik_desc *)item;
 	int type = 0;
-	if (rj_expect_object(c, j, path, "an IK constraint") ||
-	    rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
-	    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
+	if (read_typed(c, j, path, "an IK constraint", ik_types, "IK type", keys, what, &type) ||
 	    rj_get_name(c, j, path, "name", &ik->name)) {
 		return c->result;
 	}
@@ -262,8 +278,7 @@ static spring_result read_ik(rj *c, const cJSON *j, const char *path, void *item
 		char p0[256], p1[256];
 		PATH_INDEX(p0, bp, 0);
 		PATH_INDEX(p1, bp, 1);
-		if (bone_ref_item(c, bones->child, p0, 0, &ik->first) ||
-		    bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
+		if (bone_ref_item(c, bones->child, p0, 0, &ik->first) || bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
 			return c->result;
 		}
 		int bend = 0;
@@ -294,8 +309,8 @@ static spring_result read_ik(rj *c, const cJSON *j, const char *path, void *item
 
 spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 {
-	desc->iks = (const spring_rig_ik_desc *)rj_read_list(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints", sizeof *desc->iks,
-	                                                     read_ik, NULL, &desc->ik_count);
+	desc->iks = (const spring_rig_ik_desc *)rj_read_list(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints",
+	                                                     sizeof *desc->iks, read_ik, NULL, &desc->ik_count);
 	return c->result;
 }
 
@@ -318,9 +333,7 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, void
 	spring_chain_collider *out = (spring_chain_collider *)item;
 	int type = 0;
 	memset(out, 0, sizeof *out);
-	if (rj_expect_object(c, j, path, "a collider") ||
-	    rj_get_enum(c, j, path, "type", collider_types, -1, "collider type", &type) ||
-	    rj_check_keys(c, j, path, keys[type], what[type])) {
+	if (read_typed(c, j, path, "a collider", collider_types, "collider type", keys, what, &type)) {
 		return c->result;
 	}
 	spring_vec2 zero = {0.0f, 0.0f}, a = zero, b = zero;
@@ -352,22 +365,24 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, void
 static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
-	static const char *angle_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind", NULL};
-	static const char *tip_keys[] = {"name", "type", "first", "last", "mix", "spring", "tip_spring", "limit", "gravity", "wind",
-	                                 "colliders", "tip_radius", NULL};
+	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix", "spring",
+	                                   "tip_spring", "limit", "gravity", "wind", NULL};
+	static const char *tip_keys[] = {"name",  "type",    "first", "last",      "mix",        "spring", "tip_spring",
+	                                 "limit", "gravity", "wind",  "colliders", "tip_radius", NULL};
+	static const char *const *keys[] = {angle_keys, tip_keys};
+	static const char *what[] = {" for an angle chain", " for a tip chain"};
 	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
 	int type = 0;
-	if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
-	    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys, type == 0 ? " for an angle chain" : " for a tip chain") ||
+	if (read_typed(c, j, path, "a chain", chain_types, "chain type", keys, what, &type) ||
 	    rj_get_name(c, j, path, "name", &ch->name)) {
 		return c->result;
 	}
 	ch->type = (spring_rig_chain_type)type;
 	spring_vec2 zero = {0.0f, 0.0f};
 	if (get_bone_ref(c, j, path, "first", 1, &ch->first) || get_bone_ref(c, j, path, "last", 1, &ch->last) ||
-	    rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) || rj_get_spring(c, j, path, "spring", &ch->params) ||
-	    rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) || rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) ||
-	    rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
+	    rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) ||
+	    rj_get_spring(c, j, path, "spring", &ch->params) || rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) ||
+	    rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) || rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
 		return c->result;
 	}
 	ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
@@ -384,8 +399,9 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		}
 	}
 	if (type == SPRING_RIG_CHAIN_TIP) {
-		ch->colliders = (const spring_chain_collider *)rj_read_list(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders",
-		                                                            sizeof *ch->colliders, read_collider, NULL, &ch->collider_count);
+		ch->colliders = (const spring_chain_collider *)rj_read_list(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS,
+		                                                            "colliders", sizeof *ch->colliders, read_collider, NULL,
+		                                                            &ch->collider_count);
 		if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
 			return c->result;
 		}
