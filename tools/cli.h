@@ -63,6 +63,12 @@ void jw_str(jw *w, const char *key, const char *s);
 void jw_bool(jw *w, const char *key, int v);
 void jw_null(jw *w, const char *key);
 void jw_end(jw *w); // closes nothing; appends the final newline
+/// An inline array of `n` numbers under `key`.
+void jw_num_array(jw *w, const char *key, const double *v, int n);
+/// Starts a command's JSON document in `b`: the top-level object and its "command" key.
+void cli_json_begin(jw *w, sbuf *b, const char *command);
+/// Closes the document cli_json_begin opened (and appends the final newline).
+void cli_json_end(jw *w);
 
 // ---------------------------------------------------------------------------------------------
 // Errors: "spring: <command>: <what>" on stderr, one line (control characters in names are
@@ -80,6 +86,13 @@ const char *cli_clean(char *buf, size_t size, const char *s);
 int cli_write_file(const char *command, const char *path, const sbuf *content);
 /// Writes `content` to stdout; CLI_USAGE (message printed) when stdout fails.
 int cli_write_stdout(const char *command, const sbuf *content);
+/// The end of every command: writes `content` to stdout (cli_write_stdout), frees it and returns
+/// the exit status.
+int cli_output(const char *command, sbuf *content);
+/// Writes a command's --svg plot (`svg`, freed here) to `path` (cli_write_file). Returns 1 when the
+/// command is done, with the exit status in *status: the file could not be written, or the plot
+/// went to standard output ("-"), which then carries nothing else. 0 to go on.
+int cli_write_plot(const char *command, const char *path, sbuf *svg, int *status);
 /// Creates the directories of `dir` (like mkdir -p). 0 on success.
 int cli_mkdirs(const char *dir);
 
@@ -97,6 +110,7 @@ typedef struct cli_range {
 #define CLI_ANY ((cli_range){-1e30, 1e30, 0, 0})
 #define CLI_POSITIVE ((cli_range){0.0, 1e30, 1, 0})
 #define CLI_NONNEGATIVE ((cli_range){0.0, 1e30, 0, 0})
+#define CLI_VALUE ((cli_range){-1e12, 1e12, 0, 0}) ///< a position or velocity of a move
 
 typedef struct cli_opt {
 	const char *name; ///< "--from"
@@ -134,6 +148,12 @@ int cli_parse(cli_args *a, int argc, char **argv, int first);
 /// spring flags' help when the command has them). Returns 1 when the command is done, with the
 /// exit status in *status; 0 to go on.
 int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int *status);
+/// Adds the output flags: --csv (when `csv`), --json, and --svg FILE (when `svg`).
+void cli_add_outputs(cli_args *a, int csv, int svg);
+/// The output flags a command has (--csv, --json, --svg FILE) checked together: --csv with --json,
+/// and --svg - (the plot on standard output) with either, are errors. Returns CLI_OK or CLI_USAGE
+/// after printing the error.
+int cli_check_outputs(cli_args *a);
 /// The option's value when given, otherwise `fallback`.
 double cli_num(cli_args *a, const char *name, double fallback);
 const char *cli_str(cli_args *a, const char *name, const char *fallback);
@@ -163,6 +183,11 @@ typedef struct cli_spring {
 /// (duration 0.5, bounce 0) when `allow_default`, otherwise an error. Returns CLI_OK or CLI_USAGE
 /// after printing the error.
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out);
+/// The start of the commands that take one spring (params, curve, css, compare): cli_parse_command,
+/// cli_check_outputs, then cli_resolve_spring with SwiftUI's default spring when no spring flag is
+/// given. Returns 1 when the command is done (help printed, or an error), with the exit status in
+/// *status; 0 to go on with the spring in *out.
+int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *help, cli_spring *out, int *status);
 /// Number of spring flags given (excluding --epsilon).
 int cli_spring_flag_count(cli_args *a);
 /// Prints the help text for the spring flags.

@@ -248,3 +248,28 @@ int cli_parse_command(cli_args *a, int argc, char **argv, const char *help, int 
 	}
 	return 0;
 }
+
+void cli_add_outputs(cli_args *a, int csv, int svg)
+{
+	if (csv) {
+		cli_add(a, "--csv", CLI_FLAG, NULL, CLI_ANY);
+	}
+	cli_add(a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	if (svg) {
+		cli_add(a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	}
+}
+
+int cli_check_outputs(cli_args *a)
+{
+	int csv = cli_flag(a, "--csv"), json = cli_flag(a, "--json");
+	if (csv && json) {
+		return cli_error(a->command, "--csv and --json: choose one output format");
+	}
+	const char *svg = cli_str(a, "--svg", NULL);
+	if (svg && strcmp(svg, "-") == 0 && (csv || json)) {
+		return cli_error(a->command, "--svg - writes the plot to standard output: it cannot be combined with %s",
+		                 cli_find(a, "--csv") ? "--csv or --json" : "--json");
+	}
+	return CLI_OK;
+}

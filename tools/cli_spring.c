@@ -168,6 +168,18 @@ static const struct {
 	{SPRING_PARAM_PER_FRAME, SPRING_ERROR_UNSTABLE, "the legacy loop itself is unstable (D * S + 2 * (1 - D) >= 4)"},
 };
 
+int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *help, cli_spring *out, int *status)
+{
+	if (cli_parse_command(a, argc, argv, help, status)) {
+		return 1;
+	}
+	*status = cli_check_outputs(a);
+	if (*status == CLI_OK) {
+		*status = cli_resolve_spring(a, 1, out) == CLI_OK ? CLI_OK : CLI_USAGE;
+	}
+	return *status != CLI_OK;
+}
+
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 {
 	memset(out, 0, sizeof *out);

@@ -311,6 +311,28 @@ void jw_end(jw *w)
 	sb_putc(w->b, '\n');
 }
 
+void jw_num_array(jw *w, const char *key, const double *v, int n)
+{
+	jw_array(w, key, 1);
+	for (int i = 0; i < n; i++) {
+		jw_num(w, NULL, v[i]);
+	}
+	jw_array_end(w);
+}
+
+void cli_json_begin(jw *w, sbuf *b, const char *command)
+{
+	jw_init(w, b);
+	jw_object(w, NULL);
+	jw_str(w, "command", command);
+}
+
+void cli_json_end(jw *w)
+{
+	jw_object_end(w);
+	jw_end(w);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 
@@ -368,6 +390,20 @@ int cli_write_stdout(const char *command, const sbuf *content)
 		return cli_error(command, "cannot write to standard output");
 	}
 	return CLI_OK;
+}
+
+int cli_output(const char *command, sbuf *content)
+{
+	int rc = cli_write_stdout(command, content);
+	sb_free(content);
+	return rc;
+}
+
+int cli_write_plot(const char *command, const char *path, sbuf *svg, int *status)
+{
+	*status = cli_write_file(command, path, svg);
+	sb_free(svg);
+	return *status != CLI_OK || strcmp(path, "-") == 0;
 }
 
 int cli_write_file(const char *command, const char *path, const sbuf *content)

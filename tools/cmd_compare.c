@@ -205,17 +205,11 @@ void compare_svg(sbuf *b, const compare_desc *d, const compare_result *r, int st
 	char title[256], n3[40];
 	snprintf(title, sizeof title, "Retargeted mid-flight: %s -> %s, then -> %s at %s s", fmt_num(n0, d->from, 6),
 	         fmt_num(n1, d->to, 6), fmt_num(n2, d->retarget_to, 6), fmt_num(n3, d->retarget_at, 6));
-	svg_begin(b, 760, 660, title,
+	svg_begin(b, SVG_WIDTH, 660, title,
 	          "Tween versus spring when the target changes mid-flight: the tween restarts from rest (its speed falls "
 	          "off a cliff), the spring keeps its velocity.",
 	          standalone);
-	svg_plot p;
-	memset(&p, 0, sizeof p);
-	p.width = 760;
-	p.height = 330;
-	p.title = title;
-	p.x_label = "time (s)";
-	p.y_label = "position";
+	svg_plot p = svg_time_plot(330, title, "position");
 	p.series_count = 2;
 	p.series[0] = (svg_series){tween_label, r->t, r->tween_x, r->n, "#d62728", 0, 2.0, 0};
 	p.series[1] = (svg_series){spring_label, r->t, r->spring_x, r->n, "#1f77b4", 0, 2.5, 0};
@@ -242,27 +236,20 @@ int cmd_compare(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, cmd, 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--from", CLI_NUMBER, "A", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--to", CLI_NUMBER, "B", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--retarget-to", CLI_NUMBER, "C", (cli_range){-1e12, 1e12, 0, 0});
+	cli_add(&a, "--from", CLI_NUMBER, "A", CLI_VALUE);
+	cli_add(&a, "--to", CLI_NUMBER, "B", CLI_VALUE);
+	cli_add(&a, "--retarget-to", CLI_NUMBER, "C", CLI_VALUE);
 	cli_add(&a, "--retarget-at", CLI_NUMBER, "T", (cli_range){0.0, 60.0, 1, 0});
 	cli_add(&a, "--tween-duration", CLI_NUMBER, "S", (cli_range){0.0, 60.0, 1, 0});
 	cli_add(&a, "--dt", CLI_NUMBER, "S", (cli_range){0.0, 1.0, 1, 0});
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 600.0, 1, 0});
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 0, 1);
 	int status;
-	if (cli_parse_command(&a, argc, argv, compare_help, &status)) {
+	cli_spring s;
+	if (cli_parse_spring_command(&a, argc, argv, compare_help, &s, &status)) {
 		return status;
 	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
-	if (svg_path && strcmp(svg_path, "-") == 0 && cli_flag(&a, "--json")) {
-		return cli_error(cmd, "--svg - writes the plot to standard output: it cannot be combined with --json");
-	}
-	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	compare_desc d;
 	d.p = s.p;
 	d.spring_label = s.description;
@@ -288,9 +275,7 @@ int cmd_compare(int argc, char **argv)
 		sbuf svg;
 		sb_init(&svg);
 		compare_svg(&svg, &d, &r, 1);
-		rc = cli_write_file(cmd, svg_path, &svg);
-		sb_free(&svg);
-		if (rc != CLI_OK || strcmp(svg_path, "-") == 0) {
+		if (cli_write_plot(cmd, svg_path, &svg, &rc)) {
 			compare_free(&r);
 			return rc;
 		}
@@ -300,9 +285,7 @@ int cmd_compare(int argc, char **argv)
 	char n[8][40];
 	if (cli_flag(&a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "compare");
+		cli_json_begin(&w, &b, cmd);
 		cli_json_spring(&w, "spring", &s);
 		jw_num(&w, "from", d.from);
 		jw_num(&w, "to", d.to);
@@ -330,14 +313,9 @@ int cmd_compare(int argc, char **argv)
 		} cols[] = {
 			{"t", r.t}, {"tween_x", r.tween_x}, {"tween_v", r.tween_v}, {"spring_x", r.spring_x}, {"spring_v", r.spring_v}};
 		for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
-			jw_array(&w, cols[c].key, 1);
-			for (int i = 0; i < r.n; i++) {
-				jw_num(&w, NULL, cols[c].v[i]);
-			}
-			jw_array_end(&w);
+			jw_num_array(&w, cols[c].key, cols[c].v, r.n);
 		}
-		jw_object_end(&w);
-		jw_end(&w);
+		cli_json_end(&w);
 	} else {
 		sb_printf(&b, "spring parameters: %s\n", s.description);
 		sb_printf(&b, "tween: %s ms ease-in-out (cubic-bezier(0.42, 0, 0.58, 1)), restarted from rest on a retarget\n",
@@ -378,7 +356,5 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	compare_free(&r);
-	rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	return rc;
+	return cli_output(cmd, &b);
 }

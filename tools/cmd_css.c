@@ -120,14 +120,11 @@ int cmd_css(int argc, char **argv)
 	cli_add_spring_options(&a);
 	cli_add(&a, "--resolution", CLI_NUMBER, "MS", (cli_range){1.0, 1000.0, 0, 0});
 	cli_add(&a, "--max-duration", CLI_NUMBER, "S", (cli_range){0.0, 60.0, 1, 0});
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
-	if (cli_parse_command(&a, argc, argv, css_help, &status)) {
-		return status;
-	}
 	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
+	if (cli_parse_spring_command(&a, argc, argv, css_help, &s, &status)) {
+		return status;
 	}
 	double max_duration = cli_num(&a, "--max-duration", 10.0);
 	int explicit_resolution = cli_flag(&a, "--resolution");
@@ -166,9 +163,7 @@ int cmd_css(int argc, char **argv)
 	char n[6][40];
 	if (cli_flag(&a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "css");
+		cli_json_begin(&w, &b, cmd);
 		cli_json_spring(&w, "spring", &s);
 		jw_num(&w, "resolution_ms", resolution_ms);
 		jw_bool(&w, "resolution_given", explicit_resolution);
@@ -181,13 +176,8 @@ int cmd_css(int argc, char **argv)
 		char decl[64];
 		snprintf(decl, sizeof decl, "%sms", fmt_num(n[0], duration_ms, 9));
 		jw_str(&w, "duration", decl);
-		jw_array(&w, "values", 1);
-		for (int i = 0; i < c.count; i++) {
-			jw_num(&w, NULL, c.stops[i]);
-		}
-		jw_array_end(&w);
-		jw_object_end(&w);
-		jw_end(&w);
+		jw_num_array(&w, "values", c.stops, c.count);
+		cli_json_end(&w);
 	} else {
 		sb_printf(&b, "/* spring: %s. %d stops every %s ms; the linear() curve stays within %s%% of the spring */\n",
 		          s.description, c.count, fmt_num(n[0], resolution_ms, 6), fmt_num(n[1], 100.0 * c.deviation, 2));
@@ -207,7 +197,5 @@ int cmd_css(int argc, char **argv)
 		sb_printf(&b, "/* the same easing and duration work as animation-timing-function and animation-duration */\n");
 	}
 	css_free(&c);
-	int rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	return rc;
+	return cli_output(cmd, &b);
 }

@@ -45,16 +45,8 @@ static void write_svg(sbuf *b, const cli_spring *s, const curve_data *c, double 
 {
 	char title[256], lab[128], n0[40], n1[40];
 	snprintf(title, sizeof title, "Spring %s: %s to %s", s->description, fmt_num(n0, from, 6), fmt_num(n1, to, 6));
-	svg_begin(b, 760, 640, title, "Position and velocity over time from the closed form (libspring spring curve).", 1);
-	svg_plot pp;
-	memset(&pp, 0, sizeof pp);
-	pp.left = 0;
-	pp.top = 0;
-	pp.width = 760;
-	pp.height = 360;
-	pp.title = title;
-	pp.x_label = "time (s)";
-	pp.y_label = "position";
+	svg_begin(b, SVG_WIDTH, 640, title, "Position and velocity over time from the closed form (libspring spring curve).", 1);
+	svg_plot pp = svg_time_plot(360, title, "position");
 	pp.series_count = 1;
 	pp.series[0] = (svg_series){"position x(t)", c->t, c->x, c->n, NULL, 0, 2.5, 0};
 	pp.hline_count = 1;
@@ -85,29 +77,18 @@ int cmd_curve(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, cmd, 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--from", CLI_NUMBER, "A", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--to", CLI_NUMBER, "B", (cli_range){-1e12, 1e12, 0, 0});
-	cli_add(&a, "--velocity", CLI_NUMBER, "V", (cli_range){-1e12, 1e12, 0, 0});
+	cli_add(&a, "--from", CLI_NUMBER, "A", CLI_VALUE);
+	cli_add(&a, "--to", CLI_NUMBER, "B", CLI_VALUE);
+	cli_add(&a, "--velocity", CLI_NUMBER, "V", CLI_VALUE);
 	cli_add(&a, "--dt", CLI_NUMBER, "S", (cli_range){0.0, 10.0, 1, 0});
 	cli_add(&a, "--until", CLI_NUMBER, "T", (cli_range){0.0, 3600.0, 0, 0});
-	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 1, 1);
 	int status;
-	if (cli_parse_command(&a, argc, argv, curve_help, &status)) {
+	cli_spring s;
+	if (cli_parse_spring_command(&a, argc, argv, curve_help, &s, &status)) {
 		return status;
 	}
-	if (cli_flag(&a, "--csv") && cli_flag(&a, "--json")) {
-		return cli_error(cmd, "--csv and --json: choose one output format");
-	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
-	if (svg_path && strcmp(svg_path, "-") == 0 && (cli_flag(&a, "--csv") || cli_flag(&a, "--json"))) {
-		return cli_error(cmd, "--svg - writes the plot to standard output: it cannot be combined with --csv or --json");
-	}
-	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
-	}
 	double from = cli_num(&a, "--from", 0.0), to = cli_num(&a, "--to", 1.0), vel = cli_num(&a, "--velocity", 0.0);
 	double dt = cli_num(&a, "--dt", 1.0 / 60.0);
 	double omega = spring_natural_frequency(s.p);
@@ -154,9 +135,8 @@ int cmd_curve(int argc, char **argv)
 		sbuf svg;
 		sb_init(&svg);
 		write_svg(&svg, &s, &c, from, to, settle, eps);
-		int rc = cli_write_file(cmd, svg_path, &svg);
-		sb_free(&svg);
-		if (rc != CLI_OK || strcmp(svg_path, "-") == 0) {
+		int rc;
+		if (cli_write_plot(cmd, svg_path, &svg, &rc)) {
 			curve_free(&c);
 			return rc;
 		}
@@ -168,9 +148,7 @@ int cmd_curve(int argc, char **argv)
 		}
 	} else if (cli_flag(&a, "--json")) {
 		jw w;
-		jw_init(&w, &out);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "curve");
+		cli_json_begin(&w, &out, cmd);
 		cli_json_spring(&w, "spring", &s);
 		jw_num(&w, "from", from);
 		jw_num(&w, "to", to);
@@ -180,23 +158,10 @@ int cmd_curve(int argc, char **argv)
 		jw_num(&w, "epsilon", s.epsilon);
 		jw_num_or_null(&w, "settling_time", settle, "undamped: never settles");
 		jw_int(&w, "samples", c.n);
-		jw_array(&w, "t", 1);
-		for (int i = 0; i < c.n; i++) {
-			jw_num(&w, NULL, c.t[i]);
-		}
-		jw_array_end(&w);
-		jw_array(&w, "x", 1);
-		for (int i = 0; i < c.n; i++) {
-			jw_num(&w, NULL, c.x[i]);
-		}
-		jw_array_end(&w);
-		jw_array(&w, "v", 1);
-		for (int i = 0; i < c.n; i++) {
-			jw_num(&w, NULL, c.v[i]);
-		}
-		jw_array_end(&w);
-		jw_object_end(&w);
-		jw_end(&w);
+		jw_num_array(&w, "t", c.t, c.n);
+		jw_num_array(&w, "x", c.x, c.n);
+		jw_num_array(&w, "v", c.v, c.n);
+		cli_json_end(&w);
 	} else if (svg_path) {
 		sb_printf(&out, "wrote %s (%d samples, %s to %s s)\n", svg_path, c.n, fmt_num(n[0], 0.0, 6),
 		          fmt_num(n[1], c.t[c.n - 1], 6));
@@ -218,7 +183,5 @@ int cmd_curve(int argc, char **argv)
 		}
 	}
 	curve_free(&c);
-	int rc = cli_write_stdout(cmd, &out);
-	sb_free(&out);
-	return rc;
+	return cli_output(cmd, &out);
 }

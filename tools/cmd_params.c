@@ -2,6 +2,8 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char params_help[] =
@@ -56,9 +58,25 @@ static void figures(const cli_spring *s, params_figures *f)
 	f->settle_exact = spring_settling_time(p, 1.0f, 0.0f, (float)s->epsilon);
 }
 
-static void line(sbuf *b, const char *label, const char *fmt_value)
+// One row of the text table: the label, then the value formatted like printf.
+static void line(sbuf *b, const char *label, const char *fmt, ...) CLI_PRINTF(3, 4);
+static void line(sbuf *b, const char *label, const char *fmt, ...)
 {
-	sb_printf(b, "  %-34s %s\n", label, fmt_value);
+	char value[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof value, fmt, ap);
+	va_end(ap);
+	sb_printf(b, "  %-34s %s\n", label, value);
+}
+
+// An object of two numbers, e.g. "swiftui": {"duration": ..., "bounce": ...}.
+static void json_pair(jw *w, const char *key, const char *k1, double v1, const char *k2, double v2)
+{
+	jw_object(w, key);
+	jw_num(w, k1, v1);
+	jw_num(w, k2, v2);
+	jw_object_end(w);
 }
 
 int cmd_params(int argc, char **argv)
@@ -66,56 +84,36 @@ int cmd_params(int argc, char **argv)
 	cli_args a;
 	cli_args_init(&a, "params", 0);
 	cli_add_spring_options(&a);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
-	if (cli_parse_command(&a, argc, argv, params_help, &status)) {
-		return status;
-	}
 	cli_spring s;
-	if (cli_resolve_spring(&a, 1, &s) != CLI_OK) {
-		return CLI_USAGE;
+	if (cli_parse_spring_command(&a, argc, argv, params_help, &s, &status)) {
+		return status;
 	}
 	params_figures f;
 	figures(&s, &f);
 	sbuf b;
 	sb_init(&b);
-	char n[8][40], v[256];
+	char n[8][40];
 	if (cli_flag(&a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "params");
+		cli_json_begin(&w, &b, "params");
 		cli_json_spring(&w, "spring", &s);
-		jw_object(&w, "mass_normalised");
-		jw_num(&w, "stiffness", f.kn);
-		jw_num(&w, "damping", f.cn);
-		jw_object_end(&w);
+		json_pair(&w, "mass_normalised", "stiffness", f.kn, "damping", f.cn);
 		jw_object(&w, "frequency");
 		jw_num(&w, "hertz", f.hz);
 		jw_num(&w, "omega_rad_per_s", f.omega);
 		jw_num(&w, "damping_ratio", f.zeta);
 		jw_object_end(&w);
-		jw_object(&w, "swiftui");
-		jw_num(&w, "duration", f.duration);
-		jw_num(&w, "bounce", f.bounce);
-		jw_object_end(&w);
-		jw_object(&w, "response");
-		jw_num(&w, "response", f.duration);
-		jw_num(&w, "damping_fraction", f.zeta);
-		jw_object_end(&w);
-		jw_object(&w, "motion");
-		jw_num(&w, "visual_duration", f.visual);
-		jw_num(&w, "bounce", f.bounce);
-		jw_object_end(&w);
+		json_pair(&w, "swiftui", "duration", f.duration, "bounce", f.bounce);
+		json_pair(&w, "response", "response", f.duration, "damping_fraction", f.zeta);
+		json_pair(&w, "motion", "visual_duration", f.visual, "bounce", f.bounce);
 		jw_object(&w, "react_spring");
 		jw_num(&w, "tension", f.kn);
 		jw_num(&w, "friction", f.cn);
 		jw_num(&w, "mass", 1.0);
 		jw_object_end(&w);
-		jw_object(&w, "origami");
-		jw_num(&w, "tension", f.origami_t);
-		jw_num(&w, "friction", f.origami_f);
-		jw_object_end(&w);
+		json_pair(&w, "origami", "tension", f.origami_t, "friction", f.origami_f);
 		jw_num(&w, "half_life", f.half_life);
 		jw_num(&w, "damping_ratio", f.zeta);
 		jw_str(&w, "regime", regime(f.zeta, f.c));
@@ -128,57 +126,42 @@ int cmd_params(int argc, char **argv)
 		jw_num_or_null(&w, "duration_estimate", f.settle_estimate, "undamped: never settles");
 		jw_num_or_null(&w, "time_exact", f.settle_exact, "undamped: never settles");
 		jw_object_end(&w);
-		jw_object_end(&w);
-		jw_end(&w);
+		cli_json_end(&w);
 	} else {
 		sb_printf(&b, "spring parameters: %s\n\n", s.description);
-		snprintf(v, sizeof v, "%s kg, %s N/m, %s N*s/m", fmt_num(n[0], f.m, 6), fmt_num(n[1], f.k, 6), fmt_num(n[2], f.c, 6));
-		line(&b, "mass, stiffness, damping", v);
-		snprintf(v, sizeof v, "stiffness %s, damping %s", fmt_num(n[0], f.kn, 6), fmt_num(n[1], f.cn, 6));
-		line(&b, "per unit mass", v);
-		snprintf(v, sizeof v, "%s Hz (%s rad/s), damping ratio %s", fmt_num(n[0], f.hz, 6), fmt_num(n[1], f.omega, 6),
-		         fmt_num(n[2], f.zeta, 6));
-		line(&b, "frequency, damping ratio", v);
-		snprintf(v, sizeof v, "%s s, bounce %s", fmt_num(n[0], f.duration, 6), fmt_num(n[1], f.bounce, 6));
-		line(&b, "SwiftUI duration, bounce", v);
-		snprintf(v, sizeof v, "%s s, damping fraction %s", fmt_num(n[0], f.duration, 6), fmt_num(n[1], f.zeta, 6));
-		line(&b, "response, damping fraction", v);
-		snprintf(v, sizeof v, "%s s, bounce %s", fmt_num(n[0], f.visual, 6), fmt_num(n[1], f.bounce, 6));
-		line(&b, "Motion visualDuration, bounce", v);
-		snprintf(v, sizeof v, "%s, %s (mass 1)", fmt_num(n[0], f.kn, 6), fmt_num(n[1], f.cn, 6));
-		line(&b, "react-spring tension, friction", v);
-		snprintf(v, sizeof v, "%s, %s", fmt_num(n[0], f.origami_t, 6), fmt_num(n[1], f.origami_f, 6));
-		line(&b, "Origami tension, friction", v);
-		snprintf(v, sizeof v, "%s s (time for the gap to halve from rest)", fmt_num(n[0], f.half_life, 6));
-		line(&b, "half-life", v);
+		line(&b, "mass, stiffness, damping", "%s kg, %s N/m, %s N*s/m", fmt_num(n[0], f.m, 6), fmt_num(n[1], f.k, 6),
+		     fmt_num(n[2], f.c, 6));
+		line(&b, "per unit mass", "stiffness %s, damping %s", fmt_num(n[0], f.kn, 6), fmt_num(n[1], f.cn, 6));
+		line(&b, "frequency, damping ratio", "%s Hz (%s rad/s), damping ratio %s", fmt_num(n[0], f.hz, 6),
+		     fmt_num(n[1], f.omega, 6), fmt_num(n[2], f.zeta, 6));
+		line(&b, "SwiftUI duration, bounce", "%s s, bounce %s", fmt_num(n[0], f.duration, 6), fmt_num(n[1], f.bounce, 6));
+		line(&b, "response, damping fraction", "%s s, damping fraction %s", fmt_num(n[0], f.duration, 6),
+		     fmt_num(n[1], f.zeta, 6));
+		line(&b, "Motion visualDuration, bounce", "%s s, bounce %s", fmt_num(n[0], f.visual, 6), fmt_num(n[1], f.bounce, 6));
+		line(&b, "react-spring tension, friction", "%s, %s (mass 1)", fmt_num(n[0], f.kn, 6), fmt_num(n[1], f.cn, 6));
+		line(&b, "Origami tension, friction", "%s, %s", fmt_num(n[0], f.origami_t, 6), fmt_num(n[1], f.origami_f, 6));
+		line(&b, "half-life", "%s s (time for the gap to halve from rest)", fmt_num(n[0], f.half_life, 6));
 		sb_putc(&b, '\n');
-		snprintf(v, sizeof v, "%s (%s)", fmt_num(n[0], f.zeta, 6), regime(f.zeta, f.c));
-		line(&b, "damping ratio", v);
+		line(&b, "damping ratio", "%s (%s)", fmt_num(n[0], f.zeta, 6), regime(f.zeta, f.c));
 		if (f.overshoot > 0.0 && f.overshoot < 1e-6) {
-			snprintf(v, sizeof v, "less than 0.0001%% of the move");
+			line(&b, "overshoot", "less than 0.0001%% of the move");
 		} else {
-			snprintf(v, sizeof v, "%s%% of the move", fmt_num(n[0], 100.0 * f.overshoot, 4));
+			line(&b, "overshoot", "%s%% of the move", fmt_num(n[0], 100.0 * f.overshoot, 4));
 		}
-		line(&b, "overshoot", v);
-		snprintf(v, sizeof v, "%s s (when it looks finished: the SwiftUI duration)", fmt_num(n[0], f.duration, 6));
-		line(&b, "perceptual duration", v);
+		line(&b, "perceptual duration", "%s s (when it looks finished: the SwiftUI duration)", fmt_num(n[0], f.duration, 6));
 		fmt_num(n[1], s.epsilon, 6);
 		if (isfinite(f.settle_estimate)) {
-			snprintf(v, sizeof v, "%s s (SwiftUI estimate: envelope bound, epsilon %s)", fmt_num(n[0], f.settle_estimate, 6),
-			         n[1]);
+			line(&b, "settling duration", "%s s (SwiftUI estimate: envelope bound, epsilon %s)",
+			     fmt_num(n[0], f.settle_estimate, 6), n[1]);
 		} else {
-			snprintf(v, sizeof v, "never (undamped)");
+			line(&b, "settling duration", "never (undamped)");
 		}
-		line(&b, "settling duration", v);
 		if (isfinite(f.settle_exact)) {
-			snprintf(v, sizeof v, "%s s (exact: last time |x - target| = %s)", fmt_num(n[0], f.settle_exact, 6), n[1]);
+			line(&b, "settling time", "%s s (exact: last time |x - target| = %s)", fmt_num(n[0], f.settle_exact, 6), n[1]);
 		} else {
-			snprintf(v, sizeof v, "never (undamped)");
+			line(&b, "settling time", "never (undamped)");
 		}
-		line(&b, "settling time", v);
 		sb_printf(&b, "\n  settling figures are for a unit move from rest (0 -> 1, velocity 0).\n");
 	}
-	int rc = cli_write_stdout("params", &b);
-	sb_free(&b);
-	return rc;
+	return cli_output("params", &b);
 }

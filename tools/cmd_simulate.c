@@ -66,6 +66,21 @@ static void add_teleport(sim_run *r, double t, double x, double y, const char *s
 	}
 }
 
+// Where rig_file_update reports a clip's teleport event: the frame being recorded.
+typedef struct sim_frame {
+	sim_run *r;
+	int index;
+	double time;
+} sim_frame;
+
+static void record_event_teleport(void *context, double dx, double dy)
+{
+	sim_frame *f = (sim_frame *)context;
+	f->r->offset_x[f->index] += dx;
+	f->r->offset_y[f->index] += dy;
+	add_teleport(f->r, f->time, dx, dy, "clip event");
+}
+
 static int run(const char *cmd, rig_file *f, int clip, double fps, double seconds, int teleport, double tele_at, double tx,
                double ty, sim_run *r)
 {
@@ -109,22 +124,11 @@ static int run(const char *cmd, rig_file *f, int clip, double fps, double second
 			add_teleport(r, t0, tx, ty, "--teleport-at");
 			teleported = 1;
 		}
-		spring_result res = spring_rig_update(f->rig, (float)(t1 - t0));
+		sim_frame frame = {r, i, t1};
+		spring_result res = rig_file_update(f, (float)(t1 - t0), record_event_teleport, &frame);
 		if (res != SPRING_OK) {
 			sim_free(r);
 			return cli_error(cmd, "the rig update failed at %g s: %s", t1, spring_result_string(res));
-		}
-		spring_rig_event ev[16];
-		int total = 0;
-		int got = spring_rig_get_events(f->rig, ev, 16, &total);
-		for (int e = 0; e < got; e++) {
-			if (strcmp(ev[e].name, "teleport") == 0) {
-				if (rig_file_teleport(f, ev[e].value[0], ev[e].value[1]) == 0) {
-					r->offset_x[i] += ev[e].value[0];
-					r->offset_y[i] += ev[e].value[1];
-					add_teleport(r, t1, ev[e].value[0], ev[e].value[1], "clip event");
-				}
-			}
 		}
 		r->time[i] = t1;
 		r->root_x[i] = f->root.position.x;
@@ -270,16 +274,13 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 	if (!xs || !ys) {
 		b->failed = 1;
 	} else if (nc > 0) {
-		svg_plot p;
-		memset(&p, 0, sizeof p);
-		p.left = 0;
-		p.top = head + rows * ph;
-		p.width = width;
-		p.height = trail_h;
-		p.title = "Chain tips over the run, relative to the rig's root";
-		p.x_label = "x - root x";
-		p.y_label = "y - root y";
-		p.series_count = nc;
+		svg_plot p = {.top = head + rows * ph,
+		              .width = width,
+		              .height = trail_h,
+		              .title = "Chain tips over the run, relative to the rig's root",
+		              .x_label = "x - root x",
+		              .y_label = "y - root y",
+		              .series_count = nc};
 		for (int c = 0; c < nc; c++) {
 			for (int i = 0; i < r->frames; i++) {
 				spring_vec2 tip = rig_chain_tip(f, r->pose + (size_t)i * (size_t)r->bones, c);
@@ -309,9 +310,7 @@ int cmd_simulate(int argc, char **argv)
 	cli_add(&a, "--seconds", CLI_NUMBER, "S", (cli_range){0.0, 3600.0, 1, 0});
 	cli_add(&a, "--teleport-at", CLI_NUMBER, "T", (cli_range){0.0, 3600.0, 0, 0});
 	cli_add(&a, "--teleport-by", CLI_STRING, "X,Y", CLI_ANY);
-	cli_add(&a, "--csv", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
-	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
+	cli_add_outputs(&a, 1, 1);
 	int status;
 	if (cli_parse_command(&a, argc, argv, simulate_help, &status)) {
 		return status;
@@ -319,13 +318,10 @@ int cmd_simulate(int argc, char **argv)
 	if (a.positional_count != 1) {
 		return cli_error(cmd, "give the rig file (spring simulate RIG.json; see --help)");
 	}
-	if (cli_flag(&a, "--csv") && cli_flag(&a, "--json")) {
-		return cli_error(cmd, "--csv and --json: choose one output format");
+	if (cli_check_outputs(&a) != CLI_OK) {
+		return CLI_USAGE;
 	}
 	const char *svg_path = cli_str(&a, "--svg", NULL);
-	if (svg_path && strcmp(svg_path, "-") == 0 && (cli_flag(&a, "--csv") || cli_flag(&a, "--json"))) {
-		return cli_error(cmd, "--svg - writes the plot to standard output: it cannot be combined with --csv or --json");
-	}
 	double by[2] = {2000.0, 0.0};
 	if (cli_flag(&a, "--teleport-by")) {
 		if (!cli_flag(&a, "--teleport-at")) {
@@ -369,9 +365,7 @@ int cmd_simulate(int argc, char **argv)
 		sbuf svg;
 		sb_init(&svg);
 		write_svg(&svg, &f, &r, a.positional[0], clip_name);
-		rc = cli_write_file(cmd, svg_path, &svg);
-		sb_free(&svg);
-		if (rc != CLI_OK || strcmp(svg_path, "-") == 0) {
+		if (cli_write_plot(cmd, svg_path, &svg, &rc)) {
 			sim_free(&r);
 			rig_file_close(&f);
 			return rc;
@@ -393,9 +387,7 @@ int cmd_simulate(int argc, char **argv)
 		}
 	} else if (cli_flag(&a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "simulate");
+		cli_json_begin(&w, &b, cmd);
 		jw_str(&w, "file", a.positional[0]);
 		jw_str(&w, "clip", clip >= 0 ? f.info->clips[clip].name : NULL);
 		jw_num(&w, "fps", fps);
@@ -431,7 +423,7 @@ int cmd_simulate(int argc, char **argv)
 			double peak = peak_tip_speed(&f, &r, c, &at);
 			jw_object(&w, NULL);
 			jw_str(&w, "name", f.info->chains[c].name);
-			jw_str(&w, "type", f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip");
+			jw_str(&w, "type", spring_rig_file_chain_type_name(f.info->chains[c].type));
 			jw_int(&w, "bones", f.info->chains[c].bone_count);
 			jw_num(&w, "length", rig_chain_length(&f, c));
 			jw_num(&w, "peak_tip_speed", peak);
@@ -446,26 +438,18 @@ int cmd_simulate(int argc, char **argv)
 			jw_object(&w, NULL);
 			jw_int(&w, "frame", i);
 			jw_num(&w, "time", r.time[i]);
-			jw_array(&w, "x", 1);
-			for (int k = 0; k < r.bones; k++) {
-				jw_num(&w, NULL, wp[k].position.x);
+			static const char *const values[] = {"x", "y", "angle"};
+			for (int v = 0; v < 3; v++) {
+				jw_array(&w, values[v], 1);
+				for (int k = 0; k < r.bones; k++) {
+					jw_num(&w, NULL, v == 0 ? wp[k].position.x : v == 1 ? wp[k].position.y : deg(wp[k].angle));
+				}
+				jw_array_end(&w);
 			}
-			jw_array_end(&w);
-			jw_array(&w, "y", 1);
-			for (int k = 0; k < r.bones; k++) {
-				jw_num(&w, NULL, wp[k].position.y);
-			}
-			jw_array_end(&w);
-			jw_array(&w, "angle", 1);
-			for (int k = 0; k < r.bones; k++) {
-				jw_num(&w, NULL, deg(wp[k].angle));
-			}
-			jw_array_end(&w);
 			jw_object_end(&w);
 		}
 		jw_array_end(&w);
-		jw_object_end(&w);
-		jw_end(&w);
+		cli_json_end(&w);
 	} else {
 		char shown[200];
 		sb_printf(&b, "rig: %s (%d bones, %d clips, %d IK, %d chains)\n", cli_clean(shown, sizeof shown, a.positional[0]),
@@ -498,7 +482,7 @@ int cmd_simulate(int argc, char **argv)
 			snprintf(p0, sizeof p0, "(%s, %s)", fmt_num(n[0], t0.x, 6), fmt_num(n[1], t0.y, 6));
 			snprintf(p1, sizeof p1, "(%s, %s)", fmt_num(n[0], t1.x, 6), fmt_num(n[1], t1.y, 6));
 			sb_printf(&b, "%-16s %5s %5d %8s  %-22s %-22s %s at %s s\n", f.info->chains[c].name,
-			          f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip", f.info->chains[c].bone_count,
+			          spring_rig_file_chain_type_name(f.info->chains[c].type), f.info->chains[c].bone_count,
 			          fmt_num(n[2], rig_chain_length(&f, c), 6), p0, p1, fmt_num(n[3], peak, 6), fmt_num(n[4], at, 6));
 		}
 		sb_printf(&b, "\nfinal pose (frame %d, t = %s s), world transforms:\n", r.frames - 1,
@@ -515,7 +499,5 @@ int cmd_simulate(int argc, char **argv)
 	}
 	sim_free(&r);
 	rig_file_close(&f);
-	rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	return rc;
+	return cli_output(cmd, &b);
 }

@@ -71,6 +71,20 @@ static int json_check_begin(jw *w, double fps, spring_result error, int passed)
 	return 1;
 }
 
+// The text twin of json_check_begin: "  1 energy     30 fps  " and PASS or FAIL (with the library's
+// error when the check could not run). 1 when it ran (its figures follow).
+static int text_check_begin(sbuf *b, const char *label, double fps, spring_result error, int passed)
+{
+	char n[40];
+	sb_printf(b, "  %-12s%6s fps  ", label, fmt_num(n, fps, 6));
+	if (error != SPRING_OK) {
+		sb_printf(b, "FAIL  %s\n", spring_result_string(error));
+		return 0;
+	}
+	pf(b, passed);
+	return 1;
+}
+
 // One run of the envelope check: its frame rate (0: the jittery clock) and its error.
 static void json_envelope_run(jw *w, double fps, double max_error)
 {
@@ -90,8 +104,113 @@ static void json_verdict(jw *w, int checks, int failures)
 	jw_int(w, "checks", checks);
 	jw_int(w, "failures", failures);
 	jw_bool(w, "passed", failures == 0);
+	cli_json_end(w);
+}
+
+// The frame rates in text: " 30, 60, 144".
+static void text_fps(sbuf *b, const double *fps, int fps_count)
+{
+	char n[40];
+	for (int i = 0; i < fps_count; i++) {
+		sb_printf(b, "%s %s", i ? "," : "", fmt_num(n, fps[i], 6));
+	}
+}
+
+// The end of every verify text: the verdict.
+static void text_verdict(sbuf *b, int checks, int failures)
+{
+	if (failures) {
+		sb_printf(b, "\nFAIL: %d of %d checks failed\n", failures, checks);
+	} else {
+		sb_printf(b, "\nPASS: all %d checks passed\n", checks);
+	}
+}
+
+// Prints the report (and frees it); exit status 1 when a check failed.
+static int verify_output(sbuf *b, int failures)
+{
+	int rc = cli_output("verify", b);
+	return rc != CLI_OK ? rc : failures ? CLI_FAILED_CHECK : CLI_OK;
+}
+
+// One integrator's checks as a JSON object.
+static void json_integrator(jw *w, const integrator_result *r, const double *fps, int fps_count)
+{
+	jw_object(w, NULL);
+	jw_str(w, "integrator", r->name);
+	jw_array(w, "energy", 0);
+	for (int i = 0; i < fps_count; i++) {
+		if (json_check_begin(w, fps[i], r->energy_error[i], r->energy[i].passed)) {
+			jw_int(w, "peaks", r->energy[i].peaks);
+			jw_int(w, "growths", r->energy[i].growths);
+			jw_num(w, "worst_ratio", r->energy[i].worst_ratio);
+			jw_num(w, "first_peak", r->energy[i].first_peak);
+			jw_num(w, "last_peak", r->energy[i].last_peak);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_array(w, "rest", 0);
+	for (int i = 0; i < fps_count; i++) {
+		if (json_check_begin(w, fps[i], r->rest_error[i], r->rest[i].passed)) {
+			jw_num(w, "seconds", r->rest[i].seconds);
+			jw_num(w, "last_second_move", r->rest[i].last_second_move);
+			jw_num(w, "final_offset", r->rest[i].final_offset);
+			jw_num(w, "tolerance", 1e-6);
+		}
+		jw_object_end(w);
+	}
+	jw_array_end(w);
+	jw_object(w, "envelope");
+	jw_bool(w, "passed", r->envelope_error == SPRING_OK && r->envelope.passed);
+	if (r->envelope_error != SPRING_OK) {
+		jw_str(w, "error", spring_result_string(r->envelope_error));
+	} else {
+		jw_num(w, "tolerance", r->envelope.tolerance);
+		jw_num(w, "worst", r->envelope.worst);
+		jw_array(w, "runs", 0);
+		for (int i = 0; i < r->envelope.rate_count; i++) {
+			json_envelope_run(w, r->envelope.fps[i], r->envelope.max_error[i]);
+		}
+		jw_array_end(w);
+	}
 	jw_object_end(w);
-	jw_end(w);
+	jw_object_end(w);
+}
+
+// One integrator's checks in text.
+static void text_integrator(sbuf *b, const integrator_result *r, const double *fps, int fps_count)
+{
+	char n[40];
+	sb_printf(b, "\nintegrator: %s\n", r->name);
+	for (int i = 0; i < fps_count; i++) {
+		if (text_check_begin(b, "1 energy", fps[i], r->energy_error[i], r->energy[i].passed)) {
+			sb_printf(b, "  %d peaks, %d grew; largest ratio of a peak to the one before %s (must be < 1)\n", r->energy[i].peaks,
+			          r->energy[i].growths, fmt_num(n, r->energy[i].peaks > 1 ? r->energy[i].worst_ratio : 0.0, 4));
+		}
+	}
+	for (int i = 0; i < fps_count; i++) {
+		if (text_check_begin(b, "2 rest", fps[i], r->rest_error[i], r->rest[i].passed)) {
+			sb_printf(b, "  motion over the last of 60 s: %s of the move (must be < 1e-06)\n",
+			          fmt_num(n, r->rest[i].last_second_move, 3));
+		}
+	}
+	if (r->envelope_error != SPRING_OK) {
+		sb_printf(b, "  3 envelope             FAIL  %s\n", spring_result_string(r->envelope_error));
+		return;
+	}
+	for (int i = 0; i < r->envelope.rate_count; i++) {
+		char rate[48];
+		if (r->envelope.fps[i] > 0.0f) {
+			snprintf(rate, sizeof rate, "%s fps", fmt_num(n, r->envelope.fps[i], 6));
+		} else {
+			snprintf(rate, sizeof rate, "jittery");
+		}
+		sb_printf(b, "  3 envelope  %10s  ", rate);
+		pf(b, r->envelope.max_error[i] <= r->envelope.tolerance);
+		sb_printf(b, "  worst deviation from 1 kHz: %s%% of the amplitude (tolerance 1%%)\n",
+		          fmt_num(n, 100.0 * r->envelope.max_error[i], 3));
+	}
 }
 
 static int verify_spring(cli_args *a, const double *fps, int fps_count)
@@ -142,62 +261,16 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 	}
 	sbuf b;
 	sb_init(&b);
-	char n[6][40];
+	char n[3][40];
 	if (cli_flag(a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "verify");
+		cli_json_begin(&w, &b, cmd);
 		cli_json_spring(&w, "spring", &s);
 		jw_num(&w, "clock_step", step);
-		jw_array(&w, "fps", 1);
-		for (int i = 0; i < fps_count; i++) {
-			jw_num(&w, NULL, fps[i]);
-		}
-		jw_array_end(&w);
+		jw_num_array(&w, "fps", fps, fps_count);
 		jw_array(&w, "integrators", 0);
 		for (int k = 0; k < count; k++) {
-			const integrator_result *r = &res[k];
-			jw_object(&w, NULL);
-			jw_str(&w, "integrator", r->name);
-			jw_array(&w, "energy", 0);
-			for (int i = 0; i < fps_count; i++) {
-				if (json_check_begin(&w, fps[i], r->energy_error[i], r->energy[i].passed)) {
-					jw_int(&w, "peaks", r->energy[i].peaks);
-					jw_int(&w, "growths", r->energy[i].growths);
-					jw_num(&w, "worst_ratio", r->energy[i].worst_ratio);
-					jw_num(&w, "first_peak", r->energy[i].first_peak);
-					jw_num(&w, "last_peak", r->energy[i].last_peak);
-				}
-				jw_object_end(&w);
-			}
-			jw_array_end(&w);
-			jw_array(&w, "rest", 0);
-			for (int i = 0; i < fps_count; i++) {
-				if (json_check_begin(&w, fps[i], r->rest_error[i], r->rest[i].passed)) {
-					jw_num(&w, "seconds", r->rest[i].seconds);
-					jw_num(&w, "last_second_move", r->rest[i].last_second_move);
-					jw_num(&w, "final_offset", r->rest[i].final_offset);
-					jw_num(&w, "tolerance", 1e-6);
-				}
-				jw_object_end(&w);
-			}
-			jw_array_end(&w);
-			jw_object(&w, "envelope");
-			jw_bool(&w, "passed", r->envelope_error == SPRING_OK && r->envelope.passed);
-			if (r->envelope_error != SPRING_OK) {
-				jw_str(&w, "error", spring_result_string(r->envelope_error));
-			} else {
-				jw_num(&w, "tolerance", r->envelope.tolerance);
-				jw_num(&w, "worst", r->envelope.worst);
-				jw_array(&w, "runs", 0);
-				for (int i = 0; i < r->envelope.rate_count; i++) {
-					json_envelope_run(&w, r->envelope.fps[i], r->envelope.max_error[i]);
-				}
-				jw_array_end(&w);
-			}
-			jw_object_end(&w);
-			jw_object_end(&w);
+			json_integrator(&w, &res[k], fps, fps_count);
 		}
 		jw_array_end(&w);
 		json_verdict(&w, checks, failures);
@@ -206,63 +279,14 @@ static int verify_spring(cli_args *a, const double *fps, int fps_count)
 		          fmt_num(n[0], s.p.stiffness, 6), fmt_num(n[1], s.p.damping, 6), fmt_num(n[2], s.p.mass, 6));
 		sb_printf(&b, "clock: fixed step %s s, at most %d steps a frame; frame rates", fmt_num(n[0], step, 6),
 		          SPRING_CLOCK_DEFAULT_MAX_STEPS);
-		for (int i = 0; i < fps_count; i++) {
-			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
-		}
+		text_fps(&b, fps, fps_count);
 		sb_puts(&b, " fps and a jittery clock\n");
 		for (int k = 0; k < count; k++) {
-			const integrator_result *r = &res[k];
-			sb_printf(&b, "\nintegrator: %s\n", r->name);
-			for (int i = 0; i < fps_count; i++) {
-				sb_printf(&b, "  1 energy    %6s fps  ", fmt_num(n[0], fps[i], 6));
-				if (r->energy_error[i] != SPRING_OK) {
-					sb_printf(&b, "FAIL  %s\n", spring_result_string(r->energy_error[i]));
-					continue;
-				}
-				pf(&b, r->energy[i].passed);
-				sb_printf(&b, "  %d peaks, %d grew; largest ratio of a peak to the one before %s (must be < 1)\n",
-				          r->energy[i].peaks, r->energy[i].growths,
-				          fmt_num(n[0], r->energy[i].peaks > 1 ? r->energy[i].worst_ratio : 0.0, 4));
-			}
-			for (int i = 0; i < fps_count; i++) {
-				sb_printf(&b, "  2 rest      %6s fps  ", fmt_num(n[0], fps[i], 6));
-				if (r->rest_error[i] != SPRING_OK) {
-					sb_printf(&b, "FAIL  %s\n", spring_result_string(r->rest_error[i]));
-					continue;
-				}
-				pf(&b, r->rest[i].passed);
-				sb_printf(&b, "  motion over the last of 60 s: %s of the move (must be < 1e-06)\n",
-				          fmt_num(n[0], r->rest[i].last_second_move, 3));
-			}
-			if (r->envelope_error != SPRING_OK) {
-				sb_printf(&b, "  3 envelope             FAIL  %s\n", spring_result_string(r->envelope_error));
-				continue;
-			}
-			for (int i = 0; i < r->envelope.rate_count; i++) {
-				char rate[48];
-				if (r->envelope.fps[i] > 0.0f) {
-					snprintf(rate, sizeof rate, "%s fps", fmt_num(n[0], r->envelope.fps[i], 6));
-				} else {
-					snprintf(rate, sizeof rate, "jittery");
-				}
-				sb_printf(&b, "  3 envelope  %10s  ", rate);
-				pf(&b, r->envelope.max_error[i] <= r->envelope.tolerance);
-				sb_printf(&b, "  worst deviation from 1 kHz: %s%% of the amplitude (tolerance 1%%)\n",
-				          fmt_num(n[0], 100.0 * r->envelope.max_error[i], 3));
-			}
+			text_integrator(&b, &res[k], fps, fps_count);
 		}
-		if (failures) {
-			sb_printf(&b, "\nFAIL: %d of %d checks failed\n", failures, checks);
-		} else {
-			sb_printf(&b, "\nPASS: all %d checks passed\n", checks);
-		}
+		text_verdict(&b, checks, failures);
 	}
-	int rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	if (rc != CLI_OK) {
-		return rc;
-	}
-	return failures ? CLI_FAILED_CHECK : CLI_OK;
+	return verify_output(&b, failures);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,17 +314,6 @@ typedef struct chain_result {
 	int env_passed;
 } chain_result;
 
-static void handle_events(rig_file *f)
-{
-	spring_rig_event ev[16];
-	int got = spring_rig_get_events(f->rig, ev, 16, NULL);
-	for (int e = 0; e < got; e++) {
-		if (strcmp(ev[e].name, "teleport") == 0) {
-			rig_file_teleport(f, ev[e].value[0], ev[e].value[1]);
-		}
-	}
-}
-
 // Checks 1 and 2: 1 s of the clip, then the setup pose held for a minute at 60 fps.
 static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 {
@@ -316,8 +329,7 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 	}
 	spring_rig_play(f->rig, clip, 0.0f);
 	for (int i = 0; i < (int)(RIG_MOTION_SECONDS * RIG_HOLD_FPS); i++) {
-		spring_rig_update(f->rig, dt);
-		handle_events(f);
+		rig_file_update(f, dt, NULL, NULL);
 	}
 	spring_rig_play(f->rig, -1, 0.0f);
 	for (int i = 0; i < hold; i++) {
@@ -400,8 +412,7 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 		return cli_error(cmd, "frame rate %g out of range", fps);
 	}
 	while (clock.checkpoints < checkpoints) {
-		spring_rig_update(f.rig, spring_frame_clock_next(&clock));
-		handle_events(&f);
+		rig_file_update(&f, spring_frame_clock_next(&clock), NULL, NULL);
 		if (!clock.at_checkpoint) {
 			continue;
 		}
@@ -416,6 +427,67 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 	free(world);
 	rig_file_close(&f);
 	return CLI_OK;
+}
+
+// One chain's checks as a JSON object.
+static void json_chain(jw *w, const spring_rig_file_chain *info, const chain_result *r, const double *fps, int fps_count)
+{
+	jw_object(w, NULL);
+	jw_str(w, "name", info->name);
+	jw_str(w, "type", spring_rig_file_chain_type_name(info->type));
+	jw_num(w, "length", r->length);
+	jw_object(w, "energy");
+	jw_bool(w, "passed", r->energy_passed);
+	jw_num(w, "largest_swing", r->peak);
+	jw_num(w, "largest_swing_time", r->peak_time);
+	jw_int(w, "windows", r->windows);
+	jw_num(w, "worst_window_ratio", r->worst_ratio);
+	jw_object_end(w);
+	jw_object(w, "rest");
+	jw_bool(w, "passed", r->rest_passed);
+	jw_num(w, "last_second_move", r->rest_move);
+	jw_num(w, "tolerance", RIG_REST_TOL);
+	jw_object_end(w);
+	jw_object(w, "envelope");
+	jw_bool(w, "passed", r->env_passed);
+	jw_num(w, "worst", r->env_worst);
+	jw_num(w, "tolerance", RIG_ENVELOPE_TOL);
+	jw_array(w, "runs", 0);
+	for (int i = 0; i <= fps_count; i++) {
+		json_envelope_run(w, i < fps_count ? fps[i] : 0.0, r->env[i]);
+	}
+	jw_array_end(w);
+	jw_object_end(w);
+	jw_object_end(w);
+}
+
+// One chain's checks in text.
+static void text_chain(sbuf *b, const spring_rig_file_chain *info, const chain_result *r, const double *fps, int fps_count)
+{
+	char n[4][40];
+	sb_printf(b, "\nchain %s (%s, %d bones, length %s)\n", info->name, spring_rig_file_chain_type_name(info->type),
+	          info->bone_count, fmt_num(n[0], r->length, 6));
+	sb_puts(b, "  1 energy    ");
+	pf(b, r->energy_passed);
+	sb_printf(b,
+	          "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
+	          "before: at most %s (must be < 1; %d windows)\n",
+	          fmt_num(n[0], r->peak, 4), fmt_num(n[1], 100.0 * r->peak / r->length, 3), fmt_num(n[2], r->peak_time, 4),
+	          fmt_num(n[3], r->worst_ratio, 3), r->windows);
+	sb_puts(b, "  2 rest      ");
+	pf(b, r->rest_passed);
+	sb_printf(b, "  tip motion over the last second: %s of the length (must be < 1e-06)\n", fmt_num(n[0], r->rest_move, 3));
+	sb_puts(b, "  3 envelope  ");
+	pf(b, r->env_passed);
+	sb_printf(b, "  worst %s%% of the length (tolerance 1%%):", fmt_num(n[0], 100.0 * r->env_worst, 3));
+	for (int i = 0; i <= fps_count; i++) {
+		if (i < fps_count) {
+			sb_printf(b, "%s %s fps %s%%", i ? "," : "", fmt_num(n[0], fps[i], 6), fmt_num(n[1], 100.0 * r->env[i], 3));
+		} else {
+			sb_printf(b, ", jittery %s%%", fmt_num(n[1], 100.0 * r->env[i], 3));
+		}
+	}
+	sb_putc(b, '\n');
 }
 
 static int verify_rig(cli_args *a, const double *fps, int fps_count)
@@ -486,53 +558,20 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 	const char *clip_name = clip >= 0 ? f.info->clips[clip].name : NULL;
 	sbuf b;
 	sb_init(&b);
-	char n[6][40];
+	char n[40];
 	if (cli_flag(a, "--json")) {
 		jw w;
-		jw_init(&w, &b);
-		jw_object(&w, NULL);
-		jw_str(&w, "command", "verify");
+		cli_json_begin(&w, &b, cmd);
 		jw_str(&w, "file", path);
 		jw_str(&w, "clip", clip_name);
 		jw_num(&w, "hold_fps", RIG_HOLD_FPS);
 		jw_num(&w, "motion_seconds", RIG_MOTION_SECONDS);
 		jw_num(&w, "hold_seconds", RIG_HOLD_SECONDS);
 		jw_num(&w, "envelope_seconds", checkpoints * RIG_CHECKPOINT);
-		jw_array(&w, "fps", 1);
-		for (int i = 0; i < fps_count; i++) {
-			jw_num(&w, NULL, fps[i]);
-		}
-		jw_array_end(&w);
+		jw_num_array(&w, "fps", fps, fps_count);
 		jw_array(&w, "chains", 0);
 		for (int c = 0; c < chains; c++) {
-			const chain_result *r = &res[c];
-			jw_object(&w, NULL);
-			jw_str(&w, "name", f.info->chains[c].name);
-			jw_str(&w, "type", f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip");
-			jw_num(&w, "length", r->length);
-			jw_object(&w, "energy");
-			jw_bool(&w, "passed", r->energy_passed);
-			jw_num(&w, "largest_swing", r->peak);
-			jw_num(&w, "largest_swing_time", r->peak_time);
-			jw_int(&w, "windows", r->windows);
-			jw_num(&w, "worst_window_ratio", r->worst_ratio);
-			jw_object_end(&w);
-			jw_object(&w, "rest");
-			jw_bool(&w, "passed", r->rest_passed);
-			jw_num(&w, "last_second_move", r->rest_move);
-			jw_num(&w, "tolerance", RIG_REST_TOL);
-			jw_object_end(&w);
-			jw_object(&w, "envelope");
-			jw_bool(&w, "passed", r->env_passed);
-			jw_num(&w, "worst", r->env_worst);
-			jw_num(&w, "tolerance", RIG_ENVELOPE_TOL);
-			jw_array(&w, "runs", 0);
-			for (int i = 0; i <= fps_count; i++) {
-				json_envelope_run(&w, i < fps_count ? fps[i] : 0.0, r->env[i]);
-			}
-			jw_array_end(&w);
-			jw_object_end(&w);
-			jw_object_end(&w);
+			json_chain(&w, &f.info->chains[c], &res[c], fps, fps_count);
 		}
 		jw_array_end(&w);
 		json_verdict(&w, checks, failures);
@@ -541,53 +580,17 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		sb_printf(&b, "rig: %s (%d chains), clip %s\n", cli_clean(shown, sizeof shown, path), chains,
 		          clip_name ? clip_name : "(none)");
 		sb_printf(&b, "energy and rest: 1 s of the clip, then the setup pose held for 60 s at 60 fps\n");
-		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n[0], checkpoints * RIG_CHECKPOINT, 6));
-		for (int i = 0; i < fps_count; i++) {
-			sb_printf(&b, "%s %s", i ? "," : "", fmt_num(n[0], fps[i], 6));
-		}
+		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n, checkpoints * RIG_CHECKPOINT, 6));
+		text_fps(&b, fps, fps_count);
 		sb_puts(&b, " fps and on a jittery clock, against 1 kHz, every 0.5 s\n");
 		for (int c = 0; c < chains; c++) {
-			const chain_result *r = &res[c];
-			sb_printf(&b, "\nchain %s (%s, %d bones, length %s)\n", f.info->chains[c].name,
-			          f.info->chains[c].type == SPRING_RIG_CHAIN_ANGLE ? "angle" : "tip", f.info->chains[c].bone_count,
-			          fmt_num(n[0], r->length, 6));
-			sb_puts(&b, "  1 energy    ");
-			pf(&b, r->energy_passed);
-			sb_printf(&b,
-			          "  largest tip swing %s (%s%% of the length) at %s s; each 0.5 s window's largest swing over the one "
-			          "before: at most %s (must be < 1; %d windows)\n",
-			          fmt_num(n[0], r->peak, 4), fmt_num(n[1], 100.0 * r->peak / r->length, 3), fmt_num(n[2], r->peak_time, 4),
-			          fmt_num(n[3], r->worst_ratio, 3), r->windows);
-			sb_puts(&b, "  2 rest      ");
-			pf(&b, r->rest_passed);
-			sb_printf(&b, "  tip motion over the last second: %s of the length (must be < 1e-06)\n",
-			          fmt_num(n[0], r->rest_move, 3));
-			sb_puts(&b, "  3 envelope  ");
-			pf(&b, r->env_passed);
-			sb_printf(&b, "  worst %s%% of the length (tolerance 1%%):", fmt_num(n[0], 100.0 * r->env_worst, 3));
-			for (int i = 0; i <= fps_count; i++) {
-				if (i < fps_count) {
-					sb_printf(&b, "%s %s fps %s%%", i ? "," : "", fmt_num(n[0], fps[i], 6), fmt_num(n[1], 100.0 * r->env[i], 3));
-				} else {
-					sb_printf(&b, ", jittery %s%%", fmt_num(n[1], 100.0 * r->env[i], 3));
-				}
-			}
-			sb_putc(&b, '\n');
+			text_chain(&b, &f.info->chains[c], &res[c], fps, fps_count);
 		}
-		if (failures) {
-			sb_printf(&b, "\nFAIL: %d of %d checks failed\n", failures, checks);
-		} else {
-			sb_printf(&b, "\nPASS: all %d checks passed\n", checks);
-		}
+		text_verdict(&b, checks, failures);
 	}
 	free(res);
 	rig_file_close(&f);
-	rc = cli_write_stdout(cmd, &b);
-	sb_free(&b);
-	if (rc != CLI_OK) {
-		return rc;
-	}
-	return failures ? CLI_FAILED_CHECK : CLI_OK;
+	return verify_output(&b, failures);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -601,7 +604,7 @@ int cmd_verify(int argc, char **argv)
 	cli_add(&a, "--step", CLI_NUMBER, "S", (cli_range){0.0, 1.0, 1, 0});
 	cli_add(&a, "--clip", CLI_STRING, "NAME", CLI_ANY);
 	cli_add(&a, "--seconds", CLI_NUMBER, "S", (cli_range){0.5, 600.0, 0, 0});
-	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
 	if (cli_parse_command(&a, argc, argv, verify_help, &status)) {
 		return status;

@@ -1,6 +1,8 @@
-// `spring demo`, chain section: the seed's 8-bone, 20-unit tail driven by the same root
-// animation at several frame rates, its rest, and a teleport with and without reset.
+// `spring demo`, chain section: the seed's 8-bone, 20-unit tail (the standard scene of
+// tests/shared, with gravity) driven by its animated root at several frame rates, its rest, and a
+// teleport with and without reset.
 #include "demo.h"
+#include "scenes.h"
 
 #include <spring/chain.h>
 #include <spring/verify.h>
@@ -20,32 +22,18 @@ void demo_report_line(demo_report *r, const char *line, int passed)
 	r->failures += !passed;
 }
 
-enum { bones = 8 };
-static const float bone_len = 20.0f, chain_len = bones * 20.0f;
-static spring_chain_bone_desc g_bones[bones];
+enum { bones = SCENE_TAIL_BONES };
+static const float chain_len = SCENE_TAIL_LENGTH;
 
+// The standard tail under gravity, at rest under `root`.
 static spring_chain *make_tail(spring_xform3 root)
 {
-	for (int i = 0; i < bones; i++) {
-		g_bones[i].rest_local.position = spring_vec3_make(i == 0 ? 0.0f : bone_len, 0.0f, 0.0f);
-		g_bones[i].rest_local.rotation = spring_quat_identity();
-		g_bones[i].tip = spring_vec3_make(bone_len, 0.0f, 0.0f);
-	}
-	spring_chain_desc d = {0};
-	d.bone_count = bones;
-	d.bones = g_bones;
+	spring_chain_bone_desc bone_descs[bones];
+	spring_chain_desc d = scene_tail_desc(bone_descs, bones);
 	d.gravity = spring_vec3_make(0.0f, -100.0f, 0.0f);
 	d.root = root;
 	spring_chain *c = NULL;
 	return spring_chain_create(&d, &c, NULL) == SPRING_OK ? c : NULL;
-}
-
-static spring_xform3 root_at(double t)
-{
-	spring_xform3 r = {
-		{(float)(30.0 * sin(2.0 * 3.14159265358979 * 0.8 * t)), (float)(10.0 * sin(2.0 * 3.14159265358979 * 0.3 * t)), 0.0f},
-		spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), (float)(0.4 * sin(3.14159265358979 * t)))};
-	return r;
 }
 
 static spring_vec3 tip_of(const spring_chain *c)
@@ -58,7 +46,7 @@ static spring_vec3 tip_of(const spring_chain *c)
 // Runs 8 s at `fps` (0: the jittery frame clock) and samples the tip every 0.5 s.
 static int run(float fps, spring_vec3 out[16])
 {
-	spring_chain *c = make_tail(root_at(0.0));
+	spring_chain *c = make_tail(scene_tail_root(0.0));
 	if (!c) {
 		return 1;
 	}
@@ -69,7 +57,7 @@ static int run(float fps, spring_vec3 out[16])
 	}
 	while (clock.checkpoints < 16) {
 		float dt = spring_frame_clock_next(&clock);
-		spring_chain_update(c, root_at(clock.time), dt);
+		spring_chain_update(c, scene_tail_root(clock.time), dt);
 		if (clock.at_checkpoint) {
 			out[clock.checkpoints - 1] = tip_of(c);
 		}
@@ -84,7 +72,7 @@ static float peak_tip_speed(spring_chain *c, double *t, int frames, float offset
 	spring_vec3 prev = tip_of(c);
 	for (int f = 0; f < frames; f++) {
 		*t += 1.0 / 60.0;
-		spring_xform3 r = root_at(*t);
+		spring_xform3 r = scene_tail_root(*t);
 		r.position.x += offset;
 		spring_chain_update(c, r, 1.0f / 60.0f);
 		spring_vec3 now = tip_of(c);
@@ -104,7 +92,7 @@ int demo_teleport_series(int before, int after, double *t, double *naive, double
 {
 	spring_chain *c[3];
 	for (int k = 0; k < 3; k++) {
-		c[k] = make_tail(root_at(0.0));
+		c[k] = make_tail(scene_tail_root(0.0));
 	}
 	if (!c[0] || !c[1] || !c[2]) {
 		for (int k = 0; k < 3; k++) {
@@ -121,7 +109,7 @@ int demo_teleport_series(int before, int after, double *t, double *naive, double
 	for (int f = 0; f < before + after; f++) {
 		float offset = f >= before ? 2000.0f : 0.0f;
 		if (f == before) {
-			spring_xform3 jumped = root_at(time);
+			spring_xform3 jumped = scene_tail_root(time);
 			jumped.position.x += 2000.0f;
 			spring_chain_teleport(c[1], jumped);
 			spring_chain_reset(c[2], jumped);
@@ -129,7 +117,7 @@ int demo_teleport_series(int before, int after, double *t, double *naive, double
 			prev[2] = tip_of(c[2]);
 		}
 		time += 1.0 / 60.0;
-		spring_xform3 r = root_at(time);
+		spring_xform3 r = scene_tail_root(time);
 		r.position.x += offset;
 		t[f] = time;
 		for (int k = 0; k < 3; k++) {
@@ -184,13 +172,13 @@ int demo_chains(demo_report *report)
 	demo_report_line(report, line, failures == 0);
 	// Teleport: the root jumps 2000 units.
 	double ta = 0.0, tb = 0.0;
-	spring_chain *a = make_tail(root_at(0.0)), *b = make_tail(root_at(0.0));
+	spring_chain *a = make_tail(scene_tail_root(0.0)), *b = make_tail(scene_tail_root(0.0));
 	if (!a || !b) {
 		return 1;
 	}
 	float before = peak_tip_speed(a, &ta, 180, 0.0f);
 	peak_tip_speed(b, &tb, 180, 0.0f);
-	spring_xform3 jumped = root_at(ta);
+	spring_xform3 jumped = scene_tail_root(ta);
 	jumped.position.x += 2000.0f;
 	spring_chain_reset(a, jumped);
 	float with_reset = peak_tip_speed(a, &ta, 60, 2000.0f);
@@ -206,13 +194,13 @@ int demo_chains(demo_report *report)
 	spring_chain_destroy(a);
 	spring_chain_destroy(b);
 	// Rest: a minute at a still root.
-	spring_chain *c = make_tail(root_at(0.0));
+	spring_chain *c = make_tail(scene_tail_root(0.0));
 	if (!c) {
 		return 1;
 	}
 	float lo = INFINITY, hi = -INFINITY;
 	for (int f = 0; f < 3600; f++) {
-		spring_chain_update(c, root_at(0.0), 1.0f / 60.0f);
+		spring_chain_update(c, scene_tail_root(0.0), 1.0f / 60.0f);
 		if (f >= 3540) {
 			spring_vec3 p = tip_of(c);
 			lo = fminf(lo, p.y);

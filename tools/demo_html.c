@@ -20,25 +20,35 @@ static const char page_css[] =
 	"th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#c62828;font-weight:bold}"
 	"code{background:#f4f4f4;padding:0 3px}p.note{background:#fff8e1;border:1px solid #f0d98c;padding:0.5em 0.8em}";
 
+// Text between markup: `open`, `text` escaped, `close`.
+static void element(sbuf *b, const char *open, const char *text, const char *close)
+{
+	sb_puts(b, open);
+	sb_xml(b, text);
+	sb_puts(b, close);
+}
+
 static void section(sbuf *b, const char *id, const char *title)
 {
 	sb_printf(b, "<h2 id=\"%s\">", id);
-	sb_xml(b, title);
-	sb_puts(b, "</h2>\n");
+	element(b, "", title, "</h2>\n");
 }
 
 static void para(sbuf *b, const char *text)
 {
-	sb_puts(b, "<p>");
-	sb_xml(b, text);
-	sb_puts(b, "</p>\n");
+	element(b, "<p>", text, "</p>\n");
+}
+
+// A figure and its SVG, SVG_WIDTH wide (svg_end closes the SVG, caption() the figure).
+static void figure(sbuf *b, double height, const char *title, const char *description)
+{
+	sb_puts(b, "<figure>\n");
+	svg_begin(b, SVG_WIDTH, height, title, description, 0);
 }
 
 static void caption(sbuf *b, const char *text)
 {
-	sb_puts(b, "<figcaption>");
-	sb_xml(b, text);
-	sb_puts(b, "</figcaption>\n</figure>\n");
+	element(b, "<figcaption>", text, "</figcaption>\n</figure>\n");
 }
 
 // 1. The three damping regimes from the closed form.
@@ -64,16 +74,8 @@ static void figure_regimes(sbuf *b)
 			snprintf(labels[k], sizeof labels[k], "overdamped, ratio 2");
 		}
 	}
-	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, 380, "Three damping regimes", "Position over time of a unit move for damping ratios 0.3, 1 and 2 at 1 Hz.",
-	          0);
-	svg_plot p;
-	memset(&p, 0, sizeof p);
-	p.width = 760;
-	p.height = 380;
-	p.title = "Same stiffness (1 Hz), three amounts of damping";
-	p.x_label = "time (s)";
-	p.y_label = "position";
+	figure(b, 380, "Three damping regimes", "Position over time of a unit move for damping ratios 0.3, 1 and 2 at 1 Hz.");
+	svg_plot p = svg_time_plot(380, "Same stiffness (1 Hz), three amounts of damping", "position");
 	p.series_count = 3;
 	for (int k = 0; k < 3; k++) {
 		p.series[k] = (svg_series){labels[k], t, x[k], n, NULL, 0, 2.2, 0};
@@ -145,15 +147,9 @@ static void figure_energy(sbuf *b)
 		spring_step_semi_implicit(p, &semi, 0.0f, (float)h);
 		spring_step_exact(p, &exact, 0.0f, (float)h);
 	}
-	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, 380, "Energy of three integrators", "Total energy of a free decay relative to the start.", 0);
-	svg_plot pl;
-	memset(&pl, 0, sizeof pl);
-	pl.width = 760;
-	pl.height = 380;
-	pl.title = "Energy of a free decay: 1.5 Hz, damping ratio 0.05, one step per 60 fps frame";
-	pl.x_label = "time (s)";
-	pl.y_label = "energy / initial energy";
+	figure(b, 380, "Energy of three integrators", "Total energy of a free decay relative to the start.");
+	svg_plot pl = svg_time_plot(380, "Energy of a free decay: 1.5 Hz, damping ratio 0.05, one step per 60 fps frame",
+	                            "energy / initial energy");
 	pl.series_count = 3;
 	pl.series[0] = (svg_series){"explicit Euler (the trap: not in the library)", t, e[0], steps + 1, "#d62728", 0, 2.2, 0};
 	pl.series[1] = (svg_series){"semi-implicit Euler", t, e[1], steps + 1, "#ff7f0e", 0, 2.0, 0};
@@ -184,9 +180,7 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 #else
 		snprintf(note, note_size, "sample rig not found: looked for %s in the current directory", relative);
 #endif
-		sb_puts(b, "<p class=\"note\">");
-		sb_xml(b, note);
-		sb_puts(b, ": this figure is left out.</p>\n");
+		element(b, "<p class=\"note\">", note, ": this figure is left out.</p>\n");
 		return;
 	}
 	enum { seconds = 3, max_frames = 3 * 144 + 1 };
@@ -202,9 +196,7 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 		if (rig_file_open("demo", path, &f) != CLI_OK) {
 			snprintf(note, note_size, "sample rig %s could not be read (see the message above): the tail figure is left out",
 			         path);
-			sb_puts(b, "<p class=\"note\">");
-			sb_xml(b, note);
-			sb_puts(b, "</p>\n");
+			element(b, "<p class=\"note\">", note, "</p>\n");
 			return;
 		}
 		int clip = spring_rig_find_clip(f.rig, "run");
@@ -230,14 +222,7 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 		int frames = (int)(seconds * rates[r]);
 		for (int i = 0; i <= frames; i++) {
 			if (i > 0) {
-				spring_rig_update(f.rig, (float)((double)i / rates[r] - (double)(i - 1) / rates[r]));
-				spring_rig_event ev[16];
-				int got = spring_rig_get_events(f.rig, ev, 16, NULL);
-				for (int e = 0; e < got; e++) {
-					if (strcmp(ev[e].name, "teleport") == 0) {
-						rig_file_teleport(&f, ev[e].value[0], ev[e].value[1]);
-					}
-				}
+				rig_file_update(&f, (float)((double)i / rates[r] - (double)(i - 1) / rates[r]), NULL, NULL);
 			}
 			spring_rig_get_world(f.rig, world, f.bone_count);
 			spring_vec2 tip = rig_chain_tip(&f, world, chain);
@@ -257,15 +242,8 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 	}
 	char title[200], text[1400], shown[300], n0[40];
 	snprintf(title, sizeof title, "The sample character's %s tip, clip %s, at 30, 60 and 144 fps", chain_name, clip_name);
-	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, 620, title, "Tail tip position relative to the rig's root over time at three frame rates.", 0);
-	svg_plot p;
-	memset(&p, 0, sizeof p);
-	p.width = 760;
-	p.height = 310;
-	p.title = title;
-	p.x_label = "time (s)";
-	p.y_label = "tip height above the root";
+	figure(b, 620, title, "Tail tip position relative to the rig's root over time at three frame rates.");
+	svg_plot p = svg_time_plot(310, title, "tip height above the root");
 	p.series_count = 3;
 	p.series[0] = (svg_series){"144 fps", t[2], y[2], count[2], "#1f77b4", 0, 3.0, 0};
 	p.series[1] = (svg_series){"60 fps", t[1], y[1], count[1], "#2ca02c", 1, 1.8, 0};
@@ -311,15 +289,8 @@ static int figure_teleport(sbuf *b)
 			peak_reset = fmax(peak_reset, reset[i]);
 		}
 	}
-	sb_puts(b, "<figure>\n");
-	svg_begin(b, 760, 380, "Teleport with and without reset", "Tail tip speed around a 2000-unit jump of the root.", 0);
-	svg_plot p;
-	memset(&p, 0, sizeof p);
-	p.width = 760;
-	p.height = 380;
-	p.title = "Tip speed when the root jumps 2000 units at 2 s (log scale)";
-	p.x_label = "time (s)";
-	p.y_label = "tip speed (units/s)";
+	figure(b, 380, "Teleport with and without reset", "Tail tip speed around a 2000-unit jump of the root.");
+	svg_plot p = svg_time_plot(380, "Tip speed when the root jumps 2000 units at 2 s (log scale)", "tip speed (units/s)");
 	p.log_y = 1;
 	p.series_count = 3;
 	p.series[0] = (svg_series){"not told (the jump is seen as motion)", t, naive, n, "#d62728", 0, 2.0, 0};

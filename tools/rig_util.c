@@ -68,15 +68,11 @@ int rig_file_clip(const char *command, const rig_file *f, const char *name, int 
 
 double rig_chain_length(const rig_file *f, int chain)
 {
-	const spring_rig_file_chain *c = &f->info->chains[chain];
+	int bones[SPRING_RIG_MAX_BONES];
+	int n = spring_rig_chain_bones(f->rig, chain, bones, SPRING_RIG_MAX_BONES);
 	double len = 0.0;
-	int b = c->last_bone;
-	for (int guard = 0; b >= 0 && guard <= f->bone_count; guard++) {
-		len += spring_rig_bone_length(f->rig, b);
-		if (b == c->first_bone) {
-			break;
-		}
-		b = spring_rig_bone_parent(f->rig, b);
+	for (int i = n - 1; i >= 0; i--) {
+		len += spring_rig_bone_length(f->rig, bones[i]);
 	}
 	return len;
 }
@@ -97,13 +93,10 @@ void rig_bone_chains(const rig_file *f, int *out)
 		out[i] = -1;
 	}
 	for (int c = 0; c < f->info->chain_count; c++) {
-		int b = f->info->chains[c].last_bone;
-		for (int guard = 0; b >= 0 && guard <= f->bone_count; guard++) {
-			out[b] = c;
-			if (b == f->info->chains[c].first_bone) {
-				break;
-			}
-			b = spring_rig_bone_parent(f->rig, b);
+		int bones[SPRING_RIG_MAX_BONES];
+		int n = spring_rig_chain_bones(f->rig, c, bones, SPRING_RIG_MAX_BONES);
+		for (int i = 0; i < n; i++) {
+			out[bones[i]] = c;
 		}
 	}
 }
@@ -118,6 +111,22 @@ int rig_file_teleport(rig_file *f, double dx, double dy)
 	}
 	f->root = root;
 	return 0;
+}
+
+spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported, void *context)
+{
+	spring_result r = spring_rig_update(f->rig, dt);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	spring_rig_event ev[16];
+	int got = spring_rig_get_events(f->rig, ev, 16, NULL);
+	for (int e = 0; e < got; e++) {
+		if (strcmp(ev[e].name, "teleport") == 0 && rig_file_teleport(f, ev[e].value[0], ev[e].value[1]) == 0 && teleported) {
+			teleported(context, ev[e].value[0], ev[e].value[1]);
+		}
+	}
+	return SPRING_OK;
 }
 
 const char *rig_find_sample(const char *relative)

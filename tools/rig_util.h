@@ -30,6 +30,13 @@ void rig_bone_chains(const rig_file *f, int *out);
 /// Teleports the rig by an offset (explicit: chains keep their shape and motion).
 int rig_file_teleport(rig_file *f, double dx, double dy);
 
+/// Called after each teleport rig_file_update makes, with the offset.
+typedef void (*rig_teleport_fn)(void *context, double dx, double dy);
+/// One frame of playback: advances the rig by `dt` (spring_rig_update) and honours the clip events
+/// named "teleport": the rig is teleported by the event's x, y, and `teleported` (optional) is
+/// told. Returns spring_rig_update's result (no event is read when it fails).
+spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported, void *context);
+
 /// Finds the rig file `relative` (e.g. "examples/rigs/character.json") in the current directory
 /// or in the source tree the tool was built from. Returns the path found (static storage) or NULL.
 const char *rig_find_sample(const char *relative);

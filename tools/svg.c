@@ -38,6 +38,12 @@ void svg_begin(sbuf *b, double width, double height, const char *title, const ch
 	sb_printf(b, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
 }
 
+svg_plot svg_time_plot(double height, const char *title, const char *y_label)
+{
+	svg_plot p = {.width = SVG_WIDTH, .height = height, .title = title, .x_label = "time (s)", .y_label = y_label};
+	return p;
+}
+
 void svg_end(sbuf *b)
 {
 	sb_puts(b, "</svg>\n");

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 
+#define SVG_WIDTH 760 ///< px: the width of the time plots (curve, compare, the demo page)
 #define SVG_MAX_SERIES 8
 #define SVG_MAX_LINES 6
 
@@ -39,6 +40,9 @@ typedef struct svg_plot {
 	int hline_count, vline_count;
 	svg_refline hlines[SVG_MAX_LINES], vlines[SVG_MAX_LINES];
 } svg_plot;
+
+/// A panel SVG_WIDTH wide at the top of its figure with time in seconds along x; the rest zero.
+svg_plot svg_time_plot(double height, const char *title, const char *y_label);
 
 /// Palette colour for series i.
 const char *svg_color(int i);

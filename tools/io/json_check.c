@@ -3,8 +3,22 @@
 // only a position. This check gives the line, the column and a reason; iterative, depth-limited.
 #include "rig_json_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+// Records a syntax error at byte `at`: the position in *pos and the reason in `why`. Returns 0, the
+// checkers' "not valid".
+static int js_fail(size_t *pos, size_t at, char *why, size_t why_size, const char *fmt, ...) RJ_PRINTF(5, 6);
+static int js_fail(size_t *pos, size_t at, char *why, size_t why_size, const char *fmt, ...)
+{
+	*pos = at;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, why_size, fmt, ap);
+	va_end(ap);
+	return 0;
+}
 
 void rj_line_column(const char *text, size_t length, size_t offset, int *line, int *column)
 {
@@ -37,6 +51,20 @@ typedef enum js_state {
 	JS_OBJECT_NEXT,  // ',' or '}'
 	JS_END           // nothing more
 } js_state;
+
+// What may follow a complete value when `depth` containers are open (stack[depth - 1] innermost).
+static js_state after_value(const char *stack, int depth)
+{
+	return depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+}
+
+// Closes the innermost container at s[*i] (its ']' or '}'), a complete value.
+static js_state close_container(const char *stack, int *depth, size_t *i)
+{
+	(*depth)--;
+	(*i)++;
+	return after_value(stack, *depth);
+}
 
 static const char *describe_byte(char *buf, size_t size, const char *s, size_t n, size_t pos)
 {
@@ -129,11 +157,9 @@ static int js_string(const char *s, size_t n, size_t *pos, char *why, size_t why
 	size_t open = *pos, i = *pos + 1;
 	for (;;) {
 		if (i >= n) {
-			*pos = n;
 			int line, col;
 			rj_line_column(s, n, open, &line, &col);
-			snprintf(why, why_size, "the file ends inside a string (opened at line %d, column %d)", line, col);
-			return 0;
+			return js_fail(pos, n, why, why_size, "the file ends inside a string (opened at line %d, column %d)", line, col);
 		}
 		unsigned char ch = (unsigned char)s[i];
 		if (ch == '"') {
@@ -141,15 +167,11 @@ static int js_string(const char *s, size_t n, size_t *pos, char *why, size_t why
 			return 1;
 		}
 		if (ch < 0x20u) {
-			*pos = i;
-			snprintf(why, why_size, "control character (byte 0x%02x) in a string: write it as an escape", ch);
-			return 0;
+			return js_fail(pos, i, why, why_size, "control character (byte 0x%02x) in a string: write it as an escape", ch);
 		}
 		if (ch == '\\') {
 			if (i + 1 >= n) {
-				*pos = n;
-				snprintf(why, why_size, "the file ends inside a string");
-				return 0;
+				return js_fail(pos, n, why, why_size, "the file ends inside a string");
 			}
 			char e = s[i + 1];
 			if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
@@ -157,33 +179,23 @@ static int js_string(const char *s, size_t n, size_t *pos, char *why, size_t why
 				continue;
 			}
 			if (e != 'u') {
-				*pos = i;
-				snprintf(why, why_size, "invalid escape '\\%c' in a string", (e >= 0x20 && e < 0x7f) ? e : '?');
-				return 0;
+				return js_fail(pos, i, why, why_size, "invalid escape '\\%c' in a string", (e >= 0x20 && e < 0x7f) ? e : '?');
 			}
 			unsigned int u;
 			if (!hex4(s, n, i + 2, &u)) {
-				*pos = i;
-				snprintf(why, why_size, "\\u must be followed by 4 hexadecimal digits");
-				return 0;
+				return js_fail(pos, i, why, why_size, "\\u must be followed by 4 hexadecimal digits");
 			}
 			if (u == 0) {
-				*pos = i;
-				snprintf(why, why_size, "\\u0000 (NUL) is not allowed in strings");
-				return 0;
+				return js_fail(pos, i, why, why_size, "\\u0000 (NUL) is not allowed in strings");
 			}
 			if (u >= 0xDC00u && u <= 0xDFFFu) {
-				*pos = i;
-				snprintf(why, why_size, "unpaired surrogate \\u%04x in a string", u);
-				return 0;
+				return js_fail(pos, i, why, why_size, "unpaired surrogate \\u%04x in a string", u);
 			}
 			if (u >= 0xD800u && u <= 0xDBFFu) {
 				unsigned int low;
 				if (i + 7 >= n || s[i + 6] != '\\' || s[i + 7] != 'u' || !hex4(s, n, i + 8, &low) || low < 0xDC00u ||
 				    low > 0xDFFFu) {
-					*pos = i;
-					snprintf(why, why_size, "unpaired surrogate \\u%04x in a string", u);
-					return 0;
+					return js_fail(pos, i, why, why_size, "unpaired surrogate \\u%04x in a string", u);
 				}
 				i += 12;
 				continue;
@@ -193,9 +205,7 @@ static int js_string(const char *s, size_t n, size_t *pos, char *why, size_t why
 		}
 		size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
 		if (len == 0) {
-			*pos = i;
-			snprintf(why, why_size, "invalid UTF-8 (byte 0x%02x) in a string", ch);
-			return 0;
+			return js_fail(pos, i, why, why_size, "invalid UTF-8 (byte 0x%02x) in a string", ch);
 		}
 		i += len;
 	}
@@ -213,16 +223,12 @@ static int js_number(const char *s, size_t n, size_t *pos, char *why, size_t why
 		i++;
 	}
 	if (i >= n || !is_digit(s[i])) {
-		*pos = i;
-		snprintf(why, why_size, "expected a digit after '-'");
-		return 0;
+		return js_fail(pos, i, why, why_size, "expected a digit after '-'");
 	}
 	if (s[i] == '0') {
 		i++;
 		if (i < n && is_digit(s[i])) {
-			*pos = i - 1;
-			snprintf(why, why_size, "numbers must not have leading zeros");
-			return 0;
+			return js_fail(pos, i - 1, why, why_size, "numbers must not have leading zeros");
 		}
 	} else {
 		while (i < n && is_digit(s[i])) {
@@ -232,9 +238,7 @@ static int js_number(const char *s, size_t n, size_t *pos, char *why, size_t why
 	if (i < n && s[i] == '.') {
 		i++;
 		if (i >= n || !is_digit(s[i])) {
-			*pos = i;
-			snprintf(why, why_size, "expected a digit after the decimal point");
-			return 0;
+			return js_fail(pos, i, why, why_size, "expected a digit after the decimal point");
 		}
 		while (i < n && is_digit(s[i])) {
 			i++;
@@ -246,18 +250,14 @@ static int js_number(const char *s, size_t n, size_t *pos, char *why, size_t why
 			i++;
 		}
 		if (i >= n || !is_digit(s[i])) {
-			*pos = i;
-			snprintf(why, why_size, "expected a digit in the exponent");
-			return 0;
+			return js_fail(pos, i, why, why_size, "expected a digit in the exponent");
 		}
 		while (i < n && is_digit(s[i])) {
 			i++;
 		}
 	}
 	if (i - start > RJ_MAX_NUMBER_CHARS) {
-		*pos = start;
-		snprintf(why, why_size, "number longer than %d characters", RJ_MAX_NUMBER_CHARS);
-		return 0;
+		return js_fail(pos, start, why, why_size, "number longer than %d characters", RJ_MAX_NUMBER_CHARS);
 	}
 	*pos = i;
 	return 1;
@@ -278,51 +278,31 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 			if (st == JS_END) {
 				return 1;
 			}
-			*err_pos = n;
-			snprintf(why, why_size, "unexpected end of file%s",
-			         depth > 0 ? (stack[depth - 1] == '{' ? " (an object is not closed)" : " (an array is not closed)") : "");
-			return 0;
+			const char *open = depth == 0                ? ""
+			                   : stack[depth - 1] == '{' ? " (an object is not closed)"
+			                                             : " (an array is not closed)";
+			return js_fail(err_pos, n, why, why_size, "unexpected end of file%s", open);
 		}
 		char ch = s[i];
 		int value = 0; // 1: parse a value at i
 		switch (st) {
 		case JS_END:
-			*err_pos = i;
-			snprintf(why, why_size, "unexpected %s after the end of the document", describe_byte(b, sizeof b, s, n, i));
-			return 0;
+			return js_fail(err_pos, i, why, why_size, "unexpected %s after the end of the document",
+			               describe_byte(b, sizeof b, s, n, i));
 		case JS_ARRAY_FIRST:
 			if (ch == ']') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
 			value = 1;
 			break;
 		case JS_ARRAY_AFTER:
 			if (ch == ']') {
-				*err_pos = i;
-				snprintf(why, why_size, "trailing comma before ']'");
-				return 0;
+				return js_fail(err_pos, i, why, why_size, "trailing comma before ']'");
 			}
 			value = 1;
 			break;
 		case JS_VALUE: value = 1; break;
-		case JS_ARRAY_NEXT:
-			if (ch == ',') {
-				i++;
-				st = JS_ARRAY_AFTER;
-				continue;
-			}
-			if (ch == ']') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
-				continue;
-			}
-			*err_pos = i;
-			snprintf(why, why_size, "expected ',' or ']' after an array element, found %s", describe_byte(b, sizeof b, s, n, i));
-			return 0;
 		case JS_OBJECT_FIRST:
 		case JS_OBJECT_KEY:
 			if (ch == '"') {
@@ -334,43 +314,39 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 				continue;
 			}
 			if (ch == '}' && st == JS_OBJECT_FIRST) {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
-			*err_pos = i;
 			if (ch == '}') {
-				snprintf(why, why_size, "trailing comma before '}'");
-			} else {
-				snprintf(why, why_size, "expected a key in double quotes, found %s", describe_byte(b, sizeof b, s, n, i));
+				return js_fail(err_pos, i, why, why_size, "trailing comma before '}'");
 			}
-			return 0;
+			return js_fail(err_pos, i, why, why_size, "expected a key in double quotes, found %s",
+			               describe_byte(b, sizeof b, s, n, i));
 		case JS_COLON:
 			if (ch == ':') {
 				i++;
 				st = JS_VALUE;
 				continue;
 			}
-			*err_pos = i;
-			snprintf(why, why_size, "expected ':' after the key, found %s", describe_byte(b, sizeof b, s, n, i));
-			return 0;
-		case JS_OBJECT_NEXT:
+			return js_fail(err_pos, i, why, why_size, "expected ':' after the key, found %s",
+			               describe_byte(b, sizeof b, s, n, i));
+		case JS_ARRAY_NEXT:
+		case JS_OBJECT_NEXT: {
+			int array = st == JS_ARRAY_NEXT;
+			char close = array ? ']' : '}';
 			if (ch == ',') {
 				i++;
-				st = JS_OBJECT_KEY;
+				st = array ? JS_ARRAY_AFTER : JS_OBJECT_KEY;
 				continue;
 			}
-			if (ch == '}') {
-				depth--;
-				i++;
-				st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+			if (ch == close) {
+				st = close_container(stack, &depth, &i);
 				continue;
 			}
-			*err_pos = i;
-			snprintf(why, why_size, "expected ',' or '}' after a member, found %s%s", describe_byte(b, sizeof b, s, n, i),
-			         ch == '"' ? " (missing comma?)" : "");
-			return 0;
+			return js_fail(err_pos, i, why, why_size, "expected ',' or '%c' after %s, found %s%s", close,
+			               array ? "an array element" : "a member", describe_byte(b, sizeof b, s, n, i),
+			               !array && ch == '"' ? " (missing comma?)" : "");
+		}
 		}
 		if (!value) {
 			continue;
@@ -378,9 +354,7 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 		// A value at i.
 		if (ch == '{' || ch == '[') {
 			if (depth >= RJ_MAX_DEPTH) {
-				*err_pos = i;
-				snprintf(why, why_size, "nested deeper than %d levels", RJ_MAX_DEPTH);
-				return 0;
+				return js_fail(err_pos, i, why, why_size, "nested deeper than %d levels", RJ_MAX_DEPTH);
 			}
 			stack[depth++] = ch;
 			i++;
@@ -404,13 +378,10 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 		} else if (n - i >= 4 && memcmp(s + i, "null", 4) == 0) {
 			i += 4;
 		} else {
-			*err_pos = i;
-			const char *what = describe_byte(b, sizeof b, s, n, i);
 			int nonfinite = (ch == 'N' || ch == 'n' || ch == 'I' || ch == 'i');
-			snprintf(why, why_size, "expected a value, found %s%s", what,
-			         nonfinite ? " (NaN and Infinity are not JSON numbers)" : "");
-			return 0;
+			return js_fail(err_pos, i, why, why_size, "expected a value, found %s%s", describe_byte(b, sizeof b, s, n, i),
+			               nonfinite ? " (NaN and Infinity are not JSON numbers)" : "");
 		}
-		st = depth == 0 ? JS_END : (stack[depth - 1] == '[' ? JS_ARRAY_NEXT : JS_OBJECT_NEXT);
+		st = after_value(stack, depth);
 	}
 }

@@ -395,12 +395,26 @@ spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char
 	return SPRING_OK;
 }
 
-void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
-                   size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE])
+void *rj_read_list(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                   size_t size, rj_item_reader read, const void *context, int *count)
 {
-	rj_path_key(array_path, RJ_PATH_SIZE, path, key);
-	if (rj_get_array(c, obj, path, key, required, max, what, arr, count) != SPRING_OK || *count == 0) {
+	const cJSON *arr;
+	if (rj_get_array(c, obj, path, key, required, max, what, &arr, count) != SPRING_OK || *count == 0) {
 		return NULL;
 	}
-	return rj_alloc(c, (size_t)*count, size);
+	char *items = (char *)rj_alloc(c, (size_t)*count, size);
+	if (!items) {
+		return NULL;
+	}
+	char array_path[RJ_PATH_SIZE];
+	rj_path_key(array_path, RJ_PATH_SIZE, path, key);
+	int i = 0;
+	for (const cJSON *e = arr->child; e; e = e->next, i++) {
+		char p[RJ_PATH_SIZE];
+		PATH_INDEX(p, array_path, i);
+		if (read(c, e, p, items + (size_t)i * size, context) != SPRING_OK) {
+			return NULL;
+		}
+	}
+	return items;
 }

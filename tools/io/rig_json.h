@@ -60,6 +60,9 @@ typedef struct spring_rig_file_chain {
 	int collider_count;
 } spring_rig_file_chain;
 
+/// A chain type as rig files spell it: "angle" or "tip".
+const char *spring_rig_file_chain_type_name(spring_rig_chain_type type);
+
 /// What a file declared besides what the rig API answers (about 15 KB: allocate it, or keep it
 /// static, rather than putting it on a small stack).
 typedef struct spring_rig_file_info {

@@ -109,11 +109,14 @@ spring_result rj_get_enum(rj *c, const cJSON *obj, const char *path, const char 
                           const char *what, int *out);
 spring_result rj_get_vec2(rj *c, const cJSON *obj, const char *path, const char *key, int required, spring_vec2 def,
                           spring_vec2 *out);
-/// obj[key] as an array of at most `max` elements: returns `size` zeroed bytes of temporary memory
-/// for each (NULL when the array is absent or empty, or on an error: see c->result); its path
-/// goes to `array_path`.
-void *rj_get_items(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
-                   size_t size, const cJSON **arr, int *count, char array_path[RJ_PATH_SIZE]);
+/// Reads one element of an array (`path` is its own, e.g. "$.clips[2]") into `item` (zeroed);
+/// `context` is rj_read_list's.
+typedef spring_result (*rj_item_reader)(rj *c, const cJSON *j, const char *path, void *item, const void *context);
+/// obj[key] as an array of at most `max` elements (`what` names them in messages), each read by
+/// `read` into `size` bytes of temporary memory. Returns the elements and their count, NULL when
+/// the array is absent or empty, or on an error (see c->result).
+void *rj_read_list(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
+                   size_t size, rj_item_reader read, const void *context, int *count);
 /// An array with at most `max` elements (absent: *count 0 when optional).
 spring_result rj_get_array(rj *c, const cJSON *obj, const char *path, const char *key, int required, int max, const char *what,
                            const cJSON **out, int *count);
@@ -130,10 +133,9 @@ spring_result rj_get_spring(rj *c, const cJSON *obj, const char *path, const cha
 // Sections (rig_json_sections.c)
 
 spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root);
-/// Fills c->bones, c->bone_count and the name lookup.
+/// Fills c->bones and c->bone_count.
 spring_result rj_read_bones(rj *c, const cJSON *doc);
 spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc);
-/// `names` receives each IK's name (the rig keeps none).
 spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc);
 spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc);
 

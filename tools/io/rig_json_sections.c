@@ -36,7 +36,26 @@ static spring_result get_bone_ref(rj *c, const cJSON *obj, const char *path, con
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sections
+// Sections: each array element is read by an rj_item_reader through rj_read_list
+
+// The placement of the root or of a bone: x, y (default 0), rotation in degrees (default 0),
+// scale_x, scale_y (default 1, never 0).
+static spring_result read_xform(rj *c, const cJSON *j, const char *path, spring_xform2 *out)
+{
+	if (rj_get_float(c, j, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &out->position.x) ||
+	    rj_get_float(c, j, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &out->position.y) ||
+	    rj_get_degrees(c, j, path, "rotation", 0, &out->angle) ||
+	    rj_get_float(c, j, path, "scale_x", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &out->scale.x) ||
+	    rj_get_float(c, j, path, "scale_y", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &out->scale.y)) {
+		return c->result;
+	}
+	if (out->scale.x == 0.0f || out->scale.y == 0.0f) {
+		char p[256];
+		PATH_KEY(p, path, out->scale.x == 0.0f ? "scale_x" : "scale_y");
+		return rj_bad(c, p, "must not be 0");
+	}
+	return SPRING_OK;
+}
 
 spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root)
 {
@@ -49,63 +68,33 @@ spring_result rj_read_root(rj *c, const cJSON *doc, spring_xform2 *root)
 	}
 	const char *path = "$.root";
 	static const char *keys[] = {"x", "y", "rotation", "scale_x", "scale_y", NULL};
-	if (rj_expect_object(c, j, path, "the root placement") || rj_check_keys(c, j, path, keys, "") ||
-	    rj_get_float(c, j, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &root->position.x) ||
-	    rj_get_float(c, j, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &root->position.y) ||
-	    rj_get_degrees(c, j, path, "rotation", 0, &root->angle) ||
-	    rj_get_float(c, j, path, "scale_x", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &root->scale.x) ||
-	    rj_get_float(c, j, path, "scale_y", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &root->scale.y)) {
+	if (rj_expect_object(c, j, path, "the root placement") || rj_check_keys(c, j, path, keys, "")) {
 		return c->result;
 	}
-	if (root->scale.x == 0.0f || root->scale.y == 0.0f) {
-		char p[256];
-		PATH_KEY(p, path, root->scale.x == 0.0f ? "scale_x" : "scale_y");
-		return rj_bad(c, p, "must not be 0");
+	return read_xform(c, j, path, root);
+}
+
+static spring_result read_bone(rj *c, const cJSON *b, const char *path, void *item, const void *context)
+{
+	(void)context;
+	static const char *keys[] = {"name", "parent", "length", "x", "y", "rotation", "scale_x", "scale_y", NULL};
+	spring_rig_bone_desc *d = (spring_rig_bone_desc *)item;
+	if (rj_expect_object(c, b, path, "a bone") || rj_check_keys(c, b, path, keys, " in a bone") ||
+	    rj_get_name(c, b, path, "name", &d->name) || get_bone_ref(c, b, path, "parent", 0, &d->parent) ||
+	    rj_get_float(c, b, path, "length", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->length)) {
+		return c->result;
 	}
-	return SPRING_OK;
+	return read_xform(c, b, path, &d->setup);
 }
 
 spring_result rj_read_bones(rj *c, const cJSON *doc)
 {
-	const cJSON *arr;
-	int n;
-	if (rj_get_array(c, doc, "$", "bones", 1, SPRING_RIG_MAX_BONES, "bones", &arr, &n) != SPRING_OK) {
-		return c->result;
-	}
-	if (n == 0) {
+	c->bones = (spring_rig_bone_desc *)rj_read_list(c, doc, "$", "bones", 1, SPRING_RIG_MAX_BONES, "bones", sizeof *c->bones,
+	                                                read_bone, NULL, &c->bone_count);
+	if (c->result == SPRING_OK && c->bone_count == 0) {
 		return rj_bad(c, "$.bones", "must list at least one bone");
 	}
-	c->bones = (spring_rig_bone_desc *)rj_alloc(c, (size_t)n, sizeof *c->bones);
-	if (!c->bones) {
-		return c->result;
-	}
-	static const char *keys[] = {"name", "parent", "length", "x", "y", "rotation", "scale_x", "scale_y", NULL};
-	int i = 0;
-	for (const cJSON *b = arr->child; b; b = b->next, i++) {
-		char path[256];
-		PATH_INDEX(path, "$.bones", i);
-		spring_rig_bone_desc *d = &c->bones[i];
-		if (rj_expect_object(c, b, path, "a bone") || rj_check_keys(c, b, path, keys, " in a bone") ||
-		    rj_get_name(c, b, path, "name", &d->name) || get_bone_ref(c, b, path, "parent", 0, &d->parent)) {
-			return c->result;
-		}
-		c->bone_count = i + 1;
-		if (rj_get_float(c, b, path, "length", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->length) ||
-		    rj_get_float(c, b, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.x) ||
-		    rj_get_float(c, b, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &d->setup.position.y) ||
-		    rj_get_degrees(c, b, path, "rotation", 0, &d->setup.angle) ||
-		    rj_get_float(c, b, path, "scale_x", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &d->setup.scale.x) ||
-		    rj_get_float(c, b, path, "scale_y", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &d->setup.scale.y)) {
-			return c->result;
-		}
-		if (d->setup.scale.x == 0.0f || d->setup.scale.y == 0.0f) {
-			char p[256];
-			PATH_KEY(p, path, d->setup.scale.x == 0.0f ? "scale_x" : "scale_y");
-			return rj_bad(c, p, "must not be 0");
-		}
-	}
-	c->bone_count = n;
-	return SPRING_OK;
+	return c->result;
 }
 
 static spring_result read_curve(rj *c, const cJSON *key, const char *path, spring_rig_key *k)
@@ -150,11 +139,42 @@ static spring_result read_curve(rj *c, const cJSON *key, const char *path, sprin
 	return SPRING_OK;
 }
 
+// A key of a track whose type (spring_rig_track_type) is *context.
+static spring_result read_key(rj *c, const cJSON *e, const char *path, void *item, const void *context)
+{
+	static const char *rotate_keys[] = {"time", "value", "curve", NULL};
+	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
+	int type = *(const int *)context;
+	spring_rig_key *k = (spring_rig_key *)item;
+	const char *what = type == SPRING_RIG_TRACK_ROTATE      ? " in a rotate key"
+	                   : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key"
+	                                                        : " in a scale key";
+	if (rj_expect_object(c, e, path, "a key") ||
+	    rj_check_keys(c, e, path, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
+	    rj_get_float(c, e, path, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &k->time)) {
+		return c->result;
+	}
+	if (type == SPRING_RIG_TRACK_ROTATE) {
+		if (rj_get_degrees(c, e, path, "value", 1, &k->value[0])) {
+			return c->result;
+		}
+	} else {
+		double def = type == SPRING_RIG_TRACK_SCALE ? 1.0 : 0.0;
+		if (rj_get_float(c, e, path, "x", 0, def, -RJ_BIG, RJ_BIG, 0, &k->value[0]) ||
+		    rj_get_float(c, e, path, "y", 0, def, -RJ_BIG, RJ_BIG, 0, &k->value[1])) {
+			return c->result;
+		}
+	}
+	return read_curve(c, e, path, k);
+}
+
 static const char *const track_types[] = {"rotate", "translate", "scale", NULL};
 
-static spring_result read_track(rj *c, const cJSON *t, const char *path, spring_rig_track *out)
+static spring_result read_track(rj *c, const cJSON *t, const char *path, void *item, const void *context)
 {
+	(void)context;
 	static const char *keys[] = {"bone", "type", "keys", NULL};
+	spring_rig_track *out = (spring_rig_track *)item;
 	int type = 0;
 	if (rj_expect_object(c, t, path, "a track") || rj_check_keys(c, t, path, keys, " in a track") ||
 	    get_bone_ref(c, t, path, "bone", 1, &out->bone) ||
@@ -162,228 +182,158 @@ static spring_result read_track(rj *c, const cJSON *t, const char *path, spring_
 		return c->result;
 	}
 	out->type = (spring_rig_track_type)type;
-	const cJSON *arr;
-	int n;
-	spring_rig_key *k;
-	char kp[RJ_PATH_SIZE];
-	k = (spring_rig_key *)rj_get_items(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *k, &arr, &n, kp);
+	out->keys = (const spring_rig_key *)rj_read_list(c, t, path, "keys", 1, SPRING_RIG_MAX_KEYS, "keys", sizeof *out->keys,
+	                                                 read_key, &type, &out->key_count);
+	return c->result;
+}
+
+static spring_result read_event(rj *c, const cJSON *e, const char *path, void *item, const void *context)
+{
+	(void)context;
+	static const char *keys[] = {"time", "name", "x", "y", NULL};
+	spring_rig_event *ev = (spring_rig_event *)item;
+	if (rj_expect_object(c, e, path, "an event") || rj_check_keys(c, e, path, keys, " in an event") ||
+	    rj_get_float(c, e, path, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &ev->time) || rj_get_name(c, e, path, "name", &ev->name) ||
+	    rj_get_float(c, e, path, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev->value[0]) ||
+	    rj_get_float(c, e, path, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev->value[1])) {
+		return c->result;
+	}
+	return SPRING_OK;
+}
+
+static spring_result read_clip(rj *c, const cJSON *j, const char *path, void *item, const void *context)
+{
+	(void)context;
+	static const char *keys[] = {"name", "duration", "loop", "tracks", "events", NULL};
+	spring_rig_clip_desc *cl = (spring_rig_clip_desc *)item;
+	int loop = 0;
+	if (rj_expect_object(c, j, path, "a clip") || rj_check_keys(c, j, path, keys, " in a clip") ||
+	    rj_get_name(c, j, path, "name", &cl->name) ||
+	    rj_get_float(c, j, path, "duration", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &cl->duration) ||
+	    rj_get_bool(c, j, path, "loop", 0, &loop)) {
+		return c->result;
+	}
+	cl->loop = loop != 0;
+	cl->tracks = (const spring_rig_track *)rj_read_list(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks",
+	                                                    sizeof *cl->tracks, read_track, NULL, &cl->track_count);
 	if (c->result != SPRING_OK) {
 		return c->result;
 	}
-	static const char *rotate_keys[] = {"time", "value", "curve", NULL};
-	static const char *xy_keys[] = {"time", "x", "y", "curve", NULL};
-	int i = 0;
-	for (const cJSON *e = arr->child; e; e = e->next, i++) {
-		char p[256];
-		PATH_INDEX(p, kp, i);
-		const char *what = type == SPRING_RIG_TRACK_ROTATE      ? " in a rotate key"
-		                   : type == SPRING_RIG_TRACK_TRANSLATE ? " in a translate key"
-		                                                        : " in a scale key";
-		if (rj_expect_object(c, e, p, "a key") ||
-		    rj_check_keys(c, e, p, type == SPRING_RIG_TRACK_ROTATE ? rotate_keys : xy_keys, what) ||
-		    rj_get_float(c, e, p, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &k[i].time)) {
-			return c->result;
-		}
-		if (type == SPRING_RIG_TRACK_ROTATE) {
-			if (rj_get_degrees(c, e, p, "value", 1, &k[i].value[0])) {
-				return c->result;
-			}
-		} else {
-			double def = type == SPRING_RIG_TRACK_SCALE ? 1.0 : 0.0;
-			if (rj_get_float(c, e, p, "x", 0, def, -RJ_BIG, RJ_BIG, 0, &k[i].value[0]) ||
-			    rj_get_float(c, e, p, "y", 0, def, -RJ_BIG, RJ_BIG, 0, &k[i].value[1])) {
-				return c->result;
-			}
-		}
-		if (read_curve(c, e, p, &k[i])) {
-			return c->result;
-		}
-	}
-	out->key_count = n;
-	out->keys = k;
-	return SPRING_OK;
+	cl->events = (const spring_rig_event *)rj_read_list(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events",
+	                                                    sizeof *cl->events, read_event, NULL, &cl->event_count);
+	return c->result;
 }
 
 spring_result rj_read_clips(rj *c, const cJSON *doc, spring_rig_desc *desc)
 {
-	const cJSON *arr;
-	int n;
-	spring_rig_clip_desc *clips;
-	char section[RJ_PATH_SIZE];
-	clips = (spring_rig_clip_desc *)rj_get_items(c, doc, "$", "clips", 0, SPRING_RIG_MAX_CLIPS, "clips", sizeof *clips, &arr, &n,
-	                                             section);
-	if (!clips) {
-		return c->result;
-	}
-	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
-	if (!names) {
-		return c->result;
-	}
-	static const char *keys[] = {"name", "duration", "loop", "tracks", "events", NULL};
-	int i = 0;
-	for (const cJSON *j = arr->child; j; j = j->next, i++) {
-		char path[256];
-		PATH_INDEX(path, "$.clips", i);
-		spring_rig_clip_desc *cl = &clips[i];
-		int loop = 0;
-		if (rj_expect_object(c, j, path, "a clip") || rj_check_keys(c, j, path, keys, " in a clip") ||
-		    rj_get_name(c, j, path, "name", &cl->name)) {
-			return c->result;
-		}
-		if (rj_get_float(c, j, path, "duration", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &cl->duration) ||
-		    rj_get_bool(c, j, path, "loop", 0, &loop)) {
-			return c->result;
-		}
-		cl->loop = loop != 0;
-		const cJSON *tracks;
-		int nt;
-		spring_rig_track *tr;
-		char tp[RJ_PATH_SIZE];
-		tr = (spring_rig_track *)rj_get_items(c, j, path, "tracks", 0, SPRING_RIG_MAX_TRACKS, "tracks", sizeof *tr, &tracks, &nt,
-		                                      tp);
-		if (c->result != SPRING_OK) {
-			return c->result;
-		}
-		if (tr) {
-			int t = 0;
-			for (const cJSON *e = tracks->child; e; e = e->next, t++) {
-				char p[256];
-				PATH_INDEX(p, tp, t);
-				if (read_track(c, e, p, &tr[t]) != SPRING_OK) {
-					return c->result;
-				}
-			}
-			cl->track_count = nt;
-			cl->tracks = tr;
-		}
-		const cJSON *events;
-		int ne;
-		spring_rig_event *ev;
-		char ep[RJ_PATH_SIZE];
-		ev = (spring_rig_event *)rj_get_items(c, j, path, "events", 0, SPRING_RIG_MAX_EVENTS, "events", sizeof *ev, &events, &ne,
-		                                      ep);
-		if (c->result != SPRING_OK) {
-			return c->result;
-		}
-		if (ev) {
-			static const char *event_keys[] = {"time", "name", "x", "y", NULL};
-			int v = 0;
-			for (const cJSON *e = events->child; e; e = e->next, v++) {
-				char p[256];
-				PATH_INDEX(p, ep, v);
-				if (rj_expect_object(c, e, p, "an event") || rj_check_keys(c, e, p, event_keys, " in an event") ||
-				    rj_get_float(c, e, p, "time", 1, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].time) ||
-				    rj_get_name(c, e, p, "name", &ev[v].name) ||
-				    rj_get_float(c, e, p, "x", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[0]) ||
-				    rj_get_float(c, e, p, "y", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ev[v].value[1])) {
-					return c->result;
-				}
-			}
-			cl->event_count = ne;
-			cl->events = ev;
-		}
-	}
-	desc->clip_count = n;
-	desc->clips = clips;
-	return SPRING_OK;
+	desc->clips = (const spring_rig_clip_desc *)rj_read_list(c, doc, "$", "clips", 0, SPRING_RIG_MAX_CLIPS, "clips",
+	                                                         sizeof *desc->clips, read_clip, NULL, &desc->clip_count);
+	return c->result;
 }
 
 static const char *const ik_types[] = {"two-bone", "ccd", NULL};
 
-spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
+// The start of an element whose keys depend on its "type": an object (`what`), its type among
+// `types` (the index in *type; `type_what` names it in messages), then only the keys allowed for
+// that type (keys[*type], named by keys_what[*type]).
+static spring_result read_typed(rj *c, const cJSON *j, const char *path, const char *what, const char *const *types,
+                                const char *type_what, const char *const *const *keys, const char *const *keys_what, int *type)
 {
-	const cJSON *arr;
-	int n;
-	spring_rig_ik_desc *iks;
-	char section[RJ_PATH_SIZE];
-	iks = (spring_rig_ik_desc *)rj_get_items(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints", sizeof *iks, &arr, &n,
-	                                         section);
-	if (!iks) {
+	if (rj_expect_object(c, j, path, what) || rj_get_enum(c, j, path, "type", types, -1, type_what, type) ||
+	    rj_check_keys(c, j, path, keys[*type], keys_what[*type])) {
 		return c->result;
 	}
+	return SPRING_OK;
+}
+
+static spring_result read_ik(rj *c, const cJSON *j, const char *path, void *item, const void *context)
+{
+	(void)context;
 	static const char *two_keys[] = {"name", "type", "bones", "target", "bend", "mix", NULL};
 	static const char *ccd_keys[] = {"name", "type", "first", "last", "target", "iterations", "tolerance", "mix", NULL};
+	static const char *const *keys[] = {two_keys, ccd_keys};
+	static const char *what[] = {" for a two-bone IK", " for a CCD IK"};
 	static const char *const bends[] = {"positive", "negative", NULL};
-	int i = 0;
-	for (const cJSON *j = arr->child; j; j = j->next, i++) {
-		char path[256];
-		PATH_INDEX(path, "$.ik", i);
-		spring_rig_ik_desc *ik = &iks[i];
-		int type = 0;
-		if (rj_expect_object(c, j, path, "an IK constraint") || rj_get_enum(c, j, path, "type", ik_types, -1, "IK type", &type) ||
-		    rj_check_keys(c, j, path, type == 0 ? two_keys : ccd_keys, type == 0 ? " for a two-bone IK" : " for a CCD IK") ||
-		    rj_get_name(c, j, path, "name", &ik->name)) {
-			return c->result;
-		}
-		ik->type = (spring_rig_ik_type)type;
-		if (type == SPRING_RIG_IK_TWO_BONE) {
-			const cJSON *bones = cJSON_GetObjectItemCaseSensitive(j, "bones");
-			char bp[256];
-			PATH_KEY(bp, path, "bones");
-			if (!bones) {
-				return rj_missing(c, path, "bones");
-			}
-			int nb = cJSON_IsArray(bones) ? cJSON_GetArraySize(bones) : -1;
-			if (nb != 2) {
-				if (nb < 0) {
-					return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %s", rj_type_name(bones));
-				}
-				return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %d", nb);
-			}
-			char p0[256], p1[256];
-			PATH_INDEX(p0, bp, 0);
-			PATH_INDEX(p1, bp, 1);
-			if (bone_ref_item(c, bones->child, p0, 0, &ik->first) || bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
-				return c->result;
-			}
-			int bend = 0;
-			if (rj_get_enum(c, j, path, "bend", bends, 0, "bend", &bend)) {
-				return c->result;
-			}
-			ik->bend_positive = bend == 0;
-		} else {
-			char lp[256];
-			PATH_KEY(lp, path, "last");
-			if (get_bone_ref(c, j, path, "first", 1, &ik->first) || get_bone_ref(c, j, path, "last", 1, &ik->last) ||
-			    rj_get_int(c, j, path, "iterations", 16, 1, 1000, &ik->iterations) ||
-			    rj_get_float(c, j, path, "tolerance", 0, 1e-4, 0.0, RJ_BIG, RJ_LO_OPEN, &ik->tolerance)) {
-				return c->result;
-			}
-		}
-		const cJSON *target = cJSON_GetObjectItemCaseSensitive(j, "target");
-		ik->target = NULL;
-		if (target) {
-			char tp[256];
-			PATH_KEY(tp, path, "target");
-			if (bone_ref_item(c, target, tp, 1, &ik->target)) {
-				return c->result;
-			}
-		}
-		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ik->mix)) {
-			return c->result;
-		}
-		ik->off = ik->mix == 0.0f; // the rig reads a zero mix as "the default"
+	spring_rig_ik_desc *ik = (spring_rig_ik_desc *)item;
+	int type = 0;
+	if (read_typed(c, j, path, "an IK constraint", ik_types, "IK type", keys, what, &type) ||
+	    rj_get_name(c, j, path, "name", &ik->name)) {
+		return c->result;
 	}
-	desc->ik_count = n;
-	desc->iks = iks;
+	ik->type = (spring_rig_ik_type)type;
+	if (type == SPRING_RIG_IK_TWO_BONE) {
+		const cJSON *bones = cJSON_GetObjectItemCaseSensitive(j, "bones");
+		char bp[256];
+		PATH_KEY(bp, path, "bones");
+		if (!bones) {
+			return rj_missing(c, path, "bones");
+		}
+		int nb = cJSON_IsArray(bones) ? cJSON_GetArraySize(bones) : -1;
+		if (nb != 2) {
+			if (nb < 0) {
+				return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %s", rj_type_name(bones));
+			}
+			return rj_bad(c, bp, "expected [upper, lower] (2 bone names), got %d", nb);
+		}
+		char p0[256], p1[256];
+		PATH_INDEX(p0, bp, 0);
+		PATH_INDEX(p1, bp, 1);
+		if (bone_ref_item(c, bones->child, p0, 0, &ik->first) || bone_ref_item(c, bones->child->next, p1, 0, &ik->last)) {
+			return c->result;
+		}
+		int bend = 0;
+		if (rj_get_enum(c, j, path, "bend", bends, 0, "bend", &bend)) {
+			return c->result;
+		}
+		ik->bend_positive = bend == 0;
+	} else if (get_bone_ref(c, j, path, "first", 1, &ik->first) || get_bone_ref(c, j, path, "last", 1, &ik->last) ||
+	           rj_get_int(c, j, path, "iterations", 16, 1, 1000, &ik->iterations) ||
+	           rj_get_float(c, j, path, "tolerance", 0, 1e-4, 0.0, RJ_BIG, RJ_LO_OPEN, &ik->tolerance)) {
+		return c->result;
+	}
+	const cJSON *target = cJSON_GetObjectItemCaseSensitive(j, "target");
+	ik->target = NULL;
+	if (target) {
+		char tp[256];
+		PATH_KEY(tp, path, "target");
+		if (bone_ref_item(c, target, tp, 1, &ik->target)) {
+			return c->result;
+		}
+	}
+	if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ik->mix)) {
+		return c->result;
+	}
+	ik->off = ik->mix == 0.0f; // the rig reads a zero mix as "the default"
 	return SPRING_OK;
+}
+
+spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
+{
+	desc->iks = (const spring_rig_ik_desc *)rj_read_list(c, doc, "$", "ik", 0, SPRING_RIG_MAX_IK, "IK constraints",
+	                                                     sizeof *desc->iks, read_ik, NULL, &desc->ik_count);
+	return c->result;
 }
 
 static const char *const chain_types[] = {"angle", "tip", NULL};
 static const char *const collider_types[] = {"circle", "capsule", "plane", NULL};
 
-static spring_result read_collider(rj *c, const cJSON *j, const char *path, spring_chain_collider *out)
+const char *spring_rig_file_chain_type_name(spring_rig_chain_type type)
 {
+	return chain_types[type == SPRING_RIG_CHAIN_ANGLE ? SPRING_RIG_CHAIN_ANGLE : SPRING_RIG_CHAIN_TIP];
+}
+
+static spring_result read_collider(rj *c, const cJSON *j, const char *path, void *item, const void *context)
+{
+	(void)context;
 	static const char *circle_keys[] = {"type", "x", "y", "radius", NULL};
 	static const char *capsule_keys[] = {"type", "a", "b", "radius", NULL};
 	static const char *plane_keys[] = {"type", "point", "normal", "radius", NULL};
 	static const char *const *keys[] = {circle_keys, capsule_keys, plane_keys};
 	static const char *what[] = {" for a circle collider", " for a capsule collider", " for a plane collider"};
+	spring_chain_collider *out = (spring_chain_collider *)item;
 	int type = 0;
 	memset(out, 0, sizeof *out);
-	if (rj_expect_object(c, j, path, "a collider") ||
-	    rj_get_enum(c, j, path, "type", collider_types, -1, "collider type", &type) ||
-	    rj_check_keys(c, j, path, keys[type], what[type])) {
+	if (read_typed(c, j, path, "a collider", collider_types, "collider type", keys, what, &type)) {
 		return c->result;
 	}
 	spring_vec2 zero = {0.0f, 0.0f}, a = zero, b = zero;
@@ -412,87 +362,56 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, spri
 	return SPRING_OK;
 }
 
-spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
+static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
-	const cJSON *arr;
-	int n;
-	spring_rig_chain_desc *chains;
-	char section[RJ_PATH_SIZE];
-	chains = (spring_rig_chain_desc *)rj_get_items(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains", sizeof *chains,
-	                                               &arr, &n, section);
-	if (!chains) {
-		return c->result;
-	}
-	const char **names = (const char **)rj_alloc(c, (size_t)n, sizeof *names);
-	if (!names) {
-		return c->result;
-	}
+	(void)context;
 	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix", "spring",
 	                                   "tip_spring", "limit", "gravity", "wind", NULL};
 	static const char *tip_keys[] = {"name",  "type",    "first", "last",      "mix",        "spring", "tip_spring",
 	                                 "limit", "gravity", "wind",  "colliders", "tip_radius", NULL};
-	int i = 0;
-	for (const cJSON *j = arr->child; j; j = j->next, i++) {
-		char path[256];
-		PATH_INDEX(path, "$.chains", i);
-		spring_rig_chain_desc *ch = &chains[i];
-		int type = 0;
-		if (rj_expect_object(c, j, path, "a chain") || rj_get_enum(c, j, path, "type", chain_types, -1, "chain type", &type) ||
-		    rj_check_keys(c, j, path, type == 0 ? angle_keys : tip_keys,
-		                  type == 0 ? " for an angle chain" : " for a tip chain") ||
-		    rj_get_name(c, j, path, "name", &ch->name)) {
+	static const char *const *keys[] = {angle_keys, tip_keys};
+	static const char *what[] = {" for an angle chain", " for a tip chain"};
+	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
+	int type = 0;
+	if (read_typed(c, j, path, "a chain", chain_types, "chain type", keys, what, &type) ||
+	    rj_get_name(c, j, path, "name", &ch->name)) {
+		return c->result;
+	}
+	ch->type = (spring_rig_chain_type)type;
+	spring_vec2 zero = {0.0f, 0.0f};
+	if (get_bone_ref(c, j, path, "first", 1, &ch->first) || get_bone_ref(c, j, path, "last", 1, &ch->last) ||
+	    rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) ||
+	    rj_get_spring(c, j, path, "spring", &ch->params) || rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) ||
+	    rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) || rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
+		return c->result;
+	}
+	ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
+	if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
+		float deg = 0.0f;
+		char p[256];
+		PATH_KEY(p, path, "limit");
+		if (rj_get_float(c, j, path, "limit", 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
 			return c->result;
 		}
-		ch->type = (spring_rig_chain_type)type;
-		char lp[256];
-		PATH_KEY(lp, path, "last");
-		if (get_bone_ref(c, j, path, "first", 1, &ch->first) || get_bone_ref(c, j, path, "last", 1, &ch->last)) {
-			return c->result;
-		}
-		spring_vec2 zero = {0.0f, 0.0f};
-		if (rj_get_float(c, j, path, "mix", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->mix) ||
-		    rj_get_spring(c, j, path, "spring", &ch->params) || rj_get_spring(c, j, path, "tip_spring", &ch->tip_params) ||
-		    rj_get_vec2(c, j, path, "gravity", 0, zero, &ch->gravity) || rj_get_vec2(c, j, path, "wind", 0, zero, &ch->wind)) {
-			return c->result;
-		}
-		ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
-		if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
-			float deg = 0.0f;
-			char p[256];
-			PATH_KEY(p, path, "limit");
-			if (rj_get_float(c, j, path, "limit", 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
-				return c->result;
-			}
-			ch->limit = (float)((double)deg * RJ_DEG_TO_RAD);
-			if (type == SPRING_RIG_CHAIN_TIP && ch->limit > (float)SPRING_PI * 0.99999f) {
-				return rj_bad(c, p, "must be < 180 (got %.9g; a cone limit reaches at most 179.998)", (double)deg);
-			}
-		}
-		if (type == SPRING_RIG_CHAIN_TIP) {
-			const cJSON *cols;
-			int nc;
-			spring_chain_collider *col;
-			char cp[RJ_PATH_SIZE];
-			col = (spring_chain_collider *)rj_get_items(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS, "colliders",
-			                                            sizeof *col, &cols, &nc, cp);
-			if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
-				return c->result;
-			}
-			if (col) {
-				int k = 0;
-				for (const cJSON *e = cols->child; e; e = e->next, k++) {
-					char p[256];
-					PATH_INDEX(p, cp, k);
-					if (read_collider(c, e, p, &col[k])) {
-						return c->result;
-					}
-				}
-				ch->collider_count = nc;
-				ch->colliders = col;
-			}
+		ch->limit = (float)((double)deg * RJ_DEG_TO_RAD);
+		if (type == SPRING_RIG_CHAIN_TIP && ch->limit > (float)SPRING_PI * 0.99999f) {
+			return rj_bad(c, p, "must be < 180 (got %.9g; a cone limit reaches at most 179.998)", (double)deg);
 		}
 	}
-	desc->chain_count = n;
-	desc->chains = chains;
+	if (type == SPRING_RIG_CHAIN_TIP) {
+		ch->colliders = (const spring_chain_collider *)rj_read_list(c, j, path, "colliders", 0, SPRING_CHAIN_MAX_COLLIDERS,
+		                                                            "colliders", sizeof *ch->colliders, read_collider, NULL,
+		                                                            &ch->collider_count);
+		if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
+			return c->result;
+		}
+	}
 	return SPRING_OK;
+}
+
+spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
+{
+	desc->chains = (const spring_rig_chain_desc *)rj_read_list(c, doc, "$", "chains", 0, SPRING_RIG_MAX_CHAINS, "chains",
+	                                                           sizeof *desc->chains, read_chain, NULL, &desc->chain_count);
+	return c->result;
 }
