@@ -48,14 +48,14 @@ struct spring_chain {
 	spring_vec3 gravity, wind;
 	// Inherited-motion caps (0 = none) and their per-step forms.
 	float max_root_speed, max_root_angular_speed;
-	float cap_distance;   // max_root_speed * step
-	double cap_cos_half;  // cos(min(max_root_angular_speed * step, pi) / 2)
+	float cap_distance;              // max_root_speed * step
+	double cap_cos_half;             // cos(min(max_root_angular_speed * step, pi) / 2)
 	float rest_distance, rest_speed; // effective thresholds
 	// Rest and sleep: `resting` = the last step ended snapped at rest; `still` counts the resting
 	// steps in a row with identical inputs (2 = asleep: stepping again changes nothing).
 	int resting, still, sleep_off;
-	int walk;          // WALK_*: the walk of the last step
-	int anim_explicit; // the last step's locals came from the step call (step_local3/2), not the store
+	int walk;                 // WALK_*: the walk of the last step
+	int anim_explicit;        // the last step's locals came from the step call (step_local3/2), not the store
 	spring_xform3 last_root;  // the (normalised) root of the last 3D step
 	spring_xform2 last_root2; // the root of the last 2D step, as given
 	long long steps_run;      // physics steps actually run (white-box tests)
@@ -1222,40 +1222,29 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 	c->walk = walk;
 }
 
-// A 3D step, or nothing when the chain is asleep and the inputs are the last step's (the step
-// would reproduce the state bit for bit: it rested through two steps with these inputs).
-static void run_step_3d(spring_chain *c, spring_xform3 root, const spring_xform3 *anim)
+// A step of either walk (`root` a spring_xform3 for WALK_3D, a spring_xform2 for WALK_2D; `anim`
+// bone_count of the same type, or NULL), or nothing when the chain is asleep and the inputs are
+// the last step's: it rested through two steps with them, so the step would change no bit.
+static void run_step(spring_chain *c, int walk, const void *root, const void *anim)
 {
 	chain_arrays a = arrays(c);
-	size_t bytes = (size_t)c->bone_count * sizeof(spring_xform3);
-	int same = c->walk == WALK_3D && same_bits(&root, &c->last_root, sizeof root) &&
-	           (anim ? c->anim_explicit && same_bits(anim, a.step_local3, bytes) : !c->anim_explicit);
+	int is_3d = walk == WALK_3D;
+	size_t root_size = is_3d ? sizeof(spring_xform3) : sizeof(spring_xform2);
+	size_t bytes = (size_t)c->bone_count * root_size;
+	void *last_root = is_3d ? (void *)&c->last_root : (void *)&c->last_root2;
+	void *last_anim = is_3d ? (void *)a.step_local3 : (void *)a.step_local2;
+	int same = c->walk == walk && same_bits(root, last_root, root_size) &&
+	           (anim ? c->anim_explicit && same_bits(anim, last_anim, bytes) : !c->anim_explicit);
 	if (same && c->still >= 2 && !c->sleep_off) {
 		return;
 	}
-	after_step(c, WALK_3D, step_chain(c, root, anim), same);
-	c->last_root = root;
+	int at_rest = is_3d ? step_chain(c, *(const spring_xform3 *)root, (const spring_xform3 *)anim)
+	                    : step_chain_2d(c, *(const spring_xform2 *)root, (const spring_xform2 *)anim);
+	after_step(c, walk, at_rest, same);
+	memcpy(last_root, root, root_size);
 	c->anim_explicit = anim != NULL;
 	if (anim) {
-		memcpy(a.step_local3, anim, bytes);
-	}
-}
-
-// The same for a 2D step.
-static void run_step_2d(spring_chain *c, spring_xform2 root, const spring_xform2 *anim)
-{
-	chain_arrays a = arrays(c);
-	size_t bytes = (size_t)c->bone_count * sizeof(spring_xform2);
-	int same = c->walk == WALK_2D && same_bits(&root, &c->last_root2, sizeof root) &&
-	           (anim ? c->anim_explicit && same_bits(anim, a.step_local2, bytes) : !c->anim_explicit);
-	if (same && c->still >= 2 && !c->sleep_off) {
-		return;
-	}
-	after_step(c, WALK_2D, step_chain_2d(c, root, anim), same);
-	c->last_root2 = root;
-	c->anim_explicit = anim != NULL;
-	if (anim) {
-		memcpy(a.step_local2, anim, bytes);
+		memcpy(last_anim, anim, bytes);
 	}
 }
 
@@ -1283,7 +1272,8 @@ spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float
 	int n = spring_clock_advance(&chain->clock, frame_dt);
 	for (int i = 0; i < n; i++) {
 		float f = spring_clock_substep_fraction(&chain->clock, i, n);
-		run_step_3d(chain, xform3_lerp(chain->root_input, root, f), NULL);
+		spring_xform3 at = xform3_lerp(chain->root_input, root, f);
+		run_step(chain, WALK_3D, &at, NULL);
 	}
 	chain->root_input = root;
 	return SPRING_OK;
@@ -1318,7 +1308,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	if (r != SPRING_OK) {
 		return r;
 	}
-	run_step_3d(chain, at, anim_local);
+	run_step(chain, WALK_3D, &at, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }
@@ -1347,7 +1337,7 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 	if (r != SPRING_OK) {
 		return r;
 	}
-	run_step_2d(chain, root, anim_local);
+	run_step(chain, WALK_2D, &root, anim_local);
 	chain->root_input = chain->root_step;
 	return SPRING_OK;
 }

@@ -690,10 +690,11 @@ static void undulation_frame(undulation_loop *l, spring_xform2 root, int init)
 			parent = rigid;
 			continue;
 		}
-		l->vel[i] = spring_vec2_add(l->vel[i], spring_vec2_scale(spring_vec2_sub(rigid_tip, l->tip[i]), 0.1f)); // vel += (rigid - tip) * k
-		l->vel[i] = spring_vec2_scale(l->vel[i], 0.7f);                                                          // vel *= d
-		l->tip[i] = spring_vec2_add(l->tip[i], l->vel[i]);                                                       // tip += vel
-		spring_vec2 arm = spring_vec2_normalize(spring_vec2_sub(l->tip[i], rigid.position)); // project to length
+		l->vel[i] = spring_vec2_add(l->vel[i],
+		                            spring_vec2_scale(spring_vec2_sub(rigid_tip, l->tip[i]), 0.1f)); // vel += (rigid - tip) * k
+		l->vel[i] = spring_vec2_scale(l->vel[i], 0.7f);                                              // vel *= d
+		l->tip[i] = spring_vec2_add(l->tip[i], l->vel[i]);                                           // tip += vel
+		spring_vec2 arm = spring_vec2_normalize(spring_vec2_sub(l->tip[i], rigid.position));         // project to length
 		l->tip[i] = spring_vec2_add(rigid.position, spring_vec2_scale(arm, 20.0f));
 		parent = rigid; // aim: the bone turns to its tip
 		parent.angle = atan2f(arm.y, arm.x);
@@ -766,8 +767,8 @@ static int test_undulation_reproduces_the_loop(void)
 	}
 	// Unknown names are refused with the choices.
 	const char *bad = "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\", \"length\": 10},"
-	                  "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\","
-	                  "\"type\": \"tip\", \"first\": \"b\", \"last\": \"b\", \"projection\": \"keep\"}]}";
+					  "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\","
+					  "\"type\": \"tip\", \"first\": \"b\", \"last\": \"b\", \"projection\": \"keep\"}]}";
 	spring_rig *rig = SENTINEL;
 	spring_rig_file_error e;
 	ENSURE(spring_rig_load_json_ex(bad, strlen(bad), "bad", &rig, NULL, &e) != SPRING_OK);

@@ -432,8 +432,9 @@ spring_result rj_read_chains(rj *c, const cJSON *doc, spring_rig_desc *desc)
 	}
 	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix",        "spring",
 	                                   "tip_spring", "limit", "gravity", "wind", "integrator", NULL};
-	static const char *tip_keys[] = {"name",       "type",       "first",      "last",  "mix",     "spring", "tip_spring", "limit",
-	                                 "gravity",    "wind",       "colliders",  "tip_radius", "integrator", "projection", NULL};
+	static const char *tip_keys[] = {"name",      "type",       "first",      "last",       "mix",
+	                                 "spring",    "tip_spring", "limit",      "gravity",    "wind",
+	                                 "colliders", "tip_radius", "integrator", "projection", NULL};
 	int i = 0;
 	for (const cJSON *j = arr->child; j; j = j->next, i++) {
 		char path[256];
