@@ -28,21 +28,37 @@
 
 // Byte offsets of the per-bone arrays from the start of the block.
 typedef struct chain_layout {
-	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, stepper;
-	size_t tx, ty, tz, vx, vy, vz, world, world_prev, world2, world2_prev, target, colliders, total;
+	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, force, stepper;
+	size_t tx, ty, tz, vx, vy, vz, world, world_prev, world2, world2_prev, target, colliders, step_local3, step_local2, total;
 } chain_layout;
+
+// Which walk made the last step (the inputs the sleep test compares with).
+enum { WALK_NONE = 0, WALK_3D, WALK_2D };
 
 struct spring_chain {
 	int bone_count;
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
-	int keep_projected_velocity;
+	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
 	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, world/world_prev are stale
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
+	// Inherited-motion caps (0 = none) and their per-step forms.
+	float max_root_speed, max_root_angular_speed;
+	float cap_distance;              // max_root_speed * step
+	double cap_cos_half;             // cos(min(max_root_angular_speed * step, pi) / 2)
+	float rest_distance, rest_speed; // effective thresholds
+	// Rest and sleep: `resting` = the last step ended snapped at rest; `still` counts the resting
+	// steps in a row with identical inputs (2 = asleep: stepping again changes nothing).
+	int resting, still, sleep_off;
+	int walk;                 // WALK_*: the walk of the last step
+	int anim_explicit;        // the last step's locals came from the step call (step_local3/2), not the store
+	spring_xform3 last_root;  // the (normalised) root of the last 3D step
+	spring_xform2 last_root2; // the root of the last 2D step, as given
+	long long steps_run;      // physics steps actually run (white-box tests)
 	spring_params chain_params, tip_params;
 	spring_xform3 root_input;     // root passed with the previous frame
 	spring_xform3 root_step;      // root of the last step
@@ -67,7 +83,8 @@ typedef struct chain_arrays {
 	float *cone_limit;
 	spring_params *params_set; // as given (zero = default)
 	spring_params *params;     // effective
-	float *w2;                 // k / m, for the force shift
+	float *w2;                 // k / m, for the rest position under forces
+	float *force;              // 2 per bone: position and velocity response to a unit acceleration
 	spring_stepper *stepper;   // exact transition over one step
 	// Hot per-bone state, structure of arrays: simulated tip and velocity, 24 bytes a bone.
 	float *tx, *ty, *tz, *vx, *vy, *vz;
@@ -79,6 +96,8 @@ typedef struct chain_arrays {
 	chain_pose2 *world2_prev;
 	spring_vec3 *target;
 	spring_chain_collider *colliders;
+	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
+	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 } chain_arrays;
 
 static chain_arrays arrays(const spring_chain *c)
@@ -95,6 +114,7 @@ static chain_arrays arrays(const spring_chain *c)
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
 	a.w2 = (float *)(void *)(base + l->w2);
+	a.force = (float *)(void *)(base + l->force);
 	a.stepper = (spring_stepper *)(void *)(base + l->stepper);
 	a.tx = (float *)(void *)(base + l->tx);
 	a.ty = (float *)(void *)(base + l->ty);
@@ -108,25 +128,80 @@ static chain_arrays arrays(const spring_chain *c)
 	a.world2_prev = (chain_pose2 *)(void *)(base + l->world2_prev);
 	a.target = (spring_vec3 *)(void *)(base + l->target);
 	a.colliders = (spring_chain_collider *)(void *)(base + l->colliders);
+	a.step_local3 = (spring_xform3 *)(void *)(base + l->step_local3);
+	a.step_local2 = (spring_xform2 *)(void *)(base + l->step_local2);
 	return a;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-static int quat_is_zero(spring_quat q)
-{
-	return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f;
-}
-
 static int quat_is_finite(spring_quat q)
 {
 	return spring_is_finite(q.x) && spring_is_finite(q.y) && spring_is_finite(q.z) && spring_is_finite(q.w);
 }
 
-static int xform3_is_finite(spring_xform3 t)
+static int in_range(float v, float max)
 {
-	return spring_vec3_is_finite(t.position) && quat_is_finite(t.rotation) && !quat_is_zero(t.rotation);
+	return v >= -max && v <= max;
+}
+
+static int vec3_in_range(spring_vec3 p, float max)
+{
+	return in_range(p.x, max) && in_range(p.y, max) && in_range(p.z, max);
+}
+
+// A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
+// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; otherwise its
+// rotation is normalised in place (zero means identity).
+static spring_result accept_xform3(spring_xform3 *t)
+{
+	if (!spring_vec3_is_finite(t->position) || !quat_is_finite(t->rotation)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!vec3_in_range(t->position, SPRING_CHAIN_MAX_COORDINATE)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
+	return SPRING_OK;
+}
+
+static int same_bits(const void *a, const void *b, size_t size)
+{
+	return memcmp(a, b, size) == 0;
+}
+
+// Position and velocity response of one step to a unit constant acceleration from rest, for
+// w2 = k/m, g = c/m and step t, in double without cancellation however soft the spring (the
+// plain (1 - pp) / w2 loses everything once w2 t^2 is far below 1).
+static double forced_position(double w2, double g, double t, const spring_transition *tr)
+{
+	double e1 = g * t, e2 = w2 * t * t;
+	if (e2 >= 0.5) {
+		return (1.0 - tr->pp) / w2;
+	}
+	if (e1 <= 4.0) {
+		// Taylor series: t^2 sum_{n>=1} (-1)^(n+1) h_(n-1) / (n+1)!, where h are the complete
+		// symmetric polynomials of the two rates (h_n = e1 h_(n-1) - e2 h_(n-2)).
+		double h_prev = 0.0, h = 1.0, fact = 2.0, sum = 0.0, sign = 1.0;
+		for (int n = 1; n <= 40; n++) {
+			sum += sign * h / fact;
+			double next = e1 * h - e2 * h_prev;
+			h_prev = h;
+			h = next;
+			fact *= (double)(n + 2);
+			sign = -sign;
+		}
+		return t * t * sum;
+	}
+	// Strongly overdamped (lambda t > 2 > w t): two real rates, the difference of two
+	// well-separated effective times.
+	double lambda = 0.5 * g, wn = sqrt(w2);
+	double mu = sqrt((lambda - wn) * (lambda + wn));
+	double fast = lambda + mu, slow = w2 / fast;
+	double ts = slow > 0.0 ? -spring_det_expm1(-slow * t) / slow : t;
+	double tf = -spring_det_expm1(-fast * t) / fast;
+	return (ts - tf) / (fast - slow);
 }
 
 static spring_xform3 xform3_normalized(spring_xform3 t)
@@ -194,9 +269,15 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	if (r != SPRING_OK) {
 		return r;
 	}
+	double m = (double)p.mass, h = (double)c->clock.step;
+	double w2 = (double)p.stiffness / m, g = (double)p.damping / m;
+	spring_transition tr;
+	spring_transition_compute(w2, g, h, &tr);
 	a->params[i] = p;
 	a->stepper[i] = st;
 	a->w2[i] = p.stiffness / p.mass;
+	a->force[2 * i] = (float)forced_position(w2, g, h, &tr);
+	a->force[2 * i + 1] = (float)tr.pv;
 	return SPRING_OK;
 }
 
@@ -220,6 +301,7 @@ static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 	PLACE(vz, un * sizeof(float));
 	PLACE(stepper, un * sizeof(spring_stepper));
 	PLACE(w2, un * sizeof(float));
+	PLACE(force, 2u * un * sizeof(float));
 	PLACE(world, un * sizeof(spring_xform3));
 	PLACE(world_prev, un * sizeof(spring_xform3));
 	PLACE(world2, mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -234,6 +316,8 @@ static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
 	PLACE(params_set, un * sizeof(spring_params));
 	PLACE(params, un * sizeof(spring_params));
 	PLACE(colliders, (size_t)colliders * sizeof(spring_chain_collider));
+	PLACE(step_local3, un * sizeof(spring_xform3));
+	PLACE(step_local2, mode_2d ? un * sizeof(spring_xform2) : 0u);
 #undef PLACE
 	l->total = at;
 }
@@ -249,8 +333,14 @@ static spring_result validate_collider(const spring_chain_collider *k, int index
 		set_error_kind_text(error, SPRING_ERROR_NOT_FINITE, "collider", index, "a/b/radius", "must be finite");
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	if (k->radius < 0.0f) {
-		set_error_kind(error, SPRING_ERROR_OUT_OF_RANGE, "collider", index, "radius", "must be >= 0 (got %g)", (double)k->radius);
+	if (k->radius < 0.0f || k->radius > SPRING_CHAIN_MAX_COORDINATE) {
+		set_error_kind(error, SPRING_ERROR_OUT_OF_RANGE, "collider", index, "radius",
+		               k->radius < 0.0f ? "must be >= 0 (got %g)" : "must be at most 1e6 (got %g)", (double)k->radius);
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	if (!vec3_in_range(k->a, SPRING_CHAIN_MAX_COORDINATE) || !vec3_in_range(k->b, SPRING_CHAIN_MAX_COORDINATE)) {
+		set_error_kind_text(error, SPRING_ERROR_OUT_OF_RANGE, "collider", index, "a/b",
+		                    "must have every component within +-1e6 (SPRING_CHAIN_MAX_COORDINATE)");
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	if (k->type == SPRING_CHAIN_COLLIDER_PLANE && spring_vec3_length(k->b) == 0.0f) {
@@ -294,6 +384,26 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		set_error_text(error, SPRING_ERROR_NOT_FINITE, -1, "gravity/wind", "must be finite");
 		return SPRING_ERROR_NOT_FINITE;
 	}
+	if (!vec3_in_range(d->gravity, SPRING_CHAIN_MAX_ACCELERATION) || !vec3_in_range(d->wind, SPRING_CHAIN_MAX_ACCELERATION)) {
+		set_error_text(error, SPRING_ERROR_OUT_OF_RANGE, -1, "gravity/wind",
+		               "must have every component within +-1e9 units/s^2 (SPRING_CHAIN_MAX_ACCELERATION)");
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	const float limits[4] = {d->max_root_speed, d->max_root_angular_speed, d->rest_distance, d->rest_speed};
+	const char *const limit_names[4] = {"max_root_speed", "max_root_angular_speed", "rest_distance", "rest_speed"};
+	for (int k = 0; k < 4; k++) {
+		if (!spring_is_finite(limits[k]) || limits[k] < 0.0f) {
+			spring_result lr = spring_is_finite(limits[k]) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE;
+			set_error(error, lr, -1, limit_names[k], "must be finite and >= 0 (0: the default; got %g)", (double)limits[k]);
+			return lr;
+		}
+	}
+	if ((int)d->projection < 0 || (int)d->projection > (int)SPRING_CHAIN_PROJECTION_KEEP_VELOCITY) {
+		set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "projection",
+		          "is not a spring_chain_projection (got %g; 0 removes the projected velocity, 1 keeps it)",
+		          (double)d->projection);
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
 	if (!spring_chain_internal_params_unset(d->params) && spring_params_validate(d->params) != SPRING_OK) {
 		set_error(error, spring_params_validate(d->params), -1, "params", "is not a valid spring (k %g)",
 		          (double)d->params.stiffness);
@@ -315,22 +425,33 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		return r;
 	}
 	spring_xform3 root = d->root;
-	if (quat_is_zero(root.rotation)) {
-		root.rotation = spring_quat_identity();
-	}
-	if (!xform3_is_finite(root)) {
-		set_error_text(error, SPRING_ERROR_NOT_FINITE, -1, "root", "must be a finite transform");
-		return SPRING_ERROR_NOT_FINITE;
+	r = accept_xform3(&root);
+	if (r != SPRING_OK) {
+		set_error_text(error, r, -1, "root",
+		               r == SPRING_ERROR_NOT_FINITE
+		                   ? "has a NaN or infinite position or rotation component (a zero rotation means identity)"
+		                   : "position must have every component within +-1e6 (SPRING_CHAIN_MAX_COORDINATE)");
+		return r;
 	}
 	for (int i = 0; i < d->bone_count; i++) {
 		const spring_chain_bone_desc *b = &d->bones[i];
-		if (!spring_vec3_is_finite(b->rest_local.position) || !quat_is_finite(b->rest_local.rotation)) {
-			set_error_text(error, SPRING_ERROR_NOT_FINITE, i, "rest_local", "must be finite");
-			return SPRING_ERROR_NOT_FINITE;
+		spring_xform3 rest = b->rest_local;
+		r = accept_xform3(&rest);
+		if (r != SPRING_OK) {
+			set_error_text(error, r, i, "rest_local",
+			               r == SPRING_ERROR_NOT_FINITE
+			                   ? "has a NaN or infinite position or rotation component (a zero rotation means identity)"
+			                   : "position must have every component within +-1e6 (SPRING_CHAIN_MAX_COORDINATE)");
+			return r;
 		}
 		if (!spring_vec3_is_finite(b->tip)) {
-			set_error_text(error, SPRING_ERROR_NOT_FINITE, i, "tip", "must be finite");
+			set_error_text(error, SPRING_ERROR_NOT_FINITE, i, "tip", "has a NaN or infinite component");
 			return SPRING_ERROR_NOT_FINITE;
+		}
+		if (!vec3_in_range(b->tip, SPRING_CHAIN_MAX_COORDINATE)) {
+			set_error_text(error, SPRING_ERROR_OUT_OF_RANGE, i, "tip",
+			               "must have every component within +-1e6 (SPRING_CHAIN_MAX_COORDINATE)");
+			return SPRING_ERROR_OUT_OF_RANGE;
 		}
 		float len = spring_vec3_length(b->tip);
 		if (!(len > 1e-6f) || !spring_is_finite(len)) {
@@ -386,6 +507,24 @@ size_t spring_chain_memory_size(const spring_chain_desc *desc)
 // ---------------------------------------------------------------------------------------------
 // Pose at rest
 
+// Forget rest and sleep: the next step looks at the chain afresh.
+static void wake(spring_chain *c)
+{
+	c->resting = 0;
+	c->still = 0;
+	c->walk = WALK_NONE;
+}
+
+// The per-step forms of the inherited-motion caps.
+static void set_root_limits(spring_chain *c, float speed, float angular)
+{
+	c->max_root_speed = speed;
+	c->max_root_angular_speed = angular;
+	c->cap_distance = (float)((double)speed * (double)c->clock.step);
+	double angle = (double)angular * (double)c->clock.step;
+	c->cap_cos_half = spring_det_cos(0.5 * (angle < SPRING_PI ? angle : SPRING_PI));
+}
+
 // Rigid pose under `root`: every bone follows its parent exactly; tips at rest, no velocity.
 static void pose_at_rest(spring_chain *c, spring_xform3 root)
 {
@@ -408,6 +547,7 @@ static void pose_at_rest(spring_chain *c, spring_xform3 root)
 	c->root_step = root;
 	c->root_step_prev = root;
 	c->root_input = root;
+	wake(c);
 }
 
 spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out, spring_error *error)
@@ -437,9 +577,10 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	c->collider_count = desc->collider_count;
 	c->max_colliders = cap;
 	c->mode_2d = desc->mode_2d != 0;
-	c->keep_projected_velocity = desc->keep_projected_velocity != 0;
+	c->projection = desc->projection;
 	c->integrator = desc->integrator;
 	spring_clock_init(&c->clock, desc->step, desc->max_steps);
+	set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
 	c->chain_params = desc->params;
@@ -450,10 +591,7 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	for (int i = 0; i < c->bone_count; i++) {
 		const spring_chain_bone_desc *b = &desc->bones[i];
 		a.rest_local[i] = b->rest_local;
-		if (quat_is_zero(a.rest_local[i].rotation)) {
-			a.rest_local[i].rotation = spring_quat_identity();
-		}
-		a.rest_local[i].rotation = spring_quat_normalize(a.rest_local[i].rotation);
+		accept_xform3(&a.rest_local[i]); // validated above
 		a.tip_local[i] = b->tip;
 		a.length[i] = spring_vec3_length(b->tip);
 		a.tip_radius[i] = b->tip_radius;
@@ -464,11 +602,15 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	for (int i = 0; i < c->collider_count; i++) {
 		a.colliders[i] = desc->colliders[i];
 	}
-	spring_xform3 root = desc->root;
-	if (quat_is_zero(root.rotation)) {
-		root.rotation = spring_quat_identity();
+	float shortest = a.length[0];
+	for (int i = 1; i < c->bone_count; i++) {
+		shortest = a.length[i] < shortest ? a.length[i] : shortest;
 	}
-	pose_at_rest(c, xform3_normalized(root));
+	c->rest_distance = desc->rest_distance > 0.0f ? desc->rest_distance : 1e-4f * shortest;
+	c->rest_speed = desc->rest_speed > 0.0f ? desc->rest_speed : 1e-3f * shortest;
+	spring_xform3 root = desc->root;
+	accept_xform3(&root); // validated above
+	pose_at_rest(c, root);
 	*out = c;
 	return SPRING_OK;
 }
@@ -655,20 +797,92 @@ static spring_vec3 remove_component(spring_vec3 v, spring_vec3 n, int sign)
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
+static int is_zero3(spring_vec3 v)
+{
+	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// One component of a spring step toward `target` under the constant acceleration `acc`: the
+// exact transition plus its response to `acc` (force[0], force[1]), or the semi-implicit
+// update with `acc` added. The offset from the target stays small whatever the spring's
+// softness (no equilibrium shift acc / w2 is ever formed).
+static void forced_component(const spring_chain *c, const chain_arrays *a, int i, float *x, float *v, float target, float acc)
+{
+	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
+		const spring_stepper *st = &a->stepper[i];
+		float e = *x - target, v0 = *v;
+		float ne = st->pp * e + st->pv * v0 + a->force[2 * i] * acc;
+		*v = st->vp * e + st->vv * v0 + a->force[2 * i + 1] * acc;
+		*x = target + ne;
+	} else {
+		spring_params p = a->params[i];
+		float dt = c->clock.step;
+		float acc_total = (-p.stiffness * (*x - target) - p.damping * *v) / p.mass + acc;
+		*v = *v + acc_total * dt;
+		*x = *x + *v * dt;
+	}
+}
+
+// Where bone i's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
+// the pendulum (spring toward the rigid tip plus the force, on the bone's length sphere about
+// the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows.
+static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
+                                 spring_vec3 accel)
+{
+	if (is_zero3(accel)) {
+		return rigid_tip;
+	}
+	double w2 = (double)a->w2[i];
+	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
+	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
+	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
+	double n = sqrt(dx * dx + dy * dy + dz * dz);
+	if (!(n > 0.0)) {
+		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
+	}
+	double k = (double)a->length[i] / n;
+	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
+}
+
+// Whether bone i, just stepped to `tip`, is within the rest thresholds of its rest position.
+static int tip_at_rest(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
+                       spring_vec3 accel, spring_vec3 tip)
+{
+	double vx = a->vx[i], vy = a->vy[i], vz = a->vz[i], rs = c->rest_speed;
+	if (vx * vx + vy * vy + vz * vz > rs * rs) {
+		return 0;
+	}
+	spring_vec3 r = rest_position(c, a, i, pivot, rigid_tip, accel);
+	double dx = (double)tip.x - r.x, dy = (double)tip.y - r.y, dz = (double)tip.z - r.z, rd = c->rest_distance;
+	return dx * dx + dy * dy + dz * dz <= rd * rd;
+}
+
+// The snapping counterpart of move_tip: bone i's tip exactly at its rest position, still.
+static spring_vec3 snap_tip(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
+                            spring_vec3 accel)
+{
+	a->target[i] = rigid_tip;
+	spring_vec3 tip = rest_position(c, a, i, pivot, rigid_tip, accel);
+	set_tip(a, i, tip, spring_vec3_make(0.0f, 0.0f, 0.0f));
+	return tip;
+}
+
 // The middle of a step for bone i, the same for both walks: the simulated tip springs toward
-// `rigid_tip` (a constant force shifts the equilibrium by a / w2), then the cone limit around
+// `rigid_tip` under the constant acceleration (gravity and wind), then the cone limit around
 // the rigid direction, the bone length and the colliders act on it. Stores the new tip, its
 // velocity and the rigid tip (target); returns the new tip.
 static spring_vec3 move_tip(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
                             spring_vec3 accel)
 {
 	a->target[i] = rigid_tip;
-	float w2 = a->w2[i];
-	spring_vec3 shifted = spring_vec3_add(rigid_tip, spring_vec3_scale(accel, 1.0f / w2));
 	spring_state_vec3 s = {tip_of(a, i), vel_of(a, i)};
-	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-		spring_stepper_step_vec3(&a->stepper[i], &s, shifted);
-	} else if (spring_step_semi_implicit_vec3(a->params[i], &s, shifted, c->clock.step) != SPRING_OK) {
+	if (!is_zero3(accel)) {
+		forced_component(c, a, i, &s.x.x, &s.v.x, rigid_tip.x, accel.x);
+		forced_component(c, a, i, &s.x.y, &s.v.y, rigid_tip.y, accel.y);
+		forced_component(c, a, i, &s.x.z, &s.v.z, rigid_tip.z, accel.z);
+	} else if (c->integrator == SPRING_INTEGRATOR_EXACT) {
+		spring_stepper_step_vec3(&a->stepper[i], &s, rigid_tip);
+	} else if (spring_step_semi_implicit_vec3(a->params[i], &s, rigid_tip, c->clock.step) != SPRING_OK) {
 		s.x = tip_of(a, i); // cannot happen for validated input; keep the state
 		s.v = vel_of(a, i);
 	}
@@ -697,7 +911,7 @@ static spring_vec3 move_tip(const spring_chain *c, const chain_arrays *a, int i,
 	// moving pivot would hand the parent's radial motion to the child every step: with no
 	// back-reaction on the parent that pumps energy down a whipping chain; measured, it
 	// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
-	if (!c->keep_projected_velocity) {
+	if (c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY) {
 		s.v = remove_component(s.v, dir, 0);
 	}
 	// Colliders slide the tip over the length sphere; velocity into a collider is removed.
@@ -796,23 +1010,93 @@ static spring_xform3 world_at(const spring_chain *c, const chain_arrays *a, int 
 	return prev ? a->world_prev[i] : a->world[i];
 }
 
-// One fixed step of the 3D walk under `root` (normalised); `anim` (NULL: the stored animation or
-// the rest pose) gives this step's local transforms, normalised here like set_animation does.
-static void step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 *anim)
+// Moves everything simulated rigidly with the root from the last step's root to `to`
+// (normalised): tips, velocities, both stepped poses, targets and the previous root. The root
+// input of the frame is left to the caller.
+static void move_rigidly(spring_chain *c, spring_xform3 to)
+{
+	// D maps the old root frame onto the new one; everything simulated moves with it.
+	spring_xform3 d = xform3_normalized(spring_xform3_mul(to, spring_xform3_inverse(c->root_step)));
+	if (c->mode_2d) {
+		// Keep the plane: only the rotation about z and the xy translation survive.
+		d.position.z = 0.0f;
+		d.rotation.x = 0.0f;
+		d.rotation.y = 0.0f;
+		d.rotation = spring_quat_normalize(d.rotation);
+	}
+	chain_arrays a = arrays(c);
+	chain_pose2 d2 = c->pose_2d ? pose2_of_xform3(d) : (chain_pose2){0.0f, 0.0f, 1.0f, 0.0f};
+	for (int i = 0; i < c->bone_count; i++) {
+		spring_vec3 tip = spring_xform3_apply(d, tip_of(&a, i));
+		spring_vec3 vel = spring_quat_rotate(d.rotation, vel_of(&a, i));
+		set_tip(&a, i, tip, vel);
+		if (c->pose_2d) {
+			a.world2[i] = pose2_mul(d2, a.world2[i]);
+			a.world2_prev[i] = pose2_mul(d2, a.world2_prev[i]);
+		} else {
+			a.world[i] = xform3_normalized(spring_xform3_mul(d, a.world[i]));
+			a.world_prev[i] = xform3_normalized(spring_xform3_mul(d, a.world_prev[i]));
+		}
+		a.target[i] = spring_xform3_apply(d, a.target[i]);
+	}
+	c->root_step_prev = xform3_normalized(spring_xform3_mul(d, c->root_step_prev));
+	c->root_step = to;
+}
+
+// The inherited-motion caps. When this step's root moves or turns further from the last step's
+// root than the caps allow in one step, the chain is first moved rigidly by the excess (as by a
+// teleport), so the motion it feels is the capped part only and it stays attached to the root.
+static void cap_root_motion(spring_chain *c, spring_xform3 root)
+{
+	if (!(c->max_root_speed > 0.0f) && !(c->max_root_angular_speed > 0.0f)) {
+		return;
+	}
+	spring_xform3 from = c->root_step, start = from;
+	int capped = 0;
+	if (c->max_root_speed > 0.0f) {
+		double dx = (double)root.position.x - from.position.x, dy = (double)root.position.y - from.position.y;
+		double dz = (double)root.position.z - from.position.z;
+		double len = sqrt(dx * dx + dy * dy + dz * dz);
+		if (len > (double)c->cap_distance) {
+			double k = (double)c->cap_distance / len;
+			start.position = spring_vec3_make((float)(root.position.x - dx * k), (float)(root.position.y - dy * k),
+			                                  (float)(root.position.z - dz * k));
+			capped = 1;
+		}
+	}
+	if (c->max_root_angular_speed > 0.0f) {
+		spring_quat rel = spring_quat_mul(root.rotation, spring_quat_conjugate(from.rotation));
+		double sign = rel.w < 0.0f ? -1.0 : 1.0; // the shorter way round
+		double x = sign * rel.x, y = sign * rel.y, z = sign * rel.z, w = sign * rel.w;
+		double sn = sqrt(x * x + y * y + z * z);
+		if (sn > 0.0 && w / sqrt(sn * sn + w * w) < c->cap_cos_half) {
+			double s, co;
+			spring_det_sincos(0.5 * (double)c->max_root_angular_speed * (double)c->clock.step, &s, &co);
+			spring_quat seen = {(float)(x / sn * s), (float)(y / sn * s), (float)(z / sn * s), (float)co};
+			start.rotation = spring_quat_normalize(spring_quat_mul(spring_quat_conjugate(seen), root.rotation));
+			capped = 1;
+		}
+	}
+	if (capped) {
+		move_rigidly(c, start);
+	}
+}
+
+// One walk of the 3D frame under `root` (normalised); `anim` (NULL: the stored animation or the
+// rest pose) gives this step's local transforms, normalised here like set_animation does. The
+// physics walk (snap 0) steps every tip and returns whether all ended within the rest
+// thresholds; the snapping walk (snap 1) puts every tip exactly at its rest position, still,
+// and rebuilds the pose on them (the previous pose is kept).
+static int walk_3d(spring_chain *c, spring_xform3 root, const spring_xform3 *anim, int snap)
 {
 	chain_arrays a = arrays(c);
-	if (c->pose_2d) {
-		for (int i = 0; i < c->bone_count; i++) {
-			a.world[i] = xform3_of_pose2(a.world2[i]);
-		}
-		c->pose_2d = 0;
-	}
 	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
 	spring_xform3 parent = root;
-	c->root_step_prev = c->root_step;
-	c->root_step = root;
+	int at_rest = 1;
 	for (int i = 0; i < c->bone_count; i++) {
-		a.world_prev[i] = a.world[i];
+		if (!snap) {
+			a.world_prev[i] = a.world[i];
+		}
 		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
 		if (anim) {
 			local = anim[i];
@@ -825,7 +1109,13 @@ static void step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 
 			pivot.z = 0.0f;
 			rigid_tip.z = 0.0f;
 		}
-		spring_vec3 tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
+		spring_vec3 tip;
+		if (snap) {
+			tip = snap_tip(c, &a, i, pivot, rigid_tip, accel);
+		} else {
+			tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
+			at_rest = at_rest && tip_at_rest(c, &a, i, pivot, rigid_tip, accel, tip);
+		}
 
 		// Aim the bone at the simulated tip about its own pivot (shortest arc, no twist).
 		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
@@ -834,26 +1124,41 @@ static void step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 
 		a.world[i] = bone;
 		parent = bone;
 	}
+	return at_rest;
 }
 
-// One fixed step of the 2D walk (mode_2d chains): the same bones as step_chain with rotations as
-// unit directions. `anim` (NULL: the stored animation or the rest pose) gives this step's locals.
-static void step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform2 *anim)
+// One fixed step of the 3D walk: the caps, the physics, and the snap when it came to rest.
+static int step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 *anim)
+{
+	if (c->pose_2d) {
+		chain_arrays a = arrays(c);
+		for (int i = 0; i < c->bone_count; i++) {
+			a.world[i] = xform3_of_pose2(a.world2[i]);
+		}
+		c->pose_2d = 0;
+	}
+	cap_root_motion(c, root);
+	c->root_step_prev = c->root_step;
+	c->root_step = root;
+	int at_rest = walk_3d(c, root, anim, 0);
+	if (at_rest) {
+		walk_3d(c, root, anim, 1);
+	}
+	return at_rest;
+}
+
+// The 2D walk (mode_2d chains): the same bones as walk_3d with rotations as unit directions.
+// `anim` (NULL: the stored animation or the rest pose) gives this step's locals.
+static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim, int snap)
 {
 	chain_arrays a = arrays(c);
-	if (!c->pose_2d) {
-		for (int i = 0; i < c->bone_count; i++) {
-			a.world2[i] = pose2_of_xform3(a.world[i]);
-		}
-		c->pose_2d = 1;
-	}
 	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
-	chain_pose2 parent = pose2_of_xform2(root);
-	// The root is kept in 3D for teleports.
-	c->root_step_prev = c->root_step;
-	c->root_step = xform3_of_pose2(parent);
+	chain_pose2 parent = root;
+	int at_rest = 1;
 	for (int i = 0; i < c->bone_count; i++) {
-		a.world2_prev[i] = a.world2[i];
+		if (!snap) {
+			a.world2_prev[i] = a.world2[i];
+		}
 		chain_pose2 local = anim ? pose2_of_xform2(anim[i]) : pose2_of_xform3(c->animated ? a.anim_local[i] : a.rest_local[i]);
 		chain_pose2 rigid = pose2_mul(parent, local);
 		spring_vec3 pivot = spring_vec3_make(rigid.x, rigid.y, 0.0f);
@@ -861,7 +1166,13 @@ static void step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xfor
 		double rc = rigid.c, rs = rigid.s;
 		spring_vec3 rigid_tip = spring_vec3_make((float)((double)rigid.x + (rc * t.x - rs * t.y)),
 		                                         (float)((double)rigid.y + (rs * t.x + rc * t.y)), 0.0f);
-		spring_vec3 tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
+		spring_vec3 tip;
+		if (snap) {
+			tip = snap_tip(c, &a, i, pivot, rigid_tip, accel);
+		} else {
+			tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
+			at_rest = at_rest && tip_at_rest(c, &a, i, pivot, rigid_tip, accel, tip);
+		}
 
 		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
 		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
@@ -876,6 +1187,65 @@ static void step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xfor
 		a.world2[i] = bone;
 		parent = bone;
 	}
+	return at_rest;
+}
+
+// One fixed step of the 2D walk: the caps, the physics, and the snap when it came to rest.
+static int step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform2 *anim)
+{
+	if (!c->pose_2d) {
+		chain_arrays a = arrays(c);
+		for (int i = 0; i < c->bone_count; i++) {
+			a.world2[i] = pose2_of_xform3(a.world[i]);
+		}
+		c->pose_2d = 1;
+	}
+	chain_pose2 parent = pose2_of_xform2(root);
+	// The root is kept in 3D for teleports and the caps.
+	spring_xform3 root3 = xform3_of_pose2(parent);
+	cap_root_motion(c, root3);
+	c->root_step_prev = c->root_step;
+	c->root_step = root3;
+	int at_rest = walk_2d(c, parent, anim, 0);
+	if (at_rest) {
+		walk_2d(c, parent, anim, 1);
+	}
+	return at_rest;
+}
+
+// Rest and sleep bookkeeping after a step that ran.
+static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
+{
+	c->steps_run++;
+	c->resting = at_rest;
+	c->still = at_rest ? (same_inputs && c->still > 0 ? 2 : 1) : 0;
+	c->walk = walk;
+}
+
+// A step of either walk (`root` a spring_xform3 for WALK_3D, a spring_xform2 for WALK_2D; `anim`
+// bone_count of the same type, or NULL), or nothing when the chain is asleep and the inputs are
+// the last step's: it rested through two steps with them, so the step would change no bit.
+static void run_step(spring_chain *c, int walk, const void *root, const void *anim)
+{
+	chain_arrays a = arrays(c);
+	int is_3d = walk == WALK_3D;
+	size_t root_size = is_3d ? sizeof(spring_xform3) : sizeof(spring_xform2);
+	size_t bytes = (size_t)c->bone_count * root_size;
+	void *last_root = is_3d ? (void *)&c->last_root : (void *)&c->last_root2;
+	void *last_anim = is_3d ? (void *)a.step_local3 : (void *)a.step_local2;
+	int same = c->walk == walk && same_bits(root, last_root, root_size) &&
+	           (anim ? c->anim_explicit && same_bits(anim, last_anim, bytes) : !c->anim_explicit);
+	if (same && c->still >= 2 && !c->sleep_off) {
+		return;
+	}
+	int at_rest = is_3d ? step_chain(c, *(const spring_xform3 *)root, (const spring_xform3 *)anim)
+	                    : step_chain_2d(c, *(const spring_xform2 *)root, (const spring_xform2 *)anim);
+	after_step(c, walk, at_rest, same);
+	memcpy(last_root, root, root_size);
+	c->anim_explicit = anim != NULL;
+	if (anim) {
+		memcpy(last_anim, anim, bytes);
+	}
 }
 
 static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
@@ -884,17 +1254,12 @@ static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 	return r;
 }
 
-static spring_result check_root(const spring_chain *chain, const spring_xform3 *root)
-{
-	if (!chain || !root) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	return xform3_is_finite(*root) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
-}
-
 spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt)
 {
-	spring_result r = check_root(chain, &root);
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = accept_xform3(&root);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -904,11 +1269,11 @@ spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float
 	if (frame_dt < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	root = xform3_normalized(root);
 	int n = spring_clock_advance(&chain->clock, frame_dt);
 	for (int i = 0; i < n; i++) {
 		float f = spring_clock_substep_fraction(&chain->clock, i, n);
-		step_chain(chain, xform3_lerp(chain->root_input, root, f), NULL);
+		spring_xform3 at = xform3_lerp(chain->root_input, root, f);
+		run_step(chain, WALK_3D, &at, NULL);
 	}
 	chain->root_input = root;
 	return SPRING_OK;
@@ -918,8 +1283,10 @@ spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float
 static spring_result check_animation(const spring_chain *chain, const spring_xform3 *local, int count)
 {
 	for (int i = 0; i < count; i++) {
-		if (!spring_vec3_is_finite(local[i].position) || !quat_is_finite(local[i].rotation) || quat_is_zero(local[i].rotation)) {
-			return SPRING_ERROR_NOT_FINITE;
+		spring_xform3 t = local[i];
+		spring_result r = accept_xform3(&t);
+		if (r != SPRING_OK) {
+			return r;
 		}
 		if (chain->mode_2d && local[i].position.z != 0.0f) {
 			return SPRING_ERROR_OUT_OF_RANGE;
@@ -930,22 +1297,32 @@ static spring_result check_animation(const spring_chain *chain, const spring_xfo
 
 spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform3 *root, const spring_xform3 *anim_local)
 {
-	spring_result r = check_root(chain, root);
+	if (!chain || !root) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_xform3 at = *root;
+	spring_result r = accept_xform3(&at);
 	if (r == SPRING_OK && anim_local) {
 		r = check_animation(chain, anim_local, chain->bone_count);
 	}
 	if (r != SPRING_OK) {
 		return r;
 	}
-	spring_xform3 at = xform3_normalized(*root);
-	step_chain(chain, at, anim_local);
+	run_step(chain, WALK_3D, &at, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }
 
-static int xform2_is_finite(spring_xform2 t)
+// A 2D transform handed to the chain: finite, its position within SPRING_CHAIN_MAX_COORDINATE.
+static spring_result accept_xform2(spring_xform2 t)
 {
-	return spring_vec2_is_finite(t.position) && spring_is_finite(t.angle);
+	if (!spring_vec2_is_finite(t.position) || !spring_is_finite(t.angle)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!in_range(t.position.x, SPRING_CHAIN_MAX_COORDINATE) || !in_range(t.position.y, SPRING_CHAIN_MAX_COORDINATE)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	return SPRING_OK;
 }
 
 spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 root, const spring_xform2 *anim_local)
@@ -953,15 +1330,14 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 	if (!chain || !chain->mode_2d) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!xform2_is_finite(root)) {
-		return SPRING_ERROR_NOT_FINITE;
+	spring_result r = accept_xform2(root);
+	for (int i = 0; r == SPRING_OK && anim_local && i < chain->bone_count; i++) {
+		r = accept_xform2(anim_local[i]);
 	}
-	for (int i = 0; anim_local && i < chain->bone_count; i++) {
-		if (!xform2_is_finite(anim_local[i])) {
-			return SPRING_ERROR_NOT_FINITE;
-		}
+	if (r != SPRING_OK) {
+		return r;
 	}
-	step_chain_2d(chain, root, anim_local);
+	run_step(chain, WALK_2D, &root, anim_local);
 	chain->root_input = chain->root_step;
 	return SPRING_OK;
 }
@@ -982,48 +1358,29 @@ spring_result spring_chain_update_many(spring_chain *const *chains, const spring
 
 spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root)
 {
-	spring_result r = check_root(chain, &root);
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = accept_xform3(&root);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	pose_at_rest(chain, xform3_normalized(root));
+	pose_at_rest(chain, root);
 	return SPRING_OK;
 }
 
 spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 {
-	spring_result r = check_root(chain, &root);
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = accept_xform3(&root);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	root = xform3_normalized(root);
-	// D maps the old root frame onto the new one; everything simulated moves with it.
-	spring_xform3 d = xform3_normalized(spring_xform3_mul(root, spring_xform3_inverse(chain->root_step)));
-	if (chain->mode_2d) {
-		// Keep the plane: only the rotation about z and the xy translation survive.
-		d.position.z = 0.0f;
-		d.rotation.x = 0.0f;
-		d.rotation.y = 0.0f;
-		d.rotation = spring_quat_normalize(d.rotation);
-	}
-	chain_arrays a = arrays(chain);
-	chain_pose2 d2 = chain->pose_2d ? pose2_of_xform3(d) : (chain_pose2){0.0f, 0.0f, 1.0f, 0.0f};
-	for (int i = 0; i < chain->bone_count; i++) {
-		spring_vec3 tip = spring_xform3_apply(d, tip_of(&a, i));
-		spring_vec3 vel = spring_quat_rotate(d.rotation, vel_of(&a, i));
-		set_tip(&a, i, tip, vel);
-		if (chain->pose_2d) {
-			a.world2[i] = pose2_mul(d2, a.world2[i]);
-			a.world2_prev[i] = pose2_mul(d2, a.world2_prev[i]);
-		} else {
-			a.world[i] = xform3_normalized(spring_xform3_mul(d, a.world[i]));
-			a.world_prev[i] = xform3_normalized(spring_xform3_mul(d, a.world_prev[i]));
-		}
-		a.target[i] = spring_xform3_apply(d, a.target[i]);
-	}
-	chain->root_step_prev = xform3_normalized(spring_xform3_mul(d, chain->root_step_prev));
-	chain->root_step = root;
+	move_rigidly(chain, root);
 	chain->root_input = root;
+	wake(chain);
 	return SPRING_OK;
 }
 
@@ -1045,10 +1402,13 @@ spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spr
 	if (!chain) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!quat_is_finite(rotation) || quat_is_zero(rotation) || !spring_vec3_is_finite(pivot)) {
+	if (!quat_is_finite(rotation) || !spring_vec3_is_finite(pivot)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	rotation = spring_quat_normalize(rotation);
+	if (!vec3_in_range(pivot, SPRING_CHAIN_MAX_COORDINATE)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	rotation = spring_quat_normalize(rotation); // zero means identity
 	spring_xform3 root = chain->root_step;
 	root.position = spring_vec3_add(pivot, spring_quat_rotate(rotation, spring_vec3_sub(root.position, pivot)));
 	root.rotation = spring_quat_normalize(spring_quat_mul(rotation, root.rotation));
@@ -1068,6 +1428,7 @@ spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform
 			return SPRING_ERROR_INVALID_ARGUMENT;
 		}
 		chain->animated = 0;
+		wake(chain);
 		return SPRING_OK;
 	}
 	if (count != chain->bone_count) {
@@ -1083,6 +1444,7 @@ spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform
 		a.anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
 	}
 	chain->animated = 1;
+	wake(chain);
 	return SPRING_OK;
 }
 
@@ -1097,6 +1459,8 @@ spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_para
 	spring_result r = prepare_bone(chain, &a, bone);
 	if (r != SPRING_OK) {
 		a.params_set[bone] = old;
+	} else {
+		wake(chain);
 	}
 	return r;
 }
@@ -1113,6 +1477,7 @@ spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float c
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	arrays(chain).cone_limit[bone] = cone_limit;
+	wake(chain);
 	return SPRING_OK;
 }
 
@@ -1124,8 +1489,12 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	if (!spring_vec3_is_finite(gravity) || !spring_vec3_is_finite(wind)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
+	if (!vec3_in_range(gravity, SPRING_CHAIN_MAX_ACCELERATION) || !vec3_in_range(wind, SPRING_CHAIN_MAX_ACCELERATION)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
 	chain->gravity = gravity;
 	chain->wind = wind;
+	wake(chain);
 	return SPRING_OK;
 }
 
@@ -1145,7 +1514,41 @@ spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain
 		a.colliders[i] = colliders[i];
 	}
 	chain->collider_count = count;
+	wake(chain);
 	return SPRING_OK;
+}
+
+spring_result spring_chain_set_root_limits(spring_chain *chain, float max_root_speed, float max_root_angular_speed)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(max_root_speed) || !spring_is_finite(max_root_angular_speed)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (max_root_speed < 0.0f || max_root_angular_speed < 0.0f) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	set_root_limits(chain, max_root_speed, max_root_angular_speed);
+	wake(chain);
+	return SPRING_OK;
+}
+
+bool spring_chain_is_resting(const spring_chain *chain)
+{
+	return chain && chain->resting;
+}
+
+void spring_chain_internal_set_sleep(spring_chain *chain, bool allowed)
+{
+	if (chain) {
+		chain->sleep_off = !allowed;
+	}
+}
+
+long long spring_chain_internal_steps_run(const spring_chain *chain)
+{
+	return chain ? chain->steps_run : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1163,9 +1566,26 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	chain_arrays a = arrays(chain);
+	// Root to tip: the interpolated root, then each bone's transform relative to its parent
+	// interpolated between the two steps (position linearly, rotation by nlerp) and carried by
+	// the parent's drawn transform, so each joint sits on its parent's drawn bone.
+	spring_xform3 parent_prev = chain->root_step_prev, parent = chain->root_step;
+	spring_xform3 drawn_parent = xform3_lerp(parent_prev, parent, alpha);
 	for (int i = 0; i < chain->bone_count; i++) {
-		spring_xform3 b = alpha >= 1.0f ? world_at(chain, &a, i, 0)
-		                                : xform3_lerp(world_at(chain, &a, i, 1), world_at(chain, &a, i, 0), alpha);
+		spring_xform3 b;
+		if (alpha >= 1.0f) {
+			b = world_at(chain, &a, i, 0);
+		} else if (alpha <= 0.0f) {
+			b = world_at(chain, &a, i, 1);
+		} else {
+			spring_xform3 prev = world_at(chain, &a, i, 1), cur = world_at(chain, &a, i, 0);
+			spring_xform3 local_prev = spring_xform3_mul(spring_xform3_inverse(parent_prev), prev);
+			spring_xform3 local = spring_xform3_mul(spring_xform3_inverse(parent), cur);
+			b = xform3_normalized(spring_xform3_mul(drawn_parent, xform3_lerp(local_prev, local, alpha)));
+			parent_prev = prev;
+			parent = cur;
+			drawn_parent = b;
+		}
 		if (bones) {
 			bones[i] = b;
 		}

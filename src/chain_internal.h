@@ -67,7 +67,7 @@ spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain
 // ---------------------------------------------------------------------------------------------
 // spring_chain
 
-/// One fixed step under `*root` (finite, rotation non-zero; normalised here) with `anim_local`
+/// One fixed step under `*root` (finite, a zero rotation meaning identity; normalised here) with `anim_local`
 /// (bone_count local transforms like spring_chain_set_animation's, rotations normalised here, or
 /// NULL: the stored animation or the rest pose). SPRING_ERROR_INVALID_ARGUMENT for a NULL chain
 /// or root, SPRING_ERROR_NOT_FINITE / SPRING_ERROR_OUT_OF_RANGE as set_animation and update
@@ -89,8 +89,15 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 /// quaternions. SPRING_ERROR_INVALID_ARGUMENT for a NULL chain or output, or a chain without mode_2d.
 spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, spring_xform2 *world_out);
 
+/// Allows (the default) or forbids skipping the steps of a sleeping chain; forbidden, every step
+/// runs the physics, which must give bit-identical results (the tests compare the two).
+void spring_chain_internal_set_sleep(spring_chain *chain, bool allowed);
+
+/// How many fixed steps ran the physics since creation (skipped sleeping steps do not count).
+long long spring_chain_internal_steps_run(const spring_chain *chain);
+
 /// spring_chain_get_pose at an explicit interpolation factor `alpha` in [0, 1] between the last
-/// two steps (1: the stepped pose).
+/// two steps (1: the stepped pose, 0: the one before).
 spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips,
                                          int capacity);
 

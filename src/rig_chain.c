@@ -48,6 +48,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		a->wind = ch->wind;
 		a->step = probe.step;
 		a->max_steps = 1000; // driven one step per call by the rig
+		a->integrator = ch->integrator;
 	} else {
 		memset(t, 0, sizeof *t);
 		for (int i = 0; i < n; i++) {
@@ -75,6 +76,8 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		t->colliders = s->colliders;
 		t->collider_count = ch->collider_count;
 		t->mode_2d = 1;
+		t->integrator = ch->integrator;
+		t->projection = ch->projection;
 		t->step = probe.step;
 		t->max_steps = 1000;
 		t->root.rotation = spring_quat_identity();

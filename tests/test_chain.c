@@ -6,6 +6,7 @@
 #include "scenes.h"
 #include "test_macros.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,7 @@ static int rest_case(int keep_projected_velocity, float *moved, float *speed)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
 	d.gravity = spring_vec3_make(0.0f, -400.0f, 0.0f);
-	d.keep_projected_velocity = keep_projected_velocity;
+	d.projection = keep_projected_velocity ? SPRING_CHAIN_PROJECTION_KEEP_VELOCITY : SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY;
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	spring_xform3 root = root_at(5.0f, 3.0f, 0.2f);
@@ -621,7 +622,7 @@ static int port_run(spring_params params, spring_integrator integrator, float st
 	d.integrator = integrator;
 	d.step = step;
 	d.root = wave_root(0.0);
-	d.keep_projected_velocity = 1; // as the seed's loop
+	d.projection = SPRING_CHAIN_PROJECTION_KEEP_VELOCITY; // as the seed's loop
 	spring_chain *c;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
 	legacy_chain l;
@@ -975,7 +976,7 @@ static int test_update_many_matches_single(void)
 
 // Determinism: a standard scene (gravity, colliders, cone limits, 2D and 3D) hashed; the same
 // constant for gcc, clang and wasm32.
-#define SPRING_TEST_GOLDEN_CHAIN 0x654fc76a0a225770ull
+#define SPRING_TEST_GOLDEN_CHAIN 0x45b350d92703645cull
 
 static int test_determinism_golden(void)
 {
@@ -1233,7 +1234,7 @@ static int test_byte_copy_keeps_working(void)
 
 // Determinism of the 2D walk: the 2D scene stepped directly in 2D (with a rotation teleport)
 // hashed; the same constant for gcc, clang, wasm32 and the release build.
-#define SPRING_TEST_GOLDEN_CHAIN_STEP2D 0x51cf15ff0a6d0351ull
+#define SPRING_TEST_GOLDEN_CHAIN_STEP2D 0x81f30e92dee8eb1aull
 
 static int test_determinism_golden_step2d(void)
 {
@@ -1265,6 +1266,414 @@ static int test_determinism_golden_step2d(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Issue 9 and 10 on tip chains: inherited-motion caps, exact rest and sleep, joints of the drawn
+// pose, soft springs under gravity, the valid range, zero rotations.
+
+// The shape of a chain relative to its root after `frames` frames at 120 fps of a root moving
+// along +y (across the chain) at `speed` units/s while turning at `spin` rad/s about z; `cap` and `cap_spin` are
+// the chain's caps (0: none). Writes the tips in the root's frame.
+static int cap_run(float speed, float spin, float cap, float cap_spin, int frames, spring_vec3 *local_tips, int set_later)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.mode_2d = 1;
+	if (!set_later) {
+		d.max_root_speed = cap;
+		d.max_root_angular_speed = cap_spin;
+	}
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	if (set_later) {
+		ENSURE(spring_chain_set_root_limits(c, cap, cap_spin) == SPRING_OK);
+	}
+	spring_xform3 root = root_at(0.0f, 0.0f, 0.0f);
+	for (int f = 1; f <= frames; f++) {
+		double t = f / 120.0;
+		root = root_at(0.0f, (float)(speed * t), (float)(spin * t));
+		ENSURE(spring_chain_update(c, root, 1.0f / 120.0f) == SPRING_OK);
+	}
+	spring_xform3 bones[BONES];
+	ENSURE(spring_chain_get_stepped_pose(c, bones, g_tips_scratch, BONES) == SPRING_OK);
+	// The chain stays attached to the root: bone 0's pivot is the root's position.
+	ENSURE(spring_vec3_length(spring_vec3_sub(bones[0].position, root.position)) < 1e-3f);
+	spring_xform3 inv = spring_xform3_inverse(root);
+	for (int i = 0; i < BONES; i++) {
+		local_tips[i] = spring_xform3_apply(inv, g_tips_scratch[i]);
+	}
+	spring_chain_destroy(c);
+	return 0;
+}
+
+static float worst_tip_gap(const spring_vec3 *a, const spring_vec3 *b)
+{
+	float worst = 0.0f;
+	for (int i = 0; i < BONES; i++) {
+		worst = fmaxf(worst, spring_vec3_length(spring_vec3_sub(a[i], b[i])));
+	}
+	return worst;
+}
+
+static int test_root_caps(void)
+{
+	spring_vec3 dash[BONES], capped[BONES], at_cap[BONES], later[BONES], rigid[BONES];
+	const int frames = 24; // 0.2 s
+	ENSURE(cap_run(0.0f, 0.0f, 0.0f, 0.0f, 1, rigid, 0) == 0);
+	// A dash at 3000 units/s whips the uncapped chain; capped at 150 units/s the chain feels
+	// exactly a root moving at the cap (to float rounding), and stays on the root.
+	ENSURE(cap_run(3000.0f, 0.0f, 0.0f, 0.0f, frames, dash, 0) == 0);
+	ENSURE(cap_run(3000.0f, 0.0f, 150.0f, 0.0f, frames, capped, 0) == 0);
+	ENSURE(cap_run(150.0f, 0.0f, 0.0f, 0.0f, frames, at_cap, 0) == 0);
+	ENSURE(cap_run(3000.0f, 0.0f, 150.0f, 0.0f, frames, later, 1) == 0);
+	printf("    dash 3000 units/s: tip swing %.2f uncapped, %.3f capped at 150 (a 150 units/s root: %.3f)\n",
+	       (double)worst_tip_gap(dash, rigid), (double)worst_tip_gap(capped, rigid), (double)worst_tip_gap(at_cap, rigid));
+	ENSURE(worst_tip_gap(dash, rigid) > 4.0f * worst_tip_gap(capped, rigid));
+	ENSURE(worst_tip_gap(capped, rigid) > 1.0f); // the capped motion is felt...
+	ENSURE_MSG(worst_tip_gap(capped, at_cap) < 1e-2f, "capped vs at the cap: %g", (double)worst_tip_gap(capped, at_cap));
+	ENSURE(worst_tip_gap(capped, later) == 0.0f); // the setter is the description's field
+	// The same for the angular cap: a spin at 40 rad/s capped at 3 rad/s feels a 3 rad/s spin.
+	ENSURE(cap_run(0.0f, 40.0f, 0.0f, 0.0f, frames, dash, 0) == 0);
+	ENSURE(cap_run(0.0f, 40.0f, 0.0f, 3.0f, frames, capped, 0) == 0);
+	ENSURE(cap_run(0.0f, 3.0f, 0.0f, 0.0f, frames, at_cap, 0) == 0);
+	printf("    spin 40 rad/s: tip swing %.2f uncapped, %.3f capped at 3 rad/s (a 3 rad/s root: %.3f)\n",
+	       (double)worst_tip_gap(dash, rigid), (double)worst_tip_gap(capped, rigid), (double)worst_tip_gap(at_cap, rigid));
+	ENSURE(worst_tip_gap(dash, rigid) > 2.0f * worst_tip_gap(capped, rigid));
+	ENSURE(worst_tip_gap(capped, rigid) > 1.0f);
+	ENSURE_MSG(worst_tip_gap(capped, at_cap) < 1e-2f, "capped spin vs at the cap: %g", (double)worst_tip_gap(capped, at_cap));
+	// Caps the motion never reaches change nothing, bit for bit.
+	ENSURE(cap_run(100.0f, 2.0f, 0.0f, 0.0f, frames, dash, 0) == 0);
+	ENSURE(cap_run(100.0f, 2.0f, 101.0f, 2.1f, frames, capped, 0) == 0);
+	ENSURE(memcmp(dash, capped, sizeof dash) == 0);
+	// Bad limits are refused.
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	ENSURE(spring_chain_set_root_limits(c, -1.0f, 0.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_set_root_limits(c, 0.0f, NAN) == SPRING_ERROR_NOT_FINITE);
+	spring_chain_destroy(c);
+	d.max_root_angular_speed = -1.0f;
+	spring_error e;
+	ENSURE(spring_chain_create(&d, &c, &e) == SPRING_ERROR_OUT_OF_RANGE && strstr(e.message, "max_root_angular_speed"));
+	return 0;
+}
+
+// The full observable state of a chain, for bit-for-bit comparisons.
+typedef struct chain_snapshot {
+	spring_state_vec3 tips[BONES];
+	spring_xform3 stepped[BONES], drawn[BONES];
+	spring_vec3 targets[BONES];
+} chain_snapshot;
+
+static void snapshot(const spring_chain *c, chain_snapshot *s)
+{
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < BONES; i++) {
+		spring_chain_get_state(c, i, &s->tips[i]);
+		s->targets[i] = spring_chain_get_target(c, i);
+	}
+	spring_chain_get_stepped_pose(c, s->stepped, NULL, BONES);
+	spring_chain_get_pose(c, s->drawn, NULL, BONES);
+}
+
+// Runs a chain and its never-sleeping twin side by side (3D updates, or the rig's 2D steps):
+// they agree bit for bit every frame, the sleeping one stops stepping once at rest, and both
+// wake on a change.
+static int sleep_case(int use_step2d, spring_vec3 gravity)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.mode_2d = 1;
+	d.gravity = gravity;
+	spring_chain *c[2];
+	for (int k = 0; k < 2; k++) {
+		ENSURE(spring_chain_create(&d, &c[k], NULL) == SPRING_OK);
+	}
+	spring_chain_internal_set_sleep(c[1], false);
+	spring_xform2 anim[BONES];
+	for (int i = 0; i < BONES; i++) {
+		anim[i] = scene_xform2(i ? BONE_LEN : 0.0f, 0.0f, 0.05f);
+	}
+	int rested_at = -1;
+	long long steps_when_asleep = 0;
+	for (int f = 0; f < 120 * 40; f++) {
+		float y = f < 30 ? 10.0f * (float)f / 30.0f : 10.0f; // a move, then still
+		if (f == 120 * 30) {
+			y = 11.0f; // a change wakes it
+		}
+		for (int k = 0; k < 2; k++) {
+			if (use_step2d) {
+				ENSURE(spring_chain_internal_step2d(c[k], scene_xform2(0.0f, y >= 11.0f ? 11.0f : y, 0.2f), anim) == SPRING_OK);
+			} else {
+				ENSURE(spring_chain_update(c[k], root_at(0.0f, y >= 11.0f ? 11.0f : y, 0.2f), 1.0f / 120.0f) == SPRING_OK);
+			}
+		}
+		chain_snapshot s0, s1;
+		snapshot(c[0], &s0);
+		snapshot(c[1], &s1);
+		ENSURE_MSG(memcmp(&s0, &s1, sizeof s0) == 0, "frame %d: sleeping and stepping differ", f);
+		ENSURE(spring_chain_is_resting(c[0]) == spring_chain_is_resting(c[1]));
+		if (rested_at < 0 && spring_chain_is_resting(c[0])) {
+			rested_at = f;
+		}
+		if (f == 120 * 30 - 1) {
+			ENSURE(spring_chain_is_resting(c[0]));
+			steps_when_asleep = spring_chain_internal_steps_run(c[0]);
+			ENSURE_MSG(steps_when_asleep < rested_at + 3, "still stepping: %lld steps, rested at %d", steps_when_asleep,
+			           rested_at);
+			ENSURE(spring_chain_internal_steps_run(c[1]) == f + 1);
+		}
+		if (f == 120 * 30) {
+			ENSURE(!spring_chain_is_resting(c[0]));
+			ENSURE(spring_chain_internal_steps_run(c[0]) == steps_when_asleep + 1);
+		}
+	}
+	ENSURE(rested_at > 30 && rested_at < 120 * 25);
+	// At rest: zero velocity exactly, every tip exactly on its rest position (the rigid tip
+	// without forces; under gravity on the bone, along w2 (rigid - pivot) + g).
+	ENSURE(spring_chain_is_resting(c[0]));
+	spring_xform3 bones[BONES];
+	ENSURE(spring_chain_get_stepped_pose(c[0], bones, NULL, BONES) == SPRING_OK);
+	float w2 = d.params.stiffness / d.params.mass;
+	for (int i = 0; i < BONES; i++) {
+		spring_state_vec3 s;
+		spring_chain_get_state(c[0], i, &s);
+		ENSURE(s.v.x == 0.0f && s.v.y == 0.0f && s.v.z == 0.0f);
+		spring_vec3 target = spring_chain_get_target(c[0], i);
+		if (gravity.y == 0.0f) {
+			ENSURE(memcmp(&s.x, &target, sizeof target) == 0);
+		} else {
+			spring_vec3 arm = spring_vec3_sub(s.x, bones[i].position);
+			spring_vec3 pull = spring_vec3_add(spring_vec3_scale(spring_vec3_sub(target, bones[i].position), w2), gravity);
+			ENSURE_NEAR(spring_vec3_length(arm), BONE_LEN, 1e-4);
+			ENSURE_NEAR(spring_vec3_cross(spring_vec3_normalize(arm), spring_vec3_normalize(pull)).z, 0.0, 1e-6);
+			ENSURE(spring_vec3_dot(arm, pull) > 0.0f);
+		}
+	}
+	// Any runtime change wakes it.
+	ENSURE(spring_chain_set_params(c[0], 0, d.params) == SPRING_OK);
+	ENSURE(!spring_chain_is_resting(c[0]));
+	for (int k = 0; k < 2; k++) {
+		spring_chain_destroy(c[k]);
+	}
+	return 0;
+}
+
+static int test_rest_and_sleep(void)
+{
+	ENSURE(sleep_case(0, spring_vec3_make(0.0f, 0.0f, 0.0f)) == 0);
+	ENSURE(sleep_case(0, spring_vec3_make(0.0f, -300.0f, 0.0f)) == 0);
+	ENSURE(sleep_case(1, spring_vec3_make(0.0f, 0.0f, 0.0f)) == 0);
+	ENSURE(sleep_case(1, spring_vec3_make(40.0f, -300.0f, 0.0f)) == 0);
+	// The thresholds are the chain's: a looser one rests sooner.
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	int rested[2] = {-1, -1};
+	for (int k = 0; k < 2; k++) {
+		d.rest_distance = k ? 1.0f : 0.0f;
+		d.rest_speed = k ? 10.0f : 0.0f;
+		spring_chain *c;
+		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+		ENSURE(spring_chain_teleport(c, root_at(0.0f, 0.0f, 0.0f)) == SPRING_OK);
+		ENSURE(spring_chain_reset(c, root_at(0.0f, 0.0f, 0.3f)) == SPRING_OK);
+		for (int f = 0; f < 120 * 30 && rested[k] < 0; f++) {
+			ENSURE(spring_chain_update(c, root_at(0.0f, 0.0f, 0.0f), 1.0f / 120.0f) == SPRING_OK);
+			rested[k] = spring_chain_is_resting(c) ? f : -1;
+		}
+		spring_chain_destroy(c);
+	}
+	printf("    rest reached after %d frames (default thresholds), %d (1 unit, 10 units/s)\n", rested[0], rested[1]);
+	ENSURE(rested[0] > 0 && rested[1] > 0 && rested[1] < rested[0]);
+	return 0;
+}
+
+// The drawn pose: joints meet at every alpha; alpha 0 and 1 are the stepped poses.
+static int test_drawn_pose_joints_meet(void)
+{
+	spring_chain_bone_desc bones[2];
+	spring_chain_desc d = scene_tail_desc(bones, 2);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	float worst = 0.0f;
+	int fractional = 0;
+	for (int f = 1; f <= 240; f++) {
+		double t = f / 240.0;
+		ENSURE(spring_chain_update(c, root_at(0.0f, 0.0f, (float)(2.0 * SPRING_PI * 3.0 * t)), 1.0f / 240.0f) == SPRING_OK);
+		float alpha = spring_chain_clock(c)->alpha;
+		fractional += alpha > 0.0f && alpha < 1.0f;
+		spring_xform3 drawn[2];
+		spring_vec3 tips[2];
+		ENSURE(spring_chain_get_pose(c, drawn, tips, 2) == SPRING_OK);
+		worst = fmaxf(worst, spring_vec3_length(spring_vec3_sub(drawn[1].position, tips[0])));
+	}
+	printf("    2 bones spun 3 turns/s at 240 fps: joints %.2g units apart at worst\n", (double)worst);
+	ENSURE(fractional > 100);
+	ENSURE_MSG(worst < 1e-5f, "joint gap %g", (double)worst);
+	// Exact ends, with direct steps.
+	spring_xform3 before[2], after[2], pose[2];
+	ENSURE(spring_chain_get_stepped_pose(c, before, NULL, 2) == SPRING_OK);
+	spring_xform3 r = root_at(1.0f, 2.0f, 1.0f);
+	ENSURE(spring_chain_internal_step(c, &r, NULL) == SPRING_OK);
+	ENSURE(spring_chain_get_stepped_pose(c, after, NULL, 2) == SPRING_OK);
+	ENSURE(spring_chain_internal_pose(c, 0.0f, pose, NULL, 2) == SPRING_OK);
+	ENSURE(memcmp(pose, before, sizeof pose) == 0);
+	ENSURE(spring_chain_internal_pose(c, 1.0f, pose, NULL, 2) == SPRING_OK);
+	ENSURE(memcmp(pose, after, sizeof pose) == 0);
+	spring_chain_destroy(c);
+	return 0;
+}
+
+// Soft springs under gravity hang straight down (the pendulum's equilibrium), however soft.
+static int test_soft_springs_hang_down(void)
+{
+	const double hz[] = {1e-3, 1e-4, 1e-6, 1e-8, 1e-12};
+	for (int integrator = 0; integrator < 2; integrator++) {
+		for (int k = 0; k < 5; k++) {
+			spring_chain_bone_desc bone[1];
+			spring_chain_desc d = scene_tail_desc(bone, 1);
+			double w = 2.0 * SPRING_PI * hz[k];
+			// Damped so the pendulum (sqrt(400 / 20) rad/s) settles within seconds.
+			ENSURE(spring_params_from_physical(1.0f, (float)(w * w), 9.0f, &d.params) == SPRING_OK);
+			d.gravity = spring_vec3_make(0.0f, -400.0f, 0.0f);
+			d.integrator = (spring_integrator)integrator;
+			d.mode_2d = 1;
+			spring_chain *c;
+			ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+			for (int f = 0; f < 60 * 20; f++) {
+				ENSURE(spring_chain_update(c, root_at(0.0f, 0.0f, 0.0f), 1.0f / 60.0f) == SPRING_OK);
+			}
+			spring_vec3 tip = tip_stepped(c);
+			double deg = atan2((double)tip.y, (double)tip.x) * 180.0 / SPRING_PI;
+			printf("    %s %g Hz under gravity: hangs at %.4f deg%s\n", integrator ? "semi-implicit" : "exact", hz[k], deg,
+			       spring_chain_is_resting(c) ? ", resting" : "");
+			ENSURE_NEAR(deg, -90.0, 0.01);
+			ENSURE(spring_chain_is_resting(c));
+			spring_chain_destroy(c);
+		}
+	}
+	// The first step of a soft spring under gravity is a free fall: -g t^2 / 2 across the bone.
+	const double free_hz[] = {1e-2, 1e-5, 1e-9};
+	for (int k = 0; k < 3; k++) {
+		spring_chain_bone_desc bone[1];
+		spring_chain_desc d = scene_tail_desc(bone, 1);
+		double w = 2.0 * SPRING_PI * free_hz[k];
+		ENSURE(spring_params_from_physical(1.0f, (float)(w * w), 0.0f, &d.params) == SPRING_OK);
+		d.gravity = spring_vec3_make(0.0f, -400.0f, 0.0f);
+		spring_chain *c;
+		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+		ENSURE(spring_chain_update(c, root_at(0.0f, 0.0f, 0.0f), 1.0f / 120.0f) == SPRING_OK);
+		ENSURE_NEAR(tip_stepped(c).y, -400.0 / (2.0 * 120.0 * 120.0), 1e-3 * 400.0 / (2.0 * 120.0 * 120.0));
+		spring_chain_destroy(c);
+	}
+	// The softest spring there is, under the strongest gravity allowed: finite, never NaN.
+	spring_chain_bone_desc bones[3];
+	spring_chain_desc d = scene_tail_desc(bones, 3);
+	ENSURE(spring_params_from_physical(1.0f, 1e-37f, 0.0f, &d.params) == SPRING_OK);
+	d.gravity = spring_vec3_make(0.0f, -SPRING_CHAIN_MAX_ACCELERATION, 0.0f);
+	d.wind = spring_vec3_make(SPRING_CHAIN_MAX_ACCELERATION, 0.0f, SPRING_CHAIN_MAX_ACCELERATION);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	for (int f = 0; f < 600; f++) {
+		ENSURE(spring_chain_update(c, root_at(0.0f, 0.0f, 0.0f), 1.0f / 60.0f) == SPRING_OK);
+	}
+	spring_xform3 pose[3];
+	spring_vec3 tips[3];
+	ENSURE(spring_chain_get_pose(c, pose, tips, 3) == SPRING_OK);
+	for (int i = 0; i < 3; i++) {
+		spring_state_vec3 s;
+		spring_chain_get_state(c, i, &s);
+		ENSURE(spring_vec3_is_finite(s.x) && spring_vec3_is_finite(s.v) && spring_vec3_is_finite(tips[i]));
+		ENSURE(spring_vec3_is_finite(pose[i].position));
+	}
+	spring_chain_destroy(c);
+	return 0;
+}
+
+// The valid range: coordinates within SPRING_CHAIN_MAX_COORDINATE, forces within
+// SPRING_CHAIN_MAX_ACCELERATION; beyond, refused with nothing changed; at the edge, finite.
+static int test_valid_range(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.gravity = spring_vec3_make(0.0f, -400.0f, 0.0f);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+	}
+	chain_snapshot before, after;
+	snapshot(c, &before);
+	const float bad[] = {1.01e6f, 3.0e38f, -FLT_MAX};
+	for (int k = 0; k < 3; k++) {
+		ENSURE(spring_chain_teleport(c, root_at(bad[k], 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+		ENSURE(spring_chain_update(c, root_at(0.0f, bad[k], 0.0f), 1.0f / 60.0f) == SPRING_ERROR_OUT_OF_RANGE);
+		ENSURE(spring_chain_reset(c, root_at(0.0f, bad[k], 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+		ENSURE(spring_chain_translate(c, spring_vec3_make(bad[k], 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+		ENSURE(spring_chain_set_forces(c, spring_vec3_make(0.0f, bad[k] > 0.0f ? 2e9f : -2e9f, 0.0f), d.wind) ==
+		       SPRING_ERROR_OUT_OF_RANGE);
+		spring_xform3 r = root_at(bad[k], 0.0f, 0.0f);
+		ENSURE(spring_chain_internal_step(c, &r, NULL) == SPRING_ERROR_OUT_OF_RANGE);
+	}
+	snapshot(c, &after);
+	ENSURE(memcmp(&before, &after, sizeof before) == 0);
+	// At the edge: teleported to the corner of the range and moved hard, everything stays finite.
+	ENSURE(spring_chain_teleport(c, root_at(1e6f, -1e6f, 0.0f)) == SPRING_OK);
+	for (int f = 0; f < 240; f++) {
+		float x = (f & 1) ? 1e6f : 0.9e6f;
+		ENSURE(spring_chain_update(c, root_at(x, -1e6f, (float)f), 1.0f / 60.0f) == SPRING_OK);
+		spring_vec3 tips[BONES];
+		ENSURE(spring_chain_get_pose(c, NULL, tips, BONES) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			spring_state_vec3 s;
+			spring_chain_get_state(c, i, &s);
+			ENSURE(spring_vec3_is_finite(tips[i]) && spring_vec3_is_finite(s.x) && spring_vec3_is_finite(s.v));
+		}
+	}
+	spring_chain_destroy(c);
+	// Descriptions: out-of-range coordinates and forces are refused with the field named.
+	spring_error e;
+	d.gravity = spring_vec3_make(0.0f, -2e9f, 0.0f);
+	ENSURE(spring_chain_create(&d, &c, &e) == SPRING_ERROR_OUT_OF_RANGE && strstr(e.message, "gravity"));
+	d.gravity = spring_vec3_make(0.0f, 0.0f, 0.0f);
+	d.root.position.x = 2e6f;
+	ENSURE(spring_chain_create(&d, &c, &e) == SPRING_ERROR_OUT_OF_RANGE && strstr(e.message, "root"));
+	return 0;
+}
+
+// A zero rotation is identity wherever a tip chain takes a transform.
+static int test_zero_rotation_is_identity(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *c[2];
+	spring_xform3 zero = {spring_vec3_make(3.0f, 4.0f, 0.0f), {0.0f, 0.0f, 0.0f, 0.0f}};
+	spring_xform3 ident = {spring_vec3_make(3.0f, 4.0f, 0.0f), spring_quat_identity()};
+	d.root = zero;
+	ENSURE(spring_chain_create(&d, &c[0], NULL) == SPRING_OK);
+	d.root = ident;
+	ENSURE(spring_chain_create(&d, &c[1], NULL) == SPRING_OK);
+	spring_xform3 anim[BONES];
+	for (int i = 0; i < BONES; i++) {
+		anim[i] = g_bones[i].rest_local;
+		anim[i].rotation = (spring_quat){0.0f, 0.0f, 0.0f, 0.0f};
+	}
+	for (int k = 0; k < 2; k++) {
+		ENSURE(spring_chain_update(c[k], k ? ident : zero, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_teleport(c[k], k ? ident : zero) == SPRING_OK);
+		ENSURE(spring_chain_reset(c[k], k ? ident : zero) == SPRING_OK);
+		ENSURE(spring_chain_internal_step(c[k], k ? &ident : &zero, NULL) == SPRING_OK);
+		ENSURE(spring_chain_set_animation(c[k], anim, BONES) == SPRING_OK);
+		ENSURE(spring_chain_rotate(c[k], k ? spring_quat_identity() : zero.rotation, zero.position) == SPRING_OK);
+		ENSURE(spring_chain_update(c[k], k ? ident : zero, 1.0f / 60.0f) == SPRING_OK);
+	}
+	chain_snapshot s0, s1;
+	snapshot(c[0], &s0);
+	snapshot(c[1], &s1);
+	ENSURE(memcmp(&s0, &s1, sizeof s0) == 0);
+	spring_chain_destroy(c[0]);
+	// A NaN is reported as what it is.
+	spring_error e;
+	d.root.rotation.x = NAN;
+	ENSURE(spring_chain_create(&d, &c[0], &e) == SPRING_ERROR_NOT_FINITE);
+	ENSURE_MSG(strstr(e.message, "NaN or infinite") && strstr(e.message, "root"), "%s", e.message);
+	spring_chain_destroy(c[1]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1288,5 +1697,11 @@ int main(int argc, char **argv)
 	RUN_TEST(test_step2d_matches_the_3d_walk);
 	RUN_TEST(test_byte_copy_keeps_working);
 	RUN_TEST(test_determinism_golden_step2d);
+	RUN_TEST(test_root_caps);
+	RUN_TEST(test_rest_and_sleep);
+	RUN_TEST(test_drawn_pose_joints_meet);
+	RUN_TEST(test_soft_springs_hang_down);
+	RUN_TEST(test_valid_range);
+	RUN_TEST(test_zero_rotation_is_identity);
 	return TEST_SUMMARY();
 }

@@ -670,6 +670,112 @@ static int test_sample_undulation(void)
 	return 0;
 }
 
+// The undulation sample reproduces the legacy per-frame loop it was ported from: a literal loop,
+// written as the tutorial writes it, on the same animated root bone, frame for frame at 30 fps;
+// at 60 and 144 fps the rig keeps that motion.
+typedef struct undulation_loop {
+	spring_vec2 tip[7], vel[7];
+} undulation_loop;
+
+static void undulation_frame(undulation_loop *l, spring_xform2 root, int init)
+{
+	spring_xform2 parent = root;
+	for (int i = 0; i < 7; i++) {
+		spring_xform2 local = {{20.0f, 0.0f}, 0.0f, {1.0f, 1.0f}};
+		spring_xform2 rigid = spring_xform2_mul(parent, local);
+		spring_vec2 rigid_tip = spring_xform2_apply(rigid, spring_vec2_make(20.0f, 0.0f));
+		if (init) { // at rest on the rigid pose
+			l->tip[i] = rigid_tip;
+			l->vel[i] = spring_vec2_make(0.0f, 0.0f);
+			parent = rigid;
+			continue;
+		}
+		l->vel[i] = spring_vec2_add(l->vel[i],
+		                            spring_vec2_scale(spring_vec2_sub(rigid_tip, l->tip[i]), 0.1f)); // vel += (rigid - tip) * k
+		l->vel[i] = spring_vec2_scale(l->vel[i], 0.7f);                                              // vel *= d
+		l->tip[i] = spring_vec2_add(l->tip[i], l->vel[i]);                                           // tip += vel
+		spring_vec2 arm = spring_vec2_normalize(spring_vec2_sub(l->tip[i], rigid.position));         // project to length
+		l->tip[i] = spring_vec2_add(rigid.position, spring_vec2_scale(arm, 20.0f));
+		parent = rigid; // aim: the bone turns to its tip
+		parent.angle = atan2f(arm.y, arm.x);
+	}
+}
+
+// The tips of the chain's bones (bones 1..7) in a world pose.
+static void undulation_tips(const spring_xform2 *world, spring_vec2 *tips)
+{
+	for (int i = 0; i < 7; i++) {
+		tips[i] = spring_xform2_apply(world[i + 1], spring_vec2_make(20.0f, 0.0f));
+	}
+}
+
+enum { undulation_samples = 4 * 30 };
+
+// The rig at `fps` for 4 s; the drawn tips at every 1/30 s (times the frame rate reaches).
+static int undulation_run(float fps, spring_vec2 (*drawn)[7], float *loop_gap)
+{
+	spring_rig *rig = SENTINEL;
+	spring_rig_file_error e;
+	ENSURE_MSG(spring_rig_load_file_ex(UNDULATION, &rig, NULL, &e) == SPRING_OK, "%s", e.message);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+	undulation_loop l;
+	spring_xform2 world[8];
+	spring_vec2 tips[7];
+	int frames = (int)(4.0f * fps), per = (int)(fps + 0.5f);
+	*loop_gap = 0.0f;
+	ENSURE(spring_rig_get_stepped_world(rig, world, 8) == SPRING_OK);
+	undulation_frame(&l, world[0], 1);
+	for (int f = 1; f <= frames; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / fps) == SPRING_OK);
+		if (fps == 30.0f) {
+			// The loop on the root bone the rig's chain hangs from, at the same frames.
+			ENSURE(spring_rig_get_stepped_world(rig, world, 8) == SPRING_OK);
+			undulation_frame(&l, world[0], 0);
+			undulation_tips(world, tips);
+			for (int i = 0; i < 7; i++) {
+				*loop_gap = fmaxf(*loop_gap, spring_vec2_length(spring_vec2_sub(tips[i], l.tip[i])) / 140.0f);
+			}
+		}
+		if ((f * 30) % per == 0 && f * 30 / per <= undulation_samples) {
+			ENSURE(spring_rig_get_world(rig, world, 8) == SPRING_OK);
+			undulation_tips(world, drawn[f * 30 / per - 1]);
+		}
+	}
+	spring_rig_destroy(rig);
+	return 0;
+}
+
+static int test_undulation_reproduces_the_loop(void)
+{
+	static spring_vec2 at30[undulation_samples][7], other[undulation_samples][7];
+	float gap;
+	ENSURE(undulation_run(30.0f, at30, &gap) == 0);
+	printf("    undulation.json vs the literal per-frame loop at 30 fps: %.2g of the chain length\n", (double)gap);
+	ENSURE_MSG(gap <= 1e-4f, "%g", (double)gap);
+	const float fps[] = {60.0f, 144.0f};
+	for (int k = 0; k < 2; k++) {
+		ENSURE(undulation_run(fps[k], other, &gap) == 0);
+		int step = fps[k] == 144.0f ? 5 : 1; // 144 fps reaches every fifth 1/30 s
+		float worst = 0.0f;
+		for (int s = step - 1; s < undulation_samples; s += step) {
+			for (int i = 0; i < 7; i++) {
+				worst = fmaxf(worst, spring_vec2_length(spring_vec2_sub(other[s][i], at30[s][i])) / 140.0f);
+			}
+		}
+		printf("    undulation.json at %g fps vs 30 fps: %.2g of the chain length\n", (double)fps[k], (double)worst);
+		ENSURE_MSG(worst <= 1e-3f, "%g fps: %g", (double)fps[k], (double)worst);
+	}
+	// Unknown names are refused with the choices.
+	const char *bad = "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\", \"length\": 10},"
+					  "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\","
+					  "\"type\": \"tip\", \"first\": \"b\", \"last\": \"b\", \"projection\": \"keep\"}]}";
+	spring_rig *rig = SENTINEL;
+	spring_rig_file_error e;
+	ENSURE(spring_rig_load_json_ex(bad, strlen(bad), "bad", &rig, NULL, &e) != SPRING_OK);
+	ENSURE_MSG(strstr(e.message, "\"remove-velocity\" or \"keep-velocity\""), "%s", e.message);
+	return 0;
+}
+
 // The example in docs/rig-format.md is a valid rig.
 static int test_doc_example(void)
 {
@@ -1047,6 +1153,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_file_errors);
 	RUN_TEST(test_sample_character);
 	RUN_TEST(test_sample_undulation);
+	RUN_TEST(test_undulation_reproduces_the_loop);
 	RUN_TEST(test_doc_example);
 	RUN_TEST(test_degrees_and_defaults);
 	RUN_TEST(test_every_parameterisation);

@@ -122,6 +122,37 @@ SPRING_API const spring_clock *spring_chain2d_clock(const spring_chain2d *chain)
 
 // =============================================================================================
 // spring_chain: tip springs, 3D or 2D
+//
+// Valid ranges (enforced; out of range is SPRING_ERROR_OUT_OF_RANGE and changes nothing): every
+// coordinate a tip chain is given (root and teleport positions, translations, rest_local
+// positions, bone tips, collider points and radii) has a magnitude of at most
+// SPRING_CHAIN_MAX_COORDINATE units per component; gravity and wind at most
+// SPRING_CHAIN_MAX_ACCELERATION units/s^2 per component. Within them every update that returns
+// SPRING_OK leaves a finite state.
+//
+// Rest and sleep: a step after which every bone's tip is within `rest_distance` of its rest
+// position (the rigid tip, or with gravity or wind the pendulum's equilibrium on the bone's
+// length sphere: the direction of k/m (rigid tip - pivot) + gravity + wind) and slower than
+// `rest_speed` snaps every tip exactly onto it with zero velocity (spring_chain_is_resting).
+// A chain that rested through two steps with the same root and animation is asleep: further
+// steps with the same inputs are skipped (a comparison instead of the physics; the result is
+// bit-identical to stepping). Any runtime change (animation, parameters, limits, forces,
+// colliders, teleports, reset) wakes it. A tip held off its rest position by a collider or a
+// cone limit never rests.
+
+#define SPRING_CHAIN_MAX_COORDINATE 1e6f   ///< units: largest magnitude of a coordinate component
+#define SPRING_CHAIN_MAX_ACCELERATION 1e9f ///< units/s^2: largest gravity or wind component
+
+/// What the length projection does to a tip's velocity (spring_chain_desc.projection).
+typedef enum spring_chain_projection {
+	/// Default: the part of the velocity along the bone (what the projection took away) is
+	/// removed, so a tip comes to rest exactly and a chain under gravity does not jitter.
+	SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY = 0,
+	/// The velocity is kept as the spring left it, as the legacy per-frame undulation loops do:
+	/// use it only to reproduce such a loop frame for frame (with the semi-implicit integrator at
+	/// the loop's own step); under gravity the kept radial velocity never settles.
+	SPRING_CHAIN_PROJECTION_KEEP_VELOCITY,
+} spring_chain_projection;
 
 typedef enum spring_chain_collider_type {
 	SPRING_CHAIN_COLLIDER_SPHERE = 0, ///< centre `a`, radius (a circle in 2D mode)
@@ -159,12 +190,20 @@ typedef struct spring_chain_desc {
 	int max_colliders;                      ///< capacity for later spring_chain_set_colliders; 0 ->
 	                                        ///< collider_count; at most SPRING_CHAIN_MAX_COLLIDERS
 	bool mode_2d;                           ///< true: everything stays in the z = 0 plane
-	bool keep_projected_velocity;           ///< true disables removing the length-projected part
-	                                        ///< of the velocity (only to demonstrate the jitter it causes)
+	spring_chain_projection projection;     ///< velocity after the length projection; default
+	                                        ///< SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY
 	float step;                             ///< fixed physics step; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
 	int max_steps;                          ///< 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
-	spring_xform3 root; ///< initial root; the chain starts at rest under it
+	spring_xform3 root;           ///< initial root (rotation zero -> identity); the chain starts
+	                              ///< at rest under it
+	float max_root_speed;         ///< units/s, >= 0: the root speed the chain feels is capped here
+	                              ///< (the excess moves the chain rigidly, like a teleport); 0 -> no cap
+	float max_root_angular_speed; ///< rad/s, >= 0: the same for the root's rotation; 0 -> no cap
+	float rest_distance;          ///< units, >= 0: rest threshold of each tip's distance from its rest
+	                              ///< position; 0 -> 1e-4 of the shortest bone length
+	float rest_speed;             ///< units/s, >= 0: rest threshold of each tip's speed; 0 -> 1e-3 of
+	                              ///< the shortest bone length per second
 } spring_chain_desc;
 
 typedef struct spring_chain spring_chain;
@@ -176,7 +215,8 @@ SPRING_API spring_result spring_chain_create(const spring_chain_desc *desc, spri
 SPRING_API void spring_chain_destroy(spring_chain *chain);
 
 /// Advances by frame_dt with `root` as this frame's root transform (interpolated across the
-/// sub-steps: position linearly, rotation by normalised lerp on the shortest path).
+/// sub-steps: position linearly, rotation by normalised lerp on the shortest path). In every
+/// transform given to a tip chain a zero rotation means identity; other rotations are normalised.
 SPRING_API spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);
 /// Steps many chains with one frame time; roots[i] drives chains[i]. Stops at the first error.
 SPRING_API spring_result spring_chain_update_many(spring_chain *const *chains, const spring_xform3 *roots, int count,
@@ -199,10 +239,16 @@ SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, 
 SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
 SPRING_API spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind);
 SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain_collider *colliders, int count);
+/// The inherited-motion caps of spring_chain_desc (units/s and rad/s, >= 0, 0 = no cap).
+SPRING_API spring_result spring_chain_set_root_limits(spring_chain *chain, float max_root_speed, float max_root_angular_speed);
+/// True when the last step ended at exact rest (see "Rest and sleep" above); false for NULL.
+SPRING_API bool spring_chain_is_resting(const spring_chain *chain);
 
 SPRING_API int spring_chain_bone_count(const spring_chain *chain);
 /// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world
-/// tips (bone_count entries).
+/// tips (bone_count entries). Built root to tip: the interpolated root, then each bone's local
+/// transform (relative to its parent) interpolated between the last two steps, so every joint
+/// stays on its parent's drawn bone; alpha 0 and 1 give the two stepped poses exactly.
 SPRING_API spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
 /// The pose of the last physics step itself (no interpolation): for gameplay queries, or to see
 /// exactly what the next step's children were built on.

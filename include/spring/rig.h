@@ -149,6 +149,10 @@ typedef struct spring_rig_chain_desc {
 	int collider_count;                     ///< tip chains only
 	const spring_chain_collider *colliders; ///< world-space colliders (z ignored)
 	float tip_radius;                       ///< tip chains: collision radius of every tip
+	spring_integrator integrator;           ///< default SPRING_INTEGRATOR_EXACT; semi-implicit (at the
+	                                        ///< rig's step) reproduces a legacy per-frame loop
+	spring_chain_projection projection;     ///< tip chains: the velocity after the length projection
+	                                        ///< (default: removed; KEEP_VELOCITY as legacy loops do)
 } spring_rig_chain_desc;
 
 // ---------------------------------------------------------------------------------------------

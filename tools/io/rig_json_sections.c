@@ -315,6 +315,9 @@ spring_result rj_read_iks(rj *c, const cJSON *doc, spring_rig_desc *desc)
 }
 
 static const char *const chain_types[] = {"angle", "tip", NULL};
+// In the order of spring_integrator and spring_chain_projection.
+static const char *const integrators[] = {"exact", "semi-implicit", NULL};
+static const char *const projections[] = {"remove-velocity", "keep-velocity", NULL};
 static const char *const collider_types[] = {"circle", "capsule", "plane", NULL};
 
 const char *spring_rig_file_chain_type_name(spring_rig_chain_type type)
@@ -365,10 +368,11 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, void
 static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
-	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix", "spring",
-	                                   "tip_spring", "limit", "gravity", "wind", NULL};
-	static const char *tip_keys[] = {"name",  "type",    "first", "last",      "mix",        "spring", "tip_spring",
-	                                 "limit", "gravity", "wind",  "colliders", "tip_radius", NULL};
+	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix",        "spring",
+	                                   "tip_spring", "limit", "gravity", "wind", "integrator", NULL};
+	static const char *tip_keys[] = {"name",      "type",       "first",      "last",       "mix",
+	                                 "spring",    "tip_spring", "limit",      "gravity",    "wind",
+	                                 "colliders", "tip_radius", "integrator", "projection", NULL};
 	static const char *const *keys[] = {angle_keys, tip_keys};
 	static const char *what[] = {" for an angle chain", " for a tip chain"};
 	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
@@ -386,6 +390,13 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		return c->result;
 	}
 	ch->off = ch->mix == 0.0f; // the rig reads a zero mix as "the default"
+	int integrator = 0, projection = 0;
+	if (rj_get_enum(c, j, path, "integrator", integrators, 0, "integrator", &integrator) ||
+	    (type == SPRING_RIG_CHAIN_TIP && rj_get_enum(c, j, path, "projection", projections, 0, "projection", &projection))) {
+		return c->result;
+	}
+	ch->integrator = (spring_integrator)integrator;
+	ch->projection = (spring_chain_projection)projection;
 	if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
 		float deg = 0.0f;
 		char p[256];
