@@ -1674,6 +1674,120 @@ static int test_zero_rotation_is_identity(void)
 	return 0;
 }
 
+// A rotating teleport moves the motion with it: tips AND their velocities turn with the root, so
+// the chain afterwards is exactly the turned copy of a twin that never jumped (no gravity: the
+// scene must be rotation-invariant). A teleport that forgot to turn the velocities would send the
+// tips off in the old directions.
+static int test_rotating_teleport_turns_velocities(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.root = scene_tail_root(0.0);
+	spring_chain *a, *b;
+	ENSURE(spring_chain_create(&d, &a, NULL) == SPRING_OK && spring_chain_create(&d, &b, NULL) == SPRING_OK);
+	double t = 0.0;
+	for (int f = 0; f < 90; f++) {
+		t += 1.0 / 60.0;
+		ENSURE(spring_chain_update(a, scene_tail_root(t), 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_update(b, scene_tail_root(t), 1.0f / 60.0f) == SPRING_OK);
+	}
+	const float turn = 1.2f;
+	spring_quat q = spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), turn);
+	spring_vec3 pivot = spring_vec3_make(-30.0f, 12.0f, 0.0f);
+	ENSURE(spring_chain_rotate(b, q, pivot) == SPRING_OK);
+	float worst = 0.0f, moving = 0.0f;
+	for (int f = 0; f < 60; f++) {
+		t += 1.0 / 60.0;
+		spring_xform3 ra = scene_tail_root(t), rb = ra;
+		rb.position = spring_vec3_add(pivot, spring_quat_rotate(q, spring_vec3_sub(ra.position, pivot)));
+		rb.rotation = spring_quat_normalize(spring_quat_mul(q, ra.rotation));
+		ENSURE(spring_chain_update(a, ra, 1.0f / 60.0f) == SPRING_OK && spring_chain_update(b, rb, 1.0f / 60.0f) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			spring_state_vec3 sa, sb;
+			ENSURE(spring_chain_get_state(a, i, &sa) == SPRING_OK && spring_chain_get_state(b, i, &sb) == SPRING_OK);
+			spring_vec3 turned = spring_vec3_add(pivot, spring_quat_rotate(q, spring_vec3_sub(sa.x, pivot)));
+			worst = fmaxf(worst, spring_vec3_length(spring_vec3_sub(turned, sb.x)));
+			moving = fmaxf(moving, spring_vec3_length(sa.v));
+		}
+	}
+	ENSURE_MSG(moving > 50.0f, "the chain hardly moved (%g units/s)", moving); // the test has motion to turn
+	ENSURE_MSG(worst <= 1e-3f * SCENE_TAIL_LENGTH, "turned copy off by %g units", worst);
+	spring_chain_destroy(a);
+	spring_chain_destroy(b);
+	return 0;
+}
+
+// A cone limit is a limit both ways: a bone pushed hard never passes it, and it does reach it (a
+// limit clamping at half the angle would pass a one-sided test).
+static int test_cone_limit_is_reached(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.mode_2d = true;
+	const float limit = 0.35f;
+	for (int i = 0; i < BONES; i++) {
+		g_bones[i].cone_limit = limit;
+	}
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	float most = 0.0f;
+	for (int f = 0; f < 240; f++) {
+		double t = f / 120.0;
+		// A root whipped back and forth: far more swing than the limit allows.
+		spring_xform3 root = root_at((float)(120.0 * spring_det_sin(9.0 * t)), 0.0f, (float)(1.5 * spring_det_sin(7.0 * t)));
+		ENSURE(spring_chain_update(c, root, 1.0f / 120.0f) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			spring_state_vec3 s;
+			spring_chain_get_state(c, i, &s);
+			spring_vec3 pivot = root.position;
+			if (i > 0) {
+				spring_state_vec3 ps;
+				spring_chain_get_state(c, i - 1, &ps);
+				pivot = ps.x;
+			}
+			spring_vec3 a = spring_vec3_normalize(spring_vec3_sub(spring_chain_get_target(c, i), pivot));
+			spring_vec3 b = spring_vec3_normalize(spring_vec3_sub(s.x, pivot));
+			float angle = (float)spring_det_acos(spring_vec3_dot(a, b));
+			ENSURE_MSG(angle <= limit + 1e-3f, "frame %d bone %d at %g rad", f, i, angle);
+			most = fmaxf(most, angle);
+		}
+	}
+	ENSURE_MSG(most >= limit - 1e-3f, "the limit %g was never reached (at most %g)", limit, most);
+	for (int i = 0; i < BONES; i++) {
+		g_bones[i].cone_limit = 0.0f;
+	}
+	spring_chain_destroy(c);
+	return 0;
+}
+
+// A reset leaves no motion: every tip's velocity is exactly zero, in 3D and in 2D mode.
+static int test_reset_zeroes_velocities(void)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+		d.mode_2d = mode == 1;
+		d.root = scene_tail_root(0.0);
+		spring_chain *c;
+		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+		double t = 0.0;
+		float speed = 0.0f;
+		for (int f = 0; f < 60; f++) {
+			t += 1.0 / 60.0;
+			ENSURE(spring_chain_update(c, scene_tail_root(t), 1.0f / 60.0f) == SPRING_OK);
+			spring_state_vec3 s;
+			spring_chain_get_state(c, BONES - 1, &s);
+			speed = fmaxf(speed, spring_vec3_length(s.v));
+		}
+		ENSURE(speed > 10.0f);
+		ENSURE(spring_chain_reset(c, scene_tail_root(t)) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			spring_state_vec3 s;
+			ENSURE(spring_chain_get_state(c, i, &s) == SPRING_OK);
+			ENSURE_MSG(s.v.x == 0.0f && s.v.y == 0.0f && s.v.z == 0.0f, "mode %d bone %d still moves", mode, i);
+		}
+		spring_chain_destroy(c);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1703,5 +1817,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_soft_springs_hang_down);
 	RUN_TEST(test_valid_range);
 	RUN_TEST(test_zero_rotation_is_identity);
+	RUN_TEST(test_rotating_teleport_turns_velocities);
+	RUN_TEST(test_cone_limit_is_reached);
+	RUN_TEST(test_reset_zeroes_velocities);
 	return TEST_SUMMARY();
 }
