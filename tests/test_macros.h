@@ -6,10 +6,37 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int test_passed_count, test_failed_count;
 static const char *test_filter;
+
+// A test that runs away (a loop that lost its bound, say a clock without its cap) fails within
+// TEST_SECONDS_EACH seconds instead of hanging until CTest's timeout. POSIX only: the wasm
+// build runs without the watchdog.
+#ifndef TEST_SECONDS_EACH
+#define TEST_SECONDS_EACH 120
+#endif
+#if defined(__unix__) && !defined(__wasi__)
+#include <signal.h>
+#include <unistd.h>
+static const char *test_running;
+static void test_watchdog(int sig)
+{
+	(void)sig;
+	static const char prefix[] = "  FAIL (ran past the per-test time limit) ";
+	(void)!write(2, prefix, sizeof prefix - 1);
+	(void)!write(2, test_running, strlen(test_running));
+	(void)!write(2, "\n", 1);
+	_exit(1);
+}
+#define TEST_WATCH(name) (test_running = (name), signal(SIGALRM, test_watchdog), alarm(TEST_SECONDS_EACH))
+#define TEST_UNWATCH() alarm(0)
+#else
+#define TEST_WATCH(name) ((void)(name))
+#define TEST_UNWATCH() ((void)0)
+#endif
 
 #define ENSURE(c)                                                            \
 	do {                                                                     \
@@ -42,7 +69,9 @@ static const char *test_filter;
 #define RUN_TEST(fn)                                    \
 	do {                                                \
 		if (!test_filter || strstr(#fn, test_filter)) { \
+			TEST_WATCH(#fn);                            \
 			int test_rc_ = fn();                        \
+			TEST_UNWATCH();                             \
 			if (test_rc_ == 0) {                        \
 				test_passed_count++;                    \
 				printf("  ok   %s\n", #fn);             \
