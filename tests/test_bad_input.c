@@ -1049,15 +1049,18 @@ static int test_clock_advance_bad_input(void)
 		ENSURE_MSG(n == -(int)(isfinite(bad[i]) ? OOR : NF), "advance(%g) = %d", (double)bad[i], n);
 	}
 	// A corrupted clock is refused without being touched.
-	spring_clock broken[4];
-	for (int i = 0; i < 4; i++) {
+	spring_clock broken[7];
+	for (int i = 0; i < 7; i++) {
 		broken[i] = c;
 	}
 	broken[0].step = 0.0f;
 	broken[1].step = NAN;
 	broken[2].max_steps = 0;
-	broken[3].accumulator = NAN;
-	for (int i = 0; i < 4; i++) {
+	broken[3].carried_ticks = -1;
+	broken[4].carried_ticks = SPRING_CLOCK_TICKS_PER_STEP;
+	broken[5].step = 1.5f;
+	broken[6].max_steps = 1001;
+	for (int i = 0; i < 7; i++) {
 		memcpy(&before, &broken[i], sizeof before);
 		int n = spring_clock_advance(&broken[i], 0.016f);
 		ENSURE_MSG(n < 0, "corrupted clock %d: advance returned %d", i, n);

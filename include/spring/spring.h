@@ -190,6 +190,13 @@ SPRING_API bool spring_rest_angle(spring_state *s, float target, float rest_delt
 ///     render lerp(previous, current, clock.alpha)
 /// At most max_steps run per frame; time beyond that is discarded (added to `dropped`), so a
 /// multi-second hitch costs at most max_steps steps and never spirals.
+/// Exact step count: time is kept as a whole number of ticks of step / SPRING_CLOCK_TICKS_PER_STEP,
+/// each frame_dt rounded once to the nearest tick, so rounding never accumulates. After any
+/// sequence of frames the steps taken are exactly floor(total ticks / SPRING_CLOCK_TICKS_PER_STEP)
+/// minus the whole steps the cap dropped; for frame rates whose frames are a whole number of ticks
+/// (24, 25, 30, 50, 60, 90, 120, 144, 165 and 240 fps with any whole number of steps per second,
+/// up to 52 steps per frame) that is floor(total time / step): 1/24 s frames with the default step
+/// take exactly 5 steps each, never 4 then 6.
 /// The defaults below are also those of every object driven by a clock (chains, angle chains,
 /// rigs, the checks in verify.h) when its step or max_steps is left 0.
 /// @{
@@ -197,28 +204,35 @@ SPRING_API bool spring_rest_angle(spring_state *s, float target, float rest_delt
 #define SPRING_CLOCK_DEFAULT_STEP (1.0f / SPRING_CLOCK_DEFAULT_RATE) ///< default fixed step: 1/120 s
 /// Default cap on steps per advance: with the default step, frames up to 1/15 s lose no time.
 #define SPRING_CLOCK_DEFAULT_MAX_STEPS 8
+/// Ticks per step of the clock's time keeping: 2^5 3^2 5^2 11, so that a frame of 1/F s is a whole
+/// number of ticks for every frame rate F dividing 79200 and any whole step rate (about 0.1 us at
+/// the default step; a frame shorter than half a tick counts as no time).
+#define SPRING_CLOCK_TICKS_PER_STEP 79200
 
+/// Read any field; change them only through the functions below. 40 bytes.
 typedef struct spring_clock {
-	float step;        ///< fixed step in seconds; default SPRING_CLOCK_DEFAULT_STEP
-	float accumulator; ///< unsimulated time carried to the next frame, in [0, step)
-	float alpha;       ///< accumulator / step in [0, 1): how far render time is past the last step
-	float dropped;     ///< total seconds discarded by the cap since init
-	int max_steps;     ///< cap on steps per advance; default SPRING_CLOCK_DEFAULT_MAX_STEPS
-	float frame_dt;    ///< the last valid frame_dt passed to advance
-	int last_steps;    ///< steps returned by the last advance
-	double time;       ///< simulated seconds so far (steps * step)
+	float step;            ///< fixed step in seconds, (0, 1]; default SPRING_CLOCK_DEFAULT_STEP
+	float accumulator;     ///< unsimulated time carried to the next frame, seconds, in [0, step): carried_ticks in seconds
+	float alpha;           ///< carried_ticks / SPRING_CLOCK_TICKS_PER_STEP, in [0, 1): how far render time is past the last step
+	float dropped;         ///< total seconds discarded by the cap since init, saturating at FLT_MAX
+	int max_steps;         ///< cap on steps per advance, [1, 1000]; default SPRING_CLOCK_DEFAULT_MAX_STEPS
+	float frame_dt;        ///< the last valid frame_dt passed to advance, seconds
+	int last_steps;        ///< steps returned by the last advance
+	int32_t carried_ticks; ///< the carried time itself, in ticks, [0, SPRING_CLOCK_TICKS_PER_STEP)
+	double time;           ///< simulated seconds so far (steps * step)
 } spring_clock;
 
 /// step 0 -> SPRING_CLOCK_DEFAULT_STEP, max_steps 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS. step must be
-/// finite in (0, 1], max_steps in [0, 1000].
+/// finite in (0, 1] (NOT_FINITE, OUT_OF_RANGE), max_steps in [0, 1000] (OUT_OF_RANGE).
 SPRING_API spring_result spring_clock_init(spring_clock *c, float step, int max_steps);
-/// Adds frame_dt (finite, >= 0) and returns how many fixed steps to run now. Invalid frame_dt or
-/// clock: returns the negated spring_result (< 0, so a `for (i < n)` loop runs nothing) and
-/// changes nothing.
+/// Adds frame_dt (finite, >= 0, any size: the cap drops what does not fit) and returns how many
+/// fixed steps to run now. Invalid frame_dt or clock (a field out of its range): returns the
+/// negated spring_result (< 0, so a `for (i < n)` loop runs nothing) and changes nothing.
 SPRING_API int spring_clock_advance(spring_clock *c, float frame_dt);
 /// For substep i of the n returned by the last advance: where in the frame, as a fraction in
-/// [0, 1] from the previous frame's time (0) to this frame's (1), that step ends. Use it to
-/// interpolate inputs sampled once per frame across the substeps.
+/// [0, 1] from the previous frame's time (0) to this frame's (1), that step ends (counted in the
+/// same ticks). Use it to interpolate inputs sampled once per frame across the substeps. Any
+/// other i, n or clock: 1.
 SPRING_API float spring_clock_substep_fraction(const spring_clock *c, int i, int n);
 /// @}
 
