@@ -9,10 +9,10 @@
 #include <string.h>
 
 // Hash of the standard scenario: identical for gcc, clang and wasm32 (determinism).
-#define SPRING_TEST_GOLDEN_CORE 0xb26911bbde707398ull
+#define SPRING_TEST_GOLDEN_CORE 0x71bb9e6f39713973ull
 // Hash of every typed variant (vec2, vec3, angle) on a spread of inputs: identical for gcc, clang
-// and wasm32, and unchanged since the variants were separate copies.
-#define SPRING_TEST_GOLDEN_VARIANTS 0xcbbc30c35cbe4965ull
+// and wasm32 (regenerated when semi-implicit stepping moved to k/m and c/m in double).
+#define SPRING_TEST_GOLDEN_VARIANTS 0xc000f9b353de6e1eull
 
 static uint32_t rng_state = 0x12345678u;
 static float rnd(float lo, float hi)
@@ -319,6 +319,40 @@ static int test_rest(void)
 	spring_state through = {123.25f, 5.0f};
 	ENSURE(!spring_rest(&through, 123.25f, 0.001f, 0.01f));
 	ENSURE(through.v == 5.0f);
+	return 0;
+}
+
+// Both rest bounds are inclusive (documented `<=`): a state exactly at a threshold rests and is
+// snapped; a threshold one float step below the state's distance or speed does not match (a `<`
+// in place of `<=`, or the other way round, fails here). Every variant, both signs.
+static int test_rest_thresholds_inclusive(void)
+{
+	for (int sign = -1; sign <= 1; sign += 2) {
+		const float d = 0.5f * (float)sign, v = 2.0f * (float)sign; // 10 +- 0.5 is exact
+		spring_state s = {10.0f + d, v};
+		ENSURE(!spring_rest(&s, 10.0f, nextafterf(0.5f, 0.0f), 2.0f) && s.x == 10.0f + d && s.v == v);
+		ENSURE(!spring_rest(&s, 10.0f, 0.5f, nextafterf(2.0f, 0.0f)) && s.x == 10.0f + d && s.v == v);
+		spring_state far = {nextafterf(10.0f + d, 10.0f + 2.0f * d), v}, fast = {10.0f + d, nextafterf(v, 2.0f * v)};
+		ENSURE(!spring_rest(&far, 10.0f, 0.5f, 2.0f) && !spring_rest(&fast, 10.0f, 0.5f, 2.0f));
+		ENSURE(spring_rest(&s, 10.0f, 0.5f, 2.0f) && s.x == 10.0f && s.v == 0.0f);
+
+		spring_state a = {d, v}; // the shortest-arc distance to 0 is exactly 0.5
+		ENSURE(!spring_rest_angle(&a, 0.0f, nextafterf(0.5f, 0.0f), 2.0f) && a.x == d);
+		ENSURE(!spring_rest_angle(&a, 0.0f, 0.5f, nextafterf(2.0f, 0.0f)) && a.v == v);
+		ENSURE(spring_rest_angle(&a, 0.0f, 0.5f, 2.0f) && a.x == 0.0f && a.v == 0.0f);
+
+		// Euclidean: gap (3, 4) has length 5, velocity (-6, 8) speed 10; (2, 3, 6) is 7, (1, 4, 8) is 9.
+		spring_vec2 t2 = {1.0f, -1.0f};
+		spring_state_vec2 s2 = {{1.0f + 3.0f * (float)sign, -1.0f + 4.0f * (float)sign}, {-6.0f * (float)sign, 8.0f}};
+		ENSURE(!spring_rest_vec2(&s2, t2, nextafterf(5.0f, 0.0f), 10.0f) && s2.v.y == 8.0f);
+		ENSURE(!spring_rest_vec2(&s2, t2, 5.0f, nextafterf(10.0f, 0.0f)) && s2.v.y == 8.0f);
+		ENSURE(spring_rest_vec2(&s2, t2, 5.0f, 10.0f) && s2.x.x == t2.x && s2.x.y == t2.y && s2.v.y == 0.0f);
+		spring_vec3 t3 = {0.0f, 1.0f, 2.0f};
+		spring_state_vec3 s3 = {{2.0f * (float)sign, 1.0f + 3.0f, 2.0f - 6.0f * (float)sign}, {1.0f, -4.0f * (float)sign, 8.0f}};
+		ENSURE(!spring_rest_vec3(&s3, t3, nextafterf(7.0f, 0.0f), 9.0f) && s3.v.z == 8.0f);
+		ENSURE(!spring_rest_vec3(&s3, t3, 7.0f, nextafterf(9.0f, 0.0f)) && s3.v.z == 8.0f);
+		ENSURE(spring_rest_vec3(&s3, t3, 7.0f, 9.0f) && s3.x.z == 2.0f && s3.v.z == 0.0f);
+	}
 	return 0;
 }
 
@@ -894,6 +928,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_energy_never_grows);
 	RUN_TEST(test_energy_check_catches_explicit_euler);
 	RUN_TEST(test_rest);
+	RUN_TEST(test_rest_thresholds_inclusive);
 	RUN_TEST(test_rest_check_catches_motion);
 	RUN_TEST(test_envelope_matches_across_frame_rates);
 	RUN_TEST(test_envelope_check_catches_frame_dt);
