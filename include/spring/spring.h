@@ -179,7 +179,8 @@ SPRING_API spring_result spring_step_semi_implicit(spring_params p, spring_state
 SPRING_API spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt);
 SPRING_API spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt);
 SPRING_API spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt);
-/// True when (p, dt) is inside the semi-implicit stability region.
+/// True when (p, dt) is inside the semi-implicit stability region; false for invalid params or a
+/// dt that is not finite and >= 0.
 SPRING_API bool spring_semi_implicit_is_stable(spring_params p, float dt);
 
 /// Exact transition for a fixed (params, step): e' = pp e + pv v, v' = vp e + vv v with
