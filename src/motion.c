@@ -36,21 +36,6 @@ static spring_result resolve_params(spring_params p, spring_params *out)
 	return r;
 }
 
-static double omega2_of(spring_params p)
-{
-	return (double)p.stiffness / (double)p.mass;
-}
-
-static double gamma_of(spring_params p)
-{
-	return (double)p.damping / (double)p.mass;
-}
-
-static float to_float_saturated(double x)
-{
-	return x >= (double)FLT_MAX ? FLT_MAX : (float)x;
-}
-
 // A structurally sound motion: what every entry point checks before trusting the fields.
 static int motion_ok(const spring_motion *m)
 {
@@ -78,15 +63,15 @@ static int motion_ok(const spring_motion *m)
 // Recomputes the derived thresholds of channel c from its current value, velocity and target.
 static void derive_rest(spring_motion *m, int c)
 {
-	double wn = sqrt(omega2_of(m->params));
+	double wn = sqrt(spring_internal_w2(m->params));
 	double x = (double)m->value[c], t = (double)m->target[c], v = (double)m->velocity[c];
 	if (m->derived_rest[c] & DERIVED_DELTA) {
 		double a = fmax(fabs(t - x), fabs(v) / wn);
 		double floor_ = fmax((double)SPRING_MOTION_REST_DELTA_FLOOR, VALUE_RESOLUTION * fmax(fabs(x), fabs(t)));
-		m->rest_delta[c] = to_float_saturated(fmax((double)SPRING_MOTION_REST_FRACTION * a, floor_));
+		m->rest_delta[c] = spring_internal_saturate(fmax((double)SPRING_MOTION_REST_FRACTION * a, floor_));
 	}
 	if (m->derived_rest[c] & DERIVED_SPEED) {
-		float s = to_float_saturated(wn * (double)m->rest_delta[c]);
+		float s = spring_internal_saturate(wn * (double)m->rest_delta[c]);
 		m->rest_speed[c] = s > 0.0f ? s : FLT_MIN; // wn * delta can underflow for absurdly soft springs
 	}
 }
@@ -195,7 +180,7 @@ static spring_result motion_step(spring_motion *m, double dt)
 		return SPRING_OK; // on the targets with velocity 0: the closed form stays there
 	}
 	spring_motion n = *m;
-	double w2 = omega2_of(m->params), g = gamma_of(m->params);
+	double w2 = spring_internal_w2(m->params), g = spring_internal_gamma(m->params);
 	double t = m->elapsed + dt;
 	spring_transition tr;
 	spring_transition_compute(w2, g, t, &tr);
@@ -373,7 +358,7 @@ spring_result spring_motion_get(const spring_motion *m, float *value, float *vel
 // when a0 would not fit in a float.
 static double speed_settling_time(spring_params p, double e0, double v0, double rest_speed)
 {
-	double a0 = -(omega2_of(p) * e0 + gamma_of(p) * v0);
+	double a0 = -(spring_internal_w2(p) * e0 + spring_internal_gamma(p) * v0);
 	double scale = 1.0;
 	while (fabs(a0 * scale) > 1e37 || fabs(v0 * scale) > 1e37) {
 		scale *= 0x1p-64;
@@ -390,7 +375,7 @@ float spring_motion_time_to_settle(const spring_motion *m)
 	if (!motion_ok(m) || m->at_rest) {
 		return 0.0f;
 	}
-	double w2 = omega2_of(m->params), g = gamma_of(m->params);
+	double w2 = spring_internal_w2(m->params), g = spring_internal_gamma(m->params);
 	double worst = 0.0;
 	for (int c = 0; c < m->channels; c++) {
 		double e = (double)m->value[c] - (double)m->target[c], v = (double)m->velocity[c];

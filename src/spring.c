@@ -72,8 +72,7 @@ void spring_transition_compute(double w2, double gamma, double t, spring_transit
 
 static void transition_for(spring_params p, double t, spring_transition *tr)
 {
-	double m = (double)p.mass;
-	spring_transition_compute((double)p.stiffness / m, (double)p.damping / m, t, tr);
+	spring_transition_compute(spring_internal_w2(p), spring_internal_gamma(p), t, tr);
 }
 
 // One implementation over n components
@@ -208,21 +207,23 @@ bool spring_semi_implicit_is_stable(spring_params p, float dt)
 	if (spring_params_validate(p) != SPRING_OK || !time_ok(dt)) {
 		return 0;
 	}
-	double m = (double)p.mass, h = (double)dt;
-	double w2 = (double)p.stiffness / m, g = (double)p.damping / m;
+	double h = (double)dt, w2 = spring_internal_w2(p), g = spring_internal_gamma(p);
 	return w2 * h * h + 2.0 * g * h < 4.0;
 }
 
-// The classic two-line update in float on one component: velocity first, then position from the
-// new velocity; returns 0 (and writes nothing) when the result leaves float range. An angle steps
-// its offset from the shortest-arc target (from 0 towards the delta), then maps back onto the circle.
-KERNEL int semi_implicit_component(spring_params p, float dt, int angle, float target, float *x, float *v)
+// The classic two-line update on one component, in the scale-free form: the acceleration is
+// -(w2 e + g v) with w2 = k/m and g = c/m in double, so no product of a force constant with a
+// displacement can overflow (k = c = m = 3.4e38 is the stable w2 = g = 1). Velocity first, then
+// position from the new (float) velocity. Returns 0 (and writes nothing) when the result leaves
+// float range. An angle steps its offset from the shortest-arc target (from 0 towards the
+// delta), then maps back onto the circle.
+KERNEL int semi_implicit_component(double w2, double g, float dt, int angle, float target, float *x, float *v)
 {
 	float from = angle ? 0.0f : *x;
 	float to = angle ? spring_angle_delta(*x, target) : target;
-	float a = (-p.stiffness * (from - to) - p.damping * *v) / p.mass;
-	float nv = *v + a * dt;
-	float nx = from + nv * dt;
+	double a = -(w2 * ((double)from - (double)to) + g * (double)*v);
+	float nv = (float)((double)*v + a * (double)dt);
+	float nx = (float)((double)from + (double)nv * (double)dt);
 	if (!spring_is_finite(nx) || !spring_is_finite(nv)) {
 		return 0;
 	}
@@ -250,13 +251,14 @@ KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_transition tr = {0.0, 0.0, 0.0, 0.0};
+	double w2 = spring_internal_w2(p), g = spring_internal_gamma(p);
 	if (method == EXACT) {
-		transition_for(p, (double)dt, &tr);
+		spring_transition_compute(w2, g, (double)dt, &tr);
 	}
 	values out = read_view(&w);
 	for (int i = 0; i < w.n; i++) {
 		int ok = method == EXACT ? apply_transition(&tr, w.angle, w.target[i], &out.x[i], &out.v[i])
-		                         : semi_implicit_component(p, dt, w.angle, w.target[i], &out.x[i], &out.v[i]);
+		                         : semi_implicit_component(w2, g, dt, w.angle, w.target[i], &out.x[i], &out.v[i]);
 		if (!ok) {
 			return SPRING_ERROR_OUT_OF_RANGE;
 		}
@@ -331,7 +333,8 @@ spring_state spring_evaluate_angle(spring_params p, spring_state start, float ta
 }
 
 // ---------------------------------------------------------------------------------------------
-// Precomputed exact transition (the per-spring hot path: no validation, float only)
+// Precomputed exact transition (the per-spring hot path: float only, no parameter validation;
+// the state is checked by the result)
 
 spring_result spring_stepper_init(spring_stepper *out, spring_params p, float step)
 {
@@ -344,47 +347,62 @@ spring_result spring_stepper_init(spring_stepper *out, spring_params p, float st
 	}
 	spring_transition tr;
 	transition_for(p, (double)step, &tr);
-	spring_stepper st = {(float)tr.pp, (float)tr.pv, (float)tr.vp, (float)tr.vv};
-	if (!spring_is_finite(st.vp)) {
+	float k[4] = {(float)tr.pp, (float)tr.pv, (float)tr.vp, (float)tr.vv};
+	if (!spring_internal_all_finite(k, 4)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	*out = st;
+	*out = (spring_stepper){k[0], k[1], k[2], k[3]};
 	return SPRING_OK;
 }
 
-// e' = pp e + pv v, v' = vp e + vv v on one component, in place; an angle's e is minus the
-// shortest-arc delta to its target, and its new value is wrapped. Each stepper calls it on its
-// components directly: no copy, no view (the angle one is the hot path of angle chains).
-static void stepper_component(const spring_stepper *st, int angle, float *x, float *v, float target)
+// e' = pp e + pv v, v' = vp e + vv v on the components of `w`, in float; an angle's e is minus
+// the shortest-arc delta to its target, and its new value is wrapped. All or nothing: the new
+// state is written only when every component is finite (and, for an angle, the value and target
+// it started from, which the fold would otherwise turn into 0). The checks are subtractions;
+// telling NOT_FINITE from OUT_OF_RANGE happens only on the error path.
+KERNEL spring_result stepper_n(const spring_stepper *st, view w)
 {
-	float e = angle ? -spring_angle_delta(*x, target) : *x - target;
-	float v0 = *v;
-	float ne = st->pp * e + st->pv * v0;
-	*v = st->vp * e + st->vv * v0;
-	*x = angle ? spring_angle_wrap(*x + (ne - e)) : target + ne;
+	if (!st || w.n == 0) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	values c = read_view(&w);
+	bool ok = true;
+	for (int i = 0; i < w.n; i++) {
+		float x = c.x[i], v0 = c.v[i], target = w.target[i];
+		float e = w.angle ? -spring_angle_delta(x, target) : x - target;
+		float ne = st->pp * e + st->pv * v0;
+		float nv = st->vp * e + st->vv * v0;
+		float nx = w.angle ? x + (ne - e) : target + ne;
+		ok = ok && spring_internal_finite(nx) && spring_internal_finite(nv) &&
+		     (!w.angle || (spring_internal_finite(x) && spring_internal_finite(target)));
+		c.x[i] = w.angle ? spring_angle_wrap(nx) : nx;
+		c.v[i] = nv;
+	}
+	if (!ok) {
+		return view_finite(&w) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE;
+	}
+	write_view(&w, &c);
+	return SPRING_OK;
 }
 
-void spring_stepper_step(const spring_stepper *st, spring_state *s, float target)
+spring_result spring_stepper_step(const spring_stepper *st, spring_state *s, float target)
 {
-	stepper_component(st, 0, &s->x, &s->v, target);
+	return stepper_n(st, view_1(s, target, 0));
 }
 
-void spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target)
+spring_result spring_stepper_step_angle(const spring_stepper *st, spring_state *s, float target)
 {
-	stepper_component(st, 1, &s->x, &s->v, target);
+	return stepper_n(st, view_1(s, target, 1));
 }
 
-void spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
+spring_result spring_stepper_step_vec2(const spring_stepper *st, spring_state_vec2 *s, spring_vec2 target)
 {
-	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
-	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
+	return stepper_n(st, view_vec2(s, target));
 }
 
-void spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target)
+spring_result spring_stepper_step_vec3(const spring_stepper *st, spring_state_vec3 *s, spring_vec3 target)
 {
-	stepper_component(st, 0, &s->x.x, &s->v.x, target.x);
-	stepper_component(st, 0, &s->x.y, &s->v.y, target.y);
-	stepper_component(st, 0, &s->x.z, &s->v.z, target.z);
+	return stepper_n(st, view_vec3(s, target));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,20 @@
 // The fixed-step clock: accumulates frame time, counts fixed steps (capped, the excess
 // dropped and reported) and gives the interpolation factor for rendering between steps.
+//
+// Time is counted in whole ticks of step / SPRING_CLOCK_TICKS_PER_STEP: each frame's time is
+// rounded once to the nearest tick, and the carried remainder is an integer, so no rounding ever
+// accumulates. A frame rate whose frames are a whole number of ticks (every rate dividing
+// SPRING_CLOCK_TICKS_PER_STEP times the step rate: 24, 25, 30, 50, 60, 90, 120, 144, 165, 240 fps
+// and more, for any whole step rate) runs exactly floor(total time / step) steps: the float
+// rounding of 1/24 s or 1/120 s is far below half a tick and vanishes in the rounding.
 #include "spring/spring.h"
 
 #include "base_internal.h"
 
 #include <float.h>
 #include <math.h>
+
+#define TICKS ((double)SPRING_CLOCK_TICKS_PER_STEP)
 
 // ---------------------------------------------------------------------------------------------
 // Clock
@@ -34,9 +43,18 @@ spring_result spring_clock_init(spring_clock *c, float step, int max_steps)
 	return SPRING_OK;
 }
 
+// frame_dt in ticks of the step, rounded to the nearest tick (exact integers up to 2^52; beyond,
+// far past any cap, the unrounded value). Deterministic: one division, one product, one floor.
+static double frame_ticks(float step, float frame_dt)
+{
+	double t = (double)frame_dt / (double)step * TICKS;
+	return t < 0x1p52 ? floor(t + 0.5) : t;
+}
+
 int spring_clock_advance(spring_clock *c, float frame_dt)
 {
-	if (!c || !(c->step > 0.0f) || c->max_steps < 1 || !spring_is_finite(c->accumulator)) {
+	if (!c || !(c->step > 0.0f && c->step <= 1.0f) || c->max_steps < 1 || c->max_steps > 1000 || c->carried_ticks < 0 ||
+	    c->carried_ticks >= SPRING_CLOCK_TICKS_PER_STEP) {
 		return -(int)SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (!spring_is_finite(frame_dt)) {
@@ -45,26 +63,29 @@ int spring_clock_advance(spring_clock *c, float frame_dt)
 	if (frame_dt < 0.0f) {
 		return -(int)SPRING_ERROR_OUT_OF_RANGE;
 	}
-	double acc = (double)c->accumulator + (double)frame_dt;
 	double step = (double)c->step;
-	int n = 0;
-	while (acc >= step && n < c->max_steps) {
-		acc -= step;
-		n++;
+	double total = (double)c->carried_ticks + frame_ticks(c->step, frame_dt);
+	double cap = (double)c->max_steps * TICKS;
+	int n;
+	int32_t carried;
+	if (total >= cap + TICKS) {
+		// Over the cap: run max_steps and discard the excess (whole steps and the fraction) rather
+		// than spiral.
+		n = c->max_steps;
+		carried = 0;
+		double excess = (total - cap) / TICKS * step;
+		c->dropped = (float)fmin((double)c->dropped + excess, (double)FLT_MAX); // saturates, never inf
+	} else {
+		int64_t ticks = (int64_t)total; // exact: below (max_steps + 1) * TICKS
+		n = (int)(ticks / SPRING_CLOCK_TICKS_PER_STEP);
+		carried = (int32_t)(ticks % SPRING_CLOCK_TICKS_PER_STEP);
 	}
-	if (acc >= step) {
-		// Over the cap: discard the excess (whole steps and the fraction) rather than spiral.
-		c->dropped = (float)fmin((double)c->dropped + acc, (double)FLT_MAX); // saturates, never inf
-		acc = 0.0;
+	c->carried_ticks = carried;
+	c->accumulator = (float)((double)carried / TICKS * step);
+	if (!(c->accumulator < c->step)) {
+		c->accumulator = nextafterf(c->step, 0.0f); // a denormal step: keep [0, step)
 	}
-	c->accumulator = (float)acc;
-	if (c->accumulator >= c->step) {
-		c->accumulator = 0.0f;
-	}
-	c->alpha = c->accumulator / c->step;
-	if (!(c->alpha < 1.0f)) {
-		c->alpha = 0.0f;
-	}
+	c->alpha = (float)((double)carried / TICKS);
 	c->frame_dt = frame_dt;
 	c->last_steps = n;
 	c->time += (double)n * step;
@@ -73,11 +94,16 @@ int spring_clock_advance(spring_clock *c, float frame_dt)
 
 float spring_clock_substep_fraction(const spring_clock *c, int i, int n)
 {
-	if (!c || n <= 0 || i < 0 || i >= n || !(c->frame_dt > 0.0f)) {
+	if (!c || n <= 0 || i < 0 || i >= n || !(c->frame_dt > 0.0f) || !(c->step > 0.0f)) {
 		return 1.0f;
 	}
-	double from_end = (double)c->accumulator + (double)(n - 1 - i) * (double)c->step;
-	double f = 1.0 - from_end / (double)c->frame_dt;
+	// In ticks, like the count: at 24 fps and 1/120 s the five steps end at exactly 0.2, 0.4, ...
+	double frame = frame_ticks(c->step, c->frame_dt);
+	if (!(frame > 0.0)) {
+		return 1.0f;
+	}
+	double from_end = (double)c->carried_ticks + (double)(n - 1 - i) * TICKS;
+	double f = 1.0 - from_end / frame;
 	if (f < 0.0) {
 		f = 0.0;
 	}
@@ -86,5 +112,3 @@ float spring_clock_substep_fraction(const spring_clock *c, int i, int n)
 	}
 	return (float)f;
 }
-
-// ---------------------------------------------------------------------------------------------

@@ -4,6 +4,25 @@
 
 #include "spring/spring.h"
 
+#include <float.h>
+
+/// The scale-free rates every computation runs on: w2 = k/m (omega_n^2, 1/s^2) and gamma = c/m
+/// (1/s), in double. For valid params both are in float range (spring_params_validate).
+static inline double spring_internal_w2(spring_params p)
+{
+	return (double)p.stiffness / (double)p.mass;
+}
+static inline double spring_internal_gamma(spring_params p)
+{
+	return (double)p.damping / (double)p.mass;
+}
+
+/// A query's double result as a float: beyond float range it saturates at FLT_MAX (never inf).
+static inline float spring_internal_saturate(double x)
+{
+	return x >= (double)FLT_MAX ? FLT_MAX : (float)x;
+}
+
 /// Exact transition of e = x - target over time t for w2 = k/m, gamma = c/m:
 /// e' = pp e + pv v, v' = vp e + vv v. Continuous across critical damping, finite for any t.
 typedef struct spring_transition {

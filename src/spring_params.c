@@ -32,8 +32,8 @@ spring_result spring_params_validate(spring_params p)
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	// k/m and c/m must themselves be representable (a 1e-38 kg mass with 1e38 stiffness is not).
-	double w2 = (double)p.stiffness / (double)p.mass;
-	double g = (double)p.damping / (double)p.mass;
+	double w2 = spring_internal_w2(p);
+	double g = spring_internal_gamma(p);
 	if (!(w2 <= (double)FLT_MAX) || !(g <= (double)FLT_MAX) || !(w2 >= (double)FLT_MIN)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
@@ -282,7 +282,7 @@ void spring_params_to_origami(spring_params p, float *origami_tension, float *or
 	if (spring_params_validate(p) != SPRING_OK) {
 		return;
 	}
-	double k = (double)p.stiffness / (double)p.mass, c = (double)p.damping / (double)p.mass;
+	double k = spring_internal_w2(p), c = spring_internal_gamma(p);
 	if (origami_tension) {
 		*origami_tension = (float)((k - 194.0) / 3.62 + 30.0);
 	}
@@ -362,12 +362,17 @@ spring_result spring_params_from_per_frame(float stiffness_per_frame, float damp
 // ---------------------------------------------------------------------------------------------
 // Queries
 
+static double zeta_d(spring_params p)
+{
+	return (double)p.damping / (2.0 * sqrt((double)p.stiffness * (double)p.mass));
+}
+
 float spring_damping_ratio(spring_params p)
 {
 	if (spring_params_validate(p) != SPRING_OK) {
 		return 0.0f;
 	}
-	return (float)((double)p.damping / (2.0 * sqrt((double)p.stiffness * (double)p.mass)));
+	return spring_internal_saturate(zeta_d(p));
 }
 
 float spring_natural_frequency(spring_params p)
@@ -375,7 +380,7 @@ float spring_natural_frequency(spring_params p)
 	if (spring_params_validate(p) != SPRING_OK) {
 		return 0.0f;
 	}
-	return (float)sqrt((double)p.stiffness / (double)p.mass);
+	return (float)sqrt(spring_internal_w2(p));
 }
 
 float spring_frequency_hz(spring_params p)
@@ -383,7 +388,7 @@ float spring_frequency_hz(spring_params p)
 	if (spring_params_validate(p) != SPRING_OK) {
 		return 0.0f;
 	}
-	return (float)(sqrt((double)p.stiffness / (double)p.mass) / TWO_PI);
+	return (float)(sqrt(spring_internal_w2(p)) / TWO_PI);
 }
 
 float spring_duration(spring_params p)
@@ -391,12 +396,7 @@ float spring_duration(spring_params p)
 	if (spring_params_validate(p) != SPRING_OK) {
 		return 0.0f;
 	}
-	return (float)(TWO_PI / sqrt((double)p.stiffness / (double)p.mass));
-}
-
-static double zeta_d(spring_params p)
-{
-	return (double)p.damping / (2.0 * sqrt((double)p.stiffness * (double)p.mass));
+	return (float)(TWO_PI / sqrt(spring_internal_w2(p)));
 }
 
 float spring_bounce(spring_params p)
@@ -414,8 +414,8 @@ float spring_visual_duration(spring_params p)
 		return 0.0f;
 	}
 	double z = zeta_d(p);
-	double wn = sqrt((double)p.stiffness / (double)p.mass);
-	return (float)(z <= 1.0 ? TWO_PI / (1.2 * wn) : visual_overdamped_u(z) / wn);
+	double wn = sqrt(spring_internal_w2(p));
+	return spring_internal_saturate(z <= 1.0 ? TWO_PI / (1.2 * wn) : visual_overdamped_u(z) / wn);
 }
 
 float spring_overshoot(spring_params p)
@@ -578,10 +578,9 @@ float spring_settling_time(spring_params p, float distance, float velocity, floa
 	if (!settling_args_ok(p, distance, velocity, epsilon)) {
 		return 0.0f;
 	}
-	double m = (double)p.mass;
-	double t = settling_exact((double)p.stiffness / m, (double)p.damping / m, -(double)distance, (double)velocity,
+	double t = settling_exact(spring_internal_w2(p), spring_internal_gamma(p), -(double)distance, (double)velocity,
 	                          (double)epsilon);
-	return (float)t;
+	return t == INFINITY ? INFINITY : spring_internal_saturate(t); // +inf only when undamped
 }
 
 float spring_settling_duration(spring_params p, float distance, float velocity, float epsilon)
@@ -594,13 +593,13 @@ float spring_settling_duration(spring_params p, float distance, float velocity, 
 		return spring_settling_time(p, distance, velocity, epsilon);
 	}
 	// SwiftUI's estimate: ln((|lambda d - v0| + |d|) / eps) / lambda.
-	double lambda = 0.5 * (double)p.damping / (double)p.mass;
+	double lambda = 0.5 * spring_internal_gamma(p);
 	double dd = (double)distance, v0 = (double)velocity;
 	double a = (fabs(lambda * dd - v0) + fabs(dd)) / (double)epsilon;
 	if (!(a > 1.0)) {
 		return 0.0f;
 	}
-	return (float)(spring_det_log(a) / lambda);
+	return spring_internal_saturate(spring_det_log(a) / lambda);
 }
 
 float spring_half_life(spring_params p)
@@ -608,8 +607,7 @@ float spring_half_life(spring_params p)
 	if (spring_params_validate(p) != SPRING_OK) {
 		return 0.0f;
 	}
-	double m = (double)p.mass;
-	double w2 = (double)p.stiffness / m, g = (double)p.damping / m;
+	double w2 = spring_internal_w2(p), g = spring_internal_gamma(p);
 	// From rest the gap falls monotonically from 1 until the first extremum (pi/omega_d when
 	// underdamped, never otherwise) and passes 0.5 before reaching 0.
 	double hi = 1.0 / sqrt(w2);
@@ -632,7 +630,7 @@ float spring_half_life(spring_params p)
 			hi = mid;
 		}
 	}
-	return (float)(0.5 * (lo + hi));
+	return spring_internal_saturate(0.5 * (lo + hi));
 }
 
 // ---------------------------------------------------------------------------------------------

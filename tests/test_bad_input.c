@@ -786,6 +786,106 @@ static int check_eval_unchanged(int ki, spring_params p, const state_buf *start,
 	return 0;
 }
 
+// Issue 10 bug 4: semi-implicit stepping works on k/m and c/m, so a valid spring whose k (x - target)
+// overflows a float still steps. k = c = m = FLT_MAX is the spring k = c = m = 1, bit for bit, in
+// every variant (before, any gap beyond 1 was refused as out of range).
+static int test_semi_implicit_scale_free(void)
+{
+	const spring_params big = {FLT_MAX, FLT_MAX, FLT_MAX}, unit = {1.0f, 1.0f, 1.0f};
+	uint32_t g = 0x9e3779b9u;
+	for (int i = 0; i < 200; i++) {
+		float dt = random_range(&g, 0.0f, 0.5f), scale = i % 2 ? 1e30f : 10.0f;
+		spring_state_vec3 a = {{random_range(&g, -1.0f, 1.0f) * scale, random_range(&g, -1.0f, 1.0f) * scale,
+		                        random_range(&g, -1.0f, 1.0f)},
+		                       {random_range(&g, -1.0f, 1.0f) * scale, random_range(&g, -5.0f, 5.0f), 0.0f}},
+						  b = a;
+		spring_vec3 t = {random_range(&g, -1.0f, 1.0f) * scale, 0.0f, random_range(&g, -4.0f, 4.0f)};
+		ENSURE_MSG(spring_step_semi_implicit_vec3(big, &a, t, dt) == SPRING_OK, "vec3 %d refused", i);
+		ENSURE(spring_step_semi_implicit_vec3(unit, &b, t, dt) == SPRING_OK);
+		ENSURE(memcmp(&a, &b, sizeof a) == 0);
+		spring_state_vec2 a2 = {{a.x.x, a.x.y}, {a.v.x, a.v.y}}, b2 = a2;
+		ENSURE(spring_step_semi_implicit_vec2(big, &a2, spring_vec2_make(t.x, t.y), dt) == SPRING_OK);
+		ENSURE(spring_step_semi_implicit_vec2(unit, &b2, spring_vec2_make(t.x, t.y), dt) == SPRING_OK);
+		ENSURE(memcmp(&a2, &b2, sizeof a2) == 0);
+		spring_state a1 = {a.x.x, a.v.x}, b1 = a1, aa = {a.x.z, a.v.y}, ba = aa;
+		ENSURE(spring_step_semi_implicit(big, &a1, t.x, dt) == SPRING_OK);
+		ENSURE(spring_step_semi_implicit(unit, &b1, t.x, dt) == SPRING_OK);
+		ENSURE(memcmp(&a1, &b1, sizeof a1) == 0);
+		ENSURE(spring_step_semi_implicit_angle(big, &aa, t.z, dt) == SPRING_OK);
+		ENSURE(spring_step_semi_implicit_angle(unit, &ba, t.z, dt) == SPRING_OK);
+		ENSURE(memcmp(&aa, &ba, sizeof aa) == 0);
+	}
+	// The issue's case, and a result truly beyond float range still refused, all or nothing.
+	spring_state s = {0.0f, 0.0f};
+	ENSURE(spring_step_semi_implicit((spring_params){3.4e38f, 3.4e38f, 3.4e38f}, &s, 10.0f, 1.0f / 60.0f) == SPRING_OK);
+	ENSURE(s.x > 0.0f && s.x < 10.0f && s.v > 0.0f);
+	spring_state_vec2 s2 = {{1.0f, 3e38f}, {0.0f, 3e38f}}, before = s2;
+	ENSURE(spring_step_semi_implicit_vec2(big, &s2, spring_vec2_make(0.0f, 3e38f), 0.5f) == OOR); // x: 3.75e38
+	ENSURE(memcmp(&s2, &before, sizeof s2) == 0);
+	return 0;
+}
+
+// Issue 10 bug 5: the stepper never stores an infinity or a NaN. A gap beyond float range, a
+// non-finite state or target, or coefficients that overflow are refused, all components untouched.
+static int test_stepper_step_range(void)
+{
+	spring_stepper st;
+	ENSURE(spring_stepper_init(&st, (spring_params){1.0f, 0.5f, 1.0f}, 1.0f / 60.0f) == SPRING_OK);
+	const spring_stepper growing = {1.0f, 2.0f, 0.0f, 2.0f}; // v' = 2 v: not one init makes
+	spring_state ok = {1.0f, 2.0f};
+	ENSURE(spring_stepper_step(&st, &ok, 0.0f) == SPRING_OK && ok.x != 1.0f);
+	ENSURE(spring_stepper_step(NULL, &ok, 0.0f) == IA && spring_stepper_step(&st, NULL, 0.0f) == IA);
+	ENSURE(spring_stepper_step_vec2(&st, NULL, spring_vec2_make(0.0f, 0.0f)) == IA);
+	ENSURE(spring_stepper_step_vec3(NULL, NULL, spring_vec3_make(0.0f, 0.0f, 0.0f)) == IA);
+	ENSURE(spring_stepper_step_angle(&st, NULL, 0.0f) == IA);
+	const struct {
+		const char *name;
+		const spring_stepper *st;
+		float x, v, target;
+		spring_result expect;
+	} cases[] = {
+		{"gap beyond float range", &st, 3e38f, 0.0f, -3e38f, OOR},
+		{"velocity overflow", &growing, 0.0f, 3e38f, 0.0f, OOR},
+		{"x NaN", &st, NAN, 0.0f, 0.0f, NF},
+		{"v +inf", &st, 0.0f, INFINITY, 0.0f, NF},
+		{"target -inf", &st, 0.0f, 0.0f, -INFINITY, NF},
+	};
+	for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+		spring_state s1 = {cases[i].x, cases[i].v}, b1 = s1;
+		spring_result r = spring_stepper_step(cases[i].st, &s1, cases[i].target);
+		ENSURE_MSG(r == cases[i].expect && memcmp(&s1, &b1, sizeof s1) == 0, "scalar %s: %s", cases[i].name,
+		           spring_result_string(r));
+		// The bad component last: the good ones before it must not be written either.
+		spring_state_vec2 s2 = {{1.0f, cases[i].x}, {1.0f, cases[i].v}}, b2 = s2;
+		r = spring_stepper_step_vec2(cases[i].st, &s2, spring_vec2_make(0.0f, cases[i].target));
+		ENSURE_MSG(r == cases[i].expect && memcmp(&s2, &b2, sizeof s2) == 0, "vec2 %s: %s", cases[i].name,
+		           spring_result_string(r));
+		spring_state_vec3 s3 = {{1.0f, 2.0f, cases[i].x}, {1.0f, 2.0f, cases[i].v}}, b3 = s3;
+		r = spring_stepper_step_vec3(cases[i].st, &s3, spring_vec3_make(0.0f, 0.0f, cases[i].target));
+		ENSURE_MSG(r == cases[i].expect && memcmp(&s3, &b3, sizeof s3) == 0, "vec3 %s: %s", cases[i].name,
+		           spring_result_string(r));
+	}
+	// Angles: the gap is always on (-pi, pi], but a NaN would fold to 0 and a velocity can overflow.
+	const struct {
+		float x, v, target;
+		const spring_stepper *st;
+		spring_result expect;
+	} angles[] = {
+		{NAN, 0.0f, 0.0f, &st, NF},
+		{0.0f, 0.0f, NAN, &st, NF},
+		{0.0f, -INFINITY, 0.0f, &st, NF},
+		{0.5f, 3e38f, 0.0f, &growing, OOR},
+		{3e38f, 0.0f, -3e38f, &st, SPRING_OK},
+	};
+	for (int i = 0; i < (int)(sizeof angles / sizeof angles[0]); i++) {
+		spring_state s = {angles[i].x, angles[i].v}, b = s;
+		spring_result r = spring_stepper_step_angle(angles[i].st, &s, angles[i].target);
+		ENSURE_MSG(r == angles[i].expect, "angle %d: %s", i, spring_result_string(r));
+		ENSURE(r == SPRING_OK ? isfinite(s.x) && isfinite(s.v) : memcmp(&s, &b, sizeof s) == 0);
+	}
+	return 0;
+}
+
 static int test_evaluate_bad_input(void)
 {
 	char what[128];
@@ -910,13 +1010,28 @@ static int test_queries_bad_input(void)
 	return 0;
 }
 
-// Valid but extreme springs: no query may return NaN.
+// Valid but extreme springs: every query is finite (beyond float range it saturates at FLT_MAX);
+// only the settling queries of an undamped spring may be +inf, as documented.
 static int test_queries_extreme_valid(void)
 {
 	const spring_params extremes[] = {
-		{FLT_MAX, 0.0f, 1.0f},    {FLT_MAX, FLT_MAX, 1.0f}, {1.0f, 1e30f, 1.0f},      {1.2e-38f, 0.0f, 1.0f},
-		{1.2e-38f, 1e-30f, 1.0f}, {1e20f, 1e20f, 1e10f},    {1e-20f, 1e-20f, 1e-10f}, {1.0f, 2.0f, 1.0f},
-		{1e-6f, 1e6f, 1e-4f},     {1e8f, 0.0f, 1e4f},       {1e8f, 1e-6f, 1e4f},      {3.0f, 1e-3f, 1.0f},
+		{FLT_MAX, 0.0f, 1.0f},
+		{FLT_MAX, FLT_MAX, 1.0f},
+		{1.0f, 1e30f, 1.0f},
+		{1.2e-38f, 0.0f, 1.0f},
+		{1.2e-38f, 1e-30f, 1.0f},
+		{1e20f, 1e20f, 1e10f},
+		{1e-20f, 1e-20f, 1e-10f},
+		{1.0f, 2.0f, 1.0f},
+		{1e-6f, 1e6f, 1e-4f},
+		{1e8f, 0.0f, 1e4f},
+		{1e8f, 1e-6f, 1e4f},
+		{3.0f, 1e-3f, 1.0f},
+		// zeta = 1.6e57 (k/m = FLT_MIN, c/m = FLT_MAX): ratio, visual duration and half-life beyond float range
+		{FLT_MIN, FLT_MAX, 1.0f},
+		{FLT_MAX, FLT_MAX, FLT_MAX},
+		{1.0f, FLT_TRUE_MIN, 1.0f},
+		{FLT_MIN, FLT_TRUE_MIN, 1.0f},
 	};
 	const float dist[] = {1.0f, -1e6f, 0.0f, FLT_MAX, 1e-30f};
 	const float vel[] = {0.0f, 1e6f, -FLT_MAX, 3.0f};
@@ -926,15 +1041,22 @@ static int test_queries_extreme_valid(void)
 		ENSURE_MSG(spring_params_validate(p) == SPRING_OK, "extreme %d invalid", pi);
 		for (int q = 0; q < QUERY_COUNT; q++) {
 			float r = queries[q].fn(p);
-			ENSURE_MSG(!isnan(r), "%s(extreme %d) is NaN", queries[q].name, pi);
+			int settling = q >= QUERY_COUNT - 2;
+			ENSURE_MSG(isfinite(r) || (settling && p.damping == 0.0f && r == INFINITY), "%s(extreme %d) = %g", queries[q].name,
+			           pi, (double)r);
 			ENSURE_MSG(r >= 0.0f || q == 4, "%s(extreme %d) = %g < 0", queries[q].name, pi, (double)r);
 		}
+		float ot = 0.0f, of = 0.0f;
+		spring_params_to_origami(p, &ot, &of);
+		ENSURE(isfinite(ot) && isfinite(of));
 		for (int di = 0; di < 5; di++) {
 			for (int vi = 0; vi < 4; vi++) {
 				for (int ei = 0; ei < 4; ei++) {
 					float a = spring_settling_duration(p, dist[di], vel[vi], eps[ei]);
 					float b = spring_settling_time(p, dist[di], vel[vi], eps[ei]);
-					ENSURE_MSG(!isnan(a) && !isnan(b) && a >= 0.0f && b >= 0.0f,
+					int undamped = p.damping == 0.0f;
+					ENSURE_MSG((isfinite(a) || (undamped && a == INFINITY)) && (isfinite(b) || (undamped && b == INFINITY)) &&
+					               a >= 0.0f && b >= 0.0f,
 					           "settling(extreme %d, d %g, v %g, eps %g) = %g, %g", pi, (double)dist[di], (double)vel[vi],
 					           (double)eps[ei], (double)a, (double)b);
 				}
@@ -1049,15 +1171,18 @@ static int test_clock_advance_bad_input(void)
 		ENSURE_MSG(n == -(int)(isfinite(bad[i]) ? OOR : NF), "advance(%g) = %d", (double)bad[i], n);
 	}
 	// A corrupted clock is refused without being touched.
-	spring_clock broken[4];
-	for (int i = 0; i < 4; i++) {
+	spring_clock broken[7];
+	for (int i = 0; i < 7; i++) {
 		broken[i] = c;
 	}
 	broken[0].step = 0.0f;
 	broken[1].step = NAN;
 	broken[2].max_steps = 0;
-	broken[3].accumulator = NAN;
-	for (int i = 0; i < 4; i++) {
+	broken[3].carried_ticks = -1;
+	broken[4].carried_ticks = SPRING_CLOCK_TICKS_PER_STEP;
+	broken[5].step = 1.5f;
+	broken[6].max_steps = 1001;
+	for (int i = 0; i < 7; i++) {
 		memcpy(&before, &broken[i], sizeof before);
 		int n = spring_clock_advance(&broken[i], 0.016f);
 		ENSURE_MSG(n < 0, "corrupted clock %d: advance returned %d", i, n);
@@ -1474,6 +1599,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_semi_implicit_unstable);
 	RUN_TEST(test_step_enormous_dt);
 	RUN_TEST(test_step_overflow);
+	RUN_TEST(test_semi_implicit_scale_free);
+	RUN_TEST(test_stepper_step_range);
 	RUN_TEST(test_evaluate_bad_input);
 	RUN_TEST(test_queries_bad_input);
 	RUN_TEST(test_queries_extreme_valid);

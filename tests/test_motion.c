@@ -419,6 +419,36 @@ static int test_rest_needs_both_conditions(void)
 	return 0;
 }
 
+// Both rest bounds are inclusive: a channel exactly rest_delta from its target and exactly
+// rest_speed fast qualifies; a threshold one float step below does not (a `<` in the rest test
+// fails here). advance(0) runs the rest test on the state as it is (the transition at t = 0 is
+// the identity).
+static int test_rest_thresholds_inclusive(void)
+{
+	for (int sign = -1; sign <= 1; sign += 2) {
+		for (int which = 0; which < 3; which++) { // 0: both exact, 1: delta one step below, 2: speed
+			spring_motion_desc d = {.channels = 2, .to = {10.0f, -3.0f}};
+			d.from[0] = 10.0f + 0.5f * (float)sign; // the gap is exactly 0.5
+			d.from[1] = -3.0f;
+			d.velocity[0] = 2.0f * (float)sign;
+			for (int c = 0; c < 2; c++) {
+				d.rest_delta[c] = which == 1 ? nextafterf(0.5f, 0.0f) : 0.5f;
+				d.rest_speed[c] = which == 2 ? nextafterf(2.0f, 0.0f) : 2.0f;
+			}
+			spring_motion m;
+			ENSURE(spring_motion_init(&m, &d) == SPRING_OK && !m.at_rest);
+			ENSURE(spring_motion_advance(&m, 0.0f) == SPRING_OK);
+			if (which == 0) {
+				ENSURE_MSG(m.at_rest && m.value[0] == 10.0f && m.velocity[0] == 0.0f, "sign %d: not at rest", sign);
+			} else {
+				ENSURE_MSG(!m.at_rest && m.value[0] == d.from[0] && m.velocity[0] == d.velocity[0], "sign %d, case %d: rested",
+				           sign, which);
+			}
+		}
+	}
+	return 0;
+}
+
 // Default thresholds: in the channel's units, scaled by the move, never zero.
 static int test_default_thresholds(void)
 {
@@ -1068,6 +1098,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_time_to_settle_mid_flight);
 	RUN_TEST(test_time_to_settle_random);
 	RUN_TEST(test_rest_needs_both_conditions);
+	RUN_TEST(test_rest_thresholds_inclusive);
 	RUN_TEST(test_default_thresholds);
 	RUN_TEST(test_overshoot_clamp);
 	RUN_TEST(test_sample_matches_closed_form);

@@ -9,17 +9,23 @@
 ///   retarget, jump, new parameters) and the time since then, and evaluates the closed form
 ///   (spring_evaluate) at that time. 30, 60, 120, 144, 240 Hz and irregular frames give the same
 ///   curve, a 10 s frame lands where ten thousand 1 ms frames land, and 1e-5 s steps do not drift.
-/// - Rest: every channel within its `rest_delta` of its target and slower than its `rest_speed`
-///   (each in that channel's own units); then every channel snaps exactly onto its target with
-///   velocity 0. Checked after each advance, so the moment of rest is the first frame at which
-///   the state qualifies.
+/// - Rest: every channel no farther than its `rest_delta` from its target and no faster than its
+///   `rest_speed` (each in that channel's own units; both bounds inclusive, |value - target| <=
+///   rest_delta and |velocity| <= rest_speed, as spring_rest); then every channel snaps exactly
+///   onto its target with velocity 0. Checked after each advance, so the moment of rest is the
+///   first frame at which the state qualifies.
 /// - Optional overshoot clamp (react-spring `clamp`, Rebound overshoot clamping): a channel that
 ///   reaches its target during a step stops there, exactly, with velocity 0.
 /// - Export: sample the future curve without changing the motion, and the normalised 0 -> 1
 ///   progress curve a CSS `linear()` easing is made of.
 ///
 /// The struct is a plain value the caller owns; nothing allocates. Every function validates its
-/// input and on error changes nothing.
+/// input and on error changes nothing. Ranges: values, targets and velocities are any finite
+/// floats (units, units/s), thresholds finite >= 0, times finite >= 0 seconds, params all zero or
+/// a valid spring_params (spring.h); a NaN or infinity -> SPRING_ERROR_NOT_FINITE, a finite value
+/// out of range -> SPRING_ERROR_OUT_OF_RANGE, NULL or a wrong channel count ->
+/// SPRING_ERROR_INVALID_ARGUMENT. A motion whose future leaves float range refuses to advance
+/// (OUT_OF_RANGE): no field ever holds an infinity or a NaN.
 ///
 /// ```c
 /// spring_motion m;
@@ -76,11 +82,11 @@ typedef struct spring_motion_desc {
 	int channels;                                 ///< 1 .. SPRING_MOTION_MAX_CHANNELS
 	spring_params params;                         ///< all zero -> the default spring (SPRING_MOTION_DEFAULT_DURATION,
 	                                              ///< SPRING_MOTION_DEFAULT_BOUNCE); mass 0 alone -> 1 kg
-	float from[SPRING_MOTION_MAX_CHANNELS];       ///< initial value per channel, units
-	float to[SPRING_MOTION_MAX_CHANNELS];         ///< target per channel, units
-	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< initial velocity per channel, units/s
-	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< units, >= 0; 0 -> derived (see above)
-	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< units/s, >= 0; 0 -> omega_n * rest_delta
+	float from[SPRING_MOTION_MAX_CHANNELS];       ///< initial value per channel, units, any finite; default 0
+	float to[SPRING_MOTION_MAX_CHANNELS];         ///< target per channel, units, any finite; default 0
+	float velocity[SPRING_MOTION_MAX_CHANNELS];   ///< initial velocity per channel, units/s, any finite; default 0
+	float rest_delta[SPRING_MOTION_MAX_CHANNELS]; ///< units, finite >= 0; 0 -> derived (see above)
+	float rest_speed[SPRING_MOTION_MAX_CHANNELS]; ///< units/s, finite >= 0; 0 -> omega_n * rest_delta
 	bool clamp_overshoot;                         ///< true: a channel reaching its target stops there (default false)
 } spring_motion_desc;
 
@@ -107,15 +113,17 @@ typedef struct spring_motion {
 /// in a read field -> NOT_FINITE; invalid params or a negative threshold -> OUT_OF_RANGE.
 SPRING_API spring_result spring_motion_init(spring_motion *m, const spring_motion_desc *desc);
 
-/// New targets (`channels` values, which must equal m->channels). Position and velocity are kept
+/// New targets (`channels` finite values; `channels` must equal m->channels). Position and velocity are kept
 /// bit for bit; the spring now pulls toward the new target. A motion at rest starts moving again
 /// (from velocity 0). Targets equal to the current ones: a no-op (nothing changes at all).
 SPRING_API spring_result spring_motion_set_target(spring_motion *m, const float *target, int channels);
 
-/// New parameters (all zero -> the default spring; mass 0 -> 1). Position and velocity are kept.
+/// New parameters (all zero -> the default spring; mass 0 -> 1; otherwise a valid spring_params).
+/// Position and velocity are kept.
 SPRING_API spring_result spring_motion_set_params(spring_motion *m, spring_params params);
 
-/// Jumps to `value` with `velocity` (NULL -> 0), keeping the targets: a teleport. At rest when
+/// Jumps to `value` with `velocity` (NULL -> 0; both `channels` finite values, `channels` equal to
+/// m->channels), keeping the targets: a teleport. At rest when
 /// every channel lands exactly on its target with velocity 0.
 SPRING_API spring_result spring_motion_set_value(spring_motion *m, const float *value, const float *velocity, int channels);
 
@@ -141,6 +149,7 @@ SPRING_API spring_result spring_motion_get(const spring_motion *m, float *value,
 /// motion can come to rest earlier: its (distance, speed) state passes inside both thresholds at
 /// some phases of a cycle before the oscillation is small enough to stay inside for good (with
 /// the derived thresholds by up to about 1 / (zeta omega_n) seconds, mean 0.3 / (zeta omega_n)).
+/// Finite for every damped motion: a time beyond float range saturates at FLT_MAX.
 SPRING_API float spring_motion_time_to_settle(const spring_motion *m);
 
 /// Samples the motion's future from its current state, without changing it: sample i is the state
@@ -157,10 +166,11 @@ SPRING_API spring_result spring_motion_sample(const spring_motion *m, float inte
                                               float *velocities, int capacity, int *count, int *truncated);
 
 /// The normalised progress curve of a 0 -> 1 move: a one-channel motion from 0 to 1 with
-/// `params` (zero -> default) and `initial_velocity` in progress units per second (velocity in
+/// `params` (zero -> default) and `initial_velocity` (finite) in progress units per second (velocity in
 /// units/s divided by the move's length), sampled every `interval` seconds as by
 /// spring_motion_sample. rest_delta in progress units (0 -> derived: 0.001 for a move from rest);
-/// rest_speed is omega_n * rest_delta. Unless truncated, progress[0] is 0 and the last value is
+/// finite >= 0; rest_speed is omega_n * rest_delta. interval, max_duration and capacity as for
+/// spring_motion_sample; `count` not NULL. Unless truncated, progress[0] is 0 and the last value is
 /// exactly 1; the curve lasts (*count - 1) * interval seconds. A CSS easing is then
 /// `linear(progress[0], ..., progress[count - 1])` over that duration (Motion samples 10 ms for
 /// WAAPI and 30 ms for toString(), with a 20 s cap).
