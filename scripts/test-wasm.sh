@@ -9,7 +9,11 @@ sed -e 's/@PROJECT_VERSION_MAJOR@/0/' -e 's/@PROJECT_VERSION_MINOR@/0/' -e 's/@P
     -e 's/@PROJECT_VERSION@/wasm-test/' cmake/version.h.in > "$out/include/spring/version.h"
 cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
         -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$out/include" -Isrc -Itests -Itests/shared
-        -DSPRING_BUILDING -DSPRING_SOURCE_DIR=\".\")
+        -DSPRING_BUILDING -DSPRING_SOURCE_DIR=\".\"
+        # The stack first, so that an overflow traps instead of silently overwriting the heap, and
+        # 256 KB of it: creating a rig takes about 40 KB of stack (more than wasm-ld's 64 KB
+        # default leaves once the tests' own frames are counted; see rig.h).
+        -Wl,--stack-first -Wl,-z,stack-size=262144)
 # The library and the shared test scenes (tests/shared), compiled into every test.
 lib=(src/*.c tests/shared/*.c)
 # Tests that use only the core library (the wasm build has no file system access).

@@ -180,6 +180,8 @@ SPRING_API size_t spring_rig_memory_size(const spring_rig_desc *desc);
 /// (names, keys...) is copied. `error` (optional) names the element, index and field at fault.
 SPRING_API spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t size, spring_rig **out,
                                          spring_error *error);
+/// Creation (and spring_rig_memory_size) work on the stack, about 40 KB at the limits: give wasm32
+/// builds more than wasm-ld's default 64 KB stack (`-Wl,-z,stack-size=262144`).
 SPRING_API spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error);
 SPRING_API void spring_rig_destroy(spring_rig *rig);
 
