@@ -323,3 +323,59 @@ int spring_closest_name(const char *given, const char *const *candidates, int co
 	}
 	return best;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+typedef struct snapshot_header {
+	char magic[4];     // "SPRS"
+	uint32_t version;  // SPRING_SNAPSHOT_VERSION
+	uint32_t kind;     // SPRING_SNAPSHOT_*
+	uint32_t reserved; // 0
+	uint64_t shape;    // hash of the object's layout
+	uint64_t size;     // bytes of state after the header
+} snapshot_header;
+
+_Static_assert(sizeof(snapshot_header) == SPRING_SNAPSHOT_HEADER_BYTES, "the documented header size");
+
+spring_result spring_internal_snapshot(const void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
+                                       void *blob, size_t size)
+{
+	if (!object || !blob) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (size < sizeof(snapshot_header) + block_size) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	snapshot_header h = {{'S', 'P', 'R', 'S'}, SPRING_SNAPSHOT_VERSION, kind, 0u, shape, (uint64_t)block_size};
+	unsigned char *out = (unsigned char *)blob;
+	memcpy(out, &h, sizeof h);
+	memcpy(out + sizeof h, object, block_size);
+	if (owner_offset != SIZE_MAX) {
+		memset(out + sizeof h + owner_offset, 0, sizeof(spring_internal_owner));
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_internal_restore(void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
+                                      const void *blob, size_t size)
+{
+	if (!object || !blob || size < sizeof(snapshot_header)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	snapshot_header h;
+	memcpy(&h, blob, sizeof h);
+	if (memcmp(h.magic, "SPRS", 4) != 0 || h.version != SPRING_SNAPSHOT_VERSION || h.kind != kind || h.shape != shape ||
+	    h.size != (uint64_t)block_size || size != sizeof h + block_size) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_internal_owner keep;
+	if (owner_offset != SIZE_MAX) {
+		memcpy(&keep, (unsigned char *)object + owner_offset, sizeof keep);
+	}
+	memcpy(object, (const unsigned char *)blob + sizeof h, block_size);
+	if (owner_offset != SIZE_MAX) {
+		memcpy((unsigned char *)object + owner_offset, &keep, sizeof keep);
+	}
+	return SPRING_OK;
+}

@@ -104,6 +104,19 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner);
 		return r;                                                                                                             \
 	}
 
+/// Kinds of object in a snapshot header.
+enum { SPRING_SNAPSHOT_MOTION = 1, SPRING_SNAPSHOT_CHAIN2D, SPRING_SNAPSHOT_CHAIN, SPRING_SNAPSHOT_RIG };
+
+/// Writes a snapshot of `block_size` bytes at `object` into `blob` (at least
+/// SPRING_SNAPSHOT_HEADER_BYTES + block_size bytes): header, then the block with the owner record
+/// at `owner_offset` zeroed (SIZE_MAX: none), so equal states give equal blobs.
+spring_result spring_internal_snapshot(const void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
+                                       void *blob, size_t size);
+/// Restores `object` from `blob` after checking its header against (kind, shape, block_size) and
+/// the version; the object's own owner record is kept.
+spring_result spring_internal_restore(void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
+                                      const void *blob, size_t size);
+
 /// Builds an object in caller memory: the `*_init` of chains and rigs behind one signature.
 typedef spring_result spring_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error);
 

@@ -23,6 +23,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1643,4 +1644,38 @@ spring_vec3 spring_chain_get_target(const spring_chain *chain, int bone)
 const spring_clock *spring_chain_clock(const spring_chain *chain)
 {
 	return chain ? &chain->clock : NULL;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+// The layout a blob must match: the block's size and where every array sits.
+static uint64_t chain_shape(const spring_chain *c)
+{
+	uint64_t h = spring_hash(SPRING_HASH_INIT, &c->at, sizeof c->at);
+	int counts[3] = {c->bone_count, c->max_colliders, c->mode_2d};
+	return spring_hash(h, counts, sizeof counts);
+}
+
+size_t spring_chain_snapshot_size(const spring_chain *chain)
+{
+	return chain ? SPRING_SNAPSHOT_HEADER_BYTES + chain->at.total : 0;
+}
+
+spring_result spring_chain_snapshot(const spring_chain *chain, void *blob, size_t size)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_snapshot(chain, chain->at.total, offsetof(spring_chain, owner), SPRING_SNAPSHOT_CHAIN,
+	                                chain_shape(chain), blob, size);
+}
+
+spring_result spring_chain_restore(spring_chain *chain, const void *blob, size_t size)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_restore(chain, chain->at.total, offsetof(spring_chain, owner), SPRING_SNAPSHOT_CHAIN,
+	                               chain_shape(chain), blob, size);
 }

@@ -12,6 +12,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 
 #define DERIVED_DELTA 1u
 #define DERIVED_SPEED 2u
@@ -459,4 +460,34 @@ spring_result spring_motion_sample_progress(spring_params params, float initial_
 		return r;
 	}
 	return spring_motion_sample(&m, interval, max_duration, progress, NULL, capacity, count, truncated);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+static uint64_t motion_shape(const spring_motion *m)
+{
+	int channels = m->channels;
+	return spring_hash(SPRING_HASH_INIT, &channels, sizeof channels);
+}
+
+size_t spring_motion_snapshot_size(const spring_motion *m)
+{
+	return m ? SPRING_SNAPSHOT_HEADER_BYTES + sizeof *m : 0;
+}
+
+spring_result spring_motion_snapshot(const spring_motion *m, void *blob, size_t size)
+{
+	if (!m) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_snapshot(m, sizeof *m, SIZE_MAX, SPRING_SNAPSHOT_MOTION, motion_shape(m), blob, size);
+}
+
+spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size)
+{
+	if (!m) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_restore(m, sizeof *m, SIZE_MAX, SPRING_SNAPSHOT_MOTION, motion_shape(m), blob, size);
 }

@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,6 +208,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	r->time_scale = 1.0f;
 	r->clip = -1;
 	r->at = l.at;
+	r->total = l.total;
 	for (int i = 0; i < r->bone_count; i++) {
 		const spring_rig_bone_desc *b = &desc->bones[i];
 		snprintf(rig_names(r)[i], NAME_BYTES, "%s", b->name);
@@ -746,4 +748,37 @@ const spring_clock *spring_rig_clock(const spring_rig *rig)
 float spring_rig_time(const spring_rig *rig)
 {
 	return rig ? (float)rig->clip_time : 0.0f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots (the chains live inside the block, so they travel with it)
+
+static uint64_t rig_shape(const spring_rig *r)
+{
+	uint64_t h = spring_hash(SPRING_HASH_INIT, &r->at, sizeof r->at);
+	int counts[7] = {r->bone_count, r->clip_count, r->track_count, r->key_count, r->event_count, r->ik_count, r->chain_count};
+	h = spring_hash(h, counts, sizeof counts);
+	return spring_hash(h, &r->total, sizeof r->total);
+}
+
+size_t spring_rig_snapshot_size(const spring_rig *rig)
+{
+	return rig ? SPRING_SNAPSHOT_HEADER_BYTES + rig->total : 0;
+}
+
+spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size)
+{
+	if (!rig) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_snapshot(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig), blob,
+	                                size);
+}
+
+spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size)
+{
+	if (!rig) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_restore(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig), blob, size);
 }

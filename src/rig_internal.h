@@ -83,6 +83,7 @@ struct spring_rig {
 	// Every array lives in the same block, found by its offset from the struct's address, so the
 	// block can be copied byte for byte (snapshots, save states) and keeps working.
 	rig_offsets at;
+	size_t total; // bytes of the whole block
 };
 
 // Array accessors: the block's address plus the array's offset.

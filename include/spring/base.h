@@ -99,6 +99,21 @@ SPRING_API const char *spring_result_string(spring_result r);
 /// True when `x` is neither NaN nor infinite.
 SPRING_API bool spring_is_finite(float x);
 
+/// @name Snapshots
+/// Every stateful object (spring_motion, spring_chain2d, spring_chain, spring_rig) can be copied
+/// into a flat byte blob and restored from it, for replays, rollback netcode and save states:
+/// `*_snapshot_size`, `*_snapshot(object, blob, size)`, `*_restore(object, blob, size)`. A blob
+/// starts with a 32-byte header (the bytes "SPRS", the format version, the kind of object, the
+/// shape: a hash of the object's layout, which its description's counts decide, and the size) and
+/// holds the object's whole state, so stepping a restored object reproduces the original run bit
+/// for bit. Restore refuses a blob of another kind, shape, size or version (INVALID_ARGUMENT) and
+/// then changes nothing. Blobs are plain bytes in the machine's byte order: save states move
+/// between runs and builds of the same library, not between machines of another endianness.
+/// @{
+#define SPRING_SNAPSHOT_VERSION 1u
+#define SPRING_SNAPSHOT_HEADER_BYTES 32u
+/// @}
+
 /// "Did you mean": the index of the candidate closest to `given` by edit distance (insertions,
 /// deletions, substitutions), when it is closer than 3 edits and than half its own length; -1
 /// when none is. `count` candidates, or up to a NULL entry when `count` is negative. Names and

@@ -245,6 +245,12 @@ SPRING_API spring_result spring_chain_set_root_limits(spring_chain *chain, float
 SPRING_API bool spring_chain_is_resting(const spring_chain *chain);
 
 SPRING_API int spring_chain_bone_count(const spring_chain *chain);
+
+/// Snapshots (see base.h): the whole state in a flat blob of spring_chain_snapshot_size bytes;
+/// restoring it into a chain made from the same description reproduces the run bit for bit.
+SPRING_API size_t spring_chain_snapshot_size(const spring_chain *chain);
+SPRING_API spring_result spring_chain_snapshot(const spring_chain *chain, void *blob, size_t size);
+SPRING_API spring_result spring_chain_restore(spring_chain *chain, const void *blob, size_t size);
 /// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world
 /// tips (bone_count entries). Built root to tip: the interpolated root, then each bone's local
 /// transform (relative to its parent) interpolated between the last two steps, so every joint

@@ -218,6 +218,13 @@ SPRING_API spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root
 /// Explicit reset: every chain snaps to rest on the current pose, velocities zero.
 SPRING_API spring_result spring_rig_reset(spring_rig *rig);
 
+/// Snapshots (see base.h): the whole rig, its chains included, in a flat blob of
+/// spring_rig_snapshot_size bytes; restoring it into a rig made from the same description
+/// reproduces the run bit for bit (clip time, clock, inputs, chains).
+SPRING_API size_t spring_rig_snapshot_size(const spring_rig *rig);
+SPRING_API spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size);
+SPRING_API spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size);
+
 SPRING_API int spring_rig_bone_count(const spring_rig *rig);
 SPRING_API const char *spring_rig_bone_name(const spring_rig *rig, int bone);
 SPRING_API int spring_rig_bone_parent(const spring_rig *rig, int bone);
