@@ -38,7 +38,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		memset(a, 0, sizeof *a);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			s->segments[i] = (spring_chain2d_segment){b->length, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
+			s->segments[i] = (spring_chain2d_segment){.length = b->length, .rest_angle = b->setup.angle, .limit = ch->limit};
 		}
 		a->segment_count = n;
 		a->segments = s->segments;
@@ -47,7 +47,8 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		a->gravity = ch->gravity;
 		a->wind = ch->wind;
 		a->step = probe.step;
-		a->max_steps = 1000; // driven one step per call by the rig
+		a->max_steps = 1000;  // driven one step per call by the rig
+		a->no_inertia = true; // rig chains keep pure angle springs until rig files carry inertia
 	} else {
 		memset(t, 0, sizeof *t);
 		for (int i = 0; i < n; i++) {

@@ -27,7 +27,10 @@
 #define MAXN 16
 
 // Hash of the standard chain2d scenario: identical for gcc, clang and wasm32 (determinism).
+// Without inertia (no_inertia): the value from before inertia existed, kept bit for bit.
 #define SPRING_TEST_GOLDEN_CHAIN2D 0x8c21aca555490b3dull
+// The same scenario with the default inertia (1).
+#define SPRING_TEST_GOLDEN_CHAIN2D_INERTIA 0x3b6055d6876fa85dull
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -1532,7 +1535,7 @@ static int test_gradient(void)
 // Determinism golden: a standard scenario (gradient, gravity and wind, a limit, animation,
 // jittery frames, a teleport) hashed; the same constant for gcc, clang and wasm32.
 
-static int test_determinism_golden(void)
+static int golden_hash(bool no_inertia, uint64_t *out)
 {
 	enum { N = 6 };
 	spring_chain2d_segment segs[N];
@@ -1541,7 +1544,8 @@ static int test_determinism_golden(void)
 	segs[4].params = hz(5.0f, 0.25f);
 	// clang-format off
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(1.5f, 0.2f), .tip_params = hz(3.5f, 0.4f),
-	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f)};
+	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f),
+	                         .no_inertia = no_inertia};
 	// clang-format on
 	uint64_t h = SPRING_HASH_INIT;
 	for (int g = 0; g < 2; g++) {
@@ -1570,8 +1574,19 @@ static int test_determinism_golden(void)
 		}
 		box_free(&b);
 	}
-	printf("  determinism hash %016llx\n", (unsigned long long)h);
-	ENSURE(h == SPRING_TEST_GOLDEN_CHAIN2D);
+	*out = h;
+	return 0;
+}
+
+static int test_determinism_golden(void)
+{
+	uint64_t plain, inertia;
+	ENSURE(golden_hash(true, &plain) == 0);
+	ENSURE(golden_hash(false, &inertia) == 0);
+	printf("  determinism hash %016llx (no_inertia), %016llx (inertia)\n", (unsigned long long)plain,
+	       (unsigned long long)inertia);
+	ENSURE(plain == SPRING_TEST_GOLDEN_CHAIN2D);
+	ENSURE(inertia == SPRING_TEST_GOLDEN_CHAIN2D_INERTIA);
 	return 0;
 }
 

@@ -168,7 +168,8 @@ static int test_springs_layer_after_ik(void)
 	ENSURE(spring_rig_play(pose_rig, 2, 0.0f) == SPRING_OK);
 	spring_chain2d_segment seg[3];
 	for (int i = 0; i < 3; i++) {
-		seg[i] = (spring_chain2d_segment){12.0f, g_bones[B_R1 + i].setup.angle, g_chains[1].params, 0.0f};
+		seg[i] = (spring_chain2d_segment){
+			.length = 12.0f, .rest_angle = g_bones[B_R1 + i].setup.angle, .params = g_chains[1].params};
 	}
 	spring_chain2d_desc cd = {0};
 	cd.segment_count = 3;
