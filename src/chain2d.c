@@ -106,6 +106,8 @@ enum {
 #define REST_TIP_FRACTION 1e-4
 #define REST_ANGLE_MIN 1e-6f
 #define REST_SPEED_PER_ANGLE 10.0f
+// The field stiffness (1/s^2) taken explicitly is at most this over step^2 (omega h about 0.2).
+#define FIELD_STIFFNESS_MAX 0.05
 // Bisection steps of the equilibrium inside a bracket of twice the rest angle (far below float).
 #define EQUILIBRIUM_ITERATIONS 40
 
@@ -517,10 +519,11 @@ static spring_result step_segment(const spring_chain2d *c, int i, float t, doubl
 	if (alpha != 0.0) {
 		double shift = alpha * (double)p.mass / (double)p.stiffness;
 		double error = (double)spring_angle_delta(st->x, t) + shift;
-		// A field stiffer than 1/step^2 taken at the step's start would overshoot and grow (a
-		// violently accelerated or whipped short segment): its stiffness beyond that is folded into
-		// the aim, which becomes a Newton step onto the balance (the same fixed point).
-		double excess = held - 1.0 / ((double)h * (double)h);
+		// A stiff field taken at the step's start overshoots and grows (a short segment under
+		// strong gravity or a violent acceleration): its stiffness beyond FIELD_STIFFNESS_MAX /
+		// step^2 is folded into the aim, which becomes a Newton step onto the balance (the same
+		// fixed point).
+		double excess = held - FIELD_STIFFNESS_MAX / ((double)h * (double)h);
 		if (excess > 0.0) {
 			double w2 = (double)p.stiffness / (double)p.mass;
 			error *= w2 / (w2 + excess);

@@ -4,7 +4,9 @@
 /// Two recipes:
 /// - `spring_chain2d`: one angle spring per segment (2D). Each segment's target world angle is
 ///   its parent's *simulated* world angle this step plus its rest (and animated) local angle, so
-///   length is preserved by construction and limits read as "swings at most 30 degrees".
+///   length is preserved by construction and limits read as "swings at most 30 degrees". Each
+///   segment also feels the root's acceleration (`inertia`), gravity and wind as a torque, and the
+///   chain comes to an exact rest and sleeps (`spring_chain2d_is_resting`).
 /// - `spring_chain`: tip springs (the undulation recipe), 3D with a 2D mode. Each bone's tip is
 ///   a point mass springing toward where the bone would be if it followed its simulated parent
 ///   rigidly; colliders and a cone limit act on it; it is projected back to the bone length
