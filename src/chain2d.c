@@ -6,19 +6,53 @@
 // rebuilt by forward kinematics). The springs are the core's angle steppers, which fold the
 // target onto the shortest arc, so a heading crossing +-180 degrees never whips.
 //
-// Gravity and wind act on each segment as on a uniform rod pivoting at its start:
-//     alpha = torque / inertia = (L/2 m |g x d|) / (m L^2 / 3) = 1.5 cross(d, g) / L,
-// d = (cos theta, sin theta). Because the spring is linear, a constant angular acceleration over a
-// step is the same as moving the target by alpha m / k; alpha is taken at the step's start angle.
+// Forces. Each segment is a uniform rod of length L, mass m, pivoting at its start, at world angle
+// theta, d = (cos theta, sin theta). In the frame of its pivot, which accelerates by a, a uniform
+// field g_eff = gravity + wind - inertia a acts on its centre (the -a is the fictitious force):
+//     theta'' = torque / moment = (L/2 m (d x g_eff)) / (m L^2 / 3) = (d x g_eff) / L',
+// L' = 2L/3 (the rod's equivalent simple pendulum), d x g = d.x g.y - d.y g.x. So a pivot
+// acceleration a adds -inertia (d x a) / L' = inertia (a x d) / L': a pivot pushed along +x under
+// a segment hanging down (d = (0, -1)) gives theta'' < 0, the tip swings back towards -x (the tail
+// lags). The pivot of segment 0 is the root: its velocity in a step is (this step's root - the
+// last step's) / step on the root path interpolated inside the frame, capped at max_root_speed,
+// and its acceleration (velocity - the last step's velocity) / step, so the impulse a frame's
+// change of velocity gives does not depend on the frame rate. Every segment's pivot takes the
+// root's acceleration; the parents' simulated motion reaches a child through its target (their
+// angles, as without inertia), not through its pivot: in a one-way cascade (no reaction on the
+// parent) the parent's tip acceleration fed to the child diverges on long chains -- its
+// tangential part hands a child -1.5 L_i / L_(i+1) times its parent's angular acceleration
+// (a whip amplified link after link: the heading sweep's per-frame jump grew from 5 to 30
+// degrees, frame-rate errors fourfold), its centripetal part -L omega^2 d grows with the square of
+// the speeds (a 256-link chain of 0.1 units under a gentle root ran away). In a real chain the
+// links' reactions cancel both.
+// A steady acceleration leans every segment (relative to its parent, like gravity): a tail leans
+// back while the hip speeds up and swings on when it stops. Because the spring is
+// linear, a constant angular acceleration over a step is the same as moving the target by
+// alpha m / k (alpha taken at the step's start angle): the segment steps towards
+// theta + (shortest arc to the target) + alpha m / k, whose fixed point is the physical balance
+// k wrap(theta - target) = m alpha(theta) for any strength (the old fold of the shifted goal is
+// kept bit for bit where it is the same thing: total error within FOLD_SAFE of the target).
+//
+// Rest. After a step whose root, animation and root velocity did not change, every segment whose
+// angular speed is within rest_angular_speed and which lies within rest_angle of its equilibrium
+// (its target without forces; with forces the root of k wrap(theta - t) = m alpha(theta) found by
+// bisection on the true torque, or its limit) is snapped onto it with zero velocity, all segments
+// or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
+// chain and skipping it are the same. Any change of input or setting wakes it.
+//
+// Updates are all or nothing: the mutable state is copied aside before the steps and put back if a
+// step fails (a result out of float range), so an error never leaves a half-stepped chain.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
 // so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
 //
-// Per-segment budget: 76 bytes (plus padding of each array to 16 bytes)
-//   hot state, read and written every step     16 B: angle, velocity, prev_angle, target
+// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes), and a 24-byte backup
+//   hot state, read and written every step     24 B: angle, velocity, prev_angle, target,
+//                                                     offsets of the last step (the sleep test),
+//                                                     anim_from
 //   per-step configuration, read every step     48 B: exact transition (16), params (12), length,
-//                                                     rest_angle, limit, anim_from, anim_to
+//                                                     rest_angle, limit, inertia, anim_to
 //   cold                                        12 B: own_params (the segment's setting)
 #include "spring/chain.h"
 
@@ -36,18 +70,23 @@
 
 #define CHAIN2D_ALIGN 16u
 
-// Float arrays, n entries each, in this order after the struct.
+// Float arrays, n entries each, in this order after the struct. The mutable state comes first
+// (ARR_ANGLE .. ARR_ANIM_FROM), so one copy backs it up (into ARR_BACKUP ..).
 enum {
 	ARR_ANGLE,      // world angle of the last step, radians in (-pi, pi]
 	ARR_VELOCITY,   // angular velocity of the last step, rad/s
 	ARR_PREV_ANGLE, // world angle of the step before (output interpolation)
 	ARR_TARGET,     // target world angle of the last step, without forces, (-pi, pi]
-	ARR_LENGTH,     // segment length, > 0
-	ARR_REST,       // rest local angle, radians (as given)
-	ARR_LIMIT,      // max swing from the target, (0, pi]; 0 unlimited
+	ARR_OFFSET,     // animated offsets the last step used
 	ARR_ANIM_FROM,  // animated offsets of the previous frame
-	ARR_ANIM_TO,    // animated offsets of the frame submitted by the next update
-	ARR_FLOAT_COUNT
+	ARR_STATE_COUNT,
+	ARR_LENGTH = ARR_STATE_COUNT, // segment length, > 0
+	ARR_REST,                     // rest local angle, radians (as given)
+	ARR_LIMIT,                    // max swing from the target, (0, pi]; 0 unlimited
+	ARR_INERTIA,                  // fraction of the pivot's acceleration felt, [0, 100]; 0 none
+	ARR_ANIM_TO,                  // animated offsets of the frame submitted by the next update
+	ARR_BACKUP,                   // ARR_STATE_COUNT arrays: the state before the running update
+	ARR_FLOAT_COUNT = ARR_BACKUP + ARR_STATE_COUNT
 };
 // spring_params arrays after the float arrays.
 enum {
@@ -56,18 +95,40 @@ enum {
 	ARR_PARAMS_COUNT
 };
 
+// Bounds of the settings (documented in chain.h).
+#define INERTIA_MAX 100.0f
+// The gravity-shifted goal may be folded onto the circle only while the total error (shortest
+// arc to the target plus the shift) stays this far inside a half turn; beyond it the segment
+// steps on the unfolded error.
+#define FOLD_SAFE 3.0
+// Derived rest thresholds: the tip moves at most REST_TIP_FRACTION of the chain's length when
+// every segment is off by the rest angle; never below REST_ANGLE_MIN (a few float steps of pi).
+#define REST_TIP_FRACTION 1e-4
+#define REST_ANGLE_MIN 1e-6f
+#define REST_SPEED_PER_ANGLE 10.0f
+// The field stiffness (1/s^2) taken explicitly is at most this over step^2 (omega h about 0.2).
+#define FIELD_STIFFNESS_MAX 0.05
+// Bisection steps of the equilibrium inside a bracket of twice the rest angle (far below float).
+#define EQUILIBRIUM_ITERATIONS 40
+
 struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;        // chain default (resolved: never zero)
-	spring_params tip_params;    // as given; zero -> no gradient
-	spring_vec2 gravity;         // units/s^2
-	spring_vec2 wind;            // units/s^2
-	spring_xform2 root;          // root of the last step (angle wrapped, scale 1)
-	spring_xform2 prev_root;     // root of the step before
-	spring_xform2 input_root;    // root given to the last update (the next frame interpolates from it)
-	spring_internal_owner owner; // set by create; zero for caller memory
+	spring_params params;         // chain default (resolved: never zero)
+	spring_params tip_params;     // as given; zero -> no gradient
+	spring_vec2 gravity;          // units/s^2
+	spring_vec2 wind;             // units/s^2
+	spring_xform2 root;           // root of the last step (angle wrapped, scale 1)
+	spring_xform2 prev_root;      // root of the step before
+	spring_xform2 input_root;     // root given to the last update (the next frame interpolates from it)
+	spring_vec2 root_velocity;    // units/s, of the last step (capped)
+	float max_root_speed;         // units/s; 0 no cap
+	float max_root_angular_speed; // rad/s; 0 no cap
+	float rest_angle;             // rad, resolved (> 0)
+	float rest_angular_speed;     // rad/s, resolved (> 0)
+	bool resting;                 // snapped onto the equilibrium; a step with the same inputs does nothing
+	spring_internal_owner owner;  // set by create; zero for caller memory
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -131,8 +192,14 @@ static spring_stepper *steppers(const spring_chain2d *c)
 
 static spring_result check_root(spring_xform2 root)
 {
-	// The scale is ignored, so it is not checked.
-	return spring_vec2_is_finite(root.position) && spring_is_finite(root.angle) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
+	// The scale is ignored, so it is not checked. Positions stay within the chains' coordinate
+	// range (chain.h), so every joint the chain computes stays finite.
+	if (!spring_vec2_is_finite(root.position) || !spring_is_finite(root.angle)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return fabsf(root.position.x) <= SPRING_CHAIN_MAX_COORDINATE && fabsf(root.position.y) <= SPRING_CHAIN_MAX_COORDINATE
+	           ? SPRING_OK
+	           : SPRING_ERROR_OUT_OF_RANGE;
 }
 
 // The prologue of every call taking a root: a chain and a finite root.
@@ -157,12 +224,45 @@ static spring_result set_error(spring_error *error, spring_result r, int index, 
 	return r;
 }
 
-static spring_result check_limit(float limit)
+// A finite value in [0, max] (a limit, an inertia, a cap or a threshold; max INFINITY: >= 0).
+static spring_result check_range(float value, float max)
 {
-	if (!spring_is_finite(limit)) {
+	if (!spring_is_finite(value)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	return limit >= 0.0f && limit <= (float)SPRING_PI ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+	return value >= 0.0f && value <= max ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+static spring_result check_limit(float limit)
+{
+	return check_range(limit, (float)SPRING_PI);
+}
+
+// The inertia a segment is stepped with: its own setting, else the chain's (0: none).
+static float resolve_inertia(const spring_chain2d_desc *desc, const spring_chain2d_segment *s)
+{
+	if (s->no_inertia) {
+		return 0.0f;
+	}
+	if (s->inertia > 0.0f) {
+		return s->inertia;
+	}
+	if (desc->no_inertia) {
+		return 0.0f;
+	}
+	return desc->inertia > 0.0f ? desc->inertia : 1.0f;
+}
+
+// The default rest angle: REST_TIP_FRACTION L / sum_i D_i (see chain.h), at least REST_ANGLE_MIN.
+static float derived_rest_angle(const spring_chain2d_segment *segments, int n)
+{
+	double total = 0.0, lever = 0.0;
+	for (int i = n - 1; i >= 0; i--) {
+		total += (double)segments[i].length; // length from segment i's pivot to the tip
+		lever += total;
+	}
+	float angle = (float)(REST_TIP_FRACTION * total / lever);
+	return angle > REST_ANGLE_MIN ? angle : REST_ANGLE_MIN;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,6 +272,7 @@ typedef struct chain2d_config {
 	float step;
 	int max_steps;
 	spring_params params;
+	float rest_angle, rest_angular_speed; // resolved
 } chain2d_config;
 
 static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_config *cfg, spring_error *error)
@@ -216,8 +317,27 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "root", "root position and angle must be finite (got %g, %g, %g)",
 		                 (double)desc->root.position.x, (double)desc->root.position.y, (double)desc->root.angle);
 	}
+	spring_result r = check_range(desc->inertia, INERTIA_MAX);
+	if (r != SPRING_OK) {
+		return set_error(error, r, -1, "inertia", "inertia must be finite and in [0, %g], 0 for 1 (got %g)", (double)INERTIA_MAX,
+		                 (double)desc->inertia);
+	}
+	const struct {
+		float value;
+		const char *field, *unit;
+	} caps[] = {{desc->max_root_speed, "max_root_speed", "units/s"},
+	            {desc->max_root_angular_speed, "max_root_angular_speed", "rad/s"},
+	            {desc->rest_angle, "rest_angle", "rad"},
+	            {desc->rest_angular_speed, "rest_angular_speed", "rad/s"}};
+	for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); k++) {
+		r = check_range(caps[k].value, INFINITY);
+		if (r != SPRING_OK) {
+			return set_error(error, r, -1, caps[k].field, "%s must be finite and >= 0 %s, 0 for the default (got %g)",
+			                 caps[k].field, caps[k].unit, (double)caps[k].value);
+		}
+	}
 	spring_params base;
-	spring_result r = spring_chain_internal_base_params(desc->params, &base);
+	r = spring_chain_internal_base_params(desc->params, &base);
 	if (r != SPRING_OK) {
 		return set_error(error, r, -1, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
 		                 (double)desc->params.stiffness, (double)desc->params.damping, (double)desc->params.mass);
@@ -244,6 +364,11 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 			return set_error(error, r, i, "limit", "limit must be 0 (unlimited) or in (0, pi] radians (got %g)",
 			                 (double)s->limit);
 		}
+		r = check_range(s->inertia, INERTIA_MAX);
+		if (r != SPRING_OK) {
+			return set_error(error, r, i, "inertia", "inertia must be finite and in [0, %g], 0 for the chain's (got %g)",
+			                 (double)INERTIA_MAX, (double)s->inertia);
+		}
 		spring_params p;
 		r = spring_chain_internal_bone_params(s->params, base, desc->tip_params, i, n, &p);
 		if (r != SPRING_OK && spring_chain_internal_params_unset(s->params)) {
@@ -263,6 +388,8 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	cfg->step = step;
 	cfg->max_steps = max_steps;
 	cfg->params = base;
+	cfg->rest_angle = desc->rest_angle > 0.0f ? desc->rest_angle : derived_rest_angle(desc->segments, n);
+	cfg->rest_angular_speed = desc->rest_angular_speed > 0.0f ? desc->rest_angular_speed : REST_SPEED_PER_ANGLE * cfg->rest_angle;
 	return SPRING_OK;
 }
 
@@ -284,11 +411,12 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 {
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *prev = farr(c, ARR_PREV_ANGLE);
-	float *target = farr(c, ARR_TARGET), *rest = farr(c, ARR_REST);
+	float *target = farr(c, ARR_TARGET), *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
 	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO);
 	float parent = root.angle;
 	for (int i = 0; i < n; i++) {
 		from[i] = to[i];
+		used[i] = to[i];
 		float a = spring_internal_angle_fold((double)parent + (double)rest[i] + (double)to[i]);
 		angle[i] = a;
 		prev[i] = a;
@@ -299,6 +427,8 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	c->root = root;
 	c->prev_root = root;
 	c->input_root = root;
+	c->root_velocity = spring_vec2_make(0.0f, 0.0f);
+	c->resting = false; // the next still step checks the balance under the forces
 }
 
 spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
@@ -328,17 +458,23 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->tip_params = desc->tip_params;
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
+	c->max_root_speed = desc->max_root_speed;
+	c->max_root_angular_speed = desc->max_root_angular_speed;
+	c->rest_angle = cfg.rest_angle;
+	c->rest_angular_speed = cfg.rest_angular_speed;
 	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
 	int n = c->segment_count;
 	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
+	float *inertia = farr(c, ARR_INERTIA);
 	spring_params *params = parr(c, ARR_PARAMS), *own = parr(c, ARR_OWN_PARAMS);
 	for (int i = 0; i < n; i++) {
 		const spring_chain2d_segment *s = &desc->segments[i];
 		length[i] = s->length;
 		rest[i] = s->rest_angle;
 		limit[i] = s->limit;
+		inertia[i] = resolve_inertia(desc, s);
 		own[i] = s->params;
 		r = spring_chain_internal_bone_params(s->params, c->params, c->tip_params, i, n, &params[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated above
@@ -362,70 +498,284 @@ void spring_chain2d_destroy(spring_chain2d *chain)
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-// One fixed step under `root` (clean), root to tip, keeping the previous state for the output
-// interpolation. The animated offsets are interpolated from `from` to `to` at `f` (the fraction
-// of the frame at which the step ends); with from == to they are exactly `to`.
-static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *from, const float *to, float f)
+// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
+// `length` at world angle `angle`: (d x f) / L' (see the top of the file). `stiffness` (optional)
+// receives minus its derivative, (d . f) / L' (1/s^2): positive when the field holds the segment.
+static double field_accel(double fx, double fy, double length, double angle, double *stiffness)
 {
-	int n = c->segment_count;
-	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
-	const float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
-	c->prev_root = c->root;
-	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
-	c->root = root;
-	const spring_params *params = parr(c, ARR_PARAMS);
-	const spring_stepper *step = steppers(c);
-	const double fx = (double)c->gravity.x + (double)c->wind.x;
-	const double fy = (double)c->gravity.y + (double)c->wind.y;
-	const int forces = fx != 0.0 || fy != 0.0;
+	double s, co;
+	spring_det_sincos(angle, &s, &co);
+	if (stiffness) {
+		*stiffness = 1.5 * (co * fx + s * fy) / length;
+	}
+	return 1.5 * (co * fy - s * fx) / length;
+}
+
+// Steps segment i's spring (state *st) once towards target `t` (`goal` unfolded) under the angular
+// acceleration `alpha` (0: none) of a field whose stiffness on the segment is `held` (1/s^2, see
+// field_accel). On error (a result out of float range) *st is undefined: the caller drops the
+// whole update.
+static spring_result step_segment(const spring_chain2d *c, int i, float t, double goal, double alpha, double held,
+                                  spring_state *st)
+{
+	spring_params p = parr(c, ARR_PARAMS)[i];
+	const spring_stepper *stepper = &steppers(c)[i];
 	const float h = c->clock.step;
-	spring_result result = SPRING_OK;
-	float parent = root.angle; // this step's simulated angle of the parent
-	for (int i = 0; i < n; i++) {
-		float offset = from[i] == to[i] ? to[i] : spring_angle_lerp(from[i], to[i], f);
-		double goal = (double)parent + (double)rest[i] + (double)offset;
-		float t = spring_internal_angle_fold(goal);
-		spring_params p = params[i];
-		float shifted = t;
-		if (forces) {
-			double s, co;
-			spring_det_sincos((double)angle[i], &s, &co);
-			double alpha = 1.5 * (co * fy - s * fx) / (double)length[i];
-			shifted = spring_internal_angle_fold(goal + alpha * (double)p.mass / (double)p.stiffness);
+	float shifted = t;
+	if (alpha != 0.0) {
+		double shift = alpha * (double)p.mass / (double)p.stiffness;
+		double error = (double)spring_angle_delta(st->x, t) + shift;
+		// A stiff field taken at the step's start overshoots and grows (a short segment under
+		// strong gravity or a violent acceleration): its stiffness beyond FIELD_STIFFNESS_MAX /
+		// step^2 is folded into the aim, which becomes a Newton step onto the balance (the same
+		// fixed point).
+		double excess = held - FIELD_STIFFNESS_MAX / ((double)h * (double)h);
+		if (excess > 0.0) {
+			double w2 = (double)p.stiffness / (double)p.mass;
+			error *= w2 / (w2 + excess);
 		}
-		spring_state st = {angle[i], velocity[i]};
-		spring_result r = SPRING_OK;
-		if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-			r = spring_step_semi_implicit_angle(p, &st, shifted, h);
+		if (fabs(error) < FOLD_SAFE && excess <= 0.0) {
+			shifted = spring_internal_angle_fold(goal + shift);
 		} else {
-			spring_stepper_step_angle(&step[i], &st, shifted); // four multiply-adds
-			if (!spring_is_finite(st.x) || !spring_is_finite(st.v)) {
+			// Folded, this goal would lie on the wrong side of the circle: step the offset from the
+			// current angle towards the unfolded error, then map it back onto the circle.
+			spring_state rel = {0.0f, st->v};
+			spring_result r = SPRING_OK;
+			if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+				r = spring_step_semi_implicit(p, &rel, (float)error, h);
+			} else {
+				spring_stepper_step(stepper, &rel, (float)error);
+			}
+			if (r == SPRING_OK && (!spring_is_finite(rel.x) || !spring_is_finite(rel.v))) {
 				r = SPRING_ERROR_OUT_OF_RANGE;
 			}
+			st->x = spring_internal_angle_fold((double)st->x + (double)rel.x);
+			st->v = rel.v;
+			return r;
 		}
-		if (r != SPRING_OK) {
-			// Unreachable with validated parameters: angles are wrapped, errors are folded onto
-			// the shortest arc and the step is stable. Keep the segment and report.
-			SPRING_ASSERT(r == SPRING_OK);
-			result = result == SPRING_OK ? r : result;
-			st.x = angle[i];
-			st.v = velocity[i];
-		}
-		if (limit[i] > 0.0f) {
-			float swing = spring_angle_delta(t, st.x);
-			if (fabsf(swing) > limit[i]) {
-				st.x = spring_internal_angle_fold((double)t + (swing > 0.0f ? (double)limit[i] : -(double)limit[i]));
-				if ((st.v > 0.0f) == (swing > 0.0f) && st.v != 0.0f) {
-					st.v = 0.0f; // remove the outward velocity, keep the inward
-				}
+	}
+	if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+		return spring_step_semi_implicit_angle(p, st, shifted, h);
+	}
+	spring_stepper_step_angle(stepper, st, shifted); // four multiply-adds
+	return spring_is_finite(st->x) && spring_is_finite(st->v) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+// Holds a stepped segment within `limit` (0: none) of its target t, removing the outward velocity.
+static void apply_limit(float limit, float t, spring_state *st)
+{
+	if (limit > 0.0f) {
+		float swing = spring_angle_delta(t, st->x);
+		if (fabsf(swing) > limit) {
+			st->x = spring_internal_angle_fold((double)t + (swing > 0.0f ? (double)limit : -(double)limit));
+			if ((st->v > 0.0f) == (swing > 0.0f) && st->v != 0.0f) {
+				st->v = 0.0f; // remove the outward velocity, keep the inward
 			}
 		}
+	}
+}
+
+// Net angular acceleration (rad/s^2) of segment i held still at world angle x: the spring's pull
+// towards t along the shortest arc plus the field's (fx, fy) torque.
+static double net_accel(const spring_chain2d *c, int i, float t, double fx, double fy, double x)
+{
+	spring_params p = parr(c, ARR_PARAMS)[i];
+	double pull = (double)p.stiffness / (double)p.mass * (double)spring_internal_angle_fold((double)t - x);
+	return pull + field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, NULL);
+}
+
+// The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
+// angle of `angle`: t itself without a field; the limit when the field holds the segment against
+// it; otherwise the zero of the net acceleration, found by bisection on the true torque inside
+// [angle - rest, angle + rest] where it falls through zero (a stable balance). False when none.
+static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, float angle, float *out)
+{
+	const double near = (double)c->rest_angle;
+	const float limit = farr(c, ARR_LIMIT)[i];
+	float eq = t;
+	if (fx != 0.0 || fy != 0.0) {
+		float swing = spring_angle_delta(t, angle);
+		double edge = (double)t + (swing > 0.0f ? (double)limit : -(double)limit);
+		if (limit > 0.0f && fabsf(swing) >= limit - c->rest_angle && (net_accel(c, i, t, fx, fy, edge) > 0.0) == (swing > 0.0f)) {
+			eq = spring_internal_angle_fold(edge); // pressed against the limit
+		} else {
+			double lo = (double)angle - near, hi = (double)angle + near;
+			if (!(net_accel(c, i, t, fx, fy, lo) >= 0.0 && net_accel(c, i, t, fx, fy, hi) <= 0.0)) {
+				return false;
+			}
+			for (int k = 0; k < EQUILIBRIUM_ITERATIONS; k++) {
+				double mid = 0.5 * (lo + hi);
+				if (net_accel(c, i, t, fx, fy, mid) > 0.0) {
+					lo = mid;
+				} else {
+					hi = mid;
+				}
+			}
+			eq = spring_internal_angle_fold(0.5 * (lo + hi));
+			spring_state held = {eq, 0.0f};
+			apply_limit(limit, t, &held);
+			eq = held.x;
+		}
+	}
+	*out = eq;
+	return fabsf(spring_angle_delta(eq, angle)) <= c->rest_angle;
+}
+
+// After a step whose inputs were those of the step before (a still root and animation): when
+// every segment is slower than the rest angular speed and within the rest angle of its
+// equilibrium, snaps them all onto it (root to tip, each under its snapped parent) with zero
+// velocity and puts the chain to sleep; otherwise changes nothing.
+static void try_rest(spring_chain2d *c)
+{
+	int n = c->segment_count;
+	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY);
+	for (int i = 0; i < n; i++) {
+		if (!(fabsf(velocity[i]) <= c->rest_angular_speed)) {
+			return;
+		}
+	}
+	const float *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
+	const double fx = (double)c->gravity.x + (double)c->wind.x;
+	const double fy = (double)c->gravity.y + (double)c->wind.y;
+	float eq[SPRING_CHAIN_MAX_BONES], goal[SPRING_CHAIN_MAX_BONES];
+	float parent = c->root.angle;
+	for (int i = 0; i < n; i++) {
+		goal[i] = spring_internal_angle_fold((double)parent + (double)rest[i] + (double)used[i]);
+		if (!equilibrium(c, i, goal[i], fx, fy, angle[i], &eq[i])) {
+			return;
+		}
+		parent = eq[i];
+	}
+	memcpy(angle, eq, (size_t)n * sizeof(float));
+	memcpy(farr(c, ARR_PREV_ANGLE), eq, (size_t)n * sizeof(float));
+	memcpy(farr(c, ARR_TARGET), goal, (size_t)n * sizeof(float));
+	memset(velocity, 0, (size_t)n * sizeof(float));
+	c->resting = true;
+}
+
+// True when a step under `root` with `offsets` has exactly (bit for bit) the inputs of the last.
+static bool same_inputs(const spring_chain2d *c, spring_xform2 root, const float *offsets)
+{
+	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
+	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0 &&
+	       memcmp(offsets, farr(c, ARR_OFFSET), (size_t)c->segment_count * sizeof(float)) == 0;
+}
+
+// Carries the state rigidly by `turn` radians about the root (the part of a root rotation beyond
+// max_root_angular_speed, or a teleport's turn): the world angles and the root's velocity turn,
+// nothing swings.
+static void carry(spring_chain2d *c, double turn)
+{
+	int n = c->segment_count;
+	float *angle = farr(c, ARR_ANGLE);
+	for (int i = 0; i < n; i++) {
+		angle[i] = spring_internal_angle_fold((double)angle[i] + turn);
+	}
+	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
+}
+
+// One fixed step under `root` (clean) with the animated `offsets` of this step, root to tip,
+// keeping the previous state for the output interpolation. Asleep with the inputs of the last
+// step, it does nothing. On error the state is partly stepped: run it through run_steps.
+static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets)
+{
+	const bool same = same_inputs(c, root, offsets);
+	if (c->resting && same) {
+		return SPRING_OK; // asleep: nothing would move
+	}
+	c->resting = false;
+	int n = c->segment_count;
+	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
+	float *used = farr(c, ARR_OFFSET);
+	const float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
+	const float *inertia = farr(c, ARR_INERTIA);
+	const double h = (double)c->clock.step;
+	// The root's velocity over this step (segment 0's pivot), capped at max_root_speed.
+	double vx = ((double)root.position.x - (double)c->root.position.x) / h;
+	double vy = ((double)root.position.y - (double)c->root.position.y) / h;
+	double speed = sqrt(vx * vx + vy * vy);
+	if (c->max_root_speed > 0.0f && speed > (double)c->max_root_speed) {
+		vx *= (double)c->max_root_speed / speed;
+		vy *= (double)c->max_root_speed / speed;
+	}
+	// Still: the inputs of the last step, whose root did not move either (no acceleration left).
+	const bool still = same && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
+	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
+	if (c->max_root_angular_speed > 0.0f) {
+		double turn = (double)spring_angle_delta(c->root.angle, root.angle);
+		double most = (double)c->max_root_angular_speed * h;
+		if (fabs(turn) > most) {
+			carry(c, turn > 0.0 ? turn - most : turn + most);
+		}
+	}
+	// The root's acceleration over this step: every pivot's.
+	const double px = (vx - (double)c->root_velocity.x) / h;
+	const double py = (vy - (double)c->root_velocity.y) / h;
+	c->root_velocity = spring_vec2_make((float)vx, (float)vy);
+	c->prev_root = c->root;
+	c->root = root;
+	const double fx = (double)c->gravity.x + (double)c->wind.x;
+	const double fy = (double)c->gravity.y + (double)c->wind.y;
+	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
+	// whip finite (its centripetal feed grows with the square of the speed).
+	const float max_speed = (float)(SPRING_PI / h);
+	float parent = root.angle; // this step's simulated angle of the parent
+	for (int i = 0; i < n; i++) {
+		double goal = (double)parent + (double)rest[i] + (double)offsets[i];
+		float t = spring_internal_angle_fold(goal);
+		double ax = fx, ay = fy; // the field the segment feels: forces minus its pivot's acceleration
+		if (inertia[i] > 0.0f) {
+			ax -= (double)inertia[i] * px;
+			ay -= (double)inertia[i] * py;
+		}
+		double held = 0.0;
+		double alpha = ax != 0.0 || ay != 0.0 ? field_accel(ax, ay, (double)length[i], (double)angle[i], &held) : 0.0;
+		spring_state st = {angle[i], velocity[i]};
+		spring_result r = step_segment(c, i, t, goal, alpha, held, &st);
+		if (r != SPRING_OK) {
+			return r;
+		}
+		if (fabsf(st.v) > max_speed) {
+			st.v = st.v > 0.0f ? max_speed : -max_speed; // never more than half a turn per step
+		}
+		apply_limit(limit[i], t, &st);
 		angle[i] = st.x;
 		velocity[i] = st.v;
 		target[i] = t;
+		used[i] = offsets[i];
 		parent = st.x;
 	}
-	return result;
+	if (still) {
+		try_rest(c);
+	}
+	return SPRING_OK;
+}
+
+// The bytes of the mutable state arrays (ARR_ANGLE .. ARR_ANIM_FROM, contiguous).
+static size_t state_bytes(const spring_chain2d *c)
+{
+	return (size_t)ARR_STATE_COUNT * float_stride(c->segment_count);
+}
+
+// All or nothing: keeps the state aside in `head` and the backup arrays before steps run.
+static void backup_state(const spring_chain2d *c, spring_chain2d *head)
+{
+	*head = *c;
+	memcpy(farr(c, ARR_BACKUP), farr(c, ARR_ANGLE), state_bytes(c));
+}
+
+static void restore_state(spring_chain2d *c, const spring_chain2d *head)
+{
+	memcpy(farr(c, ARR_ANGLE), farr(c, ARR_BACKUP), state_bytes(c));
+	*c = *head;
+}
+
+// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
+static spring_xform2 substep_root(spring_xform2 from, spring_xform2 to, float f)
+{
+	spring_xform2 at = {
+		spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
+	return at;
 }
 
 spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
@@ -440,26 +790,39 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	if (frame_dt < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
+	int n = chain->segment_count;
+	float *anim_from = farr(chain, ARR_ANIM_FROM);
+	const float *anim_to = farr(chain, ARR_ANIM_TO);
+	spring_xform2 from = chain->input_root, to = clean_root(root);
+	const size_t offset_bytes = (size_t)n * sizeof(float);
+	// Asleep and nothing changed: every step would do nothing, so none runs.
+	if (chain->resting && memcmp(&from, &to, sizeof to) == 0 && memcmp(anim_from, anim_to, offset_bytes) == 0 &&
+	    same_inputs(chain, substep_root(from, to, 1.0f), anim_to)) {
+		int steps = spring_clock_advance(&chain->clock, frame_dt);
+		return steps < 0 ? (spring_result)(-steps) : SPRING_OK;
+	}
+	spring_chain2d head;
+	backup_state(chain, &head);
 	int steps = spring_clock_advance(&chain->clock, frame_dt);
 	if (steps < 0) {
+		restore_state(chain, &head);
 		return (spring_result)(-steps);
 	}
-	int n = chain->segment_count;
-	const float *anim_from = farr(chain, ARR_ANIM_FROM), *anim_to = farr(chain, ARR_ANIM_TO);
-	spring_xform2 from = chain->input_root, to = clean_root(root);
-	spring_result result = SPRING_OK;
+	float offsets[SPRING_CHAIN_MAX_BONES];
 	for (int k = 0; k < steps; k++) {
 		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
-		spring_xform2 at = {
-			spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
-		r = step_once(chain, at, anim_from, anim_to, f);
-		if (r != SPRING_OK && result == SPRING_OK) {
-			result = r;
+		for (int i = 0; i < n; i++) {
+			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_angle_lerp(anim_from[i], anim_to[i], f);
+		}
+		r = step_once(chain, substep_root(from, to, f), offsets);
+		if (r != SPRING_OK) {
+			restore_state(chain, &head);
+			return r;
 		}
 	}
 	chain->input_root = to;
-	memcpy(farr(chain, ARR_ANIM_FROM), anim_to, (size_t)n * sizeof(float));
-	return result;
+	memcpy(anim_from, anim_to, offset_bytes);
+	return SPRING_OK;
 }
 
 static spring_result check_offsets(const float *offsets, int n)
@@ -483,8 +846,14 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	}
 	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
 	spring_xform2 at = clean_root(root);
+	spring_chain2d head;
+	backup_state(chain, &head);
 	chain->input_root = at;
-	return step_once(chain, at, offsets, offsets, 1.0f);
+	r = step_once(chain, at, offsets);
+	if (r != SPRING_OK) {
+		restore_state(chain, &head);
+	}
+	return r;
 }
 
 spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity)
@@ -551,12 +920,12 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	double sn, cs;
 	spring_det_sincos(delta, &sn, &cs);
 	int n = chain->segment_count;
-	float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *target = farr(chain, ARR_TARGET);
+	float *prev = farr(chain, ARR_PREV_ANGLE), *target = farr(chain, ARR_TARGET);
 	for (int i = 0; i < n; i++) {
-		angle[i] = spring_internal_angle_fold((double)angle[i] + delta);
 		prev[i] = spring_internal_angle_fold((double)prev[i] + delta);
 		target[i] = spring_internal_angle_fold((double)target[i] + delta);
 	}
+	carry(chain, delta); // the angles and the root's velocity
 	spring_xform2 prev_root = {move_rigid(chain->prev_root.position, old.position, to.position, cs, sn),
 	                           spring_internal_angle_fold((double)chain->prev_root.angle + delta),
 	                           {1.0f, 1.0f}};
@@ -566,6 +935,7 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	chain->prev_root = prev_root;
 	chain->input_root = input;
 	chain->root = to;
+	chain->resting = false; // the forces now act at other angles
 	return SPRING_OK;
 }
 
@@ -615,8 +985,10 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	if (r != SPRING_OK) {
 		return r;
 	}
+	spring_params *own = &parr(chain, ARR_OWN_PARAMS)[segment];
+	chain->resting = chain->resting && memcmp(own, &params, sizeof params) == 0;
 	parr(chain, ARR_PARAMS)[segment] = p;
-	parr(chain, ARR_OWN_PARAMS)[segment] = params;
+	*own = params;
 	steppers(chain)[segment] = st;
 	return SPRING_OK;
 }
@@ -630,7 +1002,9 @@ spring_result spring_chain2d_set_limit(spring_chain2d *chain, int segment, float
 	if (r != SPRING_OK) {
 		return r;
 	}
-	farr(chain, ARR_LIMIT)[segment] = limit;
+	float *own = &farr(chain, ARR_LIMIT)[segment];
+	chain->resting = chain->resting && *own == limit;
+	*own = limit;
 	return SPRING_OK;
 }
 
@@ -642,8 +1016,51 @@ spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravi
 	if (!spring_vec2_is_finite(gravity) || !spring_vec2_is_finite(wind)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
+	chain->resting = chain->resting && memcmp(&chain->gravity, &gravity, sizeof gravity) == 0 &&
+	                 memcmp(&chain->wind, &wind, sizeof wind) == 0;
 	chain->gravity = gravity;
 	chain->wind = wind;
+	return SPRING_OK;
+}
+
+spring_result spring_chain2d_set_inertia(spring_chain2d *chain, int segment, float inertia)
+{
+	if (!chain || segment < -1 || segment >= chain->segment_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = check_range(inertia, INERTIA_MAX);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	int n = chain->segment_count;
+	float *own = farr(chain, ARR_INERTIA);
+	bool changed = false;
+	for (int i = 0; i < n; i++) {
+		if (segment < 0 || i == segment) {
+			changed = changed || own[i] != inertia;
+			own[i] = inertia;
+		}
+	}
+	chain->resting = chain->resting && !changed;
+	return SPRING_OK;
+}
+
+spring_result spring_chain2d_set_root_limits(spring_chain2d *chain, float max_root_speed, float max_root_angular_speed)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = check_range(max_root_speed, INFINITY);
+	if (r == SPRING_OK) {
+		r = check_range(max_root_angular_speed, INFINITY);
+	}
+	if (r != SPRING_OK) {
+		return r;
+	}
+	chain->resting = chain->resting && chain->max_root_speed == max_root_speed &&
+	                 chain->max_root_angular_speed == max_root_angular_speed;
+	chain->max_root_speed = max_root_speed;
+	chain->max_root_angular_speed = max_root_angular_speed;
 	return SPRING_OK;
 }
 
@@ -722,6 +1139,11 @@ float spring_chain2d_get_target(const spring_chain2d *chain, int segment)
 		return 0.0f;
 	}
 	return farr(chain, ARR_TARGET)[segment];
+}
+
+bool spring_chain2d_is_resting(const spring_chain2d *chain)
+{
+	return chain && chain->resting;
 }
 
 const spring_clock *spring_chain2d_clock(const spring_chain2d *chain)

@@ -38,7 +38,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		memset(a, 0, sizeof *a);
 		for (int i = 0; i < n; i++) {
 			const spring_rig_bone_desc *b = &d->bones[s->bones[i]];
-			s->kind.segments[i] = (spring_chain2d_segment){b->length, b->setup.angle, {0.0f, 0.0f, 0.0f}, ch->limit};
+			s->kind.segments[i] = (spring_chain2d_segment){.length = b->length, .rest_angle = b->setup.angle, .limit = ch->limit};
 		}
 		a->segment_count = n;
 		a->segments = s->kind.segments;
@@ -49,6 +49,10 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		a->step = probe.step;
 		a->max_steps = 1000; // driven one step per call by the rig
 		a->integrator = ch->integrator;
+		a->inertia = ch->inertia;
+		a->no_inertia = ch->no_inertia;
+		a->max_root_speed = ch->max_root_speed;
+		a->max_root_angular_speed = ch->max_root_angular_speed;
 	} else {
 		memset(t, 0, sizeof *t);
 		for (int i = 0; i < n; i++) {
@@ -78,6 +82,8 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 		t->mode_2d = 1;
 		t->integrator = ch->integrator;
 		t->projection = ch->projection;
+		t->max_root_speed = ch->max_root_speed;
+		t->max_root_angular_speed = ch->max_root_angular_speed;
 		t->step = probe.step;
 		t->max_steps = 1000;
 		t->root.rotation = spring_quat_identity();

@@ -27,7 +27,10 @@
 #define MAXN 16
 
 // Hash of the standard chain2d scenario: identical for gcc, clang and wasm32 (determinism).
+// Without inertia (no_inertia): pure angle springs, as before inertia existed.
 #define SPRING_TEST_GOLDEN_CHAIN2D 0xe94e42bf1e8df733ull
+// The same scenario with the default inertia (1).
+#define SPRING_TEST_GOLDEN_CHAIN2D_INERTIA 0x17cc852225be6817ull
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -1532,7 +1535,7 @@ static int test_gradient(void)
 // Determinism golden: a standard scenario (gradient, gravity and wind, a limit, animation,
 // jittery frames, a teleport) hashed; the same constant for gcc, clang and wasm32.
 
-static int test_determinism_golden(void)
+static int golden_hash(bool no_inertia, uint64_t *out)
 {
 	enum { N = 6 };
 	spring_chain2d_segment segs[N];
@@ -1541,7 +1544,8 @@ static int test_determinism_golden(void)
 	segs[4].params = hz(5.0f, 0.25f);
 	// clang-format off
 	spring_chain2d_desc d = {.segment_count = N, .segments = segs, .params = hz(1.5f, 0.2f), .tip_params = hz(3.5f, 0.4f),
-	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f)};
+	                         .gravity = {0.0f, -9.81f}, .wind = {1.0f, 0.5f}, .root = anim_root(0.0, 2.0f),
+	                         .no_inertia = no_inertia};
 	// clang-format on
 	uint64_t h = SPRING_HASH_INIT;
 	for (int g = 0; g < 2; g++) {
@@ -1570,8 +1574,19 @@ static int test_determinism_golden(void)
 		}
 		box_free(&b);
 	}
-	printf("  determinism hash %016llx\n", (unsigned long long)h);
-	ENSURE(h == SPRING_TEST_GOLDEN_CHAIN2D);
+	*out = h;
+	return 0;
+}
+
+static int test_determinism_golden(void)
+{
+	uint64_t plain, inertia;
+	ENSURE(golden_hash(true, &plain) == 0);
+	ENSURE(golden_hash(false, &inertia) == 0);
+	printf("  determinism hash %016llx (no_inertia), %016llx (inertia)\n", (unsigned long long)plain,
+	       (unsigned long long)inertia);
+	ENSURE(plain == SPRING_TEST_GOLDEN_CHAIN2D);
+	ENSURE(inertia == SPRING_TEST_GOLDEN_CHAIN2D_INERTIA);
 	return 0;
 }
 
@@ -1655,6 +1670,403 @@ static int test_internal_step_is_the_update_step(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// 16. Inertia: the root's acceleration swings the segments (issue 9). A root darting +-30 units
+// sideways without turning swings a hanging tail's tip by more than 20% of the chain's length
+// (without inertia: local angles move by ~1e-7 rad, as before); no_inertia on the desc, on every
+// segment, or the setter at 0 give the same bits; a segment's own inertia overrides the chain's.
+
+#define TAIL_N 4
+#define TAIL_LENGTH 15.0f
+
+static spring_chain2d_desc tail_desc(spring_chain2d_segment *segs)
+{
+	fill_segments(segs, TAIL_N, TAIL_LENGTH, 0.0f);
+	spring_chain2d_desc d = {
+		.segment_count = TAIL_N, .segments = segs, .params = hz(2.0f, 0.3f), .root = scene_xform2(0.0f, 0.0f, -0.5f * PI_F)};
+	return d;
+}
+
+// The dart: 0 -> +30 -> -30 -> 0 units along x in 0.3 s, then still; returns the largest local
+// angle swing from rest and the largest tip distance from its rigid place (root space).
+static int dart(spring_chain2d *c, float *swing, float *tip_off)
+{
+	*swing = 0.0f;
+	*tip_off = 0.0f;
+	for (int f = 0; f < 120; f++) {
+		double t = (double)(f + 1) / 60.0;
+		float x = t < 0.1   ? (float)(300.0 * t)
+		          : t < 0.2 ? (float)(30.0 - 600.0 * (t - 0.1))
+		          : t < 0.3 ? (float)(-30.0 + 300.0 * (t - 0.2))
+		                    : 0.0f;
+		spring_xform2 root = scene_xform2(x, 0.0f, -0.5f * PI_F);
+		if (spring_chain2d_update(c, root, 1.0f / 60.0f) != SPRING_OK) {
+			return 0;
+		}
+		float local[TAIL_N];
+		spring_xform2 j[TAIL_N + 1];
+		if (spring_chain2d_get_pose(c, j, local, TAIL_N + 1) != SPRING_OK) {
+			return 0;
+		}
+		for (int i = 0; i < TAIL_N; i++) {
+			*swing = fmaxf(*swing, fabsf(spring_angle_delta(0.0f, local[i])));
+		}
+		float dx = j[TAIL_N].position.x - j[0].position.x;
+		*tip_off = fmaxf(*tip_off, fabsf(dx));
+	}
+	return 1;
+}
+
+static int stepped_equal(const spring_chain2d *a, const spring_chain2d *b)
+{
+	int n = spring_chain2d_segment_count(a);
+	for (int i = 0; i < n; i++) {
+		spring_state sa, sb;
+		if (spring_chain2d_get_state(a, i, &sa) != SPRING_OK || spring_chain2d_get_state(b, i, &sb) != SPRING_OK ||
+		    memcmp(&sa, &sb, sizeof sa) != 0 || spring_chain2d_get_target(a, i) != spring_chain2d_get_target(b, i)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int test_inertia_swings_the_tail(void)
+{
+	spring_chain2d_segment segs[TAIL_N];
+	spring_chain2d_desc d = tail_desc(segs);
+	const float length = TAIL_N * TAIL_LENGTH;
+	box on, off;
+	ENSURE(box_make(&on, &d));
+	d.no_inertia = true;
+	ENSURE(box_make(&off, &d));
+	float swing_on, tip_on, swing_off, tip_off;
+	ENSURE(dart(on.c, &swing_on, &tip_on));
+	ENSURE(dart(off.c, &swing_off, &tip_off));
+	printf("  +-30 dart: tip swings %.2f units (%.1f%% of the length) with inertia, local angles %.2g rad without\n",
+	       (double)tip_on, (double)(100.0f * tip_on / length), (double)swing_off);
+	ENSURE(tip_on > 0.2f * length);
+	ENSURE(swing_off < 1e-5f);
+	// The same bits without inertia, however it is said.
+	box seg_off, set_off;
+	spring_chain2d_segment own[TAIL_N];
+	d = tail_desc(own);
+	for (int i = 0; i < TAIL_N; i++) {
+		own[i].no_inertia = true;
+	}
+	ENSURE(box_make(&seg_off, &d));
+	d = tail_desc(segs);
+	ENSURE(box_make(&set_off, &d));
+	ENSURE(spring_chain2d_set_inertia(set_off.c, -1, 0.0f) == SPRING_OK);
+	ENSURE(dart(seg_off.c, &swing_on, &tip_on));
+	ENSURE(dart(set_off.c, &swing_on, &tip_on));
+	ENSURE(stepped_equal(off.c, seg_off.c) && stepped_equal(off.c, set_off.c));
+	// A segment's own inertia overrides the chain's no_inertia: only that segment swings.
+	box one;
+	d = tail_desc(own);
+	d.no_inertia = true;
+	for (int i = 0; i < TAIL_N; i++) {
+		own[i].no_inertia = false;
+	}
+	own[2].inertia = 1.0f;
+	ENSURE(box_make(&one, &d));
+	ENSURE(dart(one.c, &swing_on, &tip_on));
+	float local[TAIL_N];
+	ENSURE(spring_chain2d_get_pose(one.c, NULL, local, TAIL_N) == SPRING_OK);
+	ENSURE(swing_on > 0.05f);
+	// Bad settings change nothing.
+	ENSURE(spring_chain2d_set_inertia(one.c, TAIL_N, 1.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_set_inertia(one.c, 0, -1.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain2d_set_inertia(one.c, 0, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_set_root_limits(one.c, -1.0f, 0.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain2d_set_root_limits(one.c, 0.0f, INFINITY) == SPRING_ERROR_NOT_FINITE);
+	box_free(&on);
+	box_free(&off);
+	box_free(&seg_off);
+	box_free(&set_off);
+	box_free(&one);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 17. Envelope with inertia: a root that runs and bobs without turning gives the same tip motion
+// at 60, 144, 240 fps within 0.5% of the chain's length of a 1 kHz run, and at 24, 30 fps and on
+// a jittery clock within 2% (measured 1.46%, 0.94%, 0.96%: the root path is linear between frames,
+// so its acceleration arrives as one impulse per frame, an O(frame^2) difference from the smooth
+// path). Control: the frame's root jump fed to one step (no interpolation inside the frame) misses.
+
+// Starts still (no impulse at t = 0), speeds up to 60 units/s with a surging stride (+-6 units
+// at 1.2 Hz) and bobs 3 units at 2.4 Hz.
+static spring_xform2 run_root(double t)
+{
+	double x = 60.0 * t * t / (t + 1.0) + 6.0 * (1.0 - cos_d(TAU * 1.2 * t));
+	double y = 3.0 * (1.0 - cos_d(TAU * 2.4 * t));
+	return scene_xform2((float)x, (float)y, -0.5f * PI_F);
+}
+
+static int run_bob(float fps, int held, spring_vec2 out[ENV_CHECKPOINTS])
+{
+	spring_chain2d_segment segs[TAIL_N];
+	spring_chain2d_desc d = tail_desc(segs);
+	d.root = run_root(0.0);
+	box b;
+	if (!box_make(&b, &d)) {
+		return 0;
+	}
+	spring_frame_clock clock;
+	if (spring_frame_clock_init(&clock, (double)fps, ENV_INTERVAL, 0) != SPRING_OK) {
+		box_free(&b);
+		return 0;
+	}
+	while (clock.checkpoints < ENV_CHECKPOINTS) {
+		float dt = spring_frame_clock_next(&clock);
+		spring_xform2 root = run_root(clock.time);
+		if (held) {
+			// The trap: the frame's root jump fed to one step (no interpolation inside the frame).
+			if (spring_chain2d_internal_step(b.c, root, NULL) != SPRING_OK) {
+				box_free(&b);
+				return 0;
+			}
+		} else if (spring_chain2d_update(b.c, root, dt) != SPRING_OK) {
+			box_free(&b);
+			return 0;
+		}
+		if (clock.at_checkpoint) {
+			spring_xform2 j[TAIL_N + 1];
+			spring_chain2d_internal_pose(b.c, 1.0f, j, NULL, TAIL_N + 1);
+			if (!held) {
+				spring_chain2d_get_pose(b.c, j, NULL, TAIL_N + 1);
+			}
+			// Root space (the root only translates).
+			out[clock.checkpoints - 1] = spring_vec2_sub(j[TAIL_N].position, j[0].position);
+		}
+	}
+	box_free(&b);
+	return 1;
+}
+
+static int test_inertia_envelope_across_frame_rates(void)
+{
+	const double length = TAIL_N * TAIL_LENGTH;
+	const float rates[] = {24.0f, 30.0f, 60.0f, 144.0f, 240.0f, 0.0f};
+	spring_vec2 reference[ENV_CHECKPOINTS], run[ENV_CHECKPOINTS];
+	ENSURE(run_bob(1000.0f, 0, reference));
+	for (int r = 0; r < (int)(sizeof rates / sizeof rates[0]); r++) {
+		ENSURE(run_bob(rates[r], 0, run));
+		double error = envelope_error(run, reference) / length;
+		printf("  run and bob, %g fps%s: worst %.5f of the chain length\n", (double)rates[r], rates[r] > 0.0f ? "" : " (jittery)",
+		       error);
+		ENSURE_MSG(error < (rates[r] >= 60.0f ? 0.005 : 0.02), "%g fps: %g", (double)rates[r], error);
+	}
+	ENSURE(run_bob(24.0f, 1, run));
+	double control = envelope_error(run, reference) / length;
+	printf("  control (one step per frame at 24 fps): worst %.4f of the chain length\n", control);
+	ENSURE(control > 0.005);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 18. Inherited-motion caps: a dash at 3000 units/s capped at 300 gives exactly the angles of a
+// dash at 300 units/s; a spin at 20 rad/s capped at 2 rad/s swings the chain (root space) like a
+// spin at 2 rad/s; without caps the fast ones swing far more.
+
+static int dash(float speed, float cap, float spin, float spin_cap, float out[TAIL_N], float *worst)
+{
+	spring_chain2d_segment segs[TAIL_N];
+	spring_chain2d_desc d = tail_desc(segs);
+	d.max_root_speed = cap;
+	d.max_root_angular_speed = spin_cap;
+	box b;
+	if (!box_make(&b, &d)) {
+		return 0;
+	}
+	*worst = 0.0f;
+	for (int f = 0; f < 60; f++) {
+		double t = (double)(f + 1) / 60.0;
+		double moving = t < 0.25 ? t : 0.25;
+		spring_xform2 root = scene_xform2((float)(speed * moving), 0.0f, (float)(-0.5 * SPRING_PI + spin * moving));
+		if (spring_chain2d_update(b.c, root, 1.0f / 60.0f) != SPRING_OK) {
+			box_free(&b);
+			return 0;
+		}
+		spring_chain2d_get_pose(b.c, NULL, out, TAIL_N);
+		for (int i = 0; i < TAIL_N; i++) {
+			*worst = fmaxf(*worst, fabsf(out[i]));
+		}
+	}
+	box_free(&b);
+	return 1;
+}
+
+static int test_root_limits(void)
+{
+	float fast[TAIL_N], capped[TAIL_N], slow[TAIL_N];
+	float w_fast, w_capped, w_slow;
+	ENSURE(dash(3000.0f, 0.0f, 0.0f, 0.0f, fast, &w_fast));
+	ENSURE(dash(3000.0f, 5.0f, 0.0f, 0.0f, capped, &w_capped));
+	ENSURE(dash(5.0f, 0.0f, 0.0f, 0.0f, slow, &w_slow));
+	printf("  dash: worst local swing %.3f rad at 3000 units/s, %.3f capped at 5, %.3f at 5\n", (double)w_fast, (double)w_capped,
+	       (double)w_slow);
+	for (int i = 0; i < TAIL_N; i++) {
+		ENSURE_NEAR(capped[i], slow[i], 1e-4);
+	}
+	ENSURE_NEAR(w_capped, w_slow, 1e-4);
+	ENSURE(w_fast > 2.0f * w_capped);
+	ENSURE(dash(0.0f, 0.0f, 20.0f, 0.0f, fast, &w_fast));
+	ENSURE(dash(0.0f, 0.0f, 20.0f, 2.0f, capped, &w_capped));
+	ENSURE(dash(0.0f, 0.0f, 2.0f, 0.0f, slow, &w_slow));
+	printf("  spin: worst local swing %.3f rad at 20 rad/s, %.3f capped at 2, %.3f at 2\n", (double)w_fast, (double)w_capped,
+	       (double)w_slow);
+	for (int i = 0; i < TAIL_N; i++) {
+		ENSURE_NEAR(capped[i], slow[i], 1e-4);
+	}
+	ENSURE_NEAR(w_capped, w_slow, 1e-4);
+	ENSURE(w_fast > 2.0f * w_capped);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 19. Exact rest and sleep: under a still root (with gravity and wind, and with inertia) the chain
+// lands on its balance with exactly zero velocity and reports it; stepping the sleeping chain
+// (updates and direct steps) and not stepping it give the same bits; an unchanged setting does
+// not wake it, a changed root or setting does. Without the sleep, stepping a chain at rest under
+// gravity moves it by float noise, so the bit comparison would fail.
+
+static int test_exact_rest_and_sleep(void)
+{
+	spring_chain2d_segment segs[TAIL_N];
+	spring_chain2d_desc d = tail_desc(segs);
+	d.gravity = spring_vec2_make(0.0f, -300.0f);
+	d.wind = spring_vec2_make(40.0f, 0.0f);
+	d.root = scene_xform2(5.0f, 6.0f, 0.0f);
+	for (int g = 0; g < 2; g++) {
+		d.integrator = g ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT;
+		box a, b;
+		ENSURE(box_make(&a, &d));
+		ENSURE(displace(a.c, d.root, 0.4f));
+		ENSURE(!spring_chain2d_is_resting(a.c));
+		int frames = 0;
+		while (!spring_chain2d_is_resting(a.c) && frames < 60 * 60) {
+			ENSURE(spring_chain2d_update(a.c, d.root, 1.0f / 60.0f) == SPRING_OK);
+			frames++;
+		}
+		printf("  %s: resting after %.2f s\n", g ? "semi-implicit" : "exact", frames / 60.0);
+		ENSURE(spring_chain2d_is_resting(a.c));
+		for (int i = 0; i < TAIL_N; i++) {
+			spring_state s;
+			ENSURE(spring_chain2d_get_state(a.c, i, &s) == SPRING_OK);
+			ENSURE(s.v == 0.0f);
+		}
+		// Asleep: stepped (updates, direct steps, unchanged settings) == not stepped.
+		ENSURE(box_clone(&b, &a));
+		spring_xform2 pose_b[TAIL_N + 1], pose_a[TAIL_N + 1];
+		ENSURE(spring_chain2d_internal_pose(b.c, 1.0f, pose_b, NULL, TAIL_N + 1) == SPRING_OK);
+		for (int f = 0; f < 300; f++) {
+			ENSURE(spring_chain2d_update(a.c, d.root, 1.0f / 60.0f) == SPRING_OK);
+			ENSURE(spring_chain2d_internal_step(a.c, d.root, NULL) == SPRING_OK);
+			ENSURE(spring_chain2d_set_forces(a.c, d.gravity, d.wind) == SPRING_OK);
+			ENSURE(spring_chain2d_set_inertia(a.c, -1, 1.0f) == SPRING_OK);
+		}
+		ENSURE(spring_chain2d_is_resting(a.c));
+		ENSURE(stepped_equal(a.c, b.c));
+		ENSURE(spring_chain2d_internal_pose(a.c, 1.0f, pose_a, NULL, TAIL_N + 1) == SPRING_OK);
+		ENSURE(memcmp(pose_a, pose_b, sizeof pose_a) == 0);
+		// A change wakes it; the same change on both keeps them equal.
+		ENSURE(spring_chain2d_set_forces(a.c, d.gravity, spring_vec2_make(0.0f, 0.0f)) == SPRING_OK);
+		ENSURE(!spring_chain2d_is_resting(a.c));
+		ENSURE(spring_chain2d_set_forces(b.c, d.gravity, spring_vec2_make(0.0f, 0.0f)) == SPRING_OK);
+		spring_xform2 moved = scene_xform2(6.0f, 6.0f, 0.0f);
+		for (int f = 0; f < 30; f++) {
+			ENSURE(spring_chain2d_internal_step(a.c, moved, NULL) == SPRING_OK);
+			ENSURE(spring_chain2d_internal_step(b.c, moved, NULL) == SPRING_OK);
+		}
+		ENSURE(stepped_equal(a.c, b.c));
+		box_free(&a);
+		box_free(&b);
+	}
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 20. Strong gravity (issue 10, bug 2): 1 Hz, damping ratio 1, gravity 2000 (and 5000) down, a
+// 20-unit bone pointing sideways: the physical balance hangs below the horizontal (the
+// gravity-shifted goal folded past a half turn pointed it up, never resting). The chain rests
+// exactly there: spring torque and gravity's balance, and it points down.
+
+static int test_strong_gravity_balance(void)
+{
+	const float gravities[] = {2000.0f, 5000.0f, 50000.0f, 5e6f};
+	for (int k = 0; k < (int)(sizeof gravities / sizeof gravities[0]); k++) {
+		spring_chain2d_segment seg[1];
+		fill_segments(seg, 1, 20.0f, 0.0f);
+		spring_params p = hz(1.0f, 1.0f);
+		spring_chain2d_desc d = {.segment_count = 1, .segments = seg, .params = p, .gravity = {0.0f, -gravities[k]}};
+		box b;
+		ENSURE(box_make(&b, &d));
+		for (int f = 0; f < 600 && !spring_chain2d_is_resting(b.c); f++) {
+			ENSURE(spring_chain2d_update(b.c, d.root, 1.0f / 60.0f) == SPRING_OK);
+		}
+		spring_state s;
+		ENSURE(spring_chain2d_get_state(b.c, 0, &s) == SPRING_OK);
+		double spring_torque = -(double)p.stiffness * (double)s.x;
+		double gravity_torque = (double)p.mass * 1.5 * (cos_d((double)s.x) * (double)-gravities[k]) / 20.0;
+		printf("  gravity %g: rests at %.2f deg, balance residual %.2g of the spring's torque scale\n", (double)gravities[k],
+		       (double)(s.x / DEG), fabs(spring_torque + gravity_torque) / (double)p.stiffness);
+		ENSURE(spring_chain2d_is_resting(b.c));
+		ENSURE(s.x < 0.0f && s.x > -PI_F / 2.0f);
+		// Within a float step of the angle: residual / (spring + gravity stiffness) below 1e-5 rad.
+		ENSURE(fabs(spring_torque + gravity_torque) < 1e-5 * ((double)p.stiffness + 1.5 * (double)gravities[k] / 20.0));
+		box_free(&b);
+	}
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 21. Updates are all or nothing (issue 10, bug 4): a semi-implicit chain whose spring overflows
+// float in k (x - target) (k = c = m = 3.4e38, stable k/m = 1) with gravity fails the update
+// with an error and no assertion, and nothing changed, although segment 0 could step.
+
+static int test_update_all_or_nothing(void)
+{
+	spring_chain2d_segment segs[3];
+	fill_segments(segs, 3, 1.0f, 0.0f);
+	spring_params huge = {3.4e38f, 3.4e38f, 3.4e38f};
+	spring_chain2d_desc d = {.segment_count = 3,
+	                         .segments = segs,
+	                         .params = huge,
+	                         .gravity = {0.0f, -9.81f},
+	                         .integrator = SPRING_INTEGRATOR_SEMI_IMPLICIT};
+	box b;
+	ENSURE(box_make(&b, &d));
+	float off[3] = {0.0f, 0.0f, 2.5f};
+	ENSURE(spring_chain2d_set_animation(b.c, off, 3) == SPRING_OK);
+	ENSURE(spring_chain2d_reset(b.c, d.root) == SPRING_OK);
+	float zero[3] = {0.0f, 0.0f, 0.0f};
+	ENSURE(spring_chain2d_set_animation(b.c, zero, 3) == SPRING_OK);
+	box before;
+	ENSURE(box_clone(&before, &b));
+	double time = spring_chain2d_clock(b.c)->time;
+	// The core steps k/m and c/m in double, so this valid spring steps (it once overflowed float in
+	// k (x - target) and failed after segment 0 had stepped); the result is finite.
+	spring_result r = spring_chain2d_update(b.c, scene_xform2(0.5f, 0.0f, 0.0f), 1.0f / 30.0f);
+	printf("  huge but valid spring: %s\n", spring_result_string(r));
+	ENSURE(r == SPRING_OK);
+	ENSURE(spring_chain2d_clock(b.c)->time > time);
+	spring_xform2 pa[4];
+	ENSURE(spring_chain2d_get_pose(b.c, pa, NULL, 4) == SPRING_OK);
+	for (int i = 0; i < 4; i++) {
+		ENSURE(spring_is_finite(pa[i].position.x) && spring_is_finite(pa[i].position.y) && spring_is_finite(pa[i].angle));
+	}
+	// A refused update (a root out of range) changes nothing at all.
+	box_free(&before);
+	ENSURE(box_clone(&before, &b));
+	r = spring_chain2d_update(b.c, scene_xform2(2e30f, 0.0f, 0.0f), 1.0f / 30.0f);
+	ENSURE(r != SPRING_OK);
+	ENSURE(stepped_equal(b.c, before.c));
+	box_free(&b);
+	box_free(&before);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1674,5 +2086,11 @@ int main(int argc, char **argv)
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_determinism_golden);
 	RUN_TEST(test_internal_step_is_the_update_step);
+	RUN_TEST(test_inertia_swings_the_tail);
+	RUN_TEST(test_inertia_envelope_across_frame_rates);
+	RUN_TEST(test_root_limits);
+	RUN_TEST(test_exact_rest_and_sleep);
+	RUN_TEST(test_strong_gravity_balance);
+	RUN_TEST(test_update_all_or_nothing);
 	return TEST_SUMMARY();
 }

@@ -4,7 +4,9 @@
 /// Two recipes:
 /// - `spring_chain2d`: one angle spring per segment (2D). Each segment's target world angle is
 ///   its parent's *simulated* world angle this step plus its rest (and animated) local angle, so
-///   length is preserved by construction and limits read as "swings at most 30 degrees".
+///   length is preserved by construction and limits read as "swings at most 30 degrees". Each
+///   segment also feels the root's acceleration (`inertia`), gravity and wind as a torque, and the
+///   chain comes to an exact rest and sleeps (`spring_chain2d_is_resting`).
 /// - `spring_chain`: tip springs (the undulation recipe), 3D with a 2D mode. Each bone's tip is
 ///   a point mass springing toward where the bone would be if it followed its simulated parent
 ///   rigidly; colliders and a cone limit act on it; it is projected back to the bone length
@@ -49,6 +51,9 @@ typedef struct spring_chain2d_segment {
 	spring_params params; ///< all zero -> the chain's params (or the root-to-tip gradient)
 	float limit;          ///< maximum swing away from the target local angle, radians, in
 	                      ///< (0, pi]; 0 -> unlimited
+	float inertia;        ///< fraction of the pivot's acceleration this segment feels, in [0, 100];
+	                      ///< 0 -> the chain's
+	bool no_inertia;      ///< true: this segment feels no pivot acceleration (whatever the chain's)
 } spring_chain2d_segment;
 
 typedef struct spring_chain2d_desc {
@@ -63,8 +68,19 @@ typedef struct spring_chain2d_desc {
 	float step;                             ///< fixed physics step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
 	int max_steps;                          ///< cap on steps per update; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
-	spring_xform2 root; ///< initial root (position and angle; scale ignored); the chain
-	                    ///< starts at rest under it
+	spring_xform2 root;           ///< initial root (position and angle; scale ignored); the chain
+	                              ///< starts at rest under it
+	float inertia;                ///< fraction of each pivot's acceleration the segments feel (the root's
+	                              ///< and the parents' motion), in [0, 100]; 0 -> 1
+	bool no_inertia;              ///< true: pure angle springs, no pivot acceleration (segments may override)
+	float max_root_speed;         ///< units/s, >= 0: the root speed the chain inherits is capped there
+	                              ///< (a faster dash reaches the inertia as this speed); 0 -> no cap
+	float max_root_angular_speed; ///< rad/s, >= 0: root rotation beyond this carries the chain rigidly
+	                              ///< instead of swinging it; 0 -> no cap
+	float rest_angle;             ///< rad, >= 0: rest threshold on each segment's distance from its
+	                              ///< equilibrium; 0 -> 1e-4 L / sum_i D_i (L the chain's length, D_i the
+	                              ///< length from segment i's pivot to the tip), at least 1e-6
+	float rest_angular_speed;     ///< rad/s, >= 0: rest threshold on each angular speed; 0 -> 10 rest_angle
 } spring_chain2d_desc;
 
 typedef struct spring_chain2d spring_chain2d;
@@ -104,6 +120,16 @@ SPRING_API spring_result spring_chain2d_rotate(spring_chain2d *chain, float angl
 SPRING_API spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spring_params params);
 SPRING_API spring_result spring_chain2d_set_limit(spring_chain2d *chain, int segment, float limit);
 SPRING_API spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravity, spring_vec2 wind);
+/// The fraction of its pivot's acceleration `segment` (-1: every segment) feels, in [0, 100];
+/// 0 turns it off (pure angle spring, as no_inertia).
+SPRING_API spring_result spring_chain2d_set_inertia(spring_chain2d *chain, int segment, float inertia);
+/// The inherited-motion caps (units/s and rad/s, >= 0, 0 = no cap), as in the description.
+SPRING_API spring_result spring_chain2d_set_root_limits(spring_chain2d *chain, float max_root_speed,
+                                                        float max_root_angular_speed);
+/// True once every segment came within the rest thresholds of its equilibrium under a still root
+/// and animation: the chain was then snapped onto it with zero velocities and sleeps (an update
+/// costs a comparison) until the root, the animation or a setting changes. False for NULL.
+SPRING_API bool spring_chain2d_is_resting(const spring_chain2d *chain);
 
 SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
 /// Interpolated (by the clock's alpha) output. `joints` (optional) receives segment_count + 1
