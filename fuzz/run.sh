@@ -67,8 +67,10 @@ for t in "${targets[@]}"; do
 	ok=1
 	replay "$t" "$root/fuzz/crashes/$t" "$build/logs/$t.replay.log" || ok=0
 	if [ $test_mode -eq 1 ] && [ -n "$(inputs "$root/fuzz/crashes-open/$t")" ]; then
-		if replay "$t" "$root/fuzz/crashes-open/$t" "$build/logs/$t.open.log"; then
+		if replay "$t" "$root/fuzz/crashes-open/$t" "$build/logs/$t.open.log" >/dev/null; then
 			echo "  the open crashes no longer crash: move them to fuzz/crashes/$t/ to wire the target back in"
+		else
+			echo "  open crashes still crash (log: ${build#$root/}/logs/$t.open.log)"
 		fi
 		echo "  skipped: open crash (fuzz/crashes-open/README.md)"
 		if [ $ok -eq 1 ]; then skipped=$((skipped + 1)); else failed=$((failed + 1)); fi
