@@ -302,6 +302,31 @@ static inline void fz_check_error(const spring_error *e, spring_result r, const 
 	FZ_CHECK(memchr(e->object, '\0', sizeof e->object) != NULL, "%s: error.object unterminated", what);
 }
 
+/// One fuzzed call on an object: reads its arguments from `r` and names itself in `*name`.
+typedef spring_result fz_call_fn(fz_reader *r, void *object, int op, const char **name);
+/// Checks an object's outputs after an accepted call `what`.
+typedef void fz_check_fn(const void *object, const char *what);
+
+/// Makes call `op` on the `bytes`-byte object and checks the general promise: a defined code; the
+/// object byte for byte unchanged when the call is refused or is a query (bit `op` of
+/// `query_ops`); its outputs `check`ed when accepted. `before` holds `bytes` bytes.
+static inline void fz_checked_call(fz_reader *r, void *object, size_t bytes, void *before, int op, unsigned query_ops,
+                                   fz_call_fn *call, fz_check_fn *check)
+{
+	fz_log_take(r);
+	memcpy(before, object, bytes);
+	const char *name = "";
+	spring_result res = call(r, object, op, &name);
+	FZ_TRACE("%s(%s) -> %s", name, fz_log_take(r), spring_result_string(res));
+	FZ_CHECK_RESULT(res, name);
+	if (res != SPRING_OK || (query_ops >> op & 1u) != 0) {
+		FZ_CHECK_UNCHANGED(before, object, bytes, name, res);
+	}
+	if (res == SPRING_OK) {
+		check(object, name);
+	}
+}
+
 /// Memory for an object of `size` bytes, 16-byte aligned, reused between inputs; NULL when the
 /// request is unreasonably large (which the caller treats as "skip").
 static inline void *fz_block(size_t size)

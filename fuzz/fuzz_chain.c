@@ -26,8 +26,9 @@ static spring_chain_collider fz_collider(fz_reader *r)
 	return k;
 }
 
-static void check_outputs(const spring_chain *chain, const char *what)
+static void check_outputs(const void *object, const char *what)
 {
+	const spring_chain *chain = object;
 	static spring_xform3 bones[MAX_BONES];
 	static spring_vec3 tips[MAX_BONES];
 	int n = spring_chain_bone_count(chain);
@@ -51,8 +52,9 @@ static void check_outputs(const spring_chain *chain, const char *what)
 	FZ_CHECK(c && c->alpha >= 0.0f && c->alpha < 1.0f, "%s: clock alpha out of [0, 1)", what);
 }
 
-static spring_result call(fz_reader *r, spring_chain *chain, int op, const char **name)
+static spring_result call(fz_reader *r, void *object, int op, const char **name)
 {
+	spring_chain *chain = object;
 	static spring_xform3 anim[MAX_BONES];
 	static spring_chain_collider colliders[MAX_COLLIDERS];
 	int bones = spring_chain_bone_count(chain);
@@ -202,18 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ops = fz_int(&r, 1, 48);
 	for (int i = 0; i < ops && r.n > 0; i++) {
 		int op = fz_int(&r, 0, 15);
-		op = op > 10 ? 0 : op; // frames most often
-		fz_log_take(&r);
-		memcpy(before, chain, bytes);
-		const char *name = "";
-		res = call(&r, chain, op, &name);
-		FZ_TRACE("%s(%s) -> %s", name, fz_log_take(&r), spring_result_string(res));
-		FZ_CHECK_RESULT(res, name);
-		if (res != SPRING_OK) {
-			FZ_CHECK_UNCHANGED(before, chain, bytes, name, res);
-		} else {
-			check_outputs(chain, name);
-		}
+		fz_checked_call(&r, chain, bytes, before, op > 10 ? 0 : op, 0, call, check_outputs); // frames most often
 	}
 	return 0;
 }

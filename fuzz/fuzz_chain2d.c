@@ -15,8 +15,9 @@
 
 #define MAX_SEGMENTS 12
 
-static void check_outputs(const spring_chain2d *chain, const char *what)
+static void check_outputs(const void *object, const char *what)
 {
+	const spring_chain2d *chain = object;
 	static spring_xform2 joints[MAX_SEGMENTS + 1];
 	static float local[MAX_SEGMENTS + 1];
 	int n = spring_chain2d_segment_count(chain);
@@ -37,8 +38,9 @@ static void check_outputs(const spring_chain2d *chain, const char *what)
 	FZ_CHECK(c && c->alpha >= 0.0f && c->alpha < 1.0f, "%s: clock alpha out of [0, 1)", what);
 }
 
-static spring_result call(fz_reader *r, spring_chain2d *chain, int op, const char **name)
+static spring_result call(fz_reader *r, void *object, int op, const char **name)
 {
+	spring_chain2d *chain = object;
 	static float anim[MAX_SEGMENTS];
 	int segments = spring_chain2d_segment_count(chain);
 	switch (op) {
@@ -154,18 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ops = fz_int(&r, 1, 48);
 	for (int i = 0; i < ops && r.n > 0; i++) {
 		int op = fz_int(&r, 0, 12);
-		op = op > 8 ? 0 : op; // frames most often
-		fz_log_take(&r);
-		memcpy(before, chain, bytes);
-		const char *name = "";
-		res = call(&r, chain, op, &name);
-		FZ_TRACE("%s(%s) -> %s", name, fz_log_take(&r), spring_result_string(res));
-		FZ_CHECK_RESULT(res, name);
-		if (res != SPRING_OK) {
-			FZ_CHECK_UNCHANGED(before, chain, bytes, name, res);
-		} else {
-			check_outputs(chain, name);
-		}
+		fz_checked_call(&r, chain, bytes, before, op > 8 ? 0 : op, 0, call, check_outputs); // frames most often
 	}
 	return 0;
 }

@@ -15,8 +15,9 @@
 #define CH SPRING_MOTION_MAX_CHANNELS
 #define MAX_SAMPLES 64
 
-static void check_motion(const spring_motion *m, const char *what)
+static void check_motion(const void *object, const char *what)
 {
+	const spring_motion *m = object;
 	FZ_CHECK(m->channels >= 1 && m->channels <= CH, "%s: %d channels", what, m->channels);
 	FZ_CHECK(isfinite(m->elapsed) && m->elapsed >= 0.0, "%s: elapsed %g", what, m->elapsed);
 	FZ_CHECK(spring_params_validate(m->params) == SPRING_OK, "%s: invalid resolved params", what);
@@ -43,8 +44,9 @@ static void fill(fz_reader *r, float *v)
 	}
 }
 
-static spring_result call(fz_reader *r, spring_motion *m, int op, const char **name)
+static spring_result call(fz_reader *r, void *object, int op, const char **name)
 {
+	spring_motion *m = object;
 	float a[CH], b[CH];
 	int channels = fz_u8(r) % 8 == 0 ? fz_int(r, -1, CH + 1) : m->channels;
 	switch (op) {
@@ -136,18 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ops = fz_int(&r, 1, 64);
 	for (int i = 0; i < ops && r.n > 0; i++) {
 		int op = fz_int(&r, 0, 9);
-		fz_log_take(&r);
-		memcpy(&before, &m, sizeof m);
-		const char *name = "";
-		res = call(&r, &m, op > 5 ? 5 : op, &name);
-		FZ_TRACE("%s(%s) -> %s", name, fz_log_take(&r), spring_result_string(res));
-		FZ_CHECK_RESULT(res, name);
-		if (res != SPRING_OK || op == 3 || op == 4) {
-			FZ_CHECK_UNCHANGED(&before, &m, sizeof m, name, res);
-		}
-		if (res == SPRING_OK) {
-			check_motion(&m, name);
-		}
+		fz_checked_call(&r, &m, sizeof m, &before, op > 5 ? 5 : op, 1u << 3 | 1u << 4, call, check_motion); // 3, 4: get, sample
 	}
 	return 0;
 }

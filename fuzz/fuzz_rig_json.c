@@ -63,8 +63,9 @@ static void check_pose(const spring_rig *rig, spring_result (*get)(const spring_
 	}
 }
 
-static void check_outputs(const spring_rig *rig, const char *what)
+static void check_outputs(const void *object, const char *what)
 {
+	const spring_rig *rig = object;
 	check_pose(rig, spring_rig_get_world, "world", what);
 	check_pose(rig, spring_rig_get_local, "local", what);
 	check_pose(rig, spring_rig_get_stepped_world, "stepped world", what);
@@ -76,8 +77,9 @@ static void check_outputs(const spring_rig *rig, const char *what)
 	FZ_CHECK(spring_is_finite(spring_rig_time(rig)), "%s: clip time %a", what, spring_rig_time(rig));
 }
 
-static spring_result call(fz_reader *r, spring_rig *rig, int op, const char **name)
+static spring_result call(fz_reader *r, void *object, int op, const char **name)
 {
+	spring_rig *rig = object;
 	switch (op) {
 	case 1: {
 		*name = "spring_rig_play";
@@ -156,18 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				r = fz_make((const uint8_t *)"\x01\x22", 2); // the default: a frame of 34/2550 s (about 1/75 s)
 			}
 			int op = nul ? fz_int(&r, 0, 15) : 0;
-			fz_log_take(&r);
-			memcpy(before, rig, bytes);
-			const char *name = "";
-			res = call(&r, rig, op, &name);
-			FZ_TRACE("%s(%s) -> %s", name, fz_log_take(&r), spring_result_string(res));
-			FZ_CHECK_RESULT(res, name);
-			if (res != SPRING_OK || op == 10) {
-				FZ_CHECK_UNCHANGED(before, rig, bytes, name, res);
-			}
-			if (res == SPRING_OK) {
-				check_outputs(rig, name);
-			}
+			fz_checked_call(&r, rig, bytes, before, op, 1u << 10, call, check_outputs); // 10: sample_clip
 		}
 	}
 	spring_rig_destroy(rig);
