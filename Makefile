@@ -2,12 +2,14 @@
 #   make demo   builds the release configuration and runs the demo
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
-#               and checks that the sources follow .clang-format (`make format` reformats them)
+#               and checks that the sources follow .clang-format (`make format` reformats them),
+#               and runs each libFuzzer target for 20 s and replays its past crashes (fuzz/README.md)
+#   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm test-release test-format format release bench deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -54,7 +56,15 @@ test-format: deps-test
 format:
 	scripts/check-format.sh --fix
 
-test: test-gcc test-clang test-wasm test-release test-format
+# libFuzzer targets (fuzz/): 20 s each plus every past crash in `make test`; FUZZ_SECONDS each in `make fuzz`.
+FUZZ_SECONDS ?= 600
+test-fuzz: deps-test
+	JOBS=$(JOBS) fuzz/run.sh --test
+
+fuzz: deps-test
+	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
+test: test-gcc test-clang test-wasm test-release test-format test-fuzz
 
 clean:
 	rm -rf $(BUILD)

@@ -44,6 +44,9 @@ if [ "$what" = test ]; then
 		missing+=(libclang-rt-dev)
 	elif ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
 		missing+=(libclang-rt-dev)
+	elif ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+		clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - >/dev/null 2>&1; then
+		missing+=(libclang-rt-dev) # libFuzzer (fuzz/, make fuzz and make test) is in the same package
 	fi
 fi
 
