@@ -173,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d.root = fz_xform3(&r);
 	}
 	d.mode_2d = (fuzzed & 64) != 0;
-	d.keep_projected_velocity = fz_bool(&r);
+	d.projection = (spring_chain_projection)fz_int(&r, 0, 1);
 	d.integrator = (spring_integrator)fz_int(&r, 0, fuzzed & 128 ? 2 : 0);
 
 	FZ_TRACE("description: %s", fz_log_take(&r));

@@ -702,6 +702,29 @@ int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int cap
 	return ch->bone_count;
 }
 
+bool spring_rig_chain_is_resting(const spring_rig *rig, int chain)
+{
+	if (!rig || chain < 0 || chain >= rig->chain_count) {
+		return false;
+	}
+	const rig_chain *ch = &rig_chains(rig)[chain];
+	return ch->type == SPRING_RIG_CHAIN_ANGLE ? spring_chain2d_is_resting(rig_chain_angle(rig, ch))
+	                                          : spring_chain_is_resting(rig_chain_tip(rig, ch));
+}
+
+bool spring_rig_is_resting(const spring_rig *rig)
+{
+	if (!rig) {
+		return false;
+	}
+	for (int c = 0; c < rig->chain_count; c++) {
+		if (!spring_rig_chain_is_resting(rig, c)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 int spring_rig_clip_count(const spring_rig *rig)
 {
 	return rig ? rig->clip_count : 0;

@@ -1066,6 +1066,39 @@ static int test_snapshot_replays_bit_for_bit(void)
 	return 0;
 }
 
+// Exact rest: on a held pose every chain lands exactly (velocity zero) and reports it; moving
+// the root wakes them; no chains at all is "resting".
+static int test_rig_comes_to_rest(void)
+{
+	spring_rig_desc d = character(0, 1);
+	spring_rig *rig;
+	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.5f) == SPRING_OK);
+	ENSURE(!spring_rig_is_resting(rig));                // walking
+	ENSURE(spring_rig_play(rig, 1, 0.0f) == SPRING_OK); // hold still
+	int frames = 0;
+	while (!spring_rig_is_resting(rig) && frames < 60 * 120) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+		frames++;
+	}
+	ENSURE_MSG(spring_rig_is_resting(rig), "not at rest after %d frames", frames);
+	printf("    at rest after %.2f s\n", frames / 60.0);
+	ENSURE(spring_rig_chain_is_resting(rig, 0) && spring_rig_chain_is_resting(rig, 1) && !spring_rig_chain_is_resting(rig, 2));
+	spring_xform2 w1[B_COUNT], w2[B_COUNT];
+	ENSURE(spring_rig_get_stepped_world(rig, w1, B_COUNT) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 1.0f) == SPRING_OK && spring_rig_is_resting(rig));
+	ENSURE(spring_rig_get_stepped_world(rig, w2, B_COUNT) == SPRING_OK);
+	ENSURE(memcmp(w1, w2, sizeof w1) == 0); // exactly still
+	ENSURE(spring_rig_set_root(rig, scene_xform2(30.0f, 0.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK && !spring_rig_is_resting(rig));
+	spring_rig_destroy(rig);
+	spring_rig_desc none = character(0, 0);
+	ENSURE(spring_rig_create(&none, &rig, NULL) == SPRING_OK && spring_rig_is_resting(rig));
+	spring_rig_destroy(rig);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1080,6 +1113,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_memory);
 	RUN_TEST(test_block_copy);
 	RUN_TEST(test_reach_stays_finite);
+	RUN_TEST(test_rig_comes_to_rest);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_bad_definitions);
 	RUN_TEST(test_determinism_golden);

@@ -26,7 +26,8 @@ static const char verify_help[] =
 	"  1 energy    the clip plays for 1 s, then the rig holds its setup pose: from the largest tip\n"
 	"              swing on, the largest swing in each 0.5 s window is smaller than in the one before\n"
 	"              (until below 1e-5 of the chain length)\n"
-	"  2 rest      after a minute at that held pose the tip moves less than 1e-6 of the chain length\n"
+	"  2 rest      after a minute at that held pose the tip moves less than 1e-6 of the chain length and\n"
+	"              the chain has come to exact rest (on its targets, velocity exactly zero)\n"
 	"              over the last second\n"
 	"  3 envelope  the clip at each frame rate and on a jittery clock against a 1 kHz run: tip\n"
 	"              positions (relative to the rig's root) within 1% of the chain length every 0.5 s\n"
@@ -309,6 +310,7 @@ typedef struct chain_result {
 	// rest
 	double rest_move;
 	int rest_passed;
+	double rest_time; // seconds into the hold when the chain came to exact rest; < 0: never
 	// envelope
 	double env[VERIFY_MAX_FPS + 1], env_worst;
 	int env_passed;
@@ -332,10 +334,15 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 		rig_file_update(f, dt, NULL, NULL);
 	}
 	spring_rig_play(f->rig, -1, 0.0f);
+	for (int c = 0; c < chains; c++) {
+		out[c].rest_time = -1.0;
+	}
 	for (int i = 0; i < hold; i++) {
 		spring_rig_update(f->rig, dt);
 		spring_rig_get_world(f->rig, world, f->bone_count);
 		for (int c = 0; c < chains; c++) {
+			bool resting = spring_rig_chain_is_resting(f->rig, c);
+			out[c].rest_time = !resting ? -1.0 : out[c].rest_time >= 0.0 ? out[c].rest_time : (double)(i + 1) / RIG_HOLD_FPS;
 			spring_vec2 tip = rig_chain_tip(f, world, c);
 			tips[((size_t)c * hold + i) * 2] = tip.x;
 			tips[((size_t)c * hold + i) * 2 + 1] = tip.y;
@@ -383,7 +390,8 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 			move = fmax(move, hypot(tc[i * 2] - fx, tc[i * 2 + 1] - fy));
 		}
 		r->rest_move = move / r->length;
-		r->rest_passed = r->rest_move < RIG_REST_TOL;
+		// Exact rest: the chain lands on its targets with zero velocity (and stays) within the minute.
+		r->rest_passed = r->rest_move < RIG_REST_TOL && r->rest_time >= 0.0;
 	}
 	free(world);
 	free(tips);
@@ -446,6 +454,10 @@ static void json_chain(jw *w, const spring_rig_file_chain *info, const chain_res
 	jw_object(w, "rest");
 	jw_bool(w, "passed", r->rest_passed);
 	jw_num(w, "last_second_move", r->rest_move);
+	jw_bool(w, "exact_rest", r->rest_time >= 0.0);
+	if (r->rest_time >= 0.0) {
+		jw_num(w, "exact_rest_after", r->rest_time);
+	}
 	jw_num(w, "tolerance", RIG_REST_TOL);
 	jw_object_end(w);
 	jw_object(w, "envelope");
@@ -476,7 +488,12 @@ static void text_chain(sbuf *b, const spring_rig_file_chain *info, const chain_r
 	          fmt_num(n[3], r->worst_ratio, 3), r->windows);
 	sb_puts(b, "  2 rest      ");
 	pf(b, r->rest_passed);
-	sb_printf(b, "  tip motion over the last second: %s of the length (must be < 1e-06)\n", fmt_num(n[0], r->rest_move, 3));
+	sb_printf(b, "  tip motion over the last second: %s of the length (must be < 1e-06); ", fmt_num(n[0], r->rest_move, 3));
+	if (r->rest_time >= 0.0) {
+		sb_printf(b, "exact rest (zero velocity) after %s s\n", fmt_num(n[1], r->rest_time, 3));
+	} else {
+		sb_puts(b, "never came to exact rest\n");
+	}
 	sb_puts(b, "  3 envelope  ");
 	pf(b, r->env_passed);
 	sb_printf(b, "  worst %s%% of the length (tolerance 1%%):", fmt_num(n[0], 100.0 * r->env_worst, 3));

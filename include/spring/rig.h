@@ -251,6 +251,11 @@ SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring
 SPRING_API int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int capacity, int *total);
 
 SPRING_API int spring_rig_chain_count(const spring_rig *rig);
+/// Whether a chain came to exact rest in the last step (on its targets, velocity exactly zero; a
+/// resting chain whose inputs do not change skips its physics). False for an invalid index.
+SPRING_API bool spring_rig_chain_is_resting(const spring_rig *rig, int chain);
+/// Whether every chain of the rig is resting (true for a rig without chains).
+SPRING_API bool spring_rig_is_resting(const spring_rig *rig);
 SPRING_API const char *spring_rig_chain_name(const spring_rig *rig, int chain); ///< NULL when out of range
 /// The bones of a chain, root first: writes up to `capacity` indices, returns the count.
 SPRING_API int spring_rig_chain_bones(const spring_rig *rig, int chain, int *bones, int capacity);

@@ -368,11 +368,14 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, void
 static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
-	static const char *angle_keys[] = {"name",       "type",  "first",   "last", "mix",        "spring",
-	                                   "tip_spring", "limit", "gravity", "wind", "integrator", NULL};
-	static const char *tip_keys[] = {"name",      "type",       "first",      "last",       "mix",
-	                                 "spring",    "tip_spring", "limit",      "gravity",    "wind",
-	                                 "colliders", "tip_radius", "integrator", "projection", NULL};
+	static const char *angle_keys[] = {
+		"name",  "type",    "first", "last",       "mix",     "spring",         "tip_spring",
+		"limit", "gravity", "wind",  "integrator", "inertia", "max_root_speed", "max_root_angular_speed",
+		NULL};
+	static const char *tip_keys[] = {
+		"name",    "type", "first",     "last",       "mix",        "spring",     "tip_spring",     "limit",
+		"gravity", "wind", "colliders", "tip_radius", "integrator", "projection", "max_root_speed", "max_root_angular_speed",
+		NULL};
 	static const char *const *keys[] = {angle_keys, tip_keys};
 	static const char *what[] = {" for an angle chain", " for a tip chain"};
 	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
@@ -397,6 +400,16 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 	}
 	ch->integrator = (spring_integrator)integrator;
 	ch->projection = (spring_chain_projection)projection;
+	// Inertia 0 in a file means none (the rig reads a zero as "the default", 1); speeds in the file
+	// are units/s and degrees/s, 0 = no cap.
+	float angular_degrees = 0.0f;
+	if (rj_get_float(c, j, path, "inertia", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->inertia) ||
+	    rj_get_float(c, j, path, "max_root_speed", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->max_root_speed) ||
+	    rj_get_float(c, j, path, "max_root_angular_speed", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &angular_degrees)) {
+		return c->result;
+	}
+	ch->no_inertia = ch->inertia == 0.0f;
+	ch->max_root_angular_speed = (float)((double)angular_degrees * RJ_DEG_TO_RAD);
 	if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
 		float deg = 0.0f;
 		char p[256];
