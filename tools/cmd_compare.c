@@ -1,4 +1,4 @@
-// `spring compare`: the seed's tween-versus-spring retarget experiment as numbers and an SVG.
+// `spring compare`: the tween-versus-spring retarget experiment as numbers and an SVG.
 #include "compare.h"
 #include "svg.h"
 

@@ -131,7 +131,7 @@ static int demo_checks(demo_report *report)
 static const char demo_help[] =
 	"usage: spring demo\n"
 	"\n"
-	"Prints the conversion table, the secondary-motion section (the seed's tail across frame rates, a\n"
+	"Prints the conversion table, the secondary-motion section (an 8-bone, 20-unit tail across frame rates, a\n"
 	"teleport with and without reset, rest) and the three objective checks, and writes a\n"
 	"self-contained page, out/demo/index.html (relative to the current directory), with SVG figures:\n"
 	"the three damping regimes, tween versus spring speed on a retarget, the energy of explicit\n"

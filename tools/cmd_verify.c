@@ -307,6 +307,7 @@ typedef struct chain_result {
 	// energy
 	double peak, peak_time, worst_ratio;
 	int windows, energy_passed;
+	int finite; // every tip position of the hold was finite (nothing passes otherwise)
 	// rest
 	double rest_move;
 	int rest_passed;
@@ -352,6 +353,10 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 		chain_result *r = &out[c];
 		const double *tc = tips + (size_t)c * hold * 2;
 		double fx = tc[(hold - 1) * 2], fy = tc[(hold - 1) * 2 + 1];
+		r->finite = 1;
+		for (int i = 0; i < hold * 2; i++) {
+			r->finite &= isfinite(tc[i]) != 0;
+		}
 		int imax = 0;
 		double dmax = -1.0;
 		for (int i = 0; i < hold; i++) {
@@ -384,14 +389,14 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 		}
 		r->windows = windows;
 		r->worst_ratio = worst;
-		r->energy_passed = grew == 0;
+		r->energy_passed = grew == 0 && r->finite;
 		double move = 0.0;
 		for (int i = hold - (int)RIG_HOLD_FPS; i < hold; i++) {
 			move = fmax(move, hypot(tc[i * 2] - fx, tc[i * 2 + 1] - fy));
 		}
 		r->rest_move = move / r->length;
 		// Exact rest: the chain lands on its targets with zero velocity (and stays) within the minute.
-		r->rest_passed = r->rest_move < RIG_REST_TOL && r->rest_time >= 0.0;
+		r->rest_passed = r->rest_move < RIG_REST_TOL && r->rest_time >= 0.0 && r->finite;
 	}
 	free(world);
 	free(tips);
@@ -455,6 +460,7 @@ static void json_chain(jw *w, const spring_rig_file_chain *info, const chain_res
 	jw_bool(w, "passed", r->rest_passed);
 	jw_num(w, "last_second_move", r->rest_move);
 	jw_bool(w, "exact_rest", r->rest_time >= 0.0);
+	jw_bool(w, "finite", r->finite);
 	if (r->rest_time >= 0.0) {
 		jw_num(w, "exact_rest_after", r->rest_time);
 	}
@@ -479,6 +485,9 @@ static void text_chain(sbuf *b, const spring_rig_file_chain *info, const chain_r
 	char n[4][40];
 	sb_printf(b, "\nchain %s (%s, %d bones, length %s)\n", info->name, spring_rig_file_chain_type_name(info->type),
 	          info->bone_count, fmt_num(n[0], r->length, 6));
+	if (!r->finite) {
+		sb_puts(b, "  the chain's tip left the numbers (NaN or infinite): every check fails\n");
+	}
 	sb_puts(b, "  1 energy    ");
 	pf(b, r->energy_passed);
 	sb_printf(b,
@@ -568,7 +577,7 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 	}
 	int checks = 0, failures = 0;
 	for (int c = 0; c < chains; c++) {
-		res[c].env_passed = res[c].env_worst <= RIG_ENVELOPE_TOL;
+		res[c].env_passed = res[c].env_worst <= RIG_ENVELOPE_TOL && res[c].finite;
 		checks += 3;
 		failures += !res[c].energy_passed + !res[c].rest_passed + !res[c].env_passed;
 	}

@@ -1,4 +1,4 @@
-// `spring demo`, chain section: the seed's 8-bone, 20-unit tail (the standard scene of
+// `spring demo`, chain section: an 8-bone, 20-unit tail (the standard scene of
 // tests/shared, with gravity) driven by its animated root at several frame rates, its rest, and a
 // teleport with and without reset.
 #include "demo.h"
@@ -136,7 +136,7 @@ int demo_teleport_series(int before, int after, double *t, double *naive, double
 
 int demo_chains(demo_report *report)
 {
-	printf("Secondary motion: the seed's 8-bone, 20-unit tail (2 Hz, ratio 0.3, gravity)\n\n");
+	printf("Secondary motion: an 8-bone, 20-unit tail (2 Hz, ratio 0.3, gravity)\n\n");
 	spring_vec3 ref[16], out[16];
 	if (run(1000.0f, ref)) {
 		return 1;

@@ -110,13 +110,14 @@ static int figure_compare(sbuf *b)
 	sb_puts(b, "<figure>\n");
 	compare_svg(b, &d, &r, 0);
 	char text[600], n0[40], n1[40], n2[40], n3[40];
-	snprintf(text, sizeof text,
-	         "The seed's experiment (spring compare): a value heading from 0 to 300 is sent to 600 at 0.3 s. The tween "
-	         "(600 ms ease-in-out, restarted from the current position as a CSS transition is) drops from %s to %s units/s "
-	         "at the retarget and is still at %s one frame later: a speed cliff the eye reads as a jolt. The spring "
-	         "(spring_motion_set_target) keeps its velocity: %s units/s on both sides.",
-	         fmt_num(n0, r.tween_before, 4), fmt_num(n1, r.tween_after, 3), fmt_num(n2, r.tween_next, 3),
-	         fmt_num(n3, r.spring_before, 4));
+	snprintf(
+		text, sizeof text,
+		"The tween-versus-spring retarget experiment (spring compare): a value heading from 0 to 300 is sent to 600 at 0.3 s. The tween "
+		"(600 ms ease-in-out, restarted from the current position as a CSS transition is) drops from %s to %s units/s "
+		"at the retarget and is still at %s one frame later: a speed cliff the eye reads as a jolt. The spring "
+		"(spring_motion_set_target) keeps its velocity: %s units/s on both sides.",
+		fmt_num(n0, r.tween_before, 4), fmt_num(n1, r.tween_after, 3), fmt_num(n2, r.tween_next, 3),
+		fmt_num(n3, r.spring_before, 4));
 	caption(b, text);
 	compare_free(&r);
 	return 0;
@@ -302,7 +303,7 @@ static int figure_teleport(sbuf *b)
 	svg_end(b);
 	char text[700], n0[40], n1[40], n2[40], n3[40];
 	snprintf(text, sizeof text,
-	         "The seed's 8-bone tail follows an animated root at 60 fps; at 2 s the root jumps 2000 units. A chain that is "
+	         "An 8-bone, 20-unit tail follows an animated root at 60 fps; at 2 s the root jumps 2000 units. A chain that is "
 	         "not told sees the jump as motion: its tip peaks at %s units/s (before the jump the peak was %s). Teleporting "
 	         "(the chain moves rigidly with the root) keeps the tail swinging as it was, peak %s afterwards; resetting "
 	         "puts it at rest under the new root, peak %s.",
@@ -338,7 +339,7 @@ static void verification(sbuf *b, const demo_report *r)
 		}
 		sb_puts(b, "</tr>\n");
 	}
-	sb_puts(b, "</table>\n<p>Secondary motion (the seed's 8-bone, 20-unit tail):</p>\n<ul>\n");
+	sb_puts(b, "</table>\n<p>Secondary motion (an 8-bone, 20-unit tail):</p>\n<ul>\n");
 	for (int i = 0; i < r->line_count; i++) {
 		sb_printf(b, "<li><span class=\"%s\">%s</span> ", r->chain_passed[i] ? "pass" : "fail",
 		          r->chain_passed[i] ? "PASS" : "FAIL");
