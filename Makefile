@@ -3,7 +3,7 @@
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
-#               and runs each libFuzzer target for 20 s and replays its past crashes (fuzz/README.md)
+#               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md)
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 BUILD ?= build
@@ -56,7 +56,7 @@ test-format: deps-test
 format:
 	scripts/check-format.sh --fix
 
-# libFuzzer targets (fuzz/): 20 s each plus every past crash in `make test`; FUZZ_SECONDS each in `make fuzz`.
+# libFuzzer targets (fuzz/): 15,000 inputs each (fixed seed) plus every past crash in `make test`; FUZZ_SECONDS each in `make fuzz`.
 FUZZ_SECONDS ?= 600
 test-fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --test

@@ -351,9 +351,10 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	}
 	for (int i = 0; i < n; i++) {
 		const spring_chain2d_segment *s = &desc->segments[i];
-		if (!spring_is_finite(s->length) || !(s->length > 0.0f)) {
+		if (!spring_is_finite(s->length) || !(s->length >= 1e-6f) || s->length > SPRING_CHAIN_MAX_COORDINATE) {
 			return set_error(error, spring_is_finite(s->length) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, i,
-			                 "length", "length must be finite and > 0 (got %g)", (double)s->length);
+			                 "length", "length must be in [1e-6, %g] units (got %g)", (double)SPRING_CHAIN_MAX_COORDINATE,
+			                 (double)s->length);
 		}
 		if (!spring_is_finite(s->rest_angle)) {
 			return set_error(error, SPRING_ERROR_NOT_FINITE, i, "rest_angle", "rest_angle must be finite (got %g)",
@@ -764,10 +765,18 @@ static void backup_state(const spring_chain2d *c, spring_chain2d *head)
 	memcpy(farr(c, ARR_BACKUP), farr(c, ARR_ANGLE), state_bytes(c));
 }
 
+// The backup arrays are scratch: zero outside an update, so a refused update leaves the whole
+// block exactly as it was and equal states have equal blocks (snapshots).
+static void forget_backup(spring_chain2d *c)
+{
+	memset(farr(c, ARR_BACKUP), 0, state_bytes(c));
+}
+
 static void restore_state(spring_chain2d *c, const spring_chain2d *head)
 {
 	memcpy(farr(c, ARR_ANGLE), farr(c, ARR_BACKUP), state_bytes(c));
 	*c = *head;
+	forget_backup(c);
 }
 
 // The root of the sub-step ending at fraction f of the frame from `from` to `to`.
@@ -822,6 +831,7 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	}
 	chain->input_root = to;
 	memcpy(anim_from, anim_to, offset_bytes);
+	forget_backup(chain);
 	return SPRING_OK;
 }
 
@@ -852,6 +862,8 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	r = step_once(chain, at, offsets);
 	if (r != SPRING_OK) {
 		restore_state(chain, &head);
+	} else {
+		forget_backup(chain);
 	}
 	return r;
 }

@@ -45,7 +45,7 @@ typedef enum spring_integrator {
 // spring_chain2d: angle springs
 
 typedef struct spring_chain2d_segment {
-	float length;         ///< units, > 0
+	float length;         ///< units, in [1e-6, SPRING_CHAIN_MAX_COORDINATE]
 	float rest_angle;     ///< rest local angle relative to the parent segment (the root for
 	                      ///< segment 0), radians
 	spring_params params; ///< all zero -> the chain's params (or the root-to-tip gradient)
