@@ -61,6 +61,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1170,4 +1171,38 @@ spring_params spring_chain2d_internal_params(const spring_chain2d *chain, int se
 		return zero;
 	}
 	return parr(chain, ARR_PARAMS)[segment];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+static uint64_t chain2d_shape(const spring_chain2d *c)
+{
+	int n = c->segment_count;
+	size_t total = total_bytes(n);
+	uint64_t h = spring_hash(SPRING_HASH_INIT, &n, sizeof n);
+	return spring_hash(h, &total, sizeof total);
+}
+
+size_t spring_chain2d_snapshot_size(const spring_chain2d *chain)
+{
+	return chain ? SPRING_SNAPSHOT_HEADER_BYTES + total_bytes(chain->segment_count) : 0;
+}
+
+spring_result spring_chain2d_snapshot(const spring_chain2d *chain, void *blob, size_t size)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_snapshot(chain, total_bytes(chain->segment_count), offsetof(spring_chain2d, owner),
+	                                SPRING_SNAPSHOT_CHAIN2D, chain2d_shape(chain), blob, size);
+}
+
+spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_internal_restore(chain, total_bytes(chain->segment_count), offsetof(spring_chain2d, owner),
+	                               SPRING_SNAPSHOT_CHAIN2D, chain2d_shape(chain), blob, size);
 }

@@ -132,6 +132,12 @@ SPRING_API spring_result spring_chain2d_set_root_limits(spring_chain2d *chain, f
 SPRING_API bool spring_chain2d_is_resting(const spring_chain2d *chain);
 
 SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
+
+/// Snapshots (see base.h): the whole state in a flat blob of spring_chain2d_snapshot_size bytes;
+/// restoring it into a chain made from the same description reproduces the run bit for bit.
+SPRING_API size_t spring_chain2d_snapshot_size(const spring_chain2d *chain);
+SPRING_API spring_result spring_chain2d_snapshot(const spring_chain2d *chain, void *blob, size_t size);
+SPRING_API spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size);
 /// Interpolated (by the clock's alpha) output. `joints` (optional) receives segment_count + 1
 /// transforms: joint i is the start of segment i with the segment's world angle; the last is the
 /// tip. `local_angles` (optional) receives each segment's angle relative to its parent.
