@@ -1879,6 +1879,55 @@ static int test_snapshot_replays_bit_for_bit(void)
 	return 0;
 }
 
+// Refused runtime changes leave the chain byte for byte as it was: a non-finite or out-of-range
+// animated transform, an invalid collider (negative radius, zero plane normal, NaN, unknown
+// type), and the accepted bounds (radius 0) work.
+static int test_refused_changes_change_nothing(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.max_colliders = 2;
+	size_t size = spring_chain_memory_size(&d);
+	unsigned char *mem = aligned_alloc(16, (size + 15) / 16 * 16), *before = malloc(size);
+	ENSURE(mem && before);
+	spring_chain *c;
+	ENSURE(spring_chain_init(&d, mem, size, &c, NULL) == SPRING_OK);
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+	}
+	memcpy(before, mem, size);
+	spring_xform3 anim[BONES];
+	for (int i = 0; i < BONES; i++) {
+		anim[i] = g_bones[i].rest_local;
+	}
+	const float bad[] = {NAN, INFINITY, 2e30f};
+	for (int k = 0; k < 3; k++) {
+		anim[3].position.y = bad[k];
+		ENSURE(spring_chain_set_animation(c, anim, BONES) != SPRING_OK);
+		ENSURE(memcmp(before, mem, size) == 0);
+	}
+	anim[3] = g_bones[3].rest_local;
+	anim[5].rotation.w = NAN;
+	ENSURE(spring_chain_set_animation(c, anim, BONES) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(memcmp(before, mem, size) == 0);
+	spring_chain_collider cols[2] = {{SPRING_CHAIN_COLLIDER_SPHERE, {10.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, -1.0f},
+	                                 {SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -50.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 0.0f}};
+	ENSURE(spring_chain_set_colliders(c, cols, 1) == SPRING_ERROR_OUT_OF_RANGE); // negative radius
+	cols[0].radius = 0.0f;
+	ENSURE(spring_chain_set_colliders(c, cols, 2) != SPRING_OK); // zero plane normal
+	cols[1].b.y = 1.0f;
+	cols[0].a.x = NAN;
+	ENSURE(spring_chain_set_colliders(c, cols, 2) == SPRING_ERROR_NOT_FINITE);
+	cols[0].a.x = 10.0f;
+	cols[0].type = (spring_chain_collider_type)7;
+	ENSURE(spring_chain_set_colliders(c, cols, 2) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(before, mem, size) == 0);
+	cols[0].type = SPRING_CHAIN_COLLIDER_SPHERE; // radius 0 and a unit normal: accepted
+	ENSURE(spring_chain_set_colliders(c, cols, 2) == SPRING_OK);
+	free(before);
+	free(mem);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1912,5 +1961,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_cone_limit_is_reached);
 	RUN_TEST(test_reset_zeroes_velocities);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
+	RUN_TEST(test_refused_changes_change_nothing);
 	return TEST_SUMMARY();
 }
