@@ -42,7 +42,8 @@ static uint64_t load_and_run(const char *path)
 	spring_xform2 w[SPRING_RIG_MAX_BONES];
 	int n = spring_rig_bone_count(rig);
 	for (int f = 0; f < FRAMES; f++) {
-		if (spring_rig_update(rig, 1.0f / 60.0f) != SPRING_OK || spring_rig_get_world(rig, w, SPRING_RIG_MAX_BONES) != SPRING_OK) {
+		if (spring_rig_update(rig, 1.0f / 60.0f) != SPRING_OK ||
+		    spring_rig_get_world(rig, w, SPRING_RIG_MAX_BONES) != SPRING_OK) {
 			spring_rig_destroy(rig);
 			return 0;
 		}
