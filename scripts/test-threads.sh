@@ -32,7 +32,10 @@ if [ ! -f "$src/tree/cJSON.c" ]; then
 		"${apt[@]}" source --download-only cjson >/dev/null; })
 	# apt checked the files against the signed archive index; dpkg-source may still warn that it
 	# cannot check the uploader's signature (no keyring for it here).
-	dpkg-source -x "$src/download"/cjson_*.dsc "$src/tree" >/dev/null 2>&1
+	if ! dpkg-source -x "$src/download"/cjson_*.dsc "$src/tree" >"$src/unpack.log" 2>&1; then
+		cat "$src/unpack.log" >&2
+		exit 1
+	fi
 	rm -rf "$src/lists" "$src/cache"
 fi
 
