@@ -3,13 +3,14 @@
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
-#               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md)
+#               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
+#               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -42,6 +43,11 @@ test-clang: deps-test
 test-wasm: deps-test
 	scripts/test-wasm.sh
 
+# Rig files loaded from four threads at once under ThreadSanitizer, with cJSON built from
+# Debian's source package so that TSan sees inside it.
+test-threads: deps-test
+	scripts/test-threads.sh
+
 # The determinism goldens again in the optimised build users ship (-O3, no sanitizers).
 GOLDEN_TESTS = test_detmath test_step test_chain test_chain2d test_rig test_motion
 test-release: release
@@ -64,7 +70,7 @@ test-fuzz: deps-test
 fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
-test: test-gcc test-clang test-wasm test-release test-format test-fuzz
+test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz
 
 clean:
 	rm -rf $(BUILD)

@@ -16,6 +16,8 @@ if [ "$what" = test ]; then
 	needs+=(xmllint:libxml2-utils)
 	# The layout check (scripts/check-format.sh) is pinned to Debian 12's clang-format, 14.
 	needs+=(clang-format-14:clang-format-14)
+	# The thread test (scripts/test-threads.sh) unpacks Debian's cjson source package.
+	needs+=(dpkg-source:dpkg-dev xz:xz-utils)
 fi
 
 missing=()
@@ -42,7 +44,8 @@ fi
 if [ "$what" = test ]; then
 	if ! command -v clang >/dev/null 2>&1; then
 		missing+=(libclang-rt-dev)
-	elif ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1; then
+	elif ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=address,undefined -o /dev/null - >/dev/null 2>&1 ||
+	     ! echo 'int main(void){return 0;}' | clang -x c -fsanitize=thread -o /dev/null - >/dev/null 2>&1; then
 		missing+=(libclang-rt-dev)
 	elif ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' |
 		clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - >/dev/null 2>&1; then

@@ -9,10 +9,14 @@
 /// - the bad-input corpus (tests/cli/bad_input.txt): one-line message naming the flag or file,
 ///   exit status 2, no output file; and a deterministic argv fuzz;
 /// - simulate and verify on the example rigs; verify exits 1 with FAIL on an undamped spring;
+/// - file outputs: a symbolic link planted at a temporary's name is not followed, someone else's
+///   FILE.tmp is left alone, a device or FIFO target is written in place and stays what it was,
+///   names of up to 255 bytes work, permissions are kept, and a command stopped by a signal in the
+///   middle of a write leaves no temporary behind;
 /// - every row of the parameterisation table (tools/io/param_table.h) is read the same by the
 ///   CLI's flags and by the rig-file reader: the same spring_params bits, the same defaults for
 ///   optional values, the same refusal of a missing required one.
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // POSIX 2008 and mknod (the device-target test)
 #include "test_macros.h"
 
 #include <spring/spring.h>
@@ -26,7 +30,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +43,7 @@
 static char g_base[512]; // scratch directory of this test run
 static char g_work[600]; // current directory of the commands (kept empty between cases)
 static int g_update;     // SPRING_UPDATE_GOLDEN=1
+static long g_fsize;     // when > 0, the file size limit (bytes) of the next commands run
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -166,6 +173,12 @@ static int run_cli(const char *cwd, const char *const *args, run_result *r)
 		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (o < 0 || e < 0 || chdir(cwd) != 0) {
 			_exit(126);
+		}
+		if (g_fsize > 0) {
+			struct rlimit lim = {(rlim_t)g_fsize, (rlim_t)g_fsize};
+			if (setrlimit(RLIMIT_FSIZE, &lim) != 0) {
+				_exit(126);
+			}
 		}
 		dup2(o, 1);
 		dup2(e, 2);
@@ -740,10 +753,217 @@ static int test_demo_page(void)
 }
 
 // ---------------------------------------------------------------------------------------------
+// File outputs (tools/cli_util.c, cli_write_file)
+
+// `spring curve --svg NAME` in the work directory; exit status (or 128 + signal).
+static int write_svg(const char *name)
+{
+	const char *args[] = {"curve", "--svg", name, NULL};
+	run_result r;
+	if (run_in_work(args, &r) != 0) {
+		return -1;
+	}
+	int status = r.status;
+	if (status != 0 && r.err[0]) {
+		fprintf(stderr, "  spring curve --svg: %s", r.err);
+	}
+	run_free(&r);
+	return status;
+}
+
+static char *work_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", g_work, name);
+	return buf;
+}
+
+// The SVG every write below must produce (written once to a plain new file; NULL if that fails).
+static const char *reference_svg(void)
+{
+	static char *svg;
+	char path[1024];
+	if (!svg && write_svg("reference.svg") == 0) {
+		svg = read_all(work_path(path, sizeof path, "reference.svg"), NULL);
+		unlink(path);
+	}
+	return svg;
+}
+
+// No temporary file left in the work directory.
+static int no_temporary_left(void)
+{
+	char left[4096];
+	list_dir(g_work, left, sizeof left);
+	if (strstr(left, ".spring-") || strstr(left, ".tmp ")) {
+		fprintf(stderr, "  left in the work directory: %s\n", left);
+		return 0;
+	}
+	return 1;
+}
+
+static int test_write_planted_symlink_not_followed(void)
+{
+	clean_work();
+	char victim[1024], link[1024], out[1024];
+	ENSURE(write_all(work_path(victim, sizeof victim, "victim.txt"), "precious\n") == 0);
+	ENSURE(symlink(victim, work_path(link, sizeof link, "out.svg.tmp")) == 0);
+	ENSURE(write_svg("out.svg") == 0);
+	char *v = read_all(victim, NULL);
+	ENSURE(v && strcmp(v, "precious\n") == 0);
+	free(v);
+	struct stat st;
+	ENSURE(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	char *svg = read_all(work_path(out, sizeof out, "out.svg"), NULL);
+	ENSURE(svg && strstr(svg, "</svg>"));
+	free(svg);
+	return 0;
+}
+
+static int test_write_foreign_tmp_untouched(void)
+{
+	clean_work();
+	char foreign[1024];
+	ENSURE(write_all(work_path(foreign, sizeof foreign, "out.svg.tmp"), "someone else's\n") == 0);
+	ENSURE(write_svg("out.svg") == 0);
+	char *f = read_all(foreign, NULL);
+	ENSURE_MSG(f && strcmp(f, "someone else's\n") == 0, "out.svg.tmp was %s", f ? "overwritten" : "removed");
+	free(f);
+	return 0;
+}
+
+static int test_write_device_stays_device(void)
+{
+	clean_work();
+	// A null device of our own (root may create one), so that a broken writer replaces it and not
+	// the system's; otherwise /dev/null itself, which an unprivileged broken writer cannot replace.
+	char node[1024];
+	const char *target = work_path(node, sizeof node, "null");
+	int fd = -1;
+	if (mknod(node, S_IFCHR | 0666, makedev(1, 3)) != 0 || (fd = open(node, O_WRONLY)) < 0) {
+		ENSURE_MSG(geteuid() != 0, "cannot create and open a device node in %s", g_work);
+		target = "/dev/null";
+	}
+	if (fd >= 0) {
+		close(fd);
+	}
+	struct stat before, after;
+	ENSURE(stat(target, &before) == 0 && S_ISCHR(before.st_mode));
+	ENSURE(write_svg(target) == 0);
+	ENSURE(stat(target, &after) == 0);
+	ENSURE_MSG(S_ISCHR(after.st_mode) && after.st_ino == before.st_ino && after.st_rdev == before.st_rdev,
+	           "%s is no longer the device it was", target);
+	ENSURE(no_temporary_left());
+	return 0;
+}
+
+static int test_write_long_names(void)
+{
+	clean_work();
+	const char *want = reference_svg();
+	ENSURE(want);
+	for (size_t len = 250; len <= 255; len++) {
+		char name[256], path[1024];
+		memset(name, 'n', len - 4);
+		memcpy(name + len - 4, ".svg", 5);
+		ENSURE_MSG(write_svg(name) == 0, "a %zu-byte name fails", len);
+		char *got = read_all(work_path(path, sizeof path, name), NULL);
+		ENSURE_MSG(got && strcmp(got, want) == 0, "a %zu-byte name: wrong content", len);
+		free(got);
+		// Replacing the existing file works too.
+		ENSURE_MSG(write_svg(name) == 0, "a %zu-byte name fails the second time", len);
+	}
+	ENSURE(no_temporary_left());
+	return 0;
+}
+
+static int test_write_fifo_in_place(void)
+{
+	clean_work();
+	const char *want = reference_svg();
+	ENSURE(want);
+	char fifo[1024], copy[1024];
+	ENSURE(mkfifo(work_path(fifo, sizeof fifo, "pipe.svg"), 0644) == 0);
+	snprintf(copy, sizeof copy, "%s/fifo-read.svg", g_base);
+	// Held open (read-write, which Linux allows on a FIFO) while the command runs: the reader's open
+	// returns at once, and the reader sees the end when the command and this are done, whether or
+	// not the command ever opened the FIFO.
+	int hold = open(fifo, O_RDWR | O_CLOEXEC);
+	ENSURE(hold >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t reader = fork();
+	ENSURE(reader >= 0);
+	if (reader == 0) {
+		close(hold);
+		int in = open(fifo, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		char buf[4096];
+		ssize_t n;
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0) {
+			if (write(out, buf, (size_t)n) != n) {
+				_exit(1);
+			}
+		}
+		_exit(0);
+	}
+	int status = write_svg("pipe.svg");
+	close(hold);
+	int st = 0;
+	while (waitpid(reader, &st, 0) < 0 && errno == EINTR) {
+	}
+	ENSURE(status == 0);
+	struct stat after;
+	ENSURE_MSG(lstat(fifo, &after) == 0 && S_ISFIFO(after.st_mode), "the FIFO was replaced");
+	char *got = read_all(copy, NULL);
+	ENSURE_MSG(got && strcmp(got, want) == 0, "the reader got %zu bytes, not the SVG", got ? strlen(got) : 0);
+	free(got);
+	unlink(copy);
+	ENSURE(no_temporary_left());
+	return 0;
+}
+
+static int test_write_keeps_permissions(void)
+{
+	clean_work();
+	char path[1024];
+	ENSURE(write_all(work_path(path, sizeof path, "out.svg"), "old\n") == 0);
+	ENSURE(chmod(path, 0600) == 0);
+	ENSURE(write_svg("out.svg") == 0);
+	struct stat st;
+	ENSURE(stat(path, &st) == 0);
+	ENSURE_MSG((st.st_mode & 0777) == 0600, "mode %o after replacing a 0600 file", (unsigned)(st.st_mode & 0777));
+	// A new file: 0666 less the umask, as any program creates one.
+	mode_t mask = umask(022);
+	ENSURE(write_svg("new.svg") == 0);
+	umask(mask);
+	ENSURE(stat(work_path(path, sizeof path, "new.svg"), &st) == 0);
+	ENSURE_MSG((st.st_mode & 0777) == 0644, "mode %o for a new file (umask 022)", (unsigned)(st.st_mode & 0777));
+	return 0;
+}
+
+static int test_write_signal_removes_temporary(void)
+{
+	clean_work();
+	// A file size limit below the SVG's size stops the command with SIGXFSZ in the middle of the
+	// write: the temporary must go with it, and the old file stay whole.
+	char path[1024];
+	ENSURE(write_all(work_path(path, sizeof path, "out.svg"), "old\n") == 0);
+	g_fsize = 1024;
+	int status = write_svg("out.svg");
+	g_fsize = 0;
+	ENSURE_MSG(status != 0, "the write succeeded despite the 1 KiB limit");
+	char *old = read_all(path, NULL);
+	ENSURE(old && strcmp(old, "old\n") == 0);
+	free(old);
+	ENSURE(no_temporary_left());
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bad input
 
 static int test_bad_input_corpus(void)
 {
+	clean_work(); // whatever an earlier failing test left behind is not this test's failure
 	char path[1024];
 	snprintf(path, sizeof path, "%s/tests/cli/bad_input.txt", SPRING_SOURCE_DIR);
 	char *text = read_all(path, NULL);
@@ -1146,6 +1366,14 @@ int main(int argc, char **argv)
 	RUN_TEST(test_verify_fails_undamped);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
+	// Each write test starts by emptying the work directory and leaves its files (removed below).
+	RUN_TEST(test_write_planted_symlink_not_followed);
+	RUN_TEST(test_write_foreign_tmp_untouched);
+	RUN_TEST(test_write_device_stays_device);
+	RUN_TEST(test_write_long_names);
+	RUN_TEST(test_write_fifo_in_place);
+	RUN_TEST(test_write_keeps_permissions);
+	RUN_TEST(test_write_signal_removes_temporary);
 	remove_tree(g_base);
 	return TEST_SUMMARY();
 }

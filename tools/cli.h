@@ -81,8 +81,12 @@ int cli_error(const char *command, const char *fmt, ...) CLI_PRINTF(2, 3);
 /// shortened with "...".
 const char *cli_clean(char *buf, size_t size, const char *s);
 
-/// Writes `content` to `path` atomically (PATH.tmp, then rename), or to stdout when `path` is "-".
-/// On failure prints the error and returns CLI_USAGE; no file is left behind.
+/// Writes `content` to `path`, or to stdout when `path` is "-". A regular file (new or existing) is
+/// replaced atomically: a new temporary in the same directory (created exclusively, never through
+/// a link), synced, then renamed over it, keeping an existing file's permissions. Anything else
+/// (a device, a FIFO, a symbolic link, followed) is written in place. On failure, or when SIGINT,
+/// SIGTERM, SIGHUP or SIGXFSZ stops the command, the temporary is removed; on failure the error is
+/// printed and CLI_USAGE returned.
 int cli_write_file(const char *command, const char *path, const sbuf *content);
 /// Writes `content` to stdout; CLI_USAGE (message printed) when stdout fails.
 int cli_write_stdout(const char *command, const sbuf *content);

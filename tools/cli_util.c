@@ -3,11 +3,16 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------
 // Text buffer
@@ -406,6 +411,181 @@ int cli_write_plot(const char *command, const char *path, sbuf *svg, int *status
 	return *status != CLI_OK || strcmp(path, "-") == 0;
 }
 
+// Writes all of data to fd (retrying short writes and interruptions); 0, or -1 with errno set.
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+// The temporary file being written, removed by the signal handler when the command is stopped
+// (SIGINT, SIGTERM, SIGHUP; SIGXFSZ when a file size limit cuts the write short).
+static const int temp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+#define TEMP_SIGNALS ((int)(sizeof temp_signals / sizeof temp_signals[0]))
+static const char *volatile temp_path;
+static struct sigaction temp_saved[TEMP_SIGNALS];
+
+static void temp_on_signal(int sig)
+{
+	const char *t = temp_path;
+	if (t) {
+		unlink(t);
+	}
+	// Die of the signal as if it had not been caught (it is delivered again on return).
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+static void block_temp_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (int i = 0; i < TEMP_SIGNALS; i++) {
+		sigaddset(&set, temp_signals[i]);
+	}
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+// Names the temporary (NULL: none) for the handler, which is installed while there is one.
+static void set_temp(const char *path)
+{
+	sigset_t old;
+	block_temp_signals(&old);
+	if (path && !temp_path) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = temp_on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (int i = 0; i < TEMP_SIGNALS; i++) {
+			sigaction(temp_signals[i], NULL, &temp_saved[i]);
+			if (temp_saved[i].sa_handler != SIG_IGN) { // an ignored signal stays ignored
+				sigaction(temp_signals[i], &sa, NULL);
+			}
+		}
+	} else if (!path && temp_path) {
+		for (int i = 0; i < TEMP_SIGNALS; i++) {
+			sigaction(temp_signals[i], &temp_saved[i], NULL);
+		}
+	}
+	temp_path = path;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+// Creates a new file "<dir>/.spring-XXXXXX.tmp" (dir is path's directory): never an existing
+// name, never through a symbolic link. Returns the descriptor and the name in *tmp (malloc'd),
+// or -1 with errno set.
+static int create_temp(const char *path, mode_t mode, char **tmp)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	static const char suffix[] = ".spring-XXXXXX.tmp";
+	char *name = malloc(dir_len + sizeof suffix);
+	if (!name) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(name, path, dir_len);
+	memcpy(name + dir_len, suffix, sizeof suffix);
+	char *x = name + dir_len + strlen(".spring-");
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	uint64_t state = (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^
+	                 (uint64_t)(uintptr_t)name;
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	for (int attempt = 0; attempt < 1000; attempt++) {
+		// splitmix64: a fresh candidate each attempt; O_EXCL makes any clash harmless.
+		state += 0x9e3779b97f4a7c15u;
+		uint64_t z = state;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+		z ^= z >> 31;
+		for (int i = 0; i < 6; i++, z /= 62) {
+			x[i] = digits[z % 62];
+		}
+		sigset_t old;
+		block_temp_signals(&old); // a signal right after the open still finds the name
+		int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, mode);
+		if (fd >= 0) {
+			set_temp(name);
+		}
+		int e = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (fd >= 0) {
+			*tmp = name;
+			return fd;
+		}
+		if (e != EEXIST) {
+			free(name);
+			errno = e;
+			return -1;
+		}
+	}
+	free(name);
+	errno = EEXIST;
+	return -1;
+}
+
+// A regular file (new or existing): a new temporary in its directory, written, synced, then
+// renamed over it, so readers see the old file or the new one, never a part.
+static int write_replacing(const char *path, const struct stat *old, const sbuf *content)
+{
+	char *tmp = NULL;
+	// The permissions of the file replaced, or those a new file gets (0666 less the umask).
+	int fd = create_temp(path, old ? (old->st_mode & 0777) : 0666, &tmp);
+	if (fd < 0) {
+		return -1;
+	}
+	int ok = (!old || fchmod(fd, old->st_mode & 0777) == 0) && write_all(fd, content->data, content->len) == 0 && fsync(fd) == 0;
+	int e = errno;
+	if (close(fd) != 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (ok && rename(tmp, path) != 0) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok) {
+		unlink(tmp);
+	}
+	set_temp(NULL);
+	free(tmp);
+	errno = e;
+	return ok ? 0 : -1;
+}
+
+// Anything else the name leads to (a device, a FIFO, a terminal, or a symbolic link, followed as
+// the shell's `>` follows it): written in place; nothing is created.
+static int write_in_place(const char *path, const struct stat *st, const sbuf *content)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (S_ISREG(st->st_mode) ? O_TRUNC : 0));
+	if (fd < 0) {
+		return -1;
+	}
+	int ok = write_all(fd, content->data, content->len) == 0;
+	int e = errno;
+	if (close(fd) != 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	errno = e;
+	return ok ? 0 : -1;
+}
+
 int cli_write_file(const char *command, const char *path, const sbuf *content)
 {
 	char name[160];
@@ -418,35 +598,29 @@ int cli_write_file(const char *command, const char *path, const sbuf *content)
 	if (path[0] == '\0') {
 		return cli_error(command, "empty output file name");
 	}
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 5);
-	if (!tmp) {
-		return cli_error(command, "out of memory");
+	struct stat link, st;
+	int r;
+	if (path[strlen(path) - 1] == '/') {
+		errno = EISDIR;
+		r = -1;
+	} else if (lstat(path, &link) != 0) {
+		r = errno == ENOENT ? write_replacing(path, NULL, content) : -1;
+	} else if (S_ISREG(link.st_mode)) {
+		r = write_replacing(path, &link, content);
+	} else if (S_ISDIR(link.st_mode)) {
+		errno = EISDIR;
+		r = -1;
+	} else if (stat(path, &st) != 0) {
+		r = -1; // a dangling link: not followed to create a file elsewhere
+	} else if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		r = -1;
+	} else {
+		r = write_in_place(path, &st, content);
 	}
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-	FILE *f = fopen(tmp, "wb");
-	if (!f) {
-		int e = errno;
-		free(tmp);
-		return cli_error(command, "cannot write '%s': %s", cli_clean(name, sizeof name, path), strerror(e));
+	if (r != 0) {
+		return cli_error(command, "cannot write '%s': %s", cli_clean(name, sizeof name, path), strerror(errno));
 	}
-	int ok = content->len == 0 || fwrite(content->data, 1, content->len, f) == content->len;
-	int e = errno;
-	if (fclose(f) != 0 && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (ok && rename(tmp, path) != 0) {
-		ok = 0;
-		e = errno;
-	}
-	if (!ok) {
-		remove(tmp);
-		free(tmp);
-		return cli_error(command, "cannot write '%s': %s", cli_clean(name, sizeof name, path), strerror(e));
-	}
-	free(tmp);
 	return CLI_OK;
 }
 

@@ -7,9 +7,15 @@
 //
 // After the strict syntax check passes, cJSON can only fail for lack of memory. Everything
 // temporary is freed on every path; `*out` is written only on success.
+//
+// Threads: cJSON's parser records its last error in a global (every cJSON_Parse* call of
+// cJSON 1.7 writes it, even on success), so loads on several threads would race there. One
+// mutex serialises the parse call; everything else a load touches is its own.
+#define _POSIX_C_SOURCE 200809L
 #include "rig_json_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,8 +156,11 @@ static cJSON *parse(rj *c, const char *buf, size_t length)
 		}
 		return NULL;
 	}
+	static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 	const char *end = NULL;
+	pthread_mutex_lock(&parse_lock);
 	cJSON *doc = cJSON_ParseWithLengthOpts(buf + start, length - start, &end, 0);
+	pthread_mutex_unlock(&parse_lock);
 	if (!doc) {
 		// The syntax is valid, so cJSON ran out of memory.
 		rj_fail(c, SPRING_ERROR_OUT_OF_MEMORY, "", "out of memory while parsing the JSON");

@@ -11,6 +11,9 @@
 /// On any error nothing is created, `*out` is left untouched and everything allocated is freed.
 /// Temporary memory (the parsed document and the descriptions) goes through cJSON's allocator
 /// hooks (cJSON_InitHooks); the rig itself through libspring's (spring_set_allocator).
+///
+/// Thread-safe: rigs may be loaded on several threads at once (cJSON's parse call, which writes a
+/// global, runs under a mutex; other cJSON parses in the same program are not covered by it).
 #ifndef SPRING_RIG_JSON_H
 #define SPRING_RIG_JSON_H
 
