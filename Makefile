@@ -7,10 +7,11 @@
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
+SOAK_HOURS ?= 1
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -26,6 +27,9 @@ release: deps
 
 demo: release
 	$(BUILD)/release/tools/spring demo
+
+soak: release
+	$(BUILD)/release/bench/spring_soak examples/rigs/character.json $(SOAK_HOURS)
 
 bench: release
 	$(BUILD)/release/bench/spring_bench 9 $(BUILD)/bench.csv

@@ -849,12 +849,18 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 static int tip_at_rest(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
                        spring_vec3 accel, spring_vec3 tip)
 {
-	double vx = a->vx[i], vy = a->vy[i], vz = a->vz[i], rs = c->rest_speed;
+	spring_vec3 r = rest_position(c, a, i, pivot, rigid_tip, accel);
+	// Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3, which may
+	// be above the thresholds. A few units in the last place of the coordinates (and that much per
+	// step in speed) is the finest rest floats can tell, so the thresholds never go below it.
+	double magnitude = fmax(fabs((double)r.x), fmax(fabs((double)r.y), fabs((double)r.z)));
+	double grain = 8.0 * (double)FLT_EPSILON * magnitude;
+	double rd = fmax((double)c->rest_distance, grain), rs = fmax((double)c->rest_speed, grain / (double)c->clock.step);
+	double vx = a->vx[i], vy = a->vy[i], vz = a->vz[i];
 	if (vx * vx + vy * vy + vz * vz > rs * rs) {
 		return 0;
 	}
-	spring_vec3 r = rest_position(c, a, i, pivot, rigid_tip, accel);
-	double dx = (double)tip.x - r.x, dy = (double)tip.y - r.y, dz = (double)tip.z - r.z, rd = c->rest_distance;
+	double dx = (double)tip.x - r.x, dy = (double)tip.y - r.y, dz = (double)tip.z - r.z;
 	return dx * dx + dy * dy + dz * dz <= rd * rd;
 }
 

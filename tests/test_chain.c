@@ -1928,6 +1928,30 @@ static int test_refused_changes_change_nothing(void)
 	return 0;
 }
 
+// Exact rest far from the origin: at 2e4 units floats move in steps of about 2e-3, above the
+// default thresholds of a 20-unit bone; the chain still comes to rest (the thresholds never go
+// below what floats can resolve there) -- a soak that wandered that far once never rested.
+static int test_rests_far_from_the_origin(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	d.mode_2d = true;
+	d.gravity = spring_vec3_make(0.0f, -200.0f, 0.0f);
+	spring_xform3 far = root_at(20000.0f, -15000.0f, 0.3f);
+	d.root = far;
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	ENSURE(spring_chain_update(c, root_at(20030.0f, -15000.0f, 0.5f), 1.0f / 60.0f) == SPRING_OK); // a shove
+	int frames = 0;
+	while (!spring_chain_is_resting(c) && frames < 60 * 60) {
+		ENSURE(spring_chain_update(c, root_at(20030.0f, -15000.0f, 0.5f), 1.0f / 60.0f) == SPRING_OK);
+		frames++;
+	}
+	ENSURE_MSG(spring_chain_is_resting(c), "never rested in a minute");
+	printf("    at rest after %.2f s at 2e4 units\n", frames / 60.0);
+	spring_chain_destroy(c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1962,5 +1986,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_reset_zeroes_velocities);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_refused_changes_change_nothing);
+	RUN_TEST(test_rests_far_from_the_origin);
 	return TEST_SUMMARY();
 }
