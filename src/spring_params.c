@@ -114,7 +114,9 @@ static spring_result check_bounce(float bounce)
 	return (bounce > -1.0f && bounce <= 1.0f) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
 }
 
-spring_result spring_params_from_duration_bounce(float duration, float bounce, spring_params *out)
+// The arguments of a (duration, bounce) form: an output, a finite duration > 0, a valid bounce
+// (in that order of errors).
+static spring_result check_duration_bounce(float duration, float bounce, const spring_params *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -126,8 +128,14 @@ spring_result spring_params_from_duration_bounce(float duration, float bounce, s
 	if (r != SPRING_OK) {
 		return r;
 	}
-	if (!(duration > 0.0f)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	return duration > 0.0f ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+spring_result spring_params_from_duration_bounce(float duration, float bounce, spring_params *out)
+{
+	spring_result r = check_duration_bounce(duration, bounce, out);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	return make_from_omega(TWO_PI / (double)duration, zeta_from_bounce((double)bounce), out);
 }
@@ -208,18 +216,9 @@ static double visual_overdamped_u(double zeta)
 
 spring_result spring_params_from_visual_duration(float visual_duration, float bounce, spring_params *out)
 {
-	if (!out) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (!spring_is_finite(visual_duration)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	spring_result r = check_bounce(bounce);
+	spring_result r = check_duration_bounce(visual_duration, bounce, out);
 	if (r != SPRING_OK) {
 		return r;
-	}
-	if (!(visual_duration > 0.0f)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	double zeta = zeta_from_bounce((double)bounce);
 	double v = (double)visual_duration;
