@@ -290,8 +290,9 @@ void spring_params_to_origami(spring_params p, float *origami_tension, float *or
 	}
 }
 
-spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps,
-                                                 spring_params *out)
+// The arguments of both per-frame readings: an output, finite values, stiffness > 0, damping in
+// (0, 1], fps > 0.
+static spring_result check_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, const spring_params *out)
 {
 	if (!out) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -301,6 +302,16 @@ spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, floa
 	}
 	if (!(stiffness_per_frame > 0.0f) || !(damping_per_frame > 0.0f && damping_per_frame <= 1.0f) || !(fps > 0.0f)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps,
+                                                 spring_params *out)
+{
+	spring_result checked = check_per_frame(stiffness_per_frame, damping_per_frame, fps, out);
+	if (checked != SPRING_OK) {
+		return checked;
 	}
 	// One frame maps (e, u) with u in units per frame through A = [[1 - d s, d], [-d s, d]]:
 	// trace 1 - d s + d, determinant d. The time-based spring with the same eigenvalues over
@@ -331,14 +342,9 @@ spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, floa
 
 spring_result spring_params_from_per_frame(float stiffness_per_frame, float damping_per_frame, float fps, spring_params *out)
 {
-	if (!out) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (!spring_is_finite(stiffness_per_frame) || !spring_is_finite(damping_per_frame) || !spring_is_finite(fps)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (!(stiffness_per_frame > 0.0f) || !(damping_per_frame > 0.0f && damping_per_frame <= 1.0f) || !(fps > 0.0f)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result checked = check_per_frame(stiffness_per_frame, damping_per_frame, fps, out);
+	if (checked != SPRING_OK) {
+		return checked;
 	}
 	// v_frame' = d (v_frame + s (t - x)), x' = x + v_frame' is v' = v (1 - c h) + k h (t - x),
 	// x' = x + h v' with h = 1/fps, v = v_frame / h, k = d s / h^2, c = (1 - d) / h.
