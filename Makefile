@@ -5,13 +5,16 @@
 #               and checks that the sources follow .clang-format (`make format` reformats them),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
+#   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
+#               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 SOAK_HOURS ?= 1
 BUILD ?= build
+PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: install soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -24,6 +27,9 @@ deps-test:
 release: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
 	cmake --build $(BUILD)/release -j $(JOBS)
+
+install: release
+	cmake --install $(BUILD)/release --prefix $(PREFIX)
 
 demo: release
 	$(BUILD)/release/tools/spring demo

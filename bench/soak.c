@@ -8,7 +8,7 @@
 #include "spring/rig.h"
 #include "spring/verify.h"
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include <math.h>
 #include <stdio.h>

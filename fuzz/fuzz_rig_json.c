@@ -12,7 +12,7 @@
 //    fit their count and the clip time is finite; destroying the rig frees its block.
 #include "fuzz.h"
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #define MAX_BONES SPRING_RIG_MAX_BONES
 

@@ -5,7 +5,7 @@
 // instrumented (an uninstrumented libcjson hides the race on cJSON's global error record).
 #define _POSIX_C_SOURCE 200809L
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include "test_macros.h"
 

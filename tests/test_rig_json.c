@@ -17,7 +17,7 @@
 // 10. in-memory documents need no terminator; NULL arguments are refused.
 #define _POSIX_C_SOURCE 200809L
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include "test_macros.h"
 
