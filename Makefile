@@ -7,6 +7,7 @@
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
 #   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
 #               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
+#   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 SOAK_HOURS ?= 1
@@ -14,7 +15,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: install soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -27,6 +28,13 @@ deps-test:
 release: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
 	cmake --build $(BUILD)/release -j $(JOBS)
+
+# The API reference from the header comments (Doxyfile); the version from project(VERSION).
+docs:
+	@scripts/ensure-deps.sh docs
+	@mkdir -p $(BUILD)/docs
+	SPRING_DOCS_OUT=$(BUILD)/docs SPRING_VERSION=$$(sed -n 's/^project(spring VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt) doxygen Doxyfile
+	@echo "API reference: $(BUILD)/docs/html/index.html"
 
 install: release
 	cmake --install $(BUILD)/release --prefix $(PREFIX)
