@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Makefile only drives CMake and the set-up. Two commands matter:
 #   make demo   builds the release configuration and runs the demo
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
@@ -73,9 +74,11 @@ test-release: release
 		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
 		echo "release goldens: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
 
-# The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it).
+# The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it), and the
+# licence line at the top of every source, header, script and CMake file (scripts/check-spdx.sh).
 test-format: deps-test
 	scripts/check-format.sh
+	scripts/check-spdx.sh
 
 format:
 	scripts/check-format.sh --fix

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every ```c block of README.md and docs/*.md becomes a program compiled as C (C11) and as C++
 # (C++11) and run as a test (from the source directory, so examples/rigs/... resolve), so the
 # examples compile where users live. A block that defines main() is used as it is; any other block

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Finds cJSON (the rig-file reader's one dependency) and makes an imported target `cjson`:
 # through cJSON's own CMake package (Debian's libcjson-dev, Fedora's cjson-devel, Homebrew's
 # cjson), else through pkg-config (libcjson.pc), else by header and library name.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that every public function (declared with SPRING_API) in the public headers has a doc
 # comment, and lists every one that has none. Documented means: `///` lines directly above the
 # declaration, a trailing `///<` on it, or membership in a group: declarations on consecutive lines

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what `make demo` / `make test` / `make docs` need when it is missing (Debian; apt-get
 # when root, sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|docs]
 # Without apt-get (Fedora, macOS...) it installs nothing: a build that finds cJSON through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig files (tools/io/rig_json.c): the reader of docs/rig-format.md. Each test names what it
 // protects:
 //

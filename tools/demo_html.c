@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring demo`: the self-contained page out/demo/index.html. Inline CSS and SVG only, and
 // well-formed XML (XHTML syntax), so any XML parser reads it.
 #include "compare.h"

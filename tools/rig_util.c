@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig-file helpers for the CLI: see rig_util.h.
 #define _POSIX_C_SOURCE 200809L // readlink
 #include "rig_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig files for the CLI commands and the demo: loading through the tools/io reader, chain tips and
 // lengths, the per-frame playback loop shared by `simulate`, `verify` and the demo.
 #ifndef SPRING_TOOLS_RIG_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file base.h
 /// Base layer of libspring: export macro, result codes, float validation, allocator hooks and the
 /// library's own deterministic transcendental functions.

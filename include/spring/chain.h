@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file chain.h
 /// Secondary-motion chains: hair, tails, capes, ears and antennae dragged along by a root.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file math.h
 /// Value-type maths used by the chains and the rig: 2D/3D vectors, quaternions and rigid
 /// transforms. Everything is passed and returned by value. Degenerate input returns something

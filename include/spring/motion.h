@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file motion.h
 /// `spring_motion`: an interruptible UI value of 1 to 4 channels (x, y, scale, opacity, a colour)
 /// driven toward a target by one damped spring.

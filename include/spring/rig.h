@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file rig.h
 /// A 2D skeletal rig whose per-frame order is the library's structure:
 ///

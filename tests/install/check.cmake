@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest driver (install_consumer): installs the built tree into a scratch prefix, checks that
 # nothing installed names the build machine's paths, moves the prefix elsewhere (relocatable),
 # then builds and runs against the moved prefix:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loads a rig file through spring::io (spring/io.h) and plays a clip for a second. Valid C and
 // C++: the install test builds it both ways. Usage: consumer_io RIG.json
 #include <spring/io.h>

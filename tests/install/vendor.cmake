@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ctest driver (vendored_build): builds libspring as a game engine would vendor it -- the compiler
 # alone on src/*.c with the flags README.md's "Vendoring" section names, no CMake
 # configuration and no generated header (include/ only) -- optimised as hard as a release build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the files of the rig-file reader share (not installed, not for users):
 //
 //   rig_json_context.c   the reader's context: first error, temporary memory, the final message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file io.h
 /// Rig files: the JSON format described in docs/rig-format.md, read into a spring_rig.
 ///
