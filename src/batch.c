@@ -173,22 +173,16 @@ static int path_available(spring_internal_batch_path path)
 {
 	switch (path) {
 	case SPRING_INTERNAL_BATCH_AUTO:
-	case SPRING_INTERNAL_BATCH_SCALAR:
-		return 1;
+	case SPRING_INTERNAL_BATCH_SCALAR: return 1;
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2:
-		return 1;
-	case SPRING_INTERNAL_BATCH_AVX2:
-		return __builtin_cpu_supports("avx2");
-	case SPRING_INTERNAL_BATCH_AVX512:
-		return __builtin_cpu_supports("avx512f");
+	case SPRING_INTERNAL_BATCH_SSE2: return 1;
+	case SPRING_INTERNAL_BATCH_AVX2: return __builtin_cpu_supports("avx2");
+	case SPRING_INTERNAL_BATCH_AVX512: return __builtin_cpu_supports("avx512f");
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128:
-		return 1;
+	case SPRING_INTERNAL_BATCH_SIMD128: return 1;
 #endif
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -234,23 +228,14 @@ static int run_soa(const batch_job *job, int n)
 	int bad = -1, done = 0;
 	switch (spring_internal_batch_current_path()) {
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2:
-		done = soa_sse2(job, n, &bad);
-		break;
-	case SPRING_INTERNAL_BATCH_AVX2:
-		done = soa_avx2(job, n, &bad);
-		break;
-	case SPRING_INTERNAL_BATCH_AVX512:
-		done = soa_avx512(job, n, &bad);
-		break;
+	case SPRING_INTERNAL_BATCH_SSE2: done = soa_sse2(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX2: done = soa_avx2(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX512: done = soa_avx512(job, n, &bad); break;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128:
-		done = soa_simd128(job, n, &bad);
-		break;
+	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_simd128(job, n, &bad); break;
 #endif
-	default:
-		break;
+	default: break;
 	}
 	for (int i = done; i < n; i++) {
 		if (step_one(job, i) != SPRING_OK && bad < 0) {
@@ -265,23 +250,14 @@ static int run_aos(const spring_stepper *st, spring_state *states, const float *
 	int bad = -1, done = 0;
 	switch (spring_internal_batch_current_path()) {
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2:
-		done = aos_sse2(st, states, targets, n, &bad);
-		break;
-	case SPRING_INTERNAL_BATCH_AVX2:
-		done = aos_avx2(st, states, targets, n, &bad);
-		break;
-	case SPRING_INTERNAL_BATCH_AVX512:
-		done = aos_avx512(st, states, targets, n, &bad);
-		break;
+	case SPRING_INTERNAL_BATCH_SSE2: done = aos_sse2(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX2: done = aos_avx2(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX512: done = aos_avx512(st, states, targets, n, &bad); break;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128:
-		done = aos_simd128(st, states, targets, n, &bad);
-		break;
+	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_simd128(st, states, targets, n, &bad); break;
 #endif
-	default:
-		break;
+	default: break;
 	}
 	for (int i = done; i < n; i++) {
 		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
@@ -369,14 +345,10 @@ spring_result spring_batch_step_range(const spring_batch *b, int first, int coun
 	if (count == 0) {
 		return SPRING_OK;
 	}
-	batch_job job = {b->x + first,
-	                 b->v + first,
-	                 b->target + first,
-	                 b->steppers ? b->steppers + first : NULL,
-	                 b->stepper,
-	                 b->rest_delta > 0.0f || b->rest_speed > 0.0f,
-	                 b->rest_delta,
-	                 b->rest_speed};
+	batch_job job = {b->x + first,      b->v + first,
+	                 b->target + first, b->steppers ? b->steppers + first : NULL,
+	                 b->stepper,        b->rest_delta > 0.0f || b->rest_speed > 0.0f,
+	                 b->rest_delta,     b->rest_speed};
 	int bad = run_soa(&job, count);
 	if (bad < 0) {
 		return SPRING_OK;

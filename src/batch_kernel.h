@@ -15,7 +15,7 @@
 // Lanes of `m` set -> a, clear -> b.
 #define BLEND(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
 // |a|, and the lanes of a that are finite floats.
-#define ABS(a) ((VF)((VI)(a) & 0x7fffffff))
+#define ABS(a) ((VF)((VI)(a)&0x7fffffff))
 #define FINITE(a) (ABS(a) <= FLT_MAX)
 
 TARGET static inline VF KERNEL(load)(const void *p)
@@ -81,7 +81,8 @@ TARGET static int KERNEL(soa)(const batch_job *job, int n, int *bad)
 		VF nx = t + ne;
 		VI ok = FINITE(nx) & FINITE(nv);
 		if (snap) {
-			VI rest = ok & (ABS(nx - t) <= rest_delta) & (ABS(nv) <= rest_speed);
+			// A refused lane never rests: its nx or nv is not finite.
+			VI rest = (ABS(nx - t) <= rest_delta) & (ABS(nv) <= rest_speed);
 			nx = BLEND(rest, t, nx);
 			nv = BLEND(rest, zero, nv);
 		}

@@ -49,16 +49,11 @@ static float random_value(void)
 	uint32_t r = rng_next();
 	uint32_t sign = (rng_next() & 1u) << 31;
 	switch (r % 8u) {
-	case 0:
-		return bits_float(sign);                               // +-0
-	case 1:
-		return bits_float(sign | (rng_next() & 0x007fffffu)); // denormal
-	case 2:
-		return bits_float(sign | ((uint32_t)(1 + rng_next() % 20u) << 23) | (rng_next() & 0x007fffffu)); // tiny normal
-	case 3:
-		return bits_float(sign | ((uint32_t)(240 + rng_next() % 14u) << 23) | (rng_next() & 0x007fffffu)); // huge, to FLT_MAX
-	default:
-		return (float)((double)(int32_t)rng_next() / 2147483648.0 * 100.0); // ordinary, [-100, 100)
+	case 0: return bits_float(sign);                                                                           // +-0
+	case 1: return bits_float(sign | (rng_next() & 0x007fffffu));                                              // denormal
+	case 2: return bits_float(sign | ((uint32_t)(1 + rng_next() % 20u) << 23) | (rng_next() & 0x007fffffu));   // tiny normal
+	case 3: return bits_float(sign | ((uint32_t)(240 + rng_next() % 14u) << 23) | (rng_next() & 0x007fffffu)); // huge, to FLT_MAX
+	default: return (float)((double)(int32_t)rng_next() / 2147483648.0 * 100.0); // ordinary, [-100, 100)
 	}
 }
 
@@ -199,7 +194,8 @@ static int test_batch_matches_scalar(void)
 					steppers[i] = test_stepper((int)(rng_next() % STEPPER_COUNT));
 				}
 				spring_batch b;
-				spring_batch_desc desc = {.x = gx, .v = gv, .target = t, .count = total, .steppers = per_spring ? steppers : NULL};
+				spring_batch_desc desc = {
+					.x = gx, .v = gv, .target = t, .count = total, .steppers = per_spring ? steppers : NULL};
 				desc.params = (spring_params){170.0f, 26.0f, 1.0f};
 				desc.rest_delta = rest ? 0.002f : 0.0f;
 				desc.rest_speed = rest ? 0.02f : 0.0f;
@@ -319,8 +315,9 @@ static int test_bad_springs_refused_alone(void)
 				ENSURE(memcmp(&s[a], &(spring_state){x[a], v[a]}, sizeof s[a]) == 0);
 
 				spring_batch b;
-				ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N,
-				                                                  .params = {170.0f, 26.0f, 1.0f}}) == SPRING_OK);
+				ENSURE(spring_batch_init(
+						   &b, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N, .params = {170.0f, 26.0f, 1.0f}}) ==
+				       SPRING_OK);
 				ENSURE(memcmp(&b.stepper, &st, sizeof st) == 0);
 				for (int i = 0; i < N; i++) {
 					ex[i] = es[i].x;
@@ -340,7 +337,8 @@ static int test_bad_springs_refused_alone(void)
 // Argument checks, both sides of every bound; a refused call writes nothing.
 static int test_bad_arguments(void)
 {
-	float x[4] = {1, 2, 3, 4}, v[4] = {0}, t[4] = {0};
+	// Room beyond the batch's 4 springs, to see that refused ranges write nothing there.
+	float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, v[8] = {0}, t[8] = {0};
 	spring_state s[4] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
 	spring_stepper st = test_stepper(0);
 	ENSURE(spring_stepper_step_many(NULL, s, t, 4) == SPRING_ERROR_INVALID_ARGUMENT);
@@ -383,8 +381,11 @@ static int test_bad_arguments(void)
 	ENSURE(memcmp(&b, &before, sizeof b) == 0);
 	// The accepted sides: count 0 with NULL arrays, thresholds 0 and FLT_MAX, the smallest step.
 	ENSURE(spring_batch_init(&b, &(spring_batch_desc){0}) == SPRING_OK && b.count == 0);
-	ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = 4, .step = FLT_TRUE_MIN,
-	                                                  .rest_delta = FLT_MAX, .rest_speed = 0.0f}) == SPRING_OK);
+	ENSURE(spring_batch_init(
+			   &b,
+			   &(spring_batch_desc){
+				   .x = x, .v = v, .target = t, .count = 4, .step = FLT_TRUE_MIN, .rest_delta = FLT_MAX, .rest_speed = 0.0f}) ==
+	       SPRING_OK);
 	// Zeroed params and step are the defaults.
 	ENSURE(spring_batch_init(&b, &d) == SPRING_OK);
 	spring_stepper def;
@@ -410,11 +411,13 @@ static int test_bad_arguments(void)
 	ENSURE(spring_batch_step_range(&b, 4, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_batch_step_range(&b, 5, 0, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_batch_step_range(&b, 1, INT_MAX, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(x[0] == 1.0f && x[3] == 4.0f && v[0] == 0.0f);
+	for (int i = 0; i < 8; i++) {
+		ENSURE(x[i] == (float)(i + 1) && v[i] == 0.0f);
+	}
 	ENSURE(spring_batch_step_range(&b, 4, 0, &bad) == SPRING_OK && bad == -1);
 	ENSURE(x[3] == 4.0f);
 	ENSURE(spring_batch_step_range(&b, 0, 4, &bad) == SPRING_OK && bad == -1);
-	ENSURE(x[0] != 1.0f && x[3] != 4.0f);
+	ENSURE(x[0] != 1.0f && x[3] != 4.0f && x[4] == 5.0f);
 	return 0;
 }
 
@@ -429,8 +432,8 @@ static int test_retarget_and_split_ranges(void)
 	for (int p = 0; p < path_count; p++) {
 		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
 		spring_batch b;
-		ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N,
-		                                                  .params = {170.0f, 26.0f, 1.0f}}) == SPRING_OK);
+		ENSURE(spring_batch_init(&b, &(spring_batch_desc){
+										 .x = x, .v = v, .target = t, .count = N, .params = {170.0f, 26.0f, 1.0f}}) == SPRING_OK);
 		for (int i = 0; i < N; i++) {
 			x[i] = v[i] = 0.0f;
 			ref[i] = (spring_state){0.0f, 0.0f};
@@ -476,8 +479,8 @@ static int test_no_allocation(void)
 	spring_batch b, bp;
 	int ok = spring_batch_init(&b, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N, .rest_delta = 0.01f}) ==
 	         SPRING_OK;
-	ok = ok && spring_batch_init(&bp, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N, .steppers = steppers}) ==
-	              SPRING_OK;
+	ok = ok &&
+	     spring_batch_init(&bp, &(spring_batch_desc){.x = x, .v = v, .target = t, .count = N, .steppers = steppers}) == SPRING_OK;
 	for (int k = 0; k < 100; k++) {
 		int bad;
 		ok = ok && spring_stepper_step_many(&st, s, t, N) == SPRING_ERROR_NOT_FINITE;
