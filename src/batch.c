@@ -59,10 +59,13 @@ static spring_result step_one(const batch_job *job, int i)
 // The vector kernels, one instance per instruction set
 
 #if BATCH_X86 || BATCH_SIMD128
+#define ALWAYS_INLINE __attribute__((always_inline))
 #define EVEN4(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
 #define ODD4(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
-#define ILO4(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
-#define IHI4(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
+#define T4(t) (t)
+#define LO4(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
+#define HI4(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
+#define ORDER4 0, 1, 2, 3
 typedef float vf4 __attribute__((vector_size(16)));
 typedef int32_t vi4 __attribute__((vector_size(16)));
 #endif
@@ -74,22 +77,30 @@ typedef int32_t vi4 __attribute__((vector_size(16)));
 #define LANES 4
 #define VF vf4
 #define VI vi4
-#define ANY(m) _mm_movemask_ps((__m128)(m))
+#define ALL(m) (_mm_movemask_ps((__m128)(m)) == 0xf)
 #define EVEN EVEN4
 #define ODD ODD4
-#define ILO ILO4
-#define IHI IHI4
+#define AOS_X EVEN4
+#define AOS_V ODD4
+#define AOS_T T4
+#define AOS_LO LO4
+#define AOS_HI HI4
+#define AOS_ORDER ORDER4
 #include "batch_kernel.h"
 #undef KERNEL
 #undef TARGET
 #undef LANES
 #undef VF
 #undef VI
-#undef ANY
+#undef ALL
 #undef EVEN
 #undef ODD
-#undef ILO
-#undef IHI
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
 
 typedef float vf8 __attribute__((vector_size(32)));
 typedef int32_t vi8 __attribute__((vector_size(32)));
@@ -98,22 +109,31 @@ typedef int32_t vi8 __attribute__((vector_size(32)));
 #define LANES 8
 #define VF vf8
 #define VI vi8
-#define ANY(m) _mm256_movemask_ps((__m256)(m))
+#define ALL(m) (_mm256_movemask_ps((__m256)(m)) == 0xff)
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15)
-#define ILO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11)
-#define IHI(a, b) __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
+// In-lane splits (vshufps), targets permuted by 64-bit pairs (vpermpd), in-lane unpacks.
+#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14)
+#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15)
+#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 4, 5, 2, 3, 6, 7)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define AOS_ORDER 0, 1, 4, 5, 2, 3, 6, 7
 #include "batch_kernel.h"
 #undef KERNEL
 #undef TARGET
 #undef LANES
 #undef VF
 #undef VI
-#undef ANY
+#undef ALL
 #undef EVEN
 #undef ODD
-#undef ILO
-#undef IHI
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
 
 typedef float vf16 __attribute__((vector_size(64)));
 typedef int32_t vi16 __attribute__((vector_size(64)));
@@ -122,22 +142,30 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #define LANES 16
 #define VF vf16
 #define VI vi16
-#define ANY(m) _mm512_test_epi32_mask((__m512i)(m), (__m512i)(m))
+#define ALL(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) == 0xffff)
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
-#define ILO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
-#define IHI(a, b) __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
+#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31)
+#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
+#define AOS_ORDER 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
 #include "batch_kernel.h"
 #undef KERNEL
 #undef TARGET
 #undef LANES
 #undef VF
 #undef VI
-#undef ANY
+#undef ALL
 #undef EVEN
 #undef ODD
-#undef ILO
-#undef IHI
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
 #endif
 
 #if BATCH_SIMD128
@@ -146,22 +174,30 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #define LANES 4
 #define VF vf4
 #define VI vi4
-#define ANY(m) wasm_v128_any_true((v128_t)(m))
+#define ALL(m) wasm_i32x4_all_true((v128_t)(m))
 #define EVEN EVEN4
 #define ODD ODD4
-#define ILO ILO4
-#define IHI IHI4
+#define AOS_X EVEN4
+#define AOS_V ODD4
+#define AOS_T T4
+#define AOS_LO LO4
+#define AOS_HI HI4
+#define AOS_ORDER ORDER4
 #include "batch_kernel.h"
 #undef KERNEL
 #undef TARGET
 #undef LANES
 #undef VF
 #undef VI
-#undef ANY
+#undef ALL
 #undef EVEN
 #undef ODD
-#undef ILO
-#undef IHI
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
 #endif
 
 // ---------------------------------------------------------------------------------------------
