@@ -1,5 +1,5 @@
 // The vector kernels of batch.c, written once and included there once per instruction set.
-// Before including, batch.c defines:
+// Before including, batch.c defines (and this file undefines at its end):
 //   KERNEL(name)   the name with the instruction set's suffix
 //   TARGET         the function attribute that enables the instruction set (may be empty)
 //   LANES          floats per vector; VF, VI: float and int32 vectors of LANES lanes
@@ -140,3 +140,18 @@ TARGET static int KERNEL(aos)(const spring_stepper *st, spring_state *states, co
 #undef BLEND
 #undef ABS
 #undef FINITE
+// The parameters too, for the next instruction set.
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER

@@ -20,8 +20,9 @@
 /// Bad springs never poison the others: each spring is stepped or refused on its own, exactly as
 /// `spring_stepper_step` would. A spring whose state or target is not finite, or whose new state
 /// would leave float range, keeps its state bit for bit while every other spring steps; the call
-/// then returns the first refused spring's reason (NOT_FINITE before OUT_OF_RANGE only by index
-/// order: the lowest refused index decides) and, for the batch, its index.
+/// then returns the reason of the refused spring with the lowest index (NOT_FINITE for a state or
+/// target that is not finite, OUT_OF_RANGE for a step that would leave float range) and, for the
+/// batch, that index. The error path costs nothing while every spring steps.
 #ifndef SPRING_BATCH_H
 #define SPRING_BATCH_H
 
