@@ -93,6 +93,14 @@ SPRING_API spring_result spring_batch_set_params(spring_batch *b, spring_params 
 /// stepped.
 SPRING_API spring_result spring_batch_step_range(const spring_batch *b, int first, int count, int *bad_index);
 
+/// Advances springs [first, first + count) by `steps` steps (>= 0) with the targets as they are:
+/// the same bits as `steps` calls of spring_batch_step_range, but each block of springs that fits
+/// the first-level cache takes all its steps while it is there, so batches larger than the caches
+/// cost the same per spring-step as small ones. Range errors as spring_batch_step_range (steps < 0:
+/// INVALID_ARGUMENT). A refused spring stays as it was from the step that refused it on; the
+/// result and `*bad_index` name the refused spring with the lowest index.
+SPRING_API spring_result spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index);
+
 /// spring_batch_step_range over the whole batch.
 SPRING_API spring_result spring_batch_step(const spring_batch *b, int *bad_index);
 
