@@ -484,6 +484,23 @@ static int test_advance_matches_repeated_steps(void)
 	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 	ENSURE(refused > 10);
 
+	// Refusals only beyond the first block (and two in one block): the index counts from `first`.
+	for (int i = 0; i < TOTAL; i++) {
+		ex[i] = (float)i;
+		ev[i] = 0.0f;
+		t[i] = 0.0f;
+	}
+	t[1500] = NAN;
+	t[1400] = INFINITY;
+	ex[1300] = 3.0e38f;
+	t[1300] = -3.0e38f;
+	spring_batch big;
+	ENSURE(spring_batch_init(&big, &(spring_batch_desc){.x = ex, .v = ev, .target = t, .count = TOTAL}) == SPRING_OK);
+	int where = 0;
+	ENSURE(spring_batch_advance(&big, 1, 2000, 2, &where) == SPRING_ERROR_OUT_OF_RANGE && where == 1300);
+	ENSURE(spring_batch_advance(&big, 1350, 1000, 2, &where) == SPRING_ERROR_NOT_FINITE && where == 1400);
+	ENSURE(ex[1500] == 1500.0f && ex[1300] == 3.0e38f && ex[1301] != 1301.0f);
+
 	float x1[2] = {1.0f, 2.0f}, v1[2] = {0.0f, 0.0f}, t1[2] = {0.0f, 0.0f};
 	spring_batch b;
 	ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x1, .v = v1, .target = t1, .count = 1}) == SPRING_OK);
