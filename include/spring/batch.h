@@ -8,7 +8,8 @@
 ///   the caller owns, for springs that share parameters and a step.
 /// - `spring_batch` describes springs stored as a structure of arrays (positions, velocities,
 ///   targets in caller-owned arrays) with one shared transition or one per spring, optional rest
-///   snapping, and a `first, count` range entry point so that a job system can split the work.
+///   snapping, a `first, count` range entry point so that a job system can split the work, and
+///   `spring_batch_advance` for several steps at once, block by block in the cache.
 ///
 /// Every result is bit-identical to `spring_stepper_step` on each spring in turn (then
 /// `spring_rest` when the batch asks for rest detection), on every machine: the library picks
