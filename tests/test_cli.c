@@ -1187,6 +1187,7 @@ static const char *sample_value(const char *key)
 		{"duration", "0.6"}, {"bounce", "-0.3"}, {"response", "0.45"}, {"damping_fraction", "0.6"}, {"settling", "0.9"},
 		{"epsilon", "0.01"}, {"visual_duration", "0.3"}, {"half_life", "0.07"}, {"tension", "170"}, {"friction", "26"},
 		{"origami_tension", "40"}, {"origami_friction", "7"}, {"per_frame_stiffness", "0.1"}, {"per_frame_damping", "0.7"},
+		{"motion_duration", "0.8"},
 		// clang-format on
 		{"fps", "30"},
 	};
