@@ -334,6 +334,24 @@ static const golden_case goldens[] = {
 	{"params_tension_friction", {"params", "--tension", "170", "--friction", "26"}},
 	{"params_origami", {"params", "--origami-tension", "40", "--origami-friction", "7"}},
 	{"params_per_frame", {"params", "--per-frame-stiffness", "0.1", "--per-frame-damping", "0.7", "--per-frame-fps", "30"}},
+	{"params_stiffness_damping_ratio", {"params", "--stiffness", "700", "--damping-ratio", "0.9"}},
+	{"params_motion_duration", {"params", "--motion-duration", "0.8", "--bounce", "0.25"}},
+	{"params_bounce_alone", {"params", "--bounce", "0.3"}},
+	{"params_preset_snappy", {"params", "--preset", "snappy"}},
+	{"params_preset_material_reduced_json", {"params", "--preset", "expressive-default-spatial", "--reduced-motion", "--json"}},
+	{"params_reduced_motion", {"params", "--duration", "0.5", "--bounce", "0.3", "--reduced-motion"}},
+	{"code_swiftui", {"code", "--for", "swiftui", "--duration", "0.5", "--bounce", "0.3"}},
+	{"code_swiftui_overdamped", {"code", "--for", "swiftui", "--stiffness", "100", "--damping", "40", "--mass", "2"}},
+	{"code_compose", {"code", "--for", "compose", "--stiffness", "100", "--damping", "10", "--mass", "2"}},
+	{"code_flutter", {"code", "--for", "flutter", "--preset", "standard-default-spatial"}},
+	{"code_motion", {"code", "--for", "motion", "--duration", "0.4", "--bounce", "0.2"}},
+	{"code_motion_light", {"code", "--for", "motion", "--frequency", "1", "--damping-ratio", "0.01"}},
+	{"code_react_spring", {"code", "--for", "react-spring", "--tension", "170", "--friction", "26"}},
+	{"code_css", {"code", "--for", "css", "--preset", "smooth", "--reduced-motion"}},
+	{"css_fallback_keyframes",
+     {"css", "--preset", "snappy", "--resolution", "50", "--fallback", "--keyframes", "pop", "--property", "scale", "--from",
+      "0.5", "--to", "1", "--unit", "none"}},
+	{"css_fallback_json", {"css", "--duration", "0.4", "--resolution", "40", "--fallback", "--keyframes", "slide", "--json"}},
 	{"curve_text", {"curve", "--duration", "0.5", "--bounce", "0.3", "--dt", "0.05"}},
 	{"curve_json",
      {"curve", "--frequency", "1", "--damping-ratio", "0.5", "--from", "10", "--to", "-10", "--velocity", "5", "--dt", "0.1",
@@ -595,6 +613,81 @@ static int css_check(const css_case *cc)
 	}
 	free(stops);
 	ENSURE_MSG(worst <= 0.005, "css %s %s: linear() strays %.3f%% from the spring", cc->args[0], cc->args[1], 100.0 * worst);
+	run_free(&r);
+	return 0;
+}
+
+// cubic-bezier(x1, y1, x2, y2) at progress x, by bisection on the curve parameter.
+static double bezier_value(const double b[4], double x)
+{
+	double lo = 0.0, hi = 1.0;
+	for (int i = 0; i < 60; i++) {
+		double t = 0.5 * (lo + hi), u = 1.0 - t;
+		if (3.0 * u * u * t * b[0] + 3.0 * u * t * t * b[2] + t * t * t < x) {
+			lo = t;
+		} else {
+			hi = t;
+		}
+	}
+	double t = 0.5 * (lo + hi), u = 1.0 - t;
+	return 3.0 * u * u * t * b[1] + 3.0 * u * t * t * b[3] + t * t * t;
+}
+
+// spring css --keyframes: one keyframe per stop, from + (to - from) * stop, the last exactly --to;
+// --fallback: the printed cubic-bezier is as far from the stops as it says, and close for a gentle spring.
+static int test_css_keyframes_and_fallback(void)
+{
+	const char *args[] = {"css",    "--duration", "0.6",  "--bounce", "0.1",    "--fallback", "--keyframes", "k",
+	                      "--from", "-20",        "--to", "40",       "--unit", "rem",        "--json",      NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == 0, "%s", r.err);
+	cJSON *doc = cJSON_Parse(r.out);
+	run_free(&r);
+	ENSURE(doc);
+	const cJSON *values = cJSON_GetObjectItemCaseSensitive(doc, "values");
+	const char *kf = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "keyframes"));
+	const char *fb = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "fallback"), "easing"));
+	double said = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "fallback"), "max_deviation"));
+	ENSURE(cJSON_IsArray(values) && kf && fb);
+	int n = cJSON_GetArraySize(values);
+	ENSURE(n > 10);
+	ENSURE(strncmp(kf, "@keyframes k {\n", 15) == 0);
+	const char *line = strchr(kf, '\n') + 1;
+	for (int i = 0; i < n; i++) {
+		double pct = 0.0, v = 0.0;
+		char unit[8] = "";
+		ENSURE_MSG(sscanf(line, "  %lf%% { translate: %lf%7[a-z]; }", &pct, &v, unit) == 3, "keyframe %d: %.40s", i, line);
+		ENSURE(strcmp(unit, "rem") == 0);
+		ENSURE(fabs(pct - 100.0 * i / (n - 1)) < 1e-4);
+		double stop = cJSON_GetNumberValue(cJSON_GetArrayItem(values, i));
+		ENSURE_MSG(fabs(v - (-20.0 + 60.0 * stop)) < 1e-4, "keyframe %d: %g for stop %g", i, v, stop);
+		if (i == 0 || i == n - 1) {
+			ENSURE(v == (i == 0 ? -20.0 : 40.0));
+		}
+		line = strchr(line, '\n') + 1;
+	}
+	ENSURE(strcmp(line, "}\n") == 0);
+	double b[4];
+	ENSURE(sscanf(fb, "cubic-bezier(%lf, %lf, %lf, %lf)", &b[0], &b[1], &b[2], &b[3]) == 4);
+	ENSURE(b[0] >= 0.0 && b[0] <= 1.0 && b[2] >= 0.0 && b[2] <= 1.0);
+	double worst = 0.0;
+	for (int i = 0; i < n; i++) {
+		worst = fmax(worst, fabs(bezier_value(b, (double)i / (n - 1)) - cJSON_GetNumberValue(cJSON_GetArrayItem(values, i))));
+	}
+	ENSURE_MSG(fabs(worst - said) < 1e-6, "fallback off by %g, says %g", worst, said);
+	ENSURE_MSG(worst < 0.05, "the fallback of a gentle spring is %g off", worst);
+	cJSON_Delete(doc);
+	// The keyframe flags need --keyframes; names and units are checked.
+	const char *lone[] = {"css", "--unit", "px", NULL};
+	ENSURE(run_in_work(lone, &r) == 0);
+	ENSURE(r.status == 2 && strstr(r.err, "--unit needs --keyframes NAME"));
+	run_free(&r);
+	const char *bad[] = {"css", "--keyframes", "9lives", NULL};
+	ENSURE(run_in_work(bad, &r) == 0);
+	ENSURE(r.status == 2 && strstr(r.err, "is not a CSS name"));
 	run_free(&r);
 	return 0;
 }
@@ -1029,7 +1122,7 @@ static int test_bad_input_corpus(void)
 // Odd argv: never a crash, a status of 0, 1 or 2, and a one-line message with 2.
 static int test_fuzz_argv(void)
 {
-	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus"};
+	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus", "code"};
 	static const char *const tokens[] = {
 		// clang-format off
 		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
@@ -1038,7 +1131,8 @@ static int test_fuzz_argv(void)
 		"--epsilon", "--from", "--to", "--velocity", "--dt", "--until", "--csv", "--json", "--svg", "--resolution",
 		"--max-duration", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds",
 		"--teleport-at", "--teleport-by", "--integrator", "--step", "--", "-", "-x", "--=", "--duration=", "---",
-		"0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
+		"--preset", "--reduced-motion", "--motion-duration", "--for", "--fallback", "--keyframes", "--unit", "snappy",
+		"expressive-fast-spatial", "swiftui", "react-spring", "css", "0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
 		"1e-3", "out.svg", "exact", "hop", TAIL_RIG, "@SRC@/tests/cli/rigs", "\xff\xfe", "caf\xc3\xa9",
 		// clang-format on
 	};
@@ -1048,7 +1142,7 @@ static int test_fuzz_argv(void)
 	for (int run = 0; run < 120; run++) {
 		const char *args[12];
 		seed = seed * 1103515245u + 12345u;
-		int cmd = (int)((seed >> 16) % 8u);
+		int cmd = (int)((seed >> 16) % 9u);
 		if (cmd == 6 && (seed & 0x100u) == 0) {
 			cmd = 0; // the demo is slower: only about half of its draws
 		}
@@ -1149,7 +1243,7 @@ static int test_verify_fails_undamped(void)
 
 static int test_help_everywhere(void)
 {
-	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo"};
+	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
 	run_result r;
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		const char *args[] = {commands[i], "--help", NULL};
@@ -1359,6 +1453,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_params_documented_figures);
 	RUN_TEST(test_json_infinite_values);
 	RUN_TEST(test_css_within_half_percent);
+	RUN_TEST(test_css_keyframes_and_fallback);
 	RUN_TEST(test_svg_outputs_well_formed);
 	RUN_TEST(test_demo_page);
 	RUN_TEST(test_bad_input_corpus);
