@@ -762,6 +762,9 @@ static int test_svg_outputs_well_formed(void)
 	ENSURE(count_of(svg, "class=\"bone\"") == 12 * 6);
 	ENSURE(count_of(svg, "class=\"series\"") == 2);
 	ENSURE(strstr(svg, "data-label=\"tail\"") && strstr(svg, "data-label=\"ear\""));
+	// Every colour of the filmstrip is in its legend: the other bones and each chain.
+	ENSURE(count_of(svg, "class=\"legend-swatch\"") == 2 * 2 + 1);
+	ENSURE(strstr(svg, ">bones (not in a spring chain)<") && strstr(svg, ">tail<") && strstr(svg, ">ear<"));
 	free(svg);
 	// --svg - writes the figure to standard output.
 	const char *to_stdout[] = {"curve", "--svg", "-", NULL};
@@ -794,12 +797,30 @@ static int test_demo_page(void)
 	ENSURE(strstr(r.out, "wrote out/demo/index.html"));
 	ENSURE(strstr(r.out, "verification: all checks passed"));
 	ENSURE(strstr(r.out, "sample rig:"));
+	// The teleport figures the terminal prints...
+	double before = 0, teleported = 0, reset = 0, naive = 0;
+	const char *tl = strstr(r.out, "teleport by 2000 units: peak tip speed ");
+	ENSURE(tl && sscanf(tl, "teleport by 2000 units: peak tip speed %lf u/s before; after, %lf teleported, %lf reset", &before,
+	                    &teleported, &reset) == 3);
+	const char *without = strstr(tl, "twice the peak before), ");
+	ENSURE(without && sscanf(without, "twice the peak before), %lf without", &naive) == 1);
+	ENSURE(naive > 10.0 * before && teleported < 2.0 * before && reset < 2.0 * before);
+	ENSURE(count_of(r.out, "seed") == 0 && count_of(r.out, "Seed") == 0);
 	run_free(&r);
 	char path[1024];
 	snprintf(path, sizeof path, "%s/out/demo/index.html", g_work);
 	ENSURE(xml_well_formed(path));
 	char *html = read_all(path, NULL);
 	ENSURE(html);
+	// ...are the page's: one run, one set of figures.
+	char figures[300];
+	snprintf(figures, sizeof figures,
+	         "its tip peaks at %.0f units/s (before the jump the peak was %.0f). Teleporting (the chain moves rigidly "
+	         "with the root) keeps the tail swinging as it was, peak %.0f afterwards; resetting puts it at rest under the "
+	         "new root, peak %.0f.",
+	         naive, before, teleported, reset);
+	ENSURE_MSG(strstr(html, figures) != NULL, "the page's teleport figures differ from the terminal's (%s)", figures);
+	ENSURE(count_of(html, "seed") == 0 && count_of(html, "Seed") == 0);
 	ENSURE(count_of(html, "<svg ") == 5);
 	ENSURE(count_of(html, "</svg>") == 5);
 	// No external resources.
@@ -1251,6 +1272,8 @@ static int test_help_everywhere(void)
 		char want[64];
 		snprintf(want, sizeof want, "usage: spring %s", commands[i]);
 		ENSURE_MSG(r.status == 0 && strncmp(r.out, want, strlen(want)) == 0 && r.err_len == 0, "%s --help", commands[i]);
+		// Words for users: the project only.
+		ENSURE_MSG(count_of(r.out, "seed") == 0 && count_of(r.out, "Seed") == 0, "%s --help", commands[i]);
 		run_free(&r);
 		// --help wins over anything else on the line.
 		const char *args2[] = {commands[i], "--bogus", "--help", NULL};

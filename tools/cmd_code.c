@@ -90,12 +90,12 @@ static void gap_comment(sbuf *b, int css, const char *what, double gap)
 }
 
 typedef struct code_spring {
-	double k, c, m;   // as given (mass-1 forms use k/m, c/m)
-	double kn, cn;    // per unit mass
-	double zeta;      // damping ratio
-	double duration;  // SwiftUI duration (2 pi / omega_n)
-	double bounce;    // SwiftUI bounce
-	spring_params p;  // the spring
+	double k, c, m;  // as given (mass-1 forms use k/m, c/m)
+	double kn, cn;   // per unit mass
+	double zeta;     // damping ratio
+	double duration; // SwiftUI duration (2 pi / omega_n)
+	double bounce;   // SwiftUI bounce
+	spring_params p; // the spring
 } code_spring;
 
 static void swiftui(sbuf *b, const code_spring *s)
@@ -128,8 +128,7 @@ static void compose(sbuf *b, const code_spring *s)
 {
 	char z[40], k[40];
 	spring_params back;
-	int ok = spring_params_from_damping_ratio(1.0f, (float)printed(k, s->kn), (float)printed(z, s->zeta), &back) ==
-	         SPRING_OK;
+	int ok = spring_params_from_damping_ratio(1.0f, (float)printed(k, s->kn), (float)printed(z, s->zeta), &back) == SPRING_OK;
 	sb_printf(b, "// Jetpack Compose: spring(dampingRatio, stiffness) with mass 1 (stiffness per unit mass)\n");
 	if (ok) {
 		gap_comment(b, 0, "damping ratio and stiffness", curve_gap(s->p, back));
@@ -142,8 +141,8 @@ static void flutter(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c),
-	                                     &back) == SPRING_OK;
+	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
+	         SPRING_OK;
 	sb_printf(b, "// Flutter: SpringDescription(mass, stiffness, damping)\n");
 	if (ok) {
 		gap_comment(b, 0, "mass, stiffness and damping", curve_gap(s->p, back));
@@ -156,8 +155,8 @@ static void motion(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c),
-	                                     &back) == SPRING_OK;
+	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
+	         SPRING_OK;
 	sb_printf(b, "// Motion (motion.dev): a physics spring\n");
 	if (ok) {
 		gap_comment(b, 0, "stiffness, damping and mass", curve_gap(s->p, back));
@@ -185,8 +184,8 @@ static void react_spring(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c),
-	                                     &back) == SPRING_OK;
+	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
+	         SPRING_OK;
 	sb_printf(b, "// react-spring: tension (stiffness), friction (damping), mass\n");
 	if (ok) {
 		int unstable = 0;
