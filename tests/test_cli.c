@@ -373,6 +373,10 @@ static const golden_case goldens[] = {
      {"verify", "--frequency", "2", "--damping-ratio", "0", "--integrator", "exact", "--fps", "60", "--json"}},
 	{"verify_rig", {"verify", TAIL_RIG}},
 	{"verify_rig_json", {"verify", TAIL_RIG, "--clip", "hop", "--fps", "24,50", "--seconds", "2", "--json"}},
+	{"verify_rig_radian_limits", {"verify", "@SRC@/tests/cli/rigs/radian_limits.json", "--fps", "30", "--seconds", "0.5"}},
+	{"verify_rig_radian_limits_json",
+     {"verify", "@SRC@/tests/cli/rigs/radian_limits.json", "--fps", "60", "--seconds", "0.5", "--json"}},
+	{"simulate_radian_limits_warns", {"simulate", "@SRC@/tests/cli/rigs/radian_limits.json", "--seconds", "0.05", "--csv"}},
 	{"error_unknown_command", {"frobnicate"}},
 	{"error_no_command", {NULL}},
 };
@@ -1246,6 +1250,58 @@ static int test_example_rigs(void)
 	return 0;
 }
 
+// The reader's warning: a chain limit (degrees) that looks like radians, |limit| < 2 pi with a
+// fractional part; the rig still loads as written. Both sides of the bound, and the cap on kept
+// warnings.
+static int test_rig_reader_radian_warning(void)
+{
+	static const struct {
+		const char *limit;
+		int warned;
+	} cases[] = {
+		{"0.5", 1}, {"6.2831", 1}, {"6.2832", 0}, {"3", 0}, {"6", 0}, {"179.5", 0}, {"0.001", 1}, {"7.5", 0},
+	};
+	spring_rig_file_info *info = calloc(1, sizeof *info);
+	ENSURE(info);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char json[1024];
+		snprintf(json, sizeof json,
+		         "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\", \"length\": 10}, "
+		         "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\", "
+		         "\"type\": \"angle\", \"first\": \"b\", \"last\": \"b\", \"limit\": %s}]}",
+		         cases[i].limit);
+		spring_rig *rig = NULL;
+		spring_rig_file_error e;
+		ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
+		spring_rig_destroy(rig);
+		ENSURE_MSG(info->warning_count == cases[i].warned, "limit %s: %d warnings", cases[i].limit, info->warning_count);
+		if (cases[i].warned) {
+			ENSURE(strncmp(info->warnings[0], "$.chains[0].limit: ", 19) == 0 && strstr(info->warnings[0], "looks like radians"));
+		}
+	}
+	// Ten chains with a limit of 0.5: ten warnings counted, the first eight kept.
+	char json[8192];
+	size_t o = (size_t)snprintf(json, sizeof json, "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [");
+	for (int i = 0; i < 10; i++) {
+		o += (size_t)snprintf(json + o, sizeof json - o, "%s{\"name\": \"b%d\", \"length\": 10}", i ? ", " : "", i);
+	}
+	o += (size_t)snprintf(json + o, sizeof json - o, "], \"chains\": [");
+	for (int i = 0; i < 10; i++) {
+		o += (size_t)snprintf(json + o, sizeof json - o,
+		                      "%s{\"name\": \"c%d\", \"type\": \"tip\", \"first\": \"b%d\", \"last\": \"b%d\", \"limit\": 0.5}",
+		                      i ? ", " : "", i, i, i);
+	}
+	snprintf(json + o, sizeof json - o, "]}");
+	spring_rig *rig = NULL;
+	spring_rig_file_error e;
+	ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
+	spring_rig_destroy(rig);
+	ENSURE(info->warning_count == 10);
+	ENSURE(strncmp(info->warnings[SPRING_RIG_FILE_MAX_WARNINGS - 1], "$.chains[7].limit", 17) == 0);
+	free(info);
+	return 0;
+}
+
 static int test_verify_fails_undamped(void)
 {
 	const char *args[] = {"verify", "--frequency", "2", "--damping-ratio", "0", NULL};
@@ -1483,6 +1539,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_fuzz_argv);
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
+	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
 	// Each write test starts by emptying the work directory and leaves its files (removed below).
