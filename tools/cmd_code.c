@@ -98,6 +98,13 @@ typedef struct code_spring {
 	spring_params p; // the spring
 } code_spring;
 
+// Mass, stiffness and damping as printed, and the spring a platform builds from them (1 when valid).
+static int physical_printed(const code_spring *s, char m[40], char k[40], char c[40], spring_params *back)
+{
+	return spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), back) ==
+	       SPRING_OK;
+}
+
 static void swiftui(sbuf *b, const code_spring *s)
 {
 	char d[40], bo[40], m[40], k[40], c[40];
@@ -111,11 +118,7 @@ static void swiftui(sbuf *b, const code_spring *s)
 	sb_printf(b, "withAnimation(.spring(duration: %s, bounce: %s)) {\n    // change the state here\n}\n", d, bo);
 	if (s->zeta <= 1.0) {
 		spring_params phys;
-		printed(m, s->m);
-		printed(k, s->k);
-		printed(c, s->c);
-		ok = spring_params_from_physical((float)strtod(m, NULL), (float)strtod(k, NULL), (float)strtod(c, NULL), &phys) ==
-		     SPRING_OK;
+		ok = physical_printed(s, m, k, c, &phys);
 		sb_printf(b, "// the same physics, adding up overlapping animations' velocities instead of replacing them:\n");
 		sb_printf(b, "// .interpolatingSpring(mass: %s, stiffness: %s, damping: %s)\n", m, k, c);
 		if (ok) {
@@ -137,16 +140,24 @@ static void compose(sbuf *b, const code_spring *s)
 	sb_printf(b, "// e.g. animateFloatAsState(targetValue = target, animationSpec = spec)\n");
 }
 
+// The title line of a platform that takes mass, stiffness and damping, then (when `what` is given)
+// how far the printed numbers are from the spring. Returns 1 when they make a valid spring.
+static int physical_intro(sbuf *b, const code_spring *s, const char *title, const char *what, char m[40], char k[40], char c[40],
+                          spring_params *back)
+{
+	int ok = physical_printed(s, m, k, c, back);
+	sb_printf(b, "// %s\n", title);
+	if (ok && what) {
+		gap_comment(b, 0, what, curve_gap(s->p, *back));
+	}
+	return ok;
+}
+
 static void flutter(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
-	         SPRING_OK;
-	sb_printf(b, "// Flutter: SpringDescription(mass, stiffness, damping)\n");
-	if (ok) {
-		gap_comment(b, 0, "mass, stiffness and damping", curve_gap(s->p, back));
-	}
+	physical_intro(b, s, "Flutter: SpringDescription(mass, stiffness, damping)", "mass, stiffness and damping", m, k, c, &back);
 	sb_printf(b, "const spring = SpringDescription(mass: %s, stiffness: %s, damping: %s);\n", m, k, c);
 	sb_printf(b, "// e.g. controller.animateWith(SpringSimulation(spring, 0, 1, 0));\n");
 }
@@ -155,12 +166,7 @@ static void motion(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
-	         SPRING_OK;
-	sb_printf(b, "// Motion (motion.dev): a physics spring\n");
-	if (ok) {
-		gap_comment(b, 0, "stiffness, damping and mass", curve_gap(s->p, back));
-	}
+	physical_intro(b, s, "Motion (motion.dev): a physics spring", "stiffness, damping and mass", m, k, c, &back);
 	sb_printf(b, "// Motion ends the animation once within restDelta and slower than restSpeed (0.005 and 0.01\n"
 	             "// for moves under 5 units, else 0.5 and 2): set them smaller for a longer tail\n");
 	sb_printf(b, "const transition = { type: \"spring\", stiffness: %s, damping: %s, mass: %s };\n", k, c, m);
@@ -168,8 +174,8 @@ static void motion(sbuf *b, const code_spring *s)
 	if (s->zeta >= 0.05 && s->zeta <= 20.0) {
 		char v[40], bo[40];
 		spring_params vb;
-		ok = spring_params_from_visual_duration((float)printed(v, spring_visual_duration(s->p)), (float)printed(bo, s->bounce),
-		                                        &vb) == SPRING_OK;
+		int ok = spring_params_from_visual_duration((float)printed(v, spring_visual_duration(s->p)),
+		                                            (float)printed(bo, s->bounce), &vb) == SPRING_OK;
 		sb_printf(b, "// or by time: { type: \"spring\", visualDuration: %s, bounce: %s }\n", v, bo);
 		if (ok) {
 			gap_comment(b, 0, "visualDuration and bounce", curve_gap(s->p, vb));
@@ -184,10 +190,7 @@ static void react_spring(sbuf *b, const code_spring *s)
 {
 	char m[40], k[40], c[40];
 	spring_params back;
-	int ok = spring_params_from_physical((float)printed(m, s->m), (float)printed(k, s->k), (float)printed(c, s->c), &back) ==
-	         SPRING_OK;
-	sb_printf(b, "// react-spring: tension (stiffness), friction (damping), mass\n");
-	if (ok) {
+	if (physical_intro(b, s, "react-spring: tension (stiffness), friction (damping), mass", NULL, m, k, c, &back)) {
 		int unstable = 0;
 		double gap = euler_gap(s->p, back, &unstable);
 		if (unstable) {
