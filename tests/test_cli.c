@@ -1348,6 +1348,53 @@ static int test_help_everywhere(void)
 	return 0;
 }
 
+// Every flag a command accepts is explained in its --help: each flag known anywhere is tried on
+// each command; when the command does not call it unknown, its help must name it.
+static int test_help_names_every_flag(void)
+{
+	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
+	static const char *const flags[] = {
+		// clang-format off
+		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
+		"--damping", "--mass", "--settling", "--visual-duration", "--motion-duration", "--half-life", "--tension",
+		"--friction", "--origami-tension", "--origami-friction", "--per-frame-stiffness", "--per-frame-damping",
+		"--per-frame-fps", "--epsilon", "--preset", "--reduced-motion", "--from", "--to", "--velocity", "--dt", "--until",
+		"--csv", "--json", "--svg", "--resolution", "--max-duration", "--fallback", "--keyframes", "--property", "--unit",
+		"--for", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds", "--teleport-at",
+		"--teleport-by", "--integrator", "--step",
+		// clang-format on
+	};
+	const size_t spring_flags = 23; // the first ones: every command taking a spring prints the same spring help
+	int accepted = 0;
+	for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+		const char *help_args[] = {commands[c], "--help", NULL};
+		run_result h;
+		ENSURE(run_in_work(help_args, &h) == 0 && h.status == 0);
+		for (size_t f = c == 0 ? 0 : spring_flags; f < sizeof flags / sizeof flags[0]; f++) {
+			const char *args[] = {commands[c], flags[f], NULL};
+			run_result r;
+			ENSURE(run_in_work(args, &r) == 0);
+			int unknown = strstr(r.err, "unknown option") != NULL;
+			run_free(&r);
+			clean_work();
+			if (unknown) {
+				continue;
+			}
+			accepted++;
+			int named = 0;
+			size_t n = strlen(flags[f]);
+			for (const char *p = strstr(h.out, flags[f]); p && !named; p = strstr(p + 1, flags[f])) {
+				char next = p[n];
+				named = !(next == '-' || (next >= 'a' && next <= 'z'));
+			}
+			ENSURE_MSG(named, "spring %s accepts %s but its --help does not explain it", commands[c], flags[f]);
+		}
+		run_free(&h);
+	}
+	ENSURE(accepted > 50);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The parameterisation table: CLI flags and rig-file keys agree
 
@@ -1541,6 +1588,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_verify_fails_undamped);
 	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
+	RUN_TEST(test_help_names_every_flag);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
 	// Each write test starts by emptying the work directory and leaves its files (removed below).
 	RUN_TEST(test_write_planted_symlink_not_followed);
