@@ -1481,6 +1481,38 @@ static spring_result rig_params(const spring_param_form *form, unsigned given, s
 	return rj_load_spring_json(json, strlen(json), "spring.json", p, e);
 }
 
+// --preset NAME: the library's spring, bit for bit, and its "given" object (the form the preset is
+// published in) read as a rig file's spring is the same spring.
+static int test_presets_cli_and_rig_agree(void)
+{
+	int n = 0;
+	for (; spring_preset_name(n); n++) {
+		const char *args[] = {"params", "--preset", spring_preset_name(n), "--json", NULL};
+		run_result r;
+		ENSURE(run_in_work(args, &r) == 0);
+		ENSURE_MSG(r.status == 0, "%s: %s", spring_preset_name(n), r.err);
+		cJSON *doc = cJSON_Parse(r.out);
+		run_free(&r);
+		ENSURE(doc);
+		const cJSON *spring = cJSON_GetObjectItemCaseSensitive(doc, "spring");
+		spring_params cli = {(float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "stiffness")),
+		                     (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "damping")),
+		                     (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "mass"))};
+		spring_params lib, rig;
+		ENSURE(spring_params_from_preset(spring_preset_name(n), &lib) == SPRING_OK);
+		char *given = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(spring, "given"));
+		cJSON_Delete(doc);
+		ENSURE(given);
+		spring_rig_file_error e;
+		spring_result res = rj_load_spring_json(given, strlen(given), "given.json", &rig, &e);
+		ENSURE_MSG(res == SPRING_OK && same_bits(cli, lib) && same_bits(rig, lib), "%s: given %s (%s)", spring_preset_name(n),
+		           given, res == SPRING_OK ? "differs" : e.message);
+		free(given);
+	}
+	ENSURE(n == 15);
+	return 0;
+}
+
 static int test_param_table_cli_and_rig_agree(void)
 {
 	// A flag shared by two forms means one thing: the CLI adds it once.
@@ -1590,6 +1622,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
+	RUN_TEST(test_presets_cli_and_rig_agree);
 	// Each write test starts by emptying the work directory and leaves its files (removed below).
 	RUN_TEST(test_write_planted_symlink_not_followed);
 	RUN_TEST(test_write_foreign_tmp_untouched);

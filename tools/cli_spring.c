@@ -5,6 +5,7 @@
 #include "param_table.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // SwiftUI's default duration: the spring when none is given, and the duration --bounce alone keeps.
@@ -269,14 +270,22 @@ static int resolve_preset(cli_args *a, cli_spring *out)
 	}
 	snprintf(out->kind, sizeof out->kind, "preset");
 	snprintf(out->preset, sizeof out->preset, "%s", name);
+	// Described, and given (a rig file's spring object), in the form it is published in: SwiftUI's
+	// duration and bounce, or a Material token's stiffness and damping ratio (mass 1), to 6 digits.
+	int material = strchr(name, '-') != NULL;
+	const char *keys[2] = {material ? "stiffness" : "duration", material ? "damping_ratio" : "bounce"};
+	double values[2] = {material ? out->p.stiffness : spring_duration(out->p),
+	                    material ? spring_damping_ratio(out->p) : cli_clean_bounce(spring_bounce(out->p))};
 	char n[2][40];
-	if (strchr(name, '-')) {
+	for (int i = 0; i < 2; i++) {
+		add_given(out, keys[i], strtod(fmt_num(n[i], values[i], 6), NULL));
+	}
+	if (material) {
 		snprintf(out->description, sizeof out->description,
-		         "preset %s (Material 3 Expressive token: stiffness %s N/m, damping ratio %s)", name,
-		         fmt_num(n[0], out->p.stiffness, 6), fmt_num(n[1], spring_damping_ratio(out->p), 6));
+		         "preset %s (Material 3 Expressive token: stiffness %s N/m, damping ratio %s)", name, n[0], n[1]);
 	} else {
-		snprintf(out->description, sizeof out->description, "preset %s (SwiftUI .%s: duration %s s, bounce %s)", name, name,
-		         fmt_num(n[0], spring_duration(out->p), 6), fmt_num(n[1], cli_clean_bounce(spring_bounce(out->p)), 6));
+		snprintf(out->description, sizeof out->description, "preset %s (SwiftUI .%s: duration %s s, bounce %s)", name, name, n[0],
+		         n[1]);
 	}
 	return CLI_OK;
 }
