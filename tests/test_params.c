@@ -478,6 +478,11 @@ static int test_reduced_motion(void)
 	ENSURE(spring_params_reduced_motion((spring_params){0.0f, 1.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(spring_params_reduced_motion((spring_params){NAN, 1.0f, 1.0f}, &r) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX, 0.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
+	// Both sides of the top of the range: an undamped spring's reduced form has 4 k (twice omega_n).
+	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX / 3.9f, 0.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_params big;
+	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX / 4.1f, 0.0f, 1.0f}, &big) == SPRING_OK);
+	ENSURE(isfinite(big.stiffness) && isfinite(big.damping) && spring_damping_ratio(big) >= 1.0f);
 	ENSURE(spring_params_reduced_motion(p, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(memcmp(&r, &untouched, sizeof r) == 0);
 	return 0;
