@@ -144,9 +144,10 @@ SPRING_API const char *spring_preset_name(int index);
 /// @}
 
 /// @name Reduced motion
-/// For people who ask their system to reduce motion (Apple's Reduce Motion: "avoid large
-/// animations", tighten springs to reduce bounce; Material: what must not overshoot uses the
-/// critically damped effects springs). The reduced form of a spring is critically damped (never
+/// For people who ask their system to reduce motion (Apple: with Reduce Motion on, "UI should
+/// avoid large animations", and bouncing, multi-speed motion is a trigger to soften, while removing
+/// animations that carry meaning makes an app harder to follow; Material: what must not overshoot
+/// uses the critically damped effects springs). The reduced form of a spring is critically damped (never
 /// overshoots) and settles, to 0.1% of a unit move from rest, in at most half the time the
 /// original takes (spring_settling_time, epsilon 0.001), and no later than half the time of the
 /// critically damped spring of the original's natural frequency (so an undamped spring, which
