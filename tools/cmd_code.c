@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring code --for PLATFORM`: a paste-ready snippet of the same spring in a platform's own
 // parameters, with how far the platform's spring is from this one.
 #include "cli.h"
