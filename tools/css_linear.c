@@ -96,6 +96,10 @@ int css_linear_make(spring_params p, double max_duration, double resolution_ms, 
 	int explicit_resolution = resolution_ms > 0.0;
 	int tries = explicit_resolution ? 1 : (int)(sizeof refine / sizeof refine[0]);
 	memset(out, 0, sizeof *out);
+	if (p.stiffness == 0.0f && p.damping == 0.0f && p.mass == 0.0f &&
+	    spring_params_from_duration_bounce(SPRING_MOTION_DEFAULT_DURATION, SPRING_MOTION_DEFAULT_BOUNCE, &p) != SPRING_OK) {
+		return CSS_LINEAR_CANNOT_SAMPLE;
+	}
 	for (int i = 0; i < tries; i++) {
 		double ms = explicit_resolution ? resolution_ms : refine[i];
 		if (max_duration / (ms / 1000.0) > CSS_LINEAR_MAX_STOPS) {

@@ -37,7 +37,7 @@ enum {
 	CSS_LINEAR_TOO_MANY_STOPS = -3 ///< max_duration / resolution exceeds CSS_LINEAR_MAX_STOPS
 };
 
-/// Builds the easing of `p` (all zero: the default spring of spring_motion) lasting at most
+/// Builds the easing of `p` (all zero: spring_motion's default spring, SPRING_MOTION_DEFAULT_*) lasting at most
 /// max_duration seconds (finite, >= 0). resolution_ms > 0: stops exactly that many ms apart;
 /// 0: CSS_LINEAR_DEFAULT_RESOLUTION, made finer (5, 4, 2, 1 ms) while the curve strays more than
 /// CSS_LINEAR_TOLERANCE from the spring and the stop count allows. On success `*out` owns memory
