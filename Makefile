@@ -4,14 +4,15 @@
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
-#               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
+#               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
+#               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 SOAK_HOURS ?= 1
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: soak all demo web test-web test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -25,7 +26,7 @@ release: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
 	cmake --build $(BUILD)/release -j $(JOBS)
 
-demo: release
+demo: release web
 	$(BUILD)/release/tools/spring demo
 
 soak: release
@@ -74,7 +75,15 @@ test-fuzz: deps-test
 fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
-test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz
+# The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
+web:
+	@scripts/ensure-deps.sh web
+	scripts/build-wasm-js.sh
+
+test-web: web release
+	BUILD=$(BUILD) node --test js/test/
+
+test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web
 
 clean:
 	rm -rf $(BUILD)

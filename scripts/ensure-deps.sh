@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what `make demo` / `make test` need when it is missing (Debian; apt-get when root,
-# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test]
+# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|web]
 set -euo pipefail
 what=${1:-build}
 
@@ -20,12 +20,19 @@ if [ "$what" = test ]; then
 	needs+=(dpkg-source:dpkg-dev xz:xz-utils)
 fi
 
+# make web: the npm package (js/) is built for wasm32 by clang and packed and tested with npm.
+if [ "$what" = web ]; then
+	needs+=(clang:clang npm:npm)
+	# cJSON's source for the wasm32 rig reader is Debian's source package (scripts/fetch-cjson-source.sh).
+	needs+=(dpkg-source:dpkg-dev xz:xz-utils)
+fi
+
 missing=()
 [ -n "${missing_cjson:-}" ] && missing+=("$missing_cjson")
 for pair in "${needs[@]}"; do
 	command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
-if [ "$what" = test ]; then
+if [ "$what" = test ] || [ "$what" = web ]; then
 	command -v node >/dev/null 2>&1 || missing+=(nodejs)
 	# wasm32-wasi: clang's wasm target needs Debian's wasi-libc, lld and the wasm32 compiler-rt.
 	if command -v clang >/dev/null 2>&1; then

@@ -1,11 +1,8 @@
 // `spring css`: a CSS linear() easing and its duration, from spring_motion_sample_progress.
 #include "cli.h"
+#include "css_linear.h"
 
-#include <spring/motion.h>
-
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stdio.h>
 
 static const char css_help[] =
 	"usage: spring css [SPRING] [--resolution MS] [--max-duration S] [--json]\n"
@@ -20,97 +17,6 @@ static const char css_help[] =
 	"                     reported as truncated\n"
 	"  --json             one JSON object\n"
 	"\n";
-
-#define CSS_MAX_STOPS 100000
-
-typedef struct css_curve {
-	int count, truncated;
-	double interval;  // seconds
-	double deviation; // max |linear() - spring| over the curve, fraction of the move
-	char *easing;     // "linear(...)"
-	double *stops;    // the values as printed
-} css_curve;
-
-static void format_stop(char *buf, double v)
-{
-	snprintf(buf, 40, "%.4f", v);
-	char *dot = strchr(buf, '.');
-	if (dot) {
-		char *end = buf + strlen(buf) - 1;
-		while (end > dot && *end == '0') {
-			*end-- = '\0';
-		}
-		if (end == dot) {
-			*end = '\0';
-		}
-	}
-	if (strcmp(buf, "-0") == 0) {
-		strcpy(buf, "0");
-	}
-}
-
-// Builds the curve at `interval` seconds. 0 on success; -1 out of memory; -2 library error.
-static int build(spring_params p, double interval, double max_duration, css_curve *c)
-{
-	memset(c, 0, sizeof *c);
-	c->interval = interval;
-	int capacity = (int)floor(max_duration / interval + 1e-9) + 2;
-	float *progress = malloc(sizeof(float) * (size_t)capacity);
-	c->stops = malloc(sizeof(double) * (size_t)capacity);
-	if (!progress || !c->stops) {
-		free(progress);
-		return -1;
-	}
-	int count = 0, truncated = 0;
-	spring_result r = spring_motion_sample_progress(p, 0.0f, (float)interval, (float)max_duration, 0.0f, progress, capacity,
-	                                                &count, &truncated);
-	if (r != SPRING_OK || count < 1) {
-		free(progress);
-		return -2;
-	}
-	c->count = count;
-	c->truncated = truncated;
-	sbuf e;
-	sb_init(&e);
-	sb_puts(&e, "linear(");
-	char buf[40];
-	for (int i = 0; i < count; i++) {
-		format_stop(buf, progress[i]);
-		c->stops[i] = strtod(buf, NULL);
-		sb_printf(&e, "%s%s", i ? ", " : "", buf);
-	}
-	sb_putc(&e, ')');
-	free(progress);
-	if (e.failed) {
-		sb_free(&e);
-		return -1;
-	}
-	c->easing = e.data;
-	// How far the piecewise-linear curve strays from the closed form, between and at the stops.
-	double worst = 0.0;
-	const int sub = 8;
-	for (int i = 0; i + 1 < count; i++) {
-		for (int k = 0; k <= sub; k++) {
-			double f = (double)k / sub;
-			double t = ((double)i + f) * interval;
-			spring_state st = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)t);
-			double lin = c->stops[i] + (c->stops[i + 1] - c->stops[i]) * f;
-			worst = fmax(worst, fabs(lin - (double)st.x));
-		}
-	}
-	if (count == 1) {
-		worst = fabs(c->stops[0]);
-	}
-	c->deviation = worst;
-	return 0;
-}
-
-static void css_free(css_curve *c)
-{
-	free(c->easing);
-	free(c->stops);
-	memset(c, 0, sizeof *c);
-}
 
 int cmd_css(int argc, char **argv)
 {
@@ -129,35 +35,21 @@ int cmd_css(int argc, char **argv)
 	double max_duration = cli_num(&a, "--max-duration", 10.0);
 	int explicit_resolution = cli_flag(&a, "--resolution");
 	double resolution_ms = cli_num(&a, "--resolution", 10.0);
-	if (max_duration / (resolution_ms / 1000.0) > CSS_MAX_STOPS) {
+	if (max_duration / (resolution_ms / 1000.0) > CSS_LINEAR_MAX_STOPS) {
 		return cli_error(cmd, "--max-duration %g s at --resolution %g ms would allow more than %d stops", max_duration,
-		                 resolution_ms, CSS_MAX_STOPS);
+		                 resolution_ms, CSS_LINEAR_MAX_STOPS);
 	}
 	if (cli_flag(&a, "--epsilon")) {
 		return cli_error(cmd, "--epsilon: the CSS curve always ends at the spring's rest (0.1%% of the move)");
 	}
-	css_curve c;
-	static const double refine[] = {10.0, 5.0, 4.0, 2.0, 1.0};
-	int tries = explicit_resolution ? 1 : (int)(sizeof refine / sizeof refine[0]);
-	for (int i = 0; i < tries; i++) {
-		double ms = explicit_resolution ? resolution_ms : refine[i];
-		if (i > 0 && max_duration / (ms / 1000.0) > CSS_MAX_STOPS) {
-			break;
-		}
-		if (i > 0) {
-			css_free(&c);
-		}
-		int r = build(s.p, ms / 1000.0, max_duration, &c);
-		if (r != 0) {
-			css_free(&c);
-			return r == -1 ? cli_error(cmd, "out of memory") : cli_error(cmd, "%s: cannot sample this spring", s.description);
-		}
-		resolution_ms = ms;
-		if (c.deviation <= 0.0025) {
-			break;
-		}
+	css_linear c;
+	int r = css_linear_make(s.p, max_duration, explicit_resolution ? resolution_ms : 0.0, &c);
+	if (r != CSS_LINEAR_OK) {
+		return r == CSS_LINEAR_OUT_OF_MEMORY ? cli_error(cmd, "out of memory")
+		                                     : cli_error(cmd, "%s: cannot sample this spring", s.description);
 	}
-	double duration_ms = (double)(c.count - 1) * resolution_ms;
+	resolution_ms = c.resolution_ms;
+	double duration_ms = c.duration_ms;
 	sbuf b;
 	sb_init(&b);
 	char n[6][40];
@@ -196,6 +88,6 @@ int cmd_css(int argc, char **argv)
 		sb_printf(&b, "transition-duration: %sms;\n", fmt_num(n[0], duration_ms, 9));
 		sb_printf(&b, "/* the same easing and duration work as animation-timing-function and animation-duration */\n");
 	}
-	css_free(&c);
+	css_linear_free(&c);
 	return cli_output(cmd, &b);
 }
