@@ -14,9 +14,11 @@
 #include <spring/rig.h>
 #include <spring/verify.h>
 
+#include "rig_json.h"
 #include "scenes.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LAB_EXPORT(name) __attribute__((export_name(#name)))
@@ -55,96 +57,6 @@ static spring_xform3 xf3(float x, float y, float angle)
 static spring_vec2 dir2(float angle)
 {
 	return spring_vec2_rotate(spring_vec2_make(1.0f, 0.0f), angle);
-}
-
-// =============================================================================================
-// Tuner: one spring from any parameterisation, every query of it, its curve and a stepped run.
-
-enum {
-	PARAM_DURATION_BOUNCE,
-	PARAM_RESPONSE,
-	PARAM_FREQUENCY,
-	PARAM_STIFFNESS_RATIO,
-	PARAM_PHYSICAL,
-	PARAM_VISUAL_DURATION,
-	PARAM_HALF_LIFE
-};
-
-static spring_params tuner_params;
-static spring_state tuner_state;
-
-/// Converts (a, b, c) of parameterisation `kind` into the tuner's spring. On success writes
-/// stiffness, damping, mass, damping ratio, frequency (Hz), duration, bounce, visual duration,
-/// half-life, overshoot (fraction), settling time to a 1 % band of a unit move (s), the
-/// SwiftUI-style settling duration (s) and the natural frequency (rad/s) to lab_out[0..12].
-LAB_EXPORT(lab_params) int lab_params(int kind, float a, float b, float c)
-{
-	spring_params p;
-	spring_result r;
-	switch (kind) {
-	case PARAM_DURATION_BOUNCE: r = spring_params_from_duration_bounce(a, b, &p); break;
-	case PARAM_RESPONSE: r = spring_params_from_response(a, b, &p); break;
-	case PARAM_FREQUENCY: r = spring_params_from_frequency(a, b, &p); break;
-	case PARAM_STIFFNESS_RATIO: {
-		// stiffness (mass 1) and damping ratio: the frequency that stiffness gives, then its ratio
-		spring_params k;
-		r = spring_params_from_physical(1.0f, a, 0.0f, &k);
-		if (r == SPRING_OK) {
-			r = spring_params_from_frequency(spring_frequency_hz(k), b, &p);
-		}
-		break;
-	}
-	case PARAM_PHYSICAL: r = spring_params_from_physical(c, a, b, &p); break;
-	case PARAM_VISUAL_DURATION: r = spring_params_from_visual_duration(a, b, &p); break;
-	case PARAM_HALF_LIFE: r = spring_params_from_half_life(a, &p); break;
-	default: r = SPRING_ERROR_INVALID_ARGUMENT; break;
-	}
-	if (r != SPRING_OK) {
-		return (int)r;
-	}
-	tuner_params = p;
-	float *o = lab_out_buf;
-	o[0] = p.stiffness;
-	o[1] = p.damping;
-	o[2] = p.mass;
-	o[3] = spring_damping_ratio(p);
-	o[4] = spring_frequency_hz(p);
-	o[5] = spring_duration(p);
-	o[6] = spring_bounce(p);
-	o[7] = spring_visual_duration(p);
-	o[8] = spring_half_life(p);
-	o[9] = spring_overshoot(p);
-	o[10] = spring_settling_time(p, 1.0f, 0.0f, 0.01f);
-	o[11] = spring_settling_duration(p, 1.0f, 0.0f, 0.01f);
-	o[12] = spring_natural_frequency(p);
-	return SPRING_OK;
-}
-
-/// The closed-form unit step of the tuner's spring, `count` samples over [0, duration] seconds,
-/// into lab_out (at most LAB_OUT).
-LAB_EXPORT(lab_curve) int lab_curve(int count, float duration)
-{
-	if (count < 2 || count > LAB_OUT || !(duration > 0.0f)) {
-		return (int)SPRING_ERROR_OUT_OF_RANGE;
-	}
-	spring_state start = {0.0f, 0.0f};
-	for (int i = 0; i < count; i++) {
-		lab_out_buf[i] = spring_evaluate(tuner_params, start, 1.0f, duration * (float)i / (float)(count - 1)).x;
-	}
-	return SPRING_OK;
-}
-
-/// Play: the stepped simulation of the same move (spring_step_exact at the page's frame times).
-LAB_EXPORT(lab_play_reset) void lab_play_reset(void)
-{
-	tuner_state.x = 0.0f;
-	tuner_state.v = 0.0f;
-}
-
-LAB_EXPORT(lab_play_step) float lab_play_step(float dt)
-{
-	spring_step_exact(tuner_params, &tuner_state, 1.0f, dt);
-	return tuner_state.x;
 }
 
 // =============================================================================================
@@ -502,48 +414,57 @@ static spring_xform2 hand_of(const scene *s, spring_vec2 shoulder, const float a
 	return xf2(hand.x, hand.y, angles[1]);
 }
 
-// Reads the configuration from lab_in: tail n, lengths[n], rests[n], root hz, ratio, tip hz,
-// ratio; hair n, lengths[n], rests[n], root duration, bounce, tip duration, bounce, gravity x, y;
-// arm lengths (2); setup angles (2).
+// The character's bones the scene hangs on, and its chains the scene's replace.
+static spring_rig *rig;
+static struct {
+	int hip, tail1, head, hair1, chest, upper_arm, forearm;
+	int tail_chain, hair_chain;
+	float root_x, speed;
+	int clip;
+} cast;
+
+// Segment lengths and rest angles of the bones from `first` on (`n` of them) in the rig's setup pose.
+static spring_result read_bones(int first, int n, float *len, float *rest)
+{
+	spring_xform2 setup[SPRING_RIG_MAX_BONES];
+	spring_result r = spring_rig_sample_clip(rig, -1, 0.0f, setup, SPRING_RIG_MAX_BONES);
+	for (int i = 0; r == SPRING_OK && i < n; i++) {
+		len[i] = spring_rig_bone_length(rig, first + i);
+		rest[i] = setup[first + i].angle;
+	}
+	return r;
+}
+
+// The scene's springs from lab_in (the character file's numbers): tail root and tip frequency
+// (Hz) and damping ratio; hair root and tip duration (s) and bounce; hair gravity x, y. Lengths,
+// rest angles and the arm come from the rig.
 static spring_result read_config(scene *s, const float *in)
 {
-	int k = 0;
-	s->tail.n = (int)in[k++];
-	if (s->tail.n < 1 || s->tail.n > MAXS) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	for (int i = 0; i < s->tail.n; i++) {
-		s->tail.len[i] = in[k++];
-	}
-	for (int i = 0; i < s->tail.n; i++) {
-		s->tail.rest[i] = in[k++];
-	}
-	spring_result r = spring_params_from_frequency(in[k], in[k + 1], &s->tail.p0);
+	spring_result r = spring_params_from_frequency(in[0], in[1], &s->tail.p0);
 	if (r == SPRING_OK) {
-		r = spring_params_from_frequency(in[k + 2], in[k + 3], &s->tail.p1);
+		r = spring_params_from_frequency(in[2], in[3], &s->tail.p1);
 	}
-	k += 4;
-	s->hair.n = (int)in[k++];
-	if (r != SPRING_OK || s->hair.n < 1 || s->hair.n > MAXS) {
-		return r != SPRING_OK ? r : SPRING_ERROR_OUT_OF_RANGE;
-	}
-	for (int i = 0; i < s->hair.n; i++) {
-		s->hair.len[i] = in[k++];
-	}
-	for (int i = 0; i < s->hair.n; i++) {
-		s->hair.rest[i] = in[k++];
-	}
-	r = spring_params_from_duration_bounce(in[k], in[k + 1], &s->hair.p0);
 	if (r == SPRING_OK) {
-		r = spring_params_from_duration_bounce(in[k + 2], in[k + 3], &s->hair.p1);
+		r = spring_params_from_duration_bounce(in[4], in[5], &s->hair.p0);
 	}
-	k += 4;
-	s->hair.gravity = spring_vec2_make(in[k], in[k + 1]);
-	k += 2;
-	s->arm_len[0] = in[k++];
-	s->arm_len[1] = in[k++];
-	s->setup[0] = in[k++];
-	s->setup[1] = in[k++];
+	if (r == SPRING_OK) {
+		r = spring_params_from_duration_bounce(in[6], in[7], &s->hair.p1);
+	}
+	s->hair.gravity = spring_vec2_make(in[8], in[9]);
+	s->tail.n = spring_rig_chain_bones(rig, cast.tail_chain, NULL, 0);
+	s->hair.n = spring_rig_chain_bones(rig, cast.hair_chain, NULL, 0);
+	if (r == SPRING_OK && (s->tail.n < 1 || s->tail.n > MAXS || s->hair.n < 1 || s->hair.n > MAXS)) {
+		r = SPRING_ERROR_OUT_OF_RANGE;
+	}
+	if (r == SPRING_OK) {
+		r = read_bones(cast.tail1, s->tail.n, s->tail.len, s->tail.rest);
+	}
+	if (r == SPRING_OK) {
+		r = read_bones(cast.hair1, s->hair.n, s->hair.len, s->hair.rest);
+	}
+	if (r == SPRING_OK) {
+		r = read_bones(cast.upper_arm, 2, s->arm_len, s->setup);
+	}
 	for (int i = 0; i < s->tail.n; i++) {
 		s->tail.p[i] = resolve_gradient(s->tail.p0, s->tail.p1, i, s->tail.n);
 	}
@@ -1010,21 +931,86 @@ LAB_EXPORT(lab_measure) int lab_measure(int flags)
 	return SPRING_OK;
 }
 
-/// Builds the live scene from the configuration in lab_in (see read_config) at rest under the
-/// roots that follow it in lab_in (tail x, y, angle; hair x, y, angle; shoulder x, y, angle; IK
-/// target x, y).
-LAB_EXPORT(lab_scene_init) int lab_scene_init(int config_floats)
+// ---------------------------------------------------------------------------------------------
+// The sample character (examples/rigs/character.json, read by the CLI's rig reader): clips, IK and
+// its chains, its root following the pointer, carrying the scene.
+
+static char rig_text[65536];
+
+/// Where the page writes a rig file's text (at most 65536 bytes) for lab_character_load.
+LAB_EXPORT(lab_text) char *lab_text(void)
 {
-	if (config_floats < 0 || config_floats + 11 > LAB_IN) {
-		return (int)SPRING_ERROR_OUT_OF_RANGE;
+	return rig_text;
+}
+
+static spring_xform2 base_pose[SPRING_RIG_MAX_BONES], world_pose[SPRING_RIG_MAX_BONES];
+
+// The scene's roots on the base pose (clips and IK, before the springs).
+static void character_roots(spring_xform2 *tail, spring_xform2 *hair, spring_xform2 *shoulder)
+{
+	*tail = xf2(base_pose[cast.tail1].position.x, base_pose[cast.tail1].position.y, base_pose[cast.hip].angle);
+	*hair = xf2(base_pose[cast.hair1].position.x, base_pose[cast.hair1].position.y, base_pose[cast.head].angle);
+	*shoulder = xf2(base_pose[cast.upper_arm].position.x, base_pose[cast.upper_arm].position.y, base_pose[cast.chest].angle);
+}
+
+static int find_chain(const char *name)
+{
+	for (int i = 0; i < spring_rig_chain_count(rig); i++) {
+		if (strcmp(spring_rig_chain_name(rig, i), name) == 0) {
+			return i;
+		}
 	}
-	spring_result r = read_config(&live, lab_in_buf);
+	return -1;
+}
+
+/// Loads the rig file of `length` bytes in lab_text() and builds the scene on it, the springs of
+/// its tail and front hair from lab_in (see read_config). On error returns the negated result and
+/// leaves the reader's message in lab_text().
+LAB_EXPORT(lab_character_load) int lab_character_load(int length)
+{
+	if (length < 0 || length >= (int)sizeof rig_text) {
+		return -(int)SPRING_ERROR_OUT_OF_RANGE;
+	}
+	static spring_rig_file_error err;
+	spring_rig_destroy(rig);
+	rig = NULL;
+	spring_result r = spring_rig_load_json(rig_text, (size_t)length, "character.json", &rig, &err);
 	if (r != SPRING_OK) {
-		return (int)r;
+		snprintf(rig_text, sizeof rig_text, "%s", err.message);
+		return -(int)r;
 	}
-	const float *in = lab_in_buf + config_floats;
-	return (int)scene_init(&live, NULL, 4, xf2(in[0], in[1], in[2]), xf2(in[3], in[4], in[5]), xf2(in[6], in[7], in[8]),
-	                       spring_vec2_make(in[9], in[10]));
+	cast.hip = spring_rig_find_bone(rig, "hip");
+	cast.tail1 = spring_rig_find_bone(rig, "tail1");
+	cast.head = spring_rig_find_bone(rig, "head");
+	cast.hair1 = spring_rig_find_bone(rig, "hair_front1");
+	cast.chest = spring_rig_find_bone(rig, "chest");
+	cast.upper_arm = spring_rig_find_bone(rig, "upper_arm");
+	cast.forearm = spring_rig_find_bone(rig, "forearm");
+	cast.tail_chain = find_chain("tail");
+	cast.hair_chain = find_chain("hair_front");
+	if (cast.hip < 0 || cast.tail1 < 0 || cast.head < 0 || cast.hair1 < 0 || cast.chest < 0 || cast.upper_arm < 0 ||
+	    cast.forearm < 0 || cast.tail_chain < 0 || cast.hair_chain < 0) {
+		snprintf(rig_text, sizeof rig_text, "character.json: not the sample character (a bone or chain is missing)");
+		return -(int)SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	// the scene's tail and hair are drawn instead of the rig's own
+	spring_rig_set_chain_mix(rig, cast.tail_chain, 0.0f);
+	spring_rig_set_chain_mix(rig, cast.hair_chain, 0.0f);
+	cast.root_x = 0.0f;
+	cast.clip = spring_rig_find_clip(rig, "idle");
+	spring_rig_play(rig, cast.clip, 0.0f);
+	spring_rig_update(rig, 0.0f);
+	r = read_config(&live, lab_in_buf);
+	if (r == SPRING_OK) {
+		r = spring_rig_get_base_world(rig, base_pose, SPRING_RIG_MAX_BONES);
+	}
+	if (r != SPRING_OK) {
+		return -(int)r;
+	}
+	spring_xform2 tail, hair, shoulder;
+	character_roots(&tail, &hair, &shoulder);
+	spring_vec2 reach = spring_vec2_add(shoulder.position, spring_vec2_make(-30.0f, -20.0f));
+	return -(int)scene_init(&live, NULL, 4, tail, hair, shoulder, reach);
 }
 
 /// The trap switches (TRAP_* bits) of the live scene.
@@ -1033,23 +1019,87 @@ LAB_EXPORT(lab_scene_set_traps) void lab_scene_set_traps(int flags)
 	scene_set_flags(&live, flags);
 }
 
-/// One frame of the live scene, roots in lab_in[0 .. 11) as for lab_scene_init; writes the drawn
-/// points (see scene_pose) to lab_out and returns their count (floats), or a negated error.
-LAB_EXPORT(lab_scene_update) int lab_scene_update(float frame_dt)
+/// One frame of `frame_dt` seconds: the root follows the pointer's x (half-life 0.25 s; idle,
+/// walk or run by its speed), the arm reaches for the pointer (x, y). lab_out: the bone count,
+/// then per bone x, y, angle, length, scale x (world, interpolated), then the scene's points
+/// (scene_pose). Returns the floats written, or a negated error.
+LAB_EXPORT(lab_character_frame) int lab_character_frame(float pointer_x, float pointer_y, float frame_dt)
 {
-	if (!spring_is_finite(frame_dt) || frame_dt < 0.0f) {
-		return -(int)SPRING_ERROR_OUT_OF_RANGE;
+	if (!rig || !spring_is_finite(frame_dt) || frame_dt < 0.0f || !spring_is_finite(pointer_x) || !spring_is_finite(pointer_y)) {
+		return -(int)SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	const float *in = lab_in_buf;
-	scene_update(&live, xf2(in[0], in[1], in[2]), xf2(in[3], in[4], in[5]), xf2(in[6], in[7], in[8]),
-	             spring_vec2_make(in[9], in[10]), frame_dt);
-	return scene_pose(&live, lab_out_buf);
+	float x = spring_follow(cast.root_x, pointer_x, 0.25f, frame_dt);
+	if (frame_dt > 0.0f) {
+		cast.speed = fabsf(x - cast.root_x) / frame_dt;
+	}
+	cast.root_x = x;
+	int clip = spring_rig_find_clip(rig, cast.speed < 25.0f ? "idle" : cast.speed < 160.0f ? "walk" : "run");
+	if (clip != cast.clip) {
+		cast.clip = clip;
+		spring_rig_play(rig, clip, 0.0f);
+	}
+	spring_result r = spring_rig_set_root(rig, xf2(x, 0.0f, 0.0f));
+	if (r == SPRING_OK) {
+		r = spring_rig_update(rig, frame_dt);
+	}
+	if (r == SPRING_OK) {
+		r = spring_rig_get_base_world(rig, base_pose, SPRING_RIG_MAX_BONES);
+	}
+	if (r == SPRING_OK) {
+		r = spring_rig_get_world(rig, world_pose, SPRING_RIG_MAX_BONES);
+	}
+	if (r != SPRING_OK) {
+		return -(int)r;
+	}
+	spring_xform2 tail, hair, shoulder;
+	character_roots(&tail, &hair, &shoulder);
+	scene_update(&live, tail, hair, shoulder, spring_vec2_make(pointer_x, pointer_y), frame_dt);
+	int n = spring_rig_bone_count(rig);
+	float *o = lab_out_buf;
+	int k = 0;
+	o[k++] = (float)n;
+	for (int i = 0; i < n; i++) {
+		o[k++] = world_pose[i].position.x;
+		o[k++] = world_pose[i].position.y;
+		o[k++] = world_pose[i].angle;
+		o[k++] = spring_rig_bone_length(rig, i);
+		o[k++] = world_pose[i].scale.x;
+	}
+	return k + scene_pose(&live, o + k);
 }
 
-/// Teleports the live scene by (dx, dy) (or, with the trap, lets the next update see the jump).
-LAB_EXPORT(lab_scene_teleport) void lab_scene_teleport(float dx, float dy)
+/// The bone's name (NUL-terminated, in wasm memory) and its chain membership: lab_out[0] = 1
+/// when the scene draws the bone instead (the tail, the front hair, the front arm).
+LAB_EXPORT(lab_character_bone) const char *lab_character_bone(int bone)
 {
-	scene_teleport(&live, dx, dy);
+	int bones[SPRING_RIG_MAX_BONES];
+	bool replaced = bone == cast.upper_arm || bone == cast.forearm;
+	for (int c = 0; c < 2; c++) {
+		int n = spring_rig_chain_bones(rig, c == 0 ? cast.tail_chain : cast.hair_chain, bones, SPRING_RIG_MAX_BONES);
+		for (int i = 0; i < n; i++) {
+			replaced = replaced || bones[i] == bone;
+		}
+	}
+	lab_out_buf[0] = replaced ? 1.0f : 0.0f;
+	return spring_rig_bone_name(rig, bone);
+}
+
+/// Teleports the character by dx: spring_rig_teleport and the scene's teleports, or, with the
+/// teleport trap, nothing but the new root: the next update sees the jump as motion.
+LAB_EXPORT(lab_character_teleport) int lab_character_teleport(float dx)
+{
+	if (!rig || !spring_is_finite(dx)) {
+		return -(int)SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	cast.root_x += dx;
+	if (!(live.flags & TRAP_TELEPORT_NO_RESET)) {
+		spring_result r = spring_rig_teleport(rig, xf2(cast.root_x, 0.0f, 0.0f));
+		if (r != SPRING_OK) {
+			return -(int)r;
+		}
+		scene_teleport(&live, dx, 0.0f);
+	}
+	return SPRING_OK;
 }
 
 /// The next frame time of the jittery frame clock (the library's spring_frame_clock), seconds.
