@@ -11,7 +11,7 @@ export function setupRetarget(lab, root) {
   const field = root.querySelector('canvas.field');
   const graph = root.querySelector('canvas.graph');
   const e = lab.exports;
-  let size = fitCanvas(field, 0.42, 220);
+  let size = fitCanvas(field, 0.3, 220);
   const half = () => size.width / 2;
   const start = [half() / 2, size.height / 2];
   lab.check(e.lab_retarget_init(start[0], start[1], SPRING.duration, SPRING.bounce, TWEEN_SECONDS), 'retarget');
@@ -32,7 +32,7 @@ export function setupRetarget(lab, root) {
   field.addEventListener('pointerdown', send);
 
   const draw = () => {
-    size = fitCanvas(field, 0.42, 220);
+    size = fitCanvas(field, 0.3, 220);
     const { ctx, width, height } = size;
     const s = record.state;
     ctx.clearRect(0, 0, width, height);

@@ -421,6 +421,8 @@ static struct {
 	int tail_chain, hair_chain;
 	float root_x, speed;
 	int clip;
+	spring_state flip;  // the root's turn (radians, not folded: a flip is a whole turn)
+	float flip_target;
 } cast;
 
 // Segment lengths and rest angles of the bones from `first` on (`n` of them) in the rig's setup pose.
@@ -765,7 +767,7 @@ enum {
 	M_COUNT
 };
 
-static float library_energy_after_swing, library_spin_tip;
+static bool library_measured;
 
 static float energy_after_swing(int flags)
 {
@@ -809,15 +811,15 @@ static float spin_tip(int flags, float *max_error)
 /// values with none) into lab_out[0 .. M_COUNT) and lab_out[M_COUNT .. 2 M_COUNT).
 LAB_EXPORT(lab_measure) int lab_measure(int flags)
 {
-	float m[2][M_COUNT];
+	// the library's figures (no switch on) are measured once per loaded character
+	static float m[2][M_COUNT];
 	for (int pass = 0; pass < 2; pass++) {
 		int f = pass == 0 ? flags : 0;
-		float *o = m[pass];
-		float e = energy_after_swing(f);
-		if (pass == 1 || flags == 0) {
-			library_energy_after_swing = e;
+		if (pass == 1 && library_measured) {
+			break;
 		}
-		o[M_ENERGY] = e;
+		float *o = m[pass];
+		o[M_ENERGY] = energy_after_swing(f);
 		// spread across frame rates: the tip at the same moment (1 s) of the same wave
 		static const float rates[] = {24.0f, 30.0f, 60.0f, 144.0f, 240.0f, 0.0f};
 		spring_vec2 tips[6];
@@ -839,11 +841,7 @@ LAB_EXPORT(lab_measure) int lab_measure(int flags)
 		}
 		o[M_SPREAD] = 100.0f * spread / length;
 		float fold = 0.0f;
-		float tip = spin_tip(f, &fold);
-		if (pass == 1 || flags == 0) {
-			library_spin_tip = tip;
-		}
-		o[M_LAG] = tip;
+		o[M_LAG] = spin_tip(f, &fold);
 		o[M_FOLD] = fold;
 		// hair: stretch while shaken, then its speed 3 s after the shaking stopped
 		probe_start(f, still(0.0), still(0.0));
@@ -921,13 +919,14 @@ LAB_EXPORT(lab_measure) int lab_measure(int flags)
 		o[M_TELEPORT] = whip;
 	}
 	// energy and lag relative to the library's own
+	float out[2][M_COUNT];
+	memcpy(out, m, sizeof out);
 	for (int pass = 0; pass < 2; pass++) {
-		float e = m[pass][M_ENERGY];
-		m[pass][M_ENERGY] = m[1][M_ENERGY] > 0.0f ? e / m[1][M_ENERGY] : 1.0f;
-		m[pass][M_LAG] = fabsf(spring_angle_delta(m[1][M_LAG], m[pass][M_LAG])) * 57.29578f;
+		out[pass][M_ENERGY] = m[1][M_ENERGY] > 0.0f ? m[pass][M_ENERGY] / m[1][M_ENERGY] : 1.0f;
+		out[pass][M_LAG] = fabsf(spring_angle_delta(m[1][M_LAG], m[pass][M_LAG])) * 57.29578f;
 	}
-	memcpy(lab_out_buf, m[0], sizeof m[0]);
-	memcpy(lab_out_buf + M_COUNT, m[1], sizeof m[1]);
+	library_measured = true;
+	memcpy(lab_out_buf, out, sizeof out);
 	return SPRING_OK;
 }
 
@@ -951,6 +950,14 @@ static void character_roots(spring_xform2 *tail, spring_xform2 *hair, spring_xfo
 	*tail = xf2(base_pose[cast.tail1].position.x, base_pose[cast.tail1].position.y, base_pose[cast.hip].angle);
 	*hair = xf2(base_pose[cast.hair1].position.x, base_pose[cast.hair1].position.y, base_pose[cast.head].angle);
 	*shoulder = xf2(base_pose[cast.upper_arm].position.x, base_pose[cast.upper_arm].position.y, base_pose[cast.chest].angle);
+}
+
+// The root: at root_x on the ground, turned by the flip about the hip (92 units up).
+static spring_xform2 character_root(void)
+{
+	spring_vec2 pivot = spring_vec2_make(cast.root_x, 92.0f);
+	spring_vec2 feet = spring_vec2_add(pivot, spring_vec2_rotate(spring_vec2_make(0.0f, -92.0f), cast.flip.x));
+	return xf2(feet.x, feet.y, spring_angle_wrap(cast.flip.x));
 }
 
 static int find_chain(const char *name)
@@ -996,7 +1003,9 @@ LAB_EXPORT(lab_character_load) int lab_character_load(int length)
 	// the scene's tail and hair are drawn instead of the rig's own
 	spring_rig_set_chain_mix(rig, cast.tail_chain, 0.0f);
 	spring_rig_set_chain_mix(rig, cast.hair_chain, 0.0f);
+	library_measured = false;
 	cast.root_x = 0.0f;
+	cast.flip.x = cast.flip.v = cast.flip_target = 0.0f;
 	cast.clip = spring_rig_find_clip(rig, "idle");
 	spring_rig_play(rig, cast.clip, 0.0f);
 	spring_rig_update(rig, 0.0f);
@@ -1038,7 +1047,15 @@ LAB_EXPORT(lab_character_frame) int lab_character_frame(float pointer_x, float p
 		cast.clip = clip;
 		spring_rig_play(rig, clip, 0.0f);
 	}
-	spring_result r = spring_rig_set_root(rig, xf2(x, 0.0f, 0.0f));
+	// a flip turns the whole character about its hip (92 units up) by a critically damped spring
+	spring_params flip;
+	spring_result r = spring_params_from_duration_bounce(0.9f, 0.0f, &flip);
+	if (r == SPRING_OK) {
+		r = spring_step_exact(flip, &cast.flip, cast.flip_target, frame_dt);
+	}
+	if (r == SPRING_OK) {
+		r = spring_rig_set_root(rig, character_root());
+	}
 	if (r == SPRING_OK) {
 		r = spring_rig_update(rig, frame_dt);
 	}
@@ -1084,6 +1101,12 @@ LAB_EXPORT(lab_character_bone) const char *lab_character_bone(int bone)
 	return spring_rig_bone_name(rig, bone);
 }
 
+/// Starts a flip: the character turns once round its hip (its angles cross +-pi on the way).
+LAB_EXPORT(lab_character_flip) void lab_character_flip(void)
+{
+	cast.flip_target += 2.0f * 3.14159265f;
+}
+
 /// Teleports the character by dx: spring_rig_teleport and the scene's teleports, or, with the
 /// teleport trap, nothing but the new root: the next update sees the jump as motion.
 LAB_EXPORT(lab_character_teleport) int lab_character_teleport(float dx)
@@ -1093,7 +1116,7 @@ LAB_EXPORT(lab_character_teleport) int lab_character_teleport(float dx)
 	}
 	cast.root_x += dx;
 	if (!(live.flags & TRAP_TELEPORT_NO_RESET)) {
-		spring_result r = spring_rig_teleport(rig, xf2(cast.root_x, 0.0f, 0.0f));
+		spring_result r = spring_rig_teleport(rig, character_root());
 		if (r != SPRING_OK) {
 			return -(int)r;
 		}
