@@ -6,13 +6,14 @@
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
 #               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
+#               and the playground page (web/) in chromium (make test-web-page)
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 SOAK_HOURS ?= 1
 BUILD ?= build
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: soak all demo web test-web test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: soak all demo web test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -28,6 +29,7 @@ release: deps
 
 demo: release web
 	$(BUILD)/release/tools/spring demo
+	@echo "The playground (one self-contained page; open it in a browser): file://$(abspath $(BUILD))/web/index.html"
 
 soak: release
 	$(BUILD)/release/bench/spring_soak examples/rigs/character.json $(SOAK_HOURS)
@@ -79,11 +81,17 @@ fuzz: deps-test
 web:
 	@scripts/ensure-deps.sh web
 	scripts/build-wasm-js.sh
+	BUILD=$(BUILD) web/build.sh
 
 test-web: web release
 	BUILD=$(BUILD) node --test js/test/
 
-test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web
+# The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.
+test-web-page: web release
+	@scripts/ensure-deps.sh web-page
+	BUILD=$(BUILD) node --test web/test/
+
+test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
 
 clean:
 	rm -rf $(BUILD)

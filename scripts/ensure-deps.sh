@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what `make demo` / `make test` need when it is missing (Debian; apt-get when root,
-# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|web]
+# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|web|web-page]
 set -euo pipefail
 what=${1:-build}
 
@@ -26,6 +26,18 @@ if [ "$what" = web ]; then
 	# cJSON's source for the wasm32 rig reader is Debian's source package (scripts/fetch-cjson-source.sh).
 	needs+=(dpkg-source:dpkg-dev xz:xz-utils)
 fi
+
+# make test-web-page: the playground's browser tests drive Debian's chromium with npm's
+# playwright-core, pinned in web/test/package-lock.json (installed with npm ci when missing).
+if [ "$what" = web-page ]; then
+	needs+=(chromium:chromium npm:npm)
+fi
+web_page_modules() {
+	if [ "$what" = web-page ] && [ ! -f "$(dirname "$0")/../web/test/node_modules/playwright-core/package.json" ]; then
+		echo "ensure-deps: installing playwright-core for the playground's tests (npm ci in web/test)"
+		(cd "$(dirname "$0")/../web/test" && npm ci --no-audit --no-fund)
+	fi
+}
 
 missing=()
 [ -n "${missing_cjson:-}" ] && missing+=("$missing_cjson")
@@ -61,6 +73,7 @@ if [ "$what" = test ]; then
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
+	web_page_modules
 	exit 0
 fi
 # de-duplicate
@@ -80,3 +93,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq || true
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+web_page_modules

@@ -98,34 +98,46 @@ describe('retarget', () => {
     const state = () => page.evaluate(() => Array.from(window.playground.retarget.state));
     await page.waitForTimeout(200);
     const start = await state();
-    // a target in the right half: both balls go to the same place of their halves
-    const target = [box.width * 0.5 + box.width * 0.45, box.height * 0.1];
-    await page.mouse.click(box.x + target[0], box.y + target[1]);
-    // until both are well under way
-    await page.waitForFunction(() => {
-      const r = window.playground.retarget;
-      const n = r.spring.length - 1;
-      return r.clicks.length === 1 && n > r.clicks[0] + 2 && r.spring[n] > 250 && r.tween[n] > 250;
-    }, null, { polling: 'raf', timeout: 5000 });
-    const moving = await state();
-    const local = [target[0] - box.width / 2, target[1]];
-    const distance = (x, y) => Math.hypot(x - local[0], y - local[1]);
-    assert.ok(distance(moving[0], moving[1]) < distance(start[0], start[1]) - 20, `spring: ${start} -> ${moving}`);
-    assert.ok(distance(moving[3], moving[4]) < distance(start[3], start[4]) - 20, `tween: ${start} -> ${moving}`);
-    // retarget mid-flight, across the motion (the new target below the ball)
-    await page.mouse.click(box.x + box.width * 0.5 + moving[0], box.y + box.height * 0.92);
-    await page.waitForTimeout(300);
+    // a target in the right half (both balls go to the same place of their halves), to the right
+    const half = box.width / 2;
+    const local = [start[0] + 0.3 * half, start[1]];
+    await page.mouse.click(box.x + half + local[0], box.y + local[1]);
+    const distance = (s, i, p) => Math.hypot(s[i] - p[0], s[i + 1] - p[1]);
+    // Mid-flight (both well under way), a second click further on the same way: sent from the
+    // page on the frame it is due, so that the browser's frame rate cannot make it late.
+    const second = [half - 20, start[1]];
+    const moving = await page.evaluate(({ x, y }) => new Promise((resolve) => {
+      const canvas = document.querySelector('#retarget canvas.field');
+      const due = () => {
+        const r = window.playground.retarget;
+        const n = r.spring.length - 1;
+        if (r.clicks.length === 1 && n > r.clicks[0] + 2 && r.spring[n] > 150 && r.tween[n] > 150) {
+          const state = Array.from(r.state);
+          canvas.dispatchEvent(new PointerEvent('pointerdown', { clientX: x, clientY: y, bubbles: true }));
+          resolve(state);
+        } else {
+          requestAnimationFrame(due);
+        }
+      };
+      due();
+    }), { x: box.x + half + second[0], y: box.y + second[1] });
+    assert.ok(distance(moving, 0, local) < distance(start, 0, local) - 5, `spring: ${start} -> ${moving}`);
+    assert.ok(distance(moving, 3, local) < distance(start, 3, local) - 5, `tween: ${start} -> ${moving}`);
+    await page.waitForTimeout(400);
+    const later = await state();
+    for (const i of [0, 3]) {
+      assert.ok(distance(later, i, second) < distance(moving, i, second) - 20, `toward the click: ${moving} -> ${later}`);
+    }
+    // The speed series at the retarget: the last frame before it and the first after it.
     const r = await page.evaluate(() => {
       const rec = window.playground.retarget;
       const c = rec.clicks[rec.clicks.length - 1];
-      return { c, spring: rec.spring.slice(c - 3, c + 3), tween: rec.tween.slice(c - 3, c + 3) };
+      return { spring: rec.spring.slice(c - 3, c + 3), tween: rec.tween.slice(c - 3, c + 3) };
     });
-    // the frame before the retarget and the first frame after it
-    const [sb, sa] = [r.spring[2], r.spring[3]];
-    const [tb, ta] = [r.tween[2], r.tween[3]];
-    assert.ok(tb > 200 && sb > 200, `both were moving at the retarget (tween ${tb}, spring ${sb} px/s)`);
-    assert.ok(ta < 0.25 * tb, `the tween has a cliff: ${tb.toFixed(0)} -> ${ta.toFixed(0)} px/s`);
-    assert.ok(sa > 0.75 * sb, `the spring has no cliff: ${sb.toFixed(0)} -> ${sa.toFixed(0)} px/s`);
+    const [tb, ta, sb, sa] = [r.tween[2], r.tween[3], r.spring[2], r.spring[3]];
+    assert.ok(tb > 100 && sb > 100, `both were moving at the retarget (tween ${tb}, spring ${sb} px/s)`);
+    assert.ok(ta < 0.25 * tb, `the tween has a cliff: ${r.tween.map(Math.round)} px/s`);
+    assert.ok(sa > 0.8 * sb, `the spring has no cliff: ${r.spring.map(Math.round)} px/s`);
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -178,7 +190,7 @@ const TRAP_BOUNDS = {
   'keep-velocity': { on: (v) => v > 1, off: (v) => v < 0.01 },          // tip speed at rest
   'no-folding': { on: (v) => v > 180, off: (v) => v < 90 },             // degrees from target in a flip
   'springs-before-ik': { on: (v) => v > 20, off: (v) => v < 5 },        // gap hand to ribbon
-  'teleport-no-reset': { on: (v) => v > 50, off: (v) => v < 5 },        // hair swing after a teleport
+  'teleport-no-reset': { on: (v) => v > 15, off: (v) => v < 1 },        // hair swing after a teleport
 };
 
 describe('tail and hair', () => {
