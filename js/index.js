@@ -2,116 +2,15 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName } from './runtime.js';
 import { version } from './version.js';
 
-export { version };
+export { SpringError, version };
 
-// ---------------------------------------------------------------------------------------------
-// The module
-
-function decodeBase64(text) {
-	if (typeof atob === 'function') {
-		const bin = atob(text);
-		const bytes = new Uint8Array(bin.length);
-		for (let i = 0; i < bin.length; i++) {
-			bytes[i] = bin.charCodeAt(i);
-		}
-		return bytes;
-	}
-	return Uint8Array.from(globalThis.Buffer.from(text, 'base64'));
-}
-
-// The WASI calls the C library's stdio may make (it writes only on a failed debug assertion, which
-// the release build does not compile): stderr goes to the console, nothing else exists.
-const WASI_ERRNO_BADF = 8;
-const WASI_ERRNO_SPIPE = 70;
-let wasm = null;
-const decoder = new TextDecoder();
-const wasi = {
-	fd_write(fd, iovs, iovsLength, writtenPtr) {
-		const view = new DataView(wasm.memory.buffer);
-		let written = 0;
-		let text = '';
-		for (let i = 0; i < iovsLength; i++) {
-			const base = view.getUint32(iovs + 8 * i, true);
-			const length = view.getUint32(iovs + 8 * i + 4, true);
-			text += decoder.decode(new Uint8Array(wasm.memory.buffer, base, length));
-			written += length;
-		}
-		if (fd !== 1 && fd !== 2) {
-			return WASI_ERRNO_BADF;
-		}
-		console.error(text);
-		view.setUint32(writtenPtr, written, true);
-		return 0;
-	},
-	fd_close: () => WASI_ERRNO_BADF,
-	fd_seek: () => WASI_ERRNO_SPIPE,
-};
-
-const { instance } = await WebAssembly.instantiate(decodeBase64(wasmBase64), { wasi_snapshot_preview1: wasi });
-wasm = instance.exports;
-wasm._initialize();
-
-// Scratch memory for arguments and results of one call at a time (calls are synchronous).
-const SCRATCH_BYTES = 4096;
-const scratch = wasm.malloc(SCRATCH_BYTES);
-
-function f32(ptr, count) {
-	return new Float32Array(wasm.memory.buffer, ptr, count);
-}
-function f64(ptr, count) {
-	return new Float64Array(wasm.memory.buffer, ptr, count);
-}
-function i32(ptr, count) {
-	return new Int32Array(wasm.memory.buffer, ptr, count);
-}
-function cString(ptr, max = 1 << 20) {
-	const bytes = new Uint8Array(wasm.memory.buffer, ptr, Math.min(max, wasm.memory.buffer.byteLength - ptr));
-	const end = bytes.indexOf(0);
-	return decoder.decode(bytes.subarray(0, end < 0 ? bytes.length : end));
-}
-function alloc(bytes) {
-	const ptr = wasm.malloc(bytes);
-	if (!ptr) {
-		throw new SpringError('out of memory', 'OUT_OF_MEMORY');
-	}
-	return ptr;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-/** The names of the library's spring_result codes, by value. */
-const RESULT_NAMES = ['OK', 'INVALID_ARGUMENT', 'NOT_FINITE', 'OUT_OF_RANGE', 'UNSTABLE', 'NO_SOLUTION', 'OUT_OF_MEMORY',
-	'BAD_DEFINITION'];
-
-export class SpringError extends Error {
-	constructor(message, code) {
-		super(message);
-		this.name = 'SpringError';
-		/** The library's result code: 'NOT_FINITE', 'OUT_OF_RANGE', 'BAD_DEFINITION'... */
-		this.code = code;
-	}
-}
-
-function resultName(result) {
-	return RESULT_NAMES[result] ?? `RESULT_${result}`;
-}
-
-// Throws for a failed library call, with the library's sentence for the code.
-function check(result, what) {
-	if (result !== 0) {
-		throw new SpringError(`${what}: ${cString(wasm.spring_result_string(result))}`, resultName(result));
-	}
-}
-
-function finite(value, name) {
-	if (typeof value !== 'number') {
-		throw new TypeError(`${name} must be a number (got ${typeof value})`);
-	}
-	return value;
-}
+const rt = await instantiate(wasmBase64);
+const wasm = rt.w;
+const { f32, f64, i32, u32, cString, alloc, scratch } = rt;
+const check = rt.check;
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -229,13 +128,11 @@ export function springParams(spec) {
 		}
 		snake[toSnake(key)] = value;
 	}
-	const bytes = new TextEncoder().encode(JSON.stringify(snake));
-	const text = alloc(bytes.length + 1);
+	const [text, length] = rt.string(JSON.stringify(snake));
 	try {
-		new Uint8Array(wasm.memory.buffer, text, bytes.length).set(bytes);
 		const out = scratch;
 		const message = scratch + 16;
-		const r = wasm.js_spring_from_json(text, bytes.length, out, message, MESSAGE_BYTES);
+		const r = wasm.js_spring_from_json(text, length, out, message, MESSAGE_BYTES);
 		if (r !== 0) {
 			// "spring: $.bounce: must be ..." -> "springParams: bounce: must be ..."
 			const reason = toCamel(cString(message, MESSAGE_BYTES)).replace(/^spring: \$(\.|: )/, '');
@@ -286,34 +183,6 @@ export function springProgress(params, { interval = 1 / 60, maxDuration = 10, in
 		return { values: f32(values, count).slice(), truncated: truncated !== 0, duration: (count - 1) * interval };
 	} finally {
 		wasm.free(values);
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-// Freeing wasm memory: dispose(), with a FinalizationRegistry as a safety net.
-
-const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((free) => free()) : null;
-
-class Owned {
-	constructor(ptr, free) {
-		this._ptr = ptr;
-		this._free = free;
-		this._token = {};
-		registry?.register(this, () => free(ptr), this._token);
-	}
-	_live(what) {
-		if (!this._ptr) {
-			throw new SpringError(`${what}: the object was disposed`, 'INVALID_ARGUMENT');
-		}
-		return this._ptr;
-	}
-	/** Frees the object's wasm memory now; any later call throws. */
-	dispose() {
-		if (this._ptr) {
-			registry?.unregister(this._token);
-			this._free(this._ptr);
-			this._ptr = 0;
-		}
 	}
 }
 
@@ -466,4 +335,386 @@ export function cssLinear(params, { maxDuration = 10, resolution = 0 } = {}) {
 	} finally {
 		wasm.js_css_free(c);
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains: Chain2D (spring_chain2d, angle springs) and TipChain (spring_chain, tip springs)
+
+const INTEGRATORS = { exact: 0, 'semi-implicit': 1 };
+const PROJECTIONS = { 'remove-velocity': 0, 'keep-velocity': 1 };
+const COLLIDERS = { sphere: 0, capsule: 1, plane: 2 };
+
+function choice(table, value, fallback, name) {
+	if (value === undefined) {
+		return fallback;
+	}
+	if (!(value in table)) {
+		throw new SpringError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${String(value)})`,
+			'INVALID_ARGUMENT');
+	}
+	return table[value];
+}
+
+// A vector given as [x, y(, z)] or {x, y(, z)}; zeros when left out.
+function vec(value, n, name) {
+	if (value === undefined || value === null) {
+		return new Array(n).fill(0);
+	}
+	const list = Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value)
+		: ['x', 'y', 'z', 'w'].slice(0, n).map((k) => value[k] ?? 0);
+	if (list.length !== n) {
+		throw new SpringError(`${name} must have ${n} components (got ${list.length})`, 'INVALID_ARGUMENT');
+	}
+	list.forEach((v, i) => finite(v, `${name}[${i}]`));
+	return list;
+}
+
+const num = (value, name, fallback = 0) => (value === undefined ? fallback : finite(value, name));
+const flag = (value) => (value ? 1 : 0);
+
+// A 2D root: {x, y, angle} (radians).
+function root2(root, name) {
+	const r = root ?? {};
+	return [num(r.x, `${name}.x`), num(r.y, `${name}.y`), num(r.angle, `${name}.angle`)];
+}
+
+// A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out: identity).
+function xform3(t, name) {
+	const r = t ?? {};
+	return [...vec(r.position, 3, `${name}.position`), ...vec(r.rotation, 4, `${name}.rotation`)];
+}
+
+function paramsArray(params) {
+	writeParams(params, scratch + 64);
+	return Array.from(f32(scratch + 64, 3));
+}
+
+// Runs `fn` with temporary wasm copies of float and int arrays, freed afterwards.
+function withArrays(arrays, fn) {
+	const ptrs = [];
+	try {
+		for (const [type, values] of arrays) {
+			const ptr = alloc(4 * Math.max(1, values.length));
+			(type === 'f' ? f32 : i32)(ptr, values.length).set(values);
+			ptrs.push(ptr);
+		}
+		return fn(...ptrs);
+	} finally {
+		ptrs.forEach((p) => wasm.free(p));
+	}
+}
+
+// Creates a chain through `create(..., out, error)`; throws with the library's message.
+function createChain(what, create) {
+	const out = scratch + 128;
+	const error = alloc(wasm.js_error_size());
+	try {
+		u32(out, 1)[0] = 0;
+		const r = create(out, error);
+		if (r !== 0) {
+			const message = cString(wasm.js_error_message(error));
+			throw new SpringError(`${what}: ${message || cString(wasm.spring_result_string(r))}`, resultName(r));
+		}
+		return u32(out, 1)[0];
+	} finally {
+		wasm.free(error);
+	}
+}
+
+/**
+ * A 2D chain of angle springs (spring_chain2d): hair, tails, antennae dragged by a root. Lengths
+ * preserved by construction; limits, inertia, gravity and wind; exact rest and sleep.
+ */
+export class Chain2D extends Owned {
+	constructor(desc = {}) {
+		const segments = Array.from(desc.segments ?? []);
+		const sf = [];
+		const si = [];
+		segments.forEach((s, i) => {
+			const name = `segments[${i}]`;
+			sf.push(num(s.length, `${name}.length`), num(s.restAngle, `${name}.restAngle`), ...paramsArray(s.params),
+				num(s.limit, `${name}.limit`), num(s.inertia, `${name}.inertia`), 0);
+			si.push(flag(s.noInertia));
+		});
+		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 2, 'gravity'),
+			...vec(desc.wind, 2, 'wind'), num(desc.step, 'step'), ...root2(desc.root, 'root'), num(desc.inertia, 'inertia'),
+			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
+			num(desc.restAngle, 'restAngle'), num(desc.restAngularSpeed, 'restAngularSpeed')];
+		const i = [integer(segments.length, 'segments.length'), integer(desc.maxSteps ?? 0, 'maxSteps'),
+			choice(INTEGRATORS, desc.integrator, 0, 'integrator'), flag(desc.noInertia)];
+		const chain = withArrays([['f', f], ['i', i], ['f', sf], ['i', si]],
+			(fp, ip, sfp, sip) => createChain('Chain2D', (out, error) => wasm.js_chain2d_create(fp, ip, sfp, sip, out, error)));
+		const n = segments.length;
+		// the pose buffer: n + 1 joints of 5 floats (x, y, angle, scale x, y), then n local angles
+		let pose;
+		try {
+			pose = alloc(4 * (5 * (n + 1) + n));
+		} catch (e) {
+			wasm.spring_chain2d_destroy(chain);
+			throw e;
+		}
+		super(chain, (c) => {
+			wasm.spring_chain2d_destroy(c);
+			wasm.free(pose);
+		});
+		this.segmentCount = n;
+		this._pose = pose;
+	}
+	/** Advances by frameDt seconds with the root at {x, y, angle} this frame. */
+	update(root, frameDt) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_update(this._live('update'), x, y, a, finite(frameDt, 'frameDt')), 'update');
+		return this;
+	}
+	/** {joints: [{x, y, angle}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
+	pose() {
+		const n = this.segmentCount;
+		check(wasm.spring_chain2d_get_pose(this._live('pose'), this._pose, this._pose + 4 * 5 * (n + 1), n + 1), 'pose');
+		const j = f32(this._pose, 5 * (n + 1));
+		const joints = [];
+		for (let k = 0; k <= n; k++) {
+			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2] });
+		}
+		return { joints, localAngles: Array.from(f32(this._pose + 4 * 5 * (n + 1), n)) };
+	}
+	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
+	teleport(root) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_teleport(this._live('teleport'), x, y, a), 'teleport');
+		return this;
+	}
+	/** Teleport by snapping: at rest under `root`. */
+	reset(root) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_reset(this._live('reset'), x, y, a), 'reset');
+		return this;
+	}
+	/** Rigid teleport by a translation [dx, dy]. */
+	translate(delta) {
+		const [dx, dy] = vec(delta, 2, 'delta');
+		check(wasm.js_chain2d_translate(this._live('translate'), dx, dy), 'translate');
+		return this;
+	}
+	/** Rigid teleport by a rotation of `angle` radians about `pivot` [x, y]. */
+	rotate(angle, pivot) {
+		const [px, py] = vec(pivot, 2, 'pivot');
+		check(wasm.js_chain2d_rotate(this._live('rotate'), finite(angle, 'angle'), px, py), 'rotate');
+		return this;
+	}
+	/** Animated local angle offsets (radians, one per segment) for the next update; null clears them. */
+	setAnimation(offsets) {
+		const c = this._live('setAnimation');
+		if (offsets === null || offsets === undefined) {
+			check(wasm.spring_chain2d_set_animation(c, 0, 0), 'setAnimation');
+			return this;
+		}
+		const list = Array.from(offsets, (v, k) => finite(v, `offsets[${k}]`));
+		check(withArrays([['f', list]], (p) => wasm.spring_chain2d_set_animation(c, p, list.length)), 'setAnimation');
+		return this;
+	}
+	setParams(segment, params) {
+		check(wasm.js_chain2d_set_params(this._live('setParams'), integer(segment, 'segment'), writeParams(params, scratch)),
+			'setParams');
+		return this;
+	}
+	setLimit(segment, limit) {
+		check(wasm.spring_chain2d_set_limit(this._live('setLimit'), integer(segment, 'segment'), finite(limit, 'limit')),
+			'setLimit');
+		return this;
+	}
+	setForces(gravity, wind) {
+		const [gx, gy] = vec(gravity, 2, 'gravity');
+		const [wx, wy] = vec(wind, 2, 'wind');
+		check(wasm.js_chain2d_set_forces(this._live('setForces'), gx, gy, wx, wy), 'setForces');
+		return this;
+	}
+	/** The fraction of its pivot's acceleration `segment` (-1: every segment) feels, in [0, 100]. */
+	setInertia(segment, inertia) {
+		check(wasm.spring_chain2d_set_inertia(this._live('setInertia'), integer(segment, 'segment'), finite(inertia, 'inertia')),
+			'setInertia');
+		return this;
+	}
+	setRootLimits(maxRootSpeed, maxRootAngularSpeed) {
+		check(wasm.spring_chain2d_set_root_limits(this._live('setRootLimits'), finite(maxRootSpeed, 'maxRootSpeed'),
+			finite(maxRootAngularSpeed, 'maxRootAngularSpeed')), 'setRootLimits');
+		return this;
+	}
+	/** True once the chain came to exact rest and sleeps. */
+	get isResting() {
+		return wasm.spring_chain2d_is_resting(this._live('isResting')) !== 0;
+	}
+}
+
+/**
+ * A chain of tip springs (spring_chain), 3D or 2D (mode2d): each bone's tip springs toward where
+ * the bone would be if it followed its parent rigidly; colliders, cone limits, exact rest.
+ */
+export class TipChain extends Owned {
+	constructor(desc = {}) {
+		const bones = Array.from(desc.bones ?? []);
+		const colliders = Array.from(desc.colliders ?? []);
+		const bf = [];
+		bones.forEach((b, k) => {
+			const name = `bones[${k}]`;
+			bf.push(...vec(b.position, 3, `${name}.position`), ...vec(b.rotation, 4, `${name}.rotation`),
+				...vec(b.tip, 3, `${name}.tip`), ...paramsArray(b.params), num(b.tipRadius, `${name}.tipRadius`),
+				num(b.coneLimit, `${name}.coneLimit`));
+		});
+		const [cf, ci] = colliderArrays(colliders);
+		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 3, 'gravity'),
+			...vec(desc.wind, 3, 'wind'), num(desc.step, 'step'), ...xform3(desc.root, 'root'),
+			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
+			num(desc.restDistance, 'restDistance'), num(desc.restSpeed, 'restSpeed')];
+		const i = [integer(bones.length, 'bones.length'), integer(colliders.length, 'colliders.length'),
+			integer(desc.maxColliders ?? 0, 'maxColliders'), flag(desc.mode2d),
+			choice(PROJECTIONS, desc.projection, 0, 'projection'), integer(desc.maxSteps ?? 0, 'maxSteps'),
+			choice(INTEGRATORS, desc.integrator, 0, 'integrator')];
+		const chain = withArrays([['f', f], ['i', i], ['f', bf], ['f', cf], ['i', ci]], (fp, ip, bp, cfp, cip) =>
+			createChain('TipChain', (out, error) => wasm.js_chain_create(fp, ip, bp, cfp, cip, out, error)));
+		const n = bones.length;
+		// the pose buffer: n transforms of 7 floats, then n tips of 3
+		let pose;
+		try {
+			pose = alloc(4 * 10 * n);
+		} catch (e) {
+			wasm.spring_chain_destroy(chain);
+			throw e;
+		}
+		super(chain, (c) => {
+			wasm.spring_chain_destroy(c);
+			wasm.free(pose);
+		});
+		this.boneCount = n;
+		this._pose = pose;
+	}
+	_xform(t, name) {
+		f32(scratch, 7).set(xform3(t, name));
+		return scratch;
+	}
+	/** Advances by frameDt seconds with the root at {position, rotation} this frame. */
+	update(root, frameDt) {
+		const c = this._live('update');
+		check(wasm.js_chain_update(c, this._xform(root, 'root'), finite(frameDt, 'frameDt')), 'update');
+		return this;
+	}
+	/** {bones: [{position, rotation}] (world), tips: [[x, y, z]]}, interpolated for rendering. */
+	pose() {
+		const n = this.boneCount;
+		check(wasm.spring_chain_get_pose(this._live('pose'), this._pose, this._pose + 4 * 7 * n, n), 'pose');
+		const b = f32(this._pose, 7 * n);
+		const t = f32(this._pose + 4 * 7 * n, 3 * n);
+		const bones = [];
+		const tips = [];
+		for (let k = 0; k < n; k++) {
+			bones.push({ position: Array.from(b.subarray(7 * k, 7 * k + 3)), rotation: Array.from(b.subarray(7 * k + 3, 7 * k + 7)) });
+			tips.push(Array.from(t.subarray(3 * k, 3 * k + 3)));
+		}
+		return { bones, tips };
+	}
+	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
+	teleport(root) {
+		const c = this._live('teleport');
+		check(wasm.js_chain_teleport(c, this._xform(root, 'root')), 'teleport');
+		return this;
+	}
+	/** Teleport by snapping: at rest under `root`. */
+	reset(root) {
+		const c = this._live('reset');
+		check(wasm.js_chain_reset(c, this._xform(root, 'root')), 'reset');
+		return this;
+	}
+	translate(delta) {
+		const c = this._live('translate');
+		f32(scratch, 3).set(vec(delta, 3, 'delta'));
+		check(wasm.js_chain_translate(c, scratch), 'translate');
+		return this;
+	}
+	/** Rigid teleport by `rotation` [x, y, z, w] about `pivot` [x, y, z]. */
+	rotate(rotation, pivot) {
+		const c = this._live('rotate');
+		f32(scratch, 7).set([...vec(rotation, 4, 'rotation'), ...vec(pivot, 3, 'pivot')]);
+		check(wasm.js_chain_rotate(c, scratch), 'rotate');
+		return this;
+	}
+	/** Animated local transforms ({position, rotation} per bone) replacing the rest pose; null: back to rest. */
+	setAnimation(locals) {
+		const c = this._live('setAnimation');
+		if (locals === null || locals === undefined) {
+			check(wasm.spring_chain_set_animation(c, 0, 0), 'setAnimation');
+			return this;
+		}
+		const list = Array.from(locals).flatMap((t, k) => xform3(t, `locals[${k}]`));
+		check(withArrays([['f', list]], (p) => wasm.spring_chain_set_animation(c, p, list.length / 7)), 'setAnimation');
+		return this;
+	}
+	setParams(bone, params) {
+		check(wasm.js_chain_set_params(this._live('setParams'), integer(bone, 'bone'), writeParams(params, scratch)), 'setParams');
+		return this;
+	}
+	setConeLimit(bone, coneLimit) {
+		check(wasm.spring_chain_set_cone_limit(this._live('setConeLimit'), integer(bone, 'bone'), finite(coneLimit, 'coneLimit')),
+			'setConeLimit');
+		return this;
+	}
+	setForces(gravity, wind) {
+		const c = this._live('setForces');
+		f32(scratch, 6).set([...vec(gravity, 3, 'gravity'), ...vec(wind, 3, 'wind')]);
+		check(wasm.js_chain_set_forces(c, scratch), 'setForces');
+		return this;
+	}
+	setColliders(colliders) {
+		const c = this._live('setColliders');
+		const list = Array.from(colliders ?? []);
+		const [cf, ci] = colliderArrays(list);
+		check(withArrays([['f', cf], ['i', ci]], (cfp, cip) => wasm.js_chain_set_colliders(c, cfp, cip, list.length)),
+			'setColliders');
+		return this;
+	}
+	setRootLimits(maxRootSpeed, maxRootAngularSpeed) {
+		check(wasm.spring_chain_set_root_limits(this._live('setRootLimits'), finite(maxRootSpeed, 'maxRootSpeed'),
+			finite(maxRootAngularSpeed, 'maxRootAngularSpeed')), 'setRootLimits');
+		return this;
+	}
+	/** True when the last step ended at exact rest. */
+	get isResting() {
+		return wasm.spring_chain_is_resting(this._live('isResting')) !== 0;
+	}
+}
+
+// Colliders as floats (a[3], b[3], radius) and types.
+function colliderArrays(colliders) {
+	const cf = [];
+	const ci = [];
+	colliders.forEach((c, k) => {
+		const name = `colliders[${k}]`;
+		ci.push(choice(COLLIDERS, c.type, 0, `${name}.type`));
+		cf.push(...vec(c.a, 3, `${name}.a`), ...vec(c.b, 3, `${name}.b`), num(c.radius, `${name}.radius`));
+	});
+	return [cf, ci];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maths helpers for driving roots
+
+/** The unit quaternion [x, y, z, w] of a rotation by `angle` radians about `axis` [x, y, z]. */
+export function quatFromAxisAngle(axis, angle) {
+	f32(scratch, 3).set(vec(axis, 3, 'axis'));
+	wasm.js_quat_from_axis_angle(scratch, finite(angle, 'angle'), scratch + 16);
+	return Array.from(f32(scratch + 16, 4));
+}
+
+/**
+ * The library's own sine and cosine (double precision): bit-identical on every platform and
+ * engine, unlike Math.sin, for root motion that must replay exactly (the C tests' scenes use them).
+ */
+export const detSin = (x) => wasm.spring_det_sin(finite(x, 'x'));
+export const detCos = (x) => wasm.spring_det_cos(finite(x, 'x'));
+
+// ---------------------------------------------------------------------------------------------
+// Rigs (their own module, loaded on first use: rig.js)
+
+/** A rig from the text (or parsed object) of a rig file; resolves to a Rig (see rig.js). */
+export async function loadRig(json, name) {
+	const { Rig } = await import('./rig.js');
+	return Rig.fromJSON(json, name);
 }
