@@ -27,7 +27,18 @@ export function setupRetarget(lab, root) {
     const lx = x >= half() ? x - half() : x; // the same place in both halves
     target = [Math.min(Math.max(lx, 14), half() - 14), Math.min(Math.max(y, 14), size.height - 14)];
     lab.check(e.lab_retarget_click(target[0], target[1]), 'retarget');
+    // the speeds at the instant of the retarget (no time passes): the spring's is the one it had,
+    // the restarted tween's is zero
     record.clicks.push(record.time.length);
+    lab.check(e.lab_retarget_advance(0), 'retarget');
+    sample();
+  };
+  const sample = () => {
+    const s = lab.output(6);
+    record.time.push(time);
+    record.spring.push(s[2]);
+    record.tween.push(s[5]);
+    record.state = s;
   };
   field.addEventListener('pointerdown', send);
 
@@ -90,12 +101,8 @@ export function setupRetarget(lab, root) {
   animate(root, (dt) => {
     if (dt > 0) {
       lab.check(e.lab_retarget_advance(dt), 'retarget');
-      const s = lab.output(6);
       time += dt;
-      record.time.push(time);
-      record.spring.push(s[2]);
-      record.tween.push(s[5]);
-      record.state = s;
+      sample();
       if (record.time.length > 20000) {
         const cut = 10000;
         for (const k of ['time', 'spring', 'tween']) record[k].splice(0, cut);

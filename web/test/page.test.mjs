@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -61,7 +62,7 @@ async function pixelVariance(page, png) {
 
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   describe(`the page on a ${name} (${viewport.width}x${viewport.height})`, () => {
-    test('loads from file:// with no console errors or failed requests; each section draws something', async () => {
+    test('loads from file:// with no console errors or failed requests; each section draws something', { timeout: 300000 }, async () => {
       const { context, page, problems } = await open(viewport);
       await page.waitForTimeout(600);
       for (const id of SECTIONS) {
@@ -90,7 +91,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 }
 
 describe('retarget', () => {
-  test('a click sends both balls toward it; the spring keeps its speed through a retarget, the tween drops to zero', async () => {
+  test('a click sends both balls toward it; the spring keeps its speed through a retarget, the tween drops to zero', { timeout: 300000 }, async () => {
     const { context, page, problems } = await open(VIEWPORTS.desktop);
     const field = page.locator('#retarget canvas.field');
     await field.scrollIntoViewIfNeeded();
@@ -108,27 +109,32 @@ describe('retarget', () => {
     const second = [half - 20, start[1]];
     const moving = await page.evaluate(({ x, y }) => new Promise((resolve) => {
       const canvas = document.querySelector('#retarget canvas.field');
+      let frames = 0;
       const due = () => {
         const r = window.playground.retarget;
         const n = r.spring.length - 1;
-        if (r.clicks.length === 1 && n > r.clicks[0] + 2 && r.spring[n] > 150 && r.tween[n] > 150) {
+        if (r.clicks.length === 1 && n > r.clicks[0] && r.spring[n] > 100 && r.tween[n] > 100) {
           const state = Array.from(r.state);
           canvas.dispatchEvent(new PointerEvent('pointerdown', { clientX: x, clientY: y, bubbles: true }));
           resolve(state);
+        } else if (++frames > 240) {
+          resolve(null); // never both under way: reported below
         } else {
           requestAnimationFrame(due);
         }
       };
       due();
     }), { x: box.x + half + second[0], y: box.y + second[1] });
-    assert.ok(distance(moving, 0, local) < distance(start, 0, local) - 5, `spring: ${start} -> ${moving}`);
-    assert.ok(distance(moving, 3, local) < distance(start, 3, local) - 5, `tween: ${start} -> ${moving}`);
+    assert.ok(moving, 'the tween and the spring were never both under way');
+    assert.ok(distance(moving, 0, local) < distance(start, 0, local) - 1, `spring: ${start} -> ${moving}`);
+    assert.ok(distance(moving, 3, local) < distance(start, 3, local) - 1, `tween: ${start} -> ${moving}`);
     await page.waitForTimeout(400);
     const later = await state();
     for (const i of [0, 3]) {
       assert.ok(distance(later, i, second) < distance(moving, i, second) - 20, `toward the click: ${moving} -> ${later}`);
     }
-    // The speed series at the retarget: the last frame before it and the first after it.
+    // The speed series at the retarget: the last frame before it and the instant of it (the page
+    // records the speeds when a click retargets, no time passing).
     const r = await page.evaluate(() => {
       const rec = window.playground.retarget;
       const c = rec.clicks[rec.clicks.length - 1];
@@ -136,15 +142,15 @@ describe('retarget', () => {
     });
     const [tb, ta, sb, sa] = [r.tween[2], r.tween[3], r.spring[2], r.spring[3]];
     assert.ok(tb > 100 && sb > 100, `both were moving at the retarget (tween ${tb}, spring ${sb} px/s)`);
-    assert.ok(ta < 0.25 * tb, `the tween has a cliff: ${r.tween.map(Math.round)} px/s`);
-    assert.ok(sa > 0.8 * sb, `the spring has no cliff: ${r.spring.map(Math.round)} px/s`);
+    assert.ok(ta < 0.05 * tb, `the tween has a cliff: ${r.tween.map(Math.round)} px/s`);
+    assert.ok(Math.abs(sa - sb) < 0.01 * sb, `the spring has no cliff: ${r.spring.map(Math.round)} px/s`);
     assert.deepEqual(problems, []);
     await context.close();
   });
 });
 
 describe('tuner', () => {
-  test('duration 0.5, bounce 0.3 shows stiffness 157.9 and damping 17.6; the CSS is the CLI\'s', async () => {
+  test('duration 0.5, bounce 0.3 shows stiffness 157.9 and damping 17.6; the CSS is the CLI\'s', { timeout: 300000 }, async () => {
     const { context, page, problems } = await open(VIEWPORTS.desktop);
     const set = async (name, value) => {
       const input = page.locator(`input[name="${name}"]`);
@@ -194,7 +200,7 @@ const TRAP_BOUNDS = {
 };
 
 describe('tail and hair', () => {
-  test('each trap switch moves its measured property past its bound; switching back restores it', async () => {
+  test('each trap switch moves its measured property past its bound; switching back restores it', { timeout: 300000 }, async () => {
     const { context, page, problems } = await open(VIEWPORTS.desktop);
     const ids = await page.evaluate(() => [...document.querySelectorAll('#tail .trap')].map((r) => r.dataset.trap));
     assert.deepEqual(ids.sort(), Object.keys(TRAP_BOUNDS).sort());
@@ -228,7 +234,7 @@ describe('tail and hair', () => {
 });
 
 describe('undulation', () => {
-  test('the 3D tail moves with its root and stays out of the sphere', async () => {
+  test('the 3D tail moves with its root and stays out of the sphere', { timeout: 300000 }, async () => {
     const { context, page, problems } = await open(VIEWPORTS.desktop);
     const canvas = page.locator('#undulation canvas');
     await canvas.scrollIntoViewIfNeeded();
@@ -244,5 +250,39 @@ describe('undulation', () => {
     assert.equal(await page.evaluate(() => window.playground.undulation.depth), 0);
     assert.deepEqual(problems, []);
     await context.close();
+  });
+});
+
+describe('served as separate modules', () => {
+  test('build/web/static/ loads from a static server with no console errors or failed requests', { timeout: 300000 }, async () => {
+    const root = path.join(build, 'web/static');
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    const server = http.createServer((req, res) => {
+      const file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      if (!file.startsWith(root) || !fs.existsSync(file)) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(fs.readFileSync(file));
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
+      page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+      await page.goto(`http://127.0.0.1:${server.address().port}/web/index.html`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      assert.equal(await page.locator('[data-out="stiffness"]').textContent(), '157.9');
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      server.close();
+    }
   });
 });

@@ -730,7 +730,6 @@ static void probe_run(float fps, double seconds, spring_xform2 (*tail_root)(doub
 	}
 }
 
-static double probe_t0; // the scripts' time offset
 static spring_xform2 still(double t)
 {
 	(void)t;
@@ -744,7 +743,7 @@ static spring_xform2 swing(double t)
 }
 static spring_xform2 wave(double t)
 {
-	return xf2(0.0f, 0.0f, (float)(0.6 * sin(2.0 * 3.14159265358979 * 0.8 * (t + probe_t0))));
+	return xf2(0.0f, 0.0f, (float)(0.6 * sin(2.0 * 3.14159265358979 * 0.8 * t)));
 }
 static spring_xform2 spin(double t)
 {
@@ -829,7 +828,6 @@ LAB_EXPORT(lab_measure) int lab_measure(int flags)
 		spring_vec2 tips[6];
 		float length = 0.0f;
 		for (int i = 0; i < 6; i++) {
-			probe_t0 = 0.0;
 			probe_start(f, wave(0.0), still(0.0));
 			probe_run(rates[i], 1.0, wave, still);
 			tips[i] = tail_tip(&probe);
