@@ -93,6 +93,8 @@ export function setupRetarget(lab, root) {
       g.ctx.setLineDash([]);
     }
     label(g.ctx, 'speed (px/s), last 4 s: dashed lines are clicks', 4, 12);
+    label(g.ctx, 'tween', g.width - 56, 12, colors.tween, 'right');
+    label(g.ctx, 'spring', g.width - 4, 12, colors.spring, 'right');
     const last = record.time.length - 1;
     root.querySelector('.readout').textContent = last < 0 ? '' :
       `tween ${record.tween[last].toFixed(0)} px/s · spring ${record.spring[last].toFixed(0)} px/s`;
