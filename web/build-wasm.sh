@@ -19,7 +19,7 @@ sed -e 's/@PROJECT_VERSION_MAJOR@/0/' -e 's/@PROJECT_VERSION_MINOR@/0/' -e 's/@P
 cjson=$(scripts/fetch-cjson-source.sh)
 cp "$cjson/cJSON.h" "$gen/cjson/cJSON.h"
 cflags=(--target=wasm32-wasi -mexec-model=reactor -std=c11 -O2 -ffp-contract=off -DNDEBUG
-        -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$gen" -Itests/shared -Itools/io -Ijs/src)
+        -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$gen" -Itests/shared -Itools/io -Itools/io/include -Ijs/src)
 clang "${cflags[@]}" -w -c "$cjson/cJSON.c" -o "$build/web/cJSON.o"
 # Rig creation needs about 40 KB of stack (rig.h).
 clang "${cflags[@]}" -Wl,--stack-first -Wl,-z,stack-size=262144 -Wl,--gc-sections -Wl,--strip-all \

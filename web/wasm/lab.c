@@ -14,7 +14,7 @@
 #include <spring/rig.h>
 #include <spring/verify.h>
 
-#include "rig_json.h"
+#include "spring/io.h"
 #include "scenes.h"
 
 #include <math.h>
