@@ -78,9 +78,10 @@ fuzz: deps-test
 # The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
 web:
 	@scripts/ensure-deps.sh web
-	scripts/build-wasm-js.sh
+	BUILD=$(BUILD) scripts/build-wasm-js.sh
 
 test-web: web release
+	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
 	BUILD=$(BUILD) node --test js/test/
 
 test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web
