@@ -211,7 +211,7 @@ export interface Chain2DDesc {
 
 export interface Chain2DPose {
 	/** segmentCount + 1 joints: the start of each segment with its world angle, then the tip */
-	joints: { x: number; y: number; angle: number }[];
+	joints: { x: number; y: number; angle: number; scaleX: number; scaleY: number }[];
 	/** each segment's angle relative to its parent */
 	localAngles: number[];
 }

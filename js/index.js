@@ -466,14 +466,14 @@ export class Chain2D extends Owned {
 		check(wasm.js_chain2d_update(this._live('update'), x, y, a, finite(frameDt, 'frameDt')), 'update');
 		return this;
 	}
-	/** {joints: [{x, y, angle}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
+	/** {joints: [{x, y, angle, scaleX, scaleY}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
 	pose() {
 		const n = this.segmentCount;
 		check(wasm.spring_chain2d_get_pose(this._live('pose'), this._pose, this._pose + 4 * 5 * (n + 1), n + 1), 'pose');
 		const j = f32(this._pose, 5 * (n + 1));
 		const joints = [];
 		for (let k = 0; k <= n; k++) {
-			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2] });
+			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2], scaleX: j[5 * k + 3], scaleY: j[5 * k + 4] });
 		}
 		return { joints, localAngles: Array.from(f32(this._pose + 4 * 5 * (n + 1), n)) };
 	}

@@ -7,7 +7,7 @@ import test from 'node:test';
 
 import { Chain2D, SpringError, TipChain, detSin, loadRig, quatFromAxisAngle, springParams } from '../index.js';
 import { Rig } from '../rig.js';
-import { HASH_INIT, floatBytes, fnv1a, root } from './helpers.js';
+import { HASH_INIT, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
 
 // tests/shared/scenes.c: the 8-bone, 20-unit tail (scene_tail_desc) and its animated root
 // (scene_tail_root), with the library's deterministic sine.
@@ -42,6 +42,53 @@ test('the tip-chain golden of the shared tail scene, through the package, equals
 		chain.dispose();
 	}
 	assert.equal(hash.toString(16), GOLDEN_CHAIN.toString(16));
+});
+
+// tests/test_chain2d.c, golden_hash: a gradient, gravity and wind, a limit, per-segment params,
+// animation, jittery frames and a teleport, with both integrators; without and with inertia.
+const GOLDEN_CHAIN2D = 0xe94e42bf1e8df733n;
+const GOLDEN_CHAIN2D_INERTIA = 0x17cc852225be6817n;
+
+function chain2dGolden(noInertia) {
+	const TAU = 2 * Math.PI;
+	const animRoot = (t, scale) => {
+		const a = 0.6 * detSin(TAU * 0.5 * t) + 0.3 * detSin(TAU * 1.1 * t);
+		const x = 0.8 * detSin(TAU * 0.4 * t) + 0.2 * detSin(TAU * 1.7 * t);
+		const y = 0.5 * detSin(TAU * 0.9 * t);
+		return { x: Math.fround(x * scale), y: Math.fround(y * scale), angle: Math.fround(a) };
+	};
+	const N = 6;
+	const segments = Array.from({ length: N }, () => ({ length: 0.8, restAngle: 0.15 }));
+	segments[3].limit = 0.4;
+	segments[4].params = { frequency: 5, dampingRatio: 0.25 };
+	let hash = HASH_INIT;
+	for (const integrator of ['exact', 'semi-implicit']) {
+		const chain = new Chain2D({ segments, params: { frequency: 1.5, dampingRatio: 0.2 }, tipParams: { frequency: 3.5,
+			dampingRatio: 0.4 }, gravity: [0, -9.81], wind: [1, 0.5], root: animRoot(0, 2), noInertia, integrator });
+		const seed = { value: 99 };
+		let t = 0;
+		for (let f = 0; f < 900; f++) {
+			// 0.004f + 0.036f * (float)unit, in float, as the C test draws it
+			const dt = Math.fround(Math.fround(0.004) + Math.fround(Math.fround(0.036) * Math.fround(randomUnit(seed))));
+			t += dt;
+			// 0.2f * (float)sin, in float
+			chain.setAnimation(Array.from({ length: N }, (_, i) => Math.fround(Math.fround(0.2) * Math.fround(detSin(3 * t + i)))));
+			chain.update(animRoot(t, 2), dt);
+			if (f === 450) {
+				chain.teleport({ x: 50, y: -20, angle: 2.5 });
+			}
+			const pose = chain.pose();
+			hash = fnv1a(hash, floatBytes(pose.joints.flatMap((j) => [j.x, j.y, j.angle, j.scaleX, j.scaleY])));
+			hash = fnv1a(hash, floatBytes(pose.localAngles));
+		}
+		chain.dispose();
+	}
+	return hash;
+}
+
+test('the angle-chain goldens of the C tests, through the package, equal the native hashes', () => {
+	assert.equal(chain2dGolden(true).toString(16), GOLDEN_CHAIN2D.toString(16));
+	assert.equal(chain2dGolden(false).toString(16), GOLDEN_CHAIN2D_INERTIA.toString(16));
 });
 
 const tailSegments = () => Array.from({ length: TAIL_BONES }, (_, i) => ({ length: 20, restAngle: i === 0 ? 3 : 0.1 }));

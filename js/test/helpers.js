@@ -24,14 +24,17 @@ export function cliJson(...args) {
 /** A float as the CLI prints it (%.9g round-trips a float): the float itself. */
 export const f = (text) => Math.fround(Number(text));
 
-/** spring_random_next and random_range of the C tests (tests/shared/random.c), for the same draws. */
-export function randomRange(state, lo, hi) {
+/** spring_random_unit and random_range of the C tests (tests/shared/random.c), for the same draws. */
+export function randomUnit(state) {
 	let x = state.value || 0x9e3779b9;
 	x = (x ^ (x << 13)) >>> 0;
 	x = (x ^ (x >>> 17)) >>> 0;
 	x = (x ^ (x << 5)) >>> 0;
 	state.value = x;
-	const unit = Math.fround((x >>> 8) / 16777216);
+	return (x >>> 8) / 16777216;
+}
+export function randomRange(state, lo, hi) {
+	const unit = Math.fround(randomUnit(state));
 	const [l, h] = [Math.fround(lo), Math.fround(hi)]; // float arguments, float arithmetic
 	return Math.fround(l + Math.fround(Math.fround(h - l) * unit));
 }
