@@ -2,7 +2,7 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { Owned, SpringError, finite, instantiate, integer, resultName } from './runtime.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
 export { SpringError, version };
@@ -446,17 +446,8 @@ export class Chain2D extends Owned {
 			(fp, ip, sfp, sip) => createChain('Chain2D', (out, error) => wasm.js_chain2d_create(fp, ip, sfp, sip, out, error)));
 		const n = segments.length;
 		// the pose buffer: n + 1 joints of 5 floats (x, y, angle, scale x, y), then n local angles
-		let pose;
-		try {
-			pose = alloc(4 * (5 * (n + 1) + n));
-		} catch (e) {
-			wasm.spring_chain2d_destroy(chain);
-			throw e;
-		}
-		super(chain, (c) => {
-			wasm.spring_chain2d_destroy(c);
-			wasm.free(pose);
-		});
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain2d_destroy, 4 * (5 * (n + 1) + n));
+		super(chain, free);
 		this.segmentCount = n;
 		this._pose = pose;
 	}
@@ -573,17 +564,8 @@ export class TipChain extends Owned {
 			createChain('TipChain', (out, error) => wasm.js_chain_create(fp, ip, bp, cfp, cip, out, error)));
 		const n = bones.length;
 		// the pose buffer: n transforms of 7 floats, then n tips of 3
-		let pose;
-		try {
-			pose = alloc(4 * 10 * n);
-		} catch (e) {
-			wasm.spring_chain_destroy(chain);
-			throw e;
-		}
-		super(chain, (c) => {
-			wasm.spring_chain_destroy(c);
-			wasm.free(pose);
-		});
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain_destroy, 4 * 10 * n);
+		super(chain, free);
 		this.boneCount = n;
 		this._pose = pose;
 	}

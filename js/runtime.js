@@ -152,3 +152,21 @@ export class Owned {
 		}
 	}
 }
+
+/**
+ * A new object's output buffer of `bytes` (the object is destroyed when that allocation fails):
+ * [buffer, a free function for Owned that destroys the object and frees the buffer].
+ */
+export function withBuffer(rt, ptr, destroy, bytes) {
+	let buffer;
+	try {
+		buffer = rt.alloc(bytes);
+	} catch (e) {
+		destroy(ptr);
+		throw e;
+	}
+	return [buffer, (p) => {
+		destroy(p);
+		rt.w.free(buffer);
+	}];
+}
