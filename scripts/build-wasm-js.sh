@@ -19,7 +19,7 @@ if ! command -v clang >/dev/null 2>&1 ||
    ! clang --target=wasm32-wasi -mexec-model=reactor -O2 "$probe_dir/p.c" -lm -o "$probe_dir/p.wasm" >"$probe_dir/log" 2>&1; then
 	echo "build-wasm-js: clang cannot build for wasm32-wasi here:" >&2
 	cat "$probe_dir/log" >&2 2>/dev/null || echo "  clang is not installed" >&2
-	echo "build-wasm-js: install clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 (scripts/ensure-deps.sh test does)" >&2
+	echo "build-wasm-js: install clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 (make web installs them: scripts/ensure-deps.sh web)" >&2
 	exit 1
 fi
 
