@@ -2,16 +2,17 @@
 # Builds the npm package's WebAssembly module (js/): the library's C sources, unchanged, with the
 # rig-file reader and the CSS generator of the tools and the export layer js/src/*.c, for
 # wasm32-wasi with clang and Debian's wasi-libc (no Emscripten), as a reactor (a library module:
-# no main, `_initialize` runs the C constructors). Writes $BUILD/wasm-js/libspring.wasm and the
-# same bytes in base64 as js/libspring-wasm.js (so the package works from file:// pages and in
-# bundlers), and js/version.js from the project's version.
+# no main, `_initialize` runs the C constructors). Writes two modules, $BUILD/wasm-js/libspring.wasm
+# (the core) and libspring-rig.wasm (rigs and their reader), each at most 150 KB, and the same bytes
+# in base64 as js/libspring-wasm.js and js/libspring-rig-wasm.js (so the package works from file://
+# pages and in bundlers), js/version.js from the project's version and a copy of the licence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 out=$build/wasm-js
 mkdir -p "$out/include/spring" "$out/include/cjson"
 
-# A clear message when clang's wasm32 target is missing (scripts/ensure-deps.sh test installs it).
+# A clear message when clang's wasm32 target is missing (scripts/ensure-deps.sh web installs it).
 probe_dir=$(mktemp -d)
 trap 'rm -rf "$probe_dir"' EXIT
 printf '#include <math.h>\ndouble f(double x){return sqrt(x);}\n' > "$probe_dir/p.c"
