@@ -312,5 +312,8 @@ export declare function detSin(x: number): number;
 /** The library's deterministic cosine. */
 export declare function detCos(x: number): number;
 
+/** Bytes of WebAssembly memory the core module holds (it grows, never shrinks): for leak checks. */
+export declare function wasmMemoryBytes(): number;
+
 /** A rig from a rig file's text or parsed object; loads the rig module on first use. */
 export declare function loadRig(json: string | object, name?: string): Promise<import('./rig.js').Rig>;

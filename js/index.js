@@ -692,6 +692,9 @@ export function quatFromAxisAngle(axis, angle) {
 export const detSin = (x) => wasm.spring_det_sin(finite(x, 'x'));
 export const detCos = (x) => wasm.spring_det_cos(finite(x, 'x'));
 
+/** Bytes of WebAssembly memory the core module holds (it grows, never shrinks): for leak checks. */
+export const wasmMemoryBytes = () => wasm.memory.buffer.byteLength;
+
 // ---------------------------------------------------------------------------------------------
 // Rigs (their own module, loaded on first use: rig.js)
 

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import test from 'node:test';
 
-import { Chain2D, SpringError, TipChain, detSin, loadRig, quatFromAxisAngle, springParams } from '../index.js';
+import { Chain2D, SpringError, SpringMotion, TipChain, detSin, loadRig, quatFromAxisAngle, springParams, wasmMemoryBytes }
+	from '../index.js';
 import { Rig } from '../rig.js';
 import { HASH_INIT, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
 
@@ -208,4 +209,24 @@ test('rigs load from the rig format with the reader\'s messages, and run', async
 	await assert.rejects(loadRig(JSON.stringify(bad), 'character.json'),
 		(e) => e.code === 'BAD_DEFINITION' && /^character\.json: \$\.bones\[3\]\.parent: /.test(e.message));
 	await assert.rejects(loadRig('{ "version": 1, ', 'broken.json'), /broken\.json: malformed JSON near line 1/);
+});
+
+test('dispose() frees the wasm memory: creating and disposing objects does not grow it', () => {
+	const round = () => {
+		for (let i = 0; i < 200; i++) {
+			new Chain2D({ segments: Array.from({ length: 64 }, () => ({ length: 5 })) }).dispose();
+			new TipChain({ bones: tailBones() }).dispose();
+			new SpringMotion({ value: [1, 2, 3, 4] }).dispose();
+		}
+	};
+	round();
+	const settled = wasmMemoryBytes();
+	for (let r = 0; r < 10; r++) {
+		round();
+	}
+	assert.equal(wasmMemoryBytes(), settled);
+	// the check sees a leak: the same objects kept alive grow the memory
+	const kept = Array.from({ length: 2000 }, () => new Chain2D({ segments: Array.from({ length: 64 }, () => ({ length: 5 })) }));
+	assert.ok(wasmMemoryBytes() > settled);
+	kept.forEach((c) => c.dispose());
 });
