@@ -8,7 +8,7 @@ import test from 'node:test';
 import { Chain2D, SpringError, SpringMotion, TipChain, detSin, loadRig, quatFromAxisAngle, springParams, wasmMemoryBytes }
 	from '../index.js';
 import { Rig } from '../rig.js';
-import { HASH_INIT, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
+import { HASH_INIT, cGolden, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
 
 // tests/shared/scenes.c: the 8-bone, 20-unit tail (scene_tail_desc) and its animated root
 // (scene_tail_root), with the library's deterministic sine.
@@ -24,7 +24,7 @@ function tailRoot(t) {
 
 // tests/test_chain.c, test_determinism_golden: gravity, wind, a sphere collider, a cone limit, 3D
 // then 2D, 240 frames at 60 Hz, every pose hashed.
-const GOLDEN_CHAIN = 0x45b350d92703645cn;
+const GOLDEN_CHAIN = cGolden('test_chain.c', 'SPRING_TEST_GOLDEN_CHAIN');
 
 test('the tip-chain golden of the shared tail scene, through the package, equals the native hash', () => {
 	let hash = HASH_INIT;
@@ -47,8 +47,8 @@ test('the tip-chain golden of the shared tail scene, through the package, equals
 
 // tests/test_chain2d.c, golden_hash: a gradient, gravity and wind, a limit, per-segment params,
 // animation, jittery frames and a teleport, with both integrators; without and with inertia.
-const GOLDEN_CHAIN2D = 0xe94e42bf1e8df733n;
-const GOLDEN_CHAIN2D_INERTIA = 0x17cc852225be6817n;
+const GOLDEN_CHAIN2D = cGolden('test_chain2d.c', 'SPRING_TEST_GOLDEN_CHAIN2D');
+const GOLDEN_CHAIN2D_INERTIA = cGolden('test_chain2d.c', 'SPRING_TEST_GOLDEN_CHAIN2D_INERTIA');
 
 function chain2dGolden(noInertia) {
 	const TAU = 2 * Math.PI;

@@ -1,7 +1,7 @@
 // What the package's tests share: the native CLI (the C library's own numbers to compare with)
 // and the tests' seeded random sequence.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,3 +52,13 @@ export const HASH_INIT = 14695981039346656037n;
 
 /** The bytes of floats as the C structs hold them (little-endian, like wasm and x86). */
 export const floatBytes = (values) => new Uint8Array(Float32Array.from(values).buffer);
+
+/** A determinism golden as the C tests define it (`#define NAME 0x...ull` in tests/FILE): one place. */
+export function cGolden(file, name) {
+	const text = readFileSync(resolve(root, 'tests', file), 'utf8');
+	const match = new RegExp(`#define ${name} (0x[0-9a-f]+)ull`).exec(text);
+	if (!match) {
+		throw new Error(`tests/${file} defines no ${name}`);
+	}
+	return BigInt(match[1]);
+}
