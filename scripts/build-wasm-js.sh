@@ -69,6 +69,8 @@ module() {
 	echo "build-wasm-js: $out/$name.wasm, $size bytes (limit $limit)"
 	if [ "$size" -gt "$limit" ] && [ -z "${SPRING_WASM_KEEP_NAMES:-}" ]; then
 		echo "build-wasm-js: $name.wasm is larger than 150 KB" >&2
+		command -v wasm-opt >/dev/null 2>&1 ||
+			echo "build-wasm-js: binaryen's wasm-opt is not installed (make web installs it; clang runs it to shrink the module)" >&2
 		exit 1
 	fi
 	{
