@@ -55,11 +55,6 @@ int js_params_default(float *out)
 	return 0;
 }
 
-int js_params_validate(const float *p)
-{
-	return (int)spring_params_validate(params_of(p));
-}
-
 // The queries (spring.h), indexed in the order js/index.js lists them.
 float js_params_query(const float *p, int query)
 {
