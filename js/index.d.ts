@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Type declarations of the libspring package (written by hand; checked with tsc --noEmit).
 // Units: seconds, units, units per second; angles in radians.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libspring for JavaScript: the C library compiled to WebAssembly (scripts/build-wasm-js.sh), with
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Type declarations of libspring/rig (written by hand; checked with tsc --noEmit).
 import type { Disposable, Root2D } from './index.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rigs from rig files (the JSON format of the library's docs/rig-format.md), read by the library's
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the package's two WebAssembly modules share on the JavaScript side: instantiation, views of
 // wasm memory, the library's errors as exceptions, and freeing wasm memory. Internal: the public
 // API is index.js (and rig.js).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Uses the installed package as any project would: `npm install ../libspring-<version>.tgz`, then
 // `node index.js`. Prints a spring's numbers, a retargeted motion, a CSS easing and a swinging tail.
 import { Chain2D, SpringMotion, cssLinear, springParams, version } from 'libspring';

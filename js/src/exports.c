@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The export layer of the npm package: flat functions over libspring for JavaScript (js/index.js).
 //
 // Only marshalling: numbers and pointers into wasm memory in, library calls, numbers out. Every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chain2D, TipChain and rigs through the package: the shared tail scene of tests/shared/scenes.c
 // hashed as tests/test_chain.c hashes it (the native golden), teleports, resets, rest, errors.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the package's tests share: the native CLI (the C library's own numbers to compare with)
 // and the tests' seeded random sequence.
 import { execFileSync } from 'node:child_process';

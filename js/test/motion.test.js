@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // springParams, SpringMotion, cssLinear: the package's numbers against the native C library's (its
 // CLI), and the motion golden of tests/test_motion.c reproduced through the package.
 import assert from 'node:assert/strict';

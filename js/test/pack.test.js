@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `npm pack` makes a tarball that the example project (js/example/) installs offline and runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compiled (not run) by `tsc --noEmit` (make test-web): the declarations describe the API as the
 // tests and the README use it.
 import { Chain2D, SpringError, SpringMotion, TipChain, cssLinear, loadRig, quatFromAxisAngle, springParams } from '../index.js';
