@@ -97,10 +97,11 @@ fuzz: deps-test
 # The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
 web:
 	@scripts/ensure-deps.sh web
-	scripts/build-wasm-js.sh
+	BUILD=$(BUILD) scripts/build-wasm-js.sh
 	BUILD=$(BUILD) web/build.sh
 
 test-web: web release
+	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
 	BUILD=$(BUILD) node --test js/test/
 
 # The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.

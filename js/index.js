@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // libspring for JavaScript: the C library compiled to WebAssembly (scripts/build-wasm-js.sh), with
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { Owned, SpringError, finite, instantiate, integer, resultName } from './runtime.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
 export { SpringError, version };
@@ -446,17 +447,8 @@ export class Chain2D extends Owned {
 			(fp, ip, sfp, sip) => createChain('Chain2D', (out, error) => wasm.js_chain2d_create(fp, ip, sfp, sip, out, error)));
 		const n = segments.length;
 		// the pose buffer: n + 1 joints of 5 floats (x, y, angle, scale x, y), then n local angles
-		let pose;
-		try {
-			pose = alloc(4 * (5 * (n + 1) + n));
-		} catch (e) {
-			wasm.spring_chain2d_destroy(chain);
-			throw e;
-		}
-		super(chain, (c) => {
-			wasm.spring_chain2d_destroy(c);
-			wasm.free(pose);
-		});
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain2d_destroy, 4 * (5 * (n + 1) + n));
+		super(chain, free);
 		this.segmentCount = n;
 		this._pose = pose;
 	}
@@ -466,14 +458,14 @@ export class Chain2D extends Owned {
 		check(wasm.js_chain2d_update(this._live('update'), x, y, a, finite(frameDt, 'frameDt')), 'update');
 		return this;
 	}
-	/** {joints: [{x, y, angle}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
+	/** {joints: [{x, y, angle, scaleX, scaleY}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
 	pose() {
 		const n = this.segmentCount;
 		check(wasm.spring_chain2d_get_pose(this._live('pose'), this._pose, this._pose + 4 * 5 * (n + 1), n + 1), 'pose');
 		const j = f32(this._pose, 5 * (n + 1));
 		const joints = [];
 		for (let k = 0; k <= n; k++) {
-			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2] });
+			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2], scaleX: j[5 * k + 3], scaleY: j[5 * k + 4] });
 		}
 		return { joints, localAngles: Array.from(f32(this._pose + 4 * 5 * (n + 1), n)) };
 	}
@@ -573,17 +565,8 @@ export class TipChain extends Owned {
 			createChain('TipChain', (out, error) => wasm.js_chain_create(fp, ip, bp, cfp, cip, out, error)));
 		const n = bones.length;
 		// the pose buffer: n transforms of 7 floats, then n tips of 3
-		let pose;
-		try {
-			pose = alloc(4 * 10 * n);
-		} catch (e) {
-			wasm.spring_chain_destroy(chain);
-			throw e;
-		}
-		super(chain, (c) => {
-			wasm.spring_chain_destroy(c);
-			wasm.free(pose);
-		});
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain_destroy, 4 * 10 * n);
+		super(chain, free);
 		this.boneCount = n;
 		this._pose = pose;
 	}
@@ -709,6 +692,9 @@ export function quatFromAxisAngle(axis, angle) {
  */
 export const detSin = (x) => wasm.spring_det_sin(finite(x, 'x'));
 export const detCos = (x) => wasm.spring_det_cos(finite(x, 'x'));
+
+/** Bytes of WebAssembly memory the core module holds (it grows, never shrinks): for leak checks. */
+export const wasmMemoryBytes = () => wasm.memory.buffer.byteLength;
 
 // ---------------------------------------------------------------------------------------------
 // Rigs (their own module, loaded on first use: rig.js)

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // Rigs from rig files (the JSON format of the library's docs/rig-format.md), read by the library's
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
 import rigBase64 from './libspring-rig-wasm.js';
-import { Owned, SpringError, finite, instantiate, integer, resultName } from './runtime.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
 
 const rt = await instantiate(rigBase64);
 const wasm = rt.w;
@@ -56,17 +57,8 @@ export class Rig extends Owned {
 
 	constructor(rig, info) {
 		const n = wasm.spring_rig_bone_count(rig);
-		let pose;
-		try {
-			pose = alloc(4 * 5 * Math.max(1, n));
-		} catch (e) {
-			wasm.spring_rig_destroy(rig);
-			throw e;
-		}
-		super(rig, (r) => {
-			wasm.spring_rig_destroy(r);
-			wasm.free(pose);
-		});
+		const [pose, free] = withBuffer(rt, rig, wasm.spring_rig_destroy, 4 * 5 * Math.max(1, n));
+		super(rig, free);
 		this._pose = pose;
 		/** Bones, parents first: {name, parent (index, -1 for a root bone), length}. */
 		this.bones = Array.from({ length: n }, (_, b) => ({ name: cString(wasm.spring_rig_bone_name(rig, b)),

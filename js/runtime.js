@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the package's two WebAssembly modules share on the JavaScript side: instantiation, views of
 // wasm memory, the library's errors as exceptions, and freeing wasm memory. Internal: the public
 // API is index.js (and rig.js).
@@ -151,4 +152,22 @@ export class Owned {
 			this._ptr = 0;
 		}
 	}
+}
+
+/**
+ * A new object's output buffer of `bytes` (the object is destroyed when that allocation fails):
+ * [buffer, a free function for Owned that destroys the object and frees the buffer].
+ */
+export function withBuffer(rt, ptr, destroy, bytes) {
+	let buffer;
+	try {
+		buffer = rt.alloc(bytes);
+	} catch (e) {
+		destroy(ptr);
+		throw e;
+	}
+	return [buffer, (p) => {
+		destroy(p);
+		rt.w.free(buffer);
+	}];
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fetches Debian's cjson source package once into $BUILD/cjson-source/tree (cJSON.c, cJSON.h)
 # with apt-get source, through a private apt configuration (deb-src for the release this machine
 # runs; the system's sources are not touched). Used where cJSON must be compiled by us rather

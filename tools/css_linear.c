@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSS linear() generator shared by `spring css` and the npm package (css_linear.h).
 #include "css_linear.h"
 

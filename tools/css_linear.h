@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file css_linear.h
 /// The CSS `linear()` easing of a spring's 0 -> 1 progress from rest, and its duration: the
 /// generator behind `spring css`, shared with the npm package (js/), so both print the same text.

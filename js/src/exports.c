@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The export layer of the npm package: flat functions over libspring for JavaScript (js/index.js).
 //
 // Only marshalling: numbers and pointers into wasm memory in, library calls, numbers out. Every
@@ -53,11 +54,6 @@ int js_params_default(float *out)
 {
 	params_to(spring_params_default(), out);
 	return 0;
-}
-
-int js_params_validate(const float *p)
-{
-	return (int)spring_params_validate(params_of(p));
 }
 
 // The queries (spring.h), indexed in the order js/index.js lists them.

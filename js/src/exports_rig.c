@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 // The rig module's export layer (js/rig.js): rigs from rig files, for JavaScript. Built into a
 // module of its own (scripts/build-wasm-js.sh) so that each module stays within the size budget;
 // only marshalling, as in exports.c.
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include <string.h>
 
@@ -12,7 +13,7 @@ static spring_xform2 xform2_of(float x, float y, float angle)
 }
 
 // -------------------------------------------------------------------------------------------
-// Rigs from rig files (tools/io/rig_json.h): the file's text in, the rig and what the file
+// Rigs from rig files (spring/io.h, the rig-file reader of the tools): the file's text in, the rig and what the file
 // declared (spring_rig_file_info) out.
 
 size_t js_rig_file_info_size(void)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pthread.h for the npm package's wasm32 build: the module runs on one thread (wasi-libc has no
 // threads here), so the one lock the rig-file reader takes around cJSON's parse is a no-op.
 #ifndef SPRING_JS_PTHREAD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chain2D, TipChain and rigs through the package: the shared tail scene of tests/shared/scenes.c
 // hashed as tests/test_chain.c hashes it (the native golden), teleports, resets, rest, errors.
 import assert from 'node:assert/strict';
@@ -5,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import test from 'node:test';
 
-import { Chain2D, SpringError, TipChain, detSin, loadRig, quatFromAxisAngle, springParams } from '../index.js';
+import { Chain2D, SpringError, SpringMotion, TipChain, detSin, loadRig, quatFromAxisAngle, springParams, wasmMemoryBytes }
+	from '../index.js';
 import { Rig } from '../rig.js';
-import { HASH_INIT, floatBytes, fnv1a, root } from './helpers.js';
+import { HASH_INIT, cGolden, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
 
 // tests/shared/scenes.c: the 8-bone, 20-unit tail (scene_tail_desc) and its animated root
 // (scene_tail_root), with the library's deterministic sine.
@@ -23,7 +25,7 @@ function tailRoot(t) {
 
 // tests/test_chain.c, test_determinism_golden: gravity, wind, a sphere collider, a cone limit, 3D
 // then 2D, 240 frames at 60 Hz, every pose hashed.
-const GOLDEN_CHAIN = 0x45b350d92703645cn;
+const GOLDEN_CHAIN = cGolden('test_chain.c', 'SPRING_TEST_GOLDEN_CHAIN');
 
 test('the tip-chain golden of the shared tail scene, through the package, equals the native hash', () => {
 	let hash = HASH_INIT;
@@ -42,6 +44,53 @@ test('the tip-chain golden of the shared tail scene, through the package, equals
 		chain.dispose();
 	}
 	assert.equal(hash.toString(16), GOLDEN_CHAIN.toString(16));
+});
+
+// tests/test_chain2d.c, golden_hash: a gradient, gravity and wind, a limit, per-segment params,
+// animation, jittery frames and a teleport, with both integrators; without and with inertia.
+const GOLDEN_CHAIN2D = cGolden('test_chain2d.c', 'SPRING_TEST_GOLDEN_CHAIN2D');
+const GOLDEN_CHAIN2D_INERTIA = cGolden('test_chain2d.c', 'SPRING_TEST_GOLDEN_CHAIN2D_INERTIA');
+
+function chain2dGolden(noInertia) {
+	const TAU = 2 * Math.PI;
+	const animRoot = (t, scale) => {
+		const a = 0.6 * detSin(TAU * 0.5 * t) + 0.3 * detSin(TAU * 1.1 * t);
+		const x = 0.8 * detSin(TAU * 0.4 * t) + 0.2 * detSin(TAU * 1.7 * t);
+		const y = 0.5 * detSin(TAU * 0.9 * t);
+		return { x: Math.fround(x * scale), y: Math.fround(y * scale), angle: Math.fround(a) };
+	};
+	const N = 6;
+	const segments = Array.from({ length: N }, () => ({ length: 0.8, restAngle: 0.15 }));
+	segments[3].limit = 0.4;
+	segments[4].params = { frequency: 5, dampingRatio: 0.25 };
+	let hash = HASH_INIT;
+	for (const integrator of ['exact', 'semi-implicit']) {
+		const chain = new Chain2D({ segments, params: { frequency: 1.5, dampingRatio: 0.2 }, tipParams: { frequency: 3.5,
+			dampingRatio: 0.4 }, gravity: [0, -9.81], wind: [1, 0.5], root: animRoot(0, 2), noInertia, integrator });
+		const seed = { value: 99 };
+		let t = 0;
+		for (let f = 0; f < 900; f++) {
+			// 0.004f + 0.036f * (float)unit, in float, as the C test draws it
+			const dt = Math.fround(Math.fround(0.004) + Math.fround(Math.fround(0.036) * Math.fround(randomUnit(seed))));
+			t += dt;
+			// 0.2f * (float)sin, in float
+			chain.setAnimation(Array.from({ length: N }, (_, i) => Math.fround(Math.fround(0.2) * Math.fround(detSin(3 * t + i)))));
+			chain.update(animRoot(t, 2), dt);
+			if (f === 450) {
+				chain.teleport({ x: 50, y: -20, angle: 2.5 });
+			}
+			const pose = chain.pose();
+			hash = fnv1a(hash, floatBytes(pose.joints.flatMap((j) => [j.x, j.y, j.angle, j.scaleX, j.scaleY])));
+			hash = fnv1a(hash, floatBytes(pose.localAngles));
+		}
+		chain.dispose();
+	}
+	return hash;
+}
+
+test('the angle-chain goldens of the C tests, through the package, equal the native hashes', () => {
+	assert.equal(chain2dGolden(true).toString(16), GOLDEN_CHAIN2D.toString(16));
+	assert.equal(chain2dGolden(false).toString(16), GOLDEN_CHAIN2D_INERTIA.toString(16));
 });
 
 const tailSegments = () => Array.from({ length: TAIL_BONES }, (_, i) => ({ length: 20, restAngle: i === 0 ? 3 : 0.1 }));
@@ -161,4 +210,24 @@ test('rigs load from the rig format with the reader\'s messages, and run', async
 	await assert.rejects(loadRig(JSON.stringify(bad), 'character.json'),
 		(e) => e.code === 'BAD_DEFINITION' && /^character\.json: \$\.bones\[3\]\.parent: /.test(e.message));
 	await assert.rejects(loadRig('{ "version": 1, ', 'broken.json'), /broken\.json: malformed JSON near line 1/);
+});
+
+test('dispose() frees the wasm memory: creating and disposing objects does not grow it', () => {
+	const round = () => {
+		for (let i = 0; i < 200; i++) {
+			new Chain2D({ segments: Array.from({ length: 64 }, () => ({ length: 5 })) }).dispose();
+			new TipChain({ bones: tailBones() }).dispose();
+			new SpringMotion({ value: [1, 2, 3, 4] }).dispose();
+		}
+	};
+	round();
+	const settled = wasmMemoryBytes();
+	for (let r = 0; r < 10; r++) {
+		round();
+	}
+	assert.equal(wasmMemoryBytes(), settled);
+	// the check sees a leak: the same objects kept alive grow the memory
+	const kept = Array.from({ length: 2000 }, () => new Chain2D({ segments: Array.from({ length: 64 }, () => ({ length: 5 })) }));
+	assert.ok(wasmMemoryBytes() > settled);
+	kept.forEach((c) => c.dispose());
 });

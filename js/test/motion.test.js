@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // springParams, SpringMotion, cssLinear: the package's numbers against the native C library's (its
 // CLI), and the motion golden of tests/test_motion.c reproduced through the package.
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import test from 'node:test';
 
 import { SpringError, SpringMotion, SpringParams, cssLinear, defaultParams, springParams, springProgress, version } from '../index.js';
 import wasmBase64 from '../libspring-wasm.js';
-import { HASH_INIT, cli, cliJson, f, floatBytes, fnv1a, randomRange, root } from './helpers.js';
+import { HASH_INIT, cGolden, cli, cliJson, f, floatBytes, fnv1a, randomRange, root } from './helpers.js';
 
 // Each parameterisation as the package takes it and as the CLI's flags give it.
 const FORMS = [
@@ -228,7 +229,7 @@ test('SpringMotion: bad input throws the library\'s message and changes nothing'
 });
 
 // tests/test_motion.c, test_determinism_golden: the same scenario through the package.
-const GOLDEN_MOTION = 0x30a1bde886dc52dan;
+const GOLDEN_MOTION = cGolden('test_motion.c', 'SPRING_TEST_GOLDEN_MOTION');
 
 test('the motion golden of the C tests, through the package, equals the native hash', () => {
 	const m = new SpringMotion({ value: [0, 0, 1, 0], target: [320, -80, 1.2, 1], velocity: [0, 400, 0, 0],
