@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes the playground as one self-contained page, build/web/index.html: the stylesheet, every
 // JavaScript module (web/js/ and the npm package in js/) and both wasm modules inlined (the wasm
 // as base64), so that it works opened straight from disk (browsers refuse module imports and

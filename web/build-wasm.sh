@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the playground's wasm into $1 (default $BUILD/web/lab.wasm): web/wasm/lab.c with the
 # library's unchanged sources, the standard scenes (tests/shared) and the rig-file reader of the
 # tools (tools/io, with cJSON from Debian's source package and the single-threaded pthread.h of

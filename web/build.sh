@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the playground (run by `make web`): the page's wasm (web/build-wasm.sh), then the single
 # self-contained page $BUILD/web/index.html (web/build-page.mjs). Needs the npm package's wasm
 # module (scripts/build-wasm-js.sh, also run by `make web`) to exist first.

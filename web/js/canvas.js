@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Canvas helpers shared by the sections: sharp drawing on high-density screens, the palette,
 // and a time-series plot.
 export const colors = {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The playground's wasm (web/wasm/lab.c with the library's sources): instantiation and the thin
 // calls the sections use. Numbers go in through lab_in() and come back through lab_out().
 import { labWasmBase64 } from './lab-wasm.js';

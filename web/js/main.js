@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The playground: one page, four sections, every number from the library compiled to wasm.
 import { loadLab } from './lab.js';
 import { setupRetarget } from './retarget.js';

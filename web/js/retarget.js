@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Section 1, Retarget: a click or tap sends a ball. Left, a tween (CSS ease-in-out, restarted
 // from where it is on every click); right, a spring (spring_motion: a new target keeps the
 // velocity). The speed graph underneath shows the tween's cliff and the spring's bend.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tuner's spring in each platform's own terms: only formatting, every number is one of the
 // library's queries (through the npm package). Where a platform's form cannot hold the spring
 // exactly (Compose and SwiftUI's duration form assume mass 1), the mass-1 equivalent is used:

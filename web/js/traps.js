@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Section 3, Tail and hair: the sample character (examples/rigs/character.json) with its clips,
 // IK and chains, its root following the pointer, and the mistakes the library exists to avoid,
 // one switch each. Each switch's failure is measured by the wasm in a scripted run (the same

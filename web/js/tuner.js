@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Section 2, Tuner: every parameterisation the library has, each a group of sliders; moving one
 // converts the spring into all the others (the npm package: springParams and its queries). The
 // plot is the closed form (evaluate) with the settle band, the overshoot and the settle time;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Section 4, Undulation: the standard 8-bone tail as a 3D tip chain (spring_chain) swinging round
 // a sphere collider, drawn in perspective. Drag to move its root; it also turns as it swims.
 import { animate, colors, fitCanvas, label } from './canvas.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Browser tests of the playground page (make test-web-page): Debian's chromium driven by
 // playwright-core, the page opened from disk (file://) as users open it.
 //   node --test web/test/   (BUILD=build by default; the page is $BUILD/web/index.html and the CLI

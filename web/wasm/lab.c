@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The playground's own wasm exports (web/): the scenes of the page driven through the library's
 // public API, and the traps. Everything the page shows is computed here or in the library; the
 // page's JavaScript only moves numbers in and out of lab_in() / lab_out() and draws them.
