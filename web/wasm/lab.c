@@ -15,8 +15,8 @@
 #include <spring/rig.h>
 #include <spring/verify.h>
 
-#include "spring/io.h"
 #include "scenes.h"
+#include "spring/io.h"
 
 #include <math.h>
 #include <stdio.h>
