@@ -935,7 +935,7 @@ LAB_EXPORT(lab_measure) int lab_measure(int flags)
 }
 
 // ---------------------------------------------------------------------------------------------
-// The sample character (examples/rigs/character.json, read by the CLI's rig reader): clips, IK and
+// The sample character (examples/rigs/character.json, read by the rig-file reader, spring/io.h): clips, IK and
 // its chains, its root following the pointer, carrying the scene.
 
 static char rig_text[65536];
