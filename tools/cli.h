@@ -5,6 +5,8 @@
 #ifndef SPRING_TOOLS_CLI_H
 #define SPRING_TOOLS_CLI_H
 
+#include "css_linear.h"
+
 #include <spring/spring.h>
 
 #include <stddef.h>
@@ -210,25 +212,12 @@ void cli_json_spring(jw *w, const char *key, const cli_spring *s);
 double cli_clean_bounce(double bounce);
 
 // ---------------------------------------------------------------------------------------------
-// The CSS easing of a spring (cmd_css.c), also used by `spring code --for css`
+// The CSS easing of a spring (css_linear.h) and its cubic-bezier() fallback (cmd_css.c), also used
+// by `spring code --for css`
 
-typedef struct css_curve {
-	int count, truncated;
-	double interval;  ///< seconds between stops
-	double deviation; ///< max |linear() - spring| over the curve, fraction of the move
-	char *easing;     ///< "linear(...)"
-	double *stops;    ///< the values as printed
-} css_curve;
-
-/// The linear() easing of the spring's 0 -> 1 move from rest, at most `max_duration` seconds long:
-/// stops every `resolution_ms` when `explicit_resolution`, otherwise every 10 ms, made finer (5, 4,
-/// 2, 1 ms) until the curve is within 0.25% of the spring. 0 on success; -1 out of memory; -2 the
-/// library could not sample the spring; -3 more than 100,000 stops. Free with css_curve_free.
-int css_curve_build(spring_params p, double resolution_ms, int explicit_resolution, double max_duration, css_curve *c);
-void css_curve_free(css_curve *c);
 /// The cubic-bezier() (x1, y1, x2, y2, rounded to 3 decimals) closest to the curve's stops in the
 /// largest distance, and that distance (fraction of the move).
-void css_fit_cubic_bezier(const css_curve *c, double out[4], double *deviation);
+void css_fit_cubic_bezier(const css_linear *c, double out[4], double *deviation);
 
 // ---------------------------------------------------------------------------------------------
 // Commands

@@ -207,22 +207,22 @@ static void react_spring(sbuf *b, const code_spring *s)
 
 static int css(sbuf *b, const code_spring *s, const char *cmd)
 {
-	css_curve c;
-	int r = css_curve_build(s->p, 10.0, 0, 10.0, &c);
-	if (r != 0) {
-		return r == -1 ? cli_error(cmd, "out of memory") : cli_error(cmd, "cannot sample this spring");
+	css_linear c;
+	int r = css_linear_make(s->p, 10.0, 0.0, &c);
+	if (r != CSS_LINEAR_OK) {
+		return r == CSS_LINEAR_OUT_OF_MEMORY ? cli_error(cmd, "out of memory") : cli_error(cmd, "cannot sample this spring");
 	}
 	char n[3][40];
-	double duration_ms = (double)(c.count - 1) * c.interval * 1000.0;
+	double duration_ms = c.duration_ms;
 	sb_printf(b, "/* CSS: the linear() easing of a 0 -> 1 move, %d stops every %s ms */\n", c.count,
-	          fmt_num(n[0], c.interval * 1000.0, 6));
+	          fmt_num(n[0], c.resolution_ms, 6));
 	gap_comment(b, 1, "linear() between the stops", c.deviation);
 	if (c.truncated) {
 		sb_printf(b, "/* truncated at 10 s: the spring has not settled by then; the value jumps to the target */\n");
 	}
 	sb_printf(b, "/* spring css adds @keyframes and a fallback for browsers without linear() */\n");
 	sb_printf(b, "transition: transform %sms %s;\n", fmt_num(n[1], duration_ms, 9), c.easing);
-	css_curve_free(&c);
+	css_linear_free(&c);
 	return CLI_OK;
 }
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `spring css`: a CSS linear() easing and its duration, from spring_motion_sample_progress.
 #include "cli.h"
-
-#include <spring/motion.h>
+#include "css_linear.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char css_help[] =
@@ -37,118 +36,6 @@ static const char css_help[] =
 	"  --json             one JSON object\n"
 	"\n";
 
-#define CSS_MAX_STOPS 100000
-
-static void format_stop(char *buf, double v)
-{
-	snprintf(buf, 40, "%.4f", v);
-	char *dot = strchr(buf, '.');
-	if (dot) {
-		char *end = buf + strlen(buf) - 1;
-		while (end > dot && *end == '0') {
-			*end-- = '\0';
-		}
-		if (end == dot) {
-			*end = '\0';
-		}
-	}
-	if (strcmp(buf, "-0") == 0) {
-		strcpy(buf, "0");
-	}
-}
-
-// Builds the curve at `interval` seconds. 0 on success; -1 out of memory; -2 library error.
-static int build(spring_params p, double interval, double max_duration, css_curve *c)
-{
-	memset(c, 0, sizeof *c);
-	c->interval = interval;
-	int capacity = (int)floor(max_duration / interval + 1e-9) + 2;
-	float *progress = malloc(sizeof(float) * (size_t)capacity);
-	c->stops = malloc(sizeof(double) * (size_t)capacity);
-	if (!progress || !c->stops) {
-		free(progress);
-		return -1;
-	}
-	int count = 0, truncated = 0;
-	spring_result r = spring_motion_sample_progress(p, 0.0f, (float)interval, (float)max_duration, 0.0f, progress, capacity,
-	                                                &count, &truncated);
-	if (r != SPRING_OK || count < 1) {
-		free(progress);
-		return -2;
-	}
-	c->count = count;
-	c->truncated = truncated;
-	sbuf e;
-	sb_init(&e);
-	sb_puts(&e, "linear(");
-	char buf[40];
-	for (int i = 0; i < count; i++) {
-		format_stop(buf, progress[i]);
-		c->stops[i] = strtod(buf, NULL);
-		sb_printf(&e, "%s%s", i ? ", " : "", buf);
-	}
-	sb_putc(&e, ')');
-	free(progress);
-	if (e.failed) {
-		sb_free(&e);
-		return -1;
-	}
-	c->easing = e.data;
-	// How far the piecewise-linear curve strays from the closed form, between and at the stops.
-	double worst = 0.0;
-	const int sub = 8;
-	for (int i = 0; i + 1 < count; i++) {
-		for (int k = 0; k <= sub; k++) {
-			double f = (double)k / sub;
-			double t = ((double)i + f) * interval;
-			spring_state st = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)t);
-			double lin = c->stops[i] + (c->stops[i + 1] - c->stops[i]) * f;
-			worst = fmax(worst, fabs(lin - (double)st.x));
-		}
-	}
-	if (count == 1) {
-		worst = fabs(c->stops[0]);
-	}
-	c->deviation = worst;
-	return 0;
-}
-
-void css_curve_free(css_curve *c)
-{
-	free(c->easing);
-	free(c->stops);
-	memset(c, 0, sizeof *c);
-}
-
-int css_curve_build(spring_params p, double resolution_ms, int explicit_resolution, double max_duration, css_curve *c)
-{
-	memset(c, 0, sizeof *c);
-	if (max_duration / (resolution_ms / 1000.0) > CSS_MAX_STOPS) {
-		return -3;
-	}
-	static const double refine[] = {10.0, 5.0, 4.0, 2.0, 1.0};
-	int tries = explicit_resolution ? 1 : (int)(sizeof refine / sizeof refine[0]);
-	for (int i = 0; i < tries; i++) {
-		double ms = explicit_resolution ? resolution_ms : refine[i];
-		if (i > 0 && max_duration / (ms / 1000.0) > CSS_MAX_STOPS) {
-			break;
-		}
-		css_curve next;
-		int r = build(p, ms / 1000.0, max_duration, &next);
-		if (r != 0) {
-			css_curve_free(&next);
-			css_curve_free(c);
-			return r;
-		}
-		css_curve_free(c);
-		*c = next;
-		if (c->deviation <= 0.0025) {
-			break;
-		}
-	}
-	return 0;
-}
-
 // A cubic-bezier(x1, y1, x2, y2) easing at progress x in [0, 1] (x1, x2 in [0, 1]: x(s) is monotone).
 static double bezier_at(const double b[4], double x)
 {
@@ -169,7 +56,7 @@ static double bezier_at(const double b[4], double x)
 #define FIT_SAMPLES 120
 
 // Largest distance between the bezier and the stops (at up to FIT_SAMPLES of them).
-static double bezier_error(const double b[4], const css_curve *c)
+static double bezier_error(const double b[4], const css_linear *c)
 {
 	double worst = 0.0;
 	int step = c->count > FIT_SAMPLES ? c->count / FIT_SAMPLES : 1;
@@ -180,7 +67,7 @@ static double bezier_error(const double b[4], const css_curve *c)
 	return worst;
 }
 
-void css_fit_cubic_bezier(const css_curve *c, double out[4], double *deviation)
+void css_fit_cubic_bezier(const css_linear *c, double out[4], double *deviation)
 {
 	// A coarse grid, then a pattern search with halving steps (x1, x2 kept in [0, 1]).
 	double best[4] = {0.25, 0.1, 0.25, 1.0};
@@ -240,7 +127,7 @@ static int css_identifier(const char *s)
 }
 
 // The @keyframes rule: one keyframe per stop, the property at from + (to - from) * progress.
-static void keyframes(sbuf *b, const css_curve *c, const char *name, const char *property, double from, double to,
+static void keyframes(sbuf *b, const css_linear *c, const char *name, const char *property, double from, double to,
                       const char *unit)
 {
 	sb_printf(b, "@keyframes %s {\n", name);
@@ -276,9 +163,9 @@ int cmd_css(int argc, char **argv)
 	double max_duration = cli_num(&a, "--max-duration", 10.0);
 	int explicit_resolution = cli_flag(&a, "--resolution");
 	double resolution_ms = cli_num(&a, "--resolution", 10.0);
-	if (max_duration / (resolution_ms / 1000.0) > CSS_MAX_STOPS) {
+	if (max_duration / (resolution_ms / 1000.0) > CSS_LINEAR_MAX_STOPS) {
 		return cli_error(cmd, "--max-duration %g s at --resolution %g ms would allow more than %d stops", max_duration,
-		                 resolution_ms, CSS_MAX_STOPS);
+		                 resolution_ms, CSS_LINEAR_MAX_STOPS);
 	}
 	if (cli_flag(&a, "--epsilon")) {
 		return cli_error(cmd, "--epsilon: the CSS curve always ends at the spring's rest (0.1%% of the move)");
@@ -306,13 +193,14 @@ int cmd_css(int argc, char **argv)
 		return cli_error(cmd, "--unit: '%s' is not a CSS unit (e.g. px, rem, deg, %%, or none)",
 		                 cli_clean(shown, sizeof shown, unit));
 	}
-	css_curve c;
-	int r = css_curve_build(s.p, resolution_ms, explicit_resolution, max_duration, &c);
-	if (r != 0) {
-		return r == -1 ? cli_error(cmd, "out of memory") : cli_error(cmd, "%s: cannot sample this spring", s.description);
+	css_linear c;
+	int r = css_linear_make(s.p, max_duration, explicit_resolution ? resolution_ms : 0.0, &c);
+	if (r != CSS_LINEAR_OK) {
+		return r == CSS_LINEAR_OUT_OF_MEMORY ? cli_error(cmd, "out of memory")
+		                                     : cli_error(cmd, "%s: cannot sample this spring", s.description);
 	}
-	resolution_ms = c.interval * 1000.0;
-	double duration_ms = (double)(c.count - 1) * resolution_ms;
+	resolution_ms = c.resolution_ms;
+	double duration_ms = c.duration_ms;
 	double settle_ms = 1000.0 * spring_settling_time(s.p, 1.0f, 0.0f, 0.001f);
 	int differs = !c.truncated && fabs(duration_ms - settle_ms) > resolution_ms;
 	double bezier[4] = {0.0, 0.0, 1.0, 1.0}, bezier_dev = 0.0;
@@ -396,6 +284,6 @@ int cmd_css(int argc, char **argv)
 			          kf_name, fmt_num(n[0], duration_ms, 9));
 		}
 	}
-	css_curve_free(&c);
+	css_linear_free(&c);
 	return cli_output(cmd, &b);
 }
