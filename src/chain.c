@@ -54,8 +54,8 @@ enum {
 	P_VX,
 	P_VY,
 	P_VZ,
-	P_W, // world transform of the last step: position x y z, rotation x y z w (7 planes)
-	P_WPREV = P_W + 7, // the step before (7 planes)
+	P_W,                // world transform of the last step: position x y z, rotation x y z w (7 planes)
+	P_WPREV = P_W + 7,  // the step before (7 planes)
 	P_GX = P_WPREV + 7, // rigid tip (target) of the last step
 	P_GY,
 	P_GZ,
@@ -122,10 +122,10 @@ struct spring_chain {
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
-	int stride;       // lanes side by side in the planes: 1 for a single chain, a group's padded count
-	int lanes;        // lanes stepped together (1 for a single chain; every member of a group holds the count)
-	size_t plane;     // floats per plane: bone_count * stride
-	size_t member;    // bytes from one group member's header to the next (0 for a single chain)
+	int stride;    // lanes side by side in the planes: 1 for a single chain, a group's padded count
+	int lanes;     // lanes stepped together (1 for a single chain; every member of a group holds the count)
+	size_t plane;  // floats per plane: bone_count * stride
+	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
 	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
@@ -294,7 +294,6 @@ static double forced_position(double w2, double g, double t, const spring_transi
 	double tf = -spring_det_expm1(-fast * t) / fast;
 	return (ts - tf) / (fast - slow);
 }
-
 
 static spring_xform3 xform3_normalized(spring_xform3 t)
 {
@@ -630,7 +629,6 @@ static int collider_capacity(const spring_chain_desc *d)
 {
 	return d->max_colliders ? d->max_colliders : d->collider_count;
 }
-
 
 // The padded stride of `lanes` chains side by side (a multiple of 4 floats, so every bone's row
 // of lanes starts 16-byte aligned); 1 for a single chain.
@@ -1372,7 +1370,8 @@ static void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, 
 	for (int j = 0; j < n; j++) {
 		if (!(n2[j] >= 2.0f * len * tiny) && act[j]) {
 			spring_vec3 u = kvec(k, n, K_UX, j);
-			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f} : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
+			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
+			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
 			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
 			spring_quat r = spring_quat_normalize(spring_quat_mul(arc, rigid));
 			PL(P_W + 3, i)[j] = r.x;
@@ -2183,7 +2182,6 @@ long long spring_chain_internal_steps_run(const spring_chain *chain)
 
 // ---------------------------------------------------------------------------------------------
 // Output
-
 
 // ---------------------------------------------------------------------------------------------
 // Output

@@ -1,9 +1,9 @@
 // spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
 // bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
 // input is refused and changes nothing.
-#include "spring/chain.h"
 #include "chain_internal.h"
 #include "scenes.h"
+#include "spring/chain.h"
 #include "test_macros.h"
 #include <math.h>
 #include <stdlib.h>
@@ -86,10 +86,10 @@ static int test_group_matches_single_chains(void)
 		}
 		// Per-chain changes, the same on both sides.
 		if (f == 100) {
-			ENSURE(spring_chain_group_set_forces(g, 5, spring_vec3_make(0.0f, -400.0f, 0.0f), spring_vec3_make(30.0f, 0.0f, 0.0f)) ==
-			       SPRING_OK);
-			ENSURE(spring_chain_set_forces(singles[5], spring_vec3_make(0.0f, -400.0f, 0.0f), spring_vec3_make(30.0f, 0.0f, 0.0f)) ==
-			       SPRING_OK);
+			ENSURE(spring_chain_group_set_forces(g, 5, spring_vec3_make(0.0f, -400.0f, 0.0f),
+			                                     spring_vec3_make(30.0f, 0.0f, 0.0f)) == SPRING_OK);
+			ENSURE(spring_chain_set_forces(singles[5], spring_vec3_make(0.0f, -400.0f, 0.0f),
+			                               spring_vec3_make(30.0f, 0.0f, 0.0f)) == SPRING_OK);
 		}
 		if (f == 150) {
 			ENSURE(spring_chain_group_set_params(g, 7, 2, stiff) == SPRING_OK);
