@@ -263,9 +263,9 @@ static int vec3_in_range(spring_vec3 p, float max)
 }
 
 // A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
-// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; otherwise its
-// rotation is normalised in place (zero means identity).
-static spring_result accept_xform3(spring_xform3 *t)
+// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; accept_xform3 then
+// normalises its rotation in place (zero means identity).
+static spring_result check_xform3(const spring_xform3 *t)
 {
 	if (!vec3_is_finite(t->position) || !quat_is_finite(t->rotation)) {
 		return SPRING_ERROR_NOT_FINITE;
@@ -273,8 +273,16 @@ static spring_result accept_xform3(spring_xform3 *t)
 	if (!vec3_in_range(t->position, SPRING_CHAIN_MAX_COORDINATE)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
 	return SPRING_OK;
+}
+
+static spring_result accept_xform3(spring_xform3 *t)
+{
+	spring_result r = check_xform3(t);
+	if (r == SPRING_OK) {
+		t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
+	}
+	return r;
 }
 
 static int same_bits(const void *a, const void *b, size_t size)
@@ -1917,8 +1925,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 {
 	chain_arrays a = arrays(c);
 	for (int j = 0; j < n; j++) {
-		spring_xform3 t = roots[j];
-		spring_result r = accept_xform3(&t);
+		spring_result r = check_xform3(&roots[j]);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -2279,6 +2286,54 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 			spring_vec3 t = a.tip_local[i], r;
 			rotate_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
 			tips[i] = spring_vec3_make(b.position.x + r.x, b.position.y + r.y, b.position.z + r.z);
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
+                                               spring_vec3 *tips)
+{
+	const int n = first->bone_count;
+	if (!(alpha >= 1.0f || alpha <= 0.0f)) {
+		for (int j = 0; j < lanes; j++) {
+			size_t at = (size_t)j * (size_t)n;
+			spring_chain_internal_pose(member(first, j), alpha, bones ? bones + at : NULL, tips ? tips + at : NULL, n);
+		}
+		return SPRING_OK;
+	}
+	// A stepped pose (alpha 0 or 1): the planes themselves, bone by bone across the chains; the
+	// tips computed over a block of lanes at once (the same operations as spring_chain_internal_pose).
+	chain_arrays a = arrays(first);
+	const int slot = alpha <= 0.0f ? P_WPREV : P_W;
+	enum { BLOCK = 64 };
+	float tx[BLOCK], ty[BLOCK], tz[BLOCK];
+	for (int i = 0; i < n; i++) {
+		const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
+		const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
+		const spring_vec3 t = a.tip_local[i];
+		for (int j0 = 0; j0 < lanes; j0 += BLOCK) {
+			int m = lanes - j0 < BLOCK ? lanes - j0 : BLOCK;
+			if (tips) {
+				LANES_INDEPENDENT
+				for (int j = 0; j < m; j++) {
+					float rx, ry, rz;
+					rotate_f(qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j], t.x, t.y, t.z, &rx, &ry, &rz);
+					tx[j] = px[j0 + j] + rx;
+					ty[j] = py[j0 + j] + ry;
+					tz[j] = pz[j0 + j] + rz;
+				}
+			}
+			for (int j = 0; j < m; j++) {
+				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
+				if (bones) {
+					bones[at] = (spring_xform3){{px[j0 + j], py[j0 + j], pz[j0 + j]},
+					                            {qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j]}};
+				}
+				if (tips) {
+					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
+				}
+			}
 		}
 	}
 	return SPRING_OK;

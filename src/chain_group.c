@@ -165,12 +165,7 @@ spring_result spring_chain_group_get_poses(const spring_chain_group *group, spri
 	if (!group || (!bones && !tips) || capacity / group->bone_count < group->chain_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	int n = group->bone_count;
-	for (int c = 0; c < group->chain_count; c++) {
-		size_t at = (size_t)c * (size_t)n;
-		spring_chain_internal_pose(chain_at(group, c), group->clock.alpha, bones ? bones + at : NULL, tips ? tips + at : NULL, n);
-	}
-	return SPRING_OK;
+	return spring_chain_internal_lanes_pose(first_member(group), group->chain_count, group->clock.alpha, bones, tips);
 }
 
 spring_result spring_chain_group_get_state(const spring_chain_group *group, int chain, int bone, spring_state_vec3 *tip)
