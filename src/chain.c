@@ -83,8 +83,9 @@ enum {
 	P_VV,
 	P_F0,
 	P_F1,
-	P_W2, // k / m, for the rest position under forces
-	P_COUNT
+	P_W2,   // k / m, for the rest position under forces
+	P_SAVE, // a sleeping lane's tip, velocity, world transform and target while its group steps (16 planes)
+	P_COUNT = P_SAVE + 16
 };
 
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
@@ -1752,14 +1753,38 @@ static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_v
 	kvec_set(k, n, K_AX, j, accel);
 }
 
+// The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
+// then put back: their tip, velocity, world transform and target planes (P_TX .. P_W + 6 and
+// P_GX .. P_GZ) saved before the walk (`back` 0) and restored after it (`back` 1). Their previous
+// pose needs nothing: asleep, it equals the current one, which the walk copies into it.
+static void save_sleepers(const spring_chain *c, int n, const int *ran, int back)
+{
+	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
+	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
+	chain_arrays a = arrays(c);
+	for (int j = 0; j < n; j++) {
+		if (ran[j]) {
+			continue;
+		}
+		for (int q = 0; q < 16; q++) {
+			for (int i = 0; i < c->bone_count; i++) {
+				float *live = PL_A(slots[q], i) + j, *kept = PL_A(P_SAVE + q, i) + j;
+				if (back) {
+					*live = *kept;
+				} else {
+					*kept = *live;
+				}
+			}
+		}
+	}
+}
+
 // One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
 // 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
 // with them, so a step would change no bit) does not step: a single chain returns at once; in a
-// group the physics runs over every lane side by side and the sleeping lanes are then put back by
-// the snap, which rebuilds exactly their resting state (tips, targets and pose are functions of
-// the root and the configuration only, and their previous pose equals the current one). The other
-// lanes get the caps, the physics, and the snap when they came to rest. `anim`: explicit locals of
-// a single chain, or NULL.
+// group the physics runs over every lane side by side and the sleeping lanes are then put back
+// (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
+// rest. `anim`: explicit locals of a single chain, or NULL.
 static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
@@ -1794,9 +1819,11 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 	if (!any) {
 		return;
 	}
+	save_sleepers(c, n, ran, 0);
 	walk_lanes(c, n, anim, 0, k, rest);
+	save_sleepers(c, n, ran, 1);
 	for (int j = 0; j < n; j++) {
-		snap[j] = !ran[j] || rest[j];
+		snap[j] = ran[j] && rest[j];
 	}
 	for (int j = 0; j < n; j++) {
 		if (snap[j]) {
