@@ -1120,48 +1120,88 @@ static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, fl
 #define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
 #define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
 
+// The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
+// transform otherwise; p[0..2] position, p[3..6] rotation.
+static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, int n, float *k, const float *p[7])
+{
+	for (int q = 0; q < 7; q++) {
+		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
+	}
+}
+
+// The quaternion product a * b in float, as every lane forms it.
+static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, float bx, float by, float bz, float bw, float *ox,
+                                     float *oy, float *oz, float *ow)
+{
+	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
+	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
+	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
+	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
+}
+
+// One lane's rigid frame: rotation r = parent * local, pivot p, rigid tip direction u = r * tip.
+static ALWAYS_INLINE void frame_one(const float *const par[7], int j, const spring_xform3 *local, spring_vec3 t, float r[4],
+                                    float p[3], float u[3])
+{
+	float bx = par[3][j], by = par[4][j], bz = par[5][j], bw = par[6][j], ox, oy, oz;
+	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
+	           &r[3]);
+	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
+	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
+	p[0] = par[0][j] + ox;
+	p[1] = par[1][j] + oy;
+	p[2] = par[2][j] + oz;
+}
+
+// One lane's aim: the rigid rotation r turned by the shortest arc from u (|u| = len) to the unit
+// d, kept unit by one Newton step, into w; returns the arc's squared norm before normalising
+// (aim_fix redoes the lanes where it is too small). One square root: for |u| = len and a unit d,
+// the half-way quaternion (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)).
+static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float dz, float len, const float r[4], float w[4])
+{
+	float cx = u[1] * dz - u[2] * dy;
+	float cy = u[2] * dx - u[0] * dz;
+	float cz = u[0] * dy - u[1] * dx;
+	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
+	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+	float inv = 1.0f / sqrtf(m2);
+	quat_mul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
+	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
+	w[0] *= s;
+	w[1] *= s;
+	w[2] *= s;
+	w[3] *= s;
+	return m2;
+}
+
 // The rigid frame of bone i in every lane: parent (the root in K_RQ/K_RP for bone 0, the last
 // bone's new world transform otherwise) times `local`: rotation K_Q, pivot K_P, rigid tip K_G and
 // K_U = K_G - K_P (in 2D mode the z components are 0).
 static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
 {
-	const float *pqx, *pqy, *pqz, *pqw, *ppx, *ppy, *ppz;
-	if (i == 0) {
-		pqx = KS(K_RQX), pqy = KS(K_RQY), pqz = KS(K_RQZ), pqw = KS(K_RQW);
-		ppx = KS(K_RPX), ppy = KS(K_RPY), ppz = KS(K_RPZ);
-	} else {
-		ppx = PL(P_W, i - 1), ppy = PL(P_W + 1, i - 1), ppz = PL(P_W + 2, i - 1);
-		pqx = PL(P_W + 3, i - 1), pqy = PL(P_W + 4, i - 1), pqz = PL(P_W + 5, i - 1), pqw = PL(P_W + 6, i - 1);
-	}
-	const float lx = local->position.x, ly = local->position.y, lz = local->position.z;
-	const float ax = local->rotation.x, ay = local->rotation.y, az = local->rotation.z, aw = local->rotation.w;
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
 	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
 	float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
 	float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
 	for (int j = 0; j < n; j++) {
-		float bx = pqx[j], by = pqy[j], bz = pqz[j], bw = pqw[j];
-		float rx = (bw * ax + bx * aw) + (by * az - bz * ay);
-		float ry = (bw * ay - bx * az) + (by * aw + bz * ax);
-		float rz = (bw * az + bx * ay) - (by * ax - bz * aw);
-		float rw = (bw * aw - bx * ax) - (by * ay + bz * az);
-		float ox, oy, oz, vx, vy, vz;
-		rotate_f(bx, by, bz, bw, lx, ly, lz, &ox, &oy, &oz);
-		rotate_f(rx, ry, rz, rw, t.x, t.y, t.z, &vx, &vy, &vz);
-		qx[j] = rx;
-		qy[j] = ry;
-		qz[j] = rz;
-		qw[j] = rw;
-		px[j] = ppx[j] + ox;
-		py[j] = ppy[j] + oy;
-		pz[j] = ppz[j] + oz;
-		ux[j] = vx;
-		uy[j] = vy;
-		uz[j] = vz;
-		gx[j] = px[j] + vx;
-		gy[j] = py[j] + vy;
-		gz[j] = pz[j] + vz;
+		float r[4], p[3], u[3];
+		frame_one(par, j, local, t, r, p, u);
+		qx[j] = r[0];
+		qy[j] = r[1];
+		qz[j] = r[2];
+		qw[j] = r[3];
+		px[j] = p[0];
+		py[j] = p[1];
+		pz[j] = p[2];
+		ux[j] = u[0];
+		uy[j] = u[1];
+		uz[j] = u[2];
+		gx[j] = p[0] + u[0];
+		gy[j] = p[1] + u[1];
+		gz[j] = p[2] + u[2];
 	}
 	if (c->mode_2d) {
 		for (int j = 0; j < n; j++) {
@@ -1427,35 +1467,16 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	float *restrict wqw = PL(P_W + 6, i);
 	const float len = a->length[i];
 	for (int j = 0; j < n; j++) {
-		float cx = uy[j] * dz[j] - uz[j] * dy[j];
-		float cy = uz[j] * dx[j] - ux[j] * dz[j];
-		float cz = ux[j] * dy[j] - uy[j] * dx[j];
-		float cw = len + (ux[j] * dx[j] + uy[j] * dy[j] + uz[j] * dz[j]);
-		float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-		float inv = 1.0f / sqrtf(m2);
-		n2[j] = m2;
-		cx *= inv;
-		cy *= inv;
-		cz *= inv;
-		cw *= inv;
-		float bx = qx[j], by = qy[j], bz = qz[j], bw = qw[j];
-		float rx = (cw * bx + cx * bw) + (cy * bz - cz * by);
-		float ry = (cw * by - cx * bz) + (cy * bw + cz * bx);
-		float rz = (cw * bz + cx * by) - (cy * bx - cz * bw);
-		float rw = (cw * bw - cx * bx) - (cy * by + cz * bz);
-		// One Newton step toward unit norm: no drift down the chain, no square root.
-		float s = 1.5f - 0.5f * ((rx * rx + ry * ry) + (rz * rz + rw * rw));
+		const float u[3] = {ux[j], uy[j], uz[j]}, r[4] = {qx[j], qy[j], qz[j], qw[j]};
+		float w[4];
+		n2[j] = aim_one(u, dx[j], dy[j], dz[j], len, r, w);
 		wpx[j] = px[j];
 		wpy[j] = py[j];
 		wpz[j] = pz[j];
-		rx *= s;
-		ry *= s;
-		rz *= s;
-		rw *= s;
-		wqx[j] = rx;
-		wqy[j] = ry;
-		wqz[j] = rz;
-		wqw[j] = rw;
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
 	}
 	aim_fix(c, a, i, n, k);
 }
@@ -1466,16 +1487,8 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
                                      float *k, int *rest)
 {
-	const float *restrict pqx, *restrict pqy, *restrict pqz, *restrict pqw, *restrict ppx, *restrict ppy, *restrict ppz;
-	if (i == 0) {
-		pqx = KS(K_RQX), pqy = KS(K_RQY), pqz = KS(K_RQZ), pqw = KS(K_RQW);
-		ppx = KS(K_RPX), ppy = KS(K_RPY), ppz = KS(K_RPZ);
-	} else {
-		ppx = PL(P_W, i - 1), ppy = PL(P_W + 1, i - 1), ppz = PL(P_W + 2, i - 1);
-		pqx = PL(P_W + 3, i - 1), pqy = PL(P_W + 4, i - 1), pqz = PL(P_W + 5, i - 1), pqw = PL(P_W + 6, i - 1);
-	}
-	const float lx = local->position.x, ly = local->position.y, lz = local->position.z;
-	const float ax = local->rotation.x, ay = local->rotation.y, az = local->rotation.z, aw = local->rotation.w;
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
 	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
@@ -1494,15 +1507,10 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 	LANES_INDEPENDENT
 	for (int j = 0; j < n; j++) {
 		// frame_lanes
-		float bx = pqx[j], by = pqy[j], bz = pqz[j], bw = pqw[j];
-		float rx = (bw * ax + bx * aw) + (by * az - bz * ay);
-		float ry = (bw * ay - bx * az) + (by * aw + bz * ax);
-		float rz = (bw * az + bx * ay) - (by * ax - bz * aw);
-		float rw = (bw * aw - bx * ax) - (by * ay + bz * az);
-		float ox, oy, oz, ux, uy, uz;
-		rotate_f(bx, by, bz, bw, lx, ly, lz, &ox, &oy, &oz);
-		rotate_f(rx, ry, rz, rw, t.x, t.y, t.z, &ux, &uy, &uz);
-		float px = ppx[j] + ox, py = ppy[j] + oy, pz = ppz[j] + oz;
+		float r[4], p[3], u[3];
+		frame_one(par, j, local, t, r, p, u);
+		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
+		float px = p[0], py = p[1], pz = p[2];
 		float gx = px + ux, gy = py + uy, gz = pz + uz;
 		// spring_lanes
 		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
@@ -1542,33 +1550,15 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
 		rest[j] = rest[j] & (forced | rest_ok(c, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
 		// aim_lanes
-		float cx = uy * dz - uz * dy;
-		float cy = uz * dx - ux * dz;
-		float cz = ux * dy - uy * dx;
-		float cw = len + (ux * dx + uy * dy + uz * dz);
-		float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-		float ia = 1.0f / sqrtf(m2);
-		n2[j] = m2;
-		cx *= ia;
-		cy *= ia;
-		cz *= ia;
-		cw *= ia;
-		float sx = (cw * rx + cx * rw) + (cy * rz - cz * ry);
-		float sy = (cw * ry - cx * rz) + (cy * rw + cz * rx);
-		float sz = (cw * rz + cx * ry) - (cy * rx - cz * rw);
-		float sw = (cw * rw - cx * rx) - (cy * ry + cz * rz);
-		float s = 1.5f - 0.5f * ((sx * sx + sy * sy) + (sz * sz + sw * sw));
+		float w[4];
+		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
 		wpx[j] = px;
 		wpy[j] = py;
 		wpz[j] = pz;
-		sx *= s;
-		sy *= s;
-		sz *= s;
-		sw *= s;
-		wqx[j] = sx;
-		wqy[j] = sy;
-		wqz[j] = sz;
-		wqw[j] = sw;
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
 		kux[j] = ux;
 		kuy[j] = uy;
 		kuz[j] = uz;
