@@ -454,7 +454,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
-	PLACE(planes, (size_t)P_COUNT * plane * sizeof(float));
+	PLACE(planes, (size_t)(single ? P_SAVE : P_COUNT) * plane * sizeof(float)); // a single chain never sleeps in a group
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's

@@ -63,7 +63,7 @@ static int same_pose(const spring_chain_group *g, spring_chain *const *singles)
 	return 0;
 }
 
-static int test_group_matches_single_chains(void)
+static int test_determinism_group_matches_single_chains(void)
 {
 	spring_chain_desc d = group_desc();
 	spring_chain_group *g;
@@ -264,7 +264,7 @@ static int test_group_bad_input(void)
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
-	RUN_TEST(test_group_matches_single_chains);
+	RUN_TEST(test_determinism_group_matches_single_chains);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_bad_input);
 	return TEST_SUMMARY();
