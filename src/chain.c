@@ -1139,18 +1139,20 @@ static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, flo
 	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
 }
 
-// One lane's rigid frame: rotation r = parent * local, pivot p, rigid tip direction u = r * tip.
-static ALWAYS_INLINE void frame_one(const float *const par[7], int j, const spring_xform3 *local, spring_vec3 t, float r[4],
-                                    float p[3], float u[3])
+// One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
+// p, rigid tip direction u = r * tip. (Values, not pointers: the loops' memory accesses stay in
+// the loops, where the compilers see they are independent.)
+static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local, spring_vec3 t, float r[4], float p[3],
+                                    float u[3])
 {
-	float bx = par[3][j], by = par[4][j], bz = par[5][j], bw = par[6][j], ox, oy, oz;
+	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
 	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
 	           &r[3]);
 	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
 	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
-	p[0] = par[0][j] + ox;
-	p[1] = par[1][j] + oy;
-	p[2] = par[2][j] + oz;
+	p[0] = b[0] + ox;
+	p[1] = b[1] + oy;
+	p[2] = b[2] + oz;
 }
 
 // One lane's aim: the rigid rotation r turned by the shortest arc from u (|u| = len) to the unit
@@ -1187,8 +1189,9 @@ static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int
 	float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
 	float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
 	for (int j = 0; j < n; j++) {
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
 		float r[4], p[3], u[3];
-		frame_one(par, j, local, t, r, p, u);
+		frame_one(b, local, t, r, p, u);
 		qx[j] = r[0];
 		qy[j] = r[1];
 		qz[j] = r[2];
@@ -1216,18 +1219,24 @@ static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int
 // position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
 // which may be above the thresholds. A few units in the last place of the coordinates (and that
 // much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
-static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
-                          float rz, float per_step)
+static inline int rest_ok_at(float rest_distance, float rest_speed, float x, float y, float z, float vx, float vy, float vz,
+                             float rx, float ry, float rz, float per_step)
 {
 	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
 	float m = ax > ay ? ax : ay;
 	m = m > az ? m : az;
 	float grain = 8.0f * FLT_EPSILON * m;
-	float rd = c->rest_distance > grain ? c->rest_distance : grain;
+	float rd = rest_distance > grain ? rest_distance : grain;
 	float gs = grain * per_step;
-	float rs = c->rest_speed > gs ? c->rest_speed : gs;
+	float rs = rest_speed > gs ? rest_speed : gs;
 	float ex = x - rx, ey = y - ry, ez = z - rz;
 	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd); // no branch: vectorises
+}
+
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step)
+{
+	return rest_ok_at(c->rest_distance, c->rest_speed, x, y, z, vx, vy, vz, rx, ry, rz, per_step);
 }
 
 // The spring part of the tip step of bone i in every lane: K_X, K_V get the tip and velocity
@@ -1504,11 +1513,13 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
 	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
 	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
+	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
 	LANES_INDEPENDENT
 	for (int j = 0; j < n; j++) {
 		// frame_lanes
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
 		float r[4], p[3], u[3];
-		frame_one(par, j, local, t, r, p, u);
+		frame_one(b, local, t, r, p, u);
 		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
 		float px = p[0], py = p[1], pz = p[2];
 		float gx = px + ux, gy = py + uy, gz = pz + uz;
@@ -1548,7 +1559,7 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 		tgz[j] = gz;
 		// A lane under a force is tested against its own rest position below.
 		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
-		rest[j] = rest[j] & (forced | rest_ok(c, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
+		rest[j] = rest[j] & (forced | rest_ok_at(rest_distance, rest_speed, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
 		// aim_lanes
 		float w[4];
 		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
