@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain_group: many tip chains of one shape stepped together (chain.h, "Groups of tip
 // chains"). The group is a header, then `chain_count` spring_chain members whose per-bone state
 // is stored across the chains (chain.c's lanes): every per-chain call is the spring_chain call on

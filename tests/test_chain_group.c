@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
 // bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
 // input is refused and changes nothing.
