@@ -139,6 +139,11 @@ static size_t total_bytes(int n)
 	       stepper_stride(n);
 }
 
+size_t spring_chain2d_internal_block_size(int n)
+{
+	return total_bytes(n);
+}
+
 static float *farr(const spring_chain2d *c, int which)
 {
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
@@ -164,7 +169,7 @@ static spring_stepper *steppers(const spring_chain2d *c)
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-static spring_result check_root(spring_xform2 root)
+spring_result spring_chain2d_internal_check_root(spring_xform2 root)
 {
 	// The scale is ignored, so it is not checked. Positions stay within the chains' coordinate
 	// range (chain.h), so every joint the chain computes stays finite.
@@ -180,10 +185,10 @@ static spring_result check_root(spring_xform2 root)
 // The prologue of every call taking a root: a chain and a finite root.
 static spring_result check_chain_root(const spring_chain2d *chain, spring_xform2 root)
 {
-	return chain ? check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
+	return chain ? spring_chain2d_internal_check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
-static spring_xform2 clean_root(spring_xform2 root)
+spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root)
 {
 	spring_xform2 r = {root.position, spring_det_fold_float((double)root.angle), {1.0f, 1.0f}}; // finite (checked)
 	return r;
@@ -288,7 +293,7 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "wind", "wind must be finite (got %g, %g)", (double)desc->wind.x,
 		                 (double)desc->wind.y);
 	}
-	if (check_root(desc->root) != SPRING_OK) {
+	if (spring_chain2d_internal_check_root(desc->root) != SPRING_OK) {
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "root", "root position and angle must be finite (got %g, %g, %g)",
 		                 (double)desc->root.position.x, (double)desc->root.position.y, (double)desc->root.angle);
 	}
@@ -457,7 +462,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
 	}
-	place_at_rest(c, clean_root(desc->root));
+	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
 	return SPRING_OK;
 }
@@ -579,11 +584,16 @@ void spring_chain2d_internal_try_rest(spring_chain2d *c)
 	c->resting = true;
 }
 
+bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root)
+{
+	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
+	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0;
+}
+
 // True when a step under `root` with `offsets` has exactly (bit for bit) the inputs of the last.
 static bool same_inputs(const spring_chain2d *c, spring_xform2 root, const float *offsets)
 {
-	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
-	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0 &&
+	return spring_chain2d_internal_same_root(c, root) &&
 	       memcmp(offsets, farr(c, ARR_OFFSET), (size_t)c->segment_count * sizeof(float)) == 0;
 }
 
@@ -647,6 +657,21 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 	in->py = py;
 	*still_out = still;
 	return true;
+}
+
+void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
+{
+	out->angle = farr(c, ARR_ANGLE);
+	out->velocity = farr(c, ARR_VELOCITY);
+	out->prev = farr(c, ARR_PREV_ANGLE);
+	out->target = farr(c, ARR_TARGET);
+	out->inertia = farr(c, ARR_INERTIA);
+	out->length = farr(c, ARR_LENGTH);
+	out->rest = farr(c, ARR_REST);
+	out->limit = farr(c, ARR_LIMIT);
+	out->params = parr(c, ARR_PARAMS);
+	out->own_params = parr(c, ARR_OWN_PARAMS);
+	out->steppers = steppers(c);
 }
 
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
@@ -723,7 +748,7 @@ static void restore_state(spring_chain2d *c, const chain2d_backup *b)
 }
 
 // The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-static spring_xform2 substep_root(spring_xform2 from, spring_xform2 to, float f)
+spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
 {
 	spring_xform2 at = {
 		spring_vec2_lerp(from.position, to.position, f), spring_chain2d_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
@@ -745,11 +770,11 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	int n = chain->segment_count;
 	float *anim_from = farr(chain, ARR_ANIM_FROM);
 	const float *anim_to = farr(chain, ARR_ANIM_TO);
-	spring_xform2 from = chain->input_root, to = clean_root(root);
+	spring_xform2 from = chain->input_root, to = spring_chain2d_internal_clean_root(root);
 	const size_t offset_bytes = (size_t)n * sizeof(float);
 	// Asleep and nothing changed: every step would do nothing, so none runs.
 	if (chain->resting && memcmp(&from, &to, sizeof to) == 0 && memcmp(anim_from, anim_to, offset_bytes) == 0 &&
-	    same_inputs(chain, substep_root(from, to, 1.0f), anim_to)) {
+	    same_inputs(chain, spring_chain2d_internal_substep_root(from, to, 1.0f), anim_to)) {
 		int steps = spring_clock_advance(&chain->clock, frame_dt);
 		return steps < 0 ? (spring_result)(-steps) : SPRING_OK;
 	}
@@ -766,7 +791,7 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		for (int i = 0; i < n; i++) {
 			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
 		}
-		r = step_once(chain, substep_root(from, to, f), offsets);
+		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets);
 		if (r != SPRING_OK) {
 			restore_state(chain, &backup);
 			return r;
@@ -797,7 +822,7 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 		return r;
 	}
 	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
-	spring_xform2 at = clean_root(root);
+	spring_xform2 at = spring_chain2d_internal_clean_root(root);
 	chain2d_backup backup;
 	backup_state(chain, &backup);
 	chain->input_root = at;
@@ -848,7 +873,7 @@ spring_result spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	place_at_rest(chain, clean_root(root));
+	place_at_rest(chain, spring_chain2d_internal_clean_root(root));
 	return SPRING_OK;
 }
 
@@ -866,7 +891,7 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	spring_xform2 to = clean_root(root);
+	spring_xform2 to = spring_chain2d_internal_clean_root(root);
 	spring_xform2 old = chain->root;
 	double delta = (double)spring_angle_delta(old.angle, to.angle);
 	double sn, cs;
@@ -1041,28 +1066,7 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	float root_angle = spring_chain2d_pose_angle(chain->prev_root.angle, chain->root.angle, alpha);
-	spring_vec2 root_position = alpha == 0.0f   ? chain->prev_root.position
-	                            : alpha == 1.0f ? chain->root.position
-	                                            : spring_vec2_lerp(chain->prev_root.position, chain->root.position, alpha);
-	double px = (double)root_position.x, py = (double)root_position.y;
-	float parent = root_angle;
-	for (int i = 0; i < n; i++) {
-		float a = spring_chain2d_pose_angle(prev[i], angle[i], alpha);
-		if (joints) {
-			spring_xform2 j = {{(float)px, (float)py}, a, {1.0f, 1.0f}};
-			joints[i] = j;
-			spring_chain2d_pose_advance(length[i], a, &px, &py);
-		}
-		if (local_angles) {
-			local_angles[i] = spring_chain2d_delta(parent, a);
-		}
-		parent = a;
-	}
-	if (joints) {
-		spring_xform2 tip = {{(float)px, (float)py}, parent, {1.0f, 1.0f}};
-		joints[n] = tip;
-	}
+	spring_chain2d_pose_walk(prev, angle, 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "detmath_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -21,6 +22,27 @@
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
 bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
                                         double *carried, bool *still);
+
+/// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
+size_t spring_chain2d_internal_block_size(int n);
+
+/// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
+typedef struct spring_chain2d_view {
+	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
+	float *length, *rest, *limit;                      // the shape
+	spring_params *params, *own_params;
+	spring_stepper *steppers;
+} spring_chain2d_view;
+void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
+
+/// The checks and cleaning of a root every call taking one runs (chain2d.c): finite, within
+/// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
+spring_result spring_chain2d_internal_check_root(spring_xform2 root);
+spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
+/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
+spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
+/// True when `root` is bit for bit the root of the last step.
+bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
@@ -86,6 +108,37 @@ static inline void spring_chain2d_pose_advance(float length, float a, double *px
 	spring_det_sincos_reduced((double)a, &s, &c);
 	*px += (double)length * c;
 	*py += (double)length * s;
+}
+
+/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): segment i's
+/// angles at prev[i * stride] and angle[i * stride], its length at length[i]; the root between
+/// prev_root and root. `joints` (n + 1) and `local_angles` (n) are optional.
+static inline void spring_chain2d_pose_walk(const float *prev, const float *angle, ptrdiff_t stride, const float *length, int n,
+                                            spring_xform2 prev_root, spring_xform2 root, float alpha, spring_xform2 *joints,
+                                            float *local_angles)
+{
+	float root_angle = spring_chain2d_pose_angle(prev_root.angle, root.angle, alpha);
+	spring_vec2 root_position = alpha == 0.0f   ? prev_root.position
+	                            : alpha == 1.0f ? root.position
+	                                            : spring_vec2_lerp(prev_root.position, root.position, alpha);
+	double px = (double)root_position.x, py = (double)root_position.y;
+	float parent = root_angle;
+	for (int i = 0; i < n; i++) {
+		float a = spring_chain2d_pose_angle(prev[i * stride], angle[i * stride], alpha);
+		if (joints) {
+			spring_xform2 j = {{(float)px, (float)py}, a, {1.0f, 1.0f}};
+			joints[i] = j;
+			spring_chain2d_pose_advance(length[i], a, &px, &py);
+		}
+		if (local_angles) {
+			local_angles[i] = spring_chain2d_delta(parent, a);
+		}
+		parent = a;
+	}
+	if (joints) {
+		spring_xform2 tip = {{(float)px, (float)py}, parent, {1.0f, 1.0f}};
+		joints[n] = tip;
+	}
 }
 
 /// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
@@ -159,8 +212,9 @@ spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_se
 /// times the inertia) as a shift of the goal, the spring, the speed bound and the limit. On
 /// SPRING_OK `*st` holds the new state and `*target` the target; on error the chain's update is
 /// to be dropped.
-static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in, const spring_chain2d_segment_input *seg,
-                                                        float parent, float offset, spring_state *st, float *target)
+static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in,
+                                                        const spring_chain2d_segment_input *seg, float parent, float offset,
+                                                        spring_state *st, float *target)
 {
 	double goal = (double)parent + (double)seg->rest + (double)offset;
 	float t = spring_det_fold_float(goal);
@@ -223,6 +277,27 @@ static inline spring_result spring_chain2d_segment_step(const spring_chain2d_ste
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
 bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
                                         double *carried, bool *still);
+
+/// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
+size_t spring_chain2d_internal_block_size(int n);
+
+/// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
+typedef struct spring_chain2d_view {
+	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
+	float *length, *rest, *limit;                      // the shape
+	spring_params *params, *own_params;
+	spring_stepper *steppers;
+} spring_chain2d_view;
+void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
+
+/// The checks and cleaning of a root every call taking one runs (chain2d.c): finite, within
+/// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
+spring_result spring_chain2d_internal_check_root(spring_xform2 root);
+spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
+/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
+spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
+/// True when `root` is bit for bit the root of the last step.
+bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
