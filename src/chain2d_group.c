@@ -41,13 +41,13 @@ struct spring_chain2d_group {
 
 // Per chain, the inputs of one update (scratch, not in snapshots).
 typedef struct group_lane {
-	spring_xform2 from, to;   // the roots the frame interpolates between
+	spring_xform2 from, to; // the roots the frame interpolates between
 	spring_chain2d_step_input in;
-	double turn;              // carried this step
-	float parent;             // this step's simulated angle of the segment above
-	unsigned char asleep;     // sleeps through the whole update (as spring_chain2d_update skips it)
-	unsigned char awake;      // steps in the current step
-	unsigned char still;      // the rest test follows the current step
+	double turn;          // carried this step
+	float parent;         // this step's simulated angle of the segment above
+	unsigned char asleep; // sleeps through the whole update (as spring_chain2d_update skips it)
+	unsigned char awake;  // steps in the current step
+	unsigned char still;  // the rest test follows the current step
 } group_lane;
 
 // ---------------------------------------------------------------------------------------------
@@ -366,8 +366,8 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			continue;
 		}
 		spring_xform2 at = spring_chain2d_internal_substep_root(ln->from, ln->to, f);
-		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), &ln->in,
-		                                        &ln->turn, &still)) {
+		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), &ln->in, &ln->turn,
+		                                        &still)) {
 			continue;
 		}
 		ln->awake = 1;

@@ -36,7 +36,8 @@ static inline double spring_det_fold(double d)
 	if (!(fabs(d) < SPRING_DET_FOLD_BOUNDED)) {
 		d = fmod(d, SPRING_DET_TWO_PI); // exact; |result| < 2 pi, so one more subtraction suffices
 	}
-	double up = d + SPRING_DET_TWO_PI, down = d - SPRING_DET_TWO_PI; // exact where selected
+	// Exact where selected; `up` as a negated difference so that -2 pi folds to -0 as fmod does.
+	double up = -(-d - SPRING_DET_TWO_PI), down = d - SPRING_DET_TWO_PI;
 	return d > SPRING_PI ? down : (d <= -SPRING_PI ? up : d);
 }
 
