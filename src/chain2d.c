@@ -656,6 +656,7 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
 	// whip finite (its centripetal feed grows with the square of the speed).
 	in->max_speed = (float)(SPRING_PI / h);
+	in->held_max = SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h);
 	in->fx = (double)c->gravity.x + (double)c->wind.x;
 	in->fy = (double)c->gravity.y + (double)c->wind.y;
 	in->px = px;

@@ -173,6 +173,7 @@ typedef struct spring_chain2d_step_input {
 	float max_speed; // rad/s: pi / step
 	double fx, fy;   // gravity + wind, units/s^2
 	double px, py;   // the root's (every pivot's) acceleration this step, units/s^2
+	double held_max; // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
 } spring_chain2d_step_input;
 
 /// One segment's settings for a step.
@@ -233,10 +234,9 @@ static inline spring_result spring_chain2d_segment_step(const spring_chain2d_ste
 			double shift = alpha * (double)p.mass / (double)p.stiffness;
 			double error = (double)spring_chain2d_delta(st->x, t) + shift;
 			// A stiff field taken at the step's start overshoots and grows (a short segment under
-			// strong gravity or a violent acceleration): its stiffness beyond FIELD_STIFFNESS_MAX /
-			// step^2 is folded into the aim, which becomes a Newton step onto the balance (the
-			// same fixed point).
-			double excess = held - SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / ((double)in->step * (double)in->step);
+			// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
+			// into the aim, which becomes a Newton step onto the balance (the same fixed point).
+			double excess = held - in->held_max;
 			if (excess > 0.0) {
 				double w2 = (double)p.stiffness / (double)p.mass;
 				error *= w2 / (w2 + excess);
