@@ -346,7 +346,7 @@ static void restore_state(spring_chain2d_group *g, const group_layout *l, spring
 
 // One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
 // chain for the roots, then segment by segment across the awake chains).
-static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f)
+static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
 {
 	const int n = g->segment_count, count = g->chain_count;
 	spring_chain2d *head = heads(g, l);
@@ -366,8 +366,10 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			continue;
 		}
 		spring_xform2 at = spring_chain2d_internal_substep_root(ln->from, ln->to, f);
-		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), &ln->in, &ln->turn,
-		                                        &still)) {
+		double u[2];
+		spring_chain2d_internal_path_step(&head[j], ln->begin + (double)f * (double)frame_dt, u);
+		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), u, &ln->in,
+		                                        &ln->turn, &still)) {
 			continue;
 		}
 		ln->awake = 1;
@@ -437,9 +439,10 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		group_lane *ln = &lane[j];
 		ln->from = head[j].input_root;
 		ln->to = spring_chain2d_internal_clean_root(roots[j]);
-		// Asleep and nothing changed: spring_chain2d_update runs no step for it.
+		// Asleep, nothing changed, the pivot at rest on its path: spring_chain2d_update runs no step.
 		ln->asleep = head[j].resting && memcmp(&ln->from, &ln->to, sizeof ln->to) == 0 &&
-		             spring_chain2d_internal_same_root(&head[j], spring_chain2d_internal_substep_root(ln->from, ln->to, 1.0f));
+		             spring_chain2d_internal_path_is_still(&head[j], ln->to.position) &&
+		             spring_chain2d_internal_same_root(&head[j], ln->to);
 	}
 	const spring_clock clock = group->clock;
 	backup_state(group, &l);
@@ -448,8 +451,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		restore_state(group, &l, clock);
 		return (spring_result)(-steps);
 	}
+	for (int j = 0; j < count; j++) {
+		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
+	}
 	for (int k = 0; k < steps; k++) {
-		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps));
+		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
 		if (r != SPRING_OK) {
 			restore_state(group, &l, clock);
 			return r;

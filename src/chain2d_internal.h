@@ -20,8 +20,8 @@
 /// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
 /// and the root were those of the last step: the rest test follows the step) and sets `*carried`
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
-                                        double *carried, bool *still);
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -44,6 +44,13 @@ spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xf
 /// True when `root` is bit for bit the root of the last step.
 bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 
+/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
+/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
+/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
+
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
 
@@ -58,14 +65,26 @@ struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;         // chain default (resolved: never zero)
-	spring_params tip_params;     // as given; zero -> no gradient
-	spring_vec2 gravity;          // units/s^2
-	spring_vec2 wind;             // units/s^2
-	spring_xform2 root;           // root of the last step (angle wrapped, scale 1)
-	spring_xform2 prev_root;      // root of the step before
-	spring_xform2 input_root;     // root given to the last update (the next frame interpolates from it)
-	spring_vec2 root_velocity;    // units/s, of the last step (capped)
+	spring_params params;      // chain default (resolved: never zero)
+	spring_params tip_params;  // as given; zero -> no gradient
+	spring_vec2 gravity;       // units/s^2
+	spring_vec2 wind;          // units/s^2
+	spring_xform2 root;        // root of the last step (angle wrapped, scale 1)
+	spring_xform2 prev_root;   // root of the step before
+	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
+	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
+	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
+	// of frames at least a step after the knot before), each the one before plus the root's
+	// displacement with its mean speed capped; the cubic through them; the path's last step.
+	double knot[4][2];            // oldest first; knot[knot_count - 1] the newest
+	double knot_gap[3];           // s, between knot[j] and knot[j + 1]
+	int knot_count;               // 1..4
+	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
+	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
+	double path_node[2];          // s, the times of the knots before the newest (negative)
+	double pivot[2];              // the path's position at the last step
+	double pivot_time;            // s, the last step's time relative to the newest knot
+	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
 	float max_root_speed;         // units/s; 0 no cap
 	float max_root_angular_speed; // rad/s; 0 no cap
 	float rest_angle;             // rad, resolved (> 0)
@@ -275,8 +294,8 @@ static inline spring_result spring_chain2d_segment_step(const spring_chain2d_ste
 /// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
 /// and the root were those of the last step: the rest test follows the step) and sets `*carried`
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
-                                        double *carried, bool *still);
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -298,6 +317,13 @@ spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
 /// True when `root` is bit for bit the root of the last step.
 bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
+
+/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
+/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
+/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
 
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
