@@ -43,6 +43,7 @@ struct spring_chain2d_group {
 typedef struct group_lane {
 	spring_xform2 from, to; // the roots the frame interpolates between
 	spring_chain2d_step_input in;
+	double begin;         // s: the frame's start on the pivot's path (relative to its newest knot)
 	double turn;          // carried this step
 	float parent;         // this step's simulated angle of the segment above
 	unsigned char asleep; // sleeps through the whole update (as spring_chain2d_update skips it)
