@@ -286,10 +286,15 @@ static size_t stepper_stride(int n)
 	return round_up((size_t)n * sizeof(spring_stepper));
 }
 
+static size_t trig_stride(int n)
+{
+	return round_up((size_t)n * sizeof(spring_chain2d_trig));
+}
+
 static size_t total_bytes(int n)
 {
 	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n);
+	       stepper_stride(n) + trig_stride(n);
 }
 
 size_t spring_chain2d_internal_block_size(int n)
@@ -317,6 +322,12 @@ static spring_stepper *steppers(const spring_chain2d *c)
 	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
 	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
 	return (spring_stepper *)(void *)(base + offset);
+}
+
+// The sin and cos kept by the last step (part of the mutable state), after the transitions.
+static spring_chain2d_trig *trigs(const spring_chain2d *c)
+{
+	return (spring_chain2d_trig *)(void *)((unsigned char *)steppers(c) + stepper_stride(c->segment_count));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -615,6 +626,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		SPRING_ASSERT(r == SPRING_OK); // validated above
 		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
+		trigs(c)[i].key = NAN;         // nothing kept
 	}
 	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
@@ -666,7 +678,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
 	double held;
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held);
+	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, NULL);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -820,6 +832,7 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->params = parr(c, ARR_PARAMS);
 	out->own_params = parr(c, ARR_OWN_PARAMS);
 	out->steppers = steppers(c);
+	out->trig = trigs(c);
 }
 
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
@@ -847,6 +860,7 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
 	float *used = farr(c, ARR_OFFSET);
+	spring_chain2d_trig *trig = trigs(c);
 	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
 	if (turn != 0.0) {
 		carry_angles(angle, n, turn);
@@ -856,7 +870,7 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 		spring_chain2d_segment_input seg;
 		spring_chain2d_internal_segment(c, i, &seg);
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i]);
+		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i], &trig[i]);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -882,17 +896,20 @@ static size_t state_bytes(const spring_chain2d *c)
 typedef struct chain2d_backup {
 	spring_chain2d head;
 	float state[ARR_STATE_COUNT * SPRING_CHAIN_MAX_BONES];
+	spring_chain2d_trig trig[SPRING_CHAIN_MAX_BONES];
 } chain2d_backup;
 
 static void backup_state(const spring_chain2d *c, chain2d_backup *b)
 {
 	b->head = *c;
 	memcpy(b->state, farr(c, ARR_ANGLE), state_bytes(c));
+	memcpy(b->trig, trigs(c), (size_t)c->segment_count * sizeof(spring_chain2d_trig));
 }
 
 static void restore_state(spring_chain2d *c, const chain2d_backup *b)
 {
 	memcpy(farr(c, ARR_ANGLE), b->state, state_bytes(c));
+	memcpy(trigs(c), b->trig, (size_t)c->segment_count * sizeof(spring_chain2d_trig));
 	*c = b->head;
 }
 
@@ -1235,7 +1252,7 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	spring_chain2d_pose_walk(prev, angle, 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
+	spring_chain2d_pose_walk(prev, angle, trigs(chain), 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 
