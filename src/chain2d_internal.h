@@ -16,50 +16,6 @@
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
-/// The chain-level start of a step of `c` under `root` (clean; `same`: the root and animation of
-/// the last step): false when the chain sleeps through it (nothing to do). Otherwise updates the
-/// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
-/// and the root were those of the last step: the rest test follows the step) and sets `*carried`
-/// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_step_input *in, double *carried, bool *still);
-
-/// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
-size_t spring_chain2d_internal_block_size(int n);
-
-/// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
-typedef struct spring_chain2d_view {
-	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
-	float *length, *rest, *limit;                      // the shape
-	spring_params *params, *own_params;
-	spring_stepper *steppers;
-	spring_chain2d_trig *trig;
-} spring_chain2d_view;
-void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
-
-/// The checks and cleaning of a root every call taking one runs (chain2d.c): finite, within
-/// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
-spring_result spring_chain2d_internal_check_root(spring_xform2 root);
-spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
-/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
-/// True when `root` is bit for bit the root of the last step.
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
-
-/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
-/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
-/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
-
-/// Segment i's settings as the step reads them.
-void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
-
-/// The rest test after a still step: snaps every segment onto its equilibrium with zero velocity
-/// and puts the chain to sleep when all are within the rest thresholds; otherwise nothing.
-void spring_chain2d_internal_try_rest(spring_chain2d *c);
-
 #endif
 
 /// The chain's header; its dense per-segment arrays follow it in the block (chain2d.c).
