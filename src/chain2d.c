@@ -921,17 +921,22 @@ spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xf
 	return at;
 }
 
-spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
+spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
 {
-	spring_result r = check_chain_root(chain, root);
-	if (r != SPRING_OK) {
-		return r;
-	}
 	if (!spring_internal_finite(frame_dt)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	return frame_dt < 0.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
+}
+
+spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
+{
+	spring_result r = check_chain_root(chain, root);
+	if (r == SPRING_OK) {
+		r = spring_chain2d_internal_check_frame_dt(frame_dt);
+	}
+	if (r != SPRING_OK) {
+		return r;
 	}
 	int n = chain->segment_count;
 	float *anim_from = farr(chain, ARR_ANIM_FROM);

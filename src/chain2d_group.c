@@ -443,11 +443,9 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 			return r;
 		}
 	}
-	if (!spring_internal_finite(frame_dt)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = spring_chain2d_internal_check_frame_dt(frame_dt);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	const group_layout l = layout(group);
 	spring_chain2d *head = heads(group, &l);
@@ -472,7 +470,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
 	}
 	for (int k = 0; k < steps; k++) {
-		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
+		r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
 		if (r != SPRING_OK) {
 			restore_state(group, &l, clock);
 			return r;
@@ -492,69 +490,63 @@ static bool valid_chain(const spring_chain2d_group *g, int chain)
 	return g && chain >= 0 && chain < g->chain_count;
 }
 
-spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root)
+// A per-chain call: the single chain's function of that name with these arguments.
+typedef enum chain_call_kind { CALL_RESET, CALL_TELEPORT, CALL_SET_PARAMS, CALL_SET_INERTIA, CALL_SET_FORCES } chain_call_kind;
+
+typedef struct chain_call {
+	chain_call_kind kind;
+	int segment;
+	spring_xform2 root;
+	spring_params params;
+	float inertia;
+	spring_vec2 gravity, wind;
+} chain_call;
+
+// Runs `call` on a copy of chain `chain` and keeps the result when the call succeeds.
+static spring_result call_on_copy(spring_chain2d_group *group, int chain, const chain_call *call)
 {
 	if (!valid_chain(group, chain)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_reset(gather(group, &l, chain), root);
+	spring_chain2d *c = gather(group, &l, chain);
+	spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
+	switch (call->kind) {
+	case CALL_RESET: r = spring_chain2d_reset(c, call->root); break;
+	case CALL_TELEPORT: r = spring_chain2d_teleport(c, call->root); break;
+	case CALL_SET_PARAMS: r = spring_chain2d_set_params(c, call->segment, call->params); break;
+	case CALL_SET_INERTIA: r = spring_chain2d_set_inertia(c, call->segment, call->inertia); break;
+	case CALL_SET_FORCES: r = spring_chain2d_set_forces(c, call->gravity, call->wind); break;
+	}
 	if (r == SPRING_OK) {
 		scatter(group, &l, chain);
 	}
 	return r;
+}
+
+spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root)
+{
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_RESET, .root = root});
 }
 
 spring_result spring_chain2d_group_teleport(spring_chain2d_group *group, int chain, spring_xform2 root)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_teleport(gather(group, &l, chain), root);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_TELEPORT, .root = root});
 }
 
 spring_result spring_chain2d_group_set_params(spring_chain2d_group *group, int chain, int segment, spring_params params)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_params(gather(group, &l, chain), segment, params);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_PARAMS, .segment = segment, .params = params});
 }
 
 spring_result spring_chain2d_group_set_inertia(spring_chain2d_group *group, int chain, int segment, float inertia)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_inertia(gather(group, &l, chain), segment, inertia);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_INERTIA, .segment = segment, .inertia = inertia});
 }
 
 spring_result spring_chain2d_group_set_forces(spring_chain2d_group *group, int chain, spring_vec2 gravity, spring_vec2 wind)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_forces(gather(group, &l, chain), gravity, wind);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_FORCES, .gravity = gravity, .wind = wind});
 }
 
 bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chain)

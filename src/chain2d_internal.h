@@ -302,6 +302,8 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 /// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
 spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
+/// An update's frame time: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
+spring_result spring_chain2d_internal_check_frame_dt(float frame_dt);
 /// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
 spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
 /// True when `root` is bit for bit the root of the last step.
