@@ -678,7 +678,8 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
 	double held;
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, NULL);
+	spring_chain2d_trig unused; // x is not a kept angle
+	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, &unused);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -865,12 +866,18 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 	if (turn != 0.0) {
 		carry_angles(angle, n, turn);
 	}
+	// The fields first (each segment's own angle only: a loop without branches), then the walk.
+	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA);
+	double alpha[SPRING_CHAIN_MAX_BONES], held[SPRING_CHAIN_MAX_BONES];
+	for (int i = 0; i < n; i++) {
+		spring_chain2d_segment_field(in.fx, in.fy, in.px, in.py, inertia[i], length[i], angle[i], &alpha[i], &held[i], &trig[i]);
+	}
 	float parent = root.angle; // this step's simulated angle of the parent
 	for (int i = 0; i < n; i++) {
 		spring_chain2d_segment_input seg;
 		spring_chain2d_internal_segment(c, i, &seg);
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i], &trig[i]);
+		spring_result r = spring_chain2d_segment_step(&in, &seg, alpha[i], held[i], parent, offsets[i], &st, &target[i]);
 		if (r != SPRING_OK) {
 			return r;
 		}

@@ -57,7 +57,7 @@ typedef struct group_lane {
 typedef struct group_layout {
 	size_t heads, floats, float_stride, params, own, steppers, trig; // offsets from the struct
 	size_t kept;                                                     // bytes in snapshots
-	size_t backup_heads, backup_state, backup_trig, lanes, scratch, total;
+	size_t backup_heads, backup_state, backup_trig, lanes, fields, forces, scratch, total;
 } group_layout;
 
 static size_t align16(size_t x)
@@ -98,6 +98,10 @@ static bool layout_of(int count, int n, group_layout *l)
 	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->lanes = off;
 	off += align16((size_t)count * sizeof(group_lane));
+	l->fields = off;
+	off += 2u * align16(cn * sizeof(double));
+	l->forces = off;
+	off += 4u * align16((size_t)count * sizeof(double));
 	l->scratch = off;
 	off += align16(chain_bytes);
 	l->total = off;
@@ -137,6 +141,18 @@ static spring_stepper *gsteppers(const spring_chain2d_group *g, const group_layo
 static spring_chain2d_trig *gtrig(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d_trig *)(void *)(base_of(g) + l->trig);
+}
+
+// The fields of the running step (scratch): alpha then held, n * count each.
+static double *gfield(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return (double *)(void *)(base_of(g) + l->fields + (size_t)which * ((l->forces - l->fields) / 2u));
+}
+
+// Each chain's field inputs of the running step (scratch): fx, fy, px, py, count each.
+static double *gforce(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return (double *)(void *)(base_of(g) + l->forces + (size_t)which * ((l->scratch - l->forces) / 4u));
 }
 
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
@@ -360,6 +376,27 @@ static void restore_state(spring_chain2d_group *g, const group_layout *l, spring
 	g->clock = clock;
 }
 
+// The field of every segment of every chain (spring_chain2d_segment_field): one loop without
+// branches over arrays that do not overlap, which compilers vectorise (kept out of line, where
+// `restrict` spares them the overlap checks).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+fields_pass(int n, int count, const float *restrict length, const float *restrict inertia, const float *restrict angle,
+            const double *restrict fx, const double *restrict fy, const double *restrict px, const double *restrict py,
+            double *restrict alpha, double *restrict held, spring_chain2d_trig *restrict trig)
+{
+	for (int i = 0; i < n; i++) {
+		const size_t row = (size_t)i * (size_t)count;
+		const float len = length[i];
+		for (int j = 0; j < count; j++) {
+			size_t k = row + (size_t)j;
+			spring_chain2d_segment_field(fx[j], fy[j], px[j], py[j], inertia[k], len, angle[k], &alpha[k], &held[k], &trig[k]);
+		}
+	}
+}
+
 // One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
 // chain for the roots, then segment by segment across the awake chains).
 static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
@@ -400,6 +437,16 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			}
 		}
 	}
+	// The fields of every segment of every chain: one loop without branches (it vectorises).
+	double *fx = gforce(g, l, 0), *fy = gforce(g, l, 1), *px = gforce(g, l, 2), *py = gforce(g, l, 3);
+	for (int j = 0; j < count; j++) {
+		fx[j] = lane[j].in.fx;
+		fy[j] = lane[j].in.fy;
+		px[j] = lane[j].in.px;
+		py[j] = lane[j].in.py;
+	}
+	double *alpha = gfield(g, l, 0), *held = gfield(g, l, 1);
+	fields_pass(n, count, shape.length, inertia, angle, fx, fy, px, py, alpha, held, trig);
 	for (int i = 0; i < n; i++) {
 		spring_chain2d_segment_input seg = {{0.0f, 0.0f, 0.0f}, NULL, shape.length[i], shape.rest[i], shape.limit[i], 0.0f};
 		const size_t row = (size_t)i * (size_t)count;
@@ -413,7 +460,7 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			seg.stepper = &st[k];
 			seg.inertia = inertia[k];
 			spring_state s = {angle[k], velocity[k]};
-			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, ln->parent, 0.0f, &s, &target[k], &trig[k]);
+			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, alpha[k], held[k], ln->parent, 0.0f, &s, &target[k]);
 			if (r != SPRING_OK) {
 				return r;
 			}

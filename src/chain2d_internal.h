@@ -142,18 +142,16 @@ static inline void spring_chain2d_pose_walk(const float *prev, const float *angl
 
 /// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
 /// `length` at world angle `angle` (in (-pi, pi]): (d x f) / L'. `*stiffness` receives minus its
-/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `keep` (optional)
-/// receives the angle's sin and cos.
+/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `*keep` receives
+/// the angle's sin and cos (always written: no branch).
 static inline double spring_chain2d_field_accel(double fx, double fy, double length, double angle, double *stiffness,
                                                 spring_chain2d_trig *keep)
 {
 	double s, co;
 	spring_det_sincos_reduced(angle, &s, &co);
-	if (keep) {
-		keep->s = s;
-		keep->c = co;
-		keep->key = (float)angle; // exact: the callers keep float angles
-	}
+	keep->s = s;
+	keep->c = co;
+	keep->key = (float)angle; // exact where it is kept: the chains' angles are floats
 	*stiffness = 1.5 * (co * fx + s * fy) / length;
 	return 1.5 * (co * fy - s * fx) / length;
 }
@@ -214,49 +212,60 @@ spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_in
 spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
                                                          spring_state *st);
 
+/// The field a segment feels in a step (forces (fx, fy) minus its pivot's acceleration (px, py)
+/// times its inertia; see spring_chain2d_step_input),
+/// as its angular acceleration `alpha` (rad/s^2; 0 without a field) and the stiffness `held`
+/// (1/s^2) at `angle`, the segment's world angle at the step's start; `*trig` receives the sin and
+/// cos of `angle`. It depends on the segment's own angle only, so a chain's (or a group's) fields
+/// are computed in one pass before the walk down the chain: a loop without branches, which
+/// compilers vectorise.
+static inline void spring_chain2d_segment_field(double fx, double fy, double px, double py, float inertia, float length,
+                                                float angle, double *alpha, double *held, spring_chain2d_trig *trig)
+{
+	// Every value computed, then selected (no branch).
+	double ax0 = fx, ay0 = fy;
+	double ax1 = ax0 - (double)inertia * px, ay1 = ay0 - (double)inertia * py;
+	double ax = inertia > 0.0f ? ax1 : ax0, ay = inertia > 0.0f ? ay1 : ay0;
+	double h;
+	double a = spring_chain2d_field_accel(ax, ay, (double)length, (double)angle, &h, trig);
+	bool on = ax != 0.0 || ay != 0.0;
+	*alpha = on ? a : 0.0;
+	*held = on ? h : 0.0;
+}
+
 /// One fixed step of one segment under its parent's simulated angle `parent` (this step's) with
-/// the animated offset `offset`: the target, the field (forces minus the pivot's acceleration
-/// times the inertia) as a shift of the goal, the spring, the speed bound and the limit. On
-/// SPRING_OK `*st` holds the new state and `*target` the target, and `*trig` the sin and cos of
-/// the angle the field was taken at (when there is a field); on error the chain's update is to be
-/// dropped.
+/// the animated offset `offset` and its field (`alpha`, `held` from spring_chain2d_segment_field):
+/// the target, the field as a shift of the goal, the spring, the speed bound and the limit. On
+/// SPRING_OK `*st` holds the new state and `*target` the target; on error the chain's update is
+/// to be dropped.
 static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in,
-                                                        const spring_chain2d_segment_input *seg, float parent, float offset,
-                                                        spring_state *st, float *target, spring_chain2d_trig *trig)
+                                                        const spring_chain2d_segment_input *seg, double alpha, double held,
+                                                        float parent, float offset, spring_state *st, float *target)
 {
 	double goal = (double)parent + (double)seg->rest + (double)offset;
 	float t = spring_det_fold_float(goal);
-	double ax = in->fx, ay = in->fy; // the field the segment feels: forces minus its pivot's acceleration
-	if (seg->inertia > 0.0f) {
-		ax -= (double)seg->inertia * in->px;
-		ay -= (double)seg->inertia * in->py;
-	}
 	float shifted = t;
 	bool stepped = false; // on the unfolded error
-	if (ax != 0.0 || ay != 0.0) {
-		double held;
-		double alpha = spring_chain2d_field_accel(ax, ay, (double)seg->length, (double)st->x, &held, trig);
-		if (alpha != 0.0) {
-			spring_params p = seg->params;
-			double shift = alpha * (double)p.mass / (double)p.stiffness;
-			double error = (double)spring_chain2d_delta(st->x, t) + shift;
-			// A stiff field taken at the step's start overshoots and grows (a short segment under
-			// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
-			// into the aim, which becomes a Newton step onto the balance (the same fixed point).
-			double excess = held - in->held_max;
-			if (excess > 0.0) {
-				double w2 = (double)p.stiffness / (double)p.mass;
-				error *= w2 / (w2 + excess);
+	if (alpha != 0.0) {
+		spring_params p = seg->params;
+		double shift = alpha * (double)p.mass / (double)p.stiffness;
+		double error = (double)spring_chain2d_delta(st->x, t) + shift;
+		// A stiff field taken at the step's start overshoots and grows (a short segment under
+		// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
+		// into the aim, which becomes a Newton step onto the balance (the same fixed point).
+		double excess = held - in->held_max;
+		if (excess > 0.0) {
+			double w2 = (double)p.stiffness / (double)p.mass;
+			error *= w2 / (w2 + excess);
+		}
+		if (fabs(error) < SPRING_CHAIN2D_FOLD_SAFE && excess <= 0.0) {
+			shifted = spring_det_fold_float(goal + shift);
+		} else {
+			spring_result r = spring_chain2d_internal_step_unfolded(in, seg, error, st);
+			if (r != SPRING_OK) {
+				return r;
 			}
-			if (fabs(error) < SPRING_CHAIN2D_FOLD_SAFE && excess <= 0.0) {
-				shifted = spring_det_fold_float(goal + shift);
-			} else {
-				spring_result r = spring_chain2d_internal_step_unfolded(in, seg, error, st);
-				if (r != SPRING_OK) {
-					return r;
-				}
-				stepped = true;
-			}
+			stepped = true;
 		}
 	}
 	if (!stepped) {
