@@ -10,12 +10,15 @@
 // the single chain's bit for bit, and each rule lives in chain2d.c once.
 //
 // Memory: one block. The struct, the chains' headers (a spring_chain2d struct each: root, root
-// velocity, forces, rest state), then the arrays across chains, then (not part of snapshots) the
-// backup an update restores on error, the per-update scratch and the scratch chain. Arrays are
+// velocity, the pivot's path, forces, rest state), then the arrays across chains, then (not part
+// of snapshots) the kept sin and cos (a cache: every entry is the sin and cos of its key, so its
+// bytes never change a result), the backup an update restores on error, the per-update scratch
+// and the scratch chain. Arrays are
 // addressed by offsets, never stored pointers, so a group in caller memory copies byte for byte.
 //
-// Per chain and segment: 84 bytes kept (angle, velocity, previous angle, target, inertia: 20;
-// params and own params: 24; transition: 16; the kept sin and cos: 24) and 40 bytes of backup.
+// Per chain and segment: 60 bytes of state (angle, velocity, previous angle, target, inertia: 20;
+// params and own params: 24; transition: 16), 24 of kept sin and cos, 16 of backup and 16 of
+// per-step scratch; per chain its header twice (state and backup) and the update's scratch.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -55,9 +58,9 @@ typedef struct group_lane {
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, float_stride, params, own, steppers, trig; // offsets from the struct
-	size_t kept;                                                     // bytes in snapshots
-	size_t backup_heads, backup_state, backup_trig, lanes, fields, forces, scratch, total;
+	size_t heads, floats, float_stride, params, own, steppers; // offsets from the struct
+	size_t kept;                                               // bytes in snapshots
+	size_t trig, backup_heads, backup_state, lanes, fields, forces, scratch, total;
 } group_layout;
 
 static size_t align16(size_t x)
@@ -87,15 +90,13 @@ static bool layout_of(int count, int n, group_layout *l)
 	off += align16(cn * sizeof(spring_params));
 	l->steppers = off;
 	off += align16(cn * sizeof(spring_stepper));
-	l->trig = off;
-	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->kept = off;
+	l->trig = off; // a cache (always sin and cos of its key): in no snapshot, no backup
+	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->backup_heads = off;
 	off += align16((size_t)count * sizeof(spring_chain2d));
 	l->backup_state = off;
 	off += (size_t)G_STATE_COUNT * l->float_stride;
-	l->backup_trig = off;
-	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->lanes = off;
 	off += align16((size_t)count * sizeof(group_lane));
 	l->fields = off;
@@ -364,7 +365,6 @@ static void backup_state(spring_chain2d_group *g, const group_layout *l)
 	unsigned char *b = base_of(g);
 	memcpy(b + l->backup_heads, b + l->heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->backup_state, b + l->floats, (size_t)G_STATE_COUNT * l->float_stride);
-	memcpy(b + l->backup_trig, b + l->trig, l->kept - l->trig);
 }
 
 static void restore_state(spring_chain2d_group *g, const group_layout *l, spring_clock clock)
@@ -372,7 +372,6 @@ static void restore_state(spring_chain2d_group *g, const group_layout *l, spring
 	unsigned char *b = base_of(g);
 	memcpy(b + l->heads, b + l->backup_heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->floats, b + l->backup_state, (size_t)G_STATE_COUNT * l->float_stride);
-	memcpy(b + l->trig, b + l->backup_trig, l->kept - l->trig);
 	g->clock = clock;
 }
 
