@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libspring benchmarks. Every scenario is timed `reps` times, interleaved with its baseline in
 // the same process, and reported as medians and as a ratio to the baseline, because the
 // machine is small and noisy: absolute times mean little, side-by-side ratios do.

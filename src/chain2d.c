@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d: one angle spring per segment, walked root to tip within every fixed step.
 //
 // Segment i's target world angle in a step is its parent's world angle *simulated in this same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d_group: many angle chains of one shape, each segment's state stored across the
 // chains (segment i of chain j at [i * chain_count + j]), stepped segment by segment over all
 // chains.

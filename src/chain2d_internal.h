@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The angle chain's step of one segment, shared by spring_chain2d (chain2d.c) and
 // spring_chain2d_group (chain2d_group.c), which therefore give the same bits (not installed).
 // The physics is described at the top of chain2d.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The deterministic maths the hot loops inline (not installed): the angle fold and sin/cos of an
 // angle of moderate size. detmath.c builds spring_det_sincos on the same pieces, and spring.c its
 // angle fold, so each rule lives here once and the inlined versions give the very same bits.
