@@ -1,0 +1,203 @@
+// W2: many chains on moving roots. 100 chains of 8 bones (the standard 20-unit tail of
+// tests/shared/scenes), 600 frames at 60 fps, physics step 1/120 s. Chain c's root at time
+// t = frame / 60 + 0.037 c: x = 2 L sin(2 pi 0.5 t), y = L sin(2 pi 1 t) (L = 20, one bone
+// length), turned (30 degrees) sin(2 pi 0.7 t); the roots are computed every frame (float sines)
+// and every chain's pose is read back every frame. Rate: chains x bones x frames per second
+// (bone-frames). Also from 10 to 10,000 chains (the same work per chain where it fits).
+#include "bench.h"
+#include "scenes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum w2_variant {
+	W2_CHAIN2D, // spring_chain2d, one object per chain
+	W2_CHAIN,   // spring_chain (3D tip springs), one object per chain
+};
+
+enum { w2_bones = SCENE_TAIL_BONES };
+
+typedef struct w2_data {
+	void *memory;   // every chain, in caller memory (re-initialised by reset)
+	size_t stride;  // bytes per chain in `memory`
+	void **chains;  // count
+	float *poses;   // count x pose_floats: the pose read back at the last frame
+	int pose_floats;
+	spring_chain2d_segment segments[w2_bones];
+	spring_chain_bone_desc bones[w2_bones];
+} w2_data;
+
+static double w2_time(long chain, int frame)
+{
+	return (double)frame / 60.0 + 0.037 * (double)chain;
+}
+
+// The root's position and angle at time t (float sines of arguments reduced to one period).
+static void w2_root(double t, float *x, float *y, float *angle)
+{
+	const float two_pi = 6.28318530717958647692f;
+	float l = SCENE_TAIL_BONE_LENGTH;
+	*x = 2.0f * l * sinf(two_pi * (float)fmod(0.5 * t, 1.0));
+	*y = l * sinf(two_pi * (float)fmod(t, 1.0));
+	*angle = 0.52359877559829887f * sinf(two_pi * (float)fmod(0.7 * t, 1.0));
+}
+
+static spring_xform2 w2_root2(long chain, int frame)
+{
+	spring_xform2 r = {{0.0f, 0.0f}, 0.0f, {1.0f, 1.0f}};
+	w2_root(w2_time(chain, frame), &r.position.x, &r.position.y, &r.angle);
+	return r;
+}
+
+static spring_xform3 w2_root3(long chain, int frame)
+{
+	float x, y, a;
+	w2_root(w2_time(chain, frame), &x, &y, &a);
+	spring_xform3 r = {{x, y, 0.0f}, {0.0f, 0.0f, sinf(0.5f * a), cosf(0.5f * a)}};
+	return r;
+}
+
+static void w2_descs(const scenario *s, w2_data *w, spring_chain2d_desc *d2, spring_chain_desc *d3)
+{
+	(void)s;
+	scene_tail_segments(w->segments, w2_bones);
+	memset(d2, 0, sizeof *d2);
+	d2->segment_count = w2_bones;
+	d2->segments = w->segments;
+	*d3 = scene_tail_desc(w->bones, w2_bones);
+}
+
+static int w2_prepare(scenario *s)
+{
+	w2_data *w = calloc(1, sizeof *w);
+	if (!w) {
+		return 1;
+	}
+	s->data = w;
+	spring_chain2d_desc d2;
+	spring_chain_desc d3;
+	w2_descs(s, w, &d2, &d3);
+	size_t size = s->variant == W2_CHAIN2D ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
+	w->stride = (size + 63) / 64 * 64;
+	w->pose_floats = s->variant == W2_CHAIN2D ? (w2_bones + 1) * 5 : w2_bones * 7;
+	w->memory = aligned_alloc(64, w->stride * (size_t)s->count);
+	w->chains = calloc((size_t)s->count, sizeof *w->chains);
+	w->poses = calloc((size_t)s->count * (size_t)w->pose_floats, sizeof *w->poses);
+	return size == 0 || !w->memory || !w->chains || !w->poses;
+}
+
+static void w2_reset(scenario *s)
+{
+	w2_data *w = s->data;
+	spring_chain2d_desc d2;
+	spring_chain_desc d3;
+	w2_descs(s, w, &d2, &d3);
+	for (long c = 0; c < s->count; c++) {
+		void *m = (char *)w->memory + (size_t)c * w->stride;
+		spring_result r;
+		if (s->variant == W2_CHAIN2D) {
+			d2.root = w2_root2(c, 0);
+			r = spring_chain2d_init(&d2, m, w->stride, (spring_chain2d **)&w->chains[c], NULL);
+		} else {
+			d3.root = w2_root3(c, 0);
+			r = spring_chain_init(&d3, m, w->stride, (spring_chain **)&w->chains[c], NULL);
+		}
+		if (r != SPRING_OK) {
+			fprintf(stderr, "spring_bench: W2: chain init failed\n");
+			exit(2);
+		}
+	}
+}
+
+static void w2_run_range(scenario *s, long first, long count)
+{
+	w2_data *w = s->data;
+	for (int f = 1; f <= s->steps; f++) {
+		for (long c = first; c < first + count; c++) {
+			float *pose = w->poses + (size_t)c * (size_t)w->pose_floats;
+			spring_result r;
+			if (s->variant == W2_CHAIN2D) {
+				spring_chain2d *chain = w->chains[c];
+				r = spring_chain2d_update(chain, w2_root2(c, f), BENCH_FRAME);
+				r = r != SPRING_OK ? r : spring_chain2d_get_pose(chain, (spring_xform2 *)pose, NULL, w2_bones + 1);
+			} else {
+				spring_chain *chain = w->chains[c];
+				r = spring_chain_update(chain, w2_root3(c, f), BENCH_FRAME);
+				r = r != SPRING_OK ? r : spring_chain_get_pose(chain, (spring_xform3 *)pose, NULL, w2_bones);
+			}
+			if (r != SPRING_OK) {
+				fprintf(stderr, "spring_bench: W2: update failed\n");
+				exit(2);
+			}
+		}
+	}
+}
+
+static size_t w2_result(const scenario *s, float *out, size_t capacity)
+{
+	const w2_data *w = s->data;
+	size_t n = (size_t)s->count * (size_t)w->pose_floats;
+	n = n < capacity ? n : capacity;
+	memcpy(out, w->poses, n * sizeof *out);
+	return n;
+}
+
+static void w2_release(scenario *s)
+{
+	w2_data *w = s->data;
+	if (w) {
+		free(w->memory);
+		free(w->chains);
+		free(w->poses);
+		free(w);
+	}
+	s->data = NULL;
+}
+
+static void w2_row(const char *name, const char *baseline, const char *family, int variant, long count, int frames,
+                   int threads)
+{
+	scenario s = {0};
+	s.name = name;
+	s.baseline = baseline;
+	s.unit = "bone-frame";
+	s.family = family;
+	s.prepare = w2_prepare;
+	s.reset = w2_reset;
+	s.run_range = w2_run_range;
+	s.result = w2_result;
+	s.release = w2_release;
+	s.variant = variant;
+	s.count = bench_tiny ? (count < 5 ? count : 5) : count;
+	s.steps = bench_tiny ? 30 : frames;
+	s.threads = threads;
+	s.work = (double)s.count * s.steps * w2_bones;
+	bench_add(&s);
+}
+
+// Frames for a scaling row: 60,000 chain-frames per run, at least 60 frames.
+static int w2_scaled_frames(long chains)
+{
+	long frames = 60000L / chains;
+	return frames < 60 ? 60 : (int)frames;
+}
+
+void w2_register(void)
+{
+	const char *angle = "W2 spring_chain2d (per chain)", *tip = "W2 spring_chain (per chain)";
+	w2_row(angle, NULL, "w2-2d", W2_CHAIN2D, 100, 600, 1);
+	w2_row(tip, NULL, "w2-3d", W2_CHAIN, 100, 600, 1);
+	w2_row("W2 spring_chain2d, 2 threads", angle, "w2-2d", W2_CHAIN2D, 100, 600, 2);
+	w2_row("W2 spring_chain, 2 threads", tip, "w2-3d", W2_CHAIN, 100, 600, 2);
+	static const long sizes[] = {10, 1000, 10000};
+	static const char *labels[] = {"10", "1,000", "10,000"};
+	static char names[2][3][64];
+	for (int k = 0; k < 3; k++) {
+		snprintf(names[0][k], sizeof names[0][k], "W2 %s chains: spring_chain2d", labels[k]);
+		snprintf(names[1][k], sizeof names[1][k], "W2 %s chains: spring_chain", labels[k]);
+		w2_row(names[0][k], angle, NULL, W2_CHAIN2D, sizes[k], w2_scaled_frames(sizes[k]), 1);
+		w2_row(names[1][k], tip, NULL, W2_CHAIN, sizes[k], w2_scaled_frames(sizes[k]), 1);
+	}
+}
