@@ -30,13 +30,13 @@ struct scenario {
 	void (*run_range)(scenario *s, long first, long count);
 	size_t (*result)(const scenario *s, float *out, size_t capacity);
 	void (*release)(scenario *s);
-	long count;   ///< springs, chains or rigs
-	int steps;    ///< steps or frames
-	int variant;  ///< which code path (the workload's own enum)
-	int threads;  ///< 1 or 2
-	int block;    ///< > 0: items per block, each block advanced all its steps before the next
-	double work;  ///< units of work per run
-	void *data;   ///< the workload's state
+	long count;  ///< springs, chains or rigs
+	int steps;   ///< steps or frames
+	int variant; ///< which code path (the workload's own enum)
+	int threads; ///< 1 or 2
+	int block;   ///< > 0: items per block, each block advanced all its steps before the next
+	double work; ///< units of work per run
+	void *data;  ///< the workload's state
 	double times[BENCH_MAX_REPS];
 	double checksum; ///< sum of the final outputs (printed, so the work is real)
 };
