@@ -1,5 +1,6 @@
 // Compile-only check: every public header is valid C++ and declares C linkage.
 #include <spring/base.h>
+#include <spring/batch.h>
 #include <spring/chain.h>
 #include <spring/math.h>
 #include <spring/motion.h>

@@ -1,0 +1,415 @@
+// Many springs at once: spring_stepper_step_many over arrays of spring_state and spring_batch over
+// a structure of arrays, vectorised for the machine found at run time.
+//
+// One spring at a time the rule is spring_stepper_step (then spring_rest when the batch snaps at
+// rest), and the scalar path and every vector tail call exactly those. The vector kernels
+// (batch_kernel.h, included once per instruction set) perform the same float operations per lane
+// in the same order; contraction is off for the whole build and no instruction set here is asked
+// for FMA, so every path gives the same bits. Nothing allocates.
+#include "spring/batch.h"
+
+#include "base_internal.h"
+#include "batch_internal.h"
+
+#include <float.h>
+#include <limits.h>
+#include <string.h>
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define BATCH_X86 1
+#include <immintrin.h>
+#else
+#define BATCH_X86 0
+#endif
+#if defined(__wasm_simd128__)
+#define BATCH_SIMD128 1
+#include <wasm_simd128.h>
+#else
+#define BATCH_SIMD128 0
+#endif
+
+// What one call steps: the arrays from the first spring of the range, the shared or per-spring
+// transitions and the rest thresholds.
+typedef struct batch_job {
+	float *x, *v;
+	const float *target;
+	const spring_stepper *steppers; // from the first spring of the range, or NULL
+	spring_stepper shared;
+	int rest; // snap at rest after each step
+	float rest_delta, rest_speed;
+} batch_job;
+
+// One spring by the scalar rule; on success it is written back (and snapped at rest when asked).
+static spring_result step_one(const batch_job *job, int i)
+{
+	spring_state s = {job->x[i], job->v[i]};
+	float t = job->target[i];
+	spring_result r = spring_stepper_step(job->steppers ? &job->steppers[i] : &job->shared, &s, t);
+	if (r == SPRING_OK) {
+		if (job->rest) {
+			(void)spring_rest(&s, t, job->rest_delta, job->rest_speed);
+		}
+		job->x[i] = s.x;
+		job->v[i] = s.v;
+	}
+	return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The vector kernels, one instance per instruction set
+
+#if BATCH_X86 || BATCH_SIMD128
+#define ALWAYS_INLINE __attribute__((always_inline))
+#define EVEN4(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define ODD4(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
+#define T4(t) (t)
+#define LO4(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
+#define HI4(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
+#define ORDER4 0, 1, 2, 3
+typedef float vf4 __attribute__((vector_size(16)));
+typedef int32_t vi4 __attribute__((vector_size(16)));
+#endif
+
+#if BATCH_X86
+// SSE2: the x86-64 baseline, no attribute needed.
+#define KERNEL(name) name##_sse2
+#define TARGET
+#define LANES 4
+#define VF vf4
+#define VI vi4
+#define ALL(m) (_mm_movemask_ps((__m128)(m)) == 0xf)
+#define EVEN EVEN4
+#define ODD ODD4
+#define AOS_X EVEN4
+#define AOS_V ODD4
+#define AOS_T T4
+#define AOS_LO LO4
+#define AOS_HI HI4
+#define AOS_ORDER ORDER4
+#include "batch_kernel.h"
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
+
+typedef float vf8 __attribute__((vector_size(32)));
+typedef int32_t vi8 __attribute__((vector_size(32)));
+#define KERNEL(name) name##_avx2
+#define TARGET __attribute__((target("avx2")))
+#define LANES 8
+#define VF vf8
+#define VI vi8
+#define ALL(m) (_mm256_movemask_ps((__m256)(m)) == 0xff)
+#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
+#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15)
+// In-lane splits (vshufps), targets permuted by 64-bit pairs (vpermpd), in-lane unpacks.
+#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14)
+#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15)
+#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 4, 5, 2, 3, 6, 7)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define AOS_ORDER 0, 1, 4, 5, 2, 3, 6, 7
+#include "batch_kernel.h"
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
+
+typedef float vf16 __attribute__((vector_size(64)));
+typedef int32_t vi16 __attribute__((vector_size(64)));
+#define KERNEL(name) name##_avx512
+#define TARGET __attribute__((target("avx512f")))
+#define LANES 16
+#define VF vf16
+#define VI vi16
+#define ALL(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) == 0xffff)
+#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
+#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
+#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31)
+#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
+#define AOS_ORDER 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
+#include "batch_kernel.h"
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
+#endif
+
+#if BATCH_SIMD128
+#define KERNEL(name) name##_simd128
+#define TARGET
+#define LANES 4
+#define VF vf4
+#define VI vi4
+#define ALL(m) wasm_i32x4_all_true((v128_t)(m))
+#define EVEN EVEN4
+#define ODD ODD4
+#define AOS_X EVEN4
+#define AOS_V ODD4
+#define AOS_T T4
+#define AOS_LO LO4
+#define AOS_HI HI4
+#define AOS_ORDER ORDER4
+#include "batch_kernel.h"
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the path
+
+static spring_internal_batch_path forced_path = SPRING_INTERNAL_BATCH_AUTO;
+
+static int path_available(spring_internal_batch_path path)
+{
+	switch (path) {
+	case SPRING_INTERNAL_BATCH_AUTO:
+	case SPRING_INTERNAL_BATCH_SCALAR: return 1;
+#if BATCH_X86
+	case SPRING_INTERNAL_BATCH_SSE2: return 1;
+	case SPRING_INTERNAL_BATCH_AVX2: return __builtin_cpu_supports("avx2");
+	case SPRING_INTERNAL_BATCH_AVX512: return __builtin_cpu_supports("avx512f");
+#endif
+#if BATCH_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: return 1;
+#endif
+	default: return 0;
+	}
+}
+
+int spring_internal_batch_force_path(spring_internal_batch_path path)
+{
+	if (!path_available(path)) {
+		return 0;
+	}
+	forced_path = path;
+	return 1;
+}
+
+spring_internal_batch_path spring_internal_batch_current_path(void)
+{
+	if (forced_path != SPRING_INTERNAL_BATCH_AUTO) {
+		return forced_path;
+	}
+#if BATCH_X86
+	if (__builtin_cpu_supports("avx512f")) {
+		return SPRING_INTERNAL_BATCH_AVX512;
+	}
+	if (__builtin_cpu_supports("avx2")) {
+		return SPRING_INTERNAL_BATCH_AVX2;
+	}
+	return SPRING_INTERNAL_BATCH_SSE2;
+#elif BATCH_SIMD128
+	return SPRING_INTERNAL_BATCH_SIMD128;
+#else
+	return SPRING_INTERNAL_BATCH_SCALAR;
+#endif
+}
+
+const char *spring_internal_batch_path_name(spring_internal_batch_path path)
+{
+	static const char *const names[SPRING_INTERNAL_BATCH_PATH_COUNT] = {"auto", "scalar", "sse2", "avx2", "avx512", "simd128"};
+	return (unsigned)path < SPRING_INTERNAL_BATCH_PATH_COUNT ? names[path] : "unknown";
+}
+
+// Springs [0, n) of a job: the whole vectors by the path's kernel, the rest one at a time.
+// Returns the first refused spring's index, or -1.
+static int run_soa(const batch_job *job, int n)
+{
+	int bad = -1, done = 0;
+	switch (spring_internal_batch_current_path()) {
+#if BATCH_X86
+	case SPRING_INTERNAL_BATCH_SSE2: done = soa_sse2(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX2: done = soa_avx2(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX512: done = soa_avx512(job, n, &bad); break;
+#endif
+#if BATCH_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_simd128(job, n, &bad); break;
+#endif
+	default: break;
+	}
+	for (int i = done; i < n; i++) {
+		if (step_one(job, i) != SPRING_OK && bad < 0) {
+			bad = i;
+		}
+	}
+	return bad;
+}
+
+static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
+{
+	int bad = -1, done = 0;
+	switch (spring_internal_batch_current_path()) {
+#if BATCH_X86
+	case SPRING_INTERNAL_BATCH_SSE2: done = aos_sse2(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX2: done = aos_avx2(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_AVX512: done = aos_avx512(st, states, targets, n, &bad); break;
+#endif
+#if BATCH_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_simd128(st, states, targets, n, &bad); break;
+#endif
+	default: break;
+	}
+	for (int i = done; i < n; i++) {
+		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
+			bad = i;
+		}
+	}
+	return bad;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+spring_result spring_stepper_step_many(const spring_stepper *st, spring_state *states, const float *targets, int count)
+{
+	if (!st || count < 0 || (count > 0 && (!states || !targets))) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	int bad = run_aos(st, states, targets, count);
+	if (bad < 0) {
+		return SPRING_OK;
+	}
+	// A refused spring was left as it was: stepping a copy again gives its reason.
+	spring_state copy = states[bad];
+	return spring_stepper_step(st, &copy, targets[bad]);
+}
+
+// The shared transition of (params, step) with the zero defaults; `*out` untouched on error.
+static spring_result shared_stepper(spring_params params, float step, spring_stepper *out)
+{
+	if (spring_internal_is_zero(&params, sizeof params)) {
+		params = spring_params_default();
+	}
+	if (step == 0.0f) {
+		step = SPRING_CLOCK_DEFAULT_STEP;
+	}
+	return spring_stepper_init(out, params, step);
+}
+
+static int rest_threshold_ok(float t)
+{
+	return spring_is_finite(t) && t >= 0.0f;
+}
+
+spring_result spring_batch_init(spring_batch *out, const spring_batch_desc *desc)
+{
+	if (!out || !desc || desc->count < 0 || (desc->count > 0 && (!desc->x || !desc->v || !desc->target))) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(desc->rest_delta) || !spring_is_finite(desc->rest_speed)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!rest_threshold_ok(desc->rest_delta) || !rest_threshold_ok(desc->rest_speed)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	spring_stepper st;
+	spring_result r = shared_stepper(desc->params, desc->step, &st);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	*out = (spring_batch){desc->x, desc->v, desc->target, desc->steppers, desc->count, desc->rest_delta, desc->rest_speed, st};
+	return SPRING_OK;
+}
+
+spring_result spring_batch_set_params(spring_batch *b, spring_params params, float step)
+{
+	if (!b) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return shared_stepper(params, step, &b->stepper);
+}
+
+static int range_ok(const spring_batch *b, int first, int count)
+{
+	return b && first >= 0 && count >= 0 && first <= b->count && count <= b->count - first;
+}
+
+spring_result spring_batch_step_range(const spring_batch *b, int first, int count, int *bad_index)
+{
+	if (bad_index) {
+		*bad_index = -1;
+	}
+	if (!range_ok(b, first, count)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (count == 0) {
+		return SPRING_OK;
+	}
+	batch_job job = {b->x + first,      b->v + first,
+	                 b->target + first, b->steppers ? b->steppers + first : NULL,
+	                 b->stepper,        b->rest_delta > 0.0f || b->rest_speed > 0.0f,
+	                 b->rest_delta,     b->rest_speed};
+	int bad = run_soa(&job, count);
+	if (bad < 0) {
+		return SPRING_OK;
+	}
+	if (bad_index) {
+		*bad_index = first + bad;
+	}
+	// A refused spring was left as it was: stepping a copy again gives its reason.
+	spring_state copy = {job.x[bad], job.v[bad]};
+	return spring_stepper_step(job.steppers ? &job.steppers[bad] : &job.shared, &copy, job.target[bad]);
+}
+
+spring_result spring_batch_step(const spring_batch *b, int *bad_index)
+{
+	return spring_batch_step_range(b, 0, b ? b->count : 0, bad_index);
+}
+
+int spring_batch_count_resting(const spring_batch *b, int first, int count)
+{
+	if (!range_ok(b, first, count)) {
+		return -1;
+	}
+	int n = 0;
+	for (int i = first; i < first + count; i++) {
+		n += b->x[i] == b->target[i] && b->v[i] == 0.0f;
+	}
+	return n;
+}
