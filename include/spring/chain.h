@@ -298,6 +298,82 @@ SPRING_API spring_result spring_chain_get_state(const spring_chain *chain, int b
 SPRING_API spring_vec3 spring_chain_get_target(const spring_chain *chain, int bone);
 SPRING_API const spring_clock *spring_chain_clock(const spring_chain *chain);
 
+// =============================================================================================
+// Groups of angle chains
+//
+// `spring_chain2d_group`: many angle chains of one shape (one spring_chain2d_desc) stepped
+// together, each segment's state stored across the chains (structure of arrays) so the work runs
+// chain by chain over contiguous memory. Every chain behaves exactly as a spring_chain2d made
+// from the same description and given the same calls: the results are bit-identical (tested over
+// hundreds of frames with different roots, hitches, teleports, resets and sleeping chains). The
+// chains share the description's settings and one clock (one frame_dt for all); each chain has its
+// own root, motion, rest and sleep, and its own parameters, inertia and forces once set. The group
+// has no animation offsets (each chain steps as a spring_chain2d without set_animation).
+// Like the single chain: one allocation at creation (or caller memory), none per frame; a refused
+// call changes nothing.
+
+#define SPRING_CHAIN2D_GROUP_MAX_CHAINS 1048576 ///< most chains in one group
+
+typedef struct spring_chain2d_group_desc {
+	const spring_chain2d_desc *chain; ///< the shape and settings of every chain (its `root` is the
+	                                  ///< start of chains without one in `roots`); not NULL
+	int chain_count;                  ///< 1 .. SPRING_CHAIN2D_GROUP_MAX_CHAINS
+	const spring_xform2 *roots;       ///< optional: chain_count initial roots (scale ignored);
+	                                  ///< NULL -> every chain starts at chain->root
+} spring_chain2d_group_desc;
+
+typedef struct spring_chain2d_group spring_chain2d_group;
+
+/// Bytes needed by spring_chain2d_group_init for this description (0 if it is invalid).
+SPRING_API size_t spring_chain2d_group_memory_size(const spring_chain2d_group_desc *desc);
+/// Creates a group in caller memory of at least spring_chain2d_group_memory_size bytes, aligned
+/// to 16. `error` (optional) names the field (and segment) of an invalid description.
+SPRING_API spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, void *memory, size_t size,
+                                                   spring_chain2d_group **out, spring_error *error);
+/// Creates a group with one allocation through the allocator hooks.
+SPRING_API spring_result spring_chain2d_group_create(const spring_chain2d_group_desc *desc, spring_chain2d_group **out,
+                                                     spring_error *error);
+/// Frees a group made by spring_chain2d_group_create (no-op for NULL or caller memory).
+SPRING_API void spring_chain2d_group_destroy(spring_chain2d_group *group);
+
+SPRING_API int spring_chain2d_group_chain_count(const spring_chain2d_group *group);   ///< 0 for NULL
+SPRING_API int spring_chain2d_group_segment_count(const spring_chain2d_group *group); ///< 0 for NULL
+SPRING_API const spring_clock *spring_chain2d_group_clock(const spring_chain2d_group *group);
+
+/// Advances every chain by frame_dt seconds; roots[i] (chain_count entries, finite, within
+/// SPRING_CHAIN_MAX_COORDINATE) is chain i's root this frame, as spring_chain2d_update. All or
+/// nothing: on any error (a bad root, a bad frame_dt, a step out of float range) no chain changes.
+SPRING_API spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt);
+
+/// Chain `chain`'s interpolated pose, exactly as spring_chain2d_get_pose.
+SPRING_API spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, int chain, spring_xform2 *joints,
+                                                       float *local_angles, int capacity);
+/// Every chain's joints at once: chain i's segment_count + 1 joints (as get_pose) start at
+/// joints[i * (segment_count + 1)]; `capacity` must be at least chain_count * (segment_count + 1).
+SPRING_API spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, spring_xform2 *joints, int capacity);
+/// Chain `chain`'s stepped state of a segment, as spring_chain2d_get_state.
+SPRING_API spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, int chain, int segment,
+                                                        spring_state *world_angle);
+
+/// Per chain, as the spring_chain2d calls of the same name (`chain` in 0 .. chain_count - 1;
+/// INVALID_ARGUMENT otherwise; a refused call changes nothing).
+SPRING_API spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root);
+SPRING_API spring_result spring_chain2d_group_teleport(spring_chain2d_group *group, int chain, spring_xform2 root);
+SPRING_API spring_result spring_chain2d_group_set_params(spring_chain2d_group *group, int chain, int segment,
+                                                         spring_params params);
+SPRING_API spring_result spring_chain2d_group_set_inertia(spring_chain2d_group *group, int chain, int segment, float inertia);
+SPRING_API spring_result spring_chain2d_group_set_forces(spring_chain2d_group *group, int chain, spring_vec2 gravity,
+                                                         spring_vec2 wind);
+/// True when chain `chain` rests and sleeps (see spring_chain2d_is_resting); false for NULL or a
+/// bad index.
+SPRING_API bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chain);
+
+/// Snapshots (see base.h) of the whole group: restoring one into a group made from the same
+/// description reproduces the run bit for bit.
+SPRING_API size_t spring_chain2d_group_snapshot_size(const spring_chain2d_group *group);
+SPRING_API spring_result spring_chain2d_group_snapshot(const spring_chain2d_group *group, void *blob, size_t size);
+SPRING_API spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size);
+
 #ifdef __cplusplus
 }
 #endif
