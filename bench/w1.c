@@ -6,15 +6,19 @@
 // and past the last-level cache in blocks that advance several steps at once.
 #include "bench.h"
 
+#include <spring/batch.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum w1_variant {
-	W1_STEPPER, // spring_stepper_step, one call per spring
-	W1_EXACT,   // spring_step_exact, one call per spring
-	W1_PLAIN,   // the user's plain C loop over the stepper's coefficients (w1_baseline.c)
-	W1_STREAM,  // the streaming limit (w1_stream.c): not a spring
+	W1_STEPPER,   // spring_stepper_step, one call per spring
+	W1_EXACT,     // spring_step_exact, one call per spring
+	W1_PLAIN,     // the user's plain C loop over the stepper's coefficients (w1_baseline.c)
+	W1_STREAM,    // the streaming limit (w1_stream.c): not a spring
+	W1_STEP_MANY, // spring_stepper_step_many over the range
+	W1_BATCH,     // spring_batch_step_range (structure of arrays) over the range
 };
 
 typedef struct w1_data {
@@ -22,6 +26,8 @@ typedef struct w1_data {
 	spring_stepper stepper;
 	spring_state *states; // count, array of structs
 	float *targets;       // count
+	float *x, *v;         // count each: the batch's structure of arrays
+	spring_batch batch;   // over x, v and targets
 } w1_data;
 
 static float w1_target(long i, int epoch)
@@ -49,6 +55,20 @@ static int w1_prepare(scenario *s)
 	    spring_stepper_init(&w->stepper, w->params, BENCH_STEP) != SPRING_OK) {
 		return 1;
 	}
+	if (s->variant == W1_BATCH) {
+		w->x = malloc((size_t)s->count * sizeof *w->x);
+		w->v = malloc((size_t)s->count * sizeof *w->v);
+		spring_batch_desc d = {0};
+		d.x = w->x;
+		d.v = w->v;
+		d.target = w->targets;
+		d.count = (int)s->count;
+		d.params = w->params;
+		d.step = BENCH_STEP;
+		if (!w->x || !w->v || spring_batch_init(&w->batch, &d) != SPRING_OK) {
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -57,6 +77,10 @@ static void w1_reset(scenario *s)
 	w1_data *w = s->data;
 	memset(w->states, 0, (size_t)s->count * sizeof *w->states);
 	memset(w->targets, 0, (size_t)s->count * sizeof *w->targets);
+	if (w->x) {
+		memset(w->x, 0, (size_t)s->count * sizeof *w->x);
+		memset(w->v, 0, (size_t)s->count * sizeof *w->v);
+	}
 }
 
 static void w1_fail(const char *what)
@@ -91,6 +115,16 @@ static void w1_run_range(scenario *s, long first, long count)
 			break;
 		case W1_PLAIN: w1_plain_exact(&w->stepper, st + first, tg + first, count); break;
 		case W1_STREAM: w1_stream(st + first, tg + first, count); break;
+		case W1_STEP_MANY:
+			if (spring_stepper_step_many(&w->stepper, st + first, tg + first, (int)count) != SPRING_OK) {
+				w1_fail("spring_stepper_step_many");
+			}
+			break;
+		case W1_BATCH:
+			if (spring_batch_step_range(&w->batch, (int)first, (int)count, NULL) != SPRING_OK) {
+				w1_fail("spring_batch_step_range");
+			}
+			break;
 		}
 	}
 }
@@ -100,8 +134,8 @@ static size_t w1_result(const scenario *s, float *out, size_t capacity)
 	const w1_data *w = s->data;
 	size_t n = 0;
 	for (long i = 0; i < s->count && n + 2 <= capacity; i++) {
-		out[n++] = w->states[i].x;
-		out[n++] = w->states[i].v;
+		out[n++] = w->x ? w->x[i] : w->states[i].x;
+		out[n++] = w->x ? w->v[i] : w->states[i].v;
 	}
 	return n;
 }
@@ -112,6 +146,8 @@ static void w1_release(scenario *s)
 	if (w) {
 		free(w->states);
 		free(w->targets);
+		free(w->x);
+		free(w->v);
 		free(w);
 	}
 	s->data = NULL;
@@ -148,28 +184,38 @@ static int w1_scaled_steps(long count)
 
 void w1_register(void)
 {
-	const char *plain = "W1 plain C exact loop (-O2)";
+	const char *plain = "W1 plain C exact loop (-O2)", *stepper = "W1 spring_stepper_step (per spring)";
+	const char *many = "W1 spring_stepper_step_many", *batch = "W1 spring_batch";
 	// spring_step_exact works in double with the transition computed per call; the stepper
 	// in float: after 1,200 steps they differ by float rounding noise (measured 1.2e-6 of the
-	// largest value; 1e-5 is the bound checked).
-	w1_row("W1 spring_stepper_step (per spring)", plain, "w1", 0.0, W1_STEPPER, 10000, 1200, 1, 0);
+	// largest value; 1e-5 is the bound checked). Every other row is bit for bit.
+	w1_row(stepper, plain, "w1", 0.0, W1_STEPPER, 10000, 1200, 1, 0);
 	w1_row(plain, NULL, "w1", 0.0, W1_PLAIN, 10000, 1200, 1, 0);
 	w1_row("W1 streaming loop (limit)", plain, NULL, 0.0, W1_STREAM, 10000, 1200, 1, 0);
 	w1_row("W1 spring_step_exact (per spring)", plain, "w1", 1e-5, W1_EXACT, 10000, 1200, 1, 0);
-	w1_row("W1 spring_stepper_step, 2 threads", "W1 spring_stepper_step (per spring)", "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);
-	// Scaling: the same work per spring from 1e3 to 1e6 springs.
+	w1_row(many, plain, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 1, 0);
+	w1_row(batch, plain, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
+	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
+	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
+	w1_row("W1 spring_stepper_step, 2 threads", stepper, "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);
+	// Scaling: the same work per run from 1e3 to 1e6 springs (1e4 is W1 itself).
 	static const long sizes[] = {1000, 100000, 1000000};
 	static const char *labels[] = {"1e3", "1e5", "1e6"};
-	static char names[2][3][64], families[3][16];
+	static const int variants[] = {W1_PLAIN, W1_STEPPER, W1_STEP_MANY, W1_BATCH};
+	static const char *paths[] = {"plain C loop", "spring_stepper_step", "spring_stepper_step_many", "spring_batch"};
+	const char *w1_names[] = {plain, stepper, many, batch};
+	static char names[3][4][80], blocked[4][80], families[3][16];
 	for (int k = 0; k < 3; k++) {
 		snprintf(families[k], sizeof families[k], "w1-%ld", sizes[k]);
-		snprintf(names[0][k], sizeof names[0][k], "W1 %s springs: plain C loop", labels[k]);
-		snprintf(names[1][k], sizeof names[1][k], "W1 %s springs: spring_stepper_step", labels[k]);
-		w1_row(names[0][k], plain, families[k], 0.0, W1_PLAIN, sizes[k], w1_scaled_steps(sizes[k]), 1, 0);
-		w1_row(names[1][k], names[0][k], families[k], 0.0, W1_STEPPER, sizes[k], w1_scaled_steps(sizes[k]), 1, 0);
+		for (int p = 0; p < 4; p++) {
+			snprintf(names[k][p], sizeof names[k][p], "W1 %s springs: %s", labels[k], paths[p]);
+			w1_row(names[k][p], w1_names[p], families[k], 0.0, variants[p], sizes[k], w1_scaled_steps(sizes[k]), 1, 0);
+		}
 	}
-	// Past the last-level cache (1e6 springs are 12 MB): blocks of 4,096 springs (48 KB) each
-	// advanced all 12 steps before the next block.
-	w1_row("W1 1e6 springs blocked: plain C loop", names[0][2], families[2], 0.0, W1_PLAIN, 1000000, 12, 1, 4096);
-	w1_row("W1 1e6 springs blocked: spring_stepper_step", names[1][2], families[2], 0.0, W1_STEPPER, 1000000, 12, 1, 4096);
+	// Past the last-level cache (1e6 springs are 12 MB): blocks of 4,096 springs (48 KB), each
+	// advanced all 12 steps before the next (the batch through its range entry point).
+	for (int p = 0; p < 4; p++) {
+		snprintf(blocked[p], sizeof blocked[p], "W1 1e6 springs blocked: %s", paths[p]);
+		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 4096);
+	}
 }

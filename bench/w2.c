@@ -13,8 +13,9 @@
 #include <string.h>
 
 enum w2_variant {
-	W2_CHAIN2D, // spring_chain2d, one object per chain
-	W2_CHAIN,   // spring_chain (3D tip springs), one object per chain
+	W2_CHAIN2D,       // spring_chain2d, one object per chain
+	W2_CHAIN,         // spring_chain (3D tip springs), one object per chain
+	W2_CHAIN2D_GROUP, // spring_chain2d_group: one group per thread
 };
 
 enum { w2_bones = SCENE_TAIL_BONES };
@@ -27,6 +28,12 @@ typedef struct w2_data {
 	int pose_floats;
 	spring_chain2d_segment segments[w2_bones];
 	spring_chain_bone_desc bones[w2_bones];
+	// Groups: one per thread, part k holding chains [part_first[k], part_first[k] + part_count[k]).
+	int parts;
+	long part_first[2], part_count[2];
+	size_t part_offset[2];
+	void *groups[2];
+	void *roots; // count roots (spring_xform2 or spring_xform3), computed every frame
 } w2_data;
 
 static double w2_time(long chain, int frame)
@@ -85,10 +92,29 @@ static int w2_prepare(scenario *s)
 	spring_chain2d_desc d2;
 	spring_chain_desc d3;
 	w2_descs(s, w, &d2, &d3);
-	size_t size = s->variant == W2_CHAIN2D ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
-	w->stride = (size + 63) / 64 * 64;
-	w->pose_floats = s->variant == W2_CHAIN2D ? (w2_bones + 1) * 5 : w2_bones * 7;
-	w->memory = aligned_alloc(64, w->stride * (size_t)s->count);
+	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
+	w->pose_floats = angle ? (w2_bones + 1) * 5 : w2_bones * 7;
+	size_t total = 0, size = 0;
+	if (s->variant == W2_CHAIN2D || s->variant == W2_CHAIN) {
+		size = angle ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
+		w->stride = (size + 63) / 64 * 64;
+		total = w->stride * (size_t)s->count;
+	} else {
+		w->parts = s->threads;
+		for (int k = 0; k < w->parts; k++) {
+			w->part_first[k] = k == 0 ? 0 : s->count / 2;
+			w->part_count[k] = w->parts == 1 ? s->count : k == 0 ? s->count / 2 : s->count - s->count / 2;
+			spring_chain2d_group_desc g = {&d2, (int)w->part_count[k], NULL};
+			size = spring_chain2d_group_memory_size(&g);
+			w->part_offset[k] = total;
+			total += (size + 63) / 64 * 64;
+		}
+		w->roots = malloc((size_t)s->count * (angle ? sizeof(spring_xform2) : sizeof(spring_xform3)));
+		if (!w->roots) {
+			return 1;
+		}
+	}
+	w->memory = aligned_alloc(64, total);
 	w->chains = calloc((size_t)s->count, sizeof *w->chains);
 	w->poses = calloc((size_t)s->count * (size_t)w->pose_floats, sizeof *w->poses);
 	return size == 0 || !w->memory || !w->chains || !w->poses;
@@ -100,7 +126,23 @@ static void w2_reset(scenario *s)
 	spring_chain2d_desc d2;
 	spring_chain_desc d3;
 	w2_descs(s, w, &d2, &d3);
-	for (long c = 0; c < s->count; c++) {
+	for (int k = 0; k < w->parts; k++) {
+		// A group starts with every chain at rest under the description's root; each is then
+		// reset under its own first root.
+		void *m = (char *)w->memory + w->part_offset[k];
+		spring_chain2d_group_desc g = {&d2, (int)w->part_count[k], NULL};
+		spring_chain2d_group *group;
+		spring_result r = spring_chain2d_group_init(&g, m, spring_chain2d_group_memory_size(&g), &group, NULL);
+		for (long c = 0; c < w->part_count[k] && r == SPRING_OK; c++) {
+			r = spring_chain2d_group_reset(group, (int)c, w2_root2(w->part_first[k] + c, 0));
+		}
+		if (r != SPRING_OK) {
+			fprintf(stderr, "spring_bench: W2: group init failed\n");
+			exit(2);
+		}
+		w->groups[k] = group;
+	}
+	for (long c = 0; c < s->count && !w->parts; c++) {
 		void *m = (char *)w->memory + (size_t)c * w->stride;
 		spring_result r;
 		// Made at the default root, then reset (snapped to rest) under the chain's first root,
@@ -119,9 +161,42 @@ static void w2_reset(scenario *s)
 	}
 }
 
+// A group's frames: the roots of its chains, one update, every pose read back.
+static void w2_run_group(scenario *s, long first, long count)
+{
+	w2_data *w = s->data;
+	int k = w->parts == 2 && first != 0;
+	if (first != w->part_first[k] || count != w->part_count[k]) {
+		fprintf(stderr, "spring_bench: W2: a range that is not a group\n");
+		exit(2);
+	}
+	spring_xform2 *roots2 = (spring_xform2 *)w->roots + first;
+	float *poses = w->poses + (size_t)first * (size_t)w->pose_floats;
+	for (int f = 1; f <= s->steps; f++) {
+		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
+		if (s->variant == W2_CHAIN2D_GROUP) {
+			for (long c = 0; c < count; c++) {
+				roots2[c] = w2_root2(first + c, f);
+			}
+			r = spring_chain2d_group_update(w->groups[k], roots2, BENCH_FRAME);
+			r = r != SPRING_OK
+			        ? r
+			        : spring_chain2d_group_get_poses(w->groups[k], (spring_xform2 *)poses, (int)count * (w2_bones + 1));
+		}
+		if (r != SPRING_OK) {
+			fprintf(stderr, "spring_bench: W2: group update failed\n");
+			exit(2);
+		}
+	}
+}
+
 static void w2_run_range(scenario *s, long first, long count)
 {
 	w2_data *w = s->data;
+	if (w->parts) {
+		w2_run_group(s, first, count);
+		return;
+	}
 	for (int f = 1; f <= s->steps; f++) {
 		for (long c = first; c < first + count; c++) {
 			float *pose = w->poses + (size_t)c * (size_t)w->pose_floats;
@@ -159,6 +234,7 @@ static void w2_release(scenario *s)
 		free(w->memory);
 		free(w->chains);
 		free(w->poses);
+		free(w->roots);
 		free(w);
 	}
 	s->data = NULL;
@@ -177,7 +253,7 @@ static void w2_row(const char *name, const char *baseline, const char *family, i
 	s.result = w2_result;
 	s.release = w2_release;
 	s.variant = variant;
-	s.count = bench_tiny ? (count < 5 ? count : 5) : count;
+	s.count = bench_tiny ? (count < 19 ? count : 19) : count;
 	s.steps = bench_tiny ? 30 : frames;
 	s.threads = threads;
 	s.work = (double)s.count * s.steps * w2_bones;
@@ -194,17 +270,25 @@ static int w2_scaled_frames(long chains)
 void w2_register(void)
 {
 	const char *angle = "W2 spring_chain2d (per chain)", *tip = "W2 spring_chain (per chain)";
+	const char *angle_group = "W2 spring_chain2d_group";
 	w2_row(angle, NULL, "w2-2d", W2_CHAIN2D, 100, 600, 1);
 	w2_row(tip, NULL, "w2-3d", W2_CHAIN, 100, 600, 1);
+	w2_row(angle_group, angle, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 1);
 	w2_row("W2 spring_chain2d, 2 threads", angle, "w2-2d", W2_CHAIN2D, 100, 600, 2);
 	w2_row("W2 spring_chain, 2 threads", tip, "w2-3d", W2_CHAIN, 100, 600, 2);
+	w2_row("W2 spring_chain2d_group, 2 threads", angle_group, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 2);
+	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};
 	static const char *labels[] = {"10", "1,000", "10,000"};
-	static char names[2][3][64];
+	static const int variants[] = {W2_CHAIN2D, W2_CHAIN, W2_CHAIN2D_GROUP};
+	static const char *paths[] = {"spring_chain2d", "spring_chain", "spring_chain2d_group"};
+	static char names[3][3][64], families[3][16];
+	const char *w2_names[] = {angle, tip, angle_group};
 	for (int k = 0; k < 3; k++) {
-		snprintf(names[0][k], sizeof names[0][k], "W2 %s chains: spring_chain2d", labels[k]);
-		snprintf(names[1][k], sizeof names[1][k], "W2 %s chains: spring_chain", labels[k]);
-		w2_row(names[0][k], angle, NULL, W2_CHAIN2D, sizes[k], w2_scaled_frames(sizes[k]), 1);
-		w2_row(names[1][k], tip, NULL, W2_CHAIN, sizes[k], w2_scaled_frames(sizes[k]), 1);
+		snprintf(families[k], sizeof families[k], "w2-2d-%ld", sizes[k]);
+		for (int p = 0; p < 3; p++) {
+			snprintf(names[k][p], sizeof names[k][p], "W2 %s chains: %s", labels[k], paths[p]);
+			w2_row(names[k][p], w2_names[p], p == 1 ? NULL : families[k], variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
+		}
 	}
 }
