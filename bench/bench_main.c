@@ -185,6 +185,64 @@ static int check_families(void)
 	return failures;
 }
 
+// The issue's targets that one run of this program can judge (the peers' are judged in
+// bench/peers/peers.mjs). A target whose rows are absent is skipped.
+typedef struct bench_target {
+	const char *row;
+	const char *baseline; // NULL: an absolute rate
+	double minimum;       // speed ratio vs baseline, or rate per second
+	const char *what;
+} bench_target;
+
+static const bench_target g_targets[] = {
+	{"W1 spring_stepper_step_many", NULL, 3e9, ">= 3 G spring-steps/s on one core"},
+	{"W1 spring_batch", NULL, 3e9, ">= 3 G spring-steps/s on one core"},
+	{"W1 spring_stepper_step_many", "W1 plain C exact loop (-O2)", 2.5, ">= 2.5x the plain C exact loop"},
+	{"W1 spring_batch", "W1 plain C exact loop (-O2)", 2.5, ">= 2.5x the plain C exact loop"},
+	{"W1 spring_stepper_step_many", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
+	{"W1 spring_batch", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
+	{"W1 spring_batch, 2 threads", "W1 spring_batch", 1.8, ">= 1.8x one thread"},
+	{"W1 1e6 springs: spring_batch", "W1 1e3 springs: spring_batch", 0.8, "cost per spring flat (within 20%)"},
+	{"W1 1e6 springs blocked: spring_batch", "W1 1e3 springs: spring_batch", 0.8, "cost per spring flat (within 20%)"},
+	{"W2 spring_chain2d_group", NULL, 100e6, ">= 100 M bone-frames/s on one core"},
+	{"W2 spring_chain_group", NULL, 30e6, ">= 30 M bone-frames/s on one core"},
+	{"W2 spring_chain2d_group, 2 threads", "W2 spring_chain2d_group", 1.8, ">= 1.8x one thread"},
+	{"W2 spring_chain_group, 2 threads", "W2 spring_chain_group", 1.8, ">= 1.8x one thread"},
+	{"W2 10,000 chains: spring_chain2d_group", "W2 10 chains: spring_chain2d_group", 0.8, "cost per bone flat (within 20%)"},
+	{"W2 10,000 chains: spring_chain_group", "W2 10 chains: spring_chain_group", 0.8, "cost per bone flat (within 20%)"},
+};
+
+static double row_rate(const scenario *s, int reps)
+{
+	return s->work / median(s->times, reps);
+}
+
+static void print_targets(int reps)
+{
+	int met = 0, judged = 0;
+	printf("\nTargets (issue 11) judged in this run:\n");
+	for (size_t i = 0; i < sizeof g_targets / sizeof g_targets[0]; i++) {
+		const bench_target *t = &g_targets[i];
+		const scenario *row = find_row(t->row), *base = find_row(t->baseline);
+		if (!row || (t->baseline && !base)) {
+			continue;
+		}
+		double value = base ? row_rate(row, reps) / row_rate(base, reps) : row_rate(row, reps);
+		int ok = value >= t->minimum;
+		char text[64];
+		if (base) {
+			snprintf(text, sizeof text, "%.2fx", value);
+		} else {
+			format_rate(value, row->unit, text, sizeof text);
+		}
+		printf("  %-8s %-40s %-36s measured %s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
+		       base ? base->name : "");
+		met += ok;
+		judged++;
+	}
+	printf("  %d of %d met\n", met, judged);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--tiny]\n"
@@ -305,6 +363,9 @@ int main(int argc, char **argv)
 	}
 	if (out) {
 		fclose(out);
+	}
+	if (!bench_tiny) {
+		print_targets(reps);
 	}
 	int failures = bench_tiny ? check_families() : 0;
 	for (int i = 0; i < g_row_count; i++) {

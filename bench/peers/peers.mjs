@@ -351,6 +351,18 @@ if (libCsv) {
 			console.log(`${m.name.padEnd(46)} ${theirs.map((p) => `${(m.rate / p.rate).toFixed(1)}x`.padStart(22)).join(" ")}`);
 		}
 		const ref = rows.find((r) => r.name === "W1 spring_stepper_step (per spring)");
+		// The issue's targets against the peers (absent rows are skipped).
+		const goals = workload === "W1"
+			? [["W1 spring_stepper_step_many", "wobble", 200], ["W1 spring_stepper_step_many", "motion", 200],
+				["W1 spring_batch", "wobble", 200], ["W1 spring_batch", "motion", 200]]
+			: [["W2 spring_chain2d_group", "spine-core physics", 10], ["W2 spring_chain_group", "spine-core physics", 10]];
+		for (const [row, peer, minimum] of goals) {
+			const m = rows.find((r) => r.name === row), p = peers.find((q) => q.name === peer);
+			if (m && p) {
+				const ratio = m.rate / p.rate;
+				console.log(`target ${ratio >= minimum ? "met    " : "NOT MET"} ${row} >= ${minimum}x ${peer}: ${ratio.toFixed(1)}x`);
+			}
+		}
 		if (workload === "W1" && ref) {
 			console.log(`checksum (sum of positions and velocities): libspring ${ref.checksum.toPrecision(9)}; ` +
 				theirs.map((p) => `${p.name} ${p.checksum.toPrecision(9)}`).join("; "));
