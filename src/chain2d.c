@@ -40,14 +40,19 @@
 // or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
 // chain and skipping it are the same. Any change of input or setting wakes it.
 //
-// Updates are all or nothing: the mutable state is copied aside before the steps and put back if a
-// step fails (a result out of float range), so an error never leaves a half-stepped chain.
+// Updates are all or nothing: the mutable state is copied aside (on the stack) before the steps
+// and put back if a step fails (a result out of float range), so an error never leaves a
+// half-stepped chain.
+//
+// Speed: the per-segment step is inline code shared with spring_chain2d_group
+// (chain2d_internal.h), with the angle fold and sin/cos of detmath_internal.h inlined (the same
+// bits as the out-of-line functions, no fmod or quadrant branch on the way).
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
 // so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
 //
-// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes), and a 24-byte backup
+// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes)
 //   hot state, read and written every step     24 B: angle, velocity, prev_angle, target,
 //                                                     offsets of the last step (the sleep test),
 //                                                     anim_from
