@@ -374,6 +374,75 @@ SPRING_API size_t spring_chain2d_group_snapshot_size(const spring_chain2d_group 
 SPRING_API spring_result spring_chain2d_group_snapshot(const spring_chain2d_group *group, void *blob, size_t size);
 SPRING_API spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size);
 
+// =============================================================================================
+// Groups of tip chains
+//
+// spring_chain_group: `chain_count` tip chains of one shape (one spring_chain_desc) stepped
+// together on one clock. Each bone's state is stored across the chains (structure of arrays),
+// so a step runs bone by bone over all chains at once and vectorises over the chains. Every
+// chain gets exactly the results (bit for bit) of a spring_chain made from the same description
+// and driven by the same calls; `make test` checks it over hundreds of frames with different
+// roots per chain, hitches, teleports, resets, parameter changes and sleeping chains.
+//
+// What a group does not take: colliders (desc.collider_count and desc.max_colliders must be 0;
+// use single chains for tips that collide) and animation (there is no set_animation). Everything
+// else in the description works as for spring_chain, including mode_2d, cone limits, forces,
+// the inherited-motion caps and the rest thresholds. Rest and sleep are per chain: a chain at
+// rest under a still root costs a comparison while the others step. No allocation after
+// create/init; the group is thread-free (one group per thread, or different groups per thread).
+
+typedef struct spring_chain_group spring_chain_group;
+
+/// Bytes needed by spring_chain_group_init for `chain_count` chains (1 .. SPRING_CHAIN_GROUP_MAX_CHAINS)
+/// of `desc`'s shape; 0 if the description or the count is invalid.
+SPRING_API size_t spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count);
+/// Creates a group in caller memory of at least spring_chain_group_memory_size bytes, aligned to 16.
+/// Every chain starts at rest under `desc->root`. `error` (optional) names the field of an invalid
+/// description (the same checks as spring_chain_init, plus colliders refused).
+SPRING_API spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
+                                                 spring_chain_group **out, spring_error *error);
+/// Creates a group with one allocation through the allocator hooks.
+SPRING_API spring_result spring_chain_group_create(const spring_chain_desc *desc, int chain_count, spring_chain_group **out,
+                                                   spring_error *error);
+/// Frees a group made by spring_chain_group_create (no-op for NULL or caller memory).
+SPRING_API void spring_chain_group_destroy(spring_chain_group *group);
+
+#define SPRING_CHAIN_GROUP_MAX_CHAINS 1000000 ///< largest chain_count of a group
+
+SPRING_API int spring_chain_group_chain_count(const spring_chain_group *group); ///< 0 for NULL
+SPRING_API int spring_chain_group_bone_count(const spring_chain_group *group);  ///< 0 for NULL
+
+/// Advances every chain by frame_dt seconds; `roots` holds chain_count root transforms (chain i
+/// follows roots[i], interpolated across the sub-steps as spring_chain_update does). Every root
+/// is checked before anything moves: a non-finite or out-of-range root (or frame_dt) returns the
+/// error and changes nothing. No allocation.
+SPRING_API spring_result spring_chain_group_update(spring_chain_group *group, const spring_xform3 *roots, float frame_dt);
+
+/// One chain's interpolated pose, as spring_chain_get_pose: `bones` and/or `tips` (bone_count
+/// entries each, `capacity` >= bone_count).
+SPRING_API spring_result spring_chain_group_get_pose(const spring_chain_group *group, int chain, spring_xform3 *bones,
+                                                     spring_vec3 *tips, int capacity);
+/// Every chain's interpolated pose: chain c's bone b at [c * bone_count + b] of `bones` and/or
+/// `tips`; `capacity` >= chain_count * bone_count.
+SPRING_API spring_result spring_chain_group_get_poses(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips,
+                                                      int capacity);
+/// Last stepped (not interpolated) simulated tip and velocity of one bone of one chain.
+SPRING_API spring_result spring_chain_group_get_state(const spring_chain_group *group, int chain, int bone,
+                                                      spring_state_vec3 *tip);
+
+/// Per chain, as the spring_chain functions of the same name (`chain` in 0 .. chain_count - 1).
+SPRING_API spring_result spring_chain_group_reset(spring_chain_group *group, int chain, spring_xform3 root);
+SPRING_API spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, spring_xform3 root);
+/// `chain` -1: every chain. Invalid params change nothing.
+SPRING_API spring_result spring_chain_group_set_params(spring_chain_group *group, int chain, int bone, spring_params params);
+/// `chain` -1: every chain.
+SPRING_API spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity,
+                                                       spring_vec3 wind);
+/// True when chain `chain`'s last step ended at exact rest; false for NULL or a bad index.
+SPRING_API bool spring_chain_group_is_resting(const spring_chain_group *group, int chain);
+/// The group's clock (one for all chains).
+SPRING_API const spring_clock *spring_chain_group_clock(const spring_chain_group *group);
+
 #ifdef __cplusplus
 }
 #endif
