@@ -16,6 +16,7 @@ enum w2_variant {
 	W2_CHAIN2D,       // spring_chain2d, one object per chain
 	W2_CHAIN,         // spring_chain (3D tip springs), one object per chain
 	W2_CHAIN2D_GROUP, // spring_chain2d_group: one group per thread
+	W2_CHAIN_GROUP,   // spring_chain_group: one group per thread
 };
 
 enum { w2_bones = SCENE_TAIL_BONES };
@@ -105,7 +106,7 @@ static int w2_prepare(scenario *s)
 			w->part_first[k] = k == 0 ? 0 : s->count / 2;
 			w->part_count[k] = w->parts == 1 ? s->count : k == 0 ? s->count / 2 : s->count - s->count / 2;
 			spring_chain2d_group_desc g = {&d2, (int)w->part_count[k], NULL};
-			size = spring_chain2d_group_memory_size(&g);
+			size = angle ? spring_chain2d_group_memory_size(&g) : spring_chain_group_memory_size(&d3, (int)w->part_count[k]);
 			w->part_offset[k] = total;
 			total += (size + 63) / 64 * 64;
 		}
@@ -130,17 +131,28 @@ static void w2_reset(scenario *s)
 		// A group starts with every chain at rest under the description's root; each is then
 		// reset under its own first root.
 		void *m = (char *)w->memory + w->part_offset[k];
-		spring_chain2d_group_desc g = {&d2, (int)w->part_count[k], NULL};
-		spring_chain2d_group *group;
-		spring_result r = spring_chain2d_group_init(&g, m, spring_chain2d_group_memory_size(&g), &group, NULL);
-		for (long c = 0; c < w->part_count[k] && r == SPRING_OK; c++) {
-			r = spring_chain2d_group_reset(group, (int)c, w2_root2(w->part_first[k] + c, 0));
+		int n = (int)w->part_count[k];
+		spring_result r;
+		if (s->variant == W2_CHAIN2D_GROUP) {
+			spring_chain2d_group_desc g = {&d2, n, NULL};
+			spring_chain2d_group *group = NULL;
+			r = spring_chain2d_group_init(&g, m, spring_chain2d_group_memory_size(&g), &group, NULL);
+			for (int c = 0; c < n && r == SPRING_OK; c++) {
+				r = spring_chain2d_group_reset(group, c, w2_root2(w->part_first[k] + c, 0));
+			}
+			w->groups[k] = group;
+		} else {
+			spring_chain_group *group = NULL;
+			r = spring_chain_group_init(&d3, n, m, spring_chain_group_memory_size(&d3, n), &group, NULL);
+			for (int c = 0; c < n && r == SPRING_OK; c++) {
+				r = spring_chain_group_reset(group, c, w2_root3(w->part_first[k] + c, 0));
+			}
+			w->groups[k] = group;
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: group init failed\n");
 			exit(2);
 		}
-		w->groups[k] = group;
 	}
 	for (long c = 0; c < s->count && !w->parts; c++) {
 		void *m = (char *)w->memory + (size_t)c * w->stride;
@@ -171,6 +183,7 @@ static void w2_run_group(scenario *s, long first, long count)
 		exit(2);
 	}
 	spring_xform2 *roots2 = (spring_xform2 *)w->roots + first;
+	spring_xform3 *roots3 = (spring_xform3 *)w->roots + first;
 	float *poses = w->poses + (size_t)first * (size_t)w->pose_floats;
 	for (int f = 1; f <= s->steps; f++) {
 		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
@@ -182,6 +195,13 @@ static void w2_run_group(scenario *s, long first, long count)
 			r = r != SPRING_OK
 			        ? r
 			        : spring_chain2d_group_get_poses(w->groups[k], (spring_xform2 *)poses, (int)count * (w2_bones + 1));
+		} else {
+			for (long c = 0; c < count; c++) {
+				roots3[c] = w2_root3(first + c, f);
+			}
+			r = spring_chain_group_update(w->groups[k], roots3, BENCH_FRAME);
+			r = r != SPRING_OK ? r
+			                   : spring_chain_group_get_poses(w->groups[k], (spring_xform3 *)poses, NULL, (int)count * w2_bones);
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: group update failed\n");
@@ -270,25 +290,28 @@ static int w2_scaled_frames(long chains)
 void w2_register(void)
 {
 	const char *angle = "W2 spring_chain2d (per chain)", *tip = "W2 spring_chain (per chain)";
-	const char *angle_group = "W2 spring_chain2d_group";
+	const char *angle_group = "W2 spring_chain2d_group", *tip_group = "W2 spring_chain_group";
 	w2_row(angle, NULL, "w2-2d", W2_CHAIN2D, 100, 600, 1);
 	w2_row(tip, NULL, "w2-3d", W2_CHAIN, 100, 600, 1);
 	w2_row(angle_group, angle, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 1);
+	w2_row(tip_group, tip, "w2-3d", W2_CHAIN_GROUP, 100, 600, 1);
 	w2_row("W2 spring_chain2d, 2 threads", angle, "w2-2d", W2_CHAIN2D, 100, 600, 2);
 	w2_row("W2 spring_chain, 2 threads", tip, "w2-3d", W2_CHAIN, 100, 600, 2);
 	w2_row("W2 spring_chain2d_group, 2 threads", angle_group, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 2);
+	w2_row("W2 spring_chain_group, 2 threads", tip_group, "w2-3d", W2_CHAIN_GROUP, 100, 600, 2);
 	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};
 	static const char *labels[] = {"10", "1,000", "10,000"};
-	static const int variants[] = {W2_CHAIN2D, W2_CHAIN, W2_CHAIN2D_GROUP};
-	static const char *paths[] = {"spring_chain2d", "spring_chain", "spring_chain2d_group"};
-	static char names[3][3][64], families[3][16];
-	const char *w2_names[] = {angle, tip, angle_group};
+	static const int variants[] = {W2_CHAIN2D, W2_CHAIN, W2_CHAIN2D_GROUP, W2_CHAIN_GROUP};
+	static const char *paths[] = {"spring_chain2d", "spring_chain", "spring_chain2d_group", "spring_chain_group"};
+	static char names[3][4][64], families[3][2][20];
+	const char *w2_names[] = {angle, tip, angle_group, tip_group};
 	for (int k = 0; k < 3; k++) {
-		snprintf(families[k], sizeof families[k], "w2-2d-%ld", sizes[k]);
-		for (int p = 0; p < 3; p++) {
+		snprintf(families[k][0], sizeof families[k][0], "w2-2d-%ld", sizes[k]);
+		snprintf(families[k][1], sizeof families[k][1], "w2-3d-%ld", sizes[k]);
+		for (int p = 0; p < 4; p++) {
 			snprintf(names[k][p], sizeof names[k][p], "W2 %s chains: %s", labels[k], paths[p]);
-			w2_row(names[k][p], w2_names[p], p == 1 ? NULL : families[k], variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
+			w2_row(names[k][p], w2_names[p], families[k][p % 2], variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
 		}
 	}
 }
