@@ -35,6 +35,7 @@ struct scenario {
 	int variant; ///< which code path (the workload's own enum)
 	int threads; ///< 1 or 2
 	int block;   ///< > 0: items per block, each block advanced all its steps before the next
+	int option;  ///< the workload's own setting (W1: the batch kernels' instruction set, 0 = automatic)
 	double work; ///< units of work per run
 	void *data;  ///< the workload's state
 	double times[BENCH_MAX_REPS];

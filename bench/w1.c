@@ -8,6 +8,8 @@
 
 #include <spring/batch.h>
 
+#include "batch_internal.h" // the kernels' instruction set, forced per row (src/, white-box)
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,12 @@ static int w1_prepare(scenario *s)
 static void w1_reset(scenario *s)
 {
 	w1_data *w = s->data;
+	// Every row picks its batch kernels (AUTO: what the library would choose) before it runs;
+	// the threads of a two-thread row only read the choice.
+	if (!spring_internal_batch_force_path((spring_internal_batch_path)s->option)) {
+		fprintf(stderr, "spring_bench: W1: batch path %d is not available\n", s->option);
+		exit(2);
+	}
 	memset(w->states, 0, (size_t)s->count * sizeof *w->states);
 	memset(w->targets, 0, (size_t)s->count * sizeof *w->targets);
 	if (w->x) {
@@ -153,8 +161,8 @@ static void w1_release(scenario *s)
 	s->data = NULL;
 }
 
-static void w1_row(const char *name, const char *baseline, const char *family, double tolerance, int variant, long count,
-                   int steps, int threads, int block)
+static scenario *w1_row(const char *name, const char *baseline, const char *family, double tolerance, int variant, long count,
+                        int steps, int threads, int block)
 {
 	scenario s = {0};
 	s.name = name;
@@ -173,7 +181,7 @@ static void w1_row(const char *name, const char *baseline, const char *family, d
 	s.threads = threads;
 	s.block = bench_tiny && block ? 16 : block;
 	s.work = (double)s.count * s.steps;
-	bench_add(&s);
+	return bench_add(&s);
 }
 
 // Steps for a scaling row: 12 million spring-steps per run (W1's work).
@@ -195,6 +203,19 @@ void w1_register(void)
 	w1_row("W1 spring_step_exact (per spring)", plain, "w1", 1e-5, W1_EXACT, 10000, 1200, 1, 0);
 	w1_row(many, plain, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 1, 0);
 	w1_row(batch, plain, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
+	// Each instruction set of the batch kernels this machine runs (the library picks the widest).
+	static char path_names[SPRING_INTERNAL_BATCH_PATH_COUNT][64];
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			snprintf(path_names[p], sizeof path_names[p], "W1 spring_batch, %s kernels only",
+			         spring_internal_batch_path_name((spring_internal_batch_path)p));
+			scenario *row = w1_row(path_names[p], batch, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
+			if (row) {
+				row->option = p;
+			}
+		}
+	}
+	spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
 	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
 	w1_row("W1 spring_stepper_step, 2 threads", stepper, "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);
