@@ -3,9 +3,10 @@
 // reported as the median rate and as a ratio to the row it is compared with: the machine is
 // small and noisy, so absolute times mean little and side-by-side ratios mean much.
 //
-//   spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--tiny]
+//   spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--markdown] [--tiny]
 //   spring_bench N [FILE]          (the same as --reps N --csv FILE)
 //
+// --markdown prints the table and the targets as Markdown (for bench/RESULTS.md).
 // --tiny runs every row once at a tiny size and checks that the rows of a family (the same
 // workload through different code paths: per spring, batch, group, threads, blocks) agree bit
 // for bit, or within the row's stated bound. It is registered with CTest; it never checks time.
@@ -19,6 +20,7 @@
 #include <time.h>
 
 int bench_tiny;
+static int g_markdown;
 
 enum { max_rows = 96 };
 static scenario g_rows[max_rows];
@@ -235,8 +237,13 @@ static void print_targets(int reps)
 		} else {
 			format_rate(value, row->unit, text, sizeof text);
 		}
-		printf("  %-8s %-40s %-36s measured %s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
-		       base ? base->name : "");
+		if (g_markdown) {
+			printf("- %s: %s %s: measured %s%s%s\n", ok ? "met" : "**not met**", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "");
+		} else {
+			printf("  %-8s %-40s %-36s measured %s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "");
+		}
 		met += ok;
 		judged++;
 	}
@@ -245,7 +252,7 @@ static void print_targets(int reps)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--tiny]\n"
+	fprintf(stderr, "usage: spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--markdown] [--tiny]\n"
 	                "       spring_bench N [FILE]\n");
 }
 
@@ -263,6 +270,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 		if (strcmp(a, "--tiny") == 0) {
 			bench_tiny = 1;
+		} else if (strcmp(a, "--markdown") == 0) {
+			g_markdown = 1;
 		} else if ((strcmp(a, "--reps") == 0 || strcmp(a, "--csv") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--rig") == 0) &&
 		           i + 1 < argc) {
 			const char *v = argv[++i];
@@ -337,7 +346,11 @@ int main(int argc, char **argv)
 	if (out) {
 		fprintf(out, "scenario,count,steps,threads,median_ms,rate_per_s,unit,speed_vs_baseline,baseline,checksum\n");
 	}
-	printf("%-46s %-28s %9s  %s\n", "scenario", "median rate", "speed", "vs baseline");
+	if (g_markdown) {
+		printf("| scenario | median rate | speed | vs baseline |\n| --- | --- | --- | --- |\n");
+	} else {
+		printf("%-46s %-28s %9s  %s\n", "scenario", "median rate", "speed", "vs baseline");
+	}
 	for (int i = 0; i < g_row_count; i++) {
 		scenario *s = &g_rows[i];
 		if (s->result) {
@@ -355,7 +368,11 @@ int main(int argc, char **argv)
 		}
 		char text[64];
 		format_rate(rate, s->unit, text, sizeof text);
-		printf("%-46s %-28s %8.2fx  %s\n", s->name, text, ratio, b ? b->name : "-");
+		if (g_markdown) {
+			printf("| %s | %s | %.2fx | %s |\n", s->name, text, ratio, b ? b->name : "-");
+		} else {
+			printf("%-46s %-28s %8.2fx  %s\n", s->name, text, ratio, b ? b->name : "-");
+		}
 		if (out) {
 			fprintf(out, "\"%s\",%ld,%d,%d,%.4f,%.6g,%s,%.4f,\"%s\",%.9g\n", s->name, s->count, s->steps, s->threads, 1e3 * t,
 			        rate, s->unit, ratio, b ? b->name : "", s->checksum);

@@ -2,7 +2,7 @@
 // bench/ (see bench/w1.c and bench/w2.c for the definitions), timed the same way (repetitions
 // interleaved, medians), with checksums of the outputs so that the work is real.
 //
-//   node peers.mjs [--reps N] [--libspring build/bench.csv] [--csv out.csv] [--tiny]
+//   node peers.mjs [--reps N] [--libspring build/bench.csv] [--csv out.csv] [--markdown] [--tiny]
 //
 // With --libspring, libspring's rows from the same `make bench` run are read from the C suite's
 // CSV and the ratios libspring / peer are computed and printed here.
@@ -23,6 +23,12 @@ const option = (name, fallback) => {
 	return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
 const tiny = args.includes("--tiny");
+const markdown = args.includes("--markdown");
+// One table row: padded columns, or a Markdown row.
+const row = (cells, widths) =>
+	markdown ? `| ${cells.join(" | ")} |` : cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(" ");
+const header = (cells, widths) =>
+	markdown ? `${row(cells, widths)}\n|${cells.map(() => " --- |").join("")}` : row(cells, widths);
 const reps = tiny ? 1 : Number(option("--reps", "5"));
 
 // ------------------------------------------------------------------------------------------
@@ -320,11 +326,12 @@ for (let r = 0; r < reps; r++) {
 }
 
 console.log(`\nPeers under node ${process.version} (medians of ${reps})`);
-console.log(`${"peer".padEnd(34)} ${"workload".padEnd(8)} ${"median rate".padEnd(26)} checksum`);
+const peerWidths = [34, 8, 26, 0];
+console.log(header(["peer", "workload", "median rate", "checksum"], peerWidths));
 for (const p of peers) {
 	p.rate = p.work / median(p.times);
 	const label = `${p.name} ${versions[versionOf[p.name]]}`;
-	console.log(`${label.padEnd(34)} ${p.workload.padEnd(8)} ${formatRate(p.rate, p.unit).padEnd(26)} ${p.checksum.toPrecision(9)}`);
+	console.log(row([label, p.workload, formatRate(p.rate, p.unit), p.checksum.toPrecision(9)], peerWidths));
 }
 const out = option("--csv", null);
 if (out) {
@@ -343,12 +350,16 @@ if (libCsv) {
 		return { name: cells[0], count: Number(cells[1]), threads: Number(cells[3]), rate: Number(cells[5]), checksum: Number(cells[9]) };
 	});
 	for (const workload of ["W1", "W2"]) {
-		const mine = rows.filter((r) => r.name.startsWith(`${workload} `) && /\(per |spring_batch|step_many|_group/.test(r.name) && !/[0-9] (springs|chains)/.test(r.name));
+		const names = workload === "W1"
+			? ["W1 spring_stepper_step (per spring)", "W1 spring_step_exact (per spring)", "W1 spring_stepper_step_many", "W1 spring_batch"]
+			: ["W2 spring_chain2d (per chain)", "W2 spring_chain (per chain)", "W2 spring_chain2d_group", "W2 spring_chain_group"];
+		const mine = names.map((n) => rows.find((r) => r.name === n)).filter((r) => r);
 		const theirs = peers.filter((p) => p.workload === workload);
 		console.log(`\n${workload}: libspring rate / peer rate (same run)`);
-		console.log(`${"libspring row".padEnd(46)} ${theirs.map((p) => p.name.padStart(22)).join(" ")}`);
+		const widths = [46, ...theirs.map(() => 22)];
+		console.log(header(["libspring row", ...theirs.map((p) => p.name)], widths));
 		for (const m of mine) {
-			console.log(`${m.name.padEnd(46)} ${theirs.map((p) => `${(m.rate / p.rate).toFixed(1)}x`.padStart(22)).join(" ")}`);
+			console.log(row([m.name, ...theirs.map((p) => `${(m.rate / p.rate).toFixed(1)}x`)], widths));
 		}
 		const ref = rows.find((r) => r.name === "W1 spring_stepper_step (per spring)");
 		// The issue's targets against the peers (absent rows are skipped).
@@ -356,11 +367,13 @@ if (libCsv) {
 			? [["W1 spring_stepper_step_many", "wobble", 200], ["W1 spring_stepper_step_many", "motion", 200],
 				["W1 spring_batch", "wobble", 200], ["W1 spring_batch", "motion", 200]]
 			: [["W2 spring_chain2d_group", "spine-core physics", 10], ["W2 spring_chain_group", "spine-core physics", 10]];
-		for (const [row, peer, minimum] of goals) {
-			const m = rows.find((r) => r.name === row), p = peers.find((q) => q.name === peer);
+		console.log("");
+		for (const [goal, peer, minimum] of goals) {
+			const m = rows.find((r) => r.name === goal), p = peers.find((q) => q.name === peer);
 			if (m && p) {
 				const ratio = m.rate / p.rate;
-				console.log(`target ${ratio >= minimum ? "met    " : "NOT MET"} ${row} >= ${minimum}x ${peer}: ${ratio.toFixed(1)}x`);
+				const verdict = ratio >= minimum ? "met" : markdown ? "**not met**" : "NOT MET";
+				console.log(`${markdown ? "- " : "target "}${verdict}: ${goal} >= ${minimum}x ${peer}: ${ratio.toFixed(1)}x`);
 			}
 		}
 		if (workload === "W1" && ref) {
