@@ -187,7 +187,7 @@ static int check_families(void)
 	return failures;
 }
 
-// The issue's targets that one run of this program can judge (the peers' are judged in
+// The performance targets that one run of this program can judge (the peers' are judged in
 // bench/peers/peers.mjs). A target whose rows are absent is skipped.
 typedef struct bench_target {
 	const char *row;
@@ -222,7 +222,7 @@ static double row_rate(const scenario *s, int reps)
 static void print_targets(int reps)
 {
 	int met = 0, judged = 0;
-	printf("\nTargets (issue 11) judged in this run:\n");
+	printf("\nPerformance targets judged in this run:\n");
 	for (size_t i = 0; i < sizeof g_targets / sizeof g_targets[0]; i++) {
 		const bench_target *t = &g_targets[i];
 		const scenario *row = find_row(t->row), *base = find_row(t->baseline);

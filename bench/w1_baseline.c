@@ -1,6 +1,6 @@
 // W1's plain C exact loop: what a user writes over a spring_stepper's four coefficients, in an
 // array of structs, compiled -O2 in its own library without link-time optimisation (see
-// CMakeLists.txt), so it is the baseline the issue measured. Same arithmetic, in the same
+// CMakeLists.txt), as the performance targets measure it. Same arithmetic, in the same
 // order, as the library's stepper, so its results are bit-identical to spring_stepper_step.
 #include "bench.h"
 

@@ -362,7 +362,7 @@ if (libCsv) {
 			console.log(row([m.name, ...theirs.map((p) => `${(m.rate / p.rate).toFixed(1)}x`)], widths));
 		}
 		const ref = rows.find((r) => r.name === "W1 spring_stepper_step (per spring)");
-		// The issue's targets against the peers (absent rows are skipped).
+		// The performance targets against the peers (absent rows are skipped).
 		const goals = workload === "W1"
 			? [["W1 spring_stepper_step_many", "wobble", 200], ["W1 spring_stepper_step_many", "motion", 200],
 				["W1 spring_batch", "wobble", 200], ["W1 spring_batch", "motion", 200]]
