@@ -17,7 +17,7 @@ cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
 # The library and the shared test scenes (tests/shared), compiled into every test.
 lib=(src/*.c tests/shared/*.c)
 # Tests that use only the core library (the wasm build has no file system access).
-tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_rig test_motion})
+tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_rig test_motion test_batch})
 passed=0 failed=0
 for t in "${tests[@]}"; do
 	[ -f "tests/$t.c" ] || continue
@@ -26,5 +26,11 @@ for t in "${tests[@]}"; do
 	echo "== wasm32 $t"
 	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/$t.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
+# The batch kernels' simd128 path: test_batch once more, built with -msimd128.
+if [[ " ${tests[*]} " == *" test_batch "* ]]; then
+	clang "${cflags[@]}" -msimd128 "${lib[@]}" tests/test_batch.c -lm -Wl,-z,stack-size=1048576 -o "$out/test_batch_simd128.wasm"
+	echo "== wasm32 simd128 test_batch"
+	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/test_batch_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
 echo "wasm32: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

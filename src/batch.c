@@ -60,48 +60,32 @@ static spring_result step_one(const batch_job *job, int i)
 
 #if BATCH_X86 || BATCH_SIMD128
 #define ALWAYS_INLINE __attribute__((always_inline))
-#define EVEN4(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
-#define ODD4(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
-#define T4(t) (t)
-#define LO4(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
-#define HI4(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
-#define ORDER4 0, 1, 2, 3
+
+// Four lanes: SSE2 (the x86-64 baseline, no attribute needed) or wasm simd128.
 typedef float vf4 __attribute__((vector_size(16)));
 typedef int32_t vi4 __attribute__((vector_size(16)));
-#endif
-
-#if BATCH_X86
-// SSE2: the x86-64 baseline, no attribute needed.
-#define KERNEL(name) name##_sse2
+#define KERNEL(name) name##_v4
 #define TARGET
 #define LANES 4
 #define VF vf4
 #define VI vi4
+#if BATCH_X86
 #define ALL(m) (_mm_movemask_ps((__m128)(m)) == 0xf)
-#define EVEN EVEN4
-#define ODD ODD4
-#define AOS_X EVEN4
-#define AOS_V ODD4
-#define AOS_T T4
-#define AOS_LO LO4
-#define AOS_HI HI4
-#define AOS_ORDER ORDER4
+#else
+#define ALL(m) wasm_i32x4_all_true((v128_t)(m))
+#endif
+#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
+#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
+#define AOS_X EVEN
+#define AOS_V ODD
+#define AOS_T(t) (t)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
+#define AOS_ORDER 0, 1, 2, 3
 #include "batch_kernel.h"
-#undef KERNEL
-#undef TARGET
-#undef LANES
-#undef VF
-#undef VI
-#undef ALL
-#undef EVEN
-#undef ODD
-#undef AOS_X
-#undef AOS_V
-#undef AOS_T
-#undef AOS_LO
-#undef AOS_HI
-#undef AOS_ORDER
+#endif
 
+#if BATCH_X86
 typedef float vf8 __attribute__((vector_size(32)));
 typedef int32_t vi8 __attribute__((vector_size(32)));
 #define KERNEL(name) name##_avx2
@@ -120,20 +104,6 @@ typedef int32_t vi8 __attribute__((vector_size(32)));
 #define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
 #define AOS_ORDER 0, 1, 4, 5, 2, 3, 6, 7
 #include "batch_kernel.h"
-#undef KERNEL
-#undef TARGET
-#undef LANES
-#undef VF
-#undef VI
-#undef ALL
-#undef EVEN
-#undef ODD
-#undef AOS_X
-#undef AOS_V
-#undef AOS_T
-#undef AOS_LO
-#undef AOS_HI
-#undef AOS_ORDER
 
 typedef float vf16 __attribute__((vector_size(64)));
 typedef int32_t vi16 __attribute__((vector_size(64)));
@@ -152,52 +122,6 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
 #define AOS_ORDER 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
 #include "batch_kernel.h"
-#undef KERNEL
-#undef TARGET
-#undef LANES
-#undef VF
-#undef VI
-#undef ALL
-#undef EVEN
-#undef ODD
-#undef AOS_X
-#undef AOS_V
-#undef AOS_T
-#undef AOS_LO
-#undef AOS_HI
-#undef AOS_ORDER
-#endif
-
-#if BATCH_SIMD128
-#define KERNEL(name) name##_simd128
-#define TARGET
-#define LANES 4
-#define VF vf4
-#define VI vi4
-#define ALL(m) wasm_i32x4_all_true((v128_t)(m))
-#define EVEN EVEN4
-#define ODD ODD4
-#define AOS_X EVEN4
-#define AOS_V ODD4
-#define AOS_T T4
-#define AOS_LO LO4
-#define AOS_HI HI4
-#define AOS_ORDER ORDER4
-#include "batch_kernel.h"
-#undef KERNEL
-#undef TARGET
-#undef LANES
-#undef VF
-#undef VI
-#undef ALL
-#undef EVEN
-#undef ODD
-#undef AOS_X
-#undef AOS_V
-#undef AOS_T
-#undef AOS_LO
-#undef AOS_HI
-#undef AOS_ORDER
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -264,12 +188,12 @@ static int run_soa(const batch_job *job, int n)
 	int bad = -1, done = 0;
 	switch (spring_internal_batch_current_path()) {
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = soa_sse2(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_SSE2: done = soa_v4(job, n, &bad); break;
 	case SPRING_INTERNAL_BATCH_AVX2: done = soa_avx2(job, n, &bad); break;
 	case SPRING_INTERNAL_BATCH_AVX512: done = soa_avx512(job, n, &bad); break;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_simd128(job, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_v4(job, n, &bad); break;
 #endif
 	default: break;
 	}
@@ -286,12 +210,12 @@ static int run_aos(const spring_stepper *st, spring_state *states, const float *
 	int bad = -1, done = 0;
 	switch (spring_internal_batch_current_path()) {
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = aos_sse2(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_SSE2: done = aos_v4(st, states, targets, n, &bad); break;
 	case SPRING_INTERNAL_BATCH_AVX2: done = aos_avx2(st, states, targets, n, &bad); break;
 	case SPRING_INTERNAL_BATCH_AVX512: done = aos_avx512(st, states, targets, n, &bad); break;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_simd128(st, states, targets, n, &bad); break;
+	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_v4(st, states, targets, n, &bad); break;
 #endif
 	default: break;
 	}

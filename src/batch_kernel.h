@@ -1,5 +1,5 @@
 // The vector kernels of batch.c, written once and included there once per instruction set.
-// Before including, batch.c defines:
+// Before including, batch.c defines (and this file undefines at its end):
 //   KERNEL(name)   the name with the instruction set's suffix
 //   TARGET         the function attribute that enables the instruction set (may be empty)
 //   LANES          floats per vector; VF, VI: float and int32 vectors of LANES lanes
@@ -88,11 +88,13 @@ TARGET static inline ALWAYS_INLINE int KERNEL(soa_body)(const batch_job *job, in
 			nx = BLEND(rest, t, nx);
 			nv = BLEND(rest, zero, nv);
 		}
-		KERNEL(store)(xs + i, BLEND(ok, nx, x));
-		KERNEL(store)(vs + i, BLEND(ok, nv, v));
-		if (!ALL(ok) && *bad < 0) {
-			*bad = i + KERNEL(first_clear)(ok);
+		if (!ALL(ok)) { // refused lanes keep their state
+			nx = BLEND(ok, nx, x);
+			nv = BLEND(ok, nv, v);
+			*bad = *bad < 0 ? i + KERNEL(first_clear)(ok) : *bad;
 		}
+		KERNEL(store)(xs + i, nx);
+		KERNEL(store)(vs + i, nv);
 	}
 	return i;
 }
@@ -123,16 +125,17 @@ TARGET static int KERNEL(aos)(const spring_stepper *st, spring_state *states, co
 		VF nv = vp * e + vv * v;
 		VF nx = t + ne;
 		VI ok = FINITE(nx) & FINITE(nv);
-		VF ox = BLEND(ok, nx, x), ov = BLEND(ok, nv, v);
-		KERNEL(store)(s, AOS_LO(ox, ov));
-		KERNEL(store)(s + LANES / 2, AOS_HI(ox, ov));
-		if (!ALL(ok) && *bad < 0) {
+		if (!ALL(ok)) { // refused lanes keep their state
+			nx = BLEND(ok, nx, x);
+			nv = BLEND(ok, nv, v);
 			int first = LANES;
 			for (int k = 0; k < LANES; k++) {
 				first = !ok[k] && order[k] < first ? order[k] : first;
 			}
-			*bad = i + first;
+			*bad = *bad < 0 ? i + first : *bad;
 		}
+		KERNEL(store)(s, AOS_LO(nx, nv));
+		KERNEL(store)(s + LANES / 2, AOS_HI(nx, nv));
 	}
 	return i;
 }
@@ -140,3 +143,18 @@ TARGET static int KERNEL(aos)(const spring_stepper *st, spring_state *states, co
 #undef BLEND
 #undef ABS
 #undef FINITE
+// The parameters too, for the next instruction set.
+#undef KERNEL
+#undef TARGET
+#undef LANES
+#undef VF
+#undef VI
+#undef ALL
+#undef EVEN
+#undef ODD
+#undef AOS_X
+#undef AOS_V
+#undef AOS_T
+#undef AOS_LO
+#undef AOS_HI
+#undef AOS_ORDER

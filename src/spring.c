@@ -8,10 +8,12 @@
 
 #include "base_internal.h"
 #include "detmath_internal.h"
+#include "spring/batch.h"
 #include "spring_internal.h"
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define LN2 0.69314718055994530942
 
@@ -234,11 +236,41 @@ KERNEL int semi_implicit_component(double w2, double g, float dt, int angle, flo
 
 typedef enum integrator { EXACT, SEMI_IMPLICIT } integrator;
 
+// True when `cache` holds the transition of exactly (p, dt), bit for bit: a pair that passed
+// check_step_args when it was stored.
+static int cache_holds(const spring_exact_cache *cache, spring_params p, float dt)
+{
+	return cache && cache->valid && memcmp(&cache->params, &p, sizeof p) == 0 && memcmp(&cache->dt, &dt, sizeof dt) == 0;
+}
+
+// Applies `tr` to every component of `w`, all or nothing: OUT_OF_RANGE (nothing written) when a
+// result would leave float range.
+KERNEL spring_result apply_n(const spring_transition *tr, view w)
+{
+	values out = read_view(&w);
+	for (int i = 0; i < w.n; i++) {
+		if (!apply_transition(tr, w.angle, w.target[i], &out.x[i], &out.v[i])) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	write_view(&w, &out);
+	return SPRING_OK;
+}
+
 // Advances the components of `w` by dt with the chosen integrator. On error nothing is written.
-KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt)
+// An exact step takes its transition from `cache` when that holds (p, dt) (the checks of p and
+// dt passed when it was stored) and stores a newly computed one there; `cache` may be NULL.
+KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt, spring_exact_cache *cache)
 {
 	if (w.n == 0) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (method == EXACT && cache_holds(cache, p, dt)) {
+		if (!view_finite(&w)) {
+			return SPRING_ERROR_NOT_FINITE;
+		}
+		spring_transition tr = {cache->transition[0], cache->transition[1], cache->transition[2], cache->transition[3]};
+		return apply_n(&tr, w);
 	}
 	spring_result r = check_step_args(p, dt);
 	if (r != SPRING_OK) {
@@ -250,16 +282,18 @@ KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt
 	if (!view_finite(&w)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	spring_transition tr = {0.0, 0.0, 0.0, 0.0};
 	double w2 = spring_internal_w2(p), g = spring_internal_gamma(p);
 	if (method == EXACT) {
+		spring_transition tr;
 		spring_transition_compute(w2, g, (double)dt, &tr);
+		if (cache) {
+			*cache = (spring_exact_cache){p, dt, 1u, 0u, {tr.pp, tr.pv, tr.vp, tr.vv}};
+		}
+		return apply_n(&tr, w);
 	}
 	values out = read_view(&w);
 	for (int i = 0; i < w.n; i++) {
-		int ok = method == EXACT ? apply_transition(&tr, w.angle, w.target[i], &out.x[i], &out.v[i])
-		                         : semi_implicit_component(w2, g, dt, w.angle, w.target[i], &out.x[i], &out.v[i]);
-		if (!ok) {
+		if (!semi_implicit_component(w2, g, dt, w.angle, w.target[i], &out.x[i], &out.v[i])) {
 			return SPRING_ERROR_OUT_OF_RANGE;
 		}
 	}
@@ -269,42 +303,64 @@ KERNEL spring_result step_n(integrator method, spring_params p, view w, float dt
 
 spring_result spring_step_exact(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_n(EXACT, p, view_1(s, target, 0), dt);
+	return step_n(EXACT, p, view_1(s, target, 0), dt, NULL);
+}
+
+spring_result spring_step_exact_cached(spring_exact_cache *cache, spring_params p, spring_state *s, float target, float dt)
+{
+	return cache ? step_n(EXACT, p, view_1(s, target, 0), dt, cache) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 spring_result spring_step_exact_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	return step_n(EXACT, p, view_vec2(s, target), dt);
+	return step_n(EXACT, p, view_vec2(s, target), dt, NULL);
+}
+
+spring_result spring_step_exact_cached_vec2(spring_exact_cache *cache, spring_params p, spring_state_vec2 *s, spring_vec2 target,
+                                            float dt)
+{
+	return cache ? step_n(EXACT, p, view_vec2(s, target), dt, cache) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 spring_result spring_step_exact_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	return step_n(EXACT, p, view_vec3(s, target), dt);
+	return step_n(EXACT, p, view_vec3(s, target), dt, NULL);
+}
+
+spring_result spring_step_exact_cached_vec3(spring_exact_cache *cache, spring_params p, spring_state_vec3 *s, spring_vec3 target,
+                                            float dt)
+{
+	return cache ? step_n(EXACT, p, view_vec3(s, target), dt, cache) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 spring_result spring_step_exact_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_n(EXACT, p, view_1(s, target, 1), dt);
+	return step_n(EXACT, p, view_1(s, target, 1), dt, NULL);
+}
+
+spring_result spring_step_exact_cached_angle(spring_exact_cache *cache, spring_params p, spring_state *s, float target, float dt)
+{
+	return cache ? step_n(EXACT, p, view_1(s, target, 1), dt, cache) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 spring_result spring_step_semi_implicit(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 0), dt);
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 0), dt, NULL);
 }
 
 spring_result spring_step_semi_implicit_vec2(spring_params p, spring_state_vec2 *s, spring_vec2 target, float dt)
 {
-	return step_n(SEMI_IMPLICIT, p, view_vec2(s, target), dt);
+	return step_n(SEMI_IMPLICIT, p, view_vec2(s, target), dt, NULL);
 }
 
 spring_result spring_step_semi_implicit_vec3(spring_params p, spring_state_vec3 *s, spring_vec3 target, float dt)
 {
-	return step_n(SEMI_IMPLICIT, p, view_vec3(s, target), dt);
+	return step_n(SEMI_IMPLICIT, p, view_vec3(s, target), dt, NULL);
 }
 
 spring_result spring_step_semi_implicit_angle(spring_params p, spring_state *s, float target, float dt)
 {
-	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 1), dt);
+	return step_n(SEMI_IMPLICIT, p, view_1(s, target, 1), dt, NULL);
 }
 
 // The closed form is the exact step from `start` (which stays as it was on invalid input).

@@ -2,6 +2,7 @@
 // (denormals, huge values, signed zeros, results beyond float range), for every count around the
 // vector widths and unaligned starts; ranges touch exactly their springs; bad springs are refused
 // alone; nothing allocates per call; a golden hash ties the paths of every platform together.
+// The cached exact steps give spring_step_exact's bits.
 #include "spring/batch.h"
 
 #include "batch_internal.h"
@@ -534,6 +535,75 @@ static int test_golden_many_springs(void)
 	return 0;
 }
 
+// The four cached exact steps give spring_step_exact's bits and result codes on random states
+// (non-finite ones too) while params and dt change between calls in every way: other springs,
+// one ulp apart, other steps, invalid ones; a zeroed cache is empty; NULL is refused.
+static int test_exact_cache_matches_uncached(void)
+{
+	spring_params ps[6] = {{170.0f, 26.0f, 1.0f}, {170.0f, 26.0f, 1.0f}, {10.0f, 40.0f, 1.0f},
+	                       {157.9f, 0.0f, 1.0f},  {1.0f, -1.0f, 1.0f},   {170.0f, 26.0f, 1.0f}};
+	ps[1].damping = nextafterf(26.0f, 27.0f); // one ulp apart
+	ps[5].mass = nextafterf(1.0f, 2.0f);
+	const float dts[5] = {1.0f / 120.0f, 1.0f / 60.0f, 0.0f, 2.5f, -1.0f};
+	spring_exact_cache cache[4];
+	memset(cache, 0, sizeof cache);
+	int hits_differ = 0;
+	for (int k = 0; k < 20000; k++) {
+		spring_params p = ps[rng_next() % 6u];
+		float dt = dts[rng_next() % 5u];
+		int repeat = (int)(rng_next() % 4u); // runs of the same pair, so that the cache is used
+		for (int r = 0; r <= repeat; r++) {
+			float q[9];
+			for (int i = 0; i < 9; i++) {
+				q[i] = rng_next() % 50u == 0 ? NAN : (float)((int32_t)rng_next() % 20000) * 0.01f;
+			}
+			spring_state a = {q[0], q[1]}, b = a, c = a, d = a;
+			spring_state_vec2 a2 = {{q[0], q[1]}, {q[2], q[3]}}, b2 = a2;
+			spring_state_vec3 a3 = {{q[0], q[1], q[2]}, {q[3], q[4], q[5]}}, b3 = a3;
+			spring_vec2 t2 = {q[6], q[7]};
+			spring_vec3 t3 = {q[6], q[7], q[8]};
+			spring_result r1 = spring_step_exact(p, &a, q[6], dt), r2 = spring_step_exact_cached(&cache[0], p, &b, q[6], dt);
+			ENSURE(r1 == r2 && memcmp(&a, &b, sizeof a) == 0);
+			r1 = spring_step_exact_angle(p, &c, q[6] * 3.0f, dt);
+			r2 = spring_step_exact_cached_angle(&cache[1], p, &d, q[6] * 3.0f, dt);
+			ENSURE(r1 == r2 && memcmp(&c, &d, sizeof c) == 0);
+			r1 = spring_step_exact_vec2(p, &a2, t2, dt);
+			r2 = spring_step_exact_cached_vec2(&cache[2], p, &b2, t2, dt);
+			ENSURE(r1 == r2 && memcmp(&a2, &b2, sizeof a2) == 0);
+			r1 = spring_step_exact_vec3(p, &a3, t3, dt);
+			r2 = spring_step_exact_cached_vec3(&cache[3], p, &b3, t3, dt);
+			ENSURE(r1 == r2 && memcmp(&a3, &b3, sizeof a3) == 0);
+		}
+	}
+	// One ulp of damping moves the result: a cache that ignored it would be caught above.
+	for (int i = 0; i < 100 && !hits_differ; i++) {
+		spring_state a = {(float)i, 1.0f}, b = a;
+		(void)spring_step_exact(ps[0], &a, 100.0f, 2.5f);
+		(void)spring_step_exact(ps[1], &b, 100.0f, 2.5f);
+		hits_differ = memcmp(&a, &b, sizeof a) != 0;
+	}
+	ENSURE(hits_differ);
+
+	// Empty and NULL caches.
+	spring_exact_cache empty;
+	memset(&empty, 0, sizeof empty);
+	spring_state s = {1.0f, 0.0f};
+	ENSURE(spring_step_exact_cached(&empty, (spring_params){0}, &s, 0.0f, 0.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(s.x == 1.0f && empty.valid == 0u);
+	ENSURE(spring_step_exact_cached(NULL, ps[0], &s, 0.0f, 0.01f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_step_exact_cached_angle(NULL, ps[0], &s, 0.0f, 0.01f) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_state_vec2 s2 = {{1.0f, 1.0f}, {0.0f, 0.0f}};
+	spring_state_vec3 s3 = {{1.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 0.0f}};
+	ENSURE(spring_step_exact_cached_vec2(NULL, ps[0], &s2, (spring_vec2){0}, 0.01f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_step_exact_cached_vec3(NULL, ps[0], &s3, (spring_vec3){0}, 0.01f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_step_exact_cached(&empty, ps[0], NULL, 0.0f, 0.01f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(s.x == 1.0f && s2.x.x == 1.0f && s3.x.x == 1.0f);
+	// The first valid call fills it; the remembered pair is the one given.
+	ENSURE(spring_step_exact_cached(&empty, ps[0], &s, 0.0f, 0.01f) == SPRING_OK);
+	ENSURE(empty.valid == 1u && memcmp(&empty.params, &ps[0], sizeof ps[0]) == 0 && empty.dt == 0.01f);
+	return 0;
+}
+
 // The test hook itself: unknown paths are refused, AUTO restores the run-time choice.
 static int test_force_path_hook(void)
 {
@@ -570,5 +640,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_retarget_and_split_ranges);
 	RUN_TEST(test_no_allocation);
 	RUN_TEST(test_golden_many_springs);
+	RUN_TEST(test_exact_cache_matches_uncached);
 	return TEST_SUMMARY();
 }

@@ -4,6 +4,8 @@
 ///
 /// - `spring_stepper_step_many` steps an array of `spring_state` towards an array of targets with
 ///   one shared stepper.
+/// - `spring_step_exact_cached` is spring_step_exact with the transition remembered in a cache
+///   the caller owns, for springs that share parameters and a step.
 /// - `spring_batch` describes springs stored as a structure of arrays (positions, velocities,
 ///   targets in caller-owned arrays) with one shared transition or one per spring, optional rest
 ///   snapping, and a `first, count` range entry point so that a job system can split the work.
@@ -18,8 +20,9 @@
 /// Bad springs never poison the others: each spring is stepped or refused on its own, exactly as
 /// `spring_stepper_step` would. A spring whose state or target is not finite, or whose new state
 /// would leave float range, keeps its state bit for bit while every other spring steps; the call
-/// then returns the first refused spring's reason (NOT_FINITE before OUT_OF_RANGE only by index
-/// order: the lowest refused index decides) and, for the batch, its index.
+/// then returns the reason of the refused spring with the lowest index (NOT_FINITE for a state or
+/// target that is not finite, OUT_OF_RANGE for a step that would leave float range) and, for the
+/// batch, that index. The error path costs nothing while every spring steps.
 #ifndef SPRING_BATCH_H
 #define SPRING_BATCH_H
 
@@ -96,6 +99,34 @@ SPRING_API spring_result spring_batch_step(const spring_batch *b, int *bad_index
 /// How many springs of [first, first + count) rest exactly on their target with velocity 0 (what
 /// rest detection leaves). -1 for a NULL batch or a range outside it.
 SPRING_API int spring_batch_count_resting(const spring_batch *b, int first, int count);
+
+/// @name Exact steps with a remembered transition
+/// spring_step_exact recomputes the closed-form transition of (params, dt) in double on every
+/// call (an exponential and a power series or a sine). These forms keep the last pair's
+/// transition in a `spring_exact_cache` that the caller owns and recompute it only when params or
+/// dt change (compared bit for bit), so stepping many springs with one spring and one dt, or one
+/// spring at a fixed step, costs a few multiplications per spring. Results, result codes and the
+/// untouched-on-error behaviour are exactly those of spring_step_exact and its vec2, vec3 and
+/// angle forms; `cache` NULL: INVALID_ARGUMENT. Every call may write the cache: give each thread
+/// (or call site) its own. A zeroed cache is empty; only these functions write one.
+/// @{
+typedef struct spring_exact_cache {
+	spring_params params; ///< the parameters of the remembered transition
+	float dt;             ///< its step, seconds
+	uint32_t valid;       ///< 0: empty (a zeroed cache)
+	uint32_t reserved;    ///< 0
+	double transition[4]; ///< pp, pv, vp, vv of e' = pp e + pv v, v' = vp e + vv v, e = x - target
+} spring_exact_cache;     // 56 bytes
+
+SPRING_API spring_result spring_step_exact_cached(spring_exact_cache *cache, spring_params p, spring_state *s, float target,
+                                                  float dt);
+SPRING_API spring_result spring_step_exact_cached_vec2(spring_exact_cache *cache, spring_params p, spring_state_vec2 *s,
+                                                       spring_vec2 target, float dt);
+SPRING_API spring_result spring_step_exact_cached_vec3(spring_exact_cache *cache, spring_params p, spring_state_vec3 *s,
+                                                       spring_vec3 target, float dt);
+SPRING_API spring_result spring_step_exact_cached_angle(spring_exact_cache *cache, spring_params p, spring_state *s, float target,
+                                                        float dt);
+/// @}
 
 #ifdef __cplusplus
 }
