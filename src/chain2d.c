@@ -13,10 +13,19 @@
 // L' = 2L/3 (the rod's equivalent simple pendulum), d x g = d.x g.y - d.y g.x. So a pivot
 // acceleration a adds -inertia (d x a) / L' = inertia (a x d) / L': a pivot pushed along +x under
 // a segment hanging down (d = (0, -1)) gives theta'' < 0, the tip swings back towards -x (the tail
-// lags). The pivot of segment 0 is the root: its velocity in a step is (this step's root - the
-// last step's) / step on the root path interpolated inside the frame, capped at max_root_speed,
-// and its acceleration (velocity - the last step's velocity) / step, so the impulse a frame's
-// change of velocity gives does not depend on the frame rate. Every segment's pivot takes the
+// lags). The pivot of segment 0 is the root. Its velocity is not the slope of the root path
+// interpolated linearly inside the frame: that path's velocity is constant within a frame and
+// jumps at frame boundaries, so a frame's whole change of velocity would arrive as one impulse,
+// an error that grows with the square of the frame time (1.5% of a tail's length at 24 fps). The
+// pivot's velocity u(t) is instead a continuous path through the root's mean velocity over each
+// frame, taken at the frame's middle (where it is the true velocity to second order): from the
+// velocity it had at the frame's start it moves linearly to the frame's mean by mid-frame, then
+// continues with the slope between the last frame's mean and this one's, until the next frame
+// corrects it. Frames shorter than a step join the next (the mean is taken over at least one
+// step, so float noise in the root is never divided by a tiny time). The means are capped at
+// max_root_speed, and so is u. The acceleration in a step is (u - the last step's u) / step; it
+// telescopes, so the root's velocity the chain has felt never drifts from the root's. (The rig,
+// which interpolates its own roots per step, feeds the step-to-step velocity.) Every segment's pivot takes the
 // root's acceleration; the parents' simulated motion reaches a child through its target (their
 // angles, as without inertia), not through its pivot: in a one-way cascade (no reaction on the
 // parent) the parent's tip acceleration fed to the child diverges on long chains -- its
@@ -111,6 +120,145 @@ enum {
 #define EQUILIBRIUM_ITERATIONS 40
 
 // ---------------------------------------------------------------------------------------------
+// The pivot's path (inertia)
+
+// The cubic (or lower, with fewer knots) through the knots, in Newton form about the newest.
+static void path_fit(spring_chain2d *c)
+{
+	const int n = c->knot_count;
+	double node[4] = {0.0, 0.0, 0.0, 0.0}; // newest first, times relative to the newest
+	for (int j = 1; j < n; j++) {
+		node[j] = node[j - 1] - c->knot_gap[n - 1 - j];
+	}
+	for (int k = 0; k < 2; k++) {
+		double dd[4];
+		for (int j = 0; j < n; j++) {
+			dd[j] = c->knot[n - 1 - j][k];
+		}
+		for (int order = 1; order < n; order++) {
+			for (int j = n - 1; j >= order; j--) {
+				dd[j] = (dd[j] - dd[j - 1]) / (node[j] - node[j - order]);
+			}
+		}
+		for (int j = 0; j < 4; j++) {
+			c->path_coef[j][k] = j < n ? dd[j] : 0.0;
+		}
+	}
+	c->path_node[0] = node[1];
+	c->path_node[1] = node[2];
+}
+
+// The path's position `tau` seconds after the newest knot (negative: inside the frame that ended it).
+static void path_at(const spring_chain2d *c, double tau, double p[2])
+{
+	const double w1 = tau, w2 = w1 * (tau - c->path_node[0]), w3 = w2 * (tau - c->path_node[1]);
+	for (int k = 0; k < 2; k++) {
+		p[k] = c->path_coef[0][k] + w1 * c->path_coef[1][k] + w2 * c->path_coef[2][k] + w3 * c->path_coef[3][k];
+	}
+}
+
+// One knot at `position`, the pivot still there.
+static void path_restart(spring_chain2d *c, spring_vec2 position)
+{
+	memset(c->knot, 0, sizeof c->knot);
+	memset(c->knot_gap, 0, sizeof c->knot_gap);
+	c->knot[0][0] = (double)position.x;
+	c->knot[0][1] = (double)position.y;
+	c->knot_count = 1;
+	c->knot_elapsed = 0.0;
+	c->input_position = position;
+	path_fit(c);
+	c->pivot[0] = c->knot[0][0];
+	c->pivot[1] = c->knot[0][1];
+	c->pivot_time = 0.0;
+}
+
+// Advances the path by a frame of `frame_dt` ending with the root at `to`; gives the time of the
+// frame's start relative to the newest knot. A frame that completes at least a step since the
+// newest knot adds a knot: the newest plus the root's displacement, its mean speed capped.
+static double path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
+{
+	const double begin = c->knot_elapsed, elapsed = begin + frame_dt;
+	if (elapsed < (double)c->clock.step) {
+		c->knot_elapsed = elapsed;
+		return begin; // extends the newest cubic past its knot
+	}
+	double d[2] = {(double)to.x - (double)c->input_position.x, (double)to.y - (double)c->input_position.y};
+	const double distance = sqrt(d[0] * d[0] + d[1] * d[1]);
+	if (c->max_root_speed > 0.0f && distance > (double)c->max_root_speed * elapsed) {
+		d[0] *= (double)c->max_root_speed * elapsed / distance;
+		d[1] *= (double)c->max_root_speed * elapsed / distance;
+	}
+	int n = c->knot_count;
+	if (elapsed > (double)c->clock.max_steps * (double)c->clock.step && n > 1) {
+		// A hitch (the clock drops time): the knots before say nothing about this frame, and
+		// their gaps would be lost against its length. The path over it is a straight line.
+		memmove(c->knot[0], c->knot[n - 1], sizeof c->knot[0]);
+		n = 1;
+	}
+	if (n == 4) {
+		memmove(c->knot[0], c->knot[1], 3 * sizeof c->knot[0]);
+		memmove(&c->knot_gap[0], &c->knot_gap[1], 2 * sizeof c->knot_gap[0]);
+		n = 3;
+	}
+	c->knot[n][0] = c->knot[n - 1][0] + d[0];
+	c->knot[n][1] = c->knot[n - 1][1] + d[1];
+	c->knot_gap[n - 1] = elapsed;
+	c->knot_count = n + 1;
+	c->knot_elapsed = 0.0;
+	c->input_position = to;
+	c->pivot_time -= elapsed;
+	path_fit(c);
+	return -elapsed + begin;
+}
+
+// True when the root stands at the newest knot and every knot and the pivot are one point: no
+// step would move the pivot.
+static bool path_is_still(const spring_chain2d *c, spring_vec2 to)
+{
+	if (memcmp(&to, &c->input_position, sizeof to) != 0) {
+		return false;
+	}
+	for (int j = 0; j < c->knot_count; j++) {
+		if (c->knot[j][0] != c->pivot[0] || c->knot[j][1] != c->pivot[1]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// The pivot's velocity in a step ending `tau` seconds after the newest knot: the path's
+// displacement since the last step over the path's time since then. (After a hitch the clock
+// runs fewer steps than the frame holds, spread over it: the pivot still moves at the root's
+// speed, and the root's displacement over the lost time is not felt as a dash.)
+static void path_step(spring_chain2d *c, double tau, double u[2])
+{
+	double p[2];
+	path_at(c, tau, p);
+	const double span = tau - c->pivot_time;
+	for (int k = 0; k < 2; k++) {
+		u[k] = span > 0.0 ? (p[k] - c->pivot[k]) / span : (double)(k == 0 ? c->root_velocity.x : c->root_velocity.y);
+		c->pivot[k] = p[k];
+	}
+	c->pivot_time = tau;
+}
+
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
+{
+	return path_advance(c, to, frame_dt);
+}
+
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to)
+{
+	return path_is_still(c, to);
+}
+
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2])
+{
+	path_step(c, tau, u);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Layout
 
 static size_t round_up(size_t x)
@@ -138,10 +286,15 @@ static size_t stepper_stride(int n)
 	return round_up((size_t)n * sizeof(spring_stepper));
 }
 
+static size_t trig_stride(int n)
+{
+	return round_up((size_t)n * sizeof(spring_chain2d_trig));
+}
+
 static size_t total_bytes(int n)
 {
 	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n);
+	       stepper_stride(n) + trig_stride(n);
 }
 
 size_t spring_chain2d_internal_block_size(int n)
@@ -169,6 +322,12 @@ static spring_stepper *steppers(const spring_chain2d *c)
 	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
 	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
 	return (spring_stepper *)(void *)(base + offset);
+}
+
+// The sin and cos kept by the last step (part of the mutable state), after the transitions.
+static spring_chain2d_trig *trigs(const spring_chain2d *c)
+{
+	return (spring_chain2d_trig *)(void *)((unsigned char *)steppers(c) + stepper_stride(c->segment_count));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,6 +573,7 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	c->prev_root = root;
 	c->input_root = root;
 	c->root_velocity = spring_vec2_make(0.0f, 0.0f);
+	path_restart(c, root.position);
 	c->resting = false; // the next still step checks the balance under the forces
 }
 
@@ -466,6 +626,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		SPRING_ASSERT(r == SPRING_OK); // validated above
 		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
+		trigs(c)[i].key = NAN;         // nothing kept
 	}
 	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
@@ -517,7 +678,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
 	double held;
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held);
+	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, NULL);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -618,24 +779,17 @@ static void carry(spring_chain2d *c, double turn)
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
 }
 
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
-                                        double *carried, bool *still_out)
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still_out)
 {
-	if (c->resting && same) {
+	const double vx = u[0], vy = u[1];
+	if (c->resting && same && vx == 0.0 && vy == 0.0) {
 		return false; // asleep: nothing would move
 	}
 	c->resting = false;
 	const double h = (double)c->clock.step;
-	// The root's velocity over this step (segment 0's pivot), capped at max_root_speed.
-	double vx = ((double)root.position.x - (double)c->root.position.x) / h;
-	double vy = ((double)root.position.y - (double)c->root.position.y) / h;
-	double speed = sqrt(vx * vx + vy * vy);
-	if (c->max_root_speed > 0.0f && speed > (double)c->max_root_speed) {
-		vx *= (double)c->max_root_speed / speed;
-		vy *= (double)c->max_root_speed / speed;
-	}
-	// Still: the inputs of the last step, whose root did not move either (no acceleration left).
-	const bool still = same && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
+	// Still: the inputs of the last step, and the pivot neither moves nor did (no acceleration left).
+	const bool still = same && vx == 0.0 && vy == 0.0 && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
 	*carried = 0.0; // the caller keeps the history, then carries the angles by this
 	if (c->max_root_angular_speed > 0.0f) {
 		double turn = (double)spring_chain2d_delta(c->root.angle, root.angle);
@@ -656,6 +810,7 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
 	// whip finite (its centripetal feed grows with the square of the speed).
 	in->max_speed = (float)(SPRING_PI / h);
+	in->held_max = SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h);
 	in->fx = (double)c->gravity.x + (double)c->wind.x;
 	in->fy = (double)c->gravity.y + (double)c->wind.y;
 	in->px = px;
@@ -677,6 +832,7 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->params = parr(c, ARR_PARAMS);
 	out->own_params = parr(c, ARR_OWN_PARAMS);
 	out->steppers = steppers(c);
+	out->trig = trigs(c);
 }
 
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
@@ -689,20 +845,22 @@ void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chai
 	out->inertia = farr(c, ARR_INERTIA)[i];
 }
 
-// One fixed step under `root` (clean) with the animated `offsets` of this step, root to tip,
-// keeping the previous state for the output interpolation. Asleep with the inputs of the last
-// step, it does nothing. On error the state is partly stepped: the caller restores its backup.
-static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets)
+// One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
+// velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
+// Asleep with the inputs of the last step, it does nothing. On error the state is partly
+// stepped: the caller restores its backup.
+static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
 {
 	spring_chain2d_step_input in;
 	double turn;
 	bool still;
-	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), &in, &turn, &still)) {
+	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &turn, &still)) {
 		return SPRING_OK;
 	}
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
 	float *used = farr(c, ARR_OFFSET);
+	spring_chain2d_trig *trig = trigs(c);
 	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
 	if (turn != 0.0) {
 		carry_angles(angle, n, turn);
@@ -712,7 +870,7 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 		spring_chain2d_segment_input seg;
 		spring_chain2d_internal_segment(c, i, &seg);
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i]);
+		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i], &trig[i]);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -738,17 +896,20 @@ static size_t state_bytes(const spring_chain2d *c)
 typedef struct chain2d_backup {
 	spring_chain2d head;
 	float state[ARR_STATE_COUNT * SPRING_CHAIN_MAX_BONES];
+	spring_chain2d_trig trig[SPRING_CHAIN_MAX_BONES];
 } chain2d_backup;
 
 static void backup_state(const spring_chain2d *c, chain2d_backup *b)
 {
 	b->head = *c;
 	memcpy(b->state, farr(c, ARR_ANGLE), state_bytes(c));
+	memcpy(b->trig, trigs(c), (size_t)c->segment_count * sizeof(spring_chain2d_trig));
 }
 
 static void restore_state(spring_chain2d *c, const chain2d_backup *b)
 {
 	memcpy(farr(c, ARR_ANGLE), b->state, state_bytes(c));
+	memcpy(trigs(c), b->trig, (size_t)c->segment_count * sizeof(spring_chain2d_trig));
 	*c = b->head;
 }
 
@@ -777,11 +938,16 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	const float *anim_to = farr(chain, ARR_ANIM_TO);
 	spring_xform2 from = chain->input_root, to = spring_chain2d_internal_clean_root(root);
 	const size_t offset_bytes = (size_t)n * sizeof(float);
-	// Asleep and nothing changed: every step would do nothing, so none runs.
+	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing, so
+	// none runs (the path advances as the steps would have left it).
 	if (chain->resting && memcmp(&from, &to, sizeof to) == 0 && memcmp(anim_from, anim_to, offset_bytes) == 0 &&
-	    same_inputs(chain, spring_chain2d_internal_substep_root(from, to, 1.0f), anim_to)) {
+	    path_is_still(chain, to.position) && same_inputs(chain, to, anim_to)) {
 		int steps = spring_clock_advance(&chain->clock, frame_dt);
-		return steps < 0 ? (spring_result)(-steps) : SPRING_OK;
+		if (steps < 0) {
+			return (spring_result)(-steps);
+		}
+		(void)path_advance(chain, to.position, (double)frame_dt);
+		return SPRING_OK;
 	}
 	chain2d_backup backup;
 	backup_state(chain, &backup);
@@ -790,13 +956,16 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		restore_state(chain, &backup);
 		return (spring_result)(-steps);
 	}
+	const double begin = path_advance(chain, to.position, (double)frame_dt);
 	float offsets[SPRING_CHAIN_MAX_BONES];
 	for (int k = 0; k < steps; k++) {
 		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
 		for (int i = 0; i < n; i++) {
 			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
 		}
-		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets);
+		double u[2];
+		path_step(chain, begin + (double)f * (double)frame_dt, u);
+		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
 		if (r != SPRING_OK) {
 			restore_state(chain, &backup);
 			return r;
@@ -831,7 +1000,10 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	chain2d_backup backup;
 	backup_state(chain, &backup);
 	chain->input_root = at;
-	r = step_once(chain, at, offsets);
+	// The rig interpolates its roots per step: each step is a frame of one step on the pivot's path.
+	double u[2];
+	path_step(chain, path_advance(chain, at.position, (double)chain->clock.step) + (double)chain->clock.step, u);
+	r = step_once(chain, at, offsets, u);
 	if (r != SPRING_OK) {
 		restore_state(chain, &backup);
 	}
@@ -916,6 +1088,15 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	                       {1.0f, 1.0f}};
 	chain->prev_root = prev_root;
 	chain->input_root = input;
+	// The pivot's path turns with the root (only its differences matter: its knots are displacements).
+	chain->input_position = input.position;
+	for (int j = 0; j <= chain->knot_count; j++) {
+		double *p = j < chain->knot_count ? chain->knot[j] : chain->pivot;
+		double x = p[0], y = p[1];
+		p[0] = cs * x - sn * y;
+		p[1] = sn * x + cs * y;
+	}
+	path_fit(chain);
 	chain->root = to;
 	chain->resting = false; // the forces now act at other angles
 	return SPRING_OK;
@@ -1071,7 +1252,7 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	spring_chain2d_pose_walk(prev, angle, 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
+	spring_chain2d_pose_walk(prev, angle, trigs(chain), 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 

@@ -14,8 +14,8 @@
 // backup an update restores on error, the per-update scratch and the scratch chain. Arrays are
 // addressed by offsets, never stored pointers, so a group in caller memory copies byte for byte.
 //
-// Per chain and segment: 60 bytes kept (angle, velocity, previous angle, target, inertia: 20;
-// params and own params: 24; transition: 16) and 16 bytes of backup.
+// Per chain and segment: 84 bytes kept (angle, velocity, previous angle, target, inertia: 20;
+// params and own params: 24; transition: 16; the kept sin and cos: 24) and 40 bytes of backup.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -43,6 +43,7 @@ struct spring_chain2d_group {
 typedef struct group_lane {
 	spring_xform2 from, to; // the roots the frame interpolates between
 	spring_chain2d_step_input in;
+	double begin;         // s: the frame's start on the pivot's path (relative to its newest knot)
 	double turn;          // carried this step
 	float parent;         // this step's simulated angle of the segment above
 	unsigned char asleep; // sleeps through the whole update (as spring_chain2d_update skips it)
@@ -54,9 +55,9 @@ typedef struct group_lane {
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, float_stride, params, own, steppers; // offsets from the struct
-	size_t kept;                                               // bytes in snapshots
-	size_t backup_heads, backup_state, lanes, scratch, total;
+	size_t heads, floats, float_stride, params, own, steppers, trig; // offsets from the struct
+	size_t kept;                                                     // bytes in snapshots
+	size_t backup_heads, backup_state, backup_trig, lanes, scratch, total;
 } group_layout;
 
 static size_t align16(size_t x)
@@ -86,11 +87,15 @@ static bool layout_of(int count, int n, group_layout *l)
 	off += align16(cn * sizeof(spring_params));
 	l->steppers = off;
 	off += align16(cn * sizeof(spring_stepper));
+	l->trig = off;
+	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->kept = off;
 	l->backup_heads = off;
 	off += align16((size_t)count * sizeof(spring_chain2d));
 	l->backup_state = off;
 	off += (size_t)G_STATE_COUNT * l->float_stride;
+	l->backup_trig = off;
+	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->lanes = off;
 	off += align16((size_t)count * sizeof(group_lane));
 	l->scratch = off;
@@ -129,6 +134,11 @@ static spring_stepper *gsteppers(const spring_chain2d_group *g, const group_layo
 	return (spring_stepper *)(void *)(base_of(g) + l->steppers);
 }
 
+static spring_chain2d_trig *gtrig(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (spring_chain2d_trig *)(void *)(base_of(g) + l->trig);
+}
+
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d *)(void *)(base_of(g) + l->scratch);
@@ -163,8 +173,10 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	const float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
 	const spring_params *params = gparams(g, l), *own = gown(g, l);
 	const spring_stepper *st = gsteppers(g, l);
+	const spring_chain2d_trig *trig = gtrig(g, l);
 	for (int i = 0; i < n; i++) {
 		size_t k = (size_t)i * (size_t)count + (size_t)j;
+		v.trig[i] = trig[k];
 		v.angle[i] = angle[k];
 		v.velocity[i] = velocity[k];
 		v.prev[i] = prev[k];
@@ -189,8 +201,10 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
 	spring_params *params = gparams(g, l), *own = gown(g, l);
 	spring_stepper *st = gsteppers(g, l);
+	spring_chain2d_trig *trig = gtrig(g, l);
 	for (int i = 0; i < n; i++) {
 		size_t k = (size_t)i * (size_t)count + (size_t)j;
+		trig[k] = v.trig[i];
 		angle[k] = v.angle[i];
 		velocity[k] = v.velocity[i];
 		prev[k] = v.prev[i];
@@ -334,6 +348,7 @@ static void backup_state(spring_chain2d_group *g, const group_layout *l)
 	unsigned char *b = base_of(g);
 	memcpy(b + l->backup_heads, b + l->heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->backup_state, b + l->floats, (size_t)G_STATE_COUNT * l->float_stride);
+	memcpy(b + l->backup_trig, b + l->trig, l->kept - l->trig);
 }
 
 static void restore_state(spring_chain2d_group *g, const group_layout *l, spring_clock clock)
@@ -341,12 +356,13 @@ static void restore_state(spring_chain2d_group *g, const group_layout *l, spring
 	unsigned char *b = base_of(g);
 	memcpy(b + l->heads, b + l->backup_heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->floats, b + l->backup_state, (size_t)G_STATE_COUNT * l->float_stride);
+	memcpy(b + l->trig, b + l->backup_trig, l->kept - l->trig);
 	g->clock = clock;
 }
 
 // One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
 // chain for the roots, then segment by segment across the awake chains).
-static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f)
+static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
 {
 	const int n = g->segment_count, count = g->chain_count;
 	spring_chain2d *head = heads(g, l);
@@ -356,6 +372,7 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 	const float *inertia = garr(g, l, G_INERTIA);
 	const spring_params *params = gparams(g, l);
 	const spring_stepper *st = gsteppers(g, l);
+	spring_chain2d_trig *trig = gtrig(g, l);
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape); // lengths, rest angles, limits
 	for (int j = 0; j < count; j++) {
@@ -366,8 +383,10 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			continue;
 		}
 		spring_xform2 at = spring_chain2d_internal_substep_root(ln->from, ln->to, f);
-		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), &ln->in, &ln->turn,
-		                                        &still)) {
+		double u[2];
+		spring_chain2d_internal_path_step(&head[j], ln->begin + (double)f * (double)frame_dt, u);
+		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), u, &ln->in,
+		                                        &ln->turn, &still)) {
 			continue;
 		}
 		ln->awake = 1;
@@ -394,7 +413,7 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			seg.stepper = &st[k];
 			seg.inertia = inertia[k];
 			spring_state s = {angle[k], velocity[k]};
-			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, ln->parent, 0.0f, &s, &target[k]);
+			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, ln->parent, 0.0f, &s, &target[k], &trig[k]);
 			if (r != SPRING_OK) {
 				return r;
 			}
@@ -437,9 +456,10 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		group_lane *ln = &lane[j];
 		ln->from = head[j].input_root;
 		ln->to = spring_chain2d_internal_clean_root(roots[j]);
-		// Asleep and nothing changed: spring_chain2d_update runs no step for it.
+		// Asleep, nothing changed, the pivot at rest on its path: spring_chain2d_update runs no step.
 		ln->asleep = head[j].resting && memcmp(&ln->from, &ln->to, sizeof ln->to) == 0 &&
-		             spring_chain2d_internal_same_root(&head[j], spring_chain2d_internal_substep_root(ln->from, ln->to, 1.0f));
+		             spring_chain2d_internal_path_is_still(&head[j], ln->to.position) &&
+		             spring_chain2d_internal_same_root(&head[j], ln->to);
 	}
 	const spring_clock clock = group->clock;
 	backup_state(group, &l);
@@ -448,8 +468,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		restore_state(group, &l, clock);
 		return (spring_result)(-steps);
 	}
+	for (int j = 0; j < count; j++) {
+		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
+	}
 	for (int k = 0; k < steps; k++) {
-		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps));
+		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
 		if (r != SPRING_OK) {
 			restore_state(group, &l, clock);
 			return r;
@@ -564,8 +587,8 @@ static void pose_of(const spring_chain2d_group *g, const group_layout *l, int j,
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape);
 	const spring_chain2d *h = &heads(g, l)[j];
-	spring_chain2d_pose_walk(garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, (ptrdiff_t)g->chain_count, shape.length,
-	                         g->segment_count, h->prev_root, h->root, g->clock.alpha, joints, local_angles);
+	spring_chain2d_pose_walk(garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, gtrig(g, l) + j, (ptrdiff_t)g->chain_count,
+	                         shape.length, g->segment_count, h->prev_root, h->root, g->clock.alpha, joints, local_angles);
 }
 
 spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, int chain, spring_xform2 *joints,

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -20,8 +21,8 @@
 /// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
 /// and the root were those of the last step: the rest test follows the step) and sets `*carried`
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
-                                        double *carried, bool *still);
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -32,6 +33,7 @@ typedef struct spring_chain2d_view {
 	float *length, *rest, *limit;                      // the shape
 	spring_params *params, *own_params;
 	spring_stepper *steppers;
+	spring_chain2d_trig *trig;
 } spring_chain2d_view;
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 
@@ -43,6 +45,13 @@ spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
 /// True when `root` is bit for bit the root of the last step.
 bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
+
+/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
+/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
+/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
 
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
@@ -58,14 +67,26 @@ struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;         // chain default (resolved: never zero)
-	spring_params tip_params;     // as given; zero -> no gradient
-	spring_vec2 gravity;          // units/s^2
-	spring_vec2 wind;             // units/s^2
-	spring_xform2 root;           // root of the last step (angle wrapped, scale 1)
-	spring_xform2 prev_root;      // root of the step before
-	spring_xform2 input_root;     // root given to the last update (the next frame interpolates from it)
-	spring_vec2 root_velocity;    // units/s, of the last step (capped)
+	spring_params params;      // chain default (resolved: never zero)
+	spring_params tip_params;  // as given; zero -> no gradient
+	spring_vec2 gravity;       // units/s^2
+	spring_vec2 wind;          // units/s^2
+	spring_xform2 root;        // root of the last step (angle wrapped, scale 1)
+	spring_xform2 prev_root;   // root of the step before
+	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
+	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
+	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
+	// of frames at least a step after the knot before), each the one before plus the root's
+	// displacement with its mean speed capped; the cubic through them; the path's last step.
+	double knot[4][2];            // oldest first; knot[knot_count - 1] the newest
+	double knot_gap[3];           // s, between knot[j] and knot[j + 1]
+	int knot_count;               // 1..4
+	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
+	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
+	double path_node[2];          // s, the times of the knots before the newest (negative)
+	double pivot[2];              // the path's position at the last step
+	double pivot_time;            // s, the last step's time relative to the newest knot
+	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
 	float max_root_speed;         // units/s; 0 no cap
 	float max_root_angular_speed; // rad/s; 0 no cap
 	float rest_angle;             // rad, resolved (> 0)
@@ -94,6 +115,26 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 	return spring_det_fold_float((double)from + (double)spring_chain2d_delta(from, to) * (double)t);
 }
 
+/// sin and cos of a segment's world angle at the start of its last step (the angle its field was
+/// taken at), kept so that the pose at alpha 0 (that very angle) needs no trigonometry. Always
+/// s, c = spring_det_sincos_reduced(key), so a match of `key` (bit for bit) gives the same bits as
+/// computing them. 24 bytes.
+typedef struct spring_chain2d_trig {
+	double s, c;
+	float key; // radians; NaN: nothing kept
+} spring_chain2d_trig;
+
+/// sin and cos of `a`: from `kept` when it was computed for `a` bit for bit (kept may be NULL).
+static inline void spring_chain2d_sincos(float a, const spring_chain2d_trig *kept, double *s, double *c)
+{
+	if (kept && memcmp(&kept->key, &a, sizeof a) == 0) {
+		*s = kept->s;
+		*c = kept->c;
+	} else {
+		spring_det_sincos_reduced((double)a, s, c);
+	}
+}
+
 /// A drawn angle between two stepped ones: `prev` at alpha 0 and `angle` at 1 exactly (no
 /// interpolation work there), otherwise along the shortest arc.
 static inline float spring_chain2d_pose_angle(float prev, float angle, float alpha)
@@ -101,21 +142,23 @@ static inline float spring_chain2d_pose_angle(float prev, float angle, float alp
 	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : spring_chain2d_lerp(prev, angle, alpha);
 }
 
-/// Forward kinematics: the joint (*px, *py) moved along a segment of `length` at world angle `a`.
-static inline void spring_chain2d_pose_advance(float length, float a, double *px, double *py)
+/// Forward kinematics: the joint (*px, *py) moved along a segment of `length` at world angle `a`
+/// (its sin and cos from `kept` when they were kept for `a`).
+static inline void spring_chain2d_pose_advance(float length, float a, const spring_chain2d_trig *kept, double *px, double *py)
 {
 	double s, c;
-	spring_det_sincos_reduced((double)a, &s, &c);
+	spring_chain2d_sincos(a, kept, &s, &c);
 	*px += (double)length * c;
 	*py += (double)length * s;
 }
 
 /// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): segment i's
 /// angles at prev[i * stride] and angle[i * stride], its length at length[i]; the root between
-/// prev_root and root. `joints` (n + 1) and `local_angles` (n) are optional.
-static inline void spring_chain2d_pose_walk(const float *prev, const float *angle, ptrdiff_t stride, const float *length, int n,
-                                            spring_xform2 prev_root, spring_xform2 root, float alpha, spring_xform2 *joints,
-                                            float *local_angles)
+/// prev_root and root; the kept sin and cos at trig[i * stride]. `joints` (n + 1) and
+/// `local_angles` (n) are optional.
+static inline void spring_chain2d_pose_walk(const float *prev, const float *angle, const spring_chain2d_trig *trig,
+                                            ptrdiff_t stride, const float *length, int n, spring_xform2 prev_root,
+                                            spring_xform2 root, float alpha, spring_xform2 *joints, float *local_angles)
 {
 	float root_angle = spring_chain2d_pose_angle(prev_root.angle, root.angle, alpha);
 	spring_vec2 root_position = alpha == 0.0f   ? prev_root.position
@@ -128,7 +171,7 @@ static inline void spring_chain2d_pose_walk(const float *prev, const float *angl
 		if (joints) {
 			spring_xform2 j = {{(float)px, (float)py}, a, {1.0f, 1.0f}};
 			joints[i] = j;
-			spring_chain2d_pose_advance(length[i], a, &px, &py);
+			spring_chain2d_pose_advance(length[i], a, &trig[i * stride], &px, &py);
 		}
 		if (local_angles) {
 			local_angles[i] = spring_chain2d_delta(parent, a);
@@ -143,11 +186,18 @@ static inline void spring_chain2d_pose_walk(const float *prev, const float *angl
 
 /// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
 /// `length` at world angle `angle` (in (-pi, pi]): (d x f) / L'. `*stiffness` receives minus its
-/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment.
-static inline double spring_chain2d_field_accel(double fx, double fy, double length, double angle, double *stiffness)
+/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `keep` (optional)
+/// receives the angle's sin and cos.
+static inline double spring_chain2d_field_accel(double fx, double fy, double length, double angle, double *stiffness,
+                                                spring_chain2d_trig *keep)
 {
 	double s, co;
 	spring_det_sincos_reduced(angle, &s, &co);
+	if (keep) {
+		keep->s = s;
+		keep->c = co;
+		keep->key = (float)angle; // exact: the callers keep float angles
+	}
 	*stiffness = 1.5 * (co * fx + s * fy) / length;
 	return 1.5 * (co * fy - s * fx) / length;
 }
@@ -173,6 +223,7 @@ typedef struct spring_chain2d_step_input {
 	float max_speed; // rad/s: pi / step
 	double fx, fy;   // gravity + wind, units/s^2
 	double px, py;   // the root's (every pivot's) acceleration this step, units/s^2
+	double held_max; // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
 } spring_chain2d_step_input;
 
 /// One segment's settings for a step.
@@ -210,11 +261,12 @@ spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_se
 /// One fixed step of one segment under its parent's simulated angle `parent` (this step's) with
 /// the animated offset `offset`: the target, the field (forces minus the pivot's acceleration
 /// times the inertia) as a shift of the goal, the spring, the speed bound and the limit. On
-/// SPRING_OK `*st` holds the new state and `*target` the target; on error the chain's update is
-/// to be dropped.
+/// SPRING_OK `*st` holds the new state and `*target` the target, and `*trig` the sin and cos of
+/// the angle the field was taken at (when there is a field); on error the chain's update is to be
+/// dropped.
 static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in,
                                                         const spring_chain2d_segment_input *seg, float parent, float offset,
-                                                        spring_state *st, float *target)
+                                                        spring_state *st, float *target, spring_chain2d_trig *trig)
 {
 	double goal = (double)parent + (double)seg->rest + (double)offset;
 	float t = spring_det_fold_float(goal);
@@ -227,16 +279,15 @@ static inline spring_result spring_chain2d_segment_step(const spring_chain2d_ste
 	bool stepped = false; // on the unfolded error
 	if (ax != 0.0 || ay != 0.0) {
 		double held;
-		double alpha = spring_chain2d_field_accel(ax, ay, (double)seg->length, (double)st->x, &held);
+		double alpha = spring_chain2d_field_accel(ax, ay, (double)seg->length, (double)st->x, &held, trig);
 		if (alpha != 0.0) {
 			spring_params p = seg->params;
 			double shift = alpha * (double)p.mass / (double)p.stiffness;
 			double error = (double)spring_chain2d_delta(st->x, t) + shift;
 			// A stiff field taken at the step's start overshoots and grows (a short segment under
-			// strong gravity or a violent acceleration): its stiffness beyond FIELD_STIFFNESS_MAX /
-			// step^2 is folded into the aim, which becomes a Newton step onto the balance (the
-			// same fixed point).
-			double excess = held - SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / ((double)in->step * (double)in->step);
+			// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
+			// into the aim, which becomes a Newton step onto the balance (the same fixed point).
+			double excess = held - in->held_max;
 			if (excess > 0.0) {
 				double w2 = (double)p.stiffness / (double)p.mass;
 				error *= w2 / (w2 + excess);
@@ -275,8 +326,8 @@ static inline spring_result spring_chain2d_segment_step(const spring_chain2d_ste
 /// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
 /// and the root were those of the last step: the rest test follows the step) and sets `*carried`
 /// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, spring_chain2d_step_input *in,
-                                        double *carried, bool *still);
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -287,6 +338,7 @@ typedef struct spring_chain2d_view {
 	float *length, *rest, *limit;                      // the shape
 	spring_params *params, *own_params;
 	spring_stepper *steppers;
+	spring_chain2d_trig *trig;
 } spring_chain2d_view;
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 
@@ -298,6 +350,13 @@ spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
 /// True when `root` is bit for bit the root of the last step.
 bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
+
+/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
+/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
+/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
 
 /// Segment i's settings as the step reads them.
 void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
