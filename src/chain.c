@@ -46,6 +46,22 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+// Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
+// the compiler vectorise it without run-time alias checks. Changes no result.
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+#if defined(__clang__)
+#define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define LANES_INDEPENDENT
+#endif
+
 // The float planes of a chain's lane, each bone_count * stride floats, [bone * stride + lane].
 enum {
 	P_TX, // simulated tip and velocity
@@ -161,8 +177,9 @@ typedef struct chain_pose2 {
 // The arrays of a chain (its lane), resolved from the offsets for one call. Per-lane arrays are
 // indexed [bone * s]; shared ones [bone].
 typedef struct chain_arrays {
-	int s; // stride
-	float *p[P_COUNT];
+	int s;         // stride
+	float *planes; // plane k of lane 0 (this chain's lane) at planes + k * plane
+	size_t plane;
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
 	// Shared per-bone configuration.
@@ -183,16 +200,17 @@ typedef struct chain_arrays {
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
+// Plane `slot` of the chain's lane (bone i at [i * s]).
+#define PLANE(a, slot) ((a)->planes + (size_t)(slot) * (a)->plane)
+
 static chain_arrays arrays(const spring_chain *c)
 {
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
 	const chain_layout *l = &c->at;
 	chain_arrays a;
 	a.s = c->stride;
-	float *planes = (float *)(void *)(base + l->planes);
-	for (int k = 0; k < P_COUNT; k++) {
-		a.p[k] = planes + (size_t)k * c->plane;
-	}
+	a.planes = (float *)(void *)(base + l->planes);
+	a.plane = c->plane;
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
@@ -305,36 +323,38 @@ static spring_xform3 xform3_normalized(spring_xform3 t)
 static spring_xform3 xform_get(const chain_arrays *a, int slot, int i)
 {
 	size_t k = (size_t)i * (size_t)a->s;
-	const float *const *p = (const float *const *)a->p + slot;
-	spring_xform3 t = {{p[0][k], p[1][k], p[2][k]}, {p[3][k], p[4][k], p[5][k], p[6][k]}};
+	const float *p = PLANE(a, slot) + k;
+	const size_t d = a->plane;
+	spring_xform3 t = {{p[0], p[d], p[2 * d]}, {p[3 * d], p[4 * d], p[5 * d], p[6 * d]}};
 	return t;
 }
 
 static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
 {
 	size_t k = (size_t)i * (size_t)a->s;
-	float *const *p = a->p + slot;
-	p[0][k] = t.position.x;
-	p[1][k] = t.position.y;
-	p[2][k] = t.position.z;
-	p[3][k] = t.rotation.x;
-	p[4][k] = t.rotation.y;
-	p[5][k] = t.rotation.z;
-	p[6][k] = t.rotation.w;
+	float *p = PLANE(a, slot) + k;
+	const size_t d = a->plane;
+	p[0] = t.position.x;
+	p[d] = t.position.y;
+	p[2 * d] = t.position.z;
+	p[3 * d] = t.rotation.x;
+	p[4 * d] = t.rotation.y;
+	p[5 * d] = t.rotation.z;
+	p[6 * d] = t.rotation.w;
 }
 
 static spring_vec3 vec_get(const chain_arrays *a, int slot, int i)
 {
 	size_t k = (size_t)i * (size_t)a->s;
-	return spring_vec3_make(a->p[slot][k], a->p[slot + 1][k], a->p[slot + 2][k]);
+	return spring_vec3_make(PLANE(a, slot)[k], PLANE(a, slot + 1)[k], PLANE(a, slot + 2)[k]);
 }
 
 static void vec_set(const chain_arrays *a, int slot, int i, spring_vec3 v)
 {
 	size_t k = (size_t)i * (size_t)a->s;
-	a->p[slot][k] = v.x;
-	a->p[slot + 1][k] = v.y;
-	a->p[slot + 2][k] = v.z;
+	PLANE(a, slot)[k] = v.x;
+	PLANE(a, slot + 1)[k] = v.y;
+	PLANE(a, slot + 2)[k] = v.z;
 }
 
 static spring_vec3 tip_of(const chain_arrays *a, int i)
@@ -398,13 +418,13 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	spring_transition tr;
 	spring_transition_compute(w2, g, h, &tr);
 	a->params[k] = p;
-	a->p[P_PP][k] = st.pp;
-	a->p[P_PV][k] = st.pv;
-	a->p[P_VP][k] = st.vp;
-	a->p[P_VV][k] = st.vv;
-	a->p[P_W2][k] = p.stiffness / p.mass;
-	a->p[P_F0][k] = (float)forced_position(w2, g, h, &tr);
-	a->p[P_F1][k] = (float)tr.pv;
+	PLANE(a, P_PP)[k] = st.pp;
+	PLANE(a, P_PV)[k] = st.pv;
+	PLANE(a, P_VP)[k] = st.vp;
+	PLANE(a, P_VV)[k] = st.vv;
+	PLANE(a, P_W2)[k] = p.stiffness / p.mass;
+	PLANE(a, P_F0)[k] = (float)forced_position(w2, g, h, &tr);
+	PLANE(a, P_F1)[k] = (float)tr.pv;
 	return SPRING_OK;
 }
 
@@ -426,7 +446,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(planes, (size_t)P_COUNT * plane * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	PLACE(scratch, (size_t)K_COUNT * (size_t)lanes * sizeof(float));
+	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's
 	PLACE(flags, 4u * (size_t)lanes * sizeof(int));
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -1062,7 +1082,7 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	if (is_zero3(accel)) {
 		return rigid_tip;
 	}
-	double w2 = (double)a->p[P_W2][(size_t)i * (size_t)a->s + (size_t)lane];
+	double w2 = (double)PLANE(a, P_W2)[(size_t)i * (size_t)a->s + (size_t)lane];
 	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
 	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
 	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
@@ -1086,8 +1106,8 @@ static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, fl
 // Scratch slot `slot` of a step over n lanes.
 #define KS(slot) (k + (size_t)(slot) * (size_t)n)
 // Plane `slot` of bone i (lane 0; lane j at [j]).
-#define PL(slot, i) (a->p[slot] + (size_t)(i) * (size_t)a->s)
-#define PL_A(slot, i) (a.p[slot] + (size_t)(i) * (size_t)a.s)
+#define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
+#define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
 
 // The rigid frame of bone i in every lane: parent (the root in K_RQ/K_RP for bone 0, the last
 // bone's new world transform otherwise) times `local`: rotation K_Q, pivot K_P, rigid tip K_G and
@@ -1156,7 +1176,7 @@ static inline int rest_ok(const spring_chain *c, float x, float y, float z, floa
 	float gs = grain * per_step;
 	float rs = c->rest_speed > gs ? c->rest_speed : gs;
 	float ex = x - rx, ey = y - ry, ez = z - rz;
-	return vx * vx + vy * vy + vz * vz <= rs * rs && ex * ex + ey * ey + ez * ez <= rd * rd;
+	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd); // no branch: vectorises
 }
 
 // The spring part of the tip step of bone i in every lane: K_X, K_V get the tip and velocity
@@ -1210,11 +1230,12 @@ static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 		float d2 = ux * ux + uy * uy + uz * uz;
 		float inv = 1.0f / sqrtf(d2);
 		// The tip on the pivot (or too close to tell): the rigid direction instead.
-		int okd = d2 > 0.0f && d2 <= FLT_MAX;
+		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
 		n2[j] = d2;
-		dx[j] = okd ? ux * inv : kux[j] * ilen;
-		dy[j] = okd ? uy * inv : kuy[j] * ilen;
-		dz[j] = okd ? uz * inv : kuz[j] * ilen;
+		float sx0 = ux * inv, sy0 = uy * inv, sz0 = uz * inv, rx0 = kux[j] * ilen, ry0 = kuy[j] * ilen, rz0 = kuz[j] * ilen;
+		dx[j] = okd ? sx0 : rx0;
+		dy[j] = okd ? sy0 : ry0;
+		dz[j] = okd ? sz0 : rz0;
 	}
 }
 
@@ -1302,8 +1323,7 @@ static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 // velocity and the rigid tip in the lanes marked active; `rest` cleared in the lanes whose tip is
 // not within the rest thresholds of its rest position. With `snap` the tips are put exactly at
 // their rest positions, still, instead (and K_D aimed at them).
-static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, const int *act, int *rest,
-                         int snap)
+static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, int *rest, int snap)
 {
 	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
 	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
@@ -1322,35 +1342,33 @@ static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 			dx[j] = ux * inv;
 			dy[j] = uy * inv;
 			dz[j] = uz * inv;
-			int on = act[j];
-			tx[j] = on ? rx[j] : tx[j];
-			ty[j] = on ? ry[j] : ty[j];
-			tz[j] = on ? rz[j] : tz[j];
-			vx[j] = on ? 0.0f : vx[j];
-			vy[j] = on ? 0.0f : vy[j];
-			vz[j] = on ? 0.0f : vz[j];
-			tgx[j] = on ? gx[j] : tgx[j];
-			tgy[j] = on ? gy[j] : tgy[j];
-			tgz[j] = on ? gz[j] : tgz[j];
+			tx[j] = rx[j];
+			ty[j] = ry[j];
+			tz[j] = rz[j];
+			vx[j] = 0.0f;
+			vy[j] = 0.0f;
+			vz[j] = 0.0f;
+			tgx[j] = gx[j];
+			tgy[j] = gy[j];
+			tgz[j] = gz[j];
 		}
 		return;
 	}
 	for (int j = 0; j < n; j++) {
-		int on = act[j];
 		float x = px[j] + dx[j] * len, y = py[j] + dy[j] * len, z = pz[j] + dz[j] * len;
-		tx[j] = on ? x : tx[j];
-		ty[j] = on ? y : ty[j];
-		tz[j] = on ? z : tz[j];
-		vx[j] = on ? nx[j] : vx[j];
-		vy[j] = on ? ny[j] : vy[j];
-		vz[j] = on ? nz[j] : vz[j];
-		tgx[j] = on ? gx[j] : tgx[j];
-		tgy[j] = on ? gy[j] : tgy[j];
-		tgz[j] = on ? gz[j] : tgz[j];
+		tx[j] = x;
+		ty[j] = y;
+		tz[j] = z;
+		vx[j] = nx[j];
+		vy[j] = ny[j];
+		vz[j] = nz[j];
+		tgx[j] = gx[j];
+		tgy[j] = gy[j];
+		tgz[j] = gz[j];
 	}
 	if (c->mode_2d) {
 		for (int j = 0; j < n; j++) {
-			tz[j] = act[j] ? 0.0f : tz[j];
+			tz[j] = 0.0f;
 		}
 	}
 	rest_lanes(c, a, i, n, k);
@@ -1363,12 +1381,12 @@ static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 
 // Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
 // a half turn about an axis perpendicular to the rigid direction (about z in 2D mode) instead.
-static void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, const int *act)
+static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
 	const float *n2 = KS(K_N2);
 	const float len = a->length[i], tiny = 1e-4f * len;
 	for (int j = 0; j < n; j++) {
-		if (!(n2[j] >= 2.0f * len * tiny) && act[j]) {
+		if (!(n2[j] >= 2.0f * len * tiny)) {
 			spring_vec3 u = kvec(k, n, K_UX, j);
 			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
 			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
@@ -1386,7 +1404,7 @@ static void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, 
 // rigid direction K_U to the simulated one K_D, at the pivot; stored as the bone's world
 // transform in the active lanes. One square root: for |U| = len and a unit D, the half-way
 // quaternion (U x D, len + U.D) has the norm sqrt(2 len (len + U.D)).
-static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, const int *act)
+static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
 	const float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
 	const float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
@@ -1416,25 +1434,28 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 		float rw = (cw * bw - cx * bx) - (cy * by + cz * bz);
 		// One Newton step toward unit norm: no drift down the chain, no square root.
 		float s = 1.5f - 0.5f * ((rx * rx + ry * ry) + (rz * rz + rw * rw));
-		int on = act[j];
-		wpx[j] = on ? px[j] : wpx[j];
-		wpy[j] = on ? py[j] : wpy[j];
-		wpz[j] = on ? pz[j] : wpz[j];
-		wqx[j] = on ? rx * s : wqx[j];
-		wqy[j] = on ? ry * s : wqy[j];
-		wqz[j] = on ? rz * s : wqz[j];
-		wqw[j] = on ? rw * s : wqw[j];
+		wpx[j] = px[j];
+		wpy[j] = py[j];
+		wpz[j] = pz[j];
+		rx *= s;
+		ry *= s;
+		rz *= s;
+		rw *= s;
+		wqx[j] = rx;
+		wqy[j] = ry;
+		wqz[j] = rz;
+		wqw[j] = rw;
 	}
-	aim_fix(c, a, i, n, k, act);
+	aim_fix(c, a, i, n, k);
 }
 
 // The common case of a bone's physics step in one pass over the lanes (the exact integrator, no
-// cone limit, no colliders, no force): frame_lanes, spring_lanes, constrain_lanes, finish_lanes and
-// aim_lanes fused, with the same operations in the same order on every lane, so it gives their bits.
-static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k,
-                       const int *act, int *rest)
+// cone limit, no colliders, 3D, the projected velocity removed): frame_lanes, spring_lanes, constrain_lanes, finish_lanes and
+// aim_lanes fused: the same operations in the same order on every lane.
+static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
+                                     float *k, int *rest)
 {
-	const float *pqx, *pqy, *pqz, *pqw, *ppx, *ppy, *ppz;
+	const float *restrict pqx, *restrict pqy, *restrict pqz, *restrict pqw, *restrict ppx, *restrict ppy, *restrict ppz;
 	if (i == 0) {
 		pqx = KS(K_RQX), pqy = KS(K_RQY), pqz = KS(K_RQZ), pqw = KS(K_RQW);
 		ppx = KS(K_RPX), ppy = KS(K_RPY), ppz = KS(K_RPZ);
@@ -1445,7 +1466,6 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 	const float lx = local->position.x, ly = local->position.y, lz = local->position.z;
 	const float ax = local->rotation.x, ay = local->rotation.y, az = local->rotation.z, aw = local->rotation.w;
 	const spring_vec3 t = a->tip_local[i];
-	const int flat = c->mode_2d, project = c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY;
 	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
 	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
 	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
@@ -1460,6 +1480,7 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
 	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
 	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
+	LANES_INDEPENDENT
 	for (int j = 0; j < n; j++) {
 		// frame_lanes
 		float bx = pqx[j], by = pqy[j], bz = pqz[j], bw = pqw[j];
@@ -1472,9 +1493,6 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 		rotate_f(rx, ry, rz, rw, t.x, t.y, t.z, &ux, &uy, &uz);
 		float px = ppx[j] + ox, py = ppy[j] + oy, pz = ppz[j] + oz;
 		float gx = px + ux, gy = py + uy, gz = pz + uz;
-		pz = flat ? 0.0f : pz;
-		uz = flat ? 0.0f : uz;
-		gz = flat ? 0.0f : gz;
 		// spring_lanes
 		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
 		float xx = gx + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * kax[j]);
@@ -1483,35 +1501,34 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 		float nx = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * kax[j];
 		float ny = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * kay[j];
 		float nz = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * kaz[j];
-		xz = flat ? 0.0f : xz;
-		nz = flat ? 0.0f : nz;
 		float dx = xx - px, dy = xy - py, dz = xz - pz;
 		float d2 = dx * dx + dy * dy + dz * dz;
 		float inv = 1.0f / sqrtf(d2);
-		int okd = d2 > 0.0f && d2 <= FLT_MAX;
-		dx = okd ? dx * inv : ux * ilen;
-		dy = okd ? dy * inv : uy * ilen;
-		dz = okd ? dz * inv : uz * ilen;
+		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
+		// Both sides computed, then selected: a select of values vectorises, a conditional
+		// operation does not (it might trap).
+		float sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+		dx = okd ? sx0 : rx0;
+		dy = okd ? sy0 : ry0;
+		dz = okd ? sz0 : rz0;
 		// constrain_lanes: the projection's velocity removal
 		float along = nx * dx + ny * dy + nz * dz;
-		nx = project ? nx - dx * along : nx;
-		ny = project ? ny - dy * along : ny;
-		nz = project ? nz - dz * along : nz;
+		nx = nx - dx * along;
+		ny = ny - dy * along;
+		nz = nz - dz * along;
 		// finish_lanes
-		int on = act[j];
 		float x = px + dx * len, y = py + dy * len, z = pz + dz * len;
-		z = flat ? 0.0f : z;
-		tx[j] = on ? x : tx[j];
-		ty[j] = on ? y : ty[j];
-		tz[j] = on ? z : tz[j];
-		vx[j] = on ? nx : vx[j];
-		vy[j] = on ? ny : vy[j];
-		vz[j] = on ? nz : vz[j];
-		tgx[j] = on ? gx : tgx[j];
-		tgy[j] = on ? gy : tgy[j];
-		tgz[j] = on ? gz : tgz[j];
+		tx[j] = x;
+		ty[j] = y;
+		tz[j] = z;
+		vx[j] = nx;
+		vy[j] = ny;
+		vz[j] = nz;
+		tgx[j] = gx;
+		tgy[j] = gy;
+		tgz[j] = gz;
 		// A lane under a force is tested against its own rest position below.
-		int forced = kax[j] != 0.0f || kay[j] != 0.0f || kaz[j] != 0.0f;
+		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
 		rest[j] = rest[j] & (forced | rest_ok(c, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
 		// aim_lanes
 		float cx = uy * dz - uz * dy;
@@ -1530,13 +1547,17 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 		float sz = (cw * rz + cx * ry) - (cy * rx - cz * rw);
 		float sw = (cw * rw - cx * rx) - (cy * ry + cz * rz);
 		float s = 1.5f - 0.5f * ((sx * sx + sy * sy) + (sz * sz + sw * sw));
-		wpx[j] = on ? px : wpx[j];
-		wpy[j] = on ? py : wpy[j];
-		wpz[j] = on ? pz : wpz[j];
-		wqx[j] = on ? sx * s : wqx[j];
-		wqy[j] = on ? sy * s : wqy[j];
-		wqz[j] = on ? sz * s : wqz[j];
-		wqw[j] = on ? sw * s : wqw[j];
+		wpx[j] = px;
+		wpy[j] = py;
+		wpz[j] = pz;
+		sx *= s;
+		sy *= s;
+		sz *= s;
+		sw *= s;
+		wqx[j] = sx;
+		wqy[j] = sy;
+		wqz[j] = sz;
+		wqw[j] = sw;
 		kux[j] = ux;
 		kuy[j] = uy;
 		kuz[j] = uz;
@@ -1551,7 +1572,7 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 		kgy[j] = gy;
 		kgz[j] = gz;
 	}
-	aim_fix(c, a, i, n, k, act);
+	aim_fix(c, a, i, n, k);
 	for (int j = 0; j < n; j++) {
 		spring_vec3 accel = kvec(k, n, K_AX, j);
 		if (!is_zero3(accel)) {
@@ -1561,24 +1582,22 @@ static void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 	}
 }
 
-// One walk of the 3D frame over the lanes of `c` (lane 0): roots in K_RQ/K_RP, accelerations in
-// K_A, the lanes to write in flags[0..n). `anim` (single chains; NULL: the stored animation or
-// the rest pose) gives this step's local transforms, normalised here like set_animation does. The
-// physics walk (snap 0) steps every tip and clears flags[n + j] for lanes not within the rest
-// thresholds; the snapping walk (snap 1) puts every tip exactly at its rest position, still, and
-// rebuilds the pose on them (the previous pose is kept).
-static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap)
+// One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
+// floats): roots in K_RQ/K_RP, accelerations in K_A. `anim` (single chains; NULL: the stored
+// animation or the rest pose) gives this step's local transforms, normalised here like
+// set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
+// not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
+// position, still, and rebuilds the pose on them (the previous pose is kept).
+static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
 {
 	chain_arrays a = arrays(c);
-	float *k = a.scratch;
-	const int *act = a.flags;
-	int *rest = a.flags + n;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
 			for (int q = 0; q < 7; q++) {
-				float *restrict w = PL_A(P_W + q, i), *restrict prev = PL_A(P_WPREV + q, i);
+				const float *restrict w = PL_A(P_W + q, i);
+				float *restrict prev = PL_A(P_WPREV + q, i);
 				for (int j = 0; j < n; j++) {
-					prev[j] = act[j] ? w[j] : prev[j];
+					prev[j] = w[j];
 				}
 			}
 		}
@@ -1587,8 +1606,13 @@ static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, 
 			local = anim[i];
 			local.rotation = spring_quat_normalize(anim[i].rotation);
 		}
-		if (!snap && c->integrator == SPRING_INTEGRATOR_EXACT && !(a.cone_limit[i] > 0.0f) && c->collider_count == 0) {
-			fast_lanes(c, &a, i, n, &local, k, act, rest);
+		if (!snap && c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d &&
+		    c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY && !(a.cone_limit[i] > 0.0f) && c->collider_count == 0) {
+			if (n == 1) {
+				fast_lanes(c, &a, i, 1, &local, k, rest); // a single chain: straight scalar code
+			} else {
+				fast_lanes(c, &a, i, n, &local, k, rest);
+			}
 			continue;
 		}
 		frame_lanes(c, &a, i, n, &local, k);
@@ -1596,8 +1620,8 @@ static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, 
 			spring_lanes(c, &a, i, n, k);
 			constrain_lanes(c, &a, i, n, k);
 		}
-		finish_lanes(c, &a, i, n, k, act, rest, snap);
-		aim_lanes(c, &a, i, n, k, act);
+		finish_lanes(c, &a, i, n, k, rest, snap);
+		aim_lanes(c, &a, i, n, k);
 	}
 }
 
@@ -1691,15 +1715,32 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 	c->walk = walk;
 }
 
+// Lane j's root and constant acceleration into the scratch `k` of an n-lane walk.
+static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_vec3 accel)
+{
+	KS(K_RQX)[j] = root.rotation.x;
+	KS(K_RQY)[j] = root.rotation.y;
+	KS(K_RQZ)[j] = root.rotation.z;
+	KS(K_RQW)[j] = root.rotation.w;
+	KS(K_RPX)[j] = root.position.x;
+	KS(K_RPY)[j] = root.position.y;
+	KS(K_RPZ)[j] = root.position.z;
+	kvec_set(k, n, K_AX, j, accel);
+}
+
 // One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
-// 2n) (normalised): per lane, nothing when it is asleep and the inputs are the last step's (it
-// rested through two steps with them, so the step would change no bit); otherwise the caps, the
-// physics, and the snap when it came to rest. `anim`: explicit locals of a single chain, or NULL.
+// 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
+// with them, so a step would change no bit) does not step: a single chain returns at once; in a
+// group the physics runs over every lane side by side and the sleeping lanes are then put back by
+// the snap, which rebuilds exactly their resting state (tips, targets and pose are functions of
+// the root and the configuration only, and their previous pose equals the current one). The other
+// lanes get the caps, the physics, and the snap when they came to rest. `anim`: explicit locals of
+// a single chain, or NULL.
 static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
-	float *k = a.scratch;
-	int *act = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
+	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * (size_t)n;
+	int *snap = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
 	const spring_xform3 *roots = a.roots + n;
 	int any = 0;
 	for (int j = 0; j < n; j++) {
@@ -1708,9 +1749,10 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 		same[j] = m->walk == WALK_3D && same_bits(&root, &m->last_root, sizeof root) &&
 		          (anim ? m->anim_explicit && same_bits(anim, a.step_local3, (size_t)c->bone_count * sizeof *anim)
 		                : !m->anim_explicit);
-		ran[j] = act[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
+		ran[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
 		rest[j] = 1;
-		if (!act[j]) {
+		set_lane_inputs(k, n, j, root, spring_vec3_add(m->gravity, m->wind));
+		if (!ran[j]) {
 			continue;
 		}
 		any = 1;
@@ -1724,26 +1766,22 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 		cap_root_motion(m, root);
 		m->root_step_prev = m->root_step;
 		m->root_step = root;
-		KS(K_RQX)[j] = root.rotation.x;
-		KS(K_RQY)[j] = root.rotation.y;
-		KS(K_RQZ)[j] = root.rotation.z;
-		KS(K_RQW)[j] = root.rotation.w;
-		KS(K_RPX)[j] = root.position.x;
-		KS(K_RPY)[j] = root.position.y;
-		KS(K_RPZ)[j] = root.position.z;
-		kvec_set(k, n, K_AX, j, spring_vec3_add(m->gravity, m->wind));
 	}
 	if (!any) {
 		return;
 	}
-	walk_lanes(c, n, anim, 0);
-	int snap = 0;
+	walk_lanes(c, n, anim, 0, k, rest);
 	for (int j = 0; j < n; j++) {
-		act[j] = act[j] && rest[j];
-		snap |= act[j];
+		snap[j] = !ran[j] || rest[j];
 	}
-	if (snap) {
-		walk_lanes(c, n, anim, 1);
+	for (int j = 0; j < n; j++) {
+		if (snap[j]) {
+			// One lane alone: its member's view of the planes, the solo scratch.
+			spring_chain *m = member(c, j);
+			int solo_rest = 1;
+			set_lane_inputs(solo, 1, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
+			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
+		}
 	}
 	for (int j = 0; j < n; j++) {
 		if (ran[j]) {
@@ -1766,8 +1804,7 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 	chain_arrays a = arrays(c);
 	const int n = 1;
 	float *k = a.scratch;
-	int *act = a.flags, *rest = a.flags + 1;
-	act[0] = 1;
+	int *rest = a.flags + 1;
 	rest[0] = 1;
 	kvec_set(k, n, K_AX, 0, spring_vec3_add(c->gravity, c->wind));
 	chain_pose2 parent = root;
@@ -1789,7 +1826,7 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 			spring_lanes(c, &a, i, n, k);
 			constrain_lanes(c, &a, i, n, k);
 		}
-		finish_lanes(c, &a, i, n, k, act, rest, snap);
+		finish_lanes(c, &a, i, n, k, rest, snap);
 		spring_vec3 tip = tip_of(&a, i);
 
 		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
