@@ -20,11 +20,12 @@ typedef struct scenario scenario;
 /// two threads, each its own range.
 struct scenario {
 	const char *name;
-	const char *baseline; ///< name of the row it is compared with; NULL: a baseline itself
-	const char *unit;     ///< what `work` counts ("spring-step", "bone-frame")
-	const char *family;   ///< rows of one family must agree (--tiny); NULL: not compared
-	double tolerance;     ///< 0: bit for bit with the family's first row; else the bound relative
-	                      ///< to the largest magnitude of that row's outputs
+	const char *baseline;  ///< name of the row it is compared with; NULL: a baseline itself
+	const char *unit;      ///< what `work` counts ("spring-step", "bone-frame")
+	const char *family;    ///< rows of one family must agree (--tiny); NULL: not compared
+	const char *reference; ///< non-NULL: compared with this row instead of the family's first
+	double tolerance;      ///< 0: bit for bit with the family's first row; else the bound relative
+	                       ///< to the largest magnitude of that row's outputs
 	int (*prepare)(scenario *s);
 	void (*reset)(scenario *s);
 	void (*run_range)(scenario *s, long first, long count);

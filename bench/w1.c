@@ -15,12 +15,13 @@
 #include <string.h>
 
 enum w1_variant {
-	W1_STEPPER,   // spring_stepper_step, one call per spring
-	W1_EXACT,     // spring_step_exact, one call per spring
-	W1_PLAIN,     // the user's plain C loop over the stepper's coefficients (w1_baseline.c)
-	W1_STREAM,    // the streaming limit (w1_stream.c): not a spring
-	W1_STEP_MANY, // spring_stepper_step_many over the range
-	W1_BATCH,     // spring_batch_step_range (structure of arrays) over the range
+	W1_STEPPER,      // spring_stepper_step, one call per spring
+	W1_EXACT,        // spring_step_exact, one call per spring
+	W1_PLAIN,        // the user's plain C loop over the stepper's coefficients (w1_baseline.c)
+	W1_STREAM,       // the streaming limit (w1_stream.c): not a spring
+	W1_STEP_MANY,    // spring_stepper_step_many over the range
+	W1_BATCH,        // spring_batch_step_range (structure of arrays) over the range
+	W1_EXACT_CACHED, // spring_step_exact_cached, one call per spring, one cache per thread
 };
 
 typedef struct w1_data {
@@ -102,6 +103,7 @@ static void w1_run_range(scenario *s, long first, long count)
 	w1_data *w = s->data;
 	spring_state *st = w->states;
 	const float *tg = w->targets;
+	spring_exact_cache cache = {0};
 	for (int step = 0; step < s->steps; step++) {
 		if (step % 100 == 0) {
 			w1_retarget(w->targets, first, count, step / 100);
@@ -123,6 +125,13 @@ static void w1_run_range(scenario *s, long first, long count)
 			break;
 		case W1_PLAIN: w1_plain_exact(&w->stepper, st + first, tg + first, count); break;
 		case W1_STREAM: w1_stream(st + first, tg + first, count); break;
+		case W1_EXACT_CACHED:
+			for (long i = first; i < first + count; i++) {
+				if (spring_step_exact_cached(&cache, w->params, &st[i], tg[i], BENCH_STEP) != SPRING_OK) {
+					w1_fail("spring_step_exact_cached");
+				}
+			}
+			break;
 		case W1_STEP_MANY:
 			if (spring_stepper_step_many(&w->stepper, st + first, tg + first, (int)count) != SPRING_OK) {
 				w1_fail("spring_stepper_step_many");
@@ -201,6 +210,11 @@ void w1_register(void)
 	w1_row(plain, NULL, "w1", 0.0, W1_PLAIN, 10000, 1200, 1, 0);
 	w1_row("W1 streaming loop (limit)", plain, NULL, 0.0, W1_STREAM, 10000, 1200, 1, 0);
 	w1_row("W1 spring_step_exact (per spring)", plain, "w1", 1e-5, W1_EXACT, 10000, 1200, 1, 0);
+	scenario *cached = w1_row("W1 spring_step_exact_cached (per spring)", "W1 spring_step_exact (per spring)", "w1", 0.0,
+	                          W1_EXACT_CACHED, 10000, 1200, 1, 0);
+	if (cached) {
+		cached->reference = "W1 spring_step_exact (per spring)"; // the same bits as the uncached call
+	}
 	w1_row(many, plain, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 1, 0);
 	w1_row(batch, plain, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
 	// Each instruction set of the batch kernels this machine runs (the library picks the widest).
