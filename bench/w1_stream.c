@@ -1,6 +1,7 @@
 // W1's streaming limit: a loop that only streams the same arrays as a spring step (reads each
 // state and target, writes each state back) with one subtraction and a sign flip, compiled -O3
-// in its own library so it vectorises. No spring can be advanced faster than this.
+// -march=native in its own library so it vectorises with the machine's widest vectors. No
+// spring can be advanced faster than this.
 #include "bench.h"
 
 void w1_stream(spring_state *states, const float *targets, long count)
