@@ -236,7 +236,7 @@ function w2Spine() {
 
 // three-vrm: a VRMSpringBoneManager with one joint per bone of an 8-joint chain of Object3Ds
 // (plus the tip), stiffness 1, drag 0.4, no gravity; updated twice a frame with 1/120 s (its
-// spring bones step once per update call), world positions read back every frame.
+// spring bones step once per update call), every bone's world tip read back every frame.
 function w2ThreeVrm() {
 	const scene = new THREE.Scene();
 	const chains = [];
@@ -282,7 +282,9 @@ function w2ThreeVrm() {
 		sum = 0;
 		for (const { nodes } of chains) {
 			for (let i = 0; i < W2.bones; i++) {
-				position.setFromMatrixPosition(nodes[i + 1].matrixWorld);
+				// Bone i's tip: its child's local position through bone i's world matrix (the
+				// spring bones update their bones' world matrices, not the last child's).
+				position.copy(nodes[i + 1].position).applyMatrix4(nodes[i].matrixWorld);
 				sum += position.x + position.y;
 			}
 		}
