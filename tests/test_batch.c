@@ -422,6 +422,101 @@ static int test_bad_arguments(void)
 	return 0;
 }
 
+// spring_batch_advance gives the bits of as many spring_batch_step_range calls, across block
+// boundaries (1,024 springs), with refusals, rest snapping and per-spring transitions, on every
+// path; the lowest refused index and its reason are reported.
+static int test_advance_matches_repeated_steps(void)
+{
+	enum { TOTAL = 2600 };
+	static float x[TOTAL], v[TOTAL], t[TOTAL], ex[TOTAL], ev[TOTAL];
+	static spring_stepper steppers[TOTAL];
+	static const int ranges[][2] = {{0, 0}, {0, 1}, {3, 1023}, {0, 1024}, {1, 1025}, {5, 2500}, {2047, 553}};
+	static const int step_counts[] = {0, 1, 3, 7};
+	find_paths();
+	int refused = 0;
+	for (int p = 0; p < path_count; p++) {
+		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		for (int mode = 0; mode < 4; mode++) {
+			for (int r = 0; r < (int)(sizeof ranges / sizeof ranges[0]); r++) {
+				int first = ranges[r][0], n = ranges[r][1], steps = step_counts[(r + mode) % 4];
+				for (int i = 0; i < TOTAL; i++) {
+					int wild = rng_next() % 200u == 0; // now and then a spring that is refused
+					x[i] = wild ? random_value() : (float)((int32_t)rng_next() % 1000) * 0.1f;
+					v[i] = wild ? random_value() : 0.0f;
+					t[i] = wild && rng_next() % 2u ? NAN : (float)((int32_t)rng_next() % 1000) * 0.1f;
+					steppers[i] = test_stepper((int)(rng_next() % 4u));
+				}
+				spring_batch b;
+				ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = ex,
+				                                                  .v = ev,
+				                                                  .target = t,
+				                                                  .count = TOTAL,
+				                                                  .steppers = mode & 1 ? steppers : NULL,
+				                                                  .rest_delta = mode & 2 ? 0.01f : 0.0f,
+				                                                  .rest_speed = mode & 2 ? 0.1f : 0.0f}) == SPRING_OK);
+				memcpy(ex, x, sizeof x);
+				memcpy(ev, v, sizeof v);
+				spring_result want = SPRING_OK;
+				int want_bad = -1;
+				for (int k = 0; k < steps; k++) {
+					int bad;
+					spring_result res = spring_batch_step_range(&b, first, n, &bad);
+					if (bad >= 0 && (want_bad < 0 || bad < want_bad)) {
+						want_bad = bad;
+						want = res;
+					}
+				}
+				refused += want_bad >= 0;
+				float gx[TOTAL], gv[TOTAL];
+				memcpy(gx, ex, sizeof gx);
+				memcpy(gv, ev, sizeof gv);
+				memcpy(ex, x, sizeof x);
+				memcpy(ev, v, sizeof v);
+				int bad = 12345;
+				spring_result got = spring_batch_advance(&b, first, n, steps, &bad);
+				ENSURE_MSG(got == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
+				           "path %s, mode %d, first %d, count %d, steps %d: result %d/%d, bad %d/%d",
+				           spring_internal_batch_path_name((spring_internal_batch_path)paths[p]), mode, first, n, steps, got,
+				           want, bad, want_bad);
+			}
+		}
+	}
+	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	ENSURE(refused > 10);
+
+	// Refusals only beyond the first block (and two in one block): the index counts from `first`.
+	for (int i = 0; i < TOTAL; i++) {
+		ex[i] = (float)i;
+		ev[i] = 0.0f;
+		t[i] = 0.0f;
+	}
+	t[1500] = NAN;
+	t[1400] = INFINITY;
+	ex[1300] = 3.0e38f;
+	t[1300] = -3.0e38f;
+	spring_batch big;
+	ENSURE(spring_batch_init(&big, &(spring_batch_desc){.x = ex, .v = ev, .target = t, .count = TOTAL}) == SPRING_OK);
+	int where = 0;
+	ENSURE(spring_batch_advance(&big, 1, 2000, 2, &where) == SPRING_ERROR_OUT_OF_RANGE && where == 1300);
+	ENSURE(spring_batch_advance(&big, 1350, 1000, 2, &where) == SPRING_ERROR_NOT_FINITE && where == 1400);
+	ENSURE(ex[1500] == 1500.0f && ex[1300] == 3.0e38f && ex[1301] != 1301.0f);
+
+	float x1[2] = {1.0f, 2.0f}, v1[2] = {0.0f, 0.0f}, t1[2] = {0.0f, 0.0f};
+	spring_batch b;
+	ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x1, .v = v1, .target = t1, .count = 1}) == SPRING_OK);
+	int bad = 7;
+	ENSURE(spring_batch_advance(NULL, 0, 0, 1, &bad) == SPRING_ERROR_INVALID_ARGUMENT && bad == -1);
+	ENSURE(spring_batch_advance(&b, 0, 1, -1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_advance(&b, 0, 2, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_advance(&b, 1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_advance(&b, -1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(x1[0] == 1.0f && x1[1] == 2.0f);
+	ENSURE(spring_batch_advance(&b, 0, 1, 0, &bad) == SPRING_OK && bad == -1 && x1[0] == 1.0f);
+	ENSURE(spring_batch_advance(&b, 1, 0, 5, &bad) == SPRING_OK && bad == -1);
+	ENSURE(spring_batch_advance(&b, 0, 1, 2, &bad) == SPRING_OK && bad == -1 && x1[0] != 1.0f && x1[1] == 2.0f);
+	return 0;
+}
+
 // Retargeting keeps x and v: a batch retargeted every 100 steps equals the scalar stepper
 // retargeted the same way, and two threads' worth of ranges equal one whole step.
 static int test_retarget_and_split_ranges(void)
@@ -487,6 +582,7 @@ static int test_no_allocation(void)
 		ok = ok && spring_stepper_step_many(&st, s, t, N) == SPRING_ERROR_NOT_FINITE;
 		ok = ok && spring_batch_step(&b, &bad) == SPRING_ERROR_NOT_FINITE && bad == N / 2;
 		ok = ok && spring_batch_step_range(&bp, 3, 40, &bad) == SPRING_OK;
+		ok = ok && spring_batch_advance(&b, 0, N, 3, &bad) == SPRING_ERROR_NOT_FINITE && bad == N / 2;
 		ok = ok && spring_batch_set_params(&b, (spring_params){0}, 0.0f) == SPRING_OK;
 		ok = ok && spring_batch_count_resting(&b, 0, N) >= 0;
 	}
@@ -637,6 +733,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_batch_rest);
 	RUN_TEST(test_bad_springs_refused_alone);
 	RUN_TEST(test_bad_arguments);
+	RUN_TEST(test_advance_matches_repeated_steps);
 	RUN_TEST(test_retarget_and_split_ranges);
 	RUN_TEST(test_no_allocation);
 	RUN_TEST(test_golden_many_springs);
