@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Makefile only drives CMake and the set-up. Two commands matter:
 #   make demo   builds the release configuration and runs the demo
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
@@ -5,13 +6,17 @@
 #               and checks that the sources follow .clang-format (`make format` reformats them),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
+#   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
+#               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
+#   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
 JOBS ?= 2
 SOAK_HOURS ?= 1
 BUILD ?= build
+PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -24,6 +29,16 @@ deps-test:
 release: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
 	cmake --build $(BUILD)/release -j $(JOBS)
+
+# The API reference from the header comments (Doxyfile); the version from project(VERSION).
+docs:
+	@scripts/ensure-deps.sh docs
+	@mkdir -p $(BUILD)/docs
+	SPRING_DOCS_OUT=$(BUILD)/docs SPRING_VERSION=$$(sed -n 's/^project(spring VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt) doxygen Doxyfile
+	@echo "API reference: $(BUILD)/docs/html/index.html"
+
+install: release
+	cmake --install $(BUILD)/release --prefix $(PREFIX)
 
 demo: release
 	$(BUILD)/release/tools/spring demo
@@ -68,9 +83,11 @@ test-release: release
 		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
 		echo "release goldens: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
 
-# The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it).
+# The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it), and the
+# licence line at the top of every source, header, script and CMake file (scripts/check-spdx.sh).
 test-format: deps-test
 	scripts/check-format.sh
+	scripts/check-spdx.sh
 
 format:
 	scripts/check-format.sh --fix

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libspring benchmark suite. Every row of the scenario table is timed `reps` times, the rows
 // interleaved (every repetition runs every row once, so drift hits them all alike), and
 // reported as the median rate and as a ratio to the row it is compared with: the machine is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Soak: the sample character driven for a long stretch of game time the way a game abuses it --
 // jittery frames, hitches up to 2 s, a paused second, time-scale changes, clip switches, root
 // moves, teleports and resets -- checking after every frame that the pose is finite, and at the
@@ -8,7 +9,7 @@
 #include "spring/rig.h"
 #include "spring/verify.h"
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Determinism guard: the C compiler must keep every (float) rounding it is asked for. gcc 12's SLP
 # vectoriser plus folder drops the rounding in (double)(float)x when two such values are
 # computed together (cmake/float_rounding_probe.c is the reduced case); with link-time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Configure-time probe (cmake/float_rounding.cmake): exits 0 when the compiler keeps the
    rounding that (double)(float)x requires for a pair of values computed side by side, 1 when it
    drops it. gcc 12 at -O2 and above drops it: its SLP vectoriser turns the two lanes into one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The pieces every fuzz target shares: a reader that turns the fuzzer's bytes into numbers,
 /// counts and choices, and the checks of the library's promises (an error code in range, an
 /// object unchanged by a refused call, finite outputs after an accepted one).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: spring_chain (tip springs, 3D and 2D mode). A fuzzed description is sized with
 // spring_chain_memory_size and initialised into this target's own memory, then a fuzzed sequence
 // of calls runs on it: frames with roots and frame times, update_many, resets, teleports,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: spring_chain2d (angle springs). A fuzzed description is sized with
 // spring_chain2d_memory_size and initialised into this target's own memory, then a fuzzed
 // sequence of calls runs on it: frames with roots and frame times, resets, teleports,

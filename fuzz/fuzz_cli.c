@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: the `spring` command run in-process on a fuzzed argv (the tool's own main, renamed
 // spring_cli_main by fuzz/CMakeLists.txt; the tool never calls exit). The input is the
 // arguments after `spring`, separated by NUL bytes.

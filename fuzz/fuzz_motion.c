@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: spring_motion sequences. A fuzzed description, then a fuzzed sequence of
 // set_target, set_params, set_value, advance, get, time_to_settle and sample calls, and the
 // progress curve of fuzzed params. Promises checked:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: parameter conversions and queries (spring.h, "Parameterisations" and "Queries").
 // Promises checked:
 //  - every spring_params_from_* returns a defined code; on error `*out` is untouched; on OK

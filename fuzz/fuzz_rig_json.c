@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: the rig reader (tools/io, spring_rig_load_json_ex) followed by stepping the rig.
 // The input is a JSON document, optionally followed by a NUL byte and the bytes of a call
 // sequence (frames, clips, roots, IK targets and mixes, chain mixes, time scale, pause,
@@ -12,7 +13,7 @@
 //    fit their count and the clip time is finite; destroying the rig frees its block.
 #include "fuzz.h"
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #define MAX_BONES SPRING_RIG_MAX_BONES
 

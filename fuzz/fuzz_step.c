@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzz target: closed-form evaluation and stepping with arbitrary float bits, every typed
 // variant (scalar, vec2, vec3, angle), the precomputed stepper, rest detection, follow, angle
 // helpers and the fixed-step clock. Promises checked:

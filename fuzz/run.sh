@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (fuzz/CMakeLists.txt, clang) and runs them. See fuzz/README.md.
 #
 # Usage: fuzz/run.sh [--test] [--seconds N] [TARGET...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that the C/C++ sources follow .clang-format, or reformats them in place with --fix.
 # Usage: scripts/check-format.sh [--fix]
 # The layout depends on clang-format's major version, so the version is pinned to the one

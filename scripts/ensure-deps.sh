@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
-# Installs what `make demo` / `make test` need when it is missing (Debian; apt-get when root,
-# sudo otherwise). Usage: scripts/ensure-deps.sh [build|test]
+# SPDX-License-Identifier: MIT
+# Installs what `make demo` / `make test` / `make docs` need when it is missing (Debian; apt-get
+# when root, sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|docs]
+# Without apt-get (Fedora, macOS...) it installs nothing: a build that finds cJSON through
+# pkg-config or CMake goes on, and what is missing is named with its dnf and brew packages.
 set -euo pipefail
 what=${1:-build}
 
 # command:package pairs; a missing command installs its Debian package.
-needs=(cmake:cmake make:make gcc:gcc g++:g++ pkg-config:pkg-config)
-# The rig-file reader (tools/io, not the library) uses Debian's cJSON.
-if [ ! -f /usr/include/cjson/cJSON.h ]; then
+needs=(cmake:cmake make:make gcc:gcc)
+# The rig-file reader (spring::io, not the library) and the tools use cJSON: found by pkg-config
+# or by its CMake package (cJSONConfig.cmake under a usual prefix) as tools/CMakeLists.txt finds it.
+have_cjson() {
+	[ -f /usr/include/cjson/cJSON.h ] && return 0
+	command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcjson && return 0
+	local dir
+	for dir in /usr /usr/local /opt/homebrew /opt/local ${CMAKE_PREFIX_PATH//:/ }; do
+		compgen -G "$dir/lib*/cmake/cJSON/cJSONConfig.cmake" >/dev/null && return 0
+		compgen -G "$dir/lib/*/cmake/cJSON/cJSONConfig.cmake" >/dev/null && return 0
+	done
+	return 1
+}
+if [ "$what" != docs ] && ! have_cjson; then
 	missing_cjson=libcjson-dev
 fi
+if [ "$what" = docs ]; then
+	needs=(doxygen:doxygen)
+fi
 if [ "$what" = test ]; then
-	needs+=(clang:clang clang++:clang)
+	needs+=(g++:g++ pkg-config:pkg-config clang:clang clang++:clang)
 	# The CLI tests check that SVG and HTML outputs are well-formed XML with xmllint.
 	needs+=(xmllint:libxml2-utils)
 	# The layout check (scripts/check-format.sh) is pinned to Debian 12's clang-format, 14.
@@ -57,12 +74,17 @@ if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
 # de-duplicate
-mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
-echo "ensure-deps: installing missing packages: ${missing[*]}"
+missing=($(printf '%s\n' "${missing[@]}" | sort -u)) # (no mapfile: macOS has bash 3.2)
 if ! command -v apt-get >/dev/null 2>&1; then
-	echo "ensure-deps: apt-get not found; please install: ${missing[*]}" >&2
+	if [ "${missing[*]}" = libcjson-dev ]; then
+		echo "ensure-deps: cJSON not found (for the spring command and spring::io): install cjson-devel (dnf)" \
+		     "or cjson (brew), or build the library alone: cmake -S . -B build -DSPRING_BUILD_TOOLS=OFF" >&2
+	else
+		echo "ensure-deps: apt-get not found; please install (Debian names): ${missing[*]}" >&2
+	fi
 	exit 1
 fi
+echo "ensure-deps: installing missing packages: ${missing[*]}"
 sudo=
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then sudo=sudo; else

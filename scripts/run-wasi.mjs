@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs a wasm32-wasi program under Node's WASI: node scripts/run-wasi.mjs prog.wasm [args...]
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';

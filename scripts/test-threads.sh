@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Loads rig files from four threads at once under ThreadSanitizer (tests/test_io_threads.c).
 # cJSON is built from Debian's source package with the same -fsanitize=thread: the installed
 # libcjson is not instrumented, and a race inside it (on its global error record) would go unseen.

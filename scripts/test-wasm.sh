@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the library and its tests for wasm32-wasi with clang and runs them under Node's WASI.
 # The determinism goldens in the tests must match the native gcc and clang builds bit for bit.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Result strings, float checks, allocator and assertion hooks.
 #include "spring/base.h"
 

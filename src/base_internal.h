@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private helpers of the base layer shared by every module (not installed).
 #ifndef SPRING_BASE_INTERNAL_H
 #define SPRING_BASE_INTERNAL_H

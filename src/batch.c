@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Many springs at once: spring_stepper_step_many over arrays of spring_state and spring_batch over
 // a structure of arrays, vectorised for the machine found at run time.
 //

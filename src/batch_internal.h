@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private hooks of the batch module (batch.c) for white-box tests.
 #ifndef SPRING_BATCH_INTERNAL_H
 #define SPRING_BATCH_INTERNAL_H

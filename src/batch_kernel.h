@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vector kernels of batch.c, written once and included there once per instruction set.
 // Before including, batch.c defines (and this file undefines at its end):
 //   KERNEL(name)   the name with the instruction set's suffix

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain: tip springs (the undulation recipe), 3D with a 2D mode.
 //
 // Per fixed step, root to tip, for bone i:

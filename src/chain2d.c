@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d: one angle spring per segment, walked root to tip within every fixed step.
 //
 // Segment i's target world angle in a step is its parent's world angle *simulated in this same
@@ -678,7 +679,8 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
 	double held;
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, NULL);
+	spring_chain2d_trig unused; // x is not a kept angle
+	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, &unused);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -865,12 +867,18 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 	if (turn != 0.0) {
 		carry_angles(angle, n, turn);
 	}
+	// The fields first (each segment's own angle only: a loop without branches), then the walk.
+	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA);
+	double alpha[SPRING_CHAIN_MAX_BONES], held[SPRING_CHAIN_MAX_BONES];
+	for (int i = 0; i < n; i++) {
+		spring_chain2d_segment_field(in.fx, in.fy, in.px, in.py, inertia[i], length[i], angle[i], &alpha[i], &held[i], &trig[i]);
+	}
 	float parent = root.angle; // this step's simulated angle of the parent
 	for (int i = 0; i < n; i++) {
 		spring_chain2d_segment_input seg;
 		spring_chain2d_internal_segment(c, i, &seg);
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, parent, offsets[i], &st, &target[i], &trig[i]);
+		spring_result r = spring_chain2d_segment_step(&in, &seg, alpha[i], held[i], parent, offsets[i], &st, &target[i]);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -921,17 +929,22 @@ spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xf
 	return at;
 }
 
-spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
+spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
 {
-	spring_result r = check_chain_root(chain, root);
-	if (r != SPRING_OK) {
-		return r;
-	}
 	if (!spring_internal_finite(frame_dt)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	return frame_dt < 0.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
+}
+
+spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
+{
+	spring_result r = check_chain_root(chain, root);
+	if (r == SPRING_OK) {
+		r = spring_chain2d_internal_check_frame_dt(frame_dt);
+	}
+	if (r != SPRING_OK) {
+		return r;
 	}
 	int n = chain->segment_count;
 	float *anim_from = farr(chain, ARR_ANIM_FROM);

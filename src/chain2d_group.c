@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d_group: many angle chains of one shape, each segment's state stored across the
 // chains (segment i of chain j at [i * chain_count + j]), stepped segment by segment over all
 // chains.
@@ -10,12 +11,15 @@
 // the single chain's bit for bit, and each rule lives in chain2d.c once.
 //
 // Memory: one block. The struct, the chains' headers (a spring_chain2d struct each: root, root
-// velocity, forces, rest state), then the arrays across chains, then (not part of snapshots) the
-// backup an update restores on error, the per-update scratch and the scratch chain. Arrays are
+// velocity, the pivot's path, forces, rest state), then the arrays across chains, then (not part
+// of snapshots) the kept sin and cos (a cache: every entry is the sin and cos of its key, so its
+// bytes never change a result), the backup an update restores on error, the per-update scratch
+// and the scratch chain. Arrays are
 // addressed by offsets, never stored pointers, so a group in caller memory copies byte for byte.
 //
-// Per chain and segment: 84 bytes kept (angle, velocity, previous angle, target, inertia: 20;
-// params and own params: 24; transition: 16; the kept sin and cos: 24) and 40 bytes of backup.
+// Per chain and segment: 60 bytes of state (angle, velocity, previous angle, target, inertia: 20;
+// params and own params: 24; transition: 16), 24 of kept sin and cos, 16 of backup and 16 of
+// per-step scratch; per chain its header twice (state and backup) and the update's scratch.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -55,9 +59,9 @@ typedef struct group_lane {
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, float_stride, params, own, steppers, trig; // offsets from the struct
-	size_t kept;                                                     // bytes in snapshots
-	size_t backup_heads, backup_state, backup_trig, lanes, scratch, total;
+	size_t heads, floats, float_stride, params, own, steppers; // offsets from the struct
+	size_t kept;                                               // bytes in snapshots
+	size_t trig, backup_heads, backup_state, lanes, fields, forces, scratch, total;
 } group_layout;
 
 static size_t align16(size_t x)
@@ -87,17 +91,19 @@ static bool layout_of(int count, int n, group_layout *l)
 	off += align16(cn * sizeof(spring_params));
 	l->steppers = off;
 	off += align16(cn * sizeof(spring_stepper));
-	l->trig = off;
-	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->kept = off;
+	l->trig = off; // a cache (always sin and cos of its key): in no snapshot, no backup
+	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->backup_heads = off;
 	off += align16((size_t)count * sizeof(spring_chain2d));
 	l->backup_state = off;
 	off += (size_t)G_STATE_COUNT * l->float_stride;
-	l->backup_trig = off;
-	off += align16(cn * sizeof(spring_chain2d_trig));
 	l->lanes = off;
 	off += align16((size_t)count * sizeof(group_lane));
+	l->fields = off;
+	off += 2u * align16(cn * sizeof(double));
+	l->forces = off;
+	off += 4u * align16((size_t)count * sizeof(double));
 	l->scratch = off;
 	off += align16(chain_bytes);
 	l->total = off;
@@ -137,6 +143,18 @@ static spring_stepper *gsteppers(const spring_chain2d_group *g, const group_layo
 static spring_chain2d_trig *gtrig(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d_trig *)(void *)(base_of(g) + l->trig);
+}
+
+// The fields of the running step (scratch): alpha then held, n * count each.
+static double *gfield(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return (double *)(void *)(base_of(g) + l->fields + (size_t)which * ((l->forces - l->fields) / 2u));
+}
+
+// Each chain's field inputs of the running step (scratch): fx, fy, px, py, count each.
+static double *gforce(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return (double *)(void *)(base_of(g) + l->forces + (size_t)which * ((l->scratch - l->forces) / 4u));
 }
 
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
@@ -348,7 +366,6 @@ static void backup_state(spring_chain2d_group *g, const group_layout *l)
 	unsigned char *b = base_of(g);
 	memcpy(b + l->backup_heads, b + l->heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->backup_state, b + l->floats, (size_t)G_STATE_COUNT * l->float_stride);
-	memcpy(b + l->backup_trig, b + l->trig, l->kept - l->trig);
 }
 
 static void restore_state(spring_chain2d_group *g, const group_layout *l, spring_clock clock)
@@ -356,8 +373,28 @@ static void restore_state(spring_chain2d_group *g, const group_layout *l, spring
 	unsigned char *b = base_of(g);
 	memcpy(b + l->heads, b + l->backup_heads, (size_t)g->chain_count * sizeof(spring_chain2d));
 	memcpy(b + l->floats, b + l->backup_state, (size_t)G_STATE_COUNT * l->float_stride);
-	memcpy(b + l->trig, b + l->backup_trig, l->kept - l->trig);
 	g->clock = clock;
+}
+
+// The field of every segment of every chain (spring_chain2d_segment_field): one loop without
+// branches over arrays that do not overlap, which compilers vectorise (kept out of line, where
+// `restrict` spares them the overlap checks).
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+fields_pass(int n, int count, const float *restrict length, const float *restrict inertia, const float *restrict angle,
+            const double *restrict fx, const double *restrict fy, const double *restrict px, const double *restrict py,
+            double *restrict alpha, double *restrict held, spring_chain2d_trig *restrict trig)
+{
+	for (int i = 0; i < n; i++) {
+		const size_t row = (size_t)i * (size_t)count;
+		const float len = length[i];
+		for (int j = 0; j < count; j++) {
+			size_t k = row + (size_t)j;
+			spring_chain2d_segment_field(fx[j], fy[j], px[j], py[j], inertia[k], len, angle[k], &alpha[k], &held[k], &trig[k]);
+		}
+	}
 }
 
 // One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
@@ -400,6 +437,16 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			}
 		}
 	}
+	// The fields of every segment of every chain: one loop without branches (it vectorises).
+	double *fx = gforce(g, l, 0), *fy = gforce(g, l, 1), *px = gforce(g, l, 2), *py = gforce(g, l, 3);
+	for (int j = 0; j < count; j++) {
+		fx[j] = lane[j].in.fx;
+		fy[j] = lane[j].in.fy;
+		px[j] = lane[j].in.px;
+		py[j] = lane[j].in.py;
+	}
+	double *alpha = gfield(g, l, 0), *held = gfield(g, l, 1);
+	fields_pass(n, count, shape.length, inertia, angle, fx, fy, px, py, alpha, held, trig);
 	for (int i = 0; i < n; i++) {
 		spring_chain2d_segment_input seg = {{0.0f, 0.0f, 0.0f}, NULL, shape.length[i], shape.rest[i], shape.limit[i], 0.0f};
 		const size_t row = (size_t)i * (size_t)count;
@@ -413,7 +460,7 @@ static spring_result step_all(spring_chain2d_group *g, const group_layout *l, fl
 			seg.stepper = &st[k];
 			seg.inertia = inertia[k];
 			spring_state s = {angle[k], velocity[k]};
-			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, ln->parent, 0.0f, &s, &target[k], &trig[k]);
+			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, alpha[k], held[k], ln->parent, 0.0f, &s, &target[k]);
 			if (r != SPRING_OK) {
 				return r;
 			}
@@ -443,11 +490,9 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 			return r;
 		}
 	}
-	if (!spring_internal_finite(frame_dt)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = spring_chain2d_internal_check_frame_dt(frame_dt);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	const group_layout l = layout(group);
 	spring_chain2d *head = heads(group, &l);
@@ -472,7 +517,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
 	}
 	for (int k = 0; k < steps; k++) {
-		spring_result r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
+		r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
 		if (r != SPRING_OK) {
 			restore_state(group, &l, clock);
 			return r;
@@ -492,69 +537,63 @@ static bool valid_chain(const spring_chain2d_group *g, int chain)
 	return g && chain >= 0 && chain < g->chain_count;
 }
 
-spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root)
+// A per-chain call: the single chain's function of that name with these arguments.
+typedef enum chain_call_kind { CALL_RESET, CALL_TELEPORT, CALL_SET_PARAMS, CALL_SET_INERTIA, CALL_SET_FORCES } chain_call_kind;
+
+typedef struct chain_call {
+	chain_call_kind kind;
+	int segment;
+	spring_xform2 root;
+	spring_params params;
+	float inertia;
+	spring_vec2 gravity, wind;
+} chain_call;
+
+// Runs `call` on a copy of chain `chain` and keeps the result when the call succeeds.
+static spring_result call_on_copy(spring_chain2d_group *group, int chain, const chain_call *call)
 {
 	if (!valid_chain(group, chain)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_reset(gather(group, &l, chain), root);
+	spring_chain2d *c = gather(group, &l, chain);
+	spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
+	switch (call->kind) {
+	case CALL_RESET: r = spring_chain2d_reset(c, call->root); break;
+	case CALL_TELEPORT: r = spring_chain2d_teleport(c, call->root); break;
+	case CALL_SET_PARAMS: r = spring_chain2d_set_params(c, call->segment, call->params); break;
+	case CALL_SET_INERTIA: r = spring_chain2d_set_inertia(c, call->segment, call->inertia); break;
+	case CALL_SET_FORCES: r = spring_chain2d_set_forces(c, call->gravity, call->wind); break;
+	}
 	if (r == SPRING_OK) {
 		scatter(group, &l, chain);
 	}
 	return r;
+}
+
+spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root)
+{
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_RESET, .root = root});
 }
 
 spring_result spring_chain2d_group_teleport(spring_chain2d_group *group, int chain, spring_xform2 root)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_teleport(gather(group, &l, chain), root);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_TELEPORT, .root = root});
 }
 
 spring_result spring_chain2d_group_set_params(spring_chain2d_group *group, int chain, int segment, spring_params params)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_params(gather(group, &l, chain), segment, params);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_PARAMS, .segment = segment, .params = params});
 }
 
 spring_result spring_chain2d_group_set_inertia(spring_chain2d_group *group, int chain, int segment, float inertia)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_inertia(gather(group, &l, chain), segment, inertia);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_INERTIA, .segment = segment, .inertia = inertia});
 }
 
 spring_result spring_chain2d_group_set_forces(spring_chain2d_group *group, int chain, spring_vec2 gravity, spring_vec2 wind)
 {
-	if (!valid_chain(group, chain)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	const group_layout l = layout(group);
-	spring_result r = spring_chain2d_set_forces(gather(group, &l, chain), gravity, wind);
-	if (r == SPRING_OK) {
-		scatter(group, &l, chain);
-	}
-	return r;
+	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_FORCES, .gravity = gravity, .wind = wind});
 }
 
 bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chain)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The angle chain's step of one segment, shared by spring_chain2d (chain2d.c) and
 // spring_chain2d_group (chain2d_group.c), which therefore give the same bits (not installed).
 // The physics is described at the top of chain2d.c.
@@ -16,50 +17,6 @@
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
-/// The chain-level start of a step of `c` under `root` (clean; `same`: the root and animation of
-/// the last step): false when the chain sleeps through it (nothing to do). Otherwise updates the
-/// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
-/// and the root were those of the last step: the rest test follows the step) and sets `*carried`
-/// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_step_input *in, double *carried, bool *still);
-
-/// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
-size_t spring_chain2d_internal_block_size(int n);
-
-/// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
-typedef struct spring_chain2d_view {
-	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
-	float *length, *rest, *limit;                      // the shape
-	spring_params *params, *own_params;
-	spring_stepper *steppers;
-	spring_chain2d_trig *trig;
-} spring_chain2d_view;
-void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
-
-/// The checks and cleaning of a root every call taking one runs (chain2d.c): finite, within
-/// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
-spring_result spring_chain2d_internal_check_root(spring_xform2 root);
-spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
-/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
-/// True when `root` is bit for bit the root of the last step.
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
-
-/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
-/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
-/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
-
-/// Segment i's settings as the step reads them.
-void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
-
-/// The rest test after a still step: snaps every segment onto its equilibrium with zero velocity
-/// and puts the chain to sleep when all are within the rest thresholds; otherwise nothing.
-void spring_chain2d_internal_try_rest(spring_chain2d *c);
-
 #endif
 
 /// The chain's header; its dense per-segment arrays follow it in the block (chain2d.c).
@@ -186,18 +143,16 @@ static inline void spring_chain2d_pose_walk(const float *prev, const float *angl
 
 /// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
 /// `length` at world angle `angle` (in (-pi, pi]): (d x f) / L'. `*stiffness` receives minus its
-/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `keep` (optional)
-/// receives the angle's sin and cos.
+/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `*keep` receives
+/// the angle's sin and cos (always written: no branch).
 static inline double spring_chain2d_field_accel(double fx, double fy, double length, double angle, double *stiffness,
                                                 spring_chain2d_trig *keep)
 {
 	double s, co;
 	spring_det_sincos_reduced(angle, &s, &co);
-	if (keep) {
-		keep->s = s;
-		keep->c = co;
-		keep->key = (float)angle; // exact: the callers keep float angles
-	}
+	keep->s = s;
+	keep->c = co;
+	keep->key = (float)angle; // exact where it is kept: the chains' angles are floats
 	*stiffness = 1.5 * (co * fx + s * fy) / length;
 	return 1.5 * (co * fy - s * fx) / length;
 }
@@ -258,49 +213,60 @@ spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_in
 spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
                                                          spring_state *st);
 
+/// The field a segment feels in a step (forces (fx, fy) minus its pivot's acceleration (px, py)
+/// times its inertia; see spring_chain2d_step_input),
+/// as its angular acceleration `alpha` (rad/s^2; 0 without a field) and the stiffness `held`
+/// (1/s^2) at `angle`, the segment's world angle at the step's start; `*trig` receives the sin and
+/// cos of `angle`. It depends on the segment's own angle only, so a chain's (or a group's) fields
+/// are computed in one pass before the walk down the chain: a loop without branches, which
+/// compilers vectorise.
+static inline void spring_chain2d_segment_field(double fx, double fy, double px, double py, float inertia, float length,
+                                                float angle, double *alpha, double *held, spring_chain2d_trig *trig)
+{
+	// Every value computed, then selected (no branch).
+	double ax0 = fx, ay0 = fy;
+	double ax1 = ax0 - (double)inertia * px, ay1 = ay0 - (double)inertia * py;
+	double ax = inertia > 0.0f ? ax1 : ax0, ay = inertia > 0.0f ? ay1 : ay0;
+	double h;
+	double a = spring_chain2d_field_accel(ax, ay, (double)length, (double)angle, &h, trig);
+	bool on = ax != 0.0 || ay != 0.0;
+	*alpha = on ? a : 0.0;
+	*held = on ? h : 0.0;
+}
+
 /// One fixed step of one segment under its parent's simulated angle `parent` (this step's) with
-/// the animated offset `offset`: the target, the field (forces minus the pivot's acceleration
-/// times the inertia) as a shift of the goal, the spring, the speed bound and the limit. On
-/// SPRING_OK `*st` holds the new state and `*target` the target, and `*trig` the sin and cos of
-/// the angle the field was taken at (when there is a field); on error the chain's update is to be
-/// dropped.
+/// the animated offset `offset` and its field (`alpha`, `held` from spring_chain2d_segment_field):
+/// the target, the field as a shift of the goal, the spring, the speed bound and the limit. On
+/// SPRING_OK `*st` holds the new state and `*target` the target; on error the chain's update is
+/// to be dropped.
 static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in,
-                                                        const spring_chain2d_segment_input *seg, float parent, float offset,
-                                                        spring_state *st, float *target, spring_chain2d_trig *trig)
+                                                        const spring_chain2d_segment_input *seg, double alpha, double held,
+                                                        float parent, float offset, spring_state *st, float *target)
 {
 	double goal = (double)parent + (double)seg->rest + (double)offset;
 	float t = spring_det_fold_float(goal);
-	double ax = in->fx, ay = in->fy; // the field the segment feels: forces minus its pivot's acceleration
-	if (seg->inertia > 0.0f) {
-		ax -= (double)seg->inertia * in->px;
-		ay -= (double)seg->inertia * in->py;
-	}
 	float shifted = t;
 	bool stepped = false; // on the unfolded error
-	if (ax != 0.0 || ay != 0.0) {
-		double held;
-		double alpha = spring_chain2d_field_accel(ax, ay, (double)seg->length, (double)st->x, &held, trig);
-		if (alpha != 0.0) {
-			spring_params p = seg->params;
-			double shift = alpha * (double)p.mass / (double)p.stiffness;
-			double error = (double)spring_chain2d_delta(st->x, t) + shift;
-			// A stiff field taken at the step's start overshoots and grows (a short segment under
-			// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
-			// into the aim, which becomes a Newton step onto the balance (the same fixed point).
-			double excess = held - in->held_max;
-			if (excess > 0.0) {
-				double w2 = (double)p.stiffness / (double)p.mass;
-				error *= w2 / (w2 + excess);
+	if (alpha != 0.0) {
+		spring_params p = seg->params;
+		double shift = alpha * (double)p.mass / (double)p.stiffness;
+		double error = (double)spring_chain2d_delta(st->x, t) + shift;
+		// A stiff field taken at the step's start overshoots and grows (a short segment under
+		// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
+		// into the aim, which becomes a Newton step onto the balance (the same fixed point).
+		double excess = held - in->held_max;
+		if (excess > 0.0) {
+			double w2 = (double)p.stiffness / (double)p.mass;
+			error *= w2 / (w2 + excess);
+		}
+		if (fabs(error) < SPRING_CHAIN2D_FOLD_SAFE && excess <= 0.0) {
+			shifted = spring_det_fold_float(goal + shift);
+		} else {
+			spring_result r = spring_chain2d_internal_step_unfolded(in, seg, error, st);
+			if (r != SPRING_OK) {
+				return r;
 			}
-			if (fabs(error) < SPRING_CHAIN2D_FOLD_SAFE && excess <= 0.0) {
-				shifted = spring_det_fold_float(goal + shift);
-			} else {
-				spring_result r = spring_chain2d_internal_step_unfolded(in, seg, error, st);
-				if (r != SPRING_OK) {
-					return r;
-				}
-				stepped = true;
-			}
+			stepped = true;
 		}
 	}
 	if (!stepped) {
@@ -346,6 +312,8 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 /// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
 spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
+/// An update's frame time: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
+spring_result spring_chain2d_internal_check_frame_dt(float frame_dt);
 /// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
 spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
 /// True when `root` is bit for bit the root of the last step.

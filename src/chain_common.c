@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rules both chain kinds share: parameters (default, root-to-tip gradient), the per-bone
 // transition, freeing a created block.
 #include "chain_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private layer of both chain kinds (spring_chain2d, spring_chain) for the library and white-box
 // tests (not installed): the pieces the two share (chain_common.c) and the entry points the rig
 // drives at its own fixed step.

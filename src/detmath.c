@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file detmath.c
 /// The library's own exp, expm1, log, log1p, sin, cos, atan2 and acos (see base.h), and
 /// spring_hash.

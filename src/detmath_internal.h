@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The deterministic maths the hot loops inline (not installed): the angle fold and sin/cos of an
 // angle of moderate size. detmath.c builds spring_det_sincos on the same pieces, and spring.c its
 // angle fold, so each rule lives here once and the inlined versions give the very same bits.
@@ -63,7 +64,8 @@ static inline double spring_det_two_sum_error(double a, double b, double s)
 /// v rounded to the nearest integer (halves away from zero), for |v| < 2^31 - 1.
 static inline double spring_det_round_small(double v)
 {
-	return (double)(int32_t)(v < 0.0 ? v - 0.5 : v + 0.5);
+	double down = v - 0.5, up = v + 0.5; // both computed: a select, no branch (loops vectorise)
+	return (double)(int32_t)(v < 0.0 ? down : up);
 }
 
 /// 2/pi rounded to double.
@@ -139,9 +141,11 @@ static inline void spring_det_sincos_reduced(double x, double *s, double *c)
 	double y, ylo;
 	unsigned n = spring_det_reduce_small(x, &y, &ylo);
 	double sy = spring_det_sin_kernel(y, ylo), cy = spring_det_cos_kernel(y, ylo);
+	// Selects between values all computed (no branch, so loops over many angles vectorise).
 	double so = (n & 1u) ? cy : sy, co = (n & 1u) ? sy : cy;
-	so = (n & 2u) ? -so : so;
-	co = ((n + 1u) & 2u) ? -co : co;
+	double nso = -so, nco = -co;
+	so = (n & 2u) ? nso : so;
+	co = ((n + 1u) & 2u) ? nco : co;
 	// Below 2^-27, sin x = x and cos x = 1 to within half an ulp (this also keeps -0's sign).
 	int tiny = fabs(x) < 0x1p-27;
 	*s = tiny ? x : so;

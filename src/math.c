@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file math.c
 /// Value-type maths (math.h). Products and sums are formed in double and rounded to float once
 /// at the end: a product of two floats is exact in double and no sum of a few of them can

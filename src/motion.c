@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_motion: the interruptible N-channel UI value.
 //
 // Exactness comes from anchoring: the motion keeps the state it had at its last re-anchoring

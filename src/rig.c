@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_rig: skeleton + keyframe clips + IK + spring chains, evaluated in that order every
 // fixed step.
 //

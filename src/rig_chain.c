@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Spring chains on the final pose: their descriptions built from bone ranges, and each step
 // layered on the pose after clips and IK.
 #include "rig_internal.h"

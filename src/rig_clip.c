@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Keyframe clips: curves (linear, stepped, CSS cubic Bezier), sampling a pose at a clip time,
 // and the events a step crosses.
 #include "rig_internal.h"

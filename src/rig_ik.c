@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inverse kinematics on the sampled pose: analytic two-bone and CCD, blended by mix.
 #include "rig_internal.h"
 

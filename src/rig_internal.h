@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private to the rig's sources (rig.c, rig_validate.c, rig_clip.c, rig_ik.c, rig_chain.c) and
 // white-box tests: the rig's memory block and the pieces its sources share.
 #ifndef SPRING_RIG_INTERNAL_H

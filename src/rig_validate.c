@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Validation of rig descriptions: the one judge of what a description means (readers of rig
 // files check only their syntax and map this module's error locations to their own).
 #include "rig_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The core spring in motion: the exact transition, closed form, exact and semi-implicit stepping
 // (one implementation over 1-3 components and angles), the precomputed stepper, rest detection,
 // follow and the angle helpers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fixed-step clock: accumulates frame time, counts fixed steps (capped, the excess
 // dropped and reported) and gives the interpolation factor for rendering between steps.
 //

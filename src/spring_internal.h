@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Private declarations shared between the library's sources (and white-box tests).
 #ifndef SPRING_INTERNAL_H
 #define SPRING_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Spring parameters: validation, every parameterisation the library offers (all converted to
 // stiffness, damping and mass) and the queries that read a spring's character back out of them
 // (damping ratio, frequency, duration, bounce, overshoot, settling and half-life).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The three objective checks (energy, rest, envelope across frame rates).
 #include "spring/verify.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compile-only check: every public header is valid C++ and declares C linkage.
 #include <spring/base.h>
 #include <spring/batch.h>

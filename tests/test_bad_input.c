@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad-input corpus for the core API (spring.h).
 //
 // The rule under test: bad input (NaN, +-inf, negative mass, negative damping, zero stiffness,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batch springs (batch.h): every vector path gives the scalar stepper's bits on random states
 // (denormals, huge values, signed zeros, results beyond float range), for every count around the
 // vector widths and unaligned starts; ranges touch exactly their springs; bad springs are refused

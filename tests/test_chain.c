@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain: tip springs with length constraint, aim, colliders, limits, forces, teleports.
 #include "spring/chain.h"
 #include "spring/verify.h"

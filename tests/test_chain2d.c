@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d: the angle-spring chain. Each test names the trap it protects against and
 // fails when that trap is re-introduced; several carry a negative control (the trap written out
 // in the test) to prove the measurement can fail.

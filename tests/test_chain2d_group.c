@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain2d_group: many angle chains of one shape stepped together. Each test names the trap
 // it protects against:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Tests of the `spring` command-line tool (the built binary, SPRING_CLI_PATH):
 /// - golden text and JSON outputs of every command for fixed inputs (tests/cli/golden/);
 ///   regenerate with SPRING_UPDATE_GOLDEN=1 and review the diff by eye;

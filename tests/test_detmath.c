@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Tests for the deterministic transcendental functions (src/detmath.c): accuracy against libm in
 /// units in the last place over pseudo-random and edge-case arguments, special values, and a
 /// golden hash of the exact output bits on a fixed input set, which must not change between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig files from several threads at once (tools/io/rig_json.c): four threads load the sample rigs
 // (and a malformed one) again and again, starting together, and every load gives the rig a single
 // thread gets, bit for bit, after stepping it. In the ordinary builds this checks the results;
@@ -5,7 +6,7 @@
 // instrumented (an uninstrumented libcjson hides the race on cJSON's global error record).
 #define _POSIX_C_SOURCE 200809L
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include "test_macros.h"
 

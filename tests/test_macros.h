@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Tiny test harness: ENSURE, ENSURE_NEAR, RUN_TEST with a name filter, and the closing line
 /// "N passed, N failed". A test file defines its tests as `static int test_x(void)` returning 0
 /// on success and calls RUN_TEST for each from main, then returns TEST_SUMMARY().

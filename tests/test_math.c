@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Tests for the value-type maths (src/math.c): vectors, quaternions and transforms, their
 /// degenerate cases (zero vectors, parallel and anti-parallel directions) and that finite input
 /// never gives NaN.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_motion: the interruptible UI value (motion.h).
 //
 // Each test names the property it protects and the trap that must turn it red:

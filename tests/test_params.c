@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parameterisations and queries: documented reference values and round trips.
 #include "spring/spring.h"
 #include "spring_internal.h"

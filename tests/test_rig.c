@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
 #include "random.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig files (tools/io/rig_json.c): the reader of docs/rig-format.md. Each test names what it
 // protects:
 //
@@ -17,7 +18,7 @@
 // 10. in-memory documents need no terminator; NULL arguments are refused.
 #define _POSIX_C_SOURCE 200809L
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include "test_macros.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Closed form, exact and semi-implicit stepping, and the three objective checks for one spring.
 #include "random.h"
 #include "spring/spring.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared pieces of the `spring` command-line tool: a growable text buffer, number formatting,
 // a JSON writer, argument parsing (including every spring parameterisation), error reporting
 // and atomic file output. Tools use only the public API of libspring.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Argument parsing for the `spring` commands: options, numbers in range, lists, --help.
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The spring flags every command shares: one parameterisation of the table in tools/io
 // (param_table.h, the one the rig-file reader uses too) resolved into spring_params.
 #include "cli.h"

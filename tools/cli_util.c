@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text buffer, number formatting, JSON writer, errors and atomic file output for the CLI.
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring compare`: the tween-versus-spring retarget experiment as numbers and an SVG.
 #include "compare.h"
 #include "svg.h"

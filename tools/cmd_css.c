@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring css`: a CSS linear() easing and its duration, from spring_motion_sample_progress.
 #include "cli.h"
 

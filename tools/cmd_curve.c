@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring curve`: position and velocity over time from the closed form.
 #include "cli.h"
 #include "svg.h"

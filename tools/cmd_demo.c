@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring demo`: prints the conversion table, the secondary-motion section (demo_chain.c) and the
 // three objective checks with their figures, and writes the self-contained page
 // out/demo/index.html (demo_html.c).

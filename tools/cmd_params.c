@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring params`: every equivalent parameterisation of one spring, and its settling figures.
 #include "cli.h"
 

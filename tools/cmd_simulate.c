@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring simulate RIG.json`: play a rig file and print per-frame bone transforms.
 #include "rig_util.h"
 #include "svg.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring verify`: the three objective checks (energy, rest, envelope across frame rates) on the
 // user's own spring or rig file, each figure with PASS/FAIL; exit status 1 on a failure.
 #include "rig_util.h"

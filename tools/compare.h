@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tween-versus-spring retarget experiment, shared by `spring compare` and the demo page: a value moving from A to
 // B is retargeted to C mid-flight. The tween (CSS ease-in-out) restarts from rest at the current
 // position; the spring (spring_motion) keeps its position and velocity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sections of `spring demo` (cmd_demo.c), one file each: the secondary-motion section
 // (demo_chain.c) and the self-contained page out/demo/index.html (demo_html.c).
 #ifndef SPRING_TOOLS_DEMO_H

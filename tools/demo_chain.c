@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring demo`, chain section: an 8-bone, 20-unit tail (the standard scene of
 // tests/shared, with gravity) driven by its animated root at several frame rates, its rest, and a
 // teleport with and without reset.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring demo`: the self-contained page out/demo/index.html. Inline CSS and SVG only, and
 // well-formed XML (XHTML syntax), so any XML parser reads it.
 #include "compare.h"
@@ -175,12 +176,9 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 	const char *relative = "examples/rigs/character.json";
 	const char *path = rig_find_sample(relative);
 	if (!path) {
-#ifdef SPRING_SOURCE_DIR
+		const char *data = rig_sample_data_dir();
 		snprintf(note, note_size, "sample rig not found: looked for %s in the current directory and in %s", relative,
-		         SPRING_SOURCE_DIR);
-#else
-		snprintf(note, note_size, "sample rig not found: looked for %s in the current directory", relative);
-#endif
+		         data ? data : "the spring command's data directory");
 		element(b, "<p class=\"note\">", note, ": this figure is left out.</p>\n");
 		return;
 	}

@@ -1,8 +1,15 @@
+// SPDX-License-Identifier: MIT
 // Rig-file helpers for the CLI: see rig_util.h.
+#define _POSIX_C_SOURCE 200809L // readlink
 #include "rig_util.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#elif defined(__unix__)
+#include <unistd.h>
+#endif
 
 int rig_file_open(const char *command, const char *path, rig_file *out)
 {
@@ -129,6 +136,49 @@ spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported,
 	return SPRING_OK;
 }
 
+// The directory of the running executable (no trailing slash) in `dir`; 0 when unknown.
+static int executable_dir(char *dir, size_t size)
+{
+	if (size < 2) {
+		return 0;
+	}
+#if defined(__APPLE__)
+	uint32_t n = (uint32_t)size;
+	if (_NSGetExecutablePath(dir, &n) != 0) {
+		return 0;
+	}
+#elif defined(__unix__)
+	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
+	if (n <= 0) {
+		return 0;
+	}
+	dir[n] = '\0';
+#else
+	return 0;
+#endif
+	char *slash = strrchr(dir, '/');
+	if (!slash) {
+		return 0;
+	}
+	*slash = '\0';
+	return 1;
+}
+
+const char *rig_sample_data_dir(void)
+{
+	static char data[4096];
+	char exe[3072];
+	if (!executable_dir(exe, sizeof exe)) {
+		return NULL;
+	}
+#ifdef SPRING_DATA_FROM_BIN
+	snprintf(data, sizeof data, "%s/%s", exe, SPRING_DATA_FROM_BIN);
+#else
+	snprintf(data, sizeof data, "%s/../share/spring", exe);
+#endif
+	return data;
+}
+
 const char *rig_find_sample(const char *relative)
 {
 	static char found[4096];
@@ -138,13 +188,14 @@ const char *rig_find_sample(const char *relative)
 		snprintf(found, sizeof found, "%s", relative);
 		return found;
 	}
-#ifdef SPRING_SOURCE_DIR
-	snprintf(found, sizeof found, "%s/%s", SPRING_SOURCE_DIR, relative);
-	fp = fopen(found, "rb");
-	if (fp) {
-		fclose(fp);
-		return found;
+	const char *data = rig_sample_data_dir();
+	if (data) {
+		snprintf(found, sizeof found, "%s/%s", data, relative);
+		fp = fopen(found, "rb");
+		if (fp) {
+			fclose(fp);
+			return found;
+		}
 	}
-#endif
 	return NULL;
 }

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Rig files for the CLI commands and the demo: loading through the tools/io reader, chain tips and
 // lengths, the per-frame playback loop shared by `simulate`, `verify` and the demo.
 #ifndef SPRING_TOOLS_RIG_UTIL_H
 #define SPRING_TOOLS_RIG_UTIL_H
 
 #include "cli.h"
-#include "rig_json.h"
+#include <spring/io.h>
 
 typedef struct rig_file {
 	spring_rig *rig;
@@ -38,7 +39,13 @@ typedef void (*rig_teleport_fn)(void *context, double dx, double dy);
 spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported, void *context);
 
 /// Finds the rig file `relative` (e.g. "examples/rigs/character.json") in the current directory
-/// or in the source tree the tool was built from. Returns the path found (static storage) or NULL.
+/// or in the data directory beside the executable (rig_sample_data_dir). Returns the path found
+/// (static storage) or NULL.
 const char *rig_find_sample(const char *relative);
+
+/// Where the installed sample data lives, relative to the running executable: `BIN/../share/spring`
+/// for an installed command (the build tree has the same layout). Static storage; NULL when the
+/// executable's location is unknown.
+const char *rig_sample_data_dir(void);
 
 #endif

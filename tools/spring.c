@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `spring`: the command-line tool. Commands: params, curve, css, compare, simulate, verify, demo
 // (one file each, cmd_*.c); this file finds the command and prints the overall help.
 #include "cli.h"

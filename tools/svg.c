@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SVG plots: see svg.h.
 #include "svg.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small SVG plotting module for the CLI and the demo page: axes with ticks and labels, several
 // series with a legend, horizontal and vertical reference lines, a log scale, XML-escaped text.
 // No dependencies; everything is appended to an sbuf. Attributes are inline (no stylesheet), so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file base.h
 /// Base layer of libspring: export macro, result codes, float validation, allocator hooks and the
 /// library's own deterministic transcendental functions.
@@ -137,8 +138,10 @@ SPRING_API spring_allocator spring_get_allocator(void);
 /// Assertion hook for debug builds: called with the expression, file and line before abort.
 /// Return non-zero from the hook to abort, zero to continue.
 typedef int spring_assert_fn(const char *condition, const char *file, int line);
+/// Installs the assertion hook (NULL restores the default, which prints and aborts).
 SPRING_API void spring_set_assert(spring_assert_fn *fn);
 #if !defined(NDEBUG) || defined(SPRING_ENABLE_ASSERT)
+/// Called by SPRING_ASSERT on failure (not for direct use): reports through the hook.
 SPRING_API int spring_internal_assert(const char *condition, const char *file, int line);
 #define SPRING_ASSERT(c) ((c) ? (void)0 : (void)spring_internal_assert(#c, __FILE__, __LINE__))
 #else

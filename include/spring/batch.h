@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file batch.h
 /// Many springs at once: the precomputed exact transition (`spring_stepper`) applied to arrays of
 /// springs, vectorised inside the library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file chain.h
 /// Secondary-motion chains: hair, tails, capes, ears and antennae dragged along by a root.
 ///
@@ -134,6 +135,7 @@ SPRING_API spring_result spring_chain2d_set_root_limits(spring_chain2d *chain, f
 /// costs a comparison) until the root, the animation or a setting changes. False for NULL.
 SPRING_API bool spring_chain2d_is_resting(const spring_chain2d *chain);
 
+/// Number of segments (0 for NULL).
 SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
 
 /// Snapshots (see base.h): the whole state in a flat blob of spring_chain2d_snapshot_size bytes;
@@ -243,6 +245,8 @@ typedef struct spring_chain_desc {
 
 typedef struct spring_chain spring_chain;
 
+/// Tip chains: the same life cycle as spring_chain2d (memory_size, init in caller memory aligned
+/// to 16, create with one allocation, destroy; `error` optional, naming the bone and field).
 SPRING_API size_t spring_chain_memory_size(const spring_chain_desc *desc);
 SPRING_API spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,
                                            spring_error *error);
@@ -257,6 +261,7 @@ SPRING_API spring_result spring_chain_update(spring_chain *chain, spring_xform3 
 SPRING_API spring_result spring_chain_update_many(spring_chain *const *chains, const spring_xform3 *roots, int count,
                                                   float frame_dt);
 
+/// Teleport by snapping: the chain is put at rest under `root` with zero velocities.
 SPRING_API spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root);
 /// Rigid teleport keeping the shape and motion relative to the root (see spring_chain2d_teleport).
 SPRING_API spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root);
@@ -279,6 +284,7 @@ SPRING_API spring_result spring_chain_set_root_limits(spring_chain *chain, float
 /// True when the last step ended at exact rest (see "Rest and sleep" above); false for NULL.
 SPRING_API bool spring_chain_is_resting(const spring_chain *chain);
 
+/// Number of bones (0 for NULL).
 SPRING_API int spring_chain_bone_count(const spring_chain *chain);
 
 /// Snapshots (see base.h): the whole state in a flat blob of spring_chain_snapshot_size bytes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file math.h
 /// Value-type maths used by the chains and the rig: 2D/3D vectors, quaternions and rigid
 /// transforms. Everything is passed and returned by value. Degenerate input returns something
@@ -34,6 +35,7 @@ typedef struct spring_xform3 {
 	spring_quat rotation;
 } spring_xform3;
 
+/// 2D vector operations, by value.
 SPRING_API spring_vec2 spring_vec2_make(float x, float y);
 SPRING_API spring_vec2 spring_vec2_add(spring_vec2 a, spring_vec2 b);
 SPRING_API spring_vec2 spring_vec2_sub(spring_vec2 a, spring_vec2 b);
@@ -46,6 +48,7 @@ SPRING_API spring_vec2 spring_vec2_normalize(spring_vec2 a);           ///< zero
 SPRING_API spring_vec2 spring_vec2_rotate(spring_vec2 a, float angle); ///< counter-clockwise, radians
 SPRING_API bool spring_vec2_is_finite(spring_vec2 a);
 
+/// 3D vector operations, by value.
 SPRING_API spring_vec3 spring_vec3_make(float x, float y, float z);
 SPRING_API spring_vec3 spring_vec3_add(spring_vec3 a, spring_vec3 b);
 SPRING_API spring_vec3 spring_vec3_sub(spring_vec3 a, spring_vec3 b);
@@ -57,6 +60,7 @@ SPRING_API float spring_vec3_length(spring_vec3 a);
 SPRING_API spring_vec3 spring_vec3_normalize(spring_vec3 a); ///< zero in, zero out
 SPRING_API bool spring_vec3_is_finite(spring_vec3 a);
 
+/// Unit quaternions (rotations), by value.
 SPRING_API spring_quat spring_quat_identity(void);
 SPRING_API spring_quat spring_quat_from_axis_angle(spring_vec3 axis,
                                                    float angle); ///< axis need not be unit; zero axis gives identity
@@ -72,6 +76,7 @@ SPRING_API spring_quat spring_quat_from_to(spring_vec3 from, spring_vec3 to);
 SPRING_API spring_quat spring_quat_nlerp(spring_quat a, spring_quat b, float t); ///< shortest path, normalised
 SPRING_API float spring_quat_angle(spring_quat q);                               ///< rotation angle in [0, pi]
 
+/// Transforms: identity, applying to points and directions, composing.
 SPRING_API spring_xform2 spring_xform2_identity(void);
 SPRING_API spring_vec2 spring_xform2_apply(spring_xform2 t, spring_vec2 p);            ///< point
 SPRING_API spring_vec2 spring_xform2_apply_dir(spring_xform2 t, spring_vec2 d);        ///< direction (no translation)

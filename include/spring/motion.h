@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file motion.h
 /// `spring_motion`: an interruptible UI value of 1 to 4 channels (x, y, scale, opacity, a colour)
 /// driven toward a target by one damped spring.
@@ -29,9 +30,12 @@
 ///
 /// ```c
 /// spring_motion m;
-/// spring_motion_init(&m, &(spring_motion_desc){ .channels = 2, .to = {300.0f, 1.0f} });
+/// spring_motion_desc desc = {0}; // valid C and C++ (README.md's example is compiled as both)
+/// desc.channels = 2;
+/// desc.to[0] = 300.0f, desc.to[1] = 1.0f;
+/// spring_motion_init(&m, &desc);
 /// // each frame:  spring_motion_advance(&m, frame_dt); spring_motion_get(&m, xy, NULL, 2);
-/// // on a tap:    spring_motion_set_target(&m, (float[]){ tap_x, 1.0f }, 2);
+/// // on a tap:    float tap[2] = {tap_x, 1.0f}; spring_motion_set_target(&m, tap, 2);
 /// ```
 #ifndef SPRING_MOTION_H
 #define SPRING_MOTION_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file rig.h
 /// A 2D skeletal rig whose per-frame order is the library's structure:
 ///
@@ -232,6 +233,8 @@ SPRING_API size_t spring_rig_snapshot_size(const spring_rig *rig);
 SPRING_API spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size);
 SPRING_API spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size);
 
+/// The skeleton: bone count (0 for NULL); a bone's name (NULL), parent index (-1 for a root bone)
+/// and length in units (0) -- the values in parentheses for an index out of range.
 SPRING_API int spring_rig_bone_count(const spring_rig *rig);
 SPRING_API const char *spring_rig_bone_name(const spring_rig *rig, int bone);
 SPRING_API int spring_rig_bone_parent(const spring_rig *rig, int bone);
@@ -250,6 +253,7 @@ SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring
 /// written (at most capacity); `total` (optional) gets how many there were.
 SPRING_API int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int capacity, int *total);
 
+/// Number of spring chains (0 for NULL).
 SPRING_API int spring_rig_chain_count(const spring_rig *rig);
 /// Whether a chain came to exact rest in the last step (on its targets, velocity exactly zero; a
 /// resting chain whose inputs do not change skips its physics). False for an invalid index.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file spring.h
 /// The core of libspring: one damped spring, a = -(k (x - target) + c v) / m.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file verify.h
 /// The three objective checks for spring motion, runnable on any parameters and any integrator:
 ///  1. energy: pin the target, displace once, decay freely: every half-cycle peak is strictly

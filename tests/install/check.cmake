@@ -1,34 +1,101 @@
-# ctest driver: install the built tree into a scratch prefix, then build and run a consumer
-# through find_package(spring), and check spring.pc with pkg-config.
+# SPDX-License-Identifier: MIT
+# ctest driver (install_consumer): installs the built tree into a scratch prefix, checks that
+# nothing installed names the build machine's paths, moves the prefix elsewhere (relocatable),
+# then builds and runs against the moved prefix:
+#   find_package(spring COMPONENTS io): consumer.c as C, consumer_io.c (loads a rig) as C++;
+#   pkg-config spring and spring-io: consumer.c as C, consumer_io.c as C and as C++;
+# and runs the installed `spring demo`, which must find the installed sample rig.
+# Variables: SOURCE, BUILD, WORK, CC, CXX, CFLAGS (sanitizer flags of the build, or empty).
 set(prefix ${WORK}/prefix)
+set(moved ${WORK}/moved)
 file(REMOVE_RECURSE ${WORK})
-execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix} RESULT_VARIABLE rc OUTPUT_QUIET)
-if(rc)
-  message(FATAL_ERROR "install failed")
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/install -B ${WORK}/consumer
-  -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_C_COMPILER=${CC} "-DCMAKE_C_FLAGS=${CFLAGS}"
-  "-DCMAKE_EXE_LINKER_FLAGS=${CFLAGS}" RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "consumer configure failed")
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/consumer RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "consumer build failed")
-endif()
-execute_process(COMMAND ${WORK}/consumer/consumer RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "consumer run failed")
-endif()
-find_program(PKG_CONFIG pkg-config)
-if(PKG_CONFIG)
-  file(GLOB_RECURSE pc ${prefix}/*/spring.pc)
-  get_filename_component(pcdir "${pc}" DIRECTORY)
-  set(ENV{PKG_CONFIG_PATH} ${pcdir})
-  execute_process(COMMAND ${PKG_CONFIG} --libs --cflags spring OUTPUT_VARIABLE flags RESULT_VARIABLE rc)
-  if(rc OR NOT flags MATCHES "-lspring")
-    message(FATAL_ERROR "pkg-config spring failed: ${flags}")
+file(MAKE_DIRECTORY ${WORK})
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+  if(rc)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
   endif()
-  message(STATUS "pkg-config spring: ${flags}")
+  set(run_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+run("install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
+
+# What a consumer reads (CMake package, pkg-config files) names no absolute path of this machine.
+file(GLOB_RECURSE meta ${prefix}/*.cmake ${prefix}/*.pc)
+set(expected springConfig.cmake springTargets.cmake springIoTargets.cmake spring.pc spring-io.pc)
+foreach(name ${expected})
+  set(seen FALSE)
+  foreach(f ${meta})
+    get_filename_component(n ${f} NAME)
+    if(n STREQUAL name)
+      set(seen TRUE)
+    endif()
+  endforeach()
+  if(NOT seen)
+    message(FATAL_ERROR "not installed: ${name}")
+  endif()
+endforeach()
+foreach(f ${meta})
+  file(READ ${f} text)
+  foreach(path ${prefix} ${BUILD} ${SOURCE} "/libm")
+    string(FIND "${text}" "${path}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${f} names ${path}: the install is not relocatable")
+    endif()
+  endforeach()
+endforeach()
+foreach(f include/spring/spring.h include/spring/io.h share/doc/spring/LICENSE share/spring/examples/rigs/character.json)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+
+file(RENAME ${prefix} ${moved})
+set(rig ${moved}/share/spring/examples/rigs/character.json)
+
+# find_package(spring COMPONENTS io)
+run("consumer configure" ${CMAKE_COMMAND} -S ${SOURCE}/tests/install -B ${WORK}/consumer
+  -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_C_COMPILER=${CC} -DCMAKE_CXX_COMPILER=${CXX}
+  "-DCMAKE_C_FLAGS=${CFLAGS}" "-DCMAKE_CXX_FLAGS=${CFLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CFLAGS}")
+run("consumer build" ${CMAKE_COMMAND} --build ${WORK}/consumer)
+run("consumer (C, find_package)" ${WORK}/consumer/consumer)
+run("consumer_io (C++, find_package, spring::io)" ${WORK}/consumer/consumer_io_cxx ${rig})
+message(STATUS "find_package: ${run_output}")
+
+# pkg-config
+find_program(PKG_CONFIG pkg-config)
+if(NOT PKG_CONFIG)
+  message(FATAL_ERROR "pkg-config not found")
 endif()
-message(STATUS "install and find_package(spring) work")
+file(GLOB_RECURSE pc ${moved}/*/spring.pc)
+get_filename_component(pcdir "${pc}" DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} ${pcdir})
+foreach(module spring spring-io)
+  run("pkg-config ${module}" ${PKG_CONFIG} --cflags --libs ${module})
+  string(STRIP "${run_output}" flags)
+  if(NOT flags MATCHES "-I${moved}/" OR NOT flags MATCHES "-lspring")
+    message(FATAL_ERROR "pkg-config ${module} does not point into the moved prefix: ${flags}")
+  endif()
+  separate_arguments(flags_${module} UNIX_COMMAND "${flags}")
+endforeach()
+run("pkg-config --variable=libdir spring" ${PKG_CONFIG} --variable=libdir spring)
+string(STRIP "${run_output}" libdir)
+# -lspring links libspring.so: the programs find it through their run path.
+separate_arguments(cflags UNIX_COMMAND "${CFLAGS} -Wl,-rpath,${libdir}")
+run("cc consumer.c (pkg-config spring)" ${CC} ${cflags} -std=c11 ${SOURCE}/tests/install/consumer.c ${flags_spring} -o ${WORK}/pc_c)
+run("consumer (C, pkg-config)" ${WORK}/pc_c)
+run("cc consumer_io.c (pkg-config spring-io)" ${CC} ${cflags} -std=c11 ${SOURCE}/tests/install/consumer_io.c ${flags_spring-io} -o ${WORK}/pc_io_c)
+run("consumer_io (C, pkg-config)" ${WORK}/pc_io_c ${rig})
+run("c++ consumer_io.c (pkg-config spring-io)" ${CXX} ${cflags} -x c++ ${SOURCE}/tests/install/consumer_io.c -x none ${flags_spring-io} -o ${WORK}/pc_io_cxx)
+run("consumer_io (C++, pkg-config)" ${WORK}/pc_io_cxx ${rig})
+message(STATUS "pkg-config: ${run_output}")
+
+# The installed command finds its sample rig under the (moved) prefix, from any directory.
+file(MAKE_DIRECTORY ${WORK}/elsewhere)
+execute_process(COMMAND ${moved}/bin/spring demo WORKING_DIRECTORY ${WORK}/elsewhere RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${out}" "sample rig: ${moved}/bin/../share/spring/examples/rigs/character.json" at)
+if(rc OR at EQUAL -1)
+  message(FATAL_ERROR "the installed spring demo did not use the installed sample rig (${rc}):\n${out}\n${err}")
+endif()
+message(STATUS "install, relocation, find_package(spring COMPONENTS io) and pkg-config work")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <spring/spring.h>
 #include <spring/version.h>
 #include <stdio.h>

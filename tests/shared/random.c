@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded random draws for the tests (see random.h).
 #include "random.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// Seeded random draws for the tests, the same on every platform (rand() is not).
 /// Two sequences: the library's own 32-bit one (spring_random_next, the jittery frame clock's)
 /// for values in a range, and a 64-bit xorshift for fuzzing the bits of floats and doubles.

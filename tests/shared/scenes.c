@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The standard scenes and chain helpers (see scenes.h).
 #include "scenes.h"
 

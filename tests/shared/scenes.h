@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// The standard scenes, written once for the tests, the benchmarks and the wasm test build
 /// (like Box2D's shared/): the 8-bone, 20-unit tail as a tip chain and as an angle chain, its
 /// animated root, and small helpers every chain test needs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The strict JSON syntax check (RFC 8259) that runs before cJSON, which is lenient: it accepts
 // "01", "1.", control characters and trailing content, truncates strings at \u0000, and reports
 // only a position. This check gives the line, the column and a reason; iterative, depth-limited.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Typed values out of cJSON for the rig-file reader: every getter checks the type and the range
 // and reports an error with the JSON path of the element; quoting, paths and "did you mean".
 #include "rig_json_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The spring parameterisations of the tools (param_table.h): one row each, read by the CLI's
 // flags and by the rig-file reader.
 #include "param_table.h"

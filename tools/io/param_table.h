@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /// @file param_table.h
 /// The spring parameterisations of the tools: one row per form the core library converts from
 /// (include/spring/spring.h), giving its name, its CLI flags, its keys in rig files, which values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Rig files (docs/rig-format.md) -> spring_rig: the document and the public entry points.
 //
 //   text --(size, BOM, strict RFC 8259 check with line/column: json_check.c)--> cJSON tree

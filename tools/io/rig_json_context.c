@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rig-file reader's context: the first error, the temporary memory (freed together), and the
 // final "file: path: reason" message.
 #include "rig_json_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_rig_create's errors turned into the JSON path of the element that caused them.
 //
 // The library is the one judge of what a rig means; it names the element at fault by a structured

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the files of the rig-file reader share (not installed, not for users):
 //
 //   rig_json_context.c   the reader's context: first error, temporary memory, the final message
@@ -6,11 +7,11 @@
 //   rig_json_spring.c    spring objects, through the parameterisation table (param_table.h)
 //   rig_json_sections.c  the sections: root, bones, clips, IK, chains
 //   rig_json_errors.c    spring_rig_create's errors mapped back to JSON paths
-//   rig_json.c           the document and the public entry points (rig_json.h)
+//   rig_json.c           the document and the public entry points (include/spring/io.h)
 #ifndef SPRING_RIG_JSON_INTERNAL_H
 #define SPRING_RIG_JSON_INTERNAL_H
 
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include <cjson/cJSON.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sections of a rig file (docs/rig-format.md): root, bones, clips, IK constraints and chains,
 // each element checked and converted into spring_rig_desc (degrees -> radians).
 #include "rig_json_internal.h"

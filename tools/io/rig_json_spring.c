@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Spring objects in rig files: exactly one of the parameterisations of param_table.h (the table
 // the `spring` command's flags use too), converted by the library's own function.
 #include "rig_json_internal.h"

@@ -1,8 +1,11 @@
-/// @file rig_json.h
+// SPDX-License-Identifier: MIT
+/// @file io.h
 /// Rig files: the JSON format described in docs/rig-format.md, read into a spring_rig.
 ///
-/// Part of the tools (library `spring_io`, which uses Debian's cJSON), not of libspring: the
-/// core library has no dependency beyond libm. Uses only the public API.
+/// The optional component `spring::io` (CMake: `find_package(spring COMPONENTS io)`, target
+/// `spring::io`; pkg-config: `spring-io`), a static library built and installed with the tools
+/// (SPRING_BUILD_TOOLS). It depends on cJSON; the core library has no dependency beyond libm.
+/// It uses only the public API of libspring.
 ///
 /// Every error names the file, the JSON path of the offending element and the reason:
 ///
