@@ -77,7 +77,7 @@ test-threads: deps-test
 	scripts/test-threads.sh
 
 # The determinism goldens again in the optimised build users ship (-O3, no sanitizers).
-GOLDEN_TESTS = test_detmath test_step test_chain test_chain2d test_rig test_motion
+GOLDEN_TESTS = test_detmath test_step test_chain test_chain_group test_chain2d test_rig test_motion
 test-release: release
 	@passed=0; failed=0; for t in $(GOLDEN_TESTS); do echo "== release $$t"; \
 		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \

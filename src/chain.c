@@ -56,6 +56,8 @@
 #endif
 
 #if defined(__clang__)
+// (A single chain runs the same loop once: clang then reports that it could not vectorise it.)
+#pragma clang diagnostic ignored "-Wpass-failed"
 #define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)
 #define LANES_INDEPENDENT _Pragma("GCC ivdep")
@@ -82,8 +84,9 @@ enum {
 	P_VV,
 	P_F0,
 	P_F1,
-	P_W2, // k / m, for the rest position under forces
-	P_COUNT
+	P_W2,   // k / m, for the rest position under forces
+	P_SAVE, // a sleeping lane's tip, velocity, world transform and target while its group steps (16 planes)
+	P_COUNT = P_SAVE + 16
 };
 
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
@@ -262,9 +265,9 @@ static int vec3_in_range(spring_vec3 p, float max)
 }
 
 // A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
-// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; otherwise its
-// rotation is normalised in place (zero means identity).
-static spring_result accept_xform3(spring_xform3 *t)
+// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; accept_xform3 then
+// normalises its rotation in place (zero means identity).
+static spring_result check_xform3(const spring_xform3 *t)
 {
 	if (!vec3_is_finite(t->position) || !quat_is_finite(t->rotation)) {
 		return SPRING_ERROR_NOT_FINITE;
@@ -272,8 +275,16 @@ static spring_result accept_xform3(spring_xform3 *t)
 	if (!vec3_in_range(t->position, SPRING_CHAIN_MAX_COORDINATE)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
 	return SPRING_OK;
+}
+
+static spring_result accept_xform3(spring_xform3 *t)
+{
+	spring_result r = check_xform3(t);
+	if (r == SPRING_OK) {
+		t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
+	}
+	return r;
 }
 
 static int same_bits(const void *a, const void *b, size_t size)
@@ -444,7 +455,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
-	PLACE(planes, (size_t)P_COUNT * plane * sizeof(float));
+	PLACE(planes, (size_t)(single ? P_SAVE : P_COUNT) * plane * sizeof(float)); // a single chain never sleeps in a group
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's
@@ -1110,48 +1121,91 @@ static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, fl
 #define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
 #define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
 
+// The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
+// transform otherwise; p[0..2] position, p[3..6] rotation.
+static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, int n, float *k, const float *p[7])
+{
+	for (int q = 0; q < 7; q++) {
+		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
+	}
+}
+
+// The quaternion product a * b in float, as every lane forms it.
+static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, float bx, float by, float bz, float bw, float *ox,
+                                     float *oy, float *oz, float *ow)
+{
+	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
+	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
+	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
+	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
+}
+
+// One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
+// p, rigid tip direction u = r * tip. (Values, not pointers: the loops' memory accesses stay in
+// the loops, where the compilers see they are independent.)
+static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local, spring_vec3 t, float r[4], float p[3],
+                                    float u[3])
+{
+	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
+	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
+	           &r[3]);
+	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
+	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
+	p[0] = b[0] + ox;
+	p[1] = b[1] + oy;
+	p[2] = b[2] + oz;
+}
+
+// One lane's aim: the rigid rotation r turned by the shortest arc from u (|u| = len) to the unit
+// d, kept unit by one Newton step, into w; returns the arc's squared norm before normalising
+// (aim_fix redoes the lanes where it is too small). One square root: for |u| = len and a unit d,
+// the half-way quaternion (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)).
+static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float dz, float len, const float r[4], float w[4])
+{
+	float cx = u[1] * dz - u[2] * dy;
+	float cy = u[2] * dx - u[0] * dz;
+	float cz = u[0] * dy - u[1] * dx;
+	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
+	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+	float inv = 1.0f / sqrtf(m2);
+	quat_mul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
+	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
+	w[0] *= s;
+	w[1] *= s;
+	w[2] *= s;
+	w[3] *= s;
+	return m2;
+}
+
 // The rigid frame of bone i in every lane: parent (the root in K_RQ/K_RP for bone 0, the last
 // bone's new world transform otherwise) times `local`: rotation K_Q, pivot K_P, rigid tip K_G and
 // K_U = K_G - K_P (in 2D mode the z components are 0).
 static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
 {
-	const float *pqx, *pqy, *pqz, *pqw, *ppx, *ppy, *ppz;
-	if (i == 0) {
-		pqx = KS(K_RQX), pqy = KS(K_RQY), pqz = KS(K_RQZ), pqw = KS(K_RQW);
-		ppx = KS(K_RPX), ppy = KS(K_RPY), ppz = KS(K_RPZ);
-	} else {
-		ppx = PL(P_W, i - 1), ppy = PL(P_W + 1, i - 1), ppz = PL(P_W + 2, i - 1);
-		pqx = PL(P_W + 3, i - 1), pqy = PL(P_W + 4, i - 1), pqz = PL(P_W + 5, i - 1), pqw = PL(P_W + 6, i - 1);
-	}
-	const float lx = local->position.x, ly = local->position.y, lz = local->position.z;
-	const float ax = local->rotation.x, ay = local->rotation.y, az = local->rotation.z, aw = local->rotation.w;
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
 	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
 	float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
 	float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
 	for (int j = 0; j < n; j++) {
-		float bx = pqx[j], by = pqy[j], bz = pqz[j], bw = pqw[j];
-		float rx = (bw * ax + bx * aw) + (by * az - bz * ay);
-		float ry = (bw * ay - bx * az) + (by * aw + bz * ax);
-		float rz = (bw * az + bx * ay) - (by * ax - bz * aw);
-		float rw = (bw * aw - bx * ax) - (by * ay + bz * az);
-		float ox, oy, oz, vx, vy, vz;
-		rotate_f(bx, by, bz, bw, lx, ly, lz, &ox, &oy, &oz);
-		rotate_f(rx, ry, rz, rw, t.x, t.y, t.z, &vx, &vy, &vz);
-		qx[j] = rx;
-		qy[j] = ry;
-		qz[j] = rz;
-		qw[j] = rw;
-		px[j] = ppx[j] + ox;
-		py[j] = ppy[j] + oy;
-		pz[j] = ppz[j] + oz;
-		ux[j] = vx;
-		uy[j] = vy;
-		uz[j] = vz;
-		gx[j] = px[j] + vx;
-		gy[j] = py[j] + vy;
-		gz[j] = pz[j] + vz;
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
+		float r[4], p[3], u[3];
+		frame_one(b, local, t, r, p, u);
+		qx[j] = r[0];
+		qy[j] = r[1];
+		qz[j] = r[2];
+		qw[j] = r[3];
+		px[j] = p[0];
+		py[j] = p[1];
+		pz[j] = p[2];
+		ux[j] = u[0];
+		uy[j] = u[1];
+		uz[j] = u[2];
+		gx[j] = p[0] + u[0];
+		gy[j] = p[1] + u[1];
+		gz[j] = p[2] + u[2];
 	}
 	if (c->mode_2d) {
 		for (int j = 0; j < n; j++) {
@@ -1166,18 +1220,24 @@ static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int
 // position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
 // which may be above the thresholds. A few units in the last place of the coordinates (and that
 // much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
-static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
-                          float rz, float per_step)
+static inline int rest_ok_at(float rest_distance, float rest_speed, float x, float y, float z, float vx, float vy, float vz,
+                             float rx, float ry, float rz, float per_step)
 {
 	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
 	float m = ax > ay ? ax : ay;
 	m = m > az ? m : az;
 	float grain = 8.0f * FLT_EPSILON * m;
-	float rd = c->rest_distance > grain ? c->rest_distance : grain;
+	float rd = rest_distance > grain ? rest_distance : grain;
 	float gs = grain * per_step;
-	float rs = c->rest_speed > gs ? c->rest_speed : gs;
+	float rs = rest_speed > gs ? rest_speed : gs;
 	float ex = x - rx, ey = y - ry, ez = z - rz;
 	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd); // no branch: vectorises
+}
+
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step)
+{
+	return rest_ok_at(c->rest_distance, c->rest_speed, x, y, z, vx, vy, vz, rx, ry, rz, per_step);
 }
 
 // The spring part of the tip step of bone i in every lane: K_X, K_V get the tip and velocity
@@ -1312,10 +1372,10 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
 	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)n * sizeof(float)); // K_G* and K_X* are consecutive slots
+	const float *ax = KS(K_AX), *ay = KS(K_AY), *az = KS(K_AZ);
 	for (int j = 0; j < n; j++) {
-		spring_vec3 accel = kvec(k, n, K_AX, j);
-		if (!is_zero3(accel)) {
-			kvec_set(k, n, K_XX, j, rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), accel));
+		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
+			kvec_set(k, n, K_XX, j, rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j)));
 		}
 	}
 }
@@ -1417,35 +1477,16 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	float *restrict wqw = PL(P_W + 6, i);
 	const float len = a->length[i];
 	for (int j = 0; j < n; j++) {
-		float cx = uy[j] * dz[j] - uz[j] * dy[j];
-		float cy = uz[j] * dx[j] - ux[j] * dz[j];
-		float cz = ux[j] * dy[j] - uy[j] * dx[j];
-		float cw = len + (ux[j] * dx[j] + uy[j] * dy[j] + uz[j] * dz[j]);
-		float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-		float inv = 1.0f / sqrtf(m2);
-		n2[j] = m2;
-		cx *= inv;
-		cy *= inv;
-		cz *= inv;
-		cw *= inv;
-		float bx = qx[j], by = qy[j], bz = qz[j], bw = qw[j];
-		float rx = (cw * bx + cx * bw) + (cy * bz - cz * by);
-		float ry = (cw * by - cx * bz) + (cy * bw + cz * bx);
-		float rz = (cw * bz + cx * by) - (cy * bx - cz * bw);
-		float rw = (cw * bw - cx * bx) - (cy * by + cz * bz);
-		// One Newton step toward unit norm: no drift down the chain, no square root.
-		float s = 1.5f - 0.5f * ((rx * rx + ry * ry) + (rz * rz + rw * rw));
+		const float u[3] = {ux[j], uy[j], uz[j]}, r[4] = {qx[j], qy[j], qz[j], qw[j]};
+		float w[4];
+		n2[j] = aim_one(u, dx[j], dy[j], dz[j], len, r, w);
 		wpx[j] = px[j];
 		wpy[j] = py[j];
 		wpz[j] = pz[j];
-		rx *= s;
-		ry *= s;
-		rz *= s;
-		rw *= s;
-		wqx[j] = rx;
-		wqy[j] = ry;
-		wqz[j] = rz;
-		wqw[j] = rw;
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
 	}
 	aim_fix(c, a, i, n, k);
 }
@@ -1456,16 +1497,8 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
                                      float *k, int *rest)
 {
-	const float *restrict pqx, *restrict pqy, *restrict pqz, *restrict pqw, *restrict ppx, *restrict ppy, *restrict ppz;
-	if (i == 0) {
-		pqx = KS(K_RQX), pqy = KS(K_RQY), pqz = KS(K_RQZ), pqw = KS(K_RQW);
-		ppx = KS(K_RPX), ppy = KS(K_RPY), ppz = KS(K_RPZ);
-	} else {
-		ppx = PL(P_W, i - 1), ppy = PL(P_W + 1, i - 1), ppz = PL(P_W + 2, i - 1);
-		pqx = PL(P_W + 3, i - 1), pqy = PL(P_W + 4, i - 1), pqz = PL(P_W + 5, i - 1), pqw = PL(P_W + 6, i - 1);
-	}
-	const float lx = local->position.x, ly = local->position.y, lz = local->position.z;
-	const float ax = local->rotation.x, ay = local->rotation.y, az = local->rotation.z, aw = local->rotation.w;
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
 	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
@@ -1481,18 +1514,15 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
 	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
 	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
+	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
 	LANES_INDEPENDENT
 	for (int j = 0; j < n; j++) {
 		// frame_lanes
-		float bx = pqx[j], by = pqy[j], bz = pqz[j], bw = pqw[j];
-		float rx = (bw * ax + bx * aw) + (by * az - bz * ay);
-		float ry = (bw * ay - bx * az) + (by * aw + bz * ax);
-		float rz = (bw * az + bx * ay) - (by * ax - bz * aw);
-		float rw = (bw * aw - bx * ax) - (by * ay + bz * az);
-		float ox, oy, oz, ux, uy, uz;
-		rotate_f(bx, by, bz, bw, lx, ly, lz, &ox, &oy, &oz);
-		rotate_f(rx, ry, rz, rw, t.x, t.y, t.z, &ux, &uy, &uz);
-		float px = ppx[j] + ox, py = ppy[j] + oy, pz = ppz[j] + oz;
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
+		float r[4], p[3], u[3];
+		frame_one(b, local, t, r, p, u);
+		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
+		float px = p[0], py = p[1], pz = p[2];
 		float gx = px + ux, gy = py + uy, gz = pz + uz;
 		// spring_lanes
 		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
@@ -1530,35 +1560,17 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 		tgz[j] = gz;
 		// A lane under a force is tested against its own rest position below.
 		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
-		rest[j] = rest[j] & (forced | rest_ok(c, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
+		rest[j] = rest[j] & (forced | rest_ok_at(rest_distance, rest_speed, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
 		// aim_lanes
-		float cx = uy * dz - uz * dy;
-		float cy = uz * dx - ux * dz;
-		float cz = ux * dy - uy * dx;
-		float cw = len + (ux * dx + uy * dy + uz * dz);
-		float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-		float ia = 1.0f / sqrtf(m2);
-		n2[j] = m2;
-		cx *= ia;
-		cy *= ia;
-		cz *= ia;
-		cw *= ia;
-		float sx = (cw * rx + cx * rw) + (cy * rz - cz * ry);
-		float sy = (cw * ry - cx * rz) + (cy * rw + cz * rx);
-		float sz = (cw * rz + cx * ry) - (cy * rx - cz * rw);
-		float sw = (cw * rw - cx * rx) - (cy * ry + cz * rz);
-		float s = 1.5f - 0.5f * ((sx * sx + sy * sy) + (sz * sz + sw * sw));
+		float w[4];
+		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
 		wpx[j] = px;
 		wpy[j] = py;
 		wpz[j] = pz;
-		sx *= s;
-		sy *= s;
-		sz *= s;
-		sw *= s;
-		wqx[j] = sx;
-		wqy[j] = sy;
-		wqz[j] = sz;
-		wqw[j] = sw;
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
 		kux[j] = ux;
 		kuy[j] = uy;
 		kuz[j] = uz;
@@ -1574,13 +1586,27 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 		kgz[j] = gz;
 	}
 	aim_fix(c, a, i, n, k);
+	const float *kaz2 = KS(K_AZ);
 	for (int j = 0; j < n; j++) {
-		spring_vec3 accel = kvec(k, n, K_AX, j);
-		if (!is_zero3(accel)) {
-			spring_vec3 r = rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), accel);
+		if (kax[j] != 0.0f || kay[j] != 0.0f || kaz2[j] != 0.0f) { // no call per lane: this loop runs every step
+			spring_vec3 r = rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j));
 			rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], r.x, r.y, r.z, per_step);
 		}
 	}
+}
+
+// fast_lanes over many lanes, out of line (measured faster than inlined into the walk: the loop
+// gets the registers to itself). Copies for wider vectors chosen at load time (target_clones)
+// were measured 4x slower here (mixing VEX and legacy SSE code), so it is the baseline build.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((noinline, target_clones("avx2", "default")))
+#elif defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+fast_lanes_wide(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k, int *rest)
+{
+	fast_lanes(c, a, i, n, local, k, rest);
 }
 
 // One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
@@ -1612,7 +1638,7 @@ static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, 
 			if (n == 1) {
 				fast_lanes(c, &a, i, 1, &local, k, rest); // a single chain: straight scalar code
 			} else {
-				fast_lanes(c, &a, i, n, &local, k, rest);
+				fast_lanes_wide(c, &a, i, n, &local, k, rest);
 			}
 			continue;
 		}
@@ -1729,14 +1755,38 @@ static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_v
 	kvec_set(k, n, K_AX, j, accel);
 }
 
+// The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
+// then put back: their tip, velocity, world transform and target planes (P_TX .. P_W + 6 and
+// P_GX .. P_GZ) saved before the walk (`back` 0) and restored after it (`back` 1). Their previous
+// pose needs nothing: asleep, it equals the current one, which the walk copies into it.
+static void save_sleepers(const spring_chain *c, int n, const int *ran, int back)
+{
+	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
+	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
+	chain_arrays a = arrays(c);
+	for (int j = 0; j < n; j++) {
+		if (ran[j]) {
+			continue;
+		}
+		for (int q = 0; q < 16; q++) {
+			for (int i = 0; i < c->bone_count; i++) {
+				float *live = PL_A(slots[q], i) + j, *kept = PL_A(P_SAVE + q, i) + j;
+				if (back) {
+					*live = *kept;
+				} else {
+					*kept = *live;
+				}
+			}
+		}
+	}
+}
+
 // One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
 // 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
 // with them, so a step would change no bit) does not step: a single chain returns at once; in a
-// group the physics runs over every lane side by side and the sleeping lanes are then put back by
-// the snap, which rebuilds exactly their resting state (tips, targets and pose are functions of
-// the root and the configuration only, and their previous pose equals the current one). The other
-// lanes get the caps, the physics, and the snap when they came to rest. `anim`: explicit locals of
-// a single chain, or NULL.
+// group the physics runs over every lane side by side and the sleeping lanes are then put back
+// (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
+// rest. `anim`: explicit locals of a single chain, or NULL.
 static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
@@ -1771,9 +1821,11 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 	if (!any) {
 		return;
 	}
+	save_sleepers(c, n, ran, 0);
 	walk_lanes(c, n, anim, 0, k, rest);
+	save_sleepers(c, n, ran, 1);
 	for (int j = 0; j < n; j++) {
-		snap[j] = !ran[j] || rest[j];
+		snap[j] = ran[j] && rest[j];
 	}
 	for (int j = 0; j < n; j++) {
 		if (snap[j]) {
@@ -1902,8 +1954,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 {
 	chain_arrays a = arrays(c);
 	for (int j = 0; j < n; j++) {
-		spring_xform3 t = roots[j];
-		spring_result r = accept_xform3(&t);
+		spring_result r = check_xform3(&roots[j]);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -2264,6 +2315,54 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 			spring_vec3 t = a.tip_local[i], r;
 			rotate_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
 			tips[i] = spring_vec3_make(b.position.x + r.x, b.position.y + r.y, b.position.z + r.z);
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
+                                               spring_vec3 *tips)
+{
+	const int n = first->bone_count;
+	if (!(alpha >= 1.0f || alpha <= 0.0f)) {
+		for (int j = 0; j < lanes; j++) {
+			size_t at = (size_t)j * (size_t)n;
+			spring_chain_internal_pose(member(first, j), alpha, bones ? bones + at : NULL, tips ? tips + at : NULL, n);
+		}
+		return SPRING_OK;
+	}
+	// A stepped pose (alpha 0 or 1): the planes themselves, bone by bone across the chains; the
+	// tips computed over a block of lanes at once (the same operations as spring_chain_internal_pose).
+	chain_arrays a = arrays(first);
+	const int slot = alpha <= 0.0f ? P_WPREV : P_W;
+	enum { BLOCK = 64 };
+	float tx[BLOCK], ty[BLOCK], tz[BLOCK];
+	for (int i = 0; i < n; i++) {
+		const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
+		const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
+		const spring_vec3 t = a.tip_local[i];
+		for (int j0 = 0; j0 < lanes; j0 += BLOCK) {
+			int m = lanes - j0 < BLOCK ? lanes - j0 : BLOCK;
+			if (tips) {
+				LANES_INDEPENDENT
+				for (int j = 0; j < m; j++) {
+					float rx, ry, rz;
+					rotate_f(qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j], t.x, t.y, t.z, &rx, &ry, &rz);
+					tx[j] = px[j0 + j] + rx;
+					ty[j] = py[j0 + j] + ry;
+					tz[j] = pz[j0 + j] + rz;
+				}
+			}
+			for (int j = 0; j < m; j++) {
+				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
+				if (bones) {
+					bones[at] = (spring_xform3){{px[j0 + j], py[j0 + j], pz[j0 + j]},
+					                            {qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j]}};
+				}
+				if (tips) {
+					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
+				}
+			}
 		}
 	}
 	return SPRING_OK;

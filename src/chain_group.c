@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // spring_chain_group: many tip chains of one shape stepped together (chain.h, "Groups of tip
 // chains"). The group is a header, then `chain_count` spring_chain members whose per-bone state
 // is stored across the chains (chain.c's lanes): every per-chain call is the spring_chain call on
@@ -165,12 +166,7 @@ spring_result spring_chain_group_get_poses(const spring_chain_group *group, spri
 	if (!group || (!bones && !tips) || capacity / group->bone_count < group->chain_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	int n = group->bone_count;
-	for (int c = 0; c < group->chain_count; c++) {
-		size_t at = (size_t)c * (size_t)n;
-		spring_chain_internal_pose(chain_at(group, c), group->clock.alpha, bones ? bones + at : NULL, tips ? tips + at : NULL, n);
-	}
-	return SPRING_OK;
+	return spring_chain_internal_lanes_pose(first_member(group), group->chain_count, group->clock.alpha, bones, tips);
 }
 
 spring_result spring_chain_group_get_state(const spring_chain_group *group, int chain, int bone, spring_state_vec3 *tip)

@@ -127,4 +127,10 @@ spring_chain *spring_chain_internal_lane(spring_chain *first, int lane);
 spring_result spring_chain_internal_update_lanes(spring_chain *first, int lanes, spring_clock *clock, const spring_xform3 *roots,
                                                  float frame_dt);
 
+/// spring_chain_internal_pose of every member at `alpha` into bones / tips (either may be NULL,
+/// not both; lanes * bone_count entries each, member j's bone i at [j * bone_count + i]): the
+/// same bits, computed bone by bone across the members when alpha is 0 or 1.
+spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
+                                               spring_vec3 *tips);
+
 #endif

@@ -396,9 +396,12 @@ SPRING_API spring_result spring_chain2d_group_restore(spring_chain2d_group *grou
 // What a group does not take: colliders (desc.collider_count and desc.max_colliders must be 0;
 // use single chains for tips that collide) and animation (there is no set_animation). Everything
 // else in the description works as for spring_chain, including mode_2d, cone limits, forces,
-// the inherited-motion caps and the rest thresholds. Rest and sleep are per chain: a chain at
-// rest under a still root costs a comparison while the others step. No allocation after
-// create/init; the group is thread-free (one group per thread, or different groups per thread).
+// the inherited-motion caps and the rest thresholds. Rest and sleep are per chain, with the
+// results of single chains; a sleeping chain is computed with the others (the loops run over all
+// chains) and put back, so it saves work only when every chain of the group sleeps (then an update
+// costs a comparison per chain). The step is vectorised over the chains (SSE2, and AVX2 where the
+// processor has it in x86-64 gcc builds); the results do not depend on the width. No allocation
+// after create/init; the group is thread-free (one group per thread, or different groups per thread).
 
 typedef struct spring_chain_group spring_chain_group;
 
