@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libspring benchmark suite: the scenario table shared by the workload files (w1.c, w2.c,
 // rig.c) and the driver (bench_main.c). Not installed; uses the public API only.
 #ifndef SPRING_BENCH_H

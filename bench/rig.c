@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // The rig scenario: the sample character (examples/rigs/character.json: 34 bones, clips, IK,
 // two angle chains and two tip chains), loaded through the tools' rig reader, a thousand times,
 // each playing "walk" with its root on W2's path, 30 frames at 60 fps (half a second: a thousand
 // characters are heavy), the world pose read back every frame. Rate: bone-frames per second
 // (bones of the rig x frames).
 #include "bench.h"
-#include "rig_json.h"
+#include <spring/io.h>
 
 #include <stdio.h>
 #include <stdlib.h>

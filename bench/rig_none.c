@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Without the tools (SPRING_BUILD_TOOLS off) there is no rig reader: no rig scenario.
 #include "bench.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W1: many independent springs. 10,000 springs (k 170, c 26, m 1) advanced 1,200 steps of
 // 1/120 s from rest at 0; every 100 steps every spring gets a new target and keeps its position
 // and velocity. Spring i's target in epoch e (steps 100 e .. 100 e + 99) is
@@ -22,6 +23,7 @@ enum w1_variant {
 	W1_STEP_MANY,    // spring_stepper_step_many over the range
 	W1_BATCH,        // spring_batch_step_range (structure of arrays) over the range
 	W1_EXACT_CACHED, // spring_step_exact_cached, one call per spring, one cache per thread
+	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
 };
 
 typedef struct w1_data {
@@ -58,7 +60,7 @@ static int w1_prepare(scenario *s)
 	    spring_stepper_init(&w->stepper, w->params, BENCH_STEP) != SPRING_OK) {
 		return 1;
 	}
-	if (s->variant == W1_BATCH) {
+	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
 		w->x = malloc((size_t)s->count * sizeof *w->x);
 		w->v = malloc((size_t)s->count * sizeof *w->v);
 		spring_batch_desc d = {0};
@@ -104,6 +106,20 @@ static void w1_run_range(scenario *s, long first, long count)
 	spring_state *st = w->states;
 	const float *tg = w->targets;
 	spring_exact_cache cache = {0};
+	if (s->variant == W1_ADVANCE) {
+		// The library's own blocking: every step up to the next retarget in one call.
+		for (int step = 0; step < s->steps;) {
+			if (step % 100 == 0) {
+				w1_retarget(w->targets, first, count, step / 100);
+			}
+			int n = 100 - step % 100 < s->steps - step ? 100 - step % 100 : s->steps - step;
+			if (spring_batch_advance(&w->batch, (int)first, (int)count, n, NULL) != SPRING_OK) {
+				w1_fail("spring_batch_advance");
+			}
+			step += n;
+		}
+		return;
+	}
 	for (int step = 0; step < s->steps; step++) {
 		if (step % 100 == 0) {
 			w1_retarget(w->targets, first, count, step / 100);
@@ -230,6 +246,7 @@ void w1_register(void)
 		}
 	}
 	spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	w1_row("W1 spring_batch_advance", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
 	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
 	w1_row("W1 spring_stepper_step, 2 threads", stepper, "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);
@@ -253,4 +270,8 @@ void w1_register(void)
 		snprintf(blocked[p], sizeof blocked[p], "W1 1e6 springs blocked: %s", paths[p]);
 		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 4096);
 	}
+	// The library's blocking (spring_batch_advance), past the cache and at the smallest size.
+	w1_row("W1 1e6 springs: spring_batch_advance", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000),
+	       1, 0);
+	w1_row("W1 1e3 springs: spring_batch_advance", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
 }

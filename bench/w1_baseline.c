@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W1's plain C exact loop: what a user writes over a spring_stepper's four coefficients, in an
 // array of structs, compiled -O2 in its own library without link-time optimisation (see
 // CMakeLists.txt), as the performance targets measure it. Same arithmetic, in the same

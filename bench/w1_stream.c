@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W1's streaming limit: a loop that only streams the same arrays as a spring step (reads each
 // state and target, writes each state back) with one subtraction and a sign flip, compiled -O3
 // -march=native in its own library so it vectorises with the machine's widest vectors. No

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // W2: many chains on moving roots. 100 chains of 8 bones (the standard 20-unit tail of
 // tests/shared/scenes), 600 frames at 60 fps, physics step 1/120 s. Chain c's root at time
 // t = frame / 60 + 0.037 c: x = 2 L sin(2 pi 0.5 t), y = L sin(2 pi 1 t) (L = 20, one bone

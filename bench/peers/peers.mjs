@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peers of libspring's benchmark, each driven through its own code on the same workloads as
 // bench/ (see bench/w1.c and bench/w2.c for the definitions), timed the same way (repetitions
 // interleaved, medians), with checksums of the outputs so that the work is real.
