@@ -5,7 +5,9 @@
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
-#               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh)
+#               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
+#               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
+#               and the playground page (web/) in chromium (make test-web-page)
 #   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
 #               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
 #   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
@@ -16,7 +18,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: docs install soak all demo test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo web test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -40,8 +42,9 @@ docs:
 install: release
 	cmake --install $(BUILD)/release --prefix $(PREFIX)
 
-demo: release
+demo: release web
 	$(BUILD)/release/tools/spring demo
+	@echo "The playground (one self-contained page; open it in a browser): file://$(abspath $(BUILD))/web/index.html"
 
 soak: release
 	$(BUILD)/release/bench/spring_soak examples/rigs/character.json $(SOAK_HOURS)
@@ -100,7 +103,22 @@ test-fuzz: deps-test
 fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS)
 
-test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz
+# The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
+web:
+	@scripts/ensure-deps.sh web
+	BUILD=$(BUILD) scripts/build-wasm-js.sh
+	BUILD=$(BUILD) web/build.sh
+
+test-web: web release
+	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
+	BUILD=$(BUILD) node --test js/test/
+
+# The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.
+test-web-page: web release
+	@scripts/ensure-deps.sh web-page
+	BUILD=$(BUILD) node --test web/test/
+
+test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: MIT
+// libspring for JavaScript: the C library compiled to WebAssembly (scripts/build-wasm-js.sh), with
+// a thin layer that turns JavaScript values into the library's arguments and its results and
+// errors back. Every number comes from the library; nothing here re-implements its maths.
+import wasmBase64 from './libspring-wasm.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
+import { version } from './version.js';
+
+export { SpringError, version };
+
+const rt = await instantiate(wasmBase64);
+const wasm = rt.w;
+const { f32, f64, i32, u32, cString, alloc, scratch } = rt;
+const check = rt.check;
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+// JavaScript option names are the rig format's keys in camelCase.
+const toSnake = (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const toCamel = (text) => text.replace(/\b([a-z]+)((?:_[a-z]+)+)\b/g, (m, head, rest) =>
+	head + rest.replace(/_([a-z])/g, (x, c) => c.toUpperCase()));
+
+const QUERY = { dampingRatio: 0, naturalFrequency: 1, frequency: 2, duration: 3, bounce: 4, visualDuration: 5, overshoot: 6,
+	halfLife: 7 };
+
+/**
+ * A valid spring: stiffness k (N/m), damping c (N*s/m), mass m (kg), with the library's queries.
+ * Made by springParams(); immutable.
+ */
+export class SpringParams {
+	constructor(stiffness, damping, mass) {
+		this.stiffness = stiffness;
+		this.damping = damping;
+		this.mass = mass;
+		Object.freeze(this);
+	}
+	_write(ptr) {
+		const p = f32(ptr, 3);
+		p[0] = this.stiffness;
+		p[1] = this.damping;
+		p[2] = this.mass;
+		return ptr;
+	}
+	_query(index) {
+		return wasm.js_params_query(this._write(scratch), index);
+	}
+	/** zeta = c / (2 sqrt(k m)) */
+	get dampingRatio() { return this._query(QUERY.dampingRatio); }
+	/** omega_n = sqrt(k / m), rad/s */
+	get naturalFrequency() { return this._query(QUERY.naturalFrequency); }
+	/** omega_n / (2 pi), hertz */
+	get frequency() { return this._query(QUERY.frequency); }
+	/** 2 pi / omega_n, seconds (SwiftUI duration, response) */
+	get duration() { return this._query(QUERY.duration); }
+	/** SwiftUI bounce: 1 - zeta (zeta <= 1), 1 / zeta - 1 (zeta > 1) */
+	get bounce() { return this._query(QUERY.bounce); }
+	/** Motion's visualDuration, seconds */
+	get visualDuration() { return this._query(QUERY.visualDuration); }
+	/** Fraction of the move overshot from rest; 0 when zeta >= 1 */
+	get overshoot() { return this._query(QUERY.overshoot); }
+	/** Seconds for the gap to halve from rest */
+	get halfLife() { return this._query(QUERY.halfLife); }
+	/** Origami (Rebound) slider values of the mass-1 equivalent spring */
+	get origami() {
+		const out = scratch + 16;
+		wasm.js_params_to_origami(this._write(scratch), out);
+		const o = f32(out, 2);
+		return { tension: o[0], friction: o[1] };
+	}
+	/**
+	 * Exact settling time in seconds: the last time |x - target| equals `epsilon` (units) for a move
+	 * of `distance` units starting at `velocity`; 0 when never outside, Infinity when undamped.
+	 */
+	settleTime({ distance = 1, velocity = 0, epsilon = 0.001 } = {}) {
+		return wasm.js_settling_time(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
+			finite(epsilon, 'epsilon'));
+	}
+	/** SwiftUI's settlingDuration estimate (seconds), same arguments as settleTime. */
+	settlingDuration({ distance = 1, velocity = 0, epsilon = 0.001 } = {}) {
+		return wasm.js_settling_duration(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
+			finite(epsilon, 'epsilon'));
+	}
+	/**
+	 * The closed form: value and velocity `time` seconds after starting at `from` with `velocity`,
+	 * pulled toward `to`. Invalid input gives the start back (as spring_evaluate).
+	 */
+	evaluate(time, { from = 0, velocity = 0, to = 1 } = {}) {
+		const out = scratch + 16;
+		wasm.js_evaluate(this._write(scratch), finite(from, 'from'), finite(velocity, 'velocity'), finite(to, 'to'),
+			finite(time, 'time'), out);
+		const o = f32(out, 2);
+		return { value: o[0], velocity: o[1] };
+	}
+	toJSON() {
+		return { stiffness: this.stiffness, damping: this.damping, mass: this.mass };
+	}
+}
+
+function paramsFromFloats(ptr) {
+	const p = f32(ptr, 3);
+	return new SpringParams(p[0], p[1], p[2]);
+}
+
+const MESSAGE_BYTES = 512;
+
+/**
+ * A spring from any parameterisation the library has, named as in rig files (camelCase):
+ * {duration, bounce}, {stiffness, damping, mass}, {frequency, dampingRatio}, {response,
+ * dampingFraction}, {settling, dampingRatio, epsilon}, {visualDuration, bounce}, {halfLife},
+ * {tension, friction}, {origamiTension, origamiFriction}, {perFrameStiffness, perFrameDamping, fps}.
+ * Throws a SpringError with the library's reason when the spec is not a valid spring.
+ */
+export function springParams(spec) {
+	if (spec instanceof SpringParams) {
+		return spec;
+	}
+	if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+		throw new TypeError('springParams: expected an object such as {duration: 0.5, bounce: 0.3}');
+	}
+	const snake = {};
+	for (const [key, value] of Object.entries(spec)) {
+		if (value === undefined) {
+			continue;
+		}
+		if (typeof value !== 'number' || !Number.isFinite(value)) {
+			throw new SpringError(`springParams: ${key} must be a finite number (got ${String(value)})`,
+				typeof value === 'number' ? 'NOT_FINITE' : 'INVALID_ARGUMENT');
+		}
+		snake[toSnake(key)] = value;
+	}
+	const [text, length] = rt.string(JSON.stringify(snake));
+	try {
+		const out = scratch;
+		const message = scratch + 16;
+		const r = wasm.js_spring_from_json(text, length, out, message, MESSAGE_BYTES);
+		if (r !== 0) {
+			// "spring: $.bounce: must be ..." -> "springParams: bounce: must be ..."
+			const reason = toCamel(cString(message, MESSAGE_BYTES)).replace(/^spring: \$(\.|: )/, '');
+			throw new SpringError(`springParams: ${reason}`,
+				resultName(r));
+		}
+		return paramsFromFloats(out);
+	} finally {
+		wasm.free(text);
+	}
+}
+
+/** The default spring of chains (2 Hz, damping ratio 0.3). */
+export function defaultParams() {
+	wasm.js_params_default(scratch);
+	return paramsFromFloats(scratch);
+}
+
+// params given to an object: a SpringParams, a spec for springParams, or nothing (zero: the
+// object's default).
+function writeParams(params, ptr) {
+	const p = f32(ptr, 3);
+	if (params === undefined || params === null) {
+		p.fill(0);
+	} else {
+		springParams(params)._write(ptr);
+	}
+	return ptr;
+}
+
+/**
+ * The normalised 0 -> 1 progress curve of a move from rest (or with `initialVelocity` in progress
+ * units per second) sampled every `interval` seconds until rest or `maxDuration`:
+ * {values: Float32Array, truncated, duration (seconds)}.
+ */
+export function springProgress(params, { interval = 1 / 60, maxDuration = 10, initialVelocity = 0, restDelta = 0 } = {}) {
+	const capacity = Math.floor(finite(maxDuration, 'maxDuration') / finite(interval, 'interval')) + 2;
+	if (!(capacity > 0 && capacity < 1e7)) {
+		throw new SpringError('springProgress: interval and maxDuration give no curve', 'OUT_OF_RANGE');
+	}
+	const values = alloc(4 * capacity);
+	try {
+		writeParams(params, scratch);
+		const counts = scratch + 16;
+		check(wasm.js_motion_sample_progress(scratch, finite(initialVelocity, 'initialVelocity'), interval, maxDuration,
+			finite(restDelta, 'restDelta'), values, capacity, counts), 'springProgress');
+		const [count, truncated] = i32(counts, 2);
+		return { values: f32(values, count).slice(), truncated: truncated !== 0, duration: (count - 1) * interval };
+	} finally {
+		wasm.free(values);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// SpringMotion (spring_motion)
+
+const MAX_CHANNELS = 4;
+
+function channelsOf(value, name, channels) {
+	const list = typeof value === 'number' ? [value] : Array.from(value ?? [], (v) => v);
+	if (list.length < 1 || list.length > MAX_CHANNELS) {
+		throw new SpringError(`${name}: 1 to ${MAX_CHANNELS} channels (got ${list.length})`, 'INVALID_ARGUMENT');
+	}
+	if (channels !== undefined && list.length !== channels) {
+		throw new SpringError(`${name}: ${channels} channel(s) expected (got ${list.length})`, 'INVALID_ARGUMENT');
+	}
+	list.forEach((v, i) => finite(v, `${name}[${i}]`));
+	return list;
+}
+
+/**
+ * An interruptible value of 1 to 4 channels driven toward a target by one spring (spring_motion):
+ * retargeting keeps position and velocity, and the value at any frame time is the closed form.
+ */
+export class SpringMotion extends Owned {
+	constructor({ value = 0, target, velocity, params, restDelta, restSpeed, clampOvershoot = false } = {}) {
+		const from = channelsOf(value, 'SpringMotion value');
+		const n = from.length;
+		const to = target === undefined ? from : channelsOf(target, 'SpringMotion target', n);
+		const per = (v, name) => (v === undefined ? new Array(n).fill(0)
+			: channelsOf(typeof v === 'number' && n > 1 ? new Array(n).fill(v) : v, name, n));
+		const arrays = [from, to, per(velocity, 'SpringMotion velocity'), per(restDelta, 'SpringMotion restDelta'),
+			per(restSpeed, 'SpringMotion restSpeed')];
+		const ptr = alloc(wasm.js_motion_size());
+		try {
+			writeParams(params, scratch);
+			const a = f32(scratch + 16, 20);
+			a.fill(0);
+			arrays.forEach((list, k) => list.forEach((v, c) => { a[4 * k + c] = v; }));
+			check(wasm.js_motion_init(ptr, n, scratch, scratch + 16, clampOvershoot ? 1 : 0), 'SpringMotion');
+		} catch (e) {
+			wasm.free(ptr);
+			throw e;
+		}
+		super(ptr, wasm.free);
+		this.channels = n;
+		this._scalar = typeof value === 'number';
+		this._time = undefined;
+	}
+	_out(list) {
+		return this._scalar ? list[0] : Array.from(list);
+	}
+	/** New target(s); position and velocity are kept (no speed cliff). */
+	setTarget(target) {
+		const list = channelsOf(target, 'setTarget', this.channels);
+		f32(scratch, this.channels).set(list);
+		check(wasm.spring_motion_set_target(this._live('setTarget'), scratch, this.channels), 'setTarget');
+		return this;
+	}
+	/** Teleports to `value` with `velocity` (default 0), keeping the target. */
+	jump(value, velocity) {
+		const list = channelsOf(value, 'jump', this.channels);
+		f32(scratch, this.channels).set(list);
+		let v = 0;
+		if (velocity !== undefined) {
+			f32(scratch + 16, this.channels).set(channelsOf(velocity, 'jump velocity', this.channels));
+			v = scratch + 16;
+		}
+		check(wasm.spring_motion_set_value(this._live('jump'), scratch, v, this.channels), 'jump');
+		return this;
+	}
+	/** New spring (a SpringParams or a spec for springParams; nothing: the default); state kept. */
+	setParams(params) {
+		check(wasm.js_motion_set_params(this._live('setParams'), writeParams(params, scratch)), 'setParams');
+		return this;
+	}
+	/** Advances by dt seconds (>= 0, any size) and returns the state. */
+	advance(dt) {
+		check(wasm.spring_motion_advance(this._live('advance'), finite(dt, 'dt')), 'advance');
+		return this.state;
+	}
+	/**
+	 * The state at time `time` (seconds, e.g. requestAnimationFrame's timestamp / 1000): the first
+	 * call only sets the clock; each later one advances by the time since the previous call.
+	 */
+	sample(time) {
+		finite(time, 'time');
+		if (this._time === undefined) {
+			this._time = time;
+		}
+		const dt = time - this._time;
+		if (dt < 0) {
+			throw new SpringError(`sample: time went backwards (${time} < ${this._time})`, 'OUT_OF_RANGE');
+		}
+		this.advance(dt);
+		this._time = time;
+		return this.state;
+	}
+	/** {value, velocity, atRest}: numbers for a one-channel motion made from a number, else arrays. */
+	get state() {
+		const ptr = this._live('state');
+		check(wasm.spring_motion_get(ptr, scratch, scratch + 16, this.channels), 'state');
+		return {
+			value: this._out(f32(scratch, this.channels)),
+			velocity: this._out(f32(scratch + 16, this.channels)),
+			atRest: wasm.spring_motion_at_rest(ptr) !== 0,
+		};
+	}
+	get value() { return this.state.value; }
+	get velocity() { return this.state.velocity; }
+	get atRest() { return wasm.spring_motion_at_rest(this._live('atRest')) !== 0; }
+	/** The resolved spring. */
+	get params() {
+		wasm.js_motion_params(this._live('params'), scratch);
+		return paramsFromFloats(scratch);
+	}
+	/** Seconds from now after which the motion rests for good (0 at rest, Infinity if undamped). */
+	timeToSettle() {
+		return wasm.spring_motion_time_to_settle(this._live('timeToSettle'));
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSS linear() (the generator of the CLI's `spring css`)
+
+const CSS_ERRORS = { '-1': 'out of memory', '-2': 'cannot sample this spring',
+	'-3': 'maxDuration / resolution would need more than 100000 stops' };
+
+/**
+ * The CSS `linear()` easing of the spring's 0 -> 1 progress from rest and its duration, exactly as
+ * `spring css` prints them. resolution: ms between stops (default: 10, refined automatically as the
+ * CLI does); maxDuration: seconds (default 10).
+ */
+export function cssLinear(params, { maxDuration = 10, resolution = 0 } = {}) {
+	writeParams(params, scratch);
+	const result = scratch + 16;
+	const c = wasm.js_css_linear(scratch, finite(maxDuration, 'maxDuration'), finite(resolution, 'resolution'), result);
+	if (!c) {
+		const r = i32(result, 1)[0];
+		throw new SpringError(`cssLinear: ${CSS_ERRORS[r] ?? `error ${r}`}`, r === -1 ? 'OUT_OF_MEMORY' : 'OUT_OF_RANGE');
+	}
+	try {
+		const info = scratch + 24;
+		const easing = cString(wasm.js_css_linear_info(c, info));
+		const [stops, truncated, resolutionMs, durationMs, deviation] = f64(info, 5);
+		// "%.9g" of the duration, as the CLI prints it
+		const duration = `${Number(durationMs.toPrecision(9))}ms`;
+		return { easing, duration, durationMs, resolution: resolutionMs, stops, truncated: truncated !== 0, deviation,
+			css: `transition-timing-function: ${easing};\ntransition-duration: ${duration};` };
+	} finally {
+		wasm.js_css_free(c);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains: Chain2D (spring_chain2d, angle springs) and TipChain (spring_chain, tip springs)
+
+const INTEGRATORS = { exact: 0, 'semi-implicit': 1 };
+const PROJECTIONS = { 'remove-velocity': 0, 'keep-velocity': 1 };
+const COLLIDERS = { sphere: 0, capsule: 1, plane: 2 };
+
+function choice(table, value, fallback, name) {
+	if (value === undefined) {
+		return fallback;
+	}
+	if (!(value in table)) {
+		throw new SpringError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${String(value)})`,
+			'INVALID_ARGUMENT');
+	}
+	return table[value];
+}
+
+// A vector given as [x, y(, z)] or {x, y(, z)}; zeros when left out.
+function vec(value, n, name) {
+	if (value === undefined || value === null) {
+		return new Array(n).fill(0);
+	}
+	const list = Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value)
+		: ['x', 'y', 'z', 'w'].slice(0, n).map((k) => value[k] ?? 0);
+	if (list.length !== n) {
+		throw new SpringError(`${name} must have ${n} components (got ${list.length})`, 'INVALID_ARGUMENT');
+	}
+	list.forEach((v, i) => finite(v, `${name}[${i}]`));
+	return list;
+}
+
+const num = (value, name, fallback = 0) => (value === undefined ? fallback : finite(value, name));
+const flag = (value) => (value ? 1 : 0);
+
+// A 2D root: {x, y, angle} (radians).
+function root2(root, name) {
+	const r = root ?? {};
+	return [num(r.x, `${name}.x`), num(r.y, `${name}.y`), num(r.angle, `${name}.angle`)];
+}
+
+// A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out: identity).
+function xform3(t, name) {
+	const r = t ?? {};
+	return [...vec(r.position, 3, `${name}.position`), ...vec(r.rotation, 4, `${name}.rotation`)];
+}
+
+function paramsArray(params) {
+	writeParams(params, scratch + 64);
+	return Array.from(f32(scratch + 64, 3));
+}
+
+// Runs `fn` with temporary wasm copies of float and int arrays, freed afterwards.
+function withArrays(arrays, fn) {
+	const ptrs = [];
+	try {
+		for (const [type, values] of arrays) {
+			const ptr = alloc(4 * Math.max(1, values.length));
+			(type === 'f' ? f32 : i32)(ptr, values.length).set(values);
+			ptrs.push(ptr);
+		}
+		return fn(...ptrs);
+	} finally {
+		ptrs.forEach((p) => wasm.free(p));
+	}
+}
+
+// Creates a chain through `create(..., out, error)`; throws with the library's message.
+function createChain(what, create) {
+	const out = scratch + 128;
+	const error = alloc(wasm.js_error_size());
+	try {
+		u32(out, 1)[0] = 0;
+		const r = create(out, error);
+		if (r !== 0) {
+			const message = cString(wasm.js_error_message(error));
+			throw new SpringError(`${what}: ${message || cString(wasm.spring_result_string(r))}`, resultName(r));
+		}
+		return u32(out, 1)[0];
+	} finally {
+		wasm.free(error);
+	}
+}
+
+/**
+ * A 2D chain of angle springs (spring_chain2d): hair, tails, antennae dragged by a root. Lengths
+ * preserved by construction; limits, inertia, gravity and wind; exact rest and sleep.
+ */
+export class Chain2D extends Owned {
+	constructor(desc = {}) {
+		const segments = Array.from(desc.segments ?? []);
+		const sf = [];
+		const si = [];
+		segments.forEach((s, i) => {
+			const name = `segments[${i}]`;
+			sf.push(num(s.length, `${name}.length`), num(s.restAngle, `${name}.restAngle`), ...paramsArray(s.params),
+				num(s.limit, `${name}.limit`), num(s.inertia, `${name}.inertia`), 0);
+			si.push(flag(s.noInertia));
+		});
+		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 2, 'gravity'),
+			...vec(desc.wind, 2, 'wind'), num(desc.step, 'step'), ...root2(desc.root, 'root'), num(desc.inertia, 'inertia'),
+			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
+			num(desc.restAngle, 'restAngle'), num(desc.restAngularSpeed, 'restAngularSpeed')];
+		const i = [integer(segments.length, 'segments.length'), integer(desc.maxSteps ?? 0, 'maxSteps'),
+			choice(INTEGRATORS, desc.integrator, 0, 'integrator'), flag(desc.noInertia)];
+		const chain = withArrays([['f', f], ['i', i], ['f', sf], ['i', si]],
+			(fp, ip, sfp, sip) => createChain('Chain2D', (out, error) => wasm.js_chain2d_create(fp, ip, sfp, sip, out, error)));
+		const n = segments.length;
+		// the pose buffer: n + 1 joints of 5 floats (x, y, angle, scale x, y), then n local angles
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain2d_destroy, 4 * (5 * (n + 1) + n));
+		super(chain, free);
+		this.segmentCount = n;
+		this._pose = pose;
+	}
+	/** Advances by frameDt seconds with the root at {x, y, angle} this frame. */
+	update(root, frameDt) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_update(this._live('update'), x, y, a, finite(frameDt, 'frameDt')), 'update');
+		return this;
+	}
+	/** {joints: [{x, y, angle, scaleX, scaleY}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
+	pose() {
+		const n = this.segmentCount;
+		check(wasm.spring_chain2d_get_pose(this._live('pose'), this._pose, this._pose + 4 * 5 * (n + 1), n + 1), 'pose');
+		const j = f32(this._pose, 5 * (n + 1));
+		const joints = [];
+		for (let k = 0; k <= n; k++) {
+			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2], scaleX: j[5 * k + 3], scaleY: j[5 * k + 4] });
+		}
+		return { joints, localAngles: Array.from(f32(this._pose + 4 * 5 * (n + 1), n)) };
+	}
+	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
+	teleport(root) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_teleport(this._live('teleport'), x, y, a), 'teleport');
+		return this;
+	}
+	/** Teleport by snapping: at rest under `root`. */
+	reset(root) {
+		const [x, y, a] = root2(root, 'root');
+		check(wasm.js_chain2d_reset(this._live('reset'), x, y, a), 'reset');
+		return this;
+	}
+	/** Rigid teleport by a translation [dx, dy]. */
+	translate(delta) {
+		const [dx, dy] = vec(delta, 2, 'delta');
+		check(wasm.js_chain2d_translate(this._live('translate'), dx, dy), 'translate');
+		return this;
+	}
+	/** Rigid teleport by a rotation of `angle` radians about `pivot` [x, y]. */
+	rotate(angle, pivot) {
+		const [px, py] = vec(pivot, 2, 'pivot');
+		check(wasm.js_chain2d_rotate(this._live('rotate'), finite(angle, 'angle'), px, py), 'rotate');
+		return this;
+	}
+	/** Animated local angle offsets (radians, one per segment) for the next update; null clears them. */
+	setAnimation(offsets) {
+		const c = this._live('setAnimation');
+		if (offsets === null || offsets === undefined) {
+			check(wasm.spring_chain2d_set_animation(c, 0, 0), 'setAnimation');
+			return this;
+		}
+		const list = Array.from(offsets, (v, k) => finite(v, `offsets[${k}]`));
+		check(withArrays([['f', list]], (p) => wasm.spring_chain2d_set_animation(c, p, list.length)), 'setAnimation');
+		return this;
+	}
+	setParams(segment, params) {
+		check(wasm.js_chain2d_set_params(this._live('setParams'), integer(segment, 'segment'), writeParams(params, scratch)),
+			'setParams');
+		return this;
+	}
+	setLimit(segment, limit) {
+		check(wasm.spring_chain2d_set_limit(this._live('setLimit'), integer(segment, 'segment'), finite(limit, 'limit')),
+			'setLimit');
+		return this;
+	}
+	setForces(gravity, wind) {
+		const [gx, gy] = vec(gravity, 2, 'gravity');
+		const [wx, wy] = vec(wind, 2, 'wind');
+		check(wasm.js_chain2d_set_forces(this._live('setForces'), gx, gy, wx, wy), 'setForces');
+		return this;
+	}
+	/** The fraction of its pivot's acceleration `segment` (-1: every segment) feels, in [0, 100]. */
+	setInertia(segment, inertia) {
+		check(wasm.spring_chain2d_set_inertia(this._live('setInertia'), integer(segment, 'segment'), finite(inertia, 'inertia')),
+			'setInertia');
+		return this;
+	}
+	setRootLimits(maxRootSpeed, maxRootAngularSpeed) {
+		check(wasm.spring_chain2d_set_root_limits(this._live('setRootLimits'), finite(maxRootSpeed, 'maxRootSpeed'),
+			finite(maxRootAngularSpeed, 'maxRootAngularSpeed')), 'setRootLimits');
+		return this;
+	}
+	/** True once the chain came to exact rest and sleeps. */
+	get isResting() {
+		return wasm.spring_chain2d_is_resting(this._live('isResting')) !== 0;
+	}
+}
+
+/**
+ * A chain of tip springs (spring_chain), 3D or 2D (mode2d): each bone's tip springs toward where
+ * the bone would be if it followed its parent rigidly; colliders, cone limits, exact rest.
+ */
+export class TipChain extends Owned {
+	constructor(desc = {}) {
+		const bones = Array.from(desc.bones ?? []);
+		const colliders = Array.from(desc.colliders ?? []);
+		const bf = [];
+		bones.forEach((b, k) => {
+			const name = `bones[${k}]`;
+			bf.push(...vec(b.position, 3, `${name}.position`), ...vec(b.rotation, 4, `${name}.rotation`),
+				...vec(b.tip, 3, `${name}.tip`), ...paramsArray(b.params), num(b.tipRadius, `${name}.tipRadius`),
+				num(b.coneLimit, `${name}.coneLimit`));
+		});
+		const [cf, ci] = colliderArrays(colliders);
+		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 3, 'gravity'),
+			...vec(desc.wind, 3, 'wind'), num(desc.step, 'step'), ...xform3(desc.root, 'root'),
+			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
+			num(desc.restDistance, 'restDistance'), num(desc.restSpeed, 'restSpeed')];
+		const i = [integer(bones.length, 'bones.length'), integer(colliders.length, 'colliders.length'),
+			integer(desc.maxColliders ?? 0, 'maxColliders'), flag(desc.mode2d),
+			choice(PROJECTIONS, desc.projection, 0, 'projection'), integer(desc.maxSteps ?? 0, 'maxSteps'),
+			choice(INTEGRATORS, desc.integrator, 0, 'integrator')];
+		const chain = withArrays([['f', f], ['i', i], ['f', bf], ['f', cf], ['i', ci]], (fp, ip, bp, cfp, cip) =>
+			createChain('TipChain', (out, error) => wasm.js_chain_create(fp, ip, bp, cfp, cip, out, error)));
+		const n = bones.length;
+		// the pose buffer: n transforms of 7 floats, then n tips of 3
+		const [pose, free] = withBuffer(rt, chain, wasm.spring_chain_destroy, 4 * 10 * n);
+		super(chain, free);
+		this.boneCount = n;
+		this._pose = pose;
+	}
+	_xform(t, name) {
+		f32(scratch, 7).set(xform3(t, name));
+		return scratch;
+	}
+	/** Advances by frameDt seconds with the root at {position, rotation} this frame. */
+	update(root, frameDt) {
+		const c = this._live('update');
+		check(wasm.js_chain_update(c, this._xform(root, 'root'), finite(frameDt, 'frameDt')), 'update');
+		return this;
+	}
+	/** {bones: [{position, rotation}] (world), tips: [[x, y, z]]}, interpolated for rendering. */
+	pose() {
+		const n = this.boneCount;
+		check(wasm.spring_chain_get_pose(this._live('pose'), this._pose, this._pose + 4 * 7 * n, n), 'pose');
+		const b = f32(this._pose, 7 * n);
+		const t = f32(this._pose + 4 * 7 * n, 3 * n);
+		const bones = [];
+		const tips = [];
+		for (let k = 0; k < n; k++) {
+			bones.push({ position: Array.from(b.subarray(7 * k, 7 * k + 3)), rotation: Array.from(b.subarray(7 * k + 3, 7 * k + 7)) });
+			tips.push(Array.from(t.subarray(3 * k, 3 * k + 3)));
+		}
+		return { bones, tips };
+	}
+	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
+	teleport(root) {
+		const c = this._live('teleport');
+		check(wasm.js_chain_teleport(c, this._xform(root, 'root')), 'teleport');
+		return this;
+	}
+	/** Teleport by snapping: at rest under `root`. */
+	reset(root) {
+		const c = this._live('reset');
+		check(wasm.js_chain_reset(c, this._xform(root, 'root')), 'reset');
+		return this;
+	}
+	translate(delta) {
+		const c = this._live('translate');
+		f32(scratch, 3).set(vec(delta, 3, 'delta'));
+		check(wasm.js_chain_translate(c, scratch), 'translate');
+		return this;
+	}
+	/** Rigid teleport by `rotation` [x, y, z, w] about `pivot` [x, y, z]. */
+	rotate(rotation, pivot) {
+		const c = this._live('rotate');
+		f32(scratch, 7).set([...vec(rotation, 4, 'rotation'), ...vec(pivot, 3, 'pivot')]);
+		check(wasm.js_chain_rotate(c, scratch), 'rotate');
+		return this;
+	}
+	/** Animated local transforms ({position, rotation} per bone) replacing the rest pose; null: back to rest. */
+	setAnimation(locals) {
+		const c = this._live('setAnimation');
+		if (locals === null || locals === undefined) {
+			check(wasm.spring_chain_set_animation(c, 0, 0), 'setAnimation');
+			return this;
+		}
+		const list = Array.from(locals).flatMap((t, k) => xform3(t, `locals[${k}]`));
+		check(withArrays([['f', list]], (p) => wasm.spring_chain_set_animation(c, p, list.length / 7)), 'setAnimation');
+		return this;
+	}
+	setParams(bone, params) {
+		check(wasm.js_chain_set_params(this._live('setParams'), integer(bone, 'bone'), writeParams(params, scratch)), 'setParams');
+		return this;
+	}
+	setConeLimit(bone, coneLimit) {
+		check(wasm.spring_chain_set_cone_limit(this._live('setConeLimit'), integer(bone, 'bone'), finite(coneLimit, 'coneLimit')),
+			'setConeLimit');
+		return this;
+	}
+	setForces(gravity, wind) {
+		const c = this._live('setForces');
+		f32(scratch, 6).set([...vec(gravity, 3, 'gravity'), ...vec(wind, 3, 'wind')]);
+		check(wasm.js_chain_set_forces(c, scratch), 'setForces');
+		return this;
+	}
+	setColliders(colliders) {
+		const c = this._live('setColliders');
+		const list = Array.from(colliders ?? []);
+		const [cf, ci] = colliderArrays(list);
+		check(withArrays([['f', cf], ['i', ci]], (cfp, cip) => wasm.js_chain_set_colliders(c, cfp, cip, list.length)),
+			'setColliders');
+		return this;
+	}
+	setRootLimits(maxRootSpeed, maxRootAngularSpeed) {
+		check(wasm.spring_chain_set_root_limits(this._live('setRootLimits'), finite(maxRootSpeed, 'maxRootSpeed'),
+			finite(maxRootAngularSpeed, 'maxRootAngularSpeed')), 'setRootLimits');
+		return this;
+	}
+	/** True when the last step ended at exact rest. */
+	get isResting() {
+		return wasm.spring_chain_is_resting(this._live('isResting')) !== 0;
+	}
+}
+
+// Colliders as floats (a[3], b[3], radius) and types.
+function colliderArrays(colliders) {
+	const cf = [];
+	const ci = [];
+	colliders.forEach((c, k) => {
+		const name = `colliders[${k}]`;
+		ci.push(choice(COLLIDERS, c.type, 0, `${name}.type`));
+		cf.push(...vec(c.a, 3, `${name}.a`), ...vec(c.b, 3, `${name}.b`), num(c.radius, `${name}.radius`));
+	});
+	return [cf, ci];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maths helpers for driving roots
+
+/** The unit quaternion [x, y, z, w] of a rotation by `angle` radians about `axis` [x, y, z]. */
+export function quatFromAxisAngle(axis, angle) {
+	f32(scratch, 3).set(vec(axis, 3, 'axis'));
+	wasm.js_quat_from_axis_angle(scratch, finite(angle, 'angle'), scratch + 16);
+	return Array.from(f32(scratch + 16, 4));
+}
+
+/**
+ * The library's own sine and cosine (double precision): bit-identical on every platform and
+ * engine, unlike Math.sin, for root motion that must replay exactly (the C tests' scenes use them).
+ */
+export const detSin = (x) => wasm.spring_det_sin(finite(x, 'x'));
+export const detCos = (x) => wasm.spring_det_cos(finite(x, 'x'));
+
+/** Bytes of WebAssembly memory the core module holds (it grows, never shrinks): for leak checks. */
+export const wasmMemoryBytes = () => wasm.memory.buffer.byteLength;
+
+// ---------------------------------------------------------------------------------------------
+// Rigs (their own module, loaded on first use: rig.js)
+
+/** A rig from the text (or parsed object) of a rig file; resolves to a Rig (see rig.js). */
+export async function loadRig(json, name) {
+	const { Rig } = await import('./rig.js');
+	return Rig.fromJSON(json, name);
+}

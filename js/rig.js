@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Rigs from rig files (the JSON format of the library's docs/rig-format.md), read by the library's
+// own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
+// by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
+import rigBase64 from './libspring-rig-wasm.js';
+import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
+
+const rt = await instantiate(rigBase64);
+const wasm = rt.w;
+const { f32, i32, u32, cString, alloc, scratch } = rt;
+const check = rt.check;
+
+const CHAIN_TYPES = ['angle', 'tip'];
+const IK_TYPES = ['two-bone', 'ccd'];
+
+// A clip, IK constraint or chain given by name or index: the index (-1 when the name is unknown).
+function indexOf(rig, value, find, what) {
+	if (typeof value === 'number') {
+		return integer(value, what);
+	}
+	const [name] = rt.string(String(value));
+	try {
+		const index = find(rig, name);
+		if (index < 0) {
+			throw new SpringError(`${what}: no ${what} named "${value}"`, 'INVALID_ARGUMENT');
+		}
+		return index;
+	} finally {
+		wasm.free(name);
+	}
+}
+
+/** A 2D skeletal rig: clips, IK, then spring chains, stepped on a fixed clock (spring_rig). */
+export class Rig extends Owned {
+	/**
+	 * Reads a rig file: its text, or the parsed object. Throws a SpringError whose message names the
+	 * JSON path and the reason, as the library's reader words it ("rig: $.bones[3].parent: ...").
+	 */
+	static fromJSON(json, name = 'rig') {
+		const text = typeof json === 'string' ? json : JSON.stringify(json);
+		const [textPtr, length] = rt.string(text);
+		const [namePtr] = rt.string(String(name));
+		const info = alloc(wasm.js_rig_file_info_size());
+		const error = alloc(wasm.js_rig_file_error_size());
+		const out = scratch;
+		try {
+			u32(out, 1)[0] = 0;
+			const r = wasm.js_rig_load(textPtr, length, namePtr, out, info, error);
+			if (r !== 0) {
+				throw new SpringError(cString(wasm.js_rig_file_error_message(error)), resultName(r));
+			}
+			return new Rig(u32(out, 1)[0], info);
+		} finally {
+			[textPtr, namePtr, info, error].forEach((p) => wasm.free(p));
+		}
+	}
+
+	constructor(rig, info) {
+		const n = wasm.spring_rig_bone_count(rig);
+		const [pose, free] = withBuffer(rt, rig, wasm.spring_rig_destroy, 4 * 5 * Math.max(1, n));
+		super(rig, free);
+		this._pose = pose;
+		/** Bones, parents first: {name, parent (index, -1 for a root bone), length}. */
+		this.bones = Array.from({ length: n }, (_, b) => ({ name: cString(wasm.spring_rig_bone_name(rig, b)),
+			parent: wasm.spring_rig_bone_parent(rig, b), length: wasm.spring_rig_bone_length(rig, b) }));
+		/** Clips: {name, duration (seconds)}. */
+		this.clips = Array.from({ length: wasm.spring_rig_clip_count(rig) }, (_, c) => ({
+			name: cString(wasm.spring_rig_clip_name(rig, c)), duration: wasm.spring_rig_clip_duration(rig, c) }));
+		wasm.js_rig_file_info(info, scratch);
+		const [step, maxSteps, x, y, angle, , ikCount, chainCount] = f32(scratch, 8);
+		/** The physics step (seconds) and the cap on steps per update. */
+		this.step = step;
+		this.maxSteps = maxSteps;
+		/** The file's initial root placement {x, y, angle}. */
+		this.root = { x, y, angle };
+		/** IK constraints: {name, type ('two-bone' or 'ccd'), firstBone, lastBone, targetBone (-1: set by the program)}. */
+		this.iks = Array.from({ length: ikCount }, (_, k) => {
+			const ikName = cString(wasm.js_rig_file_ik(info, k, scratch));
+			const [type, firstBone, lastBone, targetBone] = i32(scratch, 4);
+			return { name: ikName, type: IK_TYPES[type], firstBone, lastBone, targetBone };
+		});
+		/** Spring chains: {name, type ('angle' or 'tip'), firstBone, lastBone, boneCount, colliderCount}. */
+		this.chains = Array.from({ length: chainCount }, (_, k) => {
+			const chainName = cString(wasm.js_rig_file_chain(info, k, scratch));
+			const [type, firstBone, lastBone, boneCount, colliderCount] = i32(scratch, 5);
+			return { name: chainName, type: CHAIN_TYPES[type], firstBone, lastBone, boneCount, colliderCount };
+		});
+	}
+	/** Advances by frameDt seconds (clips, IK and chains at the rig's fixed step). */
+	update(frameDt) {
+		check(wasm.spring_rig_update(this._live('update'), finite(frameDt, 'frameDt')), 'update');
+		return this;
+	}
+	/** Where the whole skeleton is this frame: {x, y, angle}; the chains feel the move. */
+	setRoot(root) {
+		const r = root ?? {};
+		check(wasm.js_rig_set_root(this._live('setRoot'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
+			finite(r.angle ?? 0, 'root.angle')), 'setRoot');
+		return this;
+	}
+	/** Moves the skeleton to `root` without the chains seeing motion. */
+	teleport(root) {
+		const r = root ?? {};
+		check(wasm.js_rig_teleport(this._live('teleport'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
+			finite(r.angle ?? 0, 'root.angle')), 'teleport');
+		return this;
+	}
+	/** Puts every chain at rest on the current pose. */
+	reset() {
+		check(wasm.spring_rig_reset(this._live('reset')), 'reset');
+		return this;
+	}
+	/** Plays a clip (name or index; -1 or null: the setup pose) from `time` seconds. */
+	play(clip, time = 0) {
+		const r = this._live('play');
+		const index = clip === null ? -1 : indexOf(r, clip, wasm.spring_rig_find_clip, 'clip');
+		check(wasm.spring_rig_play(r, index, finite(time, 'time')), 'play');
+		return this;
+	}
+	/** Sets the target [x, y] of an IK constraint (name or index) whose target the program gives. */
+	setIkTarget(ik, target) {
+		const r = this._live('setIkTarget');
+		const [x, y] = Array.isArray(target) ? target : [target?.x, target?.y];
+		check(wasm.js_rig_set_ik_target(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik'), finite(x, 'target.x'),
+			finite(y, 'target.y')), 'setIkTarget');
+		return this;
+	}
+	clearIkTarget(ik) {
+		const r = this._live('clearIkTarget');
+		check(wasm.spring_rig_clear_ik_target(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik')), 'clearIkTarget');
+		return this;
+	}
+	/** Blend of an IK constraint, [0, 1]. */
+	setIkMix(ik, mix) {
+		const r = this._live('setIkMix');
+		check(wasm.spring_rig_set_ik_mix(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik'), finite(mix, 'mix')), 'setIkMix');
+		return this;
+	}
+	/** Blend of a spring chain (name or index), [0, 1]. */
+	setChainMix(chain, mix) {
+		const r = this._live('setChainMix');
+		check(wasm.spring_rig_set_chain_mix(r, this._chain(chain), finite(mix, 'mix')), 'setChainMix');
+		return this;
+	}
+	setTimeScale(scale) {
+		check(wasm.spring_rig_set_time_scale(this._live('setTimeScale'), finite(scale, 'scale')), 'setTimeScale');
+		return this;
+	}
+	setPaused(paused) {
+		check(wasm.spring_rig_set_paused(this._live('setPaused'), paused ? 1 : 0), 'setPaused');
+		return this;
+	}
+	_chain(chain) {
+		if (typeof chain === 'number') {
+			return integer(chain, 'chain');
+		}
+		const index = this.chains.findIndex((c) => c.name === chain);
+		if (index < 0) {
+			throw new SpringError(`chain: no chain named "${chain}"`, 'INVALID_ARGUMENT');
+		}
+		return index;
+	}
+	_transforms(get, what) {
+		const n = this.bones.length;
+		check(get(this._live(what), this._pose, n), what);
+		const t = f32(this._pose, 5 * n);
+		return Array.from({ length: n }, (_, b) => ({ x: t[5 * b], y: t[5 * b + 1], angle: t[5 * b + 2], scaleX: t[5 * b + 3],
+			scaleY: t[5 * b + 4] }));
+	}
+	/** World transform of every bone, interpolated for rendering: [{x, y, angle, scaleX, scaleY}]. */
+	pose() {
+		return this._transforms(wasm.spring_rig_get_world, 'pose');
+	}
+	/** Local transforms (relative to each parent), as pose(). */
+	localPose() {
+		return this._transforms(wasm.spring_rig_get_local, 'localPose');
+	}
+	/** True when every chain came to exact rest. */
+	get isResting() {
+		return wasm.spring_rig_is_resting(this._live('isResting')) !== 0;
+	}
+	chainIsResting(chain) {
+		return wasm.spring_rig_chain_is_resting(this._live('chainIsResting'), this._chain(chain)) !== 0;
+	}
+	/** Clip time of the last step, seconds. */
+	get time() {
+		return wasm.spring_rig_time(this._live('time'));
+	}
+}

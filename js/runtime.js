@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// What the package's two WebAssembly modules share on the JavaScript side: instantiation, views of
+// wasm memory, the library's errors as exceptions, and freeing wasm memory. Internal: the public
+// API is index.js (and rig.js).
+
+function decodeBase64(text) {
+	if (typeof atob === 'function') {
+		const bin = atob(text);
+		const bytes = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) {
+			bytes[i] = bin.charCodeAt(i);
+		}
+		return bytes;
+	}
+	return Uint8Array.from(globalThis.Buffer.from(text, 'base64'));
+}
+
+/** The names of the library's spring_result codes, by value. */
+const RESULT_NAMES = ['OK', 'INVALID_ARGUMENT', 'NOT_FINITE', 'OUT_OF_RANGE', 'UNSTABLE', 'NO_SOLUTION', 'OUT_OF_MEMORY',
+	'BAD_DEFINITION'];
+
+/** An error of the library: `code` is its result code ('NOT_FINITE', 'BAD_DEFINITION'...). */
+export class SpringError extends Error {
+	constructor(message, code) {
+		super(message);
+		this.name = 'SpringError';
+		this.code = code;
+	}
+}
+
+export function resultName(result) {
+	return RESULT_NAMES[result] ?? `RESULT_${result}`;
+}
+
+export function finite(value, name) {
+	if (typeof value !== 'number') {
+		throw new TypeError(`${name} must be a number (got ${typeof value})`);
+	}
+	return value;
+}
+
+/** An integer argument (counts, indices, enum values), refused when it is not one. */
+export function integer(value, name) {
+	if (!Number.isInteger(value) || Math.abs(value) > 0x7fffffff) {
+		throw new SpringError(`${name} must be an integer (got ${String(value)})`, 'INVALID_ARGUMENT');
+	}
+	return value;
+}
+
+const WASI_ERRNO_BADF = 8;
+const WASI_ERRNO_SPIPE = 70;
+const SCRATCH_BYTES = 4096;
+const decoder = new TextDecoder();
+
+/**
+ * Instantiates a module given in base64 and returns its exports with helpers. The only WASI calls
+ * the C library's stdio can make are stubbed: writes to stdout and stderr go to the console (the
+ * release build writes nothing), files do not exist.
+ */
+export async function instantiate(base64) {
+	let memory = null;
+	const wasi = {
+		fd_write(fd, iovs, iovsLength, writtenPtr) {
+			const view = new DataView(memory.buffer);
+			let written = 0;
+			let text = '';
+			for (let i = 0; i < iovsLength; i++) {
+				const base = view.getUint32(iovs + 8 * i, true);
+				const length = view.getUint32(iovs + 8 * i + 4, true);
+				text += decoder.decode(new Uint8Array(memory.buffer, base, length));
+				written += length;
+			}
+			if (fd !== 1 && fd !== 2) {
+				return WASI_ERRNO_BADF;
+			}
+			console.error(text);
+			view.setUint32(writtenPtr, written, true);
+			return 0;
+		},
+		fd_close: () => WASI_ERRNO_BADF,
+		fd_seek: () => WASI_ERRNO_SPIPE,
+	};
+	const { instance } = await WebAssembly.instantiate(decodeBase64(base64), { wasi_snapshot_preview1: wasi });
+	const w = instance.exports;
+	memory = w.memory;
+	w._initialize();
+	const rt = {
+		w,
+		// Views are made per call: memory.grow detaches old ones.
+		f32: (ptr, count) => new Float32Array(memory.buffer, ptr, count),
+		f64: (ptr, count) => new Float64Array(memory.buffer, ptr, count),
+		i32: (ptr, count) => new Int32Array(memory.buffer, ptr, count),
+		u32: (ptr, count) => new Uint32Array(memory.buffer, ptr, count),
+		bytes: (ptr, count) => new Uint8Array(memory.buffer, ptr, count),
+		cString(ptr, max = 1 << 20) {
+			const all = new Uint8Array(memory.buffer, ptr, Math.min(max, memory.buffer.byteLength - ptr));
+			const end = all.indexOf(0);
+			return decoder.decode(all.subarray(0, end < 0 ? all.length : end));
+		},
+		alloc(size) {
+			const ptr = w.malloc(size);
+			if (!ptr) {
+				throw new SpringError('out of memory', 'OUT_OF_MEMORY');
+			}
+			return ptr;
+		},
+		/** A NUL-terminated copy of `text` in wasm memory (free it) and its length in bytes. */
+		string(text) {
+			const encoded = new TextEncoder().encode(text);
+			const ptr = rt.alloc(encoded.length + 1);
+			const target = new Uint8Array(memory.buffer, ptr, encoded.length + 1);
+			target.set(encoded);
+			target[encoded.length] = 0;
+			return [ptr, encoded.length];
+		},
+		/** Throws for a failed library call, with the library's sentence for the code. */
+		check(result, what) {
+			if (result !== 0) {
+				throw new SpringError(`${what}: ${rt.cString(w.spring_result_string(result))}`, resultName(result));
+			}
+		},
+	};
+	// Memory for the arguments and results of one call at a time (calls are synchronous).
+	rt.scratch = rt.alloc(SCRATCH_BYTES);
+	return rt;
+}
+
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((free) => free()) : null;
+
+/**
+ * An object holding wasm memory: dispose() frees it (a FinalizationRegistry frees it too once the
+ * object is garbage, as a safety net).
+ */
+export class Owned {
+	constructor(ptr, free) {
+		this._ptr = ptr;
+		this._free = free;
+		this._token = {};
+		registry?.register(this, () => free(ptr), this._token);
+	}
+	_live(what) {
+		if (!this._ptr) {
+			throw new SpringError(`${what}: the object was disposed`, 'INVALID_ARGUMENT');
+		}
+		return this._ptr;
+	}
+	/** Frees the object's wasm memory now; any later call throws. */
+	dispose() {
+		if (this._ptr) {
+			registry?.unregister(this._token);
+			this._free(this._ptr);
+			this._ptr = 0;
+		}
+	}
+}
+
+/**
+ * A new object's output buffer of `bytes` (the object is destroyed when that allocation fails):
+ * [buffer, a free function for Owned that destroys the object and frees the buffer].
+ */
+export function withBuffer(rt, ptr, destroy, bytes) {
+	let buffer;
+	try {
+		buffer = rt.alloc(bytes);
+	} catch (e) {
+		destroy(ptr);
+		throw e;
+	}
+	return [buffer, (p) => {
+		destroy(p);
+		rt.w.free(buffer);
+	}];
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Compiled (not run) by `tsc --noEmit` (make test-web): the declarations describe the API as the
+// tests and the README use it.
+import { Chain2D, SpringError, SpringMotion, TipChain, cssLinear, loadRig, quatFromAxisAngle, springParams } from '../index.js';
+import type { Rig } from '../rig.js';
+
+const p = springParams({ duration: 0.5, bounce: 0.3 });
+const k: number = p.stiffness + p.dampingRatio + p.settleTime({ epsilon: 0.01 });
+const one = new SpringMotion({ value: 0, target: 100, params: p });
+const x: number = one.sample(0.016).value;
+const many = new SpringMotion({ value: [0, 1], params: { frequency: 2, dampingRatio: 0.5 } });
+const xy: number[] = many.setTarget([3, 4]).advance(0.1).value;
+const css: string = cssLinear({ halfLife: 0.2 }, { resolution: 5 }).css;
+const chain = new Chain2D({ segments: [{ length: 20, restAngle: 0.1 }], gravity: [0, -9.8], integrator: 'exact' });
+const tip = chain.update({ x: 1, y: 2, angle: 0 }, 1 / 60).pose().joints[1];
+const tail = new TipChain({ bones: [{ tip: [20, 0, 0] }], colliders: [{ type: 'sphere', a: [0, 0, 0], radius: 3 }] });
+tail.update({ position: [0, 0, 0], rotation: quatFromAxisAngle([0, 0, 1], 0.3) }, 1 / 60);
+async function rig(text: string): Promise<number> {
+	const r: Rig = await loadRig(text);
+	return r.play('walk').update(1 / 60).pose()[0].angle;
+}
+try {
+	springParams({ frequency: 2, dampingRatio: -1 });
+} catch (e) {
+	if (e instanceof SpringError && e.code === 'BAD_DEFINITION') {
+		console.log(e.message);
+	}
+}
+export { k, x, xy, css, tip, rig };
+[one, many, chain, tail].forEach((o) => o.dispose());
