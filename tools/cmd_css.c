@@ -133,7 +133,7 @@ static void keyframes(sbuf *b, const css_linear *c, const char *name, const char
 	sb_printf(b, "@keyframes %s {\n", name);
 	for (int i = 0; i < c->count; i++) {
 		char pct[40], v[40];
-		format_stop(pct, c->count > 1 ? 100.0 * i / (c->count - 1) : 100.0);
+		css_linear_format_stop(pct, sizeof pct, c->count > 1 ? 100.0 * i / (c->count - 1) : 100.0);
 		double value = i == c->count - 1 && !c->truncated ? to : from + (to - from) * c->stops[i];
 		sb_printf(b, "  %s%% { %s: %s%s; }\n", pct, property, fmt_num(v, value, 6), unit);
 	}
