@@ -49,8 +49,17 @@ demo: release web
 soak: release
 	$(BUILD)/release/bench/spring_soak examples/rigs/character.json $(SOAK_HOURS)
 
+# The C suite (bench/), then the peers under node when node and npm are there (bench/peers/,
+# installed with npm ci from its lock file), with the ratios libspring / peer of the same run.
+BENCH_REPS ?= 9
+PEER_REPS ?= 3
+BENCH_FLAGS ?= # --markdown: tables as Markdown (bench/RESULTS.md)
 bench: release
-	$(BUILD)/release/bench/spring_bench 9 $(BUILD)/bench.csv
+	$(BUILD)/release/bench/spring_bench --reps $(BENCH_REPS) --csv $(BUILD)/bench.csv $(BENCH_FLAGS)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		cd bench/peers && npm ci --no-audit --no-fund --silent && \
+		node peers.mjs --reps $(PEER_REPS) --libspring $(abspath $(BUILD))/bench.csv --csv $(abspath $(BUILD))/bench-peers.csv $(BENCH_FLAGS); \
+	else echo "bench: node or npm not found: the peers (bench/peers) were not run"; fi
 
 test-gcc: deps-test
 	cmake -S . -B $(BUILD)/test-gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ $(CMAKE_TEST_FLAGS)

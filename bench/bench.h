@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// libspring benchmark suite: the scenario table shared by the workload files (w1.c, w2.c,
+// rig.c) and the driver (bench_main.c). Not installed; uses the public API only.
+#ifndef SPRING_BENCH_H
+#define SPRING_BENCH_H
+
+#include <spring/spring.h>
+
+#include <stddef.h>
+
+#define BENCH_MAX_REPS 64
+#define BENCH_STEP (1.0f / 120.0f) ///< the physics step of every workload, seconds
+#define BENCH_FRAME (1.0f / 60.0f) ///< the frame time of W2 and the rig scenario, seconds
+
+typedef struct scenario scenario;
+
+/// One row of the table. A workload file fills `prepare` (builds objects once, untimed),
+/// `reset` (puts the initial state back before every repetition, untimed), `run_range` (the
+/// timed work on items [first, first + count)) and `result` (the final outputs as floats, for the
+/// agreement checks of --tiny). With `threads` 2 the driver runs the two halves of the items on
+/// two threads, each its own range.
+struct scenario {
+	const char *name;
+	const char *baseline;  ///< name of the row it is compared with; NULL: a baseline itself
+	const char *unit;      ///< what `work` counts ("spring-step", "bone-frame")
+	const char *family;    ///< rows of one family must agree (--tiny); NULL: not compared
+	const char *reference; ///< non-NULL: compared with this row instead of the family's first
+	double tolerance;      ///< 0: bit for bit with the family's first row; else the bound relative
+	                       ///< to the largest magnitude of that row's outputs
+	int (*prepare)(scenario *s);
+	void (*reset)(scenario *s);
+	void (*run_range)(scenario *s, long first, long count);
+	size_t (*result)(const scenario *s, float *out, size_t capacity);
+	void (*release)(scenario *s);
+	long count;  ///< springs, chains or rigs
+	int steps;   ///< steps or frames
+	int variant; ///< which code path (the workload's own enum)
+	int threads; ///< 1 or 2
+	int block;   ///< > 0: items per block, each block advanced all its steps before the next
+	int option;  ///< the workload's own setting (W1: the batch kernels' instruction set, 0 = automatic)
+	double work; ///< units of work per run
+	void *data;  ///< the workload's state
+	double times[BENCH_MAX_REPS];
+	double checksum; ///< sum of the final outputs (printed, so the work is real)
+};
+
+/// Appends a row (copied); returns it, or NULL when the table is full.
+scenario *bench_add(const scenario *s);
+/// Non-zero in --tiny mode: every workload registers itself at a tiny size.
+extern int bench_tiny;
+
+void w1_register(void);
+void w2_register(void);
+void rig_register(const char *rig_file);
+
+/// The user's own exact loop over a stepper's four coefficients, array of structs
+/// (w1_baseline.c, compiled -O2 as a user would; see CMakeLists.txt).
+void w1_plain_exact(const spring_stepper *st, spring_state *states, const float *targets, long count);
+/// A loop that only streams the same arrays (reads state and target, writes state; w1_stream.c).
+void w1_stream(spring_state *states, const float *targets, long count);
+
+#endif

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: MIT
+// Without the tools (SPRING_BUILD_TOOLS off) there is no rig reader: no rig scenario.
+#include "bench.h"
+
+void rig_register(const char *rig_file)
+{
+	(void)rig_file;
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// W1: many independent springs. 10,000 springs (k 170, c 26, m 1) advanced 1,200 steps of
+// 1/120 s from rest at 0; every 100 steps every spring gets a new target and keeps its position
+// and velocity. Spring i's target in epoch e (steps 100 e .. 100 e + 99) is
+// ((7919 i + 104729 e) mod 2001 - 1000) / 100, in [-10, 10] (bench/peers/peers.mjs uses the same).
+// Rate: spring-steps per second. Also at 1e3 .. 1e6 springs (the same total work where it fits),
+// and past the last-level cache in blocks that advance several steps at once.
+#include "bench.h"
+
+#include <spring/batch.h>
+
+#include "batch_internal.h" // the kernels' instruction set, forced per row (src/, white-box)
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum w1_variant {
+	W1_STEPPER,      // spring_stepper_step, one call per spring
+	W1_EXACT,        // spring_step_exact, one call per spring
+	W1_PLAIN,        // the user's plain C loop over the stepper's coefficients (w1_baseline.c)
+	W1_STREAM,       // the streaming limit (w1_stream.c): not a spring
+	W1_STEP_MANY,    // spring_stepper_step_many over the range
+	W1_BATCH,        // spring_batch_step_range (structure of arrays) over the range
+	W1_EXACT_CACHED, // spring_step_exact_cached, one call per spring, one cache per thread
+	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
+};
+
+typedef struct w1_data {
+	spring_params params;
+	spring_stepper stepper;
+	spring_state *states; // count, array of structs
+	float *targets;       // count
+	float *x, *v;         // count each: the batch's structure of arrays
+	spring_batch batch;   // over x, v and targets
+} w1_data;
+
+static float w1_target(long i, int epoch)
+{
+	return (float)((i * 7919L + (long)epoch * 104729L) % 2001L - 1000L) * 0.01f;
+}
+
+static void w1_retarget(float *targets, long first, long count, int epoch)
+{
+	for (long i = first; i < first + count; i++) {
+		targets[i] = w1_target(i, epoch);
+	}
+}
+
+static int w1_prepare(scenario *s)
+{
+	w1_data *w = calloc(1, sizeof *w);
+	if (!w) {
+		return 1;
+	}
+	s->data = w;
+	w->states = malloc((size_t)s->count * sizeof *w->states);
+	w->targets = malloc((size_t)s->count * sizeof *w->targets);
+	if (!w->states || !w->targets || spring_params_from_physical(1.0f, 170.0f, 26.0f, &w->params) != SPRING_OK ||
+	    spring_stepper_init(&w->stepper, w->params, BENCH_STEP) != SPRING_OK) {
+		return 1;
+	}
+	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
+		w->x = malloc((size_t)s->count * sizeof *w->x);
+		w->v = malloc((size_t)s->count * sizeof *w->v);
+		spring_batch_desc d = {0};
+		d.x = w->x;
+		d.v = w->v;
+		d.target = w->targets;
+		d.count = (int)s->count;
+		d.params = w->params;
+		d.step = BENCH_STEP;
+		if (!w->x || !w->v || spring_batch_init(&w->batch, &d) != SPRING_OK) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void w1_reset(scenario *s)
+{
+	w1_data *w = s->data;
+	// Every row picks its batch kernels (AUTO: what the library would choose) before it runs;
+	// the threads of a two-thread row only read the choice.
+	if (!spring_internal_batch_force_path((spring_internal_batch_path)s->option)) {
+		fprintf(stderr, "spring_bench: W1: batch path %d is not available\n", s->option);
+		exit(2);
+	}
+	memset(w->states, 0, (size_t)s->count * sizeof *w->states);
+	memset(w->targets, 0, (size_t)s->count * sizeof *w->targets);
+	if (w->x) {
+		memset(w->x, 0, (size_t)s->count * sizeof *w->x);
+		memset(w->v, 0, (size_t)s->count * sizeof *w->v);
+	}
+}
+
+static void w1_fail(const char *what)
+{
+	fprintf(stderr, "spring_bench: W1: %s failed\n", what);
+	exit(2);
+}
+
+static void w1_run_range(scenario *s, long first, long count)
+{
+	w1_data *w = s->data;
+	spring_state *st = w->states;
+	const float *tg = w->targets;
+	spring_exact_cache cache = {0};
+	if (s->variant == W1_ADVANCE) {
+		// The library's own blocking: every step up to the next retarget in one call.
+		for (int step = 0; step < s->steps;) {
+			if (step % 100 == 0) {
+				w1_retarget(w->targets, first, count, step / 100);
+			}
+			int n = 100 - step % 100 < s->steps - step ? 100 - step % 100 : s->steps - step;
+			if (spring_batch_advance(&w->batch, (int)first, (int)count, n, NULL) != SPRING_OK) {
+				w1_fail("spring_batch_advance");
+			}
+			step += n;
+		}
+		return;
+	}
+	for (int step = 0; step < s->steps; step++) {
+		if (step % 100 == 0) {
+			w1_retarget(w->targets, first, count, step / 100);
+		}
+		switch (s->variant) {
+		case W1_STEPPER:
+			for (long i = first; i < first + count; i++) {
+				if (spring_stepper_step(&w->stepper, &st[i], tg[i]) != SPRING_OK) {
+					w1_fail("spring_stepper_step");
+				}
+			}
+			break;
+		case W1_EXACT:
+			for (long i = first; i < first + count; i++) {
+				if (spring_step_exact(w->params, &st[i], tg[i], BENCH_STEP) != SPRING_OK) {
+					w1_fail("spring_step_exact");
+				}
+			}
+			break;
+		case W1_PLAIN: w1_plain_exact(&w->stepper, st + first, tg + first, count); break;
+		case W1_STREAM: w1_stream(st + first, tg + first, count); break;
+		case W1_EXACT_CACHED:
+			for (long i = first; i < first + count; i++) {
+				if (spring_step_exact_cached(&cache, w->params, &st[i], tg[i], BENCH_STEP) != SPRING_OK) {
+					w1_fail("spring_step_exact_cached");
+				}
+			}
+			break;
+		case W1_STEP_MANY:
+			if (spring_stepper_step_many(&w->stepper, st + first, tg + first, (int)count) != SPRING_OK) {
+				w1_fail("spring_stepper_step_many");
+			}
+			break;
+		case W1_BATCH:
+			if (spring_batch_step_range(&w->batch, (int)first, (int)count, NULL) != SPRING_OK) {
+				w1_fail("spring_batch_step_range");
+			}
+			break;
+		}
+	}
+}
+
+static size_t w1_result(const scenario *s, float *out, size_t capacity)
+{
+	const w1_data *w = s->data;
+	size_t n = 0;
+	for (long i = 0; i < s->count && n + 2 <= capacity; i++) {
+		out[n++] = w->x ? w->x[i] : w->states[i].x;
+		out[n++] = w->x ? w->v[i] : w->states[i].v;
+	}
+	return n;
+}
+
+static void w1_release(scenario *s)
+{
+	w1_data *w = s->data;
+	if (w) {
+		free(w->states);
+		free(w->targets);
+		free(w->x);
+		free(w->v);
+		free(w);
+	}
+	s->data = NULL;
+}
+
+static scenario *w1_row(const char *name, const char *baseline, const char *family, double tolerance, int variant, long count,
+                        int steps, int threads, int block)
+{
+	scenario s = {0};
+	s.name = name;
+	s.baseline = baseline;
+	s.unit = "spring-step";
+	s.family = family;
+	s.tolerance = tolerance;
+	s.prepare = w1_prepare;
+	s.reset = w1_reset;
+	s.run_range = w1_run_range;
+	s.result = variant == W1_STREAM ? NULL : w1_result;
+	s.release = w1_release;
+	s.variant = variant;
+	s.count = bench_tiny ? 37 + (count > 10000 ? 64 : 0) : count;
+	s.steps = bench_tiny ? 250 : steps;
+	s.threads = threads;
+	s.block = bench_tiny && block ? 16 : block;
+	s.work = (double)s.count * s.steps;
+	return bench_add(&s);
+}
+
+// Steps for a scaling row: 12 million spring-steps per run (W1's work).
+static int w1_scaled_steps(long count)
+{
+	return (int)(12000000L / count);
+}
+
+void w1_register(void)
+{
+	const char *plain = "W1 plain C exact loop (-O2)", *stepper = "W1 spring_stepper_step (per spring)";
+	const char *many = "W1 spring_stepper_step_many", *batch = "W1 spring_batch";
+	// spring_step_exact works in double with the transition computed per call; the stepper
+	// in float: after 1,200 steps they differ by float rounding noise (measured 1.2e-6 of the
+	// largest value; 1e-5 is the bound checked). Every other row is bit for bit.
+	w1_row(stepper, plain, "w1", 0.0, W1_STEPPER, 10000, 1200, 1, 0);
+	w1_row(plain, NULL, "w1", 0.0, W1_PLAIN, 10000, 1200, 1, 0);
+	w1_row("W1 streaming loop (limit)", plain, NULL, 0.0, W1_STREAM, 10000, 1200, 1, 0);
+	w1_row("W1 spring_step_exact (per spring)", plain, "w1", 1e-5, W1_EXACT, 10000, 1200, 1, 0);
+	scenario *cached = w1_row("W1 spring_step_exact_cached (per spring)", "W1 spring_step_exact (per spring)", "w1", 0.0,
+	                          W1_EXACT_CACHED, 10000, 1200, 1, 0);
+	if (cached) {
+		cached->reference = "W1 spring_step_exact (per spring)"; // the same bits as the uncached call
+	}
+	w1_row(many, plain, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 1, 0);
+	w1_row(batch, plain, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
+	// Each instruction set of the batch kernels this machine runs (the library picks the widest).
+	static char path_names[SPRING_INTERNAL_BATCH_PATH_COUNT][64];
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			snprintf(path_names[p], sizeof path_names[p], "W1 spring_batch, %s kernels only",
+			         spring_internal_batch_path_name((spring_internal_batch_path)p));
+			scenario *row = w1_row(path_names[p], batch, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
+			if (row) {
+				row->option = p;
+			}
+		}
+	}
+	spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	w1_row("W1 spring_batch_advance", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
+	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
+	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
+	w1_row("W1 spring_stepper_step, 2 threads", stepper, "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);
+	// Scaling: the same work per run from 1e3 to 1e6 springs (1e4 is W1 itself).
+	static const long sizes[] = {1000, 100000, 1000000};
+	static const char *labels[] = {"1e3", "1e5", "1e6"};
+	static const int variants[] = {W1_PLAIN, W1_STEPPER, W1_STEP_MANY, W1_BATCH};
+	static const char *paths[] = {"plain C loop", "spring_stepper_step", "spring_stepper_step_many", "spring_batch"};
+	const char *w1_names[] = {plain, stepper, many, batch};
+	static char names[3][4][80], blocked[4][80], families[3][16];
+	for (int k = 0; k < 3; k++) {
+		snprintf(families[k], sizeof families[k], "w1-%ld", sizes[k]);
+		for (int p = 0; p < 4; p++) {
+			snprintf(names[k][p], sizeof names[k][p], "W1 %s springs: %s", labels[k], paths[p]);
+			w1_row(names[k][p], w1_names[p], families[k], 0.0, variants[p], sizes[k], w1_scaled_steps(sizes[k]), 1, 0);
+		}
+	}
+	// Past the last-level cache (1e6 springs are 12 MB): blocks of 4,096 springs (48 KB), each
+	// advanced all 12 steps before the next (the batch through its range entry point).
+	for (int p = 0; p < 4; p++) {
+		snprintf(blocked[p], sizeof blocked[p], "W1 1e6 springs blocked: %s", paths[p]);
+		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 4096);
+	}
+	// The library's blocking (spring_batch_advance), past the cache and at the smallest size.
+	w1_row("W1 1e6 springs: spring_batch_advance", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000),
+	       1, 0);
+	w1_row("W1 1e3 springs: spring_batch_advance", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
+}
