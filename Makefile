@@ -7,6 +7,7 @@
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
 #               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
+#               and the playground page (web/) in chromium (make test-web-page)
 #   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
 #               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
 #   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
@@ -17,7 +18,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: docs install soak all demo web test-web test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo web test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -43,6 +44,7 @@ install: release
 
 demo: release web
 	$(BUILD)/release/tools/spring demo
+	@echo "The playground (one self-contained page; open it in a browser): file://$(abspath $(BUILD))/web/index.html"
 
 soak: release
 	$(BUILD)/release/bench/spring_soak examples/rigs/character.json $(SOAK_HOURS)
@@ -69,7 +71,7 @@ test-threads: deps-test
 	scripts/test-threads.sh
 
 # The determinism goldens again in the optimised build users ship (-O3, no sanitizers).
-GOLDEN_TESTS = test_detmath test_step test_chain test_chain2d test_rig test_motion
+GOLDEN_TESTS = test_detmath test_step test_chain test_chain_group test_chain2d test_rig test_motion
 test-release: release
 	@passed=0; failed=0; for t in $(GOLDEN_TESTS); do echo "== release $$t"; \
 		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
@@ -96,12 +98,18 @@ fuzz: deps-test
 web:
 	@scripts/ensure-deps.sh web
 	BUILD=$(BUILD) scripts/build-wasm-js.sh
+	BUILD=$(BUILD) web/build.sh
 
 test-web: web release
 	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
 	BUILD=$(BUILD) node --test js/test/
 
-test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web
+# The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.
+test-web-page: web release
+	@scripts/ensure-deps.sh web-page
+	BUILD=$(BUILD) node --test web/test/
+
+test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
 
 clean:
 	rm -rf $(BUILD)

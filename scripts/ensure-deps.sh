@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what `make demo` / `make test` / `make docs` need when it is missing (Debian; apt-get
-# when root, sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|docs|web]
+# when root, sudo otherwise). Usage: scripts/ensure-deps.sh [build|test|docs|web|web-page]
 # Without apt-get (Fedora, macOS...) it installs nothing: a build that finds cJSON through
 # pkg-config or CMake goes on, and what is missing is named with its dnf and brew packages.
 set -euo pipefail
@@ -46,6 +46,18 @@ if [ "$what" = web ]; then
 	needs+=(dpkg-source:dpkg-dev xz:xz-utils)
 fi
 
+# make test-web-page: the playground's browser tests drive Debian's chromium with npm's
+# playwright-core, pinned in web/test/package-lock.json (installed with npm ci when missing).
+if [ "$what" = web-page ]; then
+	needs+=(chromium:chromium npm:npm)
+fi
+web_page_modules() {
+	if [ "$what" = web-page ] && [ ! -f "$(dirname "$0")/../web/test/node_modules/playwright-core/package.json" ]; then
+		echo "ensure-deps: installing playwright-core for the playground's tests (npm ci in web/test)"
+		(cd "$(dirname "$0")/../web/test" && npm ci --no-audit --no-fund)
+	fi
+}
+
 missing=()
 [ -n "${missing_cjson:-}" ] && missing+=("$missing_cjson")
 for pair in "${needs[@]}"; do
@@ -80,6 +92,7 @@ if [ "$what" = test ]; then
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
+	web_page_modules
 	exit 0
 fi
 # de-duplicate
@@ -104,3 +117,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq || true
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+web_page_modules

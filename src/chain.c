@@ -9,11 +9,26 @@
 //   projected-away relative velocity removed), colliders (sliding on the length sphere)
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
 //
-// Two frame walks share that middle (move_tip): the 3D one with quaternions, and for mode_2d
+// Lanes: the per-bone state of a chain is stored as float planes indexed [bone * stride + lane],
+// so that a group of chains of one shape (chain_group.c) is the same code with `stride` chains
+// side by side: every chain of a group has its own spring_chain header whose array offsets point
+// at its lane, and the 3D walk steps bone by bone over all lanes in plain float loops that the
+// compiler vectorises (a single chain is one lane). Every operation of a step is an IEEE float
+// operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
+// neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
+// directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes
+// that need it.
+//
+// Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
 // numbers (cos, sin) and no trigonometry runs per bone except for an animated local angle.
-// The pose of the last step is kept in the representation of the walk that made it (world or
-// world2, `pose_2d` says which) and converted only when read the other way.
+// The pose of the last step is kept in the representation of the walk that made it (the world
+// planes or world2, `pose_2d` says which) and converted only when read the other way.
+//
+// Unit quaternions: roots and locals are normalised once when they come in; a step composes them
+// in float and keeps each bone's rotation unit by one Newton step on its norm (no square root,
+// no division), which holds the norm within a few ulp whatever the chain's length. The aim is the
+// shortest arc from the rigid to the simulated direction with one square root.
 //
 // Memory: one block, the struct then 16-byte aligned arrays addressed by offsets from the
 // struct (never stored pointers), so a chain can be copied byte for byte and keep working.
@@ -28,10 +43,95 @@
 #include <stdio.h>
 #include <string.h>
 
-// Byte offsets of the per-bone arrays from the start of the block.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+// Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
+// the compiler vectorise it without run-time alias checks. Changes no result.
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+#if defined(__clang__)
+// (A single chain runs the same loop once: clang then reports that it could not vectorise it.)
+#pragma clang diagnostic ignored "-Wpass-failed"
+#define LANES_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define LANES_INDEPENDENT _Pragma("GCC ivdep")
+#else
+#define LANES_INDEPENDENT
+#endif
+
+// The float planes of a chain's lane, each bone_count * stride floats, [bone * stride + lane].
+enum {
+	P_TX, // simulated tip and velocity
+	P_TY,
+	P_TZ,
+	P_VX,
+	P_VY,
+	P_VZ,
+	P_W,                // world transform of the last step: position x y z, rotation x y z w (7 planes)
+	P_WPREV = P_W + 7,  // the step before (7 planes)
+	P_GX = P_WPREV + 7, // rigid tip (target) of the last step
+	P_GY,
+	P_GZ,
+	P_PP, // the exact transition and its response to a unit acceleration (force position, velocity)
+	P_PV,
+	P_VP,
+	P_VV,
+	P_F0,
+	P_F1,
+	P_W2,   // k / m, for the rest position under forces
+	P_SAVE, // a sleeping lane's tip, velocity, world transform and target while its group steps (16 planes)
+	P_COUNT = P_SAVE + 16
+};
+
+// Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
+enum {
+	K_RQX, // parent rotation x y z w, then position x y z (bone 0: the root)
+	K_RQY,
+	K_RQZ,
+	K_RQW,
+	K_RPX,
+	K_RPY,
+	K_RPZ,
+	K_QX, // rigid rotation
+	K_QY,
+	K_QZ,
+	K_QW,
+	K_PX, // pivot
+	K_PY,
+	K_PZ,
+	K_UX, // rigid tip - pivot
+	K_UY,
+	K_UZ,
+	K_GX, // rigid tip
+	K_GY,
+	K_GZ,
+	K_XX, // stepped tip before the constraints, then the rest position
+	K_XY,
+	K_XZ,
+	K_VX, // velocity
+	K_VY,
+	K_VZ,
+	K_DX, // unit direction pivot -> tip
+	K_DY,
+	K_DZ,
+	K_N2, // squared distance pivot -> stepped tip, then the aim's squared norm
+	K_AX, // the lane's constant acceleration (gravity + wind)
+	K_AY,
+	K_AZ,
+	K_COUNT
+};
+
+// Byte offsets of the arrays from the start of the chain's header. For the planes (and the
+// per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
-	size_t rest_local, anim_local, tip_local, length, tip_radius, cone_limit, params_set, params, w2, force, stepper;
-	size_t tx, ty, tz, vx, vy, vz, world, world_prev, world2, world2_prev, target, colliders, step_local3, step_local2, total;
+	size_t planes, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
+	size_t colliders, step_local3, step_local2, scratch, flags, roots, total;
 } chain_layout;
 
 // Which walk made the last step (the inputs the sleep test compares with).
@@ -42,9 +142,13 @@ struct spring_chain {
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
+	int stride;    // lanes side by side in the planes: 1 for a single chain, a group's padded count
+	int lanes;     // lanes stepped together (1 for a single chain; every member of a group holds the count)
+	size_t plane;  // floats per plane: bone_count * stride
+	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
-	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, world/world_prev are stale
+	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
@@ -74,65 +178,66 @@ typedef struct chain_pose2 {
 	float x, y, c, s;
 } chain_pose2;
 
-// The arrays of a block, resolved from the offsets for one call.
+// The arrays of a chain (its lane), resolved from the offsets for one call. Per-lane arrays are
+// indexed [bone * s]; shared ones [bone].
 typedef struct chain_arrays {
-	// Cold per-bone configuration.
+	int s;         // stride
+	float *planes; // plane k of lane 0 (this chain's lane) at planes + k * plane
+	size_t plane;
+	spring_params *params_set; // as given (zero = default), per lane
+	spring_params *params;     // effective, per lane
+	// Shared per-bone configuration.
 	spring_xform3 *rest_local;
 	spring_xform3 *anim_local;
 	spring_vec3 *tip_local;
 	float *length;
 	float *tip_radius;
 	float *cone_limit;
-	spring_params *params_set; // as given (zero = default)
-	spring_params *params;     // effective
-	float *w2;                 // k / m, for the rest position under forces
-	float *force;              // 2 per bone: position and velocity response to a unit acceleration
-	spring_stepper *stepper;   // exact transition over one step
-	// Hot per-bone state, structure of arrays: simulated tip and velocity, 24 bytes a bone.
-	float *tx, *ty, *tz, *vx, *vy, *vz;
-	// Output: bone transforms at the last step and the one before (56 bytes each; 16 bytes each
-	// in 2D, mode_2d only), rigid tips.
-	spring_xform3 *world;
-	spring_xform3 *world_prev;
+	// Single chains only (stride 1): the 2D walk's poses, colliders, the explicit locals.
 	chain_pose2 *world2;
 	chain_pose2 *world2_prev;
-	spring_vec3 *target;
 	spring_chain_collider *colliders;
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
+	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
+	int *flags;                 // 4 * lanes ints: active, at rest, same inputs, ran (lane 0's header only)
+	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
+
+// Plane `slot` of the chain's lane (bone i at [i * s]).
+#define PLANE(a, slot) ((a)->planes + (size_t)(slot) * (a)->plane)
 
 static chain_arrays arrays(const spring_chain *c)
 {
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
 	const chain_layout *l = &c->at;
 	chain_arrays a;
+	a.s = c->stride;
+	a.planes = (float *)(void *)(base + l->planes);
+	a.plane = c->plane;
+	a.params_set = (spring_params *)(void *)(base + l->params_set);
+	a.params = (spring_params *)(void *)(base + l->params);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
 	a.anim_local = (spring_xform3 *)(void *)(base + l->anim_local);
 	a.tip_local = (spring_vec3 *)(void *)(base + l->tip_local);
 	a.length = (float *)(void *)(base + l->length);
 	a.tip_radius = (float *)(void *)(base + l->tip_radius);
 	a.cone_limit = (float *)(void *)(base + l->cone_limit);
-	a.params_set = (spring_params *)(void *)(base + l->params_set);
-	a.params = (spring_params *)(void *)(base + l->params);
-	a.w2 = (float *)(void *)(base + l->w2);
-	a.force = (float *)(void *)(base + l->force);
-	a.stepper = (spring_stepper *)(void *)(base + l->stepper);
-	a.tx = (float *)(void *)(base + l->tx);
-	a.ty = (float *)(void *)(base + l->ty);
-	a.tz = (float *)(void *)(base + l->tz);
-	a.vx = (float *)(void *)(base + l->vx);
-	a.vy = (float *)(void *)(base + l->vy);
-	a.vz = (float *)(void *)(base + l->vz);
-	a.world = (spring_xform3 *)(void *)(base + l->world);
-	a.world_prev = (spring_xform3 *)(void *)(base + l->world_prev);
 	a.world2 = (chain_pose2 *)(void *)(base + l->world2);
 	a.world2_prev = (chain_pose2 *)(void *)(base + l->world2_prev);
-	a.target = (spring_vec3 *)(void *)(base + l->target);
 	a.colliders = (spring_chain_collider *)(void *)(base + l->colliders);
 	a.step_local3 = (spring_xform3 *)(void *)(base + l->step_local3);
 	a.step_local2 = (spring_xform2 *)(void *)(base + l->step_local2);
+	a.scratch = (float *)(void *)(base + l->scratch);
+	a.flags = (int *)(void *)(base + l->flags);
+	a.roots = (spring_xform3 *)(void *)(base + l->roots);
 	return a;
+}
+
+// Member j of the lanes that `c` (lane 0) steps.
+static spring_chain *member(const spring_chain *c, int j)
+{
+	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)c + (size_t)j * c->member);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +245,13 @@ static chain_arrays arrays(const spring_chain *c)
 
 static int quat_is_finite(spring_quat q)
 {
-	return spring_is_finite(q.x) && spring_is_finite(q.y) && spring_is_finite(q.z) && spring_is_finite(q.w);
+	return spring_internal_finite(q.x) && spring_internal_finite(q.y) && spring_internal_finite(q.z) &&
+	       spring_internal_finite(q.w);
+}
+
+static int vec3_is_finite(spring_vec3 v)
+{
+	return spring_internal_finite(v.x) && spring_internal_finite(v.y) && spring_internal_finite(v.z);
 }
 
 static int in_range(float v, float max)
@@ -154,18 +265,26 @@ static int vec3_in_range(spring_vec3 p, float max)
 }
 
 // A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
-// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; otherwise its
-// rotation is normalised in place (zero means identity).
-static spring_result accept_xform3(spring_xform3 *t)
+// SPRING_ERROR_OUT_OF_RANGE for a position beyond SPRING_CHAIN_MAX_COORDINATE; accept_xform3 then
+// normalises its rotation in place (zero means identity).
+static spring_result check_xform3(const spring_xform3 *t)
 {
-	if (!spring_vec3_is_finite(t->position) || !quat_is_finite(t->rotation)) {
+	if (!vec3_is_finite(t->position) || !quat_is_finite(t->rotation)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (!vec3_in_range(t->position, SPRING_CHAIN_MAX_COORDINATE)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
 	return SPRING_OK;
+}
+
+static spring_result accept_xform3(spring_xform3 *t)
+{
+	spring_result r = check_xform3(t);
+	if (r == SPRING_OK) {
+		t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
+	}
+	return r;
 }
 
 static int same_bits(const void *a, const void *b, size_t size)
@@ -212,24 +331,58 @@ static spring_xform3 xform3_normalized(spring_xform3 t)
 	return t;
 }
 
+// Transform `slot` (P_W or P_WPREV) of bone i.
+static spring_xform3 xform_get(const chain_arrays *a, int slot, int i)
+{
+	size_t k = (size_t)i * (size_t)a->s;
+	const float *p = PLANE(a, slot) + k;
+	const size_t d = a->plane;
+	spring_xform3 t = {{p[0], p[d], p[2 * d]}, {p[3 * d], p[4 * d], p[5 * d], p[6 * d]}};
+	return t;
+}
+
+static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
+{
+	size_t k = (size_t)i * (size_t)a->s;
+	float *p = PLANE(a, slot) + k;
+	const size_t d = a->plane;
+	p[0] = t.position.x;
+	p[d] = t.position.y;
+	p[2 * d] = t.position.z;
+	p[3 * d] = t.rotation.x;
+	p[4 * d] = t.rotation.y;
+	p[5 * d] = t.rotation.z;
+	p[6 * d] = t.rotation.w;
+}
+
+static spring_vec3 vec_get(const chain_arrays *a, int slot, int i)
+{
+	size_t k = (size_t)i * (size_t)a->s;
+	return spring_vec3_make(PLANE(a, slot)[k], PLANE(a, slot + 1)[k], PLANE(a, slot + 2)[k]);
+}
+
+static void vec_set(const chain_arrays *a, int slot, int i, spring_vec3 v)
+{
+	size_t k = (size_t)i * (size_t)a->s;
+	PLANE(a, slot)[k] = v.x;
+	PLANE(a, slot + 1)[k] = v.y;
+	PLANE(a, slot + 2)[k] = v.z;
+}
+
 static spring_vec3 tip_of(const chain_arrays *a, int i)
 {
-	return spring_vec3_make(a->tx[i], a->ty[i], a->tz[i]);
+	return vec_get(a, P_TX, i);
 }
 
 static spring_vec3 vel_of(const chain_arrays *a, int i)
 {
-	return spring_vec3_make(a->vx[i], a->vy[i], a->vz[i]);
+	return vec_get(a, P_VX, i);
 }
 
 static void set_tip(const chain_arrays *a, int i, spring_vec3 p, spring_vec3 v)
 {
-	a->tx[i] = p.x;
-	a->ty[i] = p.y;
-	a->tz[i] = p.z;
-	a->vx[i] = v.x;
-	a->vy[i] = v.y;
-	a->vz[i] = v.z;
+	vec_set(a, P_TX, i, p);
+	vec_set(a, P_VX, i, v);
 }
 
 static void set_error_kind_text(spring_error *e, spring_result r, const char *kind, int index, const char *field,
@@ -261,8 +414,9 @@ static void set_error_kind(spring_error *e, spring_result r, const char *kind, i
 
 static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 {
+	size_t k = (size_t)i * (size_t)a->s;
 	spring_params p;
-	spring_result r = spring_chain_internal_bone_params(a->params_set[i], c->chain_params, c->tip_params, i, c->bone_count, &p);
+	spring_result r = spring_chain_internal_bone_params(a->params_set[k], c->chain_params, c->tip_params, i, c->bone_count, &p);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -275,55 +429,67 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	double w2 = (double)p.stiffness / m, g = (double)p.damping / m;
 	spring_transition tr;
 	spring_transition_compute(w2, g, h, &tr);
-	a->params[i] = p;
-	a->stepper[i] = st;
-	a->w2[i] = p.stiffness / p.mass;
-	a->force[2 * i] = (float)forced_position(w2, g, h, &tr);
-	a->force[2 * i + 1] = (float)tr.pv;
+	a->params[k] = p;
+	PLANE(a, P_PP)[k] = st.pp;
+	PLANE(a, P_PV)[k] = st.pv;
+	PLANE(a, P_VP)[k] = st.vp;
+	PLANE(a, P_VV)[k] = st.vv;
+	PLANE(a, P_W2)[k] = p.stiffness / p.mass;
+	PLANE(a, P_F0)[k] = (float)forced_position(w2, g, h, &tr);
+	PLANE(a, P_F1)[k] = (float)tr.pv;
 	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
-static void layout_compute(int n, int colliders, int mode_2d, chain_layout *l)
+// Offsets from the start of a block whose arrays begin at `start`, for `lanes` chains side by side
+// (stride = lanes rounded up to 4 for a group, 1 for a single chain).
+static void layout_compute(int n, int colliders, int mode_2d, int lanes, int stride, size_t start, chain_layout *l)
 {
-	size_t at = spring_internal_align16(sizeof(spring_chain));
-	size_t un = (size_t)n;
+	size_t at = spring_internal_align16(start);
+	size_t un = (size_t)n, plane = un * (size_t)stride;
+	int single = lanes == 1 && stride == 1;
 #define PLACE(field, bytes)                         \
 	do {                                            \
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
-	PLACE(tx, un * sizeof(float));
-	PLACE(ty, un * sizeof(float));
-	PLACE(tz, un * sizeof(float));
-	PLACE(vx, un * sizeof(float));
-	PLACE(vy, un * sizeof(float));
-	PLACE(vz, un * sizeof(float));
-	PLACE(stepper, un * sizeof(spring_stepper));
-	PLACE(w2, un * sizeof(float));
-	PLACE(force, 2u * un * sizeof(float));
-	PLACE(world, un * sizeof(spring_xform3));
-	PLACE(world_prev, un * sizeof(spring_xform3));
-	PLACE(world2, mode_2d ? un * sizeof(chain_pose2) : 0u);
-	PLACE(world2_prev, mode_2d ? un * sizeof(chain_pose2) : 0u);
-	PLACE(target, un * sizeof(spring_vec3));
+	PLACE(planes, (size_t)(single ? P_SAVE : P_COUNT) * plane * sizeof(float)); // a single chain never sleeps in a group
+	PLACE(params_set, plane * sizeof(spring_params));
+	PLACE(params, plane * sizeof(spring_params));
+	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's
+	PLACE(flags, 4u * (size_t)lanes * sizeof(int));
+	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
+	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(rest_local, un * sizeof(spring_xform3));
 	PLACE(anim_local, un * sizeof(spring_xform3));
 	PLACE(tip_local, un * sizeof(spring_vec3));
 	PLACE(length, un * sizeof(float));
 	PLACE(tip_radius, un * sizeof(float));
 	PLACE(cone_limit, un * sizeof(float));
-	PLACE(params_set, un * sizeof(spring_params));
-	PLACE(params, un * sizeof(spring_params));
 	PLACE(colliders, (size_t)colliders * sizeof(spring_chain_collider));
-	PLACE(step_local3, un * sizeof(spring_xform3));
-	PLACE(step_local2, mode_2d ? un * sizeof(spring_xform2) : 0u);
+	PLACE(step_local3, single ? un * sizeof(spring_xform3) : 0u);
+	PLACE(step_local2, single && mode_2d ? un * sizeof(spring_xform2) : 0u);
 #undef PLACE
 	l->total = at;
 }
 
+// The layout seen from member j's header at byte `header` of the block: every offset relative to
+// the header, the per-lane arrays moved to lane j.
+static chain_layout layout_of_member(const chain_layout *block, size_t header, int j)
+{
+	chain_layout l = *block;
+	size_t *f = (size_t *)(void *)&l;
+	for (size_t k = 0; k < sizeof l / sizeof(size_t) - 1; k++) {
+		f[k] -= header;
+	}
+	l.planes += (size_t)j * sizeof(float);
+	l.params_set += (size_t)j * sizeof(spring_params);
+	l.params += (size_t)j * sizeof(spring_params);
+	return l;
+}
 static spring_result validate_collider(const spring_chain_collider *k, int index, spring_error *error)
 {
 	if ((int)k->type < 0 || (int)k->type > (int)SPRING_CHAIN_COLLIDER_PLANE) {
@@ -496,13 +662,20 @@ static int collider_capacity(const spring_chain_desc *d)
 	return d->max_colliders ? d->max_colliders : d->collider_count;
 }
 
+// The padded stride of `lanes` chains side by side (a multiple of 4 floats, so every bone's row
+// of lanes starts 16-byte aligned); 1 for a single chain.
+static int stride_of(int lanes)
+{
+	return lanes == 1 ? 1 : (lanes + 3) / 4 * 4;
+}
+
 size_t spring_chain_memory_size(const spring_chain_desc *desc)
 {
 	if (validate_desc(desc, NULL) != SPRING_OK) {
 		return 0;
 	}
 	chain_layout l;
-	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, &l);
+	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, 1, 1, sizeof(spring_chain), &l);
 	return l.total;
 }
 
@@ -540,9 +713,9 @@ static void pose_at_rest(spring_chain *c, spring_xform3 root)
 			tip.z = 0.0f;
 		}
 		set_tip(&a, i, tip, spring_vec3_make(0.0f, 0.0f, 0.0f));
-		a.world[i] = rigid;
-		a.world_prev[i] = rigid;
-		a.target[i] = tip;
+		xform_set(&a, P_W, i, rigid);
+		xform_set(&a, P_WPREV, i, rigid);
+		vec_set(&a, P_GX, i, tip);
 		parent = rigid;
 	}
 	c->pose_2d = 0;
@@ -550,6 +723,63 @@ static void pose_at_rest(spring_chain *c, spring_xform3 root)
 	c->root_step_prev = root;
 	c->root_input = root;
 	wake(c);
+}
+
+// Fills the header at `c` (validated description) whose arrays are described by `l`, for lane
+// `lane` of `lanes` (stride `stride`, `member` bytes between headers), and puts it at rest.
+static void init_header(spring_chain *c, const spring_chain_desc *desc, const chain_layout *l, int lanes, int stride,
+                        size_t member_bytes)
+{
+	memset(c, 0, sizeof *c);
+	c->bone_count = desc->bone_count;
+	c->collider_count = desc->collider_count;
+	c->max_colliders = collider_capacity(desc);
+	c->mode_2d = desc->mode_2d != 0;
+	c->stride = stride;
+	c->lanes = lanes;
+	c->plane = (size_t)desc->bone_count * (size_t)stride;
+	c->member = member_bytes;
+	c->projection = desc->projection;
+	c->integrator = desc->integrator;
+	spring_clock_init(&c->clock, desc->step, desc->max_steps);
+	set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
+	c->gravity = desc->gravity;
+	c->wind = desc->wind;
+	c->chain_params = desc->params;
+	c->tip_params = desc->tip_params;
+	c->at = *l;
+	chain_arrays a = arrays(c);
+	float shortest = a.length[0];
+	for (int i = 1; i < c->bone_count; i++) {
+		shortest = a.length[i] < shortest ? a.length[i] : shortest;
+	}
+	c->rest_distance = desc->rest_distance > 0.0f ? desc->rest_distance : 1e-4f * shortest;
+	c->rest_speed = desc->rest_speed > 0.0f ? desc->rest_speed : 1e-3f * shortest;
+	for (int i = 0; i < c->bone_count; i++) {
+		a.params_set[(size_t)i * (size_t)a.s] = desc->bones[i].params;
+		prepare_bone(c, &a, i); // validated
+	}
+	spring_xform3 root = desc->root;
+	accept_xform3(&root); // validated
+	pose_at_rest(c, root);
+}
+
+// The shared per-bone configuration of a validated description, written once per block.
+static void init_shared(const spring_chain_desc *desc, unsigned char *block, const chain_layout *l)
+{
+	for (int i = 0; i < desc->bone_count; i++) {
+		const spring_chain_bone_desc *b = &desc->bones[i];
+		spring_xform3 rest = b->rest_local;
+		accept_xform3(&rest); // validated
+		((spring_xform3 *)(void *)(block + l->rest_local))[i] = rest;
+		((spring_vec3 *)(void *)(block + l->tip_local))[i] = b->tip;
+		((float *)(void *)(block + l->length))[i] = spring_vec3_length(b->tip);
+		((float *)(void *)(block + l->tip_radius))[i] = b->tip_radius;
+		((float *)(void *)(block + l->cone_limit))[i] = b->cone_limit;
+	}
+	for (int i = 0; i < desc->collider_count; i++) {
+		((spring_chain_collider *)(void *)(block + l->colliders))[i] = desc->colliders[i];
+	}
 }
 
 spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out, spring_error *error)
@@ -565,58 +795,60 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	if (r != SPRING_OK) {
 		return r;
 	}
-	int cap = collider_capacity(desc);
 	chain_layout l;
-	layout_compute(desc->bone_count, cap, desc->mode_2d != 0, &l);
+	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, 1, 1, sizeof(spring_chain), &l);
 	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < l.total) {
 		set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "memory", "must be 16-byte aligned and at least %g bytes",
 		          (double)l.total);
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	memset(memory, 0, l.total);
+	init_shared(desc, (unsigned char *)memory, &l);
 	spring_chain *c = (spring_chain *)memory;
-	c->bone_count = desc->bone_count;
-	c->collider_count = desc->collider_count;
-	c->max_colliders = cap;
-	c->mode_2d = desc->mode_2d != 0;
-	c->projection = desc->projection;
-	c->integrator = desc->integrator;
-	spring_clock_init(&c->clock, desc->step, desc->max_steps);
-	set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
-	c->gravity = desc->gravity;
-	c->wind = desc->wind;
-	c->chain_params = desc->params;
-	c->tip_params = desc->tip_params;
-	c->owner = (spring_internal_owner){0};
-	c->at = l;
-	chain_arrays a = arrays(c);
-	for (int i = 0; i < c->bone_count; i++) {
-		const spring_chain_bone_desc *b = &desc->bones[i];
-		a.rest_local[i] = b->rest_local;
-		accept_xform3(&a.rest_local[i]); // validated above
-		a.tip_local[i] = b->tip;
-		a.length[i] = spring_vec3_length(b->tip);
-		a.tip_radius[i] = b->tip_radius;
-		a.cone_limit[i] = b->cone_limit;
-		a.params_set[i] = b->params;
-		prepare_bone(c, &a, i); // validated above
-	}
-	for (int i = 0; i < c->collider_count; i++) {
-		a.colliders[i] = desc->colliders[i];
-	}
-	float shortest = a.length[0];
-	for (int i = 1; i < c->bone_count; i++) {
-		shortest = a.length[i] < shortest ? a.length[i] : shortest;
-	}
-	c->rest_distance = desc->rest_distance > 0.0f ? desc->rest_distance : 1e-4f * shortest;
-	c->rest_speed = desc->rest_speed > 0.0f ? desc->rest_speed : 1e-3f * shortest;
-	spring_xform3 root = desc->root;
-	accept_xform3(&root); // validated above
-	pose_at_rest(c, root);
+	init_header(c, desc, &l, 1, 1, 0);
 	*out = c;
 	return SPRING_OK;
 }
 
+size_t spring_chain_internal_lanes_size(const spring_chain_desc *desc, int lanes, size_t offset)
+{
+	if (lanes < 1 || validate_desc(desc, NULL) != SPRING_OK) {
+		return 0;
+	}
+	size_t member_bytes = spring_internal_align16(sizeof(spring_chain));
+	chain_layout l;
+	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, lanes, stride_of(lanes),
+	               spring_internal_align16(offset) + (size_t)lanes * member_bytes, &l);
+	return l.total - offset;
+}
+
+spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, int lanes, void *block, size_t offset,
+                                               spring_error *error)
+{
+	spring_result r = validate_desc(desc, error);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	size_t member_bytes = spring_internal_align16(sizeof(spring_chain)), first = spring_internal_align16(offset);
+	int stride = stride_of(lanes);
+	chain_layout l;
+	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, lanes, stride,
+	               first + (size_t)lanes * member_bytes, &l);
+	unsigned char *base = (unsigned char *)block;
+	memset(base + first, 0, l.total - first);
+	init_shared(desc, base, &l);
+	for (int j = 0; j < lanes; j++) {
+		size_t header = first + (size_t)j * member_bytes;
+		chain_layout mine = layout_of_member(&l, header, j);
+		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
+	}
+	return SPRING_OK;
+}
+
+spring_chain *spring_chain_internal_lane(spring_chain *first, int lane)
+{
+	return member(first, lane);
+}
 SPRING_INTERNAL_DEFINE_CREATE(spring_chain, spring_chain, spring_chain_desc, "chain")
 
 void spring_chain_destroy(spring_chain *chain)
@@ -631,20 +863,6 @@ void spring_chain_destroy(spring_chain *chain)
 // Constraints
 
 // Rotation about z taking `from` onto `to` (both in the xy plane), anti-parallel included.
-static spring_quat quat_from_to_2d(spring_vec3 from, spring_vec3 to)
-{
-	double cr = (double)from.x * to.y - (double)from.y * to.x;
-	double dt = (double)from.x * to.x + (double)from.y * to.y;
-	if (cr == 0.0 && dt == 0.0) {
-		return spring_quat_identity();
-	}
-	double half = 0.5 * spring_det_atan2(cr, dt);
-	double s, co;
-	spring_det_sincos(half, &s, &co);
-	spring_quat q = {0.0f, 0.0f, (float)s, (float)co};
-	return q;
-}
-
 static spring_vec3 any_perpendicular(spring_vec3 d)
 {
 	spring_vec3 axis = fabsf(d.x) < 0.57f ? spring_vec3_make(1.0f, 0.0f, 0.0f) : spring_vec3_make(0.0f, 1.0f, 0.0f);
@@ -798,156 +1016,6 @@ static spring_vec3 remove_component(spring_vec3 v, spring_vec3 n, int sign)
 
 // ---------------------------------------------------------------------------------------------
 // Stepping
-
-static int is_zero3(spring_vec3 v)
-{
-	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
-}
-
-// One component of a spring step toward `target` under the constant acceleration `acc`: the
-// exact transition plus its response to `acc` (force[0], force[1]), or the semi-implicit
-// update with `acc` added. The offset from the target stays small whatever the spring's
-// softness (no equilibrium shift acc / w2 is ever formed).
-static void forced_component(const spring_chain *c, const chain_arrays *a, int i, float *x, float *v, float target, float acc)
-{
-	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-		const spring_stepper *st = &a->stepper[i];
-		float e = *x - target, v0 = *v;
-		float ne = st->pp * e + st->pv * v0 + a->force[2 * i] * acc;
-		*v = st->vp * e + st->vv * v0 + a->force[2 * i + 1] * acc;
-		*x = target + ne;
-	} else {
-		spring_params p = a->params[i];
-		float dt = c->clock.step;
-		float acc_total = (-p.stiffness * (*x - target) - p.damping * *v) / p.mass + acc;
-		*v = *v + acc_total * dt;
-		*x = *x + *v * dt;
-	}
-}
-
-// Where bone i's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
-// the pendulum (spring toward the rigid tip plus the force, on the bone's length sphere about
-// the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows.
-static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
-                                 spring_vec3 accel)
-{
-	if (is_zero3(accel)) {
-		return rigid_tip;
-	}
-	double w2 = (double)a->w2[i];
-	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
-	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
-	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
-	double n = sqrt(dx * dx + dy * dy + dz * dz);
-	if (!(n > 0.0)) {
-		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
-	}
-	double k = (double)a->length[i] / n;
-	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
-}
-
-// Whether bone i, just stepped to `tip`, is within the rest thresholds of its rest position.
-static int tip_at_rest(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
-                       spring_vec3 accel, spring_vec3 tip)
-{
-	spring_vec3 r = rest_position(c, a, i, pivot, rigid_tip, accel);
-	// Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3, which may
-	// be above the thresholds. A few units in the last place of the coordinates (and that much per
-	// step in speed) is the finest rest floats can tell, so the thresholds never go below it.
-	double magnitude = fmax(fabs((double)r.x), fmax(fabs((double)r.y), fabs((double)r.z)));
-	double grain = 8.0 * (double)FLT_EPSILON * magnitude;
-	double rd = fmax((double)c->rest_distance, grain), rs = fmax((double)c->rest_speed, grain / (double)c->clock.step);
-	double vx = a->vx[i], vy = a->vy[i], vz = a->vz[i];
-	if (vx * vx + vy * vy + vz * vz > rs * rs) {
-		return 0;
-	}
-	double dx = (double)tip.x - r.x, dy = (double)tip.y - r.y, dz = (double)tip.z - r.z;
-	return dx * dx + dy * dy + dz * dz <= rd * rd;
-}
-
-// The snapping counterpart of move_tip: bone i's tip exactly at its rest position, still.
-static spring_vec3 snap_tip(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
-                            spring_vec3 accel)
-{
-	a->target[i] = rigid_tip;
-	spring_vec3 tip = rest_position(c, a, i, pivot, rigid_tip, accel);
-	set_tip(a, i, tip, spring_vec3_make(0.0f, 0.0f, 0.0f));
-	return tip;
-}
-
-// The middle of a step for bone i, the same for both walks: the simulated tip springs toward
-// `rigid_tip` under the constant acceleration (gravity and wind), then the cone limit around
-// the rigid direction, the bone length and the colliders act on it. Stores the new tip, its
-// velocity and the rigid tip (target); returns the new tip.
-static spring_vec3 move_tip(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 rigid_tip,
-                            spring_vec3 accel)
-{
-	a->target[i] = rigid_tip;
-	spring_state_vec3 s = {tip_of(a, i), vel_of(a, i)};
-	if (!is_zero3(accel)) {
-		forced_component(c, a, i, &s.x.x, &s.v.x, rigid_tip.x, accel.x);
-		forced_component(c, a, i, &s.x.y, &s.v.y, rigid_tip.y, accel.y);
-		forced_component(c, a, i, &s.x.z, &s.v.z, rigid_tip.z, accel.z);
-	} else if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-		spring_stepper_step_vec3(&a->stepper[i], &s, rigid_tip);
-	} else if (spring_step_semi_implicit_vec3(a->params[i], &s, rigid_tip, c->clock.step) != SPRING_OK) {
-		s.x = tip_of(a, i); // cannot happen for validated input; keep the state
-		s.v = vel_of(a, i);
-	}
-	if (c->mode_2d) {
-		s.x.z = 0.0f;
-		s.v.z = 0.0f;
-	}
-
-	// Direction from the pivot; degenerate (tip on the pivot) falls back to the rigid one.
-	float len = a->length[i];
-	spring_vec3 rigid_dir = spring_vec3_normalize(spring_vec3_sub(rigid_tip, pivot));
-	spring_vec3 dir = spring_vec3_normalize(spring_vec3_sub(s.x, pivot));
-	if (spring_vec3_length(dir) == 0.0f) {
-		dir = rigid_dir;
-	}
-	// Cone limit around the rigid direction.
-	spring_vec3 outward;
-	if (a->cone_limit[i] > 0.0f) {
-		dir = cone_clamp(dir, rigid_dir, a->cone_limit[i], c->mode_2d, &outward);
-		if (spring_vec3_length(outward) > 0.0f) {
-			s.v = remove_component(s.v, outward, 1);
-		}
-	}
-	// Length: the projection moves the tip along dir; remove the radial part of the velocity
-	// too, or it lingers and the tip never settles. (Removing only the part relative to the
-	// moving pivot would hand the parent's radial motion to the child every step: with no
-	// back-reaction on the parent that pumps energy down a whipping chain; measured, it
-	// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
-	if (c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY) {
-		s.v = remove_component(s.v, dir, 0);
-	}
-	// Colliders slide the tip over the length sphere; velocity into a collider is removed.
-	// They have the last word over the cone limit: a limit may be bent, a surface never
-	// crossed. A few passes settle tips touching several colliders at once.
-	for (int pass = 0; pass < 4; pass++) {
-		int moved = 0;
-		for (int k = 0; k < c->collider_count; k++) {
-			spring_vec3 normal;
-			if (collide(&a->colliders[k], a->tip_radius[i], pivot, len, &dir, c->mode_2d, &normal)) {
-				s.v = remove_component(s.v, normal, -1);
-				moved = 1;
-			}
-		}
-		if (!moved) {
-			break;
-		}
-	}
-	spring_vec3 tip = spring_vec3_add(pivot, spring_vec3_scale(dir, len));
-	if (c->mode_2d) {
-		tip.z = 0.0f;
-	}
-	set_tip(a, i, tip, s.v);
-	return tip;
-}
-
-// 2D transforms as unit complex rotations; products in double, rounded once.
-
 static chain_pose2 pose2_make(double x, double y, double c, double s)
 {
 	double n = sqrt(c * c + s * s);
@@ -1009,13 +1077,588 @@ static float pose2_angle(chain_pose2 p)
 	return spring_internal_angle_fold(spring_det_atan2((double)p.s, (double)p.c));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Stepping
+
+static int is_zero3(spring_vec3 v)
+{
+	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// Where bone i's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
+// the pendulum (spring toward the rigid tip plus the force, on the bone's length sphere about
+// the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows.
+static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, int lane, spring_vec3 pivot,
+                                 spring_vec3 rigid_tip, spring_vec3 accel)
+{
+	if (is_zero3(accel)) {
+		return rigid_tip;
+	}
+	double w2 = (double)PLANE(a, P_W2)[(size_t)i * (size_t)a->s + (size_t)lane];
+	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
+	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
+	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
+	double n = sqrt(dx * dx + dy * dy + dz * dz);
+	if (!(n > 0.0)) {
+		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
+	}
+	double k = (double)a->length[i] / n;
+	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
+}
+
+// v rotated by the unit quaternion (qx, qy, qz, qw), in float: v + w t + u x t, t = 2 u x v.
+static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, float vy, float vz, float *ox, float *oy, float *oz)
+{
+	float tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
+	*ox = vx + qw * tx + (qy * tz - qz * ty);
+	*oy = vy + qw * ty + (qz * tx - qx * tz);
+	*oz = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+// Scratch slot `slot` of a step over n lanes.
+#define KS(slot) (k + (size_t)(slot) * (size_t)n)
+// Plane `slot` of bone i (lane 0; lane j at [j]).
+#define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
+#define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
+
+// The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
+// transform otherwise; p[0..2] position, p[3..6] rotation.
+static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, int n, float *k, const float *p[7])
+{
+	for (int q = 0; q < 7; q++) {
+		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
+	}
+}
+
+// The quaternion product a * b in float, as every lane forms it.
+static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, float bx, float by, float bz, float bw, float *ox,
+                                     float *oy, float *oz, float *ow)
+{
+	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
+	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
+	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
+	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
+}
+
+// One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
+// p, rigid tip direction u = r * tip. (Values, not pointers: the loops' memory accesses stay in
+// the loops, where the compilers see they are independent.)
+static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local, spring_vec3 t, float r[4], float p[3],
+                                    float u[3])
+{
+	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
+	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
+	           &r[3]);
+	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
+	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
+	p[0] = b[0] + ox;
+	p[1] = b[1] + oy;
+	p[2] = b[2] + oz;
+}
+
+// One lane's aim: the rigid rotation r turned by the shortest arc from u (|u| = len) to the unit
+// d, kept unit by one Newton step, into w; returns the arc's squared norm before normalising
+// (aim_fix redoes the lanes where it is too small). One square root: for |u| = len and a unit d,
+// the half-way quaternion (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)).
+static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float dz, float len, const float r[4], float w[4])
+{
+	float cx = u[1] * dz - u[2] * dy;
+	float cy = u[2] * dx - u[0] * dz;
+	float cz = u[0] * dy - u[1] * dx;
+	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
+	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+	float inv = 1.0f / sqrtf(m2);
+	quat_mul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
+	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
+	w[0] *= s;
+	w[1] *= s;
+	w[2] *= s;
+	w[3] *= s;
+	return m2;
+}
+
+// The rigid frame of bone i in every lane: parent (the root in K_RQ/K_RP for bone 0, the last
+// bone's new world transform otherwise) times `local`: rotation K_Q, pivot K_P, rigid tip K_G and
+// K_U = K_G - K_P (in 2D mode the z components are 0).
+static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
+{
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
+	const spring_vec3 t = a->tip_local[i];
+	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
+	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
+	float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
+	float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
+	for (int j = 0; j < n; j++) {
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
+		float r[4], p[3], u[3];
+		frame_one(b, local, t, r, p, u);
+		qx[j] = r[0];
+		qy[j] = r[1];
+		qz[j] = r[2];
+		qw[j] = r[3];
+		px[j] = p[0];
+		py[j] = p[1];
+		pz[j] = p[2];
+		ux[j] = u[0];
+		uy[j] = u[1];
+		uz[j] = u[2];
+		gx[j] = p[0] + u[0];
+		gy[j] = p[1] + u[1];
+		gz[j] = p[2] + u[2];
+	}
+	if (c->mode_2d) {
+		for (int j = 0; j < n; j++) {
+			pz[j] = 0.0f;
+			uz[j] = 0.0f;
+			gz[j] = 0.0f;
+		}
+	}
+}
+
+// Whether a tip at (x, y, z) moving at (vx, vy, vz) is within the rest thresholds of the rest
+// position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
+// which may be above the thresholds. A few units in the last place of the coordinates (and that
+// much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
+static inline int rest_ok_at(float rest_distance, float rest_speed, float x, float y, float z, float vx, float vy, float vz,
+                             float rx, float ry, float rz, float per_step)
+{
+	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
+	float m = ax > ay ? ax : ay;
+	m = m > az ? m : az;
+	float grain = 8.0f * FLT_EPSILON * m;
+	float rd = rest_distance > grain ? rest_distance : grain;
+	float gs = grain * per_step;
+	float rs = rest_speed > gs ? rest_speed : gs;
+	float ex = x - rx, ey = y - ry, ez = z - rz;
+	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd); // no branch: vectorises
+}
+
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step)
+{
+	return rest_ok_at(c->rest_distance, c->rest_speed, x, y, z, vx, vy, vz, rx, ry, rz, per_step);
+}
+
+// The spring part of the tip step of bone i in every lane: K_X, K_V get the tip and velocity
+// stepped toward the rigid tip K_G under the lane's constant acceleration K_A; K_D the unit
+// direction from the pivot (the rigid one when the tip sits on the pivot), K_N2 its squared length.
+static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+{
+	const float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
+	const float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
+	const float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
+	const float *restrict ax = KS(K_AX), *restrict ay = KS(K_AY), *restrict az = KS(K_AZ);
+	float *restrict xx = KS(K_XX), *restrict xy = KS(K_XY), *restrict xz = KS(K_XZ);
+	float *restrict nx = KS(K_VX), *restrict ny = KS(K_VY), *restrict nz = KS(K_VZ);
+	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
+		const float *restrict pp = PL(P_PP, i), *restrict pv = PL(P_PV, i), *restrict vp = PL(P_VP, i);
+		const float *restrict vv = PL(P_VV, i), *restrict f0 = PL(P_F0, i), *restrict f1 = PL(P_F1, i);
+		for (int j = 0; j < n; j++) {
+			float ex = tx[j] - gx[j], ey = ty[j] - gy[j], ez = tz[j] - gz[j];
+			xx[j] = gx[j] + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * ax[j]);
+			xy[j] = gy[j] + ((pp[j] * ey + pv[j] * vy[j]) + f0[j] * ay[j]);
+			xz[j] = gz[j] + ((pp[j] * ez + pv[j] * vz[j]) + f0[j] * az[j]);
+			nx[j] = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * ax[j];
+			ny[j] = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * ay[j];
+			nz[j] = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * az[j];
+		}
+	} else {
+		const spring_params *p = a->params + (size_t)i * (size_t)a->s;
+		const float dt = c->clock.step;
+		for (int j = 0; j < n; j++) {
+			float ks = p[j].stiffness, ds = p[j].damping, ms = p[j].mass;
+			nx[j] = vx[j] + ((-ks * (tx[j] - gx[j]) - ds * vx[j]) / ms + ax[j]) * dt;
+			ny[j] = vy[j] + ((-ks * (ty[j] - gy[j]) - ds * vy[j]) / ms + ay[j]) * dt;
+			nz[j] = vz[j] + ((-ks * (tz[j] - gz[j]) - ds * vz[j]) / ms + az[j]) * dt;
+			xx[j] = tx[j] + nx[j] * dt;
+			xy[j] = ty[j] + ny[j] * dt;
+			xz[j] = tz[j] + nz[j] * dt;
+		}
+	}
+	if (c->mode_2d) {
+		for (int j = 0; j < n; j++) {
+			xz[j] = 0.0f;
+			nz[j] = 0.0f;
+		}
+	}
+	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
+	float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ), *restrict n2 = KS(K_N2);
+	const float *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
+	const float ilen = 1.0f / a->length[i];
+	for (int j = 0; j < n; j++) {
+		float ux = xx[j] - px[j], uy = xy[j] - py[j], uz = xz[j] - pz[j];
+		float d2 = ux * ux + uy * uy + uz * uz;
+		float inv = 1.0f / sqrtf(d2);
+		// The tip on the pivot (or too close to tell): the rigid direction instead.
+		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
+		n2[j] = d2;
+		float sx0 = ux * inv, sy0 = uy * inv, sz0 = uz * inv, rx0 = kux[j] * ilen, ry0 = kuy[j] * ilen, rz0 = kuz[j] * ilen;
+		dx[j] = okd ? sx0 : rx0;
+		dy[j] = okd ? sy0 : ry0;
+		dz[j] = okd ? sz0 : rz0;
+	}
+}
+
+// Reads and writes a lane's (dir, velocity) scratch as vectors.
+static spring_vec3 kvec(const float *k, int n, int slot, int j)
+{
+	return spring_vec3_make(KS(slot)[j], KS(slot + 1)[j], KS(slot + 2)[j]);
+}
+
+static void kvec_set(float *k, int n, int slot, int j, spring_vec3 v)
+{
+	KS(slot)[j] = v.x;
+	KS(slot + 1)[j] = v.y;
+	KS(slot + 2)[j] = v.z;
+}
+
+// The constraints of bone i in every lane, on K_D and K_V: the cone limit around the rigid
+// direction, the length projection's velocity removal, the colliders.
+static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+{
+	float limit = a->cone_limit[i];
+	if (limit > 0.0f) {
+		for (int j = 0; j < n; j++) {
+			spring_vec3 outward, v = kvec(k, n, K_VX, j);
+			spring_vec3 axis = spring_vec3_normalize(kvec(k, n, K_UX, j));
+			spring_vec3 dir = cone_clamp(kvec(k, n, K_DX, j), axis, limit, c->mode_2d, &outward);
+			if (spring_vec3_length(outward) > 0.0f) {
+				kvec_set(k, n, K_VX, j, remove_component(v, outward, 1));
+			}
+			kvec_set(k, n, K_DX, j, dir);
+		}
+	}
+	// Length: the projection moves the tip along dir; remove the radial part of the velocity
+	// too, or it lingers and the tip never settles. (Removing only the part relative to the
+	// moving pivot would hand the parent's radial motion to the child every step: with no
+	// back-reaction on the parent that pumps energy down a whipping chain; measured, it
+	// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
+	if (c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY) {
+		const float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
+		float *restrict vx = KS(K_VX), *restrict vy = KS(K_VY), *restrict vz = KS(K_VZ);
+		for (int j = 0; j < n; j++) {
+			float along = vx[j] * dx[j] + vy[j] * dy[j] + vz[j] * dz[j];
+			vx[j] = vx[j] - dx[j] * along;
+			vy[j] = vy[j] - dy[j] * along;
+			vz[j] = vz[j] - dz[j] * along;
+		}
+	}
+	// Colliders slide the tip over the length sphere; velocity into a collider is removed.
+	// They have the last word over the cone limit: a limit may be bent, a surface never
+	// crossed. A few passes settle tips touching several colliders at once.
+	for (int j = 0; c->collider_count > 0 && j < n; j++) {
+		spring_vec3 pivot = kvec(k, n, K_PX, j), dir = kvec(k, n, K_DX, j), v = kvec(k, n, K_VX, j);
+		for (int pass = 0; pass < 4; pass++) {
+			int moved = 0;
+			for (int q = 0; q < c->collider_count; q++) {
+				spring_vec3 normal;
+				if (collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], &dir, c->mode_2d, &normal)) {
+					v = remove_component(v, normal, -1);
+					moved = 1;
+				}
+			}
+			if (!moved) {
+				break;
+			}
+		}
+		kvec_set(k, n, K_DX, j, dir);
+		kvec_set(k, n, K_VX, j, v);
+	}
+}
+
+// The rest position of bone i in every lane into K_X: the rigid tip, or under a force the
+// pendulum's equilibrium (scalar, on the lanes with a force).
+static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+{
+	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)n * sizeof(float)); // K_G* and K_X* are consecutive slots
+	const float *ax = KS(K_AX), *ay = KS(K_AY), *az = KS(K_AZ);
+	for (int j = 0; j < n; j++) {
+		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
+			kvec_set(k, n, K_XX, j, rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j)));
+		}
+	}
+}
+
+// The end of the tip step of bone i: the tip at the bone length along K_D, stored with its
+// velocity and the rigid tip in the lanes marked active; `rest` cleared in the lanes whose tip is
+// not within the rest thresholds of its rest position. With `snap` the tips are put exactly at
+// their rest positions, still, instead (and K_D aimed at them).
+static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, int *rest, int snap)
+{
+	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
+	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
+	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
+	const float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
+	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
+	float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
+	const float *restrict nx = KS(K_VX), *restrict ny = KS(K_VY), *restrict nz = KS(K_VZ);
+	const float len = a->length[i];
+	if (snap) {
+		rest_lanes(c, a, i, n, k);
+		const float *restrict rx = KS(K_XX), *restrict ry = KS(K_XY), *restrict rz = KS(K_XZ);
+		for (int j = 0; j < n; j++) {
+			float ux = rx[j] - px[j], uy = ry[j] - py[j], uz = rz[j] - pz[j];
+			float inv = 1.0f / sqrtf(ux * ux + uy * uy + uz * uz);
+			dx[j] = ux * inv;
+			dy[j] = uy * inv;
+			dz[j] = uz * inv;
+			tx[j] = rx[j];
+			ty[j] = ry[j];
+			tz[j] = rz[j];
+			vx[j] = 0.0f;
+			vy[j] = 0.0f;
+			vz[j] = 0.0f;
+			tgx[j] = gx[j];
+			tgy[j] = gy[j];
+			tgz[j] = gz[j];
+		}
+		return;
+	}
+	for (int j = 0; j < n; j++) {
+		float x = px[j] + dx[j] * len, y = py[j] + dy[j] * len, z = pz[j] + dz[j] * len;
+		tx[j] = x;
+		ty[j] = y;
+		tz[j] = z;
+		vx[j] = nx[j];
+		vy[j] = ny[j];
+		vz[j] = nz[j];
+		tgx[j] = gx[j];
+		tgy[j] = gy[j];
+		tgz[j] = gz[j];
+	}
+	if (c->mode_2d) {
+		for (int j = 0; j < n; j++) {
+			tz[j] = 0.0f;
+		}
+	}
+	rest_lanes(c, a, i, n, k);
+	const float *restrict rx = KS(K_XX), *restrict ry = KS(K_XY), *restrict rz = KS(K_XZ);
+	const float per_step = 1.0f / c->clock.step;
+	for (int j = 0; j < n; j++) {
+		rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], rx[j], ry[j], rz[j], per_step);
+	}
+}
+
+// Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
+// a half turn about an axis perpendicular to the rigid direction (about z in 2D mode) instead.
+static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+{
+	const float *n2 = KS(K_N2);
+	const float len = a->length[i], tiny = 1e-4f * len;
+	for (int j = 0; j < n; j++) {
+		if (!(n2[j] >= 2.0f * len * tiny)) {
+			spring_vec3 u = kvec(k, n, K_UX, j);
+			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
+			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
+			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
+			spring_quat r = spring_quat_normalize(spring_quat_mul(arc, rigid));
+			PL(P_W + 3, i)[j] = r.x;
+			PL(P_W + 4, i)[j] = r.y;
+			PL(P_W + 5, i)[j] = r.z;
+			PL(P_W + 6, i)[j] = r.w;
+		}
+	}
+}
+
+// The aim of bone i in every lane: the rigid rotation K_Q turned by the shortest arc from the
+// rigid direction K_U to the simulated one K_D, at the pivot; stored as the bone's world
+// transform in the active lanes. One square root: for |U| = len and a unit D, the half-way
+// quaternion (U x D, len + U.D) has the norm sqrt(2 len (len + U.D)).
+static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+{
+	const float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
+	const float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
+	const float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
+	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
+	float *restrict n2 = KS(K_N2);
+	float *restrict wpx = PL(P_W, i), *restrict wpy = PL(P_W + 1, i), *restrict wpz = PL(P_W + 2, i);
+	float *restrict wqx = PL(P_W + 3, i), *restrict wqy = PL(P_W + 4, i), *restrict wqz = PL(P_W + 5, i);
+	float *restrict wqw = PL(P_W + 6, i);
+	const float len = a->length[i];
+	for (int j = 0; j < n; j++) {
+		const float u[3] = {ux[j], uy[j], uz[j]}, r[4] = {qx[j], qy[j], qz[j], qw[j]};
+		float w[4];
+		n2[j] = aim_one(u, dx[j], dy[j], dz[j], len, r, w);
+		wpx[j] = px[j];
+		wpy[j] = py[j];
+		wpz[j] = pz[j];
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
+	}
+	aim_fix(c, a, i, n, k);
+}
+
+// The common case of a bone's physics step in one pass over the lanes (the exact integrator, no
+// cone limit, no colliders, 3D, the projected velocity removed): frame_lanes, spring_lanes, constrain_lanes, finish_lanes and
+// aim_lanes fused: the same operations in the same order on every lane.
+static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
+                                     float *k, int *rest)
+{
+	const float *par[7];
+	parent_lanes(a, i, n, k, par);
+	const spring_vec3 t = a->tip_local[i];
+	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
+	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
+	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
+	const float *restrict pp = PL(P_PP, i), *restrict pv = PL(P_PV, i), *restrict vp = PL(P_VP, i);
+	const float *restrict vv = PL(P_VV, i), *restrict f0 = PL(P_F0, i), *restrict f1 = PL(P_F1, i);
+	const float *restrict kax = KS(K_AX), *restrict kay = KS(K_AY), *restrict kaz = KS(K_AZ);
+	float *restrict kpx = KS(K_PX), *restrict kpy = KS(K_PY), *restrict kpz = KS(K_PZ);
+	float *restrict kgx = KS(K_GX), *restrict kgy = KS(K_GY), *restrict kgz = KS(K_GZ);
+	float *restrict wpx = PL(P_W, i), *restrict wpy = PL(P_W + 1, i), *restrict wpz = PL(P_W + 2, i);
+	float *restrict wqx = PL(P_W + 3, i), *restrict wqy = PL(P_W + 4, i), *restrict wqz = PL(P_W + 5, i);
+	float *restrict wqw = PL(P_W + 6, i);
+	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
+	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
+	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
+	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
+	LANES_INDEPENDENT
+	for (int j = 0; j < n; j++) {
+		// frame_lanes
+		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
+		float r[4], p[3], u[3];
+		frame_one(b, local, t, r, p, u);
+		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
+		float px = p[0], py = p[1], pz = p[2];
+		float gx = px + ux, gy = py + uy, gz = pz + uz;
+		// spring_lanes
+		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
+		float xx = gx + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * kax[j]);
+		float xy = gy + ((pp[j] * ey + pv[j] * vy[j]) + f0[j] * kay[j]);
+		float xz = gz + ((pp[j] * ez + pv[j] * vz[j]) + f0[j] * kaz[j]);
+		float nx = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * kax[j];
+		float ny = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * kay[j];
+		float nz = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * kaz[j];
+		float dx = xx - px, dy = xy - py, dz = xz - pz;
+		float d2 = dx * dx + dy * dy + dz * dz;
+		float inv = 1.0f / sqrtf(d2);
+		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
+		// Both sides computed, then selected: a select of values vectorises, a conditional
+		// operation does not (it might trap).
+		float sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+		dx = okd ? sx0 : rx0;
+		dy = okd ? sy0 : ry0;
+		dz = okd ? sz0 : rz0;
+		// constrain_lanes: the projection's velocity removal
+		float along = nx * dx + ny * dy + nz * dz;
+		nx = nx - dx * along;
+		ny = ny - dy * along;
+		nz = nz - dz * along;
+		// finish_lanes
+		float x = px + dx * len, y = py + dy * len, z = pz + dz * len;
+		tx[j] = x;
+		ty[j] = y;
+		tz[j] = z;
+		vx[j] = nx;
+		vy[j] = ny;
+		vz[j] = nz;
+		tgx[j] = gx;
+		tgy[j] = gy;
+		tgz[j] = gz;
+		// A lane under a force is tested against its own rest position below.
+		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
+		rest[j] = rest[j] & (forced | rest_ok_at(rest_distance, rest_speed, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
+		// aim_lanes
+		float w[4];
+		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
+		wpx[j] = px;
+		wpy[j] = py;
+		wpz[j] = pz;
+		wqx[j] = w[0];
+		wqy[j] = w[1];
+		wqz[j] = w[2];
+		wqw[j] = w[3];
+		kux[j] = ux;
+		kuy[j] = uy;
+		kuz[j] = uz;
+		kqx[j] = rx;
+		kqy[j] = ry;
+		kqz[j] = rz;
+		kqw[j] = rw;
+		kpx[j] = px;
+		kpy[j] = py;
+		kpz[j] = pz;
+		kgx[j] = gx;
+		kgy[j] = gy;
+		kgz[j] = gz;
+	}
+	aim_fix(c, a, i, n, k);
+	const float *kaz2 = KS(K_AZ);
+	for (int j = 0; j < n; j++) {
+		if (kax[j] != 0.0f || kay[j] != 0.0f || kaz2[j] != 0.0f) { // no call per lane: this loop runs every step
+			spring_vec3 r = rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j));
+			rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], r.x, r.y, r.z, per_step);
+		}
+	}
+}
+
+// fast_lanes over many lanes, out of line (measured faster than inlined into the walk: the loop
+// gets the registers to itself). Copies for wider vectors chosen at load time (target_clones)
+// were measured 4x slower here (mixing VEX and legacy SSE code), so it is the baseline build.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((noinline, target_clones("avx2", "default")))
+#elif defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void
+fast_lanes_wide(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k, int *rest)
+{
+	fast_lanes(c, a, i, n, local, k, rest);
+}
+
+// One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
+// floats): roots in K_RQ/K_RP, accelerations in K_A. `anim` (single chains; NULL: the stored
+// animation or the rest pose) gives this step's local transforms, normalised here like
+// set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
+// not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
+// position, still, and rebuilds the pose on them (the previous pose is kept).
+static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
+{
+	chain_arrays a = arrays(c);
+	for (int i = 0; i < c->bone_count; i++) {
+		if (!snap) {
+			for (int q = 0; q < 7; q++) {
+				const float *restrict w = PL_A(P_W + q, i);
+				float *restrict prev = PL_A(P_WPREV + q, i);
+				for (int j = 0; j < n; j++) {
+					prev[j] = w[j];
+				}
+			}
+		}
+		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
+		if (anim) {
+			local = anim[i];
+			local.rotation = spring_quat_normalize(anim[i].rotation);
+		}
+		if (!snap && c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d &&
+		    c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY && !(a.cone_limit[i] > 0.0f) && c->collider_count == 0) {
+			if (n == 1) {
+				fast_lanes(c, &a, i, 1, &local, k, rest); // a single chain: straight scalar code
+			} else {
+				fast_lanes_wide(c, &a, i, n, &local, k, rest);
+			}
+			continue;
+		}
+		frame_lanes(c, &a, i, n, &local, k);
+		if (!snap) {
+			spring_lanes(c, &a, i, n, k);
+			constrain_lanes(c, &a, i, n, k);
+		}
+		finish_lanes(c, &a, i, n, k, rest, snap);
+		aim_lanes(c, &a, i, n, k);
+	}
+}
+
 // The last stepped pose of bone i in 3D, whichever walk made it.
 static spring_xform3 world_at(const spring_chain *c, const chain_arrays *a, int i, int prev)
 {
 	if (c->pose_2d) {
 		return xform3_of_pose2(prev ? a->world2_prev[i] : a->world2[i]);
 	}
-	return prev ? a->world_prev[i] : a->world[i];
+	return xform_get(a, prev ? P_WPREV : P_W, i);
 }
 
 // Moves everything simulated rigidly with the root from the last step's root to `to`
@@ -1042,10 +1685,10 @@ static void move_rigidly(spring_chain *c, spring_xform3 to)
 			a.world2[i] = pose2_mul(d2, a.world2[i]);
 			a.world2_prev[i] = pose2_mul(d2, a.world2_prev[i]);
 		} else {
-			a.world[i] = xform3_normalized(spring_xform3_mul(d, a.world[i]));
-			a.world_prev[i] = xform3_normalized(spring_xform3_mul(d, a.world_prev[i]));
+			xform_set(&a, P_W, i, xform3_normalized(spring_xform3_mul(d, xform_get(&a, P_W, i))));
+			xform_set(&a, P_WPREV, i, xform3_normalized(spring_xform3_mul(d, xform_get(&a, P_WPREV, i))));
 		}
-		a.target[i] = spring_xform3_apply(d, a.target[i]);
+		vec_set(&a, P_GX, i, spring_xform3_apply(d, vec_get(&a, P_GX, i)));
 	}
 	c->root_step_prev = xform3_normalized(spring_xform3_mul(d, c->root_step_prev));
 	c->root_step = to;
@@ -1090,79 +1733,134 @@ static void cap_root_motion(spring_chain *c, spring_xform3 root)
 	}
 }
 
-// One walk of the 3D frame under `root` (normalised); `anim` (NULL: the stored animation or the
-// rest pose) gives this step's local transforms, normalised here like set_animation does. The
-// physics walk (snap 0) steps every tip and returns whether all ended within the rest
-// thresholds; the snapping walk (snap 1) puts every tip exactly at its rest position, still,
-// and rebuilds the pose on them (the previous pose is kept).
-static int walk_3d(spring_chain *c, spring_xform3 root, const spring_xform3 *anim, int snap)
+// Rest and sleep bookkeeping after a step that ran.
+static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
+{
+	c->steps_run++;
+	c->resting = at_rest;
+	c->still = at_rest ? (same_inputs && c->still > 0 ? 2 : 1) : 0;
+	c->walk = walk;
+}
+
+// Lane j's root and constant acceleration into the scratch `k` of an n-lane walk.
+static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_vec3 accel)
+{
+	KS(K_RQX)[j] = root.rotation.x;
+	KS(K_RQY)[j] = root.rotation.y;
+	KS(K_RQZ)[j] = root.rotation.z;
+	KS(K_RQW)[j] = root.rotation.w;
+	KS(K_RPX)[j] = root.position.x;
+	KS(K_RPY)[j] = root.position.y;
+	KS(K_RPZ)[j] = root.position.z;
+	kvec_set(k, n, K_AX, j, accel);
+}
+
+// The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
+// then put back: their tip, velocity, world transform and target planes (P_TX .. P_W + 6 and
+// P_GX .. P_GZ) saved before the walk (`back` 0) and restored after it (`back` 1). Their previous
+// pose needs nothing: asleep, it equals the current one, which the walk copies into it.
+static void save_sleepers(const spring_chain *c, int n, const int *ran, int back)
+{
+	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
+	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
+	chain_arrays a = arrays(c);
+	for (int j = 0; j < n; j++) {
+		if (ran[j]) {
+			continue;
+		}
+		for (int q = 0; q < 16; q++) {
+			for (int i = 0; i < c->bone_count; i++) {
+				float *live = PL_A(slots[q], i) + j, *kept = PL_A(P_SAVE + q, i) + j;
+				if (back) {
+					*live = *kept;
+				} else {
+					*kept = *live;
+				}
+			}
+		}
+	}
+}
+
+// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
+// 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
+// with them, so a step would change no bit) does not step: a single chain returns at once; in a
+// group the physics runs over every lane side by side and the sleeping lanes are then put back
+// (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
+// rest. `anim`: explicit locals of a single chain, or NULL.
+static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
-	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
-	spring_xform3 parent = root;
-	int at_rest = 1;
-	for (int i = 0; i < c->bone_count; i++) {
-		if (!snap) {
-			a.world_prev[i] = a.world[i];
+	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * (size_t)n;
+	int *snap = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
+	const spring_xform3 *roots = a.roots + n;
+	int any = 0;
+	for (int j = 0; j < n; j++) {
+		spring_chain *m = member(c, j);
+		spring_xform3 root = roots[j];
+		same[j] = m->walk == WALK_3D && same_bits(&root, &m->last_root, sizeof root) &&
+		          (anim ? m->anim_explicit && same_bits(anim, a.step_local3, (size_t)c->bone_count * sizeof *anim)
+		                : !m->anim_explicit);
+		ran[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
+		rest[j] = 1;
+		set_lane_inputs(k, n, j, root, spring_vec3_add(m->gravity, m->wind));
+		if (!ran[j]) {
+			continue;
 		}
-		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
-		if (anim) {
-			local = anim[i];
-			local.rotation = spring_quat_normalize(anim[i].rotation);
+		any = 1;
+		if (m->pose_2d) {
+			chain_arrays ma = arrays(m);
+			for (int i = 0; i < m->bone_count; i++) {
+				xform_set(&ma, P_W, i, xform3_of_pose2(ma.world2[i]));
+			}
+			m->pose_2d = 0;
 		}
-		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, local));
-		spring_vec3 pivot = rigid.position;
-		spring_vec3 rigid_tip = spring_xform3_apply(rigid, a.tip_local[i]);
-		if (c->mode_2d) {
-			pivot.z = 0.0f;
-			rigid_tip.z = 0.0f;
-		}
-		spring_vec3 tip;
-		if (snap) {
-			tip = snap_tip(c, &a, i, pivot, rigid_tip, accel);
-		} else {
-			tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
-			at_rest = at_rest && tip_at_rest(c, &a, i, pivot, rigid_tip, accel, tip);
-		}
-
-		// Aim the bone at the simulated tip about its own pivot (shortest arc, no twist).
-		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
-		spring_quat q = c->mode_2d ? quat_from_to_2d(from, to) : spring_quat_from_to(from, to);
-		spring_xform3 bone = {pivot, spring_quat_normalize(spring_quat_mul(q, rigid.rotation))};
-		a.world[i] = bone;
-		parent = bone;
+		cap_root_motion(m, root);
+		m->root_step_prev = m->root_step;
+		m->root_step = root;
 	}
-	return at_rest;
+	if (!any) {
+		return;
+	}
+	save_sleepers(c, n, ran, 0);
+	walk_lanes(c, n, anim, 0, k, rest);
+	save_sleepers(c, n, ran, 1);
+	for (int j = 0; j < n; j++) {
+		snap[j] = ran[j] && rest[j];
+	}
+	for (int j = 0; j < n; j++) {
+		if (snap[j]) {
+			// One lane alone: its member's view of the planes, the solo scratch.
+			spring_chain *m = member(c, j);
+			int solo_rest = 1;
+			set_lane_inputs(solo, 1, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
+			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
+		}
+	}
+	for (int j = 0; j < n; j++) {
+		if (ran[j]) {
+			spring_chain *m = member(c, j);
+			after_step(m, WALK_3D, rest[j], same[j]);
+			m->last_root = roots[j];
+			m->anim_explicit = anim != NULL;
+		}
+	}
+	if (anim && ran[0]) {
+		memcpy(a.step_local3, anim, (size_t)c->bone_count * sizeof *anim);
+	}
 }
 
-// One fixed step of the 3D walk: the caps, the physics, and the snap when it came to rest.
-static int step_chain(spring_chain *c, spring_xform3 root, const spring_xform3 *anim)
-{
-	if (c->pose_2d) {
-		chain_arrays a = arrays(c);
-		for (int i = 0; i < c->bone_count; i++) {
-			a.world[i] = xform3_of_pose2(a.world2[i]);
-		}
-		c->pose_2d = 0;
-	}
-	cap_root_motion(c, root);
-	c->root_step_prev = c->root_step;
-	c->root_step = root;
-	int at_rest = walk_3d(c, root, anim, 0);
-	if (at_rest) {
-		walk_3d(c, root, anim, 1);
-	}
-	return at_rest;
-}
-
-// The 2D walk (mode_2d chains): the same bones as walk_3d with rotations as unit directions.
-// `anim` (NULL: the stored animation or the rest pose) gives this step's locals.
+// The 2D walk (mode_2d chains): the same bones as the 3D walk with rotations as unit directions,
+// sharing its tip step (one lane). `anim` (NULL: the stored animation or the rest pose) gives this
+// step's locals.
 static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim, int snap)
 {
 	chain_arrays a = arrays(c);
-	const spring_vec3 accel = spring_vec3_add(c->gravity, c->wind);
+	const int n = 1;
+	float *k = a.scratch;
+	int *rest = a.flags + 1;
+	rest[0] = 1;
+	kvec_set(k, n, K_AX, 0, spring_vec3_add(c->gravity, c->wind));
 	chain_pose2 parent = root;
-	int at_rest = 1;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
 			a.world2_prev[i] = a.world2[i];
@@ -1174,13 +1872,15 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 		double rc = rigid.c, rs = rigid.s;
 		spring_vec3 rigid_tip = spring_vec3_make((float)((double)rigid.x + (rc * t.x - rs * t.y)),
 		                                         (float)((double)rigid.y + (rs * t.x + rc * t.y)), 0.0f);
-		spring_vec3 tip;
-		if (snap) {
-			tip = snap_tip(c, &a, i, pivot, rigid_tip, accel);
-		} else {
-			tip = move_tip(c, &a, i, pivot, rigid_tip, accel);
-			at_rest = at_rest && tip_at_rest(c, &a, i, pivot, rigid_tip, accel, tip);
+		kvec_set(k, n, K_PX, 0, pivot);
+		kvec_set(k, n, K_GX, 0, rigid_tip);
+		kvec_set(k, n, K_UX, 0, spring_vec3_sub(rigid_tip, pivot));
+		if (!snap) {
+			spring_lanes(c, &a, i, n, k);
+			constrain_lanes(c, &a, i, n, k);
 		}
+		finish_lanes(c, &a, i, n, k, rest, snap);
+		spring_vec3 tip = tip_of(&a, i);
 
 		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
 		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
@@ -1188,14 +1888,14 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 		double dt = (double)from.x * to.x + (double)from.y * to.y;
 		chain_pose2 bone = rigid;
 		if (cr != 0.0 || dt != 0.0) {
-			double n = sqrt(cr * cr + dt * dt);
-			double qc = dt / n, qs = cr / n;
+			double nn = sqrt(cr * cr + dt * dt);
+			double qc = dt / nn, qs = cr / nn;
 			bone = pose2_make(rigid.x, rigid.y, qc * rc - qs * rs, qs * rc + qc * rs);
 		}
 		a.world2[i] = bone;
 		parent = bone;
 	}
-	return at_rest;
+	return rest[0];
 }
 
 // One fixed step of the 2D walk: the caps, the physics, and the snap when it came to rest.
@@ -1204,7 +1904,7 @@ static int step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform
 	if (!c->pose_2d) {
 		chain_arrays a = arrays(c);
 		for (int i = 0; i < c->bone_count; i++) {
-			a.world2[i] = pose2_of_xform3(a.world[i]);
+			a.world2[i] = pose2_of_xform3(xform_get(&a, P_W, i));
 		}
 		c->pose_2d = 1;
 	}
@@ -1221,38 +1921,23 @@ static int step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform
 	return at_rest;
 }
 
-// Rest and sleep bookkeeping after a step that ran.
-static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
-{
-	c->steps_run++;
-	c->resting = at_rest;
-	c->still = at_rest ? (same_inputs && c->still > 0 ? 2 : 1) : 0;
-	c->walk = walk;
-}
-
-// A step of either walk (`root` a spring_xform3 for WALK_3D, a spring_xform2 for WALK_2D; `anim`
-// bone_count of the same type, or NULL), or nothing when the chain is asleep and the inputs are
-// the last step's: it rested through two steps with them, so the step would change no bit.
-static void run_step(spring_chain *c, int walk, const void *root, const void *anim)
+// A step of the 2D walk (single chains), or nothing when the chain is asleep and the inputs are
+// the last step's.
+static void run_step_2d(spring_chain *c, const spring_xform2 *root, const spring_xform2 *anim)
 {
 	chain_arrays a = arrays(c);
-	int is_3d = walk == WALK_3D;
-	size_t root_size = is_3d ? sizeof(spring_xform3) : sizeof(spring_xform2);
-	size_t bytes = (size_t)c->bone_count * root_size;
-	void *last_root = is_3d ? (void *)&c->last_root : (void *)&c->last_root2;
-	void *last_anim = is_3d ? (void *)a.step_local3 : (void *)a.step_local2;
-	int same = c->walk == walk && same_bits(root, last_root, root_size) &&
-	           (anim ? c->anim_explicit && same_bits(anim, last_anim, bytes) : !c->anim_explicit);
+	size_t bytes = (size_t)c->bone_count * sizeof *anim;
+	int same = c->walk == WALK_2D && same_bits(root, &c->last_root2, sizeof *root) &&
+	           (anim ? c->anim_explicit && same_bits(anim, a.step_local2, bytes) : !c->anim_explicit);
 	if (same && c->still >= 2 && !c->sleep_off) {
 		return;
 	}
-	int at_rest = is_3d ? step_chain(c, *(const spring_xform3 *)root, (const spring_xform3 *)anim)
-	                    : step_chain_2d(c, *(const spring_xform2 *)root, (const spring_xform2 *)anim);
-	after_step(c, walk, at_rest, same);
-	memcpy(last_root, root, root_size);
+	int at_rest = step_chain_2d(c, *root, anim);
+	after_step(c, WALK_2D, at_rest, same);
+	c->last_root2 = *root;
 	c->anim_explicit = anim != NULL;
 	if (anim) {
-		memcpy(last_anim, anim, bytes);
+		memcpy(a.step_local2, anim, bytes);
 	}
 }
 
@@ -1262,32 +1947,55 @@ static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 	return r;
 }
 
-spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt)
+// The frame update of the n lanes of `c` (lane 0) on `clock`: every root checked (nothing
+// changes on an error) and normalised, then each sub-step's roots interpolated from each lane's
+// last frame root (the last sub-step is the frame's root itself) and stepped.
+static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, const spring_xform3 *roots, float frame_dt)
 {
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	chain_arrays a = arrays(c);
+	for (int j = 0; j < n; j++) {
+		spring_result r = check_xform3(&roots[j]);
+		if (r != SPRING_OK) {
+			return r;
+		}
 	}
-	spring_result r = accept_xform3(&root);
-	if (r != SPRING_OK) {
-		return r;
-	}
-	if (!spring_is_finite(frame_dt)) {
+	if (!spring_internal_finite(frame_dt)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (frame_dt < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	int n = spring_clock_advance(&chain->clock, frame_dt);
-	for (int i = 0; i < n; i++) {
-		float f = spring_clock_substep_fraction(&chain->clock, i, n);
-		spring_xform3 at = xform3_lerp(chain->root_input, root, f);
-		run_step(chain, WALK_3D, &at, NULL);
+	for (int j = 0; j < n; j++) {
+		a.roots[j] = roots[j];
+		accept_xform3(&a.roots[j]); // checked above
 	}
-	chain->root_input = root;
+	int steps = spring_clock_advance(clock, frame_dt);
+	for (int s = 0; s < steps; s++) {
+		float f = spring_clock_substep_fraction(clock, s, steps);
+		for (int j = 0; j < n; j++) {
+			a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+		}
+		step_lanes(c, n, NULL);
+	}
+	for (int j = 0; j < n; j++) {
+		member(c, j)->root_input = a.roots[j];
+	}
 	return SPRING_OK;
 }
 
-// set_animation's rules for `count` local transforms.
+spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt)
+{
+	if (!chain) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return update_lanes(chain, 1, &chain->clock, &root, frame_dt);
+}
+
+spring_result spring_chain_internal_update_lanes(spring_chain *first, int lanes, spring_clock *clock, const spring_xform3 *roots,
+                                                 float frame_dt)
+{
+	return update_lanes(first, lanes, clock, roots, frame_dt);
+}
 static spring_result check_animation(const spring_chain *chain, const spring_xform3 *local, int count)
 {
 	for (int i = 0; i < count; i++) {
@@ -1316,7 +2024,8 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	if (r != SPRING_OK) {
 		return r;
 	}
-	run_step(chain, WALK_3D, &at, anim_local);
+	arrays(chain).roots[1] = at;
+	step_lanes(chain, 1, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }
@@ -1345,7 +2054,7 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 	if (r != SPRING_OK) {
 		return r;
 	}
-	run_step(chain, WALK_2D, &root, anim_local);
+	run_step_2d(chain, &root, anim_local);
 	chain->root_input = chain->root_step;
 	return SPRING_OK;
 }
@@ -1462,11 +2171,12 @@ spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_para
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	chain_arrays a = arrays(chain);
-	spring_params old = a.params_set[bone];
-	a.params_set[bone] = params;
+	size_t at = (size_t)bone * (size_t)a.s;
+	spring_params old = a.params_set[at];
+	a.params_set[at] = params;
 	spring_result r = prepare_bone(chain, &a, bone);
 	if (r != SPRING_OK) {
-		a.params_set[bone] = old;
+		a.params_set[at] = old;
 	} else {
 		wake(chain);
 	}
@@ -1562,6 +2272,9 @@ long long spring_chain_internal_steps_run(const spring_chain *chain)
 // ---------------------------------------------------------------------------------------------
 // Output
 
+// ---------------------------------------------------------------------------------------------
+// Output
+
 int spring_chain_bone_count(const spring_chain *chain)
 {
 	return chain ? chain->bone_count : 0;
@@ -1576,15 +2289,15 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 	chain_arrays a = arrays(chain);
 	// Root to tip: the interpolated root, then each bone's transform relative to its parent
 	// interpolated between the two steps (position linearly, rotation by nlerp) and carried by
-	// the parent's drawn transform, so each joint sits on its parent's drawn bone.
+	// the parent's drawn transform, so each joint sits on its parent's drawn bone. Alpha 0 and 1
+	// are the stepped poses themselves (no interpolation work).
+	int stepped = alpha >= 1.0f || alpha <= 0.0f;
 	spring_xform3 parent_prev = chain->root_step_prev, parent = chain->root_step;
-	spring_xform3 drawn_parent = xform3_lerp(parent_prev, parent, alpha);
+	spring_xform3 drawn_parent = stepped ? parent : xform3_lerp(parent_prev, parent, alpha);
 	for (int i = 0; i < chain->bone_count; i++) {
 		spring_xform3 b;
-		if (alpha >= 1.0f) {
-			b = world_at(chain, &a, i, 0);
-		} else if (alpha <= 0.0f) {
-			b = world_at(chain, &a, i, 1);
+		if (stepped) {
+			b = world_at(chain, &a, i, alpha <= 0.0f);
 		} else {
 			spring_xform3 prev = world_at(chain, &a, i, 1), cur = world_at(chain, &a, i, 0);
 			spring_xform3 local_prev = spring_xform3_mul(spring_xform3_inverse(parent_prev), prev);
@@ -1599,7 +2312,57 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 		}
 		if (tips) {
 			// From the transform, so the rendered bone keeps its exact length.
-			tips[i] = spring_xform3_apply(b, a.tip_local[i]);
+			spring_vec3 t = a.tip_local[i], r;
+			rotate_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
+			tips[i] = spring_vec3_make(b.position.x + r.x, b.position.y + r.y, b.position.z + r.z);
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
+                                               spring_vec3 *tips)
+{
+	const int n = first->bone_count;
+	if (!(alpha >= 1.0f || alpha <= 0.0f)) {
+		for (int j = 0; j < lanes; j++) {
+			size_t at = (size_t)j * (size_t)n;
+			spring_chain_internal_pose(member(first, j), alpha, bones ? bones + at : NULL, tips ? tips + at : NULL, n);
+		}
+		return SPRING_OK;
+	}
+	// A stepped pose (alpha 0 or 1): the planes themselves, bone by bone across the chains; the
+	// tips computed over a block of lanes at once (the same operations as spring_chain_internal_pose).
+	chain_arrays a = arrays(first);
+	const int slot = alpha <= 0.0f ? P_WPREV : P_W;
+	enum { BLOCK = 64 };
+	float tx[BLOCK], ty[BLOCK], tz[BLOCK];
+	for (int i = 0; i < n; i++) {
+		const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
+		const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
+		const spring_vec3 t = a.tip_local[i];
+		for (int j0 = 0; j0 < lanes; j0 += BLOCK) {
+			int m = lanes - j0 < BLOCK ? lanes - j0 : BLOCK;
+			if (tips) {
+				LANES_INDEPENDENT
+				for (int j = 0; j < m; j++) {
+					float rx, ry, rz;
+					rotate_f(qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j], t.x, t.y, t.z, &rx, &ry, &rz);
+					tx[j] = px[j0 + j] + rx;
+					ty[j] = py[j0 + j] + ry;
+					tz[j] = pz[j0 + j] + rz;
+				}
+			}
+			for (int j = 0; j < m; j++) {
+				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
+				if (bones) {
+					bones[at] = (spring_xform3){{px[j0 + j], py[j0 + j], pz[j0 + j]},
+					                            {qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j]}};
+				}
+				if (tips) {
+					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
+				}
+			}
 		}
 	}
 	return SPRING_OK;
@@ -1614,7 +2377,6 @@ spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xf
 {
 	return spring_chain_internal_pose(chain, 1.0f, bones, tips, capacity);
 }
-
 spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, spring_xform2 *world_out)
 {
 	if (!chain || !world_out || !chain->mode_2d) {
@@ -1622,7 +2384,7 @@ spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, sp
 	}
 	chain_arrays a = arrays(chain);
 	for (int i = 0; i < chain->bone_count; i++) {
-		chain_pose2 p = chain->pose_2d ? a.world2[i] : pose2_of_xform3(a.world[i]);
+		chain_pose2 p = chain->pose_2d ? a.world2[i] : pose2_of_xform3(xform_get(&a, P_W, i));
 		spring_xform2 t = {{p.x, p.y}, pose2_angle(p), {1.0f, 1.0f}};
 		world_out[i] = t;
 	}
@@ -1645,7 +2407,8 @@ spring_vec3 spring_chain_get_target(const spring_chain *chain, int bone)
 	if (!chain || bone < 0 || bone >= chain->bone_count) {
 		return spring_vec3_make(0.0f, 0.0f, 0.0f);
 	}
-	return arrays(chain).target[bone];
+	chain_arrays a = arrays(chain);
+	return vec_get(&a, P_GX, bone);
 }
 
 const spring_clock *spring_chain_clock(const spring_chain *chain)

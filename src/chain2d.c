@@ -50,14 +50,19 @@
 // or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
 // chain and skipping it are the same. Any change of input or setting wakes it.
 //
-// Updates are all or nothing: the mutable state is copied aside before the steps and put back if a
-// step fails (a result out of float range), so an error never leaves a half-stepped chain.
+// Updates are all or nothing: the mutable state is copied aside (on the stack) before the steps
+// and put back if a step fails (a result out of float range), so an error never leaves a
+// half-stepped chain.
+//
+// Speed: the per-segment step is inline code shared with spring_chain2d_group
+// (chain2d_internal.h), with the angle fold and sin/cos of detmath_internal.h inlined (the same
+// bits as the out-of-line functions, no fmod or quadrant branch on the way).
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
 // so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
 //
-// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes), and a 24-byte backup
+// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes)
 //   hot state, read and written every step     24 B: angle, velocity, prev_angle, target,
 //                                                     offsets of the last step (the sleep test),
 //                                                     anim_from
@@ -66,7 +71,7 @@
 //   cold                                        12 B: own_params (the segment's setting)
 #include "spring/chain.h"
 
-#include "chain_internal.h"
+#include "chain2d_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
@@ -82,7 +87,7 @@
 #define CHAIN2D_ALIGN 16u
 
 // Float arrays, n entries each, in this order after the struct. The mutable state comes first
-// (ARR_ANGLE .. ARR_ANIM_FROM), so one copy backs it up (into ARR_BACKUP ..).
+// (ARR_ANGLE .. ARR_ANIM_FROM), so one copy backs it up.
 enum {
 	ARR_ANGLE,      // world angle of the last step, radians in (-pi, pi]
 	ARR_VELOCITY,   // angular velocity of the last step, rad/s
@@ -96,8 +101,7 @@ enum {
 	ARR_LIMIT,                    // max swing from the target, (0, pi]; 0 unlimited
 	ARR_INERTIA,                  // fraction of the pivot's acceleration felt, [0, 100]; 0 none
 	ARR_ANIM_TO,                  // animated offsets of the frame submitted by the next update
-	ARR_BACKUP,                   // ARR_STATE_COUNT arrays: the state before the running update
-	ARR_FLOAT_COUNT = ARR_BACKUP + ARR_STATE_COUNT
+	ARR_FLOAT_COUNT
 };
 // spring_params arrays after the float arrays.
 enum {
@@ -108,51 +112,13 @@ enum {
 
 // Bounds of the settings (documented in chain.h).
 #define INERTIA_MAX 100.0f
-// The gravity-shifted goal may be folded onto the circle only while the total error (shortest
-// arc to the target plus the shift) stays this far inside a half turn; beyond it the segment
-// steps on the unfolded error.
-#define FOLD_SAFE 3.0
 // Derived rest thresholds: the tip moves at most REST_TIP_FRACTION of the chain's length when
 // every segment is off by the rest angle; never below REST_ANGLE_MIN (a few float steps of pi).
 #define REST_TIP_FRACTION 1e-4
 #define REST_ANGLE_MIN 1e-6f
 #define REST_SPEED_PER_ANGLE 10.0f
-// The field stiffness (1/s^2) taken explicitly is at most this over step^2 (omega h about 0.2).
-#define FIELD_STIFFNESS_MAX 0.05
 // Bisection steps of the equilibrium inside a bracket of twice the rest angle (far below float).
 #define EQUILIBRIUM_ITERATIONS 40
-
-struct spring_chain2d {
-	spring_clock clock;
-	int segment_count;
-	spring_integrator integrator;
-	spring_params params;      // chain default (resolved: never zero)
-	spring_params tip_params;  // as given; zero -> no gradient
-	spring_vec2 gravity;       // units/s^2
-	spring_vec2 wind;          // units/s^2
-	spring_xform2 root;        // root of the last step (angle wrapped, scale 1)
-	spring_xform2 prev_root;   // root of the step before
-	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
-	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
-	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
-	// of frames at least a step after the knot before), each the one before plus the root's
-	// displacement with its mean speed capped; the cubic through them; the path's last step.
-	double knot[4][2];            // oldest first; knot[knot_count - 1] the newest
-	double knot_gap[3];           // s, between knot[j] and knot[j + 1]
-	int knot_count;               // 1..4
-	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
-	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
-	double path_node[2];          // s, the times of the knots before the newest (negative)
-	double pivot[2];              // the path's position at the last step
-	double pivot_time;            // s, the last step's time relative to the newest knot
-	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
-	float max_root_speed;         // units/s; 0 no cap
-	float max_root_angular_speed; // rad/s; 0 no cap
-	float rest_angle;             // rad, resolved (> 0)
-	float rest_angular_speed;     // rad/s, resolved (> 0)
-	bool resting;                 // snapped onto the equilibrium; a step with the same inputs does nothing
-	spring_internal_owner owner;  // set by create; zero for caller memory
-};
 
 // ---------------------------------------------------------------------------------------------
 // The pivot's path (inertia)
@@ -278,6 +244,21 @@ static void path_step(spring_chain2d *c, double tau, double u[2])
 	c->pivot_time = tau;
 }
 
+double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
+{
+	return path_advance(c, to, frame_dt);
+}
+
+bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to)
+{
+	return path_is_still(c, to);
+}
+
+void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2])
+{
+	path_step(c, tau, u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Layout
 
@@ -306,10 +287,20 @@ static size_t stepper_stride(int n)
 	return round_up((size_t)n * sizeof(spring_stepper));
 }
 
+static size_t trig_stride(int n)
+{
+	return round_up((size_t)n * sizeof(spring_chain2d_trig));
+}
+
 static size_t total_bytes(int n)
 {
 	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n);
+	       stepper_stride(n) + trig_stride(n);
+}
+
+size_t spring_chain2d_internal_block_size(int n)
+{
+	return total_bytes(n);
 }
 
 static float *farr(const spring_chain2d *c, int which)
@@ -334,14 +325,21 @@ static spring_stepper *steppers(const spring_chain2d *c)
 	return (spring_stepper *)(void *)(base + offset);
 }
 
+// The sin and cos kept by the last step (part of the mutable state), after the transitions.
+static spring_chain2d_trig *trigs(const spring_chain2d *c)
+{
+	return (spring_chain2d_trig *)(void *)((unsigned char *)steppers(c) + stepper_stride(c->segment_count));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-static spring_result check_root(spring_xform2 root)
+spring_result spring_chain2d_internal_check_root(spring_xform2 root)
 {
 	// The scale is ignored, so it is not checked. Positions stay within the chains' coordinate
 	// range (chain.h), so every joint the chain computes stays finite.
-	if (!spring_vec2_is_finite(root.position) || !spring_is_finite(root.angle)) {
+	if (!spring_internal_finite(root.position.x) || !spring_internal_finite(root.position.y) ||
+	    !spring_internal_finite(root.angle)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	return fabsf(root.position.x) <= SPRING_CHAIN_MAX_COORDINATE && fabsf(root.position.y) <= SPRING_CHAIN_MAX_COORDINATE
@@ -352,12 +350,12 @@ static spring_result check_root(spring_xform2 root)
 // The prologue of every call taking a root: a chain and a finite root.
 static spring_result check_chain_root(const spring_chain2d *chain, spring_xform2 root)
 {
-	return chain ? check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
+	return chain ? spring_chain2d_internal_check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
-static spring_xform2 clean_root(spring_xform2 root)
+spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root)
 {
-	spring_xform2 r = {root.position, spring_angle_wrap(root.angle), {1.0f, 1.0f}};
+	spring_xform2 r = {root.position, spring_det_fold_float((double)root.angle), {1.0f, 1.0f}}; // finite (checked)
 	return r;
 }
 
@@ -374,7 +372,7 @@ static spring_result set_error(spring_error *error, spring_result r, int index, 
 // A finite value in [0, max] (a limit, an inertia, a cap or a threshold; max INFINITY: >= 0).
 static spring_result check_range(float value, float max)
 {
-	if (!spring_is_finite(value)) {
+	if (!spring_internal_finite(value)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	return value >= 0.0f && value <= max ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
@@ -439,7 +437,7 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator", "integrator %d is not a spring_integrator",
 		                 (int)desc->integrator);
 	}
-	if (!spring_is_finite(desc->step)) {
+	if (!spring_internal_finite(desc->step)) {
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "step", "step must be finite (got %g)", (double)desc->step);
 	}
 	float step = desc->step == 0.0f ? SPRING_CLOCK_DEFAULT_STEP : desc->step;
@@ -460,7 +458,7 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "wind", "wind must be finite (got %g, %g)", (double)desc->wind.x,
 		                 (double)desc->wind.y);
 	}
-	if (check_root(desc->root) != SPRING_OK) {
+	if (spring_chain2d_internal_check_root(desc->root) != SPRING_OK) {
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "root", "root position and angle must be finite (got %g, %g, %g)",
 		                 (double)desc->root.position.x, (double)desc->root.position.y, (double)desc->root.angle);
 	}
@@ -498,12 +496,12 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 	}
 	for (int i = 0; i < n; i++) {
 		const spring_chain2d_segment *s = &desc->segments[i];
-		if (!spring_is_finite(s->length) || !(s->length >= 1e-6f) || s->length > SPRING_CHAIN_MAX_COORDINATE) {
-			return set_error(error, spring_is_finite(s->length) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, i,
+		if (!spring_internal_finite(s->length) || !(s->length >= 1e-6f) || s->length > SPRING_CHAIN_MAX_COORDINATE) {
+			return set_error(error, spring_internal_finite(s->length) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, i,
 			                 "length", "length must be in [1e-6, %g] units (got %g)", (double)SPRING_CHAIN_MAX_COORDINATE,
 			                 (double)s->length);
 		}
-		if (!spring_is_finite(s->rest_angle)) {
+		if (!spring_internal_finite(s->rest_angle)) {
 			return set_error(error, SPRING_ERROR_NOT_FINITE, i, "rest_angle", "rest_angle must be finite (got %g)",
 			                 (double)s->rest_angle);
 		}
@@ -565,7 +563,7 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	for (int i = 0; i < n; i++) {
 		from[i] = to[i];
 		used[i] = to[i];
-		float a = spring_internal_angle_fold((double)parent + (double)rest[i] + (double)to[i]);
+		float a = spring_det_fold_float((double)parent + (double)rest[i] + (double)to[i]);
 		angle[i] = a;
 		prev[i] = a;
 		target[i] = a;
@@ -629,8 +627,9 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 		SPRING_ASSERT(r == SPRING_OK); // validated above
 		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
+		trigs(c)[i].key = NAN;         // nothing kept
 	}
-	place_at_rest(c, clean_root(desc->root));
+	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
 	return SPRING_OK;
 }
@@ -647,81 +646,30 @@ void spring_chain2d_destroy(spring_chain2d *chain)
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
-// `length` at world angle `angle`: (d x f) / L' (see the top of the file). `stiffness` (optional)
-// receives minus its derivative, (d . f) / L' (1/s^2): positive when the field holds the segment.
-static double field_accel(double fx, double fy, double length, double angle, double *stiffness)
+spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_input *in, const spring_chain2d_segment_input *seg,
+                                                    double error, spring_state *st)
 {
-	double s, co;
-	spring_det_sincos(angle, &s, &co);
-	if (stiffness) {
-		*stiffness = 1.5 * (co * fx + s * fy) / length;
+	// Folded, this goal would lie on the wrong side of the circle: step the offset from the
+	// current angle towards the unfolded error, then map it back onto the circle.
+	spring_state rel = {0.0f, st->v};
+	spring_result r = SPRING_OK;
+	if (in->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+		r = spring_step_semi_implicit(seg->params, &rel, (float)error, in->step);
+	} else {
+		spring_stepper_step(seg->stepper, &rel, (float)error);
 	}
-	return 1.5 * (co * fy - s * fx) / length;
+	if (r == SPRING_OK && (!spring_internal_finite(rel.x) || !spring_internal_finite(rel.v))) {
+		r = SPRING_ERROR_OUT_OF_RANGE;
+	}
+	st->x = spring_det_fold_float((double)st->x + (double)rel.x);
+	st->v = rel.v;
+	return r;
 }
 
-// Steps segment i's spring (state *st) once towards target `t` (`goal` unfolded) under the angular
-// acceleration `alpha` (0: none) of a field whose stiffness on the segment is `held` (1/s^2, see
-// field_accel). On error (a result out of float range) *st is undefined: the caller drops the
-// whole update.
-static spring_result step_segment(const spring_chain2d *c, int i, float t, double goal, double alpha, double held,
-                                  spring_state *st)
+spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
+                                                         spring_state *st)
 {
-	spring_params p = parr(c, ARR_PARAMS)[i];
-	const spring_stepper *stepper = &steppers(c)[i];
-	const float h = c->clock.step;
-	float shifted = t;
-	if (alpha != 0.0) {
-		double shift = alpha * (double)p.mass / (double)p.stiffness;
-		double error = (double)spring_angle_delta(st->x, t) + shift;
-		// A stiff field taken at the step's start overshoots and grows (a short segment under
-		// strong gravity or a violent acceleration): its stiffness beyond FIELD_STIFFNESS_MAX /
-		// step^2 is folded into the aim, which becomes a Newton step onto the balance (the same
-		// fixed point).
-		double excess = held - FIELD_STIFFNESS_MAX / ((double)h * (double)h);
-		if (excess > 0.0) {
-			double w2 = (double)p.stiffness / (double)p.mass;
-			error *= w2 / (w2 + excess);
-		}
-		if (fabs(error) < FOLD_SAFE && excess <= 0.0) {
-			shifted = spring_internal_angle_fold(goal + shift);
-		} else {
-			// Folded, this goal would lie on the wrong side of the circle: step the offset from the
-			// current angle towards the unfolded error, then map it back onto the circle.
-			spring_state rel = {0.0f, st->v};
-			spring_result r = SPRING_OK;
-			if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-				r = spring_step_semi_implicit(p, &rel, (float)error, h);
-			} else {
-				spring_stepper_step(stepper, &rel, (float)error);
-			}
-			if (r == SPRING_OK && (!spring_is_finite(rel.x) || !spring_is_finite(rel.v))) {
-				r = SPRING_ERROR_OUT_OF_RANGE;
-			}
-			st->x = spring_internal_angle_fold((double)st->x + (double)rel.x);
-			st->v = rel.v;
-			return r;
-		}
-	}
-	if (c->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-		return spring_step_semi_implicit_angle(p, st, shifted, h);
-	}
-	spring_stepper_step_angle(stepper, st, shifted); // four multiply-adds
-	return spring_is_finite(st->x) && spring_is_finite(st->v) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
-}
-
-// Holds a stepped segment within `limit` (0: none) of its target t, removing the outward velocity.
-static void apply_limit(float limit, float t, spring_state *st)
-{
-	if (limit > 0.0f) {
-		float swing = spring_angle_delta(t, st->x);
-		if (fabsf(swing) > limit) {
-			st->x = spring_internal_angle_fold((double)t + (swing > 0.0f ? (double)limit : -(double)limit));
-			if ((st->v > 0.0f) == (swing > 0.0f) && st->v != 0.0f) {
-				st->v = 0.0f; // remove the outward velocity, keep the inward
-			}
-		}
-	}
+	return spring_step_semi_implicit_angle(seg->params, st, shifted, step);
 }
 
 // Net angular acceleration (rad/s^2) of segment i held still at world angle x: the spring's pull
@@ -729,8 +677,10 @@ static void apply_limit(float limit, float t, spring_state *st)
 static double net_accel(const spring_chain2d *c, int i, float t, double fx, double fy, double x)
 {
 	spring_params p = parr(c, ARR_PARAMS)[i];
-	double pull = (double)p.stiffness / (double)p.mass * (double)spring_internal_angle_fold((double)t - x);
-	return pull + field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, NULL);
+	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
+	double held;
+	spring_chain2d_trig unused; // x is not a kept angle
+	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, &unused);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -746,7 +696,7 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 		float swing = spring_angle_delta(t, angle);
 		double edge = (double)t + (swing > 0.0f ? (double)limit : -(double)limit);
 		if (limit > 0.0f && fabsf(swing) >= limit - c->rest_angle && (net_accel(c, i, t, fx, fy, edge) > 0.0) == (swing > 0.0f)) {
-			eq = spring_internal_angle_fold(edge); // pressed against the limit
+			eq = spring_det_fold_float(edge); // pressed against the limit
 		} else {
 			double lo = (double)angle - near, hi = (double)angle + near;
 			if (!(net_accel(c, i, t, fx, fy, lo) >= 0.0 && net_accel(c, i, t, fx, fy, hi) <= 0.0)) {
@@ -760,9 +710,9 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 					hi = mid;
 				}
 			}
-			eq = spring_internal_angle_fold(0.5 * (lo + hi));
+			eq = spring_det_fold_float(0.5 * (lo + hi));
 			spring_state held = {eq, 0.0f};
-			apply_limit(limit, t, &held);
+			spring_chain2d_apply_limit(limit, t, &held);
 			eq = held.x;
 		}
 	}
@@ -774,7 +724,7 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 // every segment is slower than the rest angular speed and within the rest angle of its
 // equilibrium, snaps them all onto it (root to tip, each under its snapped parent) with zero
 // velocity and puts the chain to sleep; otherwise changes nothing.
-static void try_rest(spring_chain2d *c)
+void spring_chain2d_internal_try_rest(spring_chain2d *c)
 {
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY);
@@ -789,7 +739,7 @@ static void try_rest(spring_chain2d *c)
 	float eq[SPRING_CHAIN_MAX_BONES], goal[SPRING_CHAIN_MAX_BONES];
 	float parent = c->root.angle;
 	for (int i = 0; i < n; i++) {
-		goal[i] = spring_internal_angle_fold((double)parent + (double)rest[i] + (double)used[i]);
+		goal[i] = spring_det_fold_float((double)parent + (double)rest[i] + (double)used[i]);
 		if (!equilibrium(c, i, goal[i], fx, fy, angle[i], &eq[i])) {
 			return;
 		}
@@ -802,53 +752,53 @@ static void try_rest(spring_chain2d *c)
 	c->resting = true;
 }
 
+bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root)
+{
+	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
+	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0;
+}
+
 // True when a step under `root` with `offsets` has exactly (bit for bit) the inputs of the last.
 static bool same_inputs(const spring_chain2d *c, spring_xform2 root, const float *offsets)
 {
-	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
-	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0 &&
+	return spring_chain2d_internal_same_root(c, root) &&
 	       memcmp(offsets, farr(c, ARR_OFFSET), (size_t)c->segment_count * sizeof(float)) == 0;
 }
 
-// Carries the state rigidly by `turn` radians about the root (the part of a root rotation beyond
-// max_root_angular_speed, or a teleport's turn): the world angles and the root's velocity turn,
-// nothing swings.
+// Carries n world angles rigidly by `turn` radians about the root (the part of a root rotation
+// beyond max_root_angular_speed, or a teleport's turn): nothing swings.
+static void carry_angles(float *angle, int n, double turn)
+{
+	for (int i = 0; i < n; i++) {
+		angle[i] = spring_det_fold_float((double)angle[i] + turn);
+	}
+}
+
+// carry_angles on the chain's world angles, and the root's velocity turns with them.
 static void carry(spring_chain2d *c, double turn)
 {
-	int n = c->segment_count;
-	float *angle = farr(c, ARR_ANGLE);
-	for (int i = 0; i < n; i++) {
-		angle[i] = spring_internal_angle_fold((double)angle[i] + turn);
-	}
+	carry_angles(farr(c, ARR_ANGLE), c->segment_count, turn);
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
 }
 
-// One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
-// velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
-// Asleep with the inputs of the last step, it does nothing. On error the state is partly
-// stepped: run it through run_steps.
-static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
+bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
+                                        spring_chain2d_step_input *in, double *carried, bool *still_out)
 {
 	const double vx = u[0], vy = u[1];
-	const bool same = same_inputs(c, root, offsets);
 	if (c->resting && same && vx == 0.0 && vy == 0.0) {
-		return SPRING_OK; // asleep: nothing would move
+		return false; // asleep: nothing would move
 	}
 	c->resting = false;
-	int n = c->segment_count;
-	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
-	float *used = farr(c, ARR_OFFSET);
-	const float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
-	const float *inertia = farr(c, ARR_INERTIA);
 	const double h = (double)c->clock.step;
 	// Still: the inputs of the last step, and the pivot neither moves nor did (no acceleration left).
 	const bool still = same && vx == 0.0 && vy == 0.0 && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
-	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
+	*carried = 0.0; // the caller keeps the history, then carries the angles by this
 	if (c->max_root_angular_speed > 0.0f) {
-		double turn = (double)spring_angle_delta(c->root.angle, root.angle);
+		double turn = (double)spring_chain2d_delta(c->root.angle, root.angle);
 		double most = (double)c->max_root_angular_speed * h;
 		if (fabs(turn) > most) {
-			carry(c, turn > 0.0 ? turn - most : turn + most);
+			*carried = turn > 0.0 ? turn - most : turn + most;
+			c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)*carried);
 		}
 	}
 	// The root's acceleration over this step: every pivot's.
@@ -857,39 +807,88 @@ static spring_result step_once(spring_chain2d *c, spring_xform2 root, const floa
 	c->root_velocity = spring_vec2_make((float)vx, (float)vy);
 	c->prev_root = c->root;
 	c->root = root;
-	const double fx = (double)c->gravity.x + (double)c->wind.x;
-	const double fy = (double)c->gravity.y + (double)c->wind.y;
+	in->integrator = c->integrator;
+	in->step = c->clock.step;
 	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
 	// whip finite (its centripetal feed grows with the square of the speed).
-	const float max_speed = (float)(SPRING_PI / h);
+	in->max_speed = (float)(SPRING_PI / h);
+	in->held_max = SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h);
+	in->fx = (double)c->gravity.x + (double)c->wind.x;
+	in->fy = (double)c->gravity.y + (double)c->wind.y;
+	in->px = px;
+	in->py = py;
+	*still_out = still;
+	return true;
+}
+
+void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
+{
+	out->angle = farr(c, ARR_ANGLE);
+	out->velocity = farr(c, ARR_VELOCITY);
+	out->prev = farr(c, ARR_PREV_ANGLE);
+	out->target = farr(c, ARR_TARGET);
+	out->inertia = farr(c, ARR_INERTIA);
+	out->length = farr(c, ARR_LENGTH);
+	out->rest = farr(c, ARR_REST);
+	out->limit = farr(c, ARR_LIMIT);
+	out->params = parr(c, ARR_PARAMS);
+	out->own_params = parr(c, ARR_OWN_PARAMS);
+	out->steppers = steppers(c);
+	out->trig = trigs(c);
+}
+
+void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
+{
+	out->params = parr(c, ARR_PARAMS)[i];
+	out->stepper = &steppers(c)[i];
+	out->length = farr(c, ARR_LENGTH)[i];
+	out->rest = farr(c, ARR_REST)[i];
+	out->limit = farr(c, ARR_LIMIT)[i];
+	out->inertia = farr(c, ARR_INERTIA)[i];
+}
+
+// One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
+// velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
+// Asleep with the inputs of the last step, it does nothing. On error the state is partly
+// stepped: the caller restores its backup.
+static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
+{
+	spring_chain2d_step_input in;
+	double turn;
+	bool still;
+	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &turn, &still)) {
+		return SPRING_OK;
+	}
+	int n = c->segment_count;
+	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
+	float *used = farr(c, ARR_OFFSET);
+	spring_chain2d_trig *trig = trigs(c);
+	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
+	if (turn != 0.0) {
+		carry_angles(angle, n, turn);
+	}
+	// The fields first (each segment's own angle only: a loop without branches), then the walk.
+	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA);
+	double alpha[SPRING_CHAIN_MAX_BONES], held[SPRING_CHAIN_MAX_BONES];
+	for (int i = 0; i < n; i++) {
+		spring_chain2d_segment_field(in.fx, in.fy, in.px, in.py, inertia[i], length[i], angle[i], &alpha[i], &held[i], &trig[i]);
+	}
 	float parent = root.angle; // this step's simulated angle of the parent
 	for (int i = 0; i < n; i++) {
-		double goal = (double)parent + (double)rest[i] + (double)offsets[i];
-		float t = spring_internal_angle_fold(goal);
-		double ax = fx, ay = fy; // the field the segment feels: forces minus its pivot's acceleration
-		if (inertia[i] > 0.0f) {
-			ax -= (double)inertia[i] * px;
-			ay -= (double)inertia[i] * py;
-		}
-		double held = 0.0;
-		double alpha = ax != 0.0 || ay != 0.0 ? field_accel(ax, ay, (double)length[i], (double)angle[i], &held) : 0.0;
+		spring_chain2d_segment_input seg;
+		spring_chain2d_internal_segment(c, i, &seg);
 		spring_state st = {angle[i], velocity[i]};
-		spring_result r = step_segment(c, i, t, goal, alpha, held, &st);
+		spring_result r = spring_chain2d_segment_step(&in, &seg, alpha[i], held[i], parent, offsets[i], &st, &target[i]);
 		if (r != SPRING_OK) {
 			return r;
 		}
-		if (fabsf(st.v) > max_speed) {
-			st.v = st.v > 0.0f ? max_speed : -max_speed; // never more than half a turn per step
-		}
-		apply_limit(limit[i], t, &st);
 		angle[i] = st.x;
 		velocity[i] = st.v;
-		target[i] = t;
 		used[i] = offsets[i];
 		parent = st.x;
 	}
 	if (still) {
-		try_rest(c);
+		spring_chain2d_internal_try_rest(c);
 	}
 	return SPRING_OK;
 }
@@ -900,51 +899,57 @@ static size_t state_bytes(const spring_chain2d *c)
 	return (size_t)ARR_STATE_COUNT * float_stride(c->segment_count);
 }
 
-// All or nothing: keeps the state aside in `head` and the backup arrays before steps run.
-static void backup_state(const spring_chain2d *c, spring_chain2d *head)
+// All or nothing: the mutable state (the struct and the state arrays), kept aside on the stack
+// while an update runs, so a refused update leaves the block exactly as it was.
+typedef struct chain2d_backup {
+	spring_chain2d head;
+	float state[ARR_STATE_COUNT * SPRING_CHAIN_MAX_BONES];
+	spring_chain2d_trig trig[SPRING_CHAIN_MAX_BONES];
+} chain2d_backup;
+
+static void backup_state(const spring_chain2d *c, chain2d_backup *b)
 {
-	*head = *c;
-	memcpy(farr(c, ARR_BACKUP), farr(c, ARR_ANGLE), state_bytes(c));
+	b->head = *c;
+	memcpy(b->state, farr(c, ARR_ANGLE), state_bytes(c));
+	memcpy(b->trig, trigs(c), (size_t)c->segment_count * sizeof(spring_chain2d_trig));
 }
 
-// The backup arrays are scratch: zero outside an update, so a refused update leaves the whole
-// block exactly as it was and equal states have equal blocks (snapshots).
-static void forget_backup(spring_chain2d *c)
+static void restore_state(spring_chain2d *c, const chain2d_backup *b)
 {
-	memset(farr(c, ARR_BACKUP), 0, state_bytes(c));
-}
-
-static void restore_state(spring_chain2d *c, const spring_chain2d *head)
-{
-	memcpy(farr(c, ARR_ANGLE), farr(c, ARR_BACKUP), state_bytes(c));
-	*c = *head;
-	forget_backup(c);
+	memcpy(farr(c, ARR_ANGLE), b->state, state_bytes(c));
+	memcpy(trigs(c), b->trig, (size_t)c->segment_count * sizeof(spring_chain2d_trig));
+	*c = b->head;
 }
 
 // The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-static spring_xform2 substep_root(spring_xform2 from, spring_xform2 to, float f)
+spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
 {
 	spring_xform2 at = {
-		spring_vec2_lerp(from.position, to.position, f), spring_angle_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
+		spring_vec2_lerp(from.position, to.position, f), spring_chain2d_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
 	return at;
+}
+
+spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
+{
+	if (!spring_internal_finite(frame_dt)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return frame_dt < 0.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
 }
 
 spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
 {
 	spring_result r = check_chain_root(chain, root);
+	if (r == SPRING_OK) {
+		r = spring_chain2d_internal_check_frame_dt(frame_dt);
+	}
 	if (r != SPRING_OK) {
 		return r;
-	}
-	if (!spring_is_finite(frame_dt)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	int n = chain->segment_count;
 	float *anim_from = farr(chain, ARR_ANIM_FROM);
 	const float *anim_to = farr(chain, ARR_ANIM_TO);
-	spring_xform2 from = chain->input_root, to = clean_root(root);
+	spring_xform2 from = chain->input_root, to = spring_chain2d_internal_clean_root(root);
 	const size_t offset_bytes = (size_t)n * sizeof(float);
 	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing, so
 	// none runs (the path advances as the steps would have left it).
@@ -957,11 +962,11 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		(void)path_advance(chain, to.position, (double)frame_dt);
 		return SPRING_OK;
 	}
-	spring_chain2d head;
-	backup_state(chain, &head);
+	chain2d_backup backup;
+	backup_state(chain, &backup);
 	int steps = spring_clock_advance(&chain->clock, frame_dt);
 	if (steps < 0) {
-		restore_state(chain, &head);
+		restore_state(chain, &backup);
 		return (spring_result)(-steps);
 	}
 	const double begin = path_advance(chain, to.position, (double)frame_dt);
@@ -969,26 +974,25 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	for (int k = 0; k < steps; k++) {
 		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
 		for (int i = 0; i < n; i++) {
-			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_angle_lerp(anim_from[i], anim_to[i], f);
+			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
 		}
 		double u[2];
 		path_step(chain, begin + (double)f * (double)frame_dt, u);
-		r = step_once(chain, substep_root(from, to, f), offsets, u);
+		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
 		if (r != SPRING_OK) {
-			restore_state(chain, &head);
+			restore_state(chain, &backup);
 			return r;
 		}
 	}
 	chain->input_root = to;
 	memcpy(anim_from, anim_to, offset_bytes);
-	forget_backup(chain);
 	return SPRING_OK;
 }
 
 static spring_result check_offsets(const float *offsets, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (!spring_is_finite(offsets[i])) {
+		if (!spring_internal_finite(offsets[i])) {
 			return SPRING_ERROR_NOT_FINITE;
 		}
 	}
@@ -1005,18 +1009,16 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 		return r;
 	}
 	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
-	spring_xform2 at = clean_root(root);
-	spring_chain2d head;
-	backup_state(chain, &head);
+	spring_xform2 at = spring_chain2d_internal_clean_root(root);
+	chain2d_backup backup;
+	backup_state(chain, &backup);
 	chain->input_root = at;
 	// The rig interpolates its roots per step: each step is a frame of one step on the pivot's path.
 	double u[2];
 	path_step(chain, path_advance(chain, at.position, (double)chain->clock.step) + (double)chain->clock.step, u);
 	r = step_once(chain, at, offsets, u);
 	if (r != SPRING_OK) {
-		restore_state(chain, &head);
-	} else {
-		forget_backup(chain);
+		restore_state(chain, &backup);
 	}
 	return r;
 }
@@ -1061,7 +1063,7 @@ spring_result spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	place_at_rest(chain, clean_root(root));
+	place_at_rest(chain, spring_chain2d_internal_clean_root(root));
 	return SPRING_OK;
 }
 
@@ -1079,23 +1081,23 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	spring_xform2 to = clean_root(root);
+	spring_xform2 to = spring_chain2d_internal_clean_root(root);
 	spring_xform2 old = chain->root;
 	double delta = (double)spring_angle_delta(old.angle, to.angle);
 	double sn, cs;
-	spring_det_sincos(delta, &sn, &cs);
+	spring_det_sincos_reduced(delta, &sn, &cs);
 	int n = chain->segment_count;
 	float *prev = farr(chain, ARR_PREV_ANGLE), *target = farr(chain, ARR_TARGET);
 	for (int i = 0; i < n; i++) {
-		prev[i] = spring_internal_angle_fold((double)prev[i] + delta);
-		target[i] = spring_internal_angle_fold((double)target[i] + delta);
+		prev[i] = spring_det_fold_float((double)prev[i] + delta);
+		target[i] = spring_det_fold_float((double)target[i] + delta);
 	}
 	carry(chain, delta); // the angles and the root's velocity
 	spring_xform2 prev_root = {move_rigid(chain->prev_root.position, old.position, to.position, cs, sn),
-	                           spring_internal_angle_fold((double)chain->prev_root.angle + delta),
+	                           spring_det_fold_float((double)chain->prev_root.angle + delta),
 	                           {1.0f, 1.0f}};
 	spring_xform2 input = {move_rigid(chain->input_root.position, old.position, to.position, cs, sn),
-	                       spring_internal_angle_fold((double)chain->input_root.angle + delta),
+	                       spring_det_fold_float((double)chain->input_root.angle + delta),
 	                       {1.0f, 1.0f}};
 	chain->prev_root = prev_root;
 	chain->input_root = input;
@@ -1134,7 +1136,7 @@ spring_result spring_chain2d_rotate(spring_chain2d *chain, float angle, spring_v
 	if (!chain) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_is_finite(angle) || !spring_vec2_is_finite(pivot)) {
+	if (!spring_internal_finite(angle) || !spring_vec2_is_finite(pivot)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	spring_xform2 root = chain->root;
@@ -1256,36 +1258,14 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 	if (capacity < (joints ? n + 1 : n)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_is_finite(alpha)) {
+	if (!spring_internal_finite(alpha)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (alpha < 0.0f || alpha > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	float root_angle = spring_angle_lerp(chain->prev_root.angle, chain->root.angle, alpha);
-	spring_vec2 root_position = spring_vec2_lerp(chain->prev_root.position, chain->root.position, alpha);
-	double px = (double)root_position.x, py = (double)root_position.y;
-	float parent = root_angle;
-	for (int i = 0; i < n; i++) {
-		float a = spring_angle_lerp(prev[i], angle[i], alpha);
-		if (joints) {
-			spring_xform2 j = {{(float)px, (float)py}, a, {1.0f, 1.0f}};
-			joints[i] = j;
-			double s, c;
-			spring_det_sincos((double)a, &s, &c);
-			px += (double)length[i] * c;
-			py += (double)length[i] * s;
-		}
-		if (local_angles) {
-			local_angles[i] = spring_angle_delta(parent, a);
-		}
-		parent = a;
-	}
-	if (joints) {
-		spring_xform2 tip = {{(float)px, (float)py}, parent, {1.0f, 1.0f}};
-		joints[n] = tip;
-	}
+	spring_chain2d_pose_walk(prev, angle, trigs(chain), 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 

@@ -102,4 +102,35 @@ long long spring_chain_internal_steps_run(const spring_chain *chain);
 spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips,
                                          int capacity);
 
+// ---------------------------------------------------------------------------------------------
+// Lanes of tip chains (spring_chain_group, chain_group.c)
+//
+// A block holding `lanes` spring_chain headers side by side (the group's members, each a full
+// spring_chain whose per-bone state is its lane of planes shared by all) after `offset` bytes of
+// the caller's own header. Every spring_chain function that takes a chain works on a member
+// (its per-lane state); spring_chain_internal_update_lanes steps all members at once.
+
+/// Bytes after `offset` that spring_chain_internal_lanes_init needs for `lanes` (>= 1) chains of
+/// `desc`; 0 for an invalid description.
+size_t spring_chain_internal_lanes_size(const spring_chain_desc *desc, int lanes, size_t offset);
+
+/// Builds the members in `block` from byte `offset` on (16-aligned block, sized as above), each
+/// at rest under desc->root. Errors as spring_chain_init (nothing checked about memory).
+spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, int lanes, void *block, size_t offset,
+                                               spring_error *error);
+
+/// Member `lane` of the lanes whose member 0 is `first`.
+spring_chain *spring_chain_internal_lane(spring_chain *first, int lane);
+
+/// The frame update of all `lanes` members on `clock`, roots[j] driving member j: exactly what
+/// spring_chain_update does to each (bit for bit). Every root is checked before anything changes.
+spring_result spring_chain_internal_update_lanes(spring_chain *first, int lanes, spring_clock *clock, const spring_xform3 *roots,
+                                                 float frame_dt);
+
+/// spring_chain_internal_pose of every member at `alpha` into bones / tips (either may be NULL,
+/// not both; lanes * bone_count entries each, member j's bone i at [j * bone_count + i]): the
+/// same bits, computed bone by bone across the members when alpha is 0 or 1.
+spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
+                                               spring_vec3 *tips);
+
 #endif

@@ -30,6 +30,8 @@
 /// the polynomial coefficients are the exact Taylor coefficients 1/n!, 1/n rounded to double.
 #include "spring/base.h"
 
+#include "detmath_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -74,13 +76,6 @@ static double scale_pow2(double p, int k)
 	return p * pow2i(k);
 }
 
-/// Rounding error of s = a + b (s must be the rounded sum): a + b = s + error exactly.
-static double two_sum_error(double a, double b, double s)
-{
-	double bb = s - a;
-	return (a - (s - bb)) + (b - bb);
-}
-
 /// a * b = *hi + *lo exactly (Dekker), for |a|, |b| < 2^995 and no underflow.
 static void two_product(double a, double b, double *hi, double *lo)
 {
@@ -90,12 +85,6 @@ static void two_product(double a, double b, double *hi, double *lo)
 	double al = a - ah, bl = b - bh;
 	*hi = a * b;
 	*lo = ((ah * bh - *hi) + ah * bl + al * bh) + al * bl;
-}
-
-/// v rounded to the nearest integer (halves away from zero), for |v| < 2^31 - 1.
-static double round_small(double v)
-{
-	return (double)(int32_t)(v < 0.0 ? v - 0.5 : v + 0.5);
 }
 
 static double copy_sign(double magnitude, double sign)
@@ -117,14 +106,6 @@ static const double pi_hi = 0x1.921fb54442d18p+1;
 static const double pi_lo = 0x1.1a62633145c07p-53;
 static const double pio4 = 0x1.921fb54442d18p-1;
 static const double three_pio4 = 2.356194490192345;
-static const double two_over_pi = 0x1.45f306dc9c883p-1;
-
-/// pi/2 = p1 + p2 + p3 + p4 (+ 1e-37): p1..p3 have 22 significant bits, so n * pk is exact for
-/// |n| < 2^31.
-static const double pio2_p1 = 0x1.921fb00000000p+0;
-static const double pio2_p2 = 0x1.5110b00000000p-22;
-static const double pio2_p3 = 0x1.1846980000000p-44;
-static const double pio2_p4 = 0x1.3198a2e037073p-69;
 
 // ---------------------------------------------------------------------------------------------
 // exp and expm1
@@ -150,7 +131,7 @@ static double expm1_poly(double r)
 /// Splits x = k ln2 + r and returns e^r - 1, with the rounding of r folded in.
 static double exp_reduce(double x, int *k)
 {
-	double kd = round_small(x * inv_ln2);
+	double kd = spring_det_round_small(x * inv_ln2);
 	double hi = x - kd * ln2_hi; // exact: kd * ln2_hi is exact and close to x
 	double lo = kd * ln2_lo;
 	double r = hi - lo;
@@ -294,39 +275,6 @@ double spring_det_log1p(double x)
 // ---------------------------------------------------------------------------------------------
 // sin and cos
 
-/// sin(y + ylo) for |y| <= pi/4 (a little more is fine), |ylo| <= ulp(y).
-static double sin_kernel(double y, double ylo)
-{
-	double z = y * y;
-	// sin y = y - y z q with q = 1/3! - z/5! + z^2/7! - ... - z^7/17!.
-	double q = -2.8114572543455206e-15;  // -1/17!
-	q = 7.647163731819816e-13 + z * q;   //  1/15!
-	q = -1.6059043836821613e-10 + z * q; // -1/13!
-	q = 2.505210838544172e-08 + z * q;   //  1/11!
-	q = -2.7557319223985893e-06 + z * q; // -1/9!
-	q = 0.0001984126984126984 + z * q;   //  1/7!
-	q = -0.008333333333333333 + z * q;   // -1/5!
-	q = 0.16666666666666666 + z * q;     //  1/3!
-	return y + (ylo * (1.0 - 0.5 * z) - (y * z) * q);
-}
-
-/// cos(y + ylo) for |y| <= pi/4 (a little more is fine), |ylo| <= ulp(y).
-static double cos_kernel(double y, double ylo)
-{
-	double z = y * y;
-	double q = 4.779477332387385e-14;    //  1/16!
-	q = -1.1470745597729725e-11 + z * q; // -1/14!
-	q = 2.08767569878681e-09 + z * q;    //  1/12!
-	q = -2.755731922398589e-07 + z * q;  // -1/10!
-	q = 2.48015873015873e-05 + z * q;    //  1/8!
-	q = -0.001388888888888889 + z * q;   // -1/6!
-	q = 0.041666666666666664 + z * q;    //  1/4!
-	double hz = 0.5 * z;
-	double w = 1.0 - hz;
-	// (1 - w) - hz is the rounding error of w, exactly (Sterbenz twice).
-	return w + (((1.0 - w) - hz) + ((z * z) * q - y * ylo));
-}
-
 /// 2/pi as 32-bit words after the binary point, preceded by one zero word (bits 1..1280).
 static const uint32_t two_over_pi_words[41] = {
 	0x00000000, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
@@ -420,20 +368,8 @@ static unsigned reduce_large(double ax, double *hi, double *lo)
 /// n mod 4.
 static unsigned reduce_pio2(double x, double *hi, double *lo)
 {
-	if (fabs(x) < 0x1p30) {
-		double n = round_small(x * two_over_pi); // |n| < 2^30
-		double a = x - n * pio2_p1;              // exact (products exact, Sterbenz)
-		double b = n * pio2_p2;                  // exact
-		double s = a - b;
-		double err = two_sum_error(a, -b, s);
-		b = n * pio2_p3; // exact
-		double s2 = s - b;
-		err += two_sum_error(s, -b, s2);
-		err -= n * pio2_p4;
-		double y = s2 + err;
-		*hi = y;
-		*lo = two_sum_error(s2, err, y);
-		return (unsigned)(int32_t)n & 3u;
+	if (fabs(x) < SPRING_DET_SINCOS_REDUCED) {
+		return spring_det_reduce_small(x, hi, lo);
 	}
 	double yh, yl;
 	unsigned n = reduce_large(fabs(x), &yh, &yl);
@@ -453,14 +389,13 @@ void spring_det_sincos(double x, double *s, double *c)
 		*s = *c = x - x;
 		return;
 	}
-	if (fabs(x) < 0x1p-27) { // sin x = x, cos x = 1 to within half an ulp
-		*s = x;
-		*c = 1.0;
+	if (fabs(x) < SPRING_DET_SINCOS_REDUCED) {
+		spring_det_sincos_reduced(x, s, c);
 		return;
 	}
 	double y, ylo;
 	unsigned n = reduce_pio2(x, &y, &ylo);
-	double sy = sin_kernel(y, ylo), cy = cos_kernel(y, ylo);
+	double sy = spring_det_sin_kernel(y, ylo), cy = spring_det_cos_kernel(y, ylo);
 	switch (n) {
 	// clang-format off
 	case 0: *s = sy; *c = cy; break;
@@ -481,7 +416,7 @@ double spring_det_sin(double x)
 	}
 	double y, ylo;
 	unsigned n = reduce_pio2(x, &y, &ylo);
-	double r = (n & 1u) ? cos_kernel(y, ylo) : sin_kernel(y, ylo);
+	double r = (n & 1u) ? spring_det_cos_kernel(y, ylo) : spring_det_sin_kernel(y, ylo);
 	return (n & 2u) ? -r : r;
 }
 
@@ -495,7 +430,7 @@ double spring_det_cos(double x)
 	}
 	double y, ylo;
 	unsigned n = reduce_pio2(x, &y, &ylo);
-	double r = (n & 1u) ? sin_kernel(y, ylo) : cos_kernel(y, ylo);
+	double r = (n & 1u) ? spring_det_sin_kernel(y, ylo) : spring_det_cos_kernel(y, ylo);
 	return ((n + 1u) & 2u) ? -r : r;
 }
 

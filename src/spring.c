@@ -8,6 +8,7 @@
 #include "spring/spring.h"
 
 #include "base_internal.h"
+#include "detmath_internal.h"
 #include "spring/batch.h"
 #include "spring_internal.h"
 
@@ -15,7 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-#define TWO_PI (2.0 * SPRING_PI)
 #define LN2 0.69314718055994530942
 
 // ---------------------------------------------------------------------------------------------
@@ -579,26 +579,9 @@ float spring_follow_angle(float angle, float target, float half_life, float dt)
 	return s.x;
 }
 
-// d folded onto (-pi, pi] in double; fmod is exact, so this is deterministic.
-static double fold_d(double d)
-{
-	d = fmod(d, TWO_PI);
-	if (d > SPRING_PI) {
-		d -= TWO_PI;
-	} else if (d <= -SPRING_PI) {
-		d += TWO_PI;
-	}
-	return d;
-}
-
 float spring_internal_angle_fold(double d)
 {
-	float f = (float)fold_d(d);
-	// Rounding to float can land exactly on -pi's float; keep the half-open interval.
-	if (f <= -(float)SPRING_PI) {
-		f = (float)SPRING_PI;
-	}
-	return f;
+	return spring_det_fold_float(d);
 }
 
 float spring_angle_delta(float from, float to)

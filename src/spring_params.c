@@ -12,6 +12,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define TWO_PI (2.0 * SPRING_PI)
 #define LN2 0.69314718055994530942
@@ -640,3 +641,122 @@ float spring_half_life(spring_params p)
 }
 
 // ---------------------------------------------------------------------------------------------
+// Compose / Flutter stiffness and damping ratio, Motion's duration, presets, reduced motion
+
+spring_result spring_params_from_damping_ratio(float mass, float stiffness, float damping_ratio, spring_params *out)
+{
+	if (!out) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_is_finite(mass) || !spring_is_finite(stiffness) || !spring_is_finite(damping_ratio)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!(mass > 0.0f) || !(stiffness > 0.0f) || !(damping_ratio >= 0.0f)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	double m = (double)mass, k = (double)stiffness;
+	return make_params(k, 2.0 * (double)damping_ratio * sqrt(k * m), m, out);
+}
+
+// Motion's limits on a duration-defined spring: the duration in [0.01, 10] s, zeta in [0.05, 20].
+#define MOTION_MIN_DURATION 0.01f
+#define MOTION_MAX_DURATION 10.0f
+#define MOTION_MIN_DAMPING 0.05
+
+spring_result spring_params_from_motion_duration(float duration, float bounce, spring_params *out)
+{
+	spring_result r = check_duration_bounce(duration, bounce, out);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	if (!(duration >= MOTION_MIN_DURATION && duration <= MOTION_MAX_DURATION)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	double b = (double)bounce;
+	double zeta = b >= 0.0 ? fmax(1.0 - b, MOTION_MIN_DAMPING) : 1.0 / fmax(1.0 + b, MOTION_MIN_DAMPING);
+	return spring_params_from_settling(duration, (float)zeta, 0.001f, out);
+}
+
+typedef enum preset_form { PRESET_DURATION_BOUNCE, PRESET_STIFFNESS_RATIO } preset_form;
+
+// SwiftUI's documented presets (duration, bounce) and the Material 3 Expressive spring tokens
+// (stiffness, damping ratio) as androidx.compose.material3's StandardMotionTokens and
+// ExpressiveMotionTokens publish them.
+static const struct {
+	const char *name;
+	preset_form form;
+	float a, b;
+} presets[] = {
+	{"smooth", PRESET_DURATION_BOUNCE, 0.5f, 0.0f},
+	{"snappy", PRESET_DURATION_BOUNCE, 0.5f, 0.15f},
+	{"bouncy", PRESET_DURATION_BOUNCE, 0.5f, 0.3f},
+	{"standard-fast-spatial", PRESET_STIFFNESS_RATIO, 1400.0f, 0.9f},
+	{"standard-default-spatial", PRESET_STIFFNESS_RATIO, 700.0f, 0.9f},
+	{"standard-slow-spatial", PRESET_STIFFNESS_RATIO, 300.0f, 0.9f},
+	{"standard-fast-effects", PRESET_STIFFNESS_RATIO, 3800.0f, 1.0f},
+	{"standard-default-effects", PRESET_STIFFNESS_RATIO, 1600.0f, 1.0f},
+	{"standard-slow-effects", PRESET_STIFFNESS_RATIO, 800.0f, 1.0f},
+	{"expressive-fast-spatial", PRESET_STIFFNESS_RATIO, 800.0f, 0.6f},
+	{"expressive-default-spatial", PRESET_STIFFNESS_RATIO, 380.0f, 0.8f},
+	{"expressive-slow-spatial", PRESET_STIFFNESS_RATIO, 200.0f, 0.8f},
+	{"expressive-fast-effects", PRESET_STIFFNESS_RATIO, 3800.0f, 1.0f},
+	{"expressive-default-effects", PRESET_STIFFNESS_RATIO, 1600.0f, 1.0f},
+	{"expressive-slow-effects", PRESET_STIFFNESS_RATIO, 800.0f, 1.0f},
+};
+
+#define PRESET_COUNT ((int)(sizeof presets / sizeof presets[0]))
+
+spring_result spring_params_from_preset(const char *name, spring_params *out)
+{
+	if (!name || !out) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	for (int i = 0; i < PRESET_COUNT; i++) {
+		if (strcmp(presets[i].name, name) == 0) {
+			return presets[i].form == PRESET_DURATION_BOUNCE
+			           ? spring_params_from_duration_bounce(presets[i].a, presets[i].b, out)
+			           : spring_params_from_damping_ratio(1.0f, presets[i].a, presets[i].b, out);
+		}
+	}
+	return SPRING_ERROR_INVALID_ARGUMENT;
+}
+
+const char *spring_preset_name(int index)
+{
+	return index >= 0 && index < PRESET_COUNT ? presets[index].name : NULL;
+}
+
+// The epsilon of the reduced-motion rule: settling to 0.1% of a unit move.
+#define REDUCED_EPSILON 0.001
+
+spring_result spring_params_reduced_motion(spring_params p, spring_params *out)
+{
+	if (!out) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = spring_params_validate(p);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	double w2 = spring_internal_w2(p), g = spring_internal_gamma(p);
+	double u = spring_solve_unit_gap(1.0, REDUCED_EPSILON); // 9.2334: critical, within epsilon at omega_n t = u
+	double settle = settling_exact(w2, g, -1.0, 0.0, REDUCED_EPSILON);
+	double omega = 2.0 * sqrt(w2);
+	if (settle < INFINITY && 2.0 * u / settle > omega) {
+		omega = 2.0 * u / settle;
+	}
+	spring_params q;
+	r = make_from_omega(omega, 1.0, &q);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	// Rounded to float the ratio may land a hair under 1: never let the reduced form overshoot.
+	for (int i = 0; i < 8 && zeta_d(q) < 1.0; i++) {
+		q.damping = nextafterf(q.damping, INFINITY);
+	}
+	r = spring_params_validate(q);
+	if (r == SPRING_OK) {
+		*out = q;
+	}
+	return r;
+}

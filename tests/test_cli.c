@@ -335,6 +335,24 @@ static const golden_case goldens[] = {
 	{"params_tension_friction", {"params", "--tension", "170", "--friction", "26"}},
 	{"params_origami", {"params", "--origami-tension", "40", "--origami-friction", "7"}},
 	{"params_per_frame", {"params", "--per-frame-stiffness", "0.1", "--per-frame-damping", "0.7", "--per-frame-fps", "30"}},
+	{"params_stiffness_damping_ratio", {"params", "--stiffness", "700", "--damping-ratio", "0.9"}},
+	{"params_motion_duration", {"params", "--motion-duration", "0.8", "--bounce", "0.25"}},
+	{"params_bounce_alone", {"params", "--bounce", "0.3"}},
+	{"params_preset_snappy", {"params", "--preset", "snappy"}},
+	{"params_preset_material_reduced_json", {"params", "--preset", "expressive-default-spatial", "--reduced-motion", "--json"}},
+	{"params_reduced_motion", {"params", "--duration", "0.5", "--bounce", "0.3", "--reduced-motion"}},
+	{"code_swiftui", {"code", "--for", "swiftui", "--duration", "0.5", "--bounce", "0.3"}},
+	{"code_swiftui_overdamped", {"code", "--for", "swiftui", "--stiffness", "100", "--damping", "40", "--mass", "2"}},
+	{"code_compose", {"code", "--for", "compose", "--stiffness", "100", "--damping", "10", "--mass", "2"}},
+	{"code_flutter", {"code", "--for", "flutter", "--preset", "standard-default-spatial"}},
+	{"code_motion", {"code", "--for", "motion", "--duration", "0.4", "--bounce", "0.2"}},
+	{"code_motion_light", {"code", "--for", "motion", "--frequency", "1", "--damping-ratio", "0.01"}},
+	{"code_react_spring", {"code", "--for", "react-spring", "--tension", "170", "--friction", "26"}},
+	{"code_css", {"code", "--for", "css", "--preset", "smooth", "--reduced-motion"}},
+	{"css_fallback_keyframes",
+     {"css", "--preset", "snappy", "--resolution", "50", "--fallback", "--keyframes", "pop", "--property", "scale", "--from",
+      "0.5", "--to", "1", "--unit", "none"}},
+	{"css_fallback_json", {"css", "--duration", "0.4", "--resolution", "40", "--fallback", "--keyframes", "slide", "--json"}},
 	{"curve_text", {"curve", "--duration", "0.5", "--bounce", "0.3", "--dt", "0.05"}},
 	{"curve_json",
      {"curve", "--frequency", "1", "--damping-ratio", "0.5", "--from", "10", "--to", "-10", "--velocity", "5", "--dt", "0.1",
@@ -356,6 +374,10 @@ static const golden_case goldens[] = {
      {"verify", "--frequency", "2", "--damping-ratio", "0", "--integrator", "exact", "--fps", "60", "--json"}},
 	{"verify_rig", {"verify", TAIL_RIG}},
 	{"verify_rig_json", {"verify", TAIL_RIG, "--clip", "hop", "--fps", "24,50", "--seconds", "2", "--json"}},
+	{"verify_rig_radian_limits", {"verify", "@SRC@/tests/cli/rigs/radian_limits.json", "--fps", "30", "--seconds", "0.5"}},
+	{"verify_rig_radian_limits_json",
+     {"verify", "@SRC@/tests/cli/rigs/radian_limits.json", "--fps", "60", "--seconds", "0.5", "--json"}},
+	{"simulate_radian_limits_warns", {"simulate", "@SRC@/tests/cli/rigs/radian_limits.json", "--seconds", "0.05", "--csv"}},
 	{"error_unknown_command", {"frobnicate"}},
 	{"error_no_command", {NULL}},
 };
@@ -600,6 +622,81 @@ static int css_check(const css_case *cc)
 	return 0;
 }
 
+// cubic-bezier(x1, y1, x2, y2) at progress x, by bisection on the curve parameter.
+static double bezier_value(const double b[4], double x)
+{
+	double lo = 0.0, hi = 1.0;
+	for (int i = 0; i < 60; i++) {
+		double t = 0.5 * (lo + hi), u = 1.0 - t;
+		if (3.0 * u * u * t * b[0] + 3.0 * u * t * t * b[2] + t * t * t < x) {
+			lo = t;
+		} else {
+			hi = t;
+		}
+	}
+	double t = 0.5 * (lo + hi), u = 1.0 - t;
+	return 3.0 * u * u * t * b[1] + 3.0 * u * t * t * b[3] + t * t * t;
+}
+
+// spring css --keyframes: one keyframe per stop, from + (to - from) * stop, the last exactly --to;
+// --fallback: the printed cubic-bezier is as far from the stops as it says, and close for a gentle spring.
+static int test_css_keyframes_and_fallback(void)
+{
+	const char *args[] = {"css",    "--duration", "0.6",  "--bounce", "0.1",    "--fallback", "--keyframes", "k",
+	                      "--from", "-20",        "--to", "40",       "--unit", "rem",        "--json",      NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == 0, "%s", r.err);
+	cJSON *doc = cJSON_Parse(r.out);
+	run_free(&r);
+	ENSURE(doc);
+	const cJSON *values = cJSON_GetObjectItemCaseSensitive(doc, "values");
+	const char *kf = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "keyframes"));
+	const char *fb = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "fallback"), "easing"));
+	double said = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "fallback"), "max_deviation"));
+	ENSURE(cJSON_IsArray(values) && kf && fb);
+	int n = cJSON_GetArraySize(values);
+	ENSURE(n > 10);
+	ENSURE(strncmp(kf, "@keyframes k {\n", 15) == 0);
+	const char *line = strchr(kf, '\n') + 1;
+	for (int i = 0; i < n; i++) {
+		double pct = 0.0, v = 0.0;
+		char unit[8] = "";
+		ENSURE_MSG(sscanf(line, "  %lf%% { translate: %lf%7[a-z]; }", &pct, &v, unit) == 3, "keyframe %d: %.40s", i, line);
+		ENSURE(strcmp(unit, "rem") == 0);
+		ENSURE(fabs(pct - 100.0 * i / (n - 1)) < 1e-4);
+		double stop = cJSON_GetNumberValue(cJSON_GetArrayItem(values, i));
+		ENSURE_MSG(fabs(v - (-20.0 + 60.0 * stop)) < 1e-4, "keyframe %d: %g for stop %g", i, v, stop);
+		if (i == 0 || i == n - 1) {
+			ENSURE(v == (i == 0 ? -20.0 : 40.0));
+		}
+		line = strchr(line, '\n') + 1;
+	}
+	ENSURE(strcmp(line, "}\n") == 0);
+	double b[4];
+	ENSURE(sscanf(fb, "cubic-bezier(%lf, %lf, %lf, %lf)", &b[0], &b[1], &b[2], &b[3]) == 4);
+	ENSURE(b[0] >= 0.0 && b[0] <= 1.0 && b[2] >= 0.0 && b[2] <= 1.0);
+	double worst = 0.0;
+	for (int i = 0; i < n; i++) {
+		worst = fmax(worst, fabs(bezier_value(b, (double)i / (n - 1)) - cJSON_GetNumberValue(cJSON_GetArrayItem(values, i))));
+	}
+	ENSURE_MSG(fabs(worst - said) < 1e-6, "fallback off by %g, says %g", worst, said);
+	ENSURE_MSG(worst < 0.05, "the fallback of a gentle spring is %g off", worst);
+	cJSON_Delete(doc);
+	// The keyframe flags need --keyframes; names and units are checked.
+	const char *lone[] = {"css", "--unit", "px", NULL};
+	ENSURE(run_in_work(lone, &r) == 0);
+	ENSURE(r.status == 2 && strstr(r.err, "--unit needs --keyframes NAME"));
+	run_free(&r);
+	const char *bad[] = {"css", "--keyframes", "9lives", NULL};
+	ENSURE(run_in_work(bad, &r) == 0);
+	ENSURE(r.status == 2 && strstr(r.err, "is not a CSS name"));
+	run_free(&r);
+	return 0;
+}
+
 static int test_css_within_half_percent(void)
 {
 	static const css_case cases[] = {
@@ -670,6 +767,9 @@ static int test_svg_outputs_well_formed(void)
 	ENSURE(count_of(svg, "class=\"bone\"") == 12 * 6);
 	ENSURE(count_of(svg, "class=\"series\"") == 2);
 	ENSURE(strstr(svg, "data-label=\"tail\"") && strstr(svg, "data-label=\"ear\""));
+	// Every colour of the filmstrip is in its legend: the other bones and each chain.
+	ENSURE(count_of(svg, "class=\"legend-swatch\"") == 2 * 2 + 1);
+	ENSURE(strstr(svg, ">bones (not in a spring chain)<") && strstr(svg, ">tail<") && strstr(svg, ">ear<"));
 	free(svg);
 	// --svg - writes the figure to standard output.
 	const char *to_stdout[] = {"curve", "--svg", "-", NULL};
@@ -702,12 +802,30 @@ static int test_demo_page(void)
 	ENSURE(strstr(r.out, "wrote out/demo/index.html"));
 	ENSURE(strstr(r.out, "verification: all checks passed"));
 	ENSURE(strstr(r.out, "sample rig:"));
+	// The teleport figures the terminal prints...
+	double before = 0, teleported = 0, reset = 0, naive = 0;
+	const char *tl = strstr(r.out, "teleport by 2000 units: peak tip speed ");
+	ENSURE(tl && sscanf(tl, "teleport by 2000 units: peak tip speed %lf u/s before; after, %lf teleported, %lf reset", &before,
+	                    &teleported, &reset) == 3);
+	const char *without = strstr(tl, "twice the peak before), ");
+	ENSURE(without && sscanf(without, "twice the peak before), %lf without", &naive) == 1);
+	ENSURE(naive > 10.0 * before && teleported < 2.0 * before && reset < 2.0 * before);
+	ENSURE(count_of(r.out, "seed") == 0 && count_of(r.out, "Seed") == 0);
 	run_free(&r);
 	char path[1024];
 	snprintf(path, sizeof path, "%s/out/demo/index.html", g_work);
 	ENSURE(xml_well_formed(path));
 	char *html = read_all(path, NULL);
 	ENSURE(html);
+	// ...are the page's: one run, one set of figures.
+	char figures[300];
+	snprintf(figures, sizeof figures,
+	         "its tip peaks at %.0f units/s (before the jump the peak was %.0f). Teleporting (the chain moves rigidly "
+	         "with the root) keeps the tail swinging as it was, peak %.0f afterwards; resetting puts it at rest under the "
+	         "new root, peak %.0f.",
+	         naive, before, teleported, reset);
+	ENSURE_MSG(strstr(html, figures) != NULL, "the page's teleport figures differ from the terminal's (%s)", figures);
+	ENSURE(count_of(html, "seed") == 0 && count_of(html, "Seed") == 0);
 	ENSURE(count_of(html, "<svg ") == 5);
 	ENSURE(count_of(html, "</svg>") == 5);
 	// No external resources.
@@ -1030,7 +1148,7 @@ static int test_bad_input_corpus(void)
 // Odd argv: never a crash, a status of 0, 1 or 2, and a one-line message with 2.
 static int test_fuzz_argv(void)
 {
-	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus"};
+	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo", "bogus", "code"};
 	static const char *const tokens[] = {
 		// clang-format off
 		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
@@ -1039,7 +1157,8 @@ static int test_fuzz_argv(void)
 		"--epsilon", "--from", "--to", "--velocity", "--dt", "--until", "--csv", "--json", "--svg", "--resolution",
 		"--max-duration", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds",
 		"--teleport-at", "--teleport-by", "--integrator", "--step", "--", "-", "-x", "--=", "--duration=", "---",
-		"0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
+		"--preset", "--reduced-motion", "--motion-duration", "--for", "--fallback", "--keyframes", "--unit", "snappy",
+		"expressive-fast-spatial", "swiftui", "react-spring", "css", "0.5", "0.3", "2", "-1", "0", "1e40", "-1e-40", "nan", "inf", "abc", "", " ", "30,60", "1,2", ",", "0x10",
 		"1e-3", "out.svg", "exact", "hop", TAIL_RIG, "@SRC@/tests/cli/rigs", "\xff\xfe", "caf\xc3\xa9",
 		// clang-format on
 	};
@@ -1049,7 +1168,7 @@ static int test_fuzz_argv(void)
 	for (int run = 0; run < 120; run++) {
 		const char *args[12];
 		seed = seed * 1103515245u + 12345u;
-		int cmd = (int)((seed >> 16) % 8u);
+		int cmd = (int)((seed >> 16) % 9u);
 		if (cmd == 6 && (seed & 0x100u) == 0) {
 			cmd = 0; // the demo is slower: only about half of its draws
 		}
@@ -1132,6 +1251,58 @@ static int test_example_rigs(void)
 	return 0;
 }
 
+// The reader's warning: a chain limit (degrees) that looks like radians, |limit| < 2 pi with a
+// fractional part; the rig still loads as written. Both sides of the bound, and the cap on kept
+// warnings.
+static int test_rig_reader_radian_warning(void)
+{
+	static const struct {
+		const char *limit;
+		int warned;
+	} cases[] = {
+		{"0.5", 1}, {"6.2831", 1}, {"6.2832", 0}, {"3", 0}, {"6", 0}, {"179.5", 0}, {"0.001", 1}, {"7.5", 0},
+	};
+	spring_rig_file_info *info = calloc(1, sizeof *info);
+	ENSURE(info);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char json[1024];
+		snprintf(json, sizeof json,
+		         "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"a\", \"length\": 10}, "
+		         "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\", "
+		         "\"type\": \"angle\", \"first\": \"b\", \"last\": \"b\", \"limit\": %s}]}",
+		         cases[i].limit);
+		spring_rig *rig = NULL;
+		spring_rig_file_error e;
+		ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
+		spring_rig_destroy(rig);
+		ENSURE_MSG(info->warning_count == cases[i].warned, "limit %s: %d warnings", cases[i].limit, info->warning_count);
+		if (cases[i].warned) {
+			ENSURE(strncmp(info->warnings[0], "$.chains[0].limit: ", 19) == 0 && strstr(info->warnings[0], "looks like radians"));
+		}
+	}
+	// Ten chains with a limit of 0.5: ten warnings counted, the first eight kept.
+	char json[8192];
+	size_t o = (size_t)snprintf(json, sizeof json, "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [");
+	for (int i = 0; i < 10; i++) {
+		o += (size_t)snprintf(json + o, sizeof json - o, "%s{\"name\": \"b%d\", \"length\": 10}", i ? ", " : "", i);
+	}
+	o += (size_t)snprintf(json + o, sizeof json - o, "], \"chains\": [");
+	for (int i = 0; i < 10; i++) {
+		o += (size_t)snprintf(json + o, sizeof json - o,
+		                      "%s{\"name\": \"c%d\", \"type\": \"tip\", \"first\": \"b%d\", \"last\": \"b%d\", \"limit\": 0.5}",
+		                      i ? ", " : "", i, i, i);
+	}
+	snprintf(json + o, sizeof json - o, "]}");
+	spring_rig *rig = NULL;
+	spring_rig_file_error e;
+	ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
+	spring_rig_destroy(rig);
+	ENSURE(info->warning_count == 10);
+	ENSURE(strncmp(info->warnings[SPRING_RIG_FILE_MAX_WARNINGS - 1], "$.chains[7].limit", 17) == 0);
+	free(info);
+	return 0;
+}
+
 static int test_verify_fails_undamped(void)
 {
 	const char *args[] = {"verify", "--frequency", "2", "--damping-ratio", "0", NULL};
@@ -1150,7 +1321,7 @@ static int test_verify_fails_undamped(void)
 
 static int test_help_everywhere(void)
 {
-	static const char *const commands[] = {"params", "curve", "css", "compare", "simulate", "verify", "demo"};
+	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
 	run_result r;
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		const char *args[] = {commands[i], "--help", NULL};
@@ -1158,6 +1329,8 @@ static int test_help_everywhere(void)
 		char want[64];
 		snprintf(want, sizeof want, "usage: spring %s", commands[i]);
 		ENSURE_MSG(r.status == 0 && strncmp(r.out, want, strlen(want)) == 0 && r.err_len == 0, "%s --help", commands[i]);
+		// Words for users: the project only.
+		ENSURE_MSG(count_of(r.out, "seed") == 0 && count_of(r.out, "Seed") == 0, "%s --help", commands[i]);
 		run_free(&r);
 		// --help wins over anything else on the line.
 		const char *args2[] = {commands[i], "--bogus", "--help", NULL};
@@ -1176,6 +1349,53 @@ static int test_help_everywhere(void)
 	return 0;
 }
 
+// Every flag a command accepts is explained in its --help: each flag known anywhere is tried on
+// each command; when the command does not call it unknown, its help must name it.
+static int test_help_names_every_flag(void)
+{
+	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
+	static const char *const flags[] = {
+		// clang-format off
+		"--duration", "--bounce", "--response", "--damping-fraction", "--frequency", "--damping-ratio", "--stiffness",
+		"--damping", "--mass", "--settling", "--visual-duration", "--motion-duration", "--half-life", "--tension",
+		"--friction", "--origami-tension", "--origami-friction", "--per-frame-stiffness", "--per-frame-damping",
+		"--per-frame-fps", "--epsilon", "--preset", "--reduced-motion", "--from", "--to", "--velocity", "--dt", "--until",
+		"--csv", "--json", "--svg", "--resolution", "--max-duration", "--fallback", "--keyframes", "--property", "--unit",
+		"--for", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds", "--teleport-at",
+		"--teleport-by", "--integrator", "--step",
+		// clang-format on
+	};
+	const size_t spring_flags = 23; // the first ones: every command taking a spring prints the same spring help
+	int accepted = 0;
+	for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+		const char *help_args[] = {commands[c], "--help", NULL};
+		run_result h;
+		ENSURE(run_in_work(help_args, &h) == 0 && h.status == 0);
+		for (size_t f = c == 0 ? 0 : spring_flags; f < sizeof flags / sizeof flags[0]; f++) {
+			const char *args[] = {commands[c], flags[f], NULL};
+			run_result r;
+			ENSURE(run_in_work(args, &r) == 0);
+			int unknown = strstr(r.err, "unknown option") != NULL;
+			run_free(&r);
+			clean_work();
+			if (unknown) {
+				continue;
+			}
+			accepted++;
+			int named = 0;
+			size_t n = strlen(flags[f]);
+			for (const char *p = strstr(h.out, flags[f]); p && !named; p = strstr(p + 1, flags[f])) {
+				char next = p[n];
+				named = !(next == '-' || (next >= 'a' && next <= 'z'));
+			}
+			ENSURE_MSG(named, "spring %s accepts %s but its --help does not explain it", commands[c], flags[f]);
+		}
+		run_free(&h);
+	}
+	ENSURE(accepted > 50);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The parameterisation table: CLI flags and rig-file keys agree
 
@@ -1188,6 +1408,7 @@ static const char *sample_value(const char *key)
 		{"duration", "0.6"}, {"bounce", "-0.3"}, {"response", "0.45"}, {"damping_fraction", "0.6"}, {"settling", "0.9"},
 		{"epsilon", "0.01"}, {"visual_duration", "0.3"}, {"half_life", "0.07"}, {"tension", "170"}, {"friction", "26"},
 		{"origami_tension", "40"}, {"origami_friction", "7"}, {"per_frame_stiffness", "0.1"}, {"per_frame_damping", "0.7"},
+		{"motion_duration", "0.8"},
 		// clang-format on
 		{"fps", "30"},
 	};
@@ -1259,6 +1480,38 @@ static spring_result rig_params(const spring_param_form *form, unsigned given, s
 	}
 	snprintf(json + o, sizeof json - o, "}");
 	return rj_load_spring_json(json, strlen(json), "spring.json", p, e);
+}
+
+// --preset NAME: the library's spring, bit for bit, and its "given" object (the form the preset is
+// published in) read as a rig file's spring is the same spring.
+static int test_presets_cli_and_rig_agree(void)
+{
+	int n = 0;
+	for (; spring_preset_name(n); n++) {
+		const char *args[] = {"params", "--preset", spring_preset_name(n), "--json", NULL};
+		run_result r;
+		ENSURE(run_in_work(args, &r) == 0);
+		ENSURE_MSG(r.status == 0, "%s: %s", spring_preset_name(n), r.err);
+		cJSON *doc = cJSON_Parse(r.out);
+		run_free(&r);
+		ENSURE(doc);
+		const cJSON *spring = cJSON_GetObjectItemCaseSensitive(doc, "spring");
+		spring_params cli = {(float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "stiffness")),
+		                     (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "damping")),
+		                     (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(spring, "mass"))};
+		spring_params lib, rig;
+		ENSURE(spring_params_from_preset(spring_preset_name(n), &lib) == SPRING_OK);
+		char *given = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(spring, "given"));
+		cJSON_Delete(doc);
+		ENSURE(given);
+		spring_rig_file_error e;
+		spring_result res = rj_load_spring_json(given, strlen(given), "given.json", &rig, &e);
+		ENSURE_MSG(res == SPRING_OK && same_bits(cli, lib) && same_bits(rig, lib), "%s: given %s (%s)", spring_preset_name(n),
+		           given, res == SPRING_OK ? "differs" : e.message);
+		free(given);
+	}
+	ENSURE(n == 15);
+	return 0;
 }
 
 static int test_param_table_cli_and_rig_agree(void)
@@ -1359,14 +1612,18 @@ int main(int argc, char **argv)
 	RUN_TEST(test_params_documented_figures);
 	RUN_TEST(test_json_infinite_values);
 	RUN_TEST(test_css_within_half_percent);
+	RUN_TEST(test_css_keyframes_and_fallback);
 	RUN_TEST(test_svg_outputs_well_formed);
 	RUN_TEST(test_demo_page);
 	RUN_TEST(test_bad_input_corpus);
 	RUN_TEST(test_fuzz_argv);
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
+	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
+	RUN_TEST(test_help_names_every_flag);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
+	RUN_TEST(test_presets_cli_and_rig_agree);
 	// Each write test starts by emptying the work directory and leaves its files (removed below).
 	RUN_TEST(test_write_planted_symlink_not_followed);
 	RUN_TEST(test_write_foreign_tmp_untouched);

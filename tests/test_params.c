@@ -301,6 +301,194 @@ static int test_round_trips(void)
 
 // The default spring is the documented one (2 Hz, damping ratio 0.3, k 157.91, c 7.54, m 1), bit
 // for bit what spring_params_from_frequency gives for the two macros.
+// Compose spring(dampingRatio, stiffness) / Flutter withDampingRatio: c = 2 zeta sqrt(k m).
+static int test_damping_ratio_form(void)
+{
+	spring_params p = {1.0f, 2.0f, 3.0f}, untouched = p;
+	ENSURE(spring_params_from_damping_ratio(1.0f, 700.0f, 0.9f, &p) == SPRING_OK);
+	ENSURE(p.stiffness == 700.0f && p.mass == 1.0f);
+	ENSURE_NEAR(p.damping, 47.6235, 1e-3); // Flutter's documented 0.9 * 2 * sqrt(700), about 47.62
+	ENSURE_NEAR(spring_damping_ratio(p), 0.9, 1e-6);
+	ENSURE(spring_params_from_damping_ratio(2.0f, 100.0f, 0.5f, &p) == SPRING_OK);
+	ENSURE_NEAR(p.damping, 2.0 * 0.5 * sqrt(200.0), 1e-4);
+	ENSURE(p.mass == 2.0f);
+	ENSURE(spring_params_from_damping_ratio(1.0f, 100.0f, 0.0f, &p) == SPRING_OK); // undamped is valid
+	ENSURE(p.damping == 0.0f);
+	p = untouched;
+	ENSURE(spring_params_from_damping_ratio(1.0f, 100.0f, -1e-7f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_damping_ratio(0.0f, 100.0f, 1.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_damping_ratio(1.0f, 0.0f, 1.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_damping_ratio(1.0f, NAN, 1.0f, &p) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_params_from_damping_ratio(1.0f, 100.0f, 1.0f, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(&p, &untouched, sizeof p) == 0);
+	return 0;
+}
+
+// Motion {type: "spring", duration, bounce}: figures computed with motion-dom 14.14.0's findSpring.
+static int test_motion_duration(void)
+{
+	spring_params p = {1.0f, 2.0f, 3.0f}, untouched = p;
+	ENSURE(spring_params_from_motion_duration(0.8f, 0.25f, &p) == SPRING_OK);
+	ENSURE(rel_near(p.stiffness, 137.414, 1e-5) && rel_near(p.damping, 17.5835, 1e-5));
+	ENSURE(spring_params_from_motion_duration(0.8f, 0.3f, &p) == SPRING_OK);
+	ENSURE(rel_near(p.stiffness, 151.279, 1e-5) && rel_near(p.damping, 17.2194, 1e-5));
+	ENSURE(spring_params_from_motion_duration(0.5f, 0.0f, &p) == SPRING_OK);
+	ENSURE(rel_near(p.stiffness, 341.024, 1e-5) && rel_near(p.damping, 36.9337, 1e-5));
+	// Not SwiftUI's duration: Spring(duration: 0.5) has k = 157.9.
+	spring_params swift;
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.0f, &swift) == SPRING_OK);
+	ENSURE(p.stiffness > 2.0f * swift.stiffness);
+	// It is the settling form with epsilon 0.001.
+	spring_params s;
+	ENSURE(spring_params_from_motion_duration(1.2f, -0.5f, &p) == SPRING_OK);
+	ENSURE(spring_params_from_settling(1.2f, 2.0f, 0.001f, &s) == SPRING_OK);
+	ENSURE(memcmp(&p, &s, sizeof p) == 0);
+	// The damping ratio stays in [0.05, 20], as in Motion: bounce 0.95 and 1 are the same spring.
+	spring_params q;
+	ENSURE(spring_params_from_motion_duration(1.0f, 0.96f, &p) == SPRING_OK);
+	ENSURE(spring_params_from_motion_duration(1.0f, 1.0f, &q) == SPRING_OK);
+	ENSURE(memcmp(&p, &q, sizeof p) == 0);
+	ENSURE_NEAR(spring_damping_ratio(p), 0.05, 1e-6);
+	ENSURE(spring_params_from_motion_duration(1.0f, 0.94f, &q) == SPRING_OK);
+	ENSURE(spring_damping_ratio(q) > 0.0599f);
+	ENSURE(spring_params_from_motion_duration(1.0f, -0.99f, &q) == SPRING_OK);
+	ENSURE_NEAR(spring_damping_ratio(q), 20.0, 1e-4);
+	// Both ends of the duration range, and just outside them.
+	p = untouched;
+	ENSURE(spring_params_from_motion_duration(0.01f, 0.0f, &q) == SPRING_OK);
+	ENSURE(spring_params_from_motion_duration(10.0f, 0.0f, &q) == SPRING_OK);
+	ENSURE(spring_params_from_motion_duration(nextafterf(0.01f, 0.0f), 0.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_motion_duration(nextafterf(10.0f, 11.0f), 0.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_motion_duration(1.0f, -1.0f, &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_motion_duration(1.0f, nextafterf(1.0f, 2.0f), &p) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_from_motion_duration(NAN, 0.0f, &p) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_params_from_motion_duration(1.0f, 0.0f, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(&p, &untouched, sizeof p) == 0);
+	return 0;
+}
+
+static int test_presets(void)
+{
+	spring_params p, want;
+	ENSURE(spring_params_from_preset("smooth", &p) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.0f, &want) == SPRING_OK && memcmp(&p, &want, sizeof p) == 0);
+	ENSURE(spring_params_from_preset("snappy", &p) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.15f, &want) == SPRING_OK && memcmp(&p, &want, sizeof p) == 0);
+	ENSURE(spring_params_from_preset("bouncy", &p) == SPRING_OK);
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.3f, &want) == SPRING_OK && memcmp(&p, &want, sizeof p) == 0);
+	// Material 3 Expressive tokens (stiffness, damping ratio).
+	static const struct {
+		const char *name;
+		float k, zeta;
+	} m3[] = {
+		{"standard-fast-spatial", 1400.0f, 0.9f},      {"standard-default-spatial", 700.0f, 0.9f},
+		{"standard-slow-spatial", 300.0f, 0.9f},       {"standard-fast-effects", 3800.0f, 1.0f},
+		{"standard-default-effects", 1600.0f, 1.0f},   {"standard-slow-effects", 800.0f, 1.0f},
+		{"expressive-fast-spatial", 800.0f, 0.6f},     {"expressive-default-spatial", 380.0f, 0.8f},
+		{"expressive-slow-spatial", 200.0f, 0.8f},     {"expressive-fast-effects", 3800.0f, 1.0f},
+		{"expressive-default-effects", 1600.0f, 1.0f}, {"expressive-slow-effects", 800.0f, 1.0f},
+	};
+	for (size_t i = 0; i < sizeof m3 / sizeof m3[0]; i++) {
+		ENSURE_MSG(spring_params_from_preset(m3[i].name, &p) == SPRING_OK, "%s", m3[i].name);
+		ENSURE(p.stiffness == m3[i].k && p.mass == 1.0f);
+		ENSURE_NEAR(spring_damping_ratio(p), m3[i].zeta, 1e-6);
+	}
+	// Every listed name converts; the list ends with NULL; 3 + 12 presets.
+	int n = 0;
+	while (spring_preset_name(n)) {
+		ENSURE_MSG(spring_params_from_preset(spring_preset_name(n), &p) == SPRING_OK, "%s", spring_preset_name(n));
+		n++;
+	}
+	ENSURE(n == 15);
+	ENSURE(spring_preset_name(-1) == NULL);
+	spring_params untouched = {1.0f, 2.0f, 3.0f};
+	p = untouched;
+	ENSURE(spring_params_from_preset("Snappy", &p) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_params_from_preset("snappy ", &p) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_params_from_preset("", &p) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_params_from_preset(NULL, &p) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_params_from_preset("snappy", NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(&p, &untouched, sizeof p) == 0);
+	return 0;
+}
+
+// Largest x(t) of a unit move from rest, sampled finely over [0, until].
+static double peak_of(spring_params p, double until)
+{
+	double peak = 0.0;
+	for (int i = 0; i <= 4000; i++) {
+		spring_state s = spring_evaluate(p, (spring_state){0.0f, 0.0f}, 1.0f, (float)(until * i / 4000.0));
+		peak = fmax(peak, (double)s.x);
+	}
+	return peak;
+}
+
+// The reduced-motion form: critically damped (never past the target), and it settles in at most
+// half the original's time (never later, always sooner), for springs of every kind.
+static int test_reduced_motion(void)
+{
+	static const float forms[][2] = {
+		{0.5f, 0.0f}, {0.5f, 0.3f}, {0.5f, 0.15f}, {0.3f, 0.9f}, {1.0f, -0.5f}, {2.0f, -0.95f}, {0.05f, 0.6f}, {0.5f, 1.0f},
+	};
+	const double eps = 0.001;
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		spring_params p, r;
+		ENSURE(spring_params_from_duration_bounce(forms[i][0], forms[i][1], &p) == SPRING_OK);
+		ENSURE(spring_params_reduced_motion(p, &r) == SPRING_OK);
+		ENSURE(r.mass == 1.0f);
+		ENSURE_MSG(spring_damping_ratio(r) >= 1.0f, "%g/%g: ratio %.9g", (double)forms[i][0], (double)forms[i][1],
+		           (double)spring_damping_ratio(r));
+		ENSURE(spring_overshoot(r) == 0.0f);
+		double t_orig = spring_settling_time(p, 1.0f, 0.0f, (float)eps);
+		double t_red = spring_settling_time(r, 1.0f, 0.0f, (float)eps);
+		ENSURE(t_red > 0.0);
+		ENSURE_MSG(t_red <= 0.5 * t_orig * (1.0 + 1e-5), "%g/%g: %.9g vs %.9g", (double)forms[i][0], (double)forms[i][1], t_red,
+		           t_orig);
+		ENSURE(peak_of(r, 4.0 * t_red) <= 1.0);
+		// Exactly half of the sooner of the original and the critical spring of its frequency.
+		double critical = 9.23341 / spring_natural_frequency(p);
+		ENSURE(rel_near(t_red, 0.5 * fmin(t_orig, critical), 1e-4));
+		// Never slower-looking: at least twice the natural frequency.
+		ENSURE(spring_natural_frequency(r) >= 2.0f * spring_natural_frequency(p) * (1.0f - 1e-6f));
+	}
+	// A critically damped spring of the same frequency settles by omega t = 9.2334: halved exactly.
+	spring_params p, r;
+	ENSURE(spring_params_from_duration_bounce(0.5f, 0.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_reduced_motion(p, &r) == SPRING_OK);
+	ENSURE(rel_near(spring_settling_time(r, 1.0f, 0.0f, 0.001f), 0.5 * 0.73477, 1e-4));
+	// Slightly underdamped springs settle sooner than the critical one: their settling time decides.
+	ENSURE(spring_params_from_frequency(1.0f, 0.85f, &p) == SPRING_OK);
+	ENSURE(spring_settling_time(p, 1.0f, 0.0f, 0.001f) * spring_natural_frequency(p) < 9.2f);
+	ENSURE(spring_params_reduced_motion(p, &r) == SPRING_OK);
+	ENSURE(rel_near(spring_settling_time(r, 1.0f, 0.0f, 0.001f), 0.5 * spring_settling_time(p, 1.0f, 0.0f, 0.001f), 1e-4));
+	// Undamped (never settles): twice the frequency, critically damped.
+	ENSURE(spring_params_from_frequency(1.0f, 0.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_reduced_motion(p, &r) == SPRING_OK);
+	ENSURE(rel_near(spring_natural_frequency(r), 2.0 * spring_natural_frequency(p), 1e-6));
+	ENSURE(spring_damping_ratio(r) >= 1.0f && spring_settling_time(r, 1.0f, 0.0f, 0.001f) < INFINITY);
+	// Any mass: only k/m and c/m matter.
+	spring_params heavy, light;
+	ENSURE(spring_params_from_physical(4.0f, 400.0f, 20.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_reduced_motion(p, &heavy) == SPRING_OK);
+	ENSURE(spring_params_from_physical(1.0f, 100.0f, 5.0f, &p) == SPRING_OK);
+	ENSURE(spring_params_reduced_motion(p, &light) == SPRING_OK);
+	ENSURE(memcmp(&heavy, &light, sizeof heavy) == 0);
+	// Refusals change nothing.
+	spring_params untouched = {1.0f, 2.0f, 3.0f};
+	r = untouched;
+	ENSURE(spring_params_reduced_motion((spring_params){0.0f, 1.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_params_reduced_motion((spring_params){NAN, 1.0f, 1.0f}, &r) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX, 0.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
+	// Both sides of the top of the range: an undamped spring's reduced form has 4 k (twice omega_n).
+	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX / 3.9f, 0.0f, 1.0f}, &r) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_params big;
+	ENSURE(spring_params_reduced_motion((spring_params){FLT_MAX / 4.1f, 0.0f, 1.0f}, &big) == SPRING_OK);
+	ENSURE(isfinite(big.stiffness) && isfinite(big.damping) && spring_damping_ratio(big) >= 1.0f);
+	ENSURE(spring_params_reduced_motion(p, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(&r, &untouched, sizeof r) == 0);
+	return 0;
+}
+
 static int test_default_spring(void)
 {
 	spring_params d = spring_params_default(), f;
@@ -330,5 +518,9 @@ int main(int argc, char **argv)
 	RUN_TEST(test_per_frame_semi_implicit_port);
 	RUN_TEST(test_round_trips);
 	RUN_TEST(test_default_spring);
+	RUN_TEST(test_damping_ratio_form);
+	RUN_TEST(test_motion_duration);
+	RUN_TEST(test_presets);
+	RUN_TEST(test_reduced_motion);
 	return TEST_SUMMARY();
 }

@@ -5,6 +5,8 @@
 #ifndef SPRING_TOOLS_CLI_H
 #define SPRING_TOOLS_CLI_H
 
+#include "css_linear.h"
+
 #include <spring/spring.h>
 
 #include <stddef.h>
@@ -171,7 +173,7 @@ int cli_parse_list(const char *command, const char *flag, const char *text, doub
 // Spring parameterisations shared by every command (cli_spring.c), from the table the rig-file
 // reader uses too (tools/io/param_table.h)
 
-/// Adds every spring flag (and --epsilon) to `a`.
+/// Adds every spring flag (and --epsilon, --preset, --reduced-motion) to `a`.
 void cli_add_spring_options(cli_args *a);
 
 typedef struct cli_spring {
@@ -181,19 +183,22 @@ typedef struct cli_spring {
 	int given_count;
 	const char *given_name[4]; ///< the values' keys in rig files, in the conversion's argument order
 	double given_value[4];
-	double epsilon; ///< --epsilon (default 0.001)
+	double epsilon;     ///< --epsilon (default 0.001)
+	char preset[40];    ///< --preset NAME, "" when none
+	int reduced_motion; ///< 1: --reduced-motion turned the spring into its reduced-motion form
 } cli_spring;
 
-/// Resolves the spring flags into parameters. With no spring flag: SwiftUI's default spring
-/// (duration 0.5, bounce 0) when `allow_default`, otherwise an error. Returns CLI_OK or CLI_USAGE
-/// after printing the error.
+/// Resolves the spring flags into parameters: one parameterisation of the table, --bounce alone
+/// (SwiftUI's default duration 0.5 s), or --preset NAME; then --reduced-motion. With no spring flag:
+/// SwiftUI's default spring (duration 0.5, bounce 0) when `allow_default`, otherwise an error.
+/// Returns CLI_OK or CLI_USAGE after printing the error.
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out);
 /// The start of the commands that take one spring (params, curve, css, compare): cli_parse_command,
 /// cli_check_outputs, then cli_resolve_spring with SwiftUI's default spring when no spring flag is
 /// given. Returns 1 when the command is done (help printed, or an error), with the exit status in
 /// *status; 0 to go on with the spring in *out.
 int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *help, cli_spring *out, int *status);
-/// Number of spring flags given (excluding --epsilon).
+/// Number of spring flags given (excluding --epsilon; counting --preset and --reduced-motion).
 int cli_spring_flag_count(cli_args *a);
 /// Prints the help text for the spring flags.
 void cli_print_spring_help(FILE *f);
@@ -207,6 +212,14 @@ void cli_json_spring(jw *w, const char *key, const cli_spring *s);
 double cli_clean_bounce(double bounce);
 
 // ---------------------------------------------------------------------------------------------
+// The CSS easing of a spring (css_linear.h) and its cubic-bezier() fallback (cmd_css.c), also used
+// by `spring code --for css`
+
+/// The cubic-bezier() (x1, y1, x2, y2, rounded to 3 decimals) closest to the curve's stops in the
+/// largest distance, and that distance (fraction of the move).
+void css_fit_cubic_bezier(const css_linear *c, double out[4], double *deviation);
+
+// ---------------------------------------------------------------------------------------------
 // Commands
 
 int cmd_params(int argc, char **argv);
@@ -216,5 +229,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_code(int argc, char **argv);
 
 #endif

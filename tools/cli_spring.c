@@ -6,7 +6,13 @@
 #include "param_table.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+// SwiftUI's default duration: the spring when none is given, and the duration --bounce alone keeps.
+#define CLI_DEFAULT_DURATION 0.5
+
+static int resolve_spring(cli_args *a, int allow_default, cli_spring *out);
 
 // Each field with a spring flag, once per flag (a flag such as --bounce serves two forms).
 static int spring_fields(const spring_param_field **out)
@@ -35,6 +41,8 @@ void cli_add_spring_options(cli_args *a)
 		const spring_param_range r = fields[i]->range;
 		cli_add(a, fields[i]->flag, CLI_NUMBER, fields[i]->meta, (cli_range){r.lo, r.hi, r.lo_open, r.hi_open});
 	}
+	cli_add(a, "--preset", CLI_STRING, "NAME", CLI_ANY);
+	cli_add(a, "--reduced-motion", CLI_FLAG, NULL, CLI_ANY);
 	a->has_spring = 1;
 }
 
@@ -45,12 +53,15 @@ int cli_spring_flag_count(cli_args *a)
 	for (int i = 0; i < n; i++) {
 		given += !fields[i]->shared_flag && cli_flag(a, fields[i]->flag);
 	}
-	return given;
+	return given + cli_flag(a, "--preset") + cli_flag(a, "--reduced-motion");
 }
 
 void cli_print_spring_help(FILE *f)
 {
-	fprintf(f, "spring (give one parameterisation; with none, SwiftUI's default duration 0.5, bounce 0):\n");
+	fprintf(f,
+	        "spring (give one parameterisation or a preset; with none, SwiftUI's default duration %g, bounce 0;\n"
+	        "--bounce alone keeps that duration):\n",
+	        CLI_DEFAULT_DURATION);
 	for (int k = 0; k < SPRING_PARAM_FORM_COUNT; k++) {
 		const spring_param_form *form = &spring_param_forms[k];
 		int order[SPRING_PARAM_MAX_FIELDS];
@@ -81,6 +92,16 @@ void cli_print_spring_help(FILE *f)
 		fputc('\n', f);
 	}
 	fprintf(f, "  %-35s settling threshold, fraction of the move (default 0.001)\n", "--epsilon E");
+	fprintf(f,
+	        "  %-35s a platform's named spring: SwiftUI smooth, snappy, bouncy;\n"
+	        "%38sMaterial 3 Expressive tokens SCHEME-SPEED-TYPE: standard or\n"
+	        "%38sexpressive, fast, default or slow, spatial or effects\n"
+	        "%38s(e.g. expressive-default-spatial)\n",
+	        "--preset NAME", "", "", "");
+	fprintf(f,
+	        "  %-35s the spring's reduced-motion form (for Reduce Motion /\n%38sprefers-reduced-motion): critically damped, "
+	        "settles in\n%38shalf the time or less\n",
+	        "--reduced-motion", "", "");
 }
 
 double cli_clean_bounce(double bounce)
@@ -97,7 +118,22 @@ static void add_given(cli_spring *s, const char *key, double v)
 	}
 }
 
+// 1 when every spring flag given belongs to `form`.
+static int form_fits(cli_args *a, const spring_param_form *form)
+{
+	const spring_param_field *fields[SPRING_PARAM_FORM_COUNT * SPRING_PARAM_MAX_FIELDS];
+	int n = spring_fields(fields);
+	for (int i = 0; i < n; i++) {
+		if (!fields[i]->shared_flag && cli_flag(a, fields[i]->flag) && spring_param_form_key_index(form, fields[i]->key) < 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 // The form whose primary flag was given (NULL: none); CLI_USAGE after the error when two were.
+// Forms sharing a primary flag (--stiffness with --damping or with --damping-ratio) are told
+// apart by their partners: the first that takes every flag given, else the first.
 static int chosen_form(cli_args *a, const spring_param_form **out)
 {
 	*out = NULL;
@@ -105,6 +141,12 @@ static int chosen_form(cli_args *a, const spring_param_form **out)
 		const spring_param_form *form = &spring_param_forms[k];
 		cli_opt *o = cli_find(a, form->fields[form->primary].flag);
 		if (!o || !o->seen) {
+			continue;
+		}
+		if (*out && strcmp((*out)->fields[(*out)->primary].flag, o->name) == 0) {
+			if (!form_fits(a, *out) && form_fits(a, form)) {
+				*out = form;
+			}
 			continue;
 		}
 		if (*out) {
@@ -128,6 +170,31 @@ static int is_primary(const char *flag)
 	return 0;
 }
 
+// Another form with the same primary flag as `form` (--stiffness: with --damping or with
+// --damping-ratio), NULL when none.
+static const spring_param_form *sibling_form(const spring_param_form *form)
+{
+	for (int k = 0; k < SPRING_PARAM_FORM_COUNT; k++) {
+		const spring_param_form *other = &spring_param_forms[k];
+		if (other != form && strcmp(other->fields[other->primary].flag, form->fields[form->primary].flag) == 0) {
+			return other;
+		}
+	}
+	return NULL;
+}
+
+// The first required field of `form` that `sibling` lacks (--damping for the physical form).
+static const spring_param_field *own_required(const spring_param_form *form, const spring_param_form *sibling)
+{
+	for (int i = 0; i < form->field_count; i++) {
+		const spring_param_field *f = &form->fields[i];
+		if (!spring_param_field_optional(f) && spring_param_form_key_index(sibling, f->key) < 0) {
+			return f;
+		}
+	}
+	return NULL;
+}
+
 // Every partner flag given must belong to `form`; CLI_USAGE after the error otherwise.
 static int check_partners(cli_args *a, const spring_param_form *form)
 {
@@ -141,13 +208,20 @@ static int check_partners(cli_args *a, const spring_param_form *form)
 		}
 		char owners[160] = "";
 		for (int k = 0; k < SPRING_PARAM_FORM_COUNT; k++) {
-			if (spring_param_form_key_index(&spring_param_forms[k], fields[i]->key) >= 0) {
-				const spring_param_form *owner = &spring_param_forms[k];
+			const spring_param_form *owner = &spring_param_forms[k];
+			const spring_param_form *sibling = sibling_form(owner);
+			if (spring_param_form_key_index(owner, fields[i]->key) >= 0 &&
+			    !(sibling && sibling < owner && spring_param_form_key_index(sibling, fields[i]->key) >= 0)) {
 				if (owners[0]) {
 					strncat(owners, " or ", sizeof owners - strlen(owners) - 1);
 				}
 				strncat(owners, owner->fields[owner->primary].flag, sizeof owners - strlen(owners) - 1);
 			}
+		}
+		const spring_param_form *sibling = form ? sibling_form(form) : NULL;
+		if (sibling && spring_param_form_key_index(sibling, fields[i]->key) >= 0 && own_required(form, sibling)) {
+			return cli_error(a->command, "%s takes %s or %s, not both", form->fields[form->primary].flag,
+			                 own_required(form, sibling)->flag, flag);
 		}
 		if (form) {
 			return cli_error(a->command, "%s does not go with %s (it goes with %s)", flag, form->fields[form->primary].flag,
@@ -181,26 +255,107 @@ int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *hel
 	return *status != CLI_OK;
 }
 
+// --preset NAME: the library's named spring, described by the form it is published in.
+static int resolve_preset(cli_args *a, cli_spring *out)
+{
+	const char *name = cli_str(a, "--preset", "");
+	char shown[160];
+	cli_clean(shown, sizeof shown, name);
+	if (spring_params_from_preset(name, &out->p) != SPRING_OK) {
+		char names[600] = "";
+		for (int i = 0; spring_preset_name(i); i++) {
+			strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
+			strncat(names, spring_preset_name(i), sizeof names - strlen(names) - 1);
+		}
+		return cli_error(a->command, "--preset: no preset is called '%s' (the presets: %s)", shown, names);
+	}
+	snprintf(out->kind, sizeof out->kind, "preset");
+	snprintf(out->preset, sizeof out->preset, "%s", name);
+	// Described, and given (a rig file's spring object), in the form it is published in: SwiftUI's
+	// duration and bounce, or a Material token's stiffness and damping ratio (mass 1), to 6 digits.
+	int material = strchr(name, '-') != NULL;
+	const char *keys[2] = {material ? "stiffness" : "duration", material ? "damping_ratio" : "bounce"};
+	double values[2] = {material ? out->p.stiffness : spring_duration(out->p),
+	                    material ? spring_damping_ratio(out->p) : cli_clean_bounce(spring_bounce(out->p))};
+	char n[2][40];
+	for (int i = 0; i < 2; i++) {
+		add_given(out, keys[i], strtod(fmt_num(n[i], values[i], 6), NULL));
+	}
+	if (material) {
+		snprintf(out->description, sizeof out->description,
+		         "preset %s (Material 3 Expressive token: stiffness %s N/m, damping ratio %s)", name, n[0], n[1]);
+	} else {
+		snprintf(out->description, sizeof out->description, "preset %s (SwiftUI .%s: duration %s s, bounce %s)", name, name, n[0],
+		         n[1]);
+	}
+	return CLI_OK;
+}
+
+// --reduced-motion: the resolved spring turned into its reduced-motion form.
+static int apply_reduced_motion(cli_args *a, cli_spring *out)
+{
+	if (!cli_flag(a, "--reduced-motion")) {
+		return CLI_OK;
+	}
+	spring_result r = spring_params_reduced_motion(out->p, &out->p);
+	if (r != SPRING_OK) {
+		return cli_error(a->command, "--reduced-motion: %s has no reduced-motion form (%s)", out->description,
+		                 spring_result_string(r));
+	}
+	out->reduced_motion = 1;
+	size_t len = strlen(out->description);
+	snprintf(out->description + len, sizeof out->description - len, ", reduced motion");
+	return CLI_OK;
+}
+
+// 1 when --bounce is the only spring flag given (it then keeps SwiftUI's default duration).
+static int bounce_alone(cli_args *a)
+{
+	return cli_flag(a, "--bounce") && cli_spring_flag_count(a) - cli_flag(a, "--reduced-motion") == 1;
+}
+
 int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out)
+{
+	int status = resolve_spring(a, allow_default, out);
+	return status == CLI_OK ? apply_reduced_motion(a, out) : status;
+}
+
+static int resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 {
 	memset(out, 0, sizeof *out);
 	const spring_param_form *form = NULL;
-	if (chosen_form(a, &form) != CLI_OK || check_partners(a, form) != CLI_OK) {
+	if (cli_flag(a, "--preset")) {
+		int others = cli_spring_flag_count(a) - 1 - cli_flag(a, "--reduced-motion");
+		if (others > 0) {
+			return cli_error(a->command, "--preset is a whole spring: give it without other spring flags");
+		}
+	}
+	if (chosen_form(a, &form) != CLI_OK) {
+		return CLI_USAGE;
+	}
+	int implicit_duration = !form && bounce_alone(a);
+	if (implicit_duration) {
+		form = &spring_param_forms[SPRING_PARAM_DURATION];
+	}
+	if (check_partners(a, form) != CLI_OK) {
 		return CLI_USAGE;
 	}
 	const spring_param_form *settling = &spring_param_forms[SPRING_PARAM_SETTLING];
 	const spring_param_field *epsilon = &settling->fields[spring_param_form_key_index(settling, "epsilon")];
 	out->epsilon = cli_num(a, epsilon->flag, epsilon->fallback);
+	if (cli_flag(a, "--preset")) {
+		return resolve_preset(a, out);
+	}
 	double v[SPRING_PARAM_MAX_FIELDS] = {0.0, 0.0, 0.0};
 	if (!form) {
 		if (!allow_default) {
 			return cli_error(a->command, "no spring given (for example --duration 0.5 --bounce 0.3; see --help)");
 		}
 		form = &spring_param_forms[SPRING_PARAM_DURATION];
-		v[0] = 0.5;
+		v[0] = CLI_DEFAULT_DURATION;
 		v[1] = form->fields[1].fallback;
 		snprintf(out->kind, sizeof out->kind, "default");
-		snprintf(out->description, sizeof out->description, "SwiftUI default: duration 0.5 s, bounce 0");
+		snprintf(out->description, sizeof out->description, "SwiftUI default: duration %g s, bounce 0", CLI_DEFAULT_DURATION);
 	} else {
 		int order[SPRING_PARAM_MAX_FIELDS];
 		int count = spring_param_form_listing(form, order);
@@ -208,10 +363,18 @@ int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 			const spring_param_field *field = &form->fields[order[i]];
 			if (cli_flag(a, field->flag)) {
 				v[order[i]] = cli_num(a, field->flag, 0.0);
+			} else if (implicit_duration && order[i] == form->primary) {
+				v[order[i]] = CLI_DEFAULT_DURATION;
 			} else if (spring_param_field_optional(field)) {
 				v[order[i]] = field->fallback;
 			} else {
-				return cli_error(a->command, "%s needs %s", form->fields[form->primary].flag, field->flag);
+				const spring_param_form *sibling = sibling_form(form);
+				const spring_param_field *other = sibling ? own_required(sibling, form) : NULL;
+				if (other && !form_fits(a, sibling)) {
+					other = NULL; // a partner of this form was given: it alone is missing
+				}
+				return cli_error(a->command, "%s needs %s%s%s", form->fields[form->primary].flag, field->flag,
+				                 other ? " or " : "", other ? other->flag : "");
 			}
 		}
 		char n[SPRING_PARAM_MAX_FIELDS][40];
@@ -262,6 +425,12 @@ void cli_json_spring(jw *w, const char *key, const cli_spring *s)
 	jw_object(w, key);
 	jw_str(w, "parameterisation", s->kind);
 	jw_str(w, "description", s->description);
+	if (s->preset[0]) {
+		jw_str(w, "preset", s->preset);
+	}
+	if (s->reduced_motion) {
+		jw_bool(w, "reduced_motion", 1);
+	}
 	jw_object(w, "given");
 	for (int i = 0; i < s->given_count; i++) {
 		jw_num(w, s->given_name[i], s->given_value[i]);

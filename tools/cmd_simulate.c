@@ -222,15 +222,26 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 	snprintf(title, sizeof title, "%s, clip %s: %d frames at %s fps", shown, clip_name, r->frames - 1, fmt_num(n0, r->fps, 6));
 	svg_begin(b, width, height, title, "The skeleton over time (a filmstrip of frames) and the paths of the chain tips.", 1);
 	svg_text(b, 10, 22, "start", 15, "bold", "#222222", title);
-	// Legend: chains.
-	double lx = 10;
-	svg_text(b, lx, 44, "start", 12, NULL, "#444444", "bones");
-	lx += 44;
-	for (int c = 0; c < f->info->chain_count && c < 8; c++) {
-		sb_printf(b, "<line x1=\"%.1f\" y1=\"40\" x2=\"%.1f\" y2=\"40\" stroke=\"%s\" stroke-width=\"3\"/>\n", lx, lx + 16,
-		          svg_color(c));
-		svg_text(b, lx + 20, 44, "start", 12, NULL, "#444444", f->info->chains[c].name);
-		lx += 30 + 7.0 * (double)strlen(f->info->chains[c].name);
+	// Legend: the other bones, then every chain in its colour (wrapping at the figure's width).
+	double lx = 10, ly = 44;
+	for (int c = -1; c < f->info->chain_count; c++) {
+		const char *name = c < 0 ? "bones (not in a spring chain)" : f->info->chains[c].name;
+		char unnamed[32];
+		if (!name || !name[0]) {
+			snprintf(unnamed, sizeof unnamed, "chain %d", c + 1);
+			name = unnamed;
+		}
+		double w = 30 + 7.0 * (double)strlen(name);
+		if (lx + w > width - 10 && lx > 10) {
+			lx = 10;
+			ly += 16;
+		}
+		sb_printf(b,
+		          "<line class=\"legend-swatch\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		          "stroke-width=\"3\"/>\n",
+		          lx, ly - 4, lx + 16, ly - 4, c < 0 ? "#333333" : svg_color(c));
+		svg_text(b, lx + 20, ly, "start", 12, NULL, "#444444", name);
+		lx += w;
 	}
 	for (int k = 0; k < panels; k++) {
 		int fr = picks[k];

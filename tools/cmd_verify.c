@@ -409,7 +409,7 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 static int rig_envelope_run(const char *cmd, const char *path, int clip, double fps, int checkpoints, double *out)
 {
 	rig_file f;
-	if (rig_file_open(cmd, path, &f) != CLI_OK) {
+	if (rig_file_load(cmd, path, &f) != CLI_OK) {
 		return CLI_USAGE;
 	}
 	int chains = f.info->chain_count;
@@ -523,7 +523,7 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 	const char *path = a->positional[0];
 	double seconds = cli_num(a, "--seconds", 4.0);
 	rig_file f;
-	if (rig_file_open(cmd, path, &f) != CLI_OK) {
+	if (rig_file_load(cmd, path, &f) != CLI_OK) { // its warnings go into the report
 		return CLI_USAGE;
 	}
 	int clip = -1;
@@ -596,6 +596,11 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		jw_num(&w, "hold_seconds", RIG_HOLD_SECONDS);
 		jw_num(&w, "envelope_seconds", checkpoints * RIG_CHECKPOINT);
 		jw_num_array(&w, "fps", fps, fps_count);
+		jw_array(&w, "warnings", 0);
+		for (int i = 0; i < f.info->warning_count && i < SPRING_RIG_FILE_MAX_WARNINGS; i++) {
+			jw_str(&w, NULL, f.info->warnings[i]);
+		}
+		jw_array_end(&w);
 		jw_array(&w, "chains", 0);
 		for (int c = 0; c < chains; c++) {
 			json_chain(&w, &f.info->chains[c], &res[c], fps, fps_count);
@@ -606,6 +611,10 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		char shown[200];
 		sb_printf(&b, "rig: %s (%d chains), clip %s\n", cli_clean(shown, sizeof shown, path), chains,
 		          clip_name ? clip_name : "(none)");
+		for (int i = 0; i < f.info->warning_count && i < SPRING_RIG_FILE_MAX_WARNINGS; i++) {
+			char warning[SPRING_RIG_FILE_WARNING_SIZE];
+			sb_printf(&b, "warning: %s\n", cli_clean(warning, sizeof warning, f.info->warnings[i]));
+		}
 		sb_printf(&b, "energy and rest: 1 s of the clip, then the setup pose held for 60 s at 60 fps\n");
 		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n, checkpoints * RIG_CHECKPOINT, 6));
 		text_fps(&b, fps, fps_count);

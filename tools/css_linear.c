@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-// At most 4 decimals, trailing zeros dropped, "-0" as "0".
-static void format_stop(char *buf, size_t size, double v)
+void css_linear_format_stop(char *buf, size_t size, double v)
 {
 	snprintf(buf, size, "%.4f", v);
 	char *dot = strchr(buf, '.');
@@ -65,7 +64,7 @@ static int build(spring_params p, double ms, double max_duration, css_linear *c)
 	size_t used = (size_t)snprintf(c->easing, text_size, "linear(");
 	char buf[40];
 	for (int i = 0; i < count; i++) {
-		format_stop(buf, sizeof buf, progress[i]);
+		css_linear_format_stop(buf, sizeof buf, progress[i]);
 		c->stops[i] = strtod(buf, NULL);
 		used += (size_t)snprintf(c->easing + used, text_size - used, "%s%s", i ? ", " : "", buf);
 	}

@@ -11,6 +11,8 @@
 
 #include "spring/spring.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,6 +46,9 @@ enum {
 /// CSS_LINEAR_TOLERANCE from the spring and the stop count allows. On success `*out` owns memory
 /// (css_linear_free); on failure it holds nothing to free.
 int css_linear_make(spring_params p, double max_duration, double resolution_ms, css_linear *out);
+
+/// A stop as printed: at most 4 decimals, trailing zeros dropped, "-0" as "0" (`size` >= 8).
+void css_linear_format_stop(char *buf, size_t size, double v);
 
 /// Frees what css_linear_make allocated and zeroes `*c`.
 void css_linear_free(css_linear *c);

@@ -13,6 +13,21 @@
 
 int rig_file_open(const char *command, const char *path, rig_file *out)
 {
+	int status = rig_file_load(command, path, out);
+	if (status == CLI_OK) {
+		char shown[160];
+		cli_clean(shown, sizeof shown, path);
+		for (int i = 0; i < out->info->warning_count && i < SPRING_RIG_FILE_MAX_WARNINGS; i++) {
+			char warning[SPRING_RIG_FILE_WARNING_SIZE];
+			fprintf(stderr, "spring: %s: warning: %s: %s\n", command, shown,
+			        cli_clean(warning, sizeof warning, out->info->warnings[i]));
+		}
+	}
+	return status;
+}
+
+int rig_file_load(const char *command, const char *path, rig_file *out)
+{
 	memset(out, 0, sizeof *out);
 	out->info = calloc(1, sizeof *out->info);
 	spring_rig_file_error *err = calloc(1, sizeof *err);

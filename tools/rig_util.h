@@ -15,7 +15,11 @@ typedef struct rig_file {
 } rig_file;
 
 /// Loads `path`. On failure prints "spring: <command>: <file: path: reason>" and returns CLI_USAGE.
+/// The file's warnings (f->info->warnings: a degree value that looks like radians) go to standard
+/// error, "spring: <command>: warning: <file>: <path>: <reason>"; they do not stop the command.
 int rig_file_open(const char *command, const char *path, rig_file *out);
+/// rig_file_open without printing the warnings (the caller reports them).
+int rig_file_load(const char *command, const char *path, rig_file *out);
 void rig_file_close(rig_file *f);
 /// Clip index by name (NULL -> the first clip, or -1 when the rig has none). CLI_USAGE after an
 /// error message when the name is unknown.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `spring`: the command-line tool. Commands: params, curve, css, compare, simulate, verify, demo
+// `spring`: the command-line tool. Commands: params, curve, css, code, compare, simulate, verify, demo
 // (one file each, cmd_*.c); this file finds the command and prints the overall help.
 #include "cli.h"
 
@@ -14,7 +14,8 @@ static void usage(FILE *f)
 	           "commands:\n"
 	           "  params     every equivalent parameterisation, overshoot, settling duration and time\n"
 	           "  curve      position and velocity over time (text, --csv, --json, --svg FILE)\n"
-	           "  css        a CSS linear() easing and its duration, ready to paste\n"
+	           "  css        a CSS linear() easing and its duration, ready to paste (@keyframes, fallback)\n"
+	           "  code       the spring as a SwiftUI, Compose, Flutter, Motion, react-spring or CSS snippet\n"
 	           "  compare    tween versus spring when the target changes mid-flight (--svg FILE)\n"
 	           "  simulate   play a rig file: per-frame bone transforms (--csv, --json, --svg FILE)\n"
 	           "  verify     the three objective checks on a spring or a rig file (exit 1 on FAIL)\n"
@@ -42,8 +43,8 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*run)(int, char **);
-	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},   {"css", cmd_css},  {"compare", cmd_compare},
-	                {"simulate", cmd_simulate}, {"verify", cmd_verify}, {"demo", cmd_demo}};
+	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},   {"css", cmd_css},   {"compare", cmd_compare},
+	                {"simulate", cmd_simulate}, {"verify", cmd_verify}, {"demo", cmd_demo}, {"code", cmd_code}};
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		if (strcmp(cmd, commands[i].name) == 0) {
 			return commands[i].run(argc, argv);

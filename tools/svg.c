@@ -128,6 +128,17 @@ static double map_y(const mapping *m, double y)
 	return fmax(-1e6, fmin(1e6, py));
 }
 
+// The legend text of series s: its label, or "series N" when it has none (every series is named).
+static const char *series_label(const svg_plot *p, int s, char buf[32])
+{
+	const char *label = p->series[s].label;
+	if (label && label[0]) {
+		return label;
+	}
+	snprintf(buf, 32, "series %d", s + 1);
+	return buf;
+}
+
 // Width of a legend entry: swatch, gap, text (about 6.6 px per character at 12 px), spacing.
 static double legend_item_width(const char *label)
 {
@@ -214,10 +225,8 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 	{
 		double lx = legend_x0;
 		for (int s = 0; s < p->series_count; s++) {
-			if (!p->series[s].label) {
-				continue;
-			}
-			double w = legend_item_width(p->series[s].label);
+			char unnamed[32];
+			double w = legend_item_width(series_label(p, s, unnamed));
 			if (legend_rows == 0 || (lx + w > legend_x1 && lx > legend_x0)) {
 				legend_rows++;
 				lx = legend_x0;
@@ -252,10 +261,9 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 		int first = 1;
 		for (int s = 0; s < p->series_count; s++) {
 			const svg_series *se = &p->series[s];
-			if (!se->label) {
-				continue;
-			}
-			double w = legend_item_width(se->label);
+			char unnamed[32];
+			const char *label = series_label(p, s, unnamed);
+			double w = legend_item_width(label);
 			if (!first && lx + w > legend_x1 && lx > legend_x0) {
 				lx = legend_x0;
 				ly += 18.0;
@@ -268,7 +276,7 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 				lx, ly - 4.0, lx + 18.0, ly - 4.0, color, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
 			sb_puts(b, "<text class=\"legend\" ");
 			sb_printf(b, "x=\"%.2f\" y=\"%.2f\" fill=\"#222222\">", lx + 23.0, ly);
-			sb_xml(b, se->label);
+			sb_xml(b, label);
 			sb_puts(b, "</text>\n");
 			lx += w;
 		}
@@ -347,8 +355,9 @@ void svg_plot_draw(sbuf *b, const svg_plot *p)
 	for (int s = 0; s < p->series_count; s++) {
 		const svg_series *se = &p->series[s];
 		const char *color = se->color ? se->color : svg_color(s);
+		char unnamed[32];
 		sb_puts(b, "<path class=\"series\" data-label=\"");
-		sb_xml(b, se->label ? se->label : "");
+		sb_xml(b, series_label(p, s, unnamed));
 		sb_printf(b, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" stroke-linejoin=\"round\"%s d=\"", color,
 		          se->width > 0.0 ? se->width : 2.0, se->dashed ? " stroke-dasharray=\"7 5\"" : "");
 		int pen = 0, any = 0;

@@ -13,7 +13,7 @@
 #define SVG_MAX_LINES 6
 
 typedef struct svg_series {
-	const char *label;   ///< legend text (NULL: not in the legend)
+	const char *label;   ///< legend text (NULL or empty: "series N", so that every series is named)
 	const double *x, *y; ///< n points; non-finite points break the line
 	int n;
 	const char *color; ///< CSS colour; NULL -> the palette colour for its index
@@ -53,7 +53,8 @@ const char *svg_color(int i);
 void svg_begin(sbuf *b, double width, double height, const char *title, const char *description, int standalone);
 void svg_end(sbuf *b);
 
-/// Draws one plot panel. Each series becomes one <path class="series" data-label="...">.
+/// Draws one plot panel with a legend naming every series. Each series becomes one
+/// <path class="series" data-label="...">.
 void svg_plot_draw(sbuf *b, const svg_plot *p);
 
 /// Text at (x, y); anchor "start", "middle" or "end"; size in px (0 -> 12); weight "bold" or NULL.

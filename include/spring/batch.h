@@ -128,6 +128,7 @@ typedef struct spring_exact_cache {
 	double transition[4]; ///< pp, pv, vp, vv of e' = pp e + pv v, v' = vp e + vv v, e = x - target
 } spring_exact_cache;     // 56 bytes
 
+/// spring_step_exact (scalar, vec2, vec3, angle) through `cache`: same bits, same result codes.
 SPRING_API spring_result spring_step_exact_cached(spring_exact_cache *cache, spring_params p, spring_state *s, float target,
                                                   float dt);
 SPRING_API spring_result spring_step_exact_cached_vec2(spring_exact_cache *cache, spring_params p, spring_state_vec2 *s,

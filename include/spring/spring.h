@@ -115,6 +115,51 @@ SPRING_API spring_result spring_params_from_per_frame(float stiffness_per_frame,
 /// SPRING_ERROR_NO_SOLUTION when the loop flips sign every frame (no continuous twin).
 SPRING_API spring_result spring_params_from_per_frame_exact(float stiffness_per_frame, float damping_per_frame, float fps,
                                                             spring_params *out);
+/// Jetpack Compose `spring(dampingRatio, stiffness)` (mass 1) and Flutter
+/// `SpringDescription.withDampingRatio(mass:stiffness:ratio:)`: c = 2 zeta sqrt(k m).
+/// mass > 0 kg, stiffness > 0 N/m, damping_ratio zeta >= 0.
+SPRING_API spring_result spring_params_from_damping_ratio(float mass, float stiffness, float damping_ratio, spring_params *out);
+/// Motion `{type: "spring", duration, bounce}` (Motion's own `duration`, which is not SwiftUI's):
+/// the spring whose envelope falls to 0.001 of a unit move after `duration`, that is
+/// spring_params_from_settling(duration, zeta, 0.001), with zeta from bounce as SwiftUI maps it
+/// and kept in [0.05, 20] as Motion keeps it (bounce 0.95 to 1 all give zeta 0.05).
+/// duration in [0.01, 10] seconds (Motion's own limits), bounce in (-1, 1].
+SPRING_API spring_result spring_params_from_motion_duration(float duration, float bounce, spring_params *out);
+/// @}
+
+/// @name Named presets
+/// The platforms' named springs, each converted by the parameterisation it is published in:
+/// - SwiftUI `Spring.smooth`, `.snappy`, `.bouncy`: "smooth", "snappy", "bouncy"
+///   (spring_params_from_duration_bounce with duration 0.5 s and bounce 0, 0.15, 0.3);
+/// - Material 3 Expressive spring tokens (Jetpack Compose `MotionScheme.standard()` /
+///   `.expressive()`): "<scheme>-<speed>-<type>" with scheme standard or expressive, speed fast,
+///   default or slow, type spatial (movement, size, shape) or effects (colour, opacity: never
+///   overshoots), e.g. "expressive-default-spatial" (spring_params_from_damping_ratio with mass 1
+///   and the token's stiffness and damping ratio).
+/// @{
+/// The preset called `name` (exact, lower case). `name` or `out` NULL, or a name that is no preset:
+/// INVALID_ARGUMENT. Writes `*out` only on success.
+SPRING_API spring_result spring_params_from_preset(const char *name, spring_params *out);
+/// The name of preset `index` (0, 1, ...), in the order listed above; NULL past the last one.
+SPRING_API const char *spring_preset_name(int index);
+/// @}
+
+/// @name Reduced motion
+/// For people who ask their system to reduce motion (Apple: with Reduce Motion on, "UI should
+/// avoid large animations", and bouncing, multi-speed motion is a trigger to soften, while removing
+/// animations that carry meaning makes an app harder to follow; Material: what must not overshoot
+/// uses the critically damped effects springs). The reduced form of a spring is critically damped (never
+/// overshoots) and settles, to 0.1% of a unit move from rest, in at most half the time the
+/// original takes (spring_settling_time, epsilon 0.001), and no later than half the time of the
+/// critically damped spring of the original's natural frequency (so an undamped spring, which
+/// never settles, gets one too): omega_n' = max(2 u / T, 2 omega_n) with T the original's
+/// settling time and u = 9.2334 (the critically damped unit move is within 0.001 at omega_n t = u).
+/// Mass 1.
+/// @{
+/// `p` valid (NOT_FINITE, OUT_OF_RANGE otherwise), `out` not NULL (INVALID_ARGUMENT);
+/// OUT_OF_RANGE when the reduced spring's stiffness would leave float range (omega_n' above about
+/// 1.8e19 rad/s). Writes `*out` only on success.
+SPRING_API spring_result spring_params_reduced_motion(spring_params p, spring_params *out);
 /// @}
 
 /// @name Queries. On invalid parameters each returns 0.

@@ -47,6 +47,14 @@ static spring_result per_frame(const float *v, spring_params *out)
 {
 	return spring_params_from_per_frame(v[0], v[1], v[2], out);
 }
+static spring_result stiffness_ratio(const float *v, spring_params *out)
+{
+	return spring_params_from_damping_ratio(v[2], v[0], v[1], out);
+}
+static spring_result motion_duration(const float *v, spring_params *out)
+{
+	return spring_params_from_motion_duration(v[0], v[1], out);
+}
 
 #define REQUIRED NAN
 #define INF 1e30
@@ -106,6 +114,17 @@ const spring_param_form spring_param_forms[SPRING_PARAM_FORM_COUNT] = {
 		 {"fps", "--per-frame-fps", "FPS", REQUIRED, POSITIVE, 0}},
 		per_frame, "per-frame stiffness %s, damping %s at %s fps",
 		"legacy per-frame loop (v += (t - x) S; v *= D; x += v)"},
+	[SPRING_PARAM_STIFFNESS_RATIO] = {"stiffness-damping-ratio", 0, 3,
+		{{"stiffness", "--stiffness", "K", REQUIRED, POSITIVE, 0},
+		 {"damping_ratio", "--damping-ratio", "Z", REQUIRED, NONNEGATIVE, 0},
+		 {"mass", "--mass", "M", 1.0, POSITIVE, 0}},
+		stiffness_ratio, "stiffness %s N/m, damping ratio %s, mass %s kg",
+		"Jetpack Compose spring(dampingRatio, stiffness), Flutter\nSpringDescription.withDampingRatio; mass default 1"},
+	[SPRING_PARAM_MOTION_DURATION] = {"motion-duration-bounce", 0, 2,
+		{{"motion_duration", "--motion-duration", "S", REQUIRED, {0.01, 10.0, 0, 0}, 0},
+		 {"bounce", "--bounce", "B", 0.3, BOUNCE, 0}},
+		motion_duration, "Motion duration %s s, bounce %s",
+		"Motion {type: \"spring\", duration, bounce}: done after S s\n(within 0.1%), not SwiftUI's duration; bounce default 0.3"},
 	// clang-format on
 };
 

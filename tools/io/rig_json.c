@@ -110,6 +110,8 @@ static spring_result read_document(rj *c, const cJSON *doc, spring_rig **out, sp
 	}
 	if (info) {
 		fill_info(rig, &desc, info);
+		info->warning_count = c->warning_count;
+		memcpy(info->warnings, c->warnings, sizeof info->warnings);
 	}
 	*out = rig;
 	return SPRING_OK;

@@ -3,6 +3,7 @@
 // final "file: path: reason" message.
 #include "rig_json_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,27 @@ spring_result rj_fail(rj *c, spring_result code, const char *path, const char *f
 		va_end(ap);
 	}
 	return code;
+}
+
+void rj_warn(rj *c, const char *path, const char *fmt, ...)
+{
+	if (c->warning_count < SPRING_RIG_FILE_MAX_WARNINGS) {
+		char reason[256];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(reason, sizeof reason, fmt, ap);
+		va_end(ap);
+		snprintf(c->warnings[c->warning_count], sizeof c->warnings[0], "%s: %s", path, reason);
+	}
+	c->warning_count++;
+}
+
+void rj_check_degrees(rj *c, const char *path, double degrees)
+{
+	if (fabs(degrees) < 2.0 * SPRING_PI && degrees != floor(degrees)) {
+		rj_warn(c, path, "%.6g looks like radians, but this value is in degrees (%.6g radians would be %.4g degrees)", degrees,
+		        degrees, degrees / RJ_DEG_TO_RAD);
+	}
 }
 
 spring_result rj_bad(rj *c, const char *path, const char *fmt, ...)

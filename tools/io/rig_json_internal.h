@@ -45,6 +45,9 @@ typedef struct rj {
 
 	int bone_count;
 	spring_rig_bone_desc *bones;
+
+	int warning_count; // warnings raised; the first SPRING_RIG_FILE_MAX_WARNINGS kept
+	char warnings[SPRING_RIG_FILE_MAX_WARNINGS][SPRING_RIG_FILE_WARNING_SIZE];
 } rj;
 
 /// Starts a read: clears `c` and `error` (optional) and names the document.
@@ -55,6 +58,12 @@ spring_result rj_finish(rj *c);
 spring_result rj_fail(rj *c, spring_result code, const char *path, const char *fmt, ...) RJ_PRINTF(4, 5);
 /// rj_fail with SPRING_ERROR_BAD_DEFINITION.
 spring_result rj_bad(rj *c, const char *path, const char *fmt, ...) RJ_PRINTF(3, 4);
+/// Records a warning ("path: reason"): the file is read on.
+void rj_warn(rj *c, const char *path, const char *fmt, ...) RJ_PRINTF(3, 4);
+/// Warns when `degrees`, read from a chain's `limit` at `path` (documented in degrees), looks like
+/// radians: |degrees| < 2 pi with a fractional part. (Rotations and rotate keys are not checked:
+/// small fractional degrees are common there, e.g. a 1.5 degree breath.)
+void rj_check_degrees(rj *c, const char *path, double degrees);
 /// Zeroed temporary memory, freed by rj_finish; NULL (the error recorded) when out of memory.
 void *rj_alloc(rj *c, size_t count, size_t size);
 /// strcpy that truncates to `size`.

@@ -418,6 +418,7 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		if (rj_get_float(c, j, path, "limit", 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
 			return c->result;
 		}
+		rj_check_degrees(c, p, (double)deg);
 		ch->limit = (float)((double)deg * RJ_DEG_TO_RAD);
 		if (type == SPRING_RIG_CHAIN_TIP && ch->limit > (float)SPRING_PI * 0.99999f) {
 			return rj_bad(c, p, "must be < 180 (got %.9g; a cone limit reaches at most 179.998)", (double)deg);

@@ -28,6 +28,8 @@ extern "C" {
 
 #define SPRING_RIG_FILE_MAX_BYTES (16u * 1024u * 1024u) ///< largest rig file accepted (16 MiB)
 #define SPRING_RIG_FILE_VERSION 1                       ///< the format version this reader reads
+#define SPRING_RIG_FILE_MAX_WARNINGS 8                  ///< warnings kept in spring_rig_file_info
+#define SPRING_RIG_FILE_WARNING_SIZE 320                ///< bytes of each, NUL included
 
 /// Why a rig file was rejected. Every string is NUL-terminated (truncated if it had to be).
 typedef struct spring_rig_file_error {
@@ -83,6 +85,11 @@ typedef struct spring_rig_file_info {
 	spring_rig_file_ik iks[SPRING_RIG_MAX_IK];
 	int chain_count;
 	spring_rig_file_chain chains[SPRING_RIG_MAX_CHAINS];
+	/// Warnings: what the file may not mean but is allowed to say. Today one kind: a chain `limit`
+	/// (degrees) that looks like radians, |limit| < 2 pi with a fractional part (0.5 is most likely
+	/// 0.5 radians meant as 28.6 degrees). The rig loads as written.
+	int warning_count; ///< warnings raised (at most SPRING_RIG_FILE_MAX_WARNINGS are kept below)
+	char warnings[SPRING_RIG_FILE_MAX_WARNINGS][SPRING_RIG_FILE_WARNING_SIZE]; ///< "path: reason", in file order
 } spring_rig_file_info;
 
 /// Reads a rig file (at most SPRING_RIG_FILE_MAX_BYTES) and creates the rig with

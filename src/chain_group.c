@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// spring_chain_group: many tip chains of one shape stepped together (chain.h, "Groups of tip
+// chains"). The group is a header, then `chain_count` spring_chain members whose per-bone state
+// is stored across the chains (chain.c's lanes): every per-chain call is the spring_chain call on
+// the member, and an update steps all members at once, bone by bone over the chains.
+#include "spring/chain.h"
+
+#include "chain_internal.h"
+#include "spring_internal.h"
+
+#include <string.h>
+
+struct spring_chain_group {
+	int chain_count;
+	int bone_count;
+	spring_clock clock;          // the one clock of every chain
+	spring_internal_owner owner; // set by create; zero for caller memory
+};
+
+// Member 0 sits at the first 16-byte boundary after the header.
+static spring_chain *first_member(const spring_chain_group *g)
+{
+	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)g + spring_internal_align16(sizeof *g));
+}
+
+static spring_chain *chain_at(const spring_chain_group *g, int chain)
+{
+	return spring_chain_internal_lane(first_member(g), chain);
+}
+
+static int valid_index(const spring_chain_group *g, int chain)
+{
+	return g && chain >= 0 && chain < g->chain_count;
+}
+
+// What a group refuses beyond spring_chain's own checks: a chain count out of range, colliders.
+static spring_result check_group(const spring_chain_desc *desc, int chain_count, spring_error *error)
+{
+	if (chain_count < 1 || chain_count > SPRING_CHAIN_GROUP_MAX_CHAINS) {
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "chain_count",
+		                               "chain_count must be in 1..%d (got %d)", SPRING_CHAIN_GROUP_MAX_CHAINS, chain_count);
+	}
+	if (desc && (desc->collider_count != 0 || desc->max_colliders != 0)) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1,
+		                               "collider_count",
+		                               "a chain group takes no colliders (collider_count and max_colliders must be 0; "
+		                               "use spring_chain for chains that collide)");
+	}
+	return SPRING_OK;
+}
+
+size_t spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count)
+{
+	if (check_group(desc, chain_count, NULL) != SPRING_OK) {
+		return 0;
+	}
+	size_t lanes = spring_chain_internal_lanes_size(desc, chain_count, sizeof(spring_chain_group));
+	return lanes ? sizeof(spring_chain_group) + lanes : 0;
+}
+
+spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
+                                      spring_chain_group **out, spring_error *error)
+{
+	if (error) {
+		memset(error, 0, sizeof *error);
+	}
+	if (!out) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "out",
+		                               "out is NULL");
+	}
+	spring_result r = check_group(desc, chain_count, error);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	size_t need = spring_chain_group_memory_size(desc, chain_count);
+	if (need == 0) {
+		// The description is invalid: let the chain's checks say why.
+		return spring_chain_internal_lanes_init(desc, chain_count, NULL, 0, error);
+	}
+	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < need) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "memory",
+		                               "memory must be 16-byte aligned and at least %zu bytes", need);
+	}
+	spring_chain_group *g = (spring_chain_group *)memory;
+	memset(g, 0, sizeof *g);
+	r = spring_chain_internal_lanes_init(desc, chain_count, memory, sizeof *g, error);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	g->chain_count = chain_count;
+	g->bone_count = desc->bone_count;
+	g->clock = *spring_chain_clock(first_member(g));
+	*out = g;
+	return SPRING_OK;
+}
+
+// spring_internal_create's init signature for a (desc, count) pair.
+typedef struct group_args {
+	const spring_chain_desc *desc;
+	int chain_count;
+} group_args;
+
+static spring_result group_init_thunk(const void *args, void *memory, size_t size, void **out, spring_error *error)
+{
+	const group_args *a = (const group_args *)args;
+	spring_chain_group *g = NULL;
+	spring_result r = spring_chain_group_init(a->desc, a->chain_count, memory, size, out ? &g : NULL, error);
+	if (r == SPRING_OK) {
+		*out = g;
+	}
+	return r;
+}
+
+spring_result spring_chain_group_create(const spring_chain_desc *desc, int chain_count, spring_chain_group **out,
+                                        spring_error *error)
+{
+	group_args args = {desc, chain_count};
+	void *object = NULL;
+	spring_allocator used;
+	spring_result r = spring_internal_create(&args, spring_chain_group_memory_size(desc, chain_count), group_init_thunk,
+	                                         out ? &object : NULL, &used, "chain group", error);
+	if (r == SPRING_OK) {
+		*out = (spring_chain_group *)object;
+		(*out)->owner.block = object;
+		(*out)->owner.allocator = used;
+	}
+	return r;
+}
+
+void spring_chain_group_destroy(spring_chain_group *group)
+{
+	if (group) {
+		spring_internal_destroy(group, &group->owner);
+	}
+}
+
+int spring_chain_group_chain_count(const spring_chain_group *group)
+{
+	return group ? group->chain_count : 0;
+}
+
+int spring_chain_group_bone_count(const spring_chain_group *group)
+{
+	return group ? group->bone_count : 0;
+}
+
+spring_result spring_chain_group_update(spring_chain_group *group, const spring_xform3 *roots, float frame_dt)
+{
+	if (!group || !roots) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_internal_update_lanes(first_member(group), group->chain_count, &group->clock, roots, frame_dt);
+}
+
+spring_result spring_chain_group_get_pose(const spring_chain_group *group, int chain, spring_xform3 *bones, spring_vec3 *tips,
+                                          int capacity)
+{
+	if (!valid_index(group, chain)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_internal_pose(chain_at(group, chain), group->clock.alpha, bones, tips, capacity);
+}
+
+spring_result spring_chain_group_get_poses(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips, int capacity)
+{
+	if (!group || (!bones && !tips) || capacity / group->bone_count < group->chain_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_internal_lanes_pose(first_member(group), group->chain_count, group->clock.alpha, bones, tips);
+}
+
+spring_result spring_chain_group_get_state(const spring_chain_group *group, int chain, int bone, spring_state_vec3 *tip)
+{
+	if (!valid_index(group, chain)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_get_state(chain_at(group, chain), bone, tip);
+}
+
+spring_result spring_chain_group_reset(spring_chain_group *group, int chain, spring_xform3 root)
+{
+	if (!valid_index(group, chain)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_reset(chain_at(group, chain), root);
+}
+
+spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, spring_xform3 root)
+{
+	if (!valid_index(group, chain)) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return spring_chain_teleport(chain_at(group, chain), root);
+}
+
+spring_result spring_chain_group_set_params(spring_chain_group *group, int chain, int bone, spring_params params)
+{
+	if (!group || (chain != -1 && !valid_index(group, chain))) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (chain >= 0) {
+		return spring_chain_set_params(chain_at(group, chain), bone, params);
+	}
+	// Every chain: the first one checks (an invalid call changes nothing), the rest cannot fail.
+	spring_result r = spring_chain_set_params(chain_at(group, 0), bone, params);
+	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
+		r = spring_chain_set_params(chain_at(group, c), bone, params);
+	}
+	return r;
+}
+
+spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity, spring_vec3 wind)
+{
+	if (!group || (chain != -1 && !valid_index(group, chain))) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (chain >= 0) {
+		return spring_chain_set_forces(chain_at(group, chain), gravity, wind);
+	}
+	spring_result r = spring_chain_set_forces(chain_at(group, 0), gravity, wind);
+	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
+		r = spring_chain_set_forces(chain_at(group, c), gravity, wind);
+	}
+	return r;
+}
+
+bool spring_chain_group_is_resting(const spring_chain_group *group, int chain)
+{
+	return valid_index(group, chain) && spring_chain_is_resting(chain_at(group, chain));
+}
+
+const spring_clock *spring_chain_group_clock(const spring_chain_group *group)
+{
+	return group ? &group->clock : NULL;
+}

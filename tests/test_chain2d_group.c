@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: MIT
+// spring_chain2d_group: many angle chains of one shape stepped together. Each test names the trap
+// it protects against:
+//
+//  1. the group is N single chains bit for bit (per-chain roots, hitches, teleports, resets,
+//     parameter, inertia and force changes, sleeping chains, both integrators, root caps);
+//  2. one allocation at creation, none per frame; caller memory of exactly the size asked;
+//  3. bad descriptions and bad input are refused and change nothing (the block stays byte-identical);
+//  4. snapshots replay bit for bit.
+#include "spring/chain.h"
+
+#include "spring/verify.h"
+
+#include "scenes.h"
+#include "test_macros.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHAINS 64
+#define MAX_SEGMENTS 8
+
+static spring_params hz(float hertz, float ratio)
+{
+	spring_params p;
+	spring_params_from_frequency(hertz, ratio, &p);
+	return p;
+}
+
+// A chain shape: lengths, rest angles and a limit that differ per segment.
+static void shape(spring_chain2d_segment *segs, int n)
+{
+	memset(segs, 0, (size_t)n * sizeof *segs);
+	for (int i = 0; i < n; i++) {
+		segs[i].length = 1.0f + 0.25f * (float)(i % 3);
+		segs[i].rest_angle = i == 0 ? -1.5f : 0.1f * (float)((i % 3) - 1);
+		segs[i].limit = i == n - 1 ? 0.6f : 0.0f;
+	}
+}
+
+// Chain j's root at frame f: a sine path per chain; every fifth chain holds still (it rests and
+// sleeps), others stop for a while and start again.
+static spring_xform2 root_of(int j, int f)
+{
+	if (j % 5 == 0 || (f > 150 && f < 260 && j % 3 == 0)) {
+		f = j % 5 == 0 ? 0 : 150;
+	}
+	double t = f / 60.0 + 0.13 * j;
+	return scene_xform2((float)(3.0 * j + 2.0 * spring_det_sin(3.1 * t)), (float)(1.0 * spring_det_sin(6.3 * t)),
+	                    (float)(0.52 * spring_det_sin(4.4 * t)));
+}
+
+// The frame times: mostly 60 fps, with jitter, zero frames and hitches beyond the step cap.
+static float frame_dt(int f, uint32_t *seed)
+{
+	if (f % 97 == 50) {
+		return 0.3f; // hitch: more than max_steps steps
+	}
+	if (f % 41 == 7) {
+		return 0.0f;
+	}
+	return f % 3 == 0 ? 1.0f / 60.0f : (float)(0.004 + 0.03 * spring_random_unit(seed));
+}
+
+typedef struct twins {
+	spring_chain2d_group *group;
+	spring_chain2d *single[MAX_CHAINS];
+	int count, n;
+} twins;
+
+static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
+{
+	memset(t, 0, sizeof *t);
+	t->count = count;
+	t->n = d->segment_count;
+	spring_xform2 roots[MAX_CHAINS];
+	spring_chain2d_desc each = *d;
+	for (int j = 0; j < count; j++) {
+		roots[j] = root_of(j, 0);
+		each.root = roots[j];
+		ENSURE(spring_chain2d_create(&each, &t->single[j], NULL) == SPRING_OK);
+	}
+	spring_chain2d_group_desc gd = {.chain = d, .chain_count = count, .roots = roots};
+	spring_error e;
+	spring_result r = spring_chain2d_group_create(&gd, &t->group, &e);
+	ENSURE_MSG(r == SPRING_OK, "%s", e.message);
+	ENSURE(spring_chain2d_group_chain_count(t->group) == count);
+	ENSURE(spring_chain2d_group_segment_count(t->group) == d->segment_count);
+	return 0;
+}
+
+static void twins_free(twins *t)
+{
+	for (int j = 0; j < t->count; j++) {
+		spring_chain2d_destroy(t->single[j]);
+	}
+	spring_chain2d_group_destroy(t->group);
+}
+
+// Every chain of the group against its single twin, bit for bit: poses (joints and local
+// angles, one chain and all at once), stepped states, rest, the clock.
+static int twins_equal(const twins *t, int frame)
+{
+	spring_xform2 all[MAX_CHAINS * (MAX_SEGMENTS + 1)];
+	const int per = t->n + 1;
+	ENSURE(spring_chain2d_group_get_poses(t->group, all, t->count * per) == SPRING_OK);
+	for (int j = 0; j < t->count; j++) {
+		spring_xform2 a[MAX_SEGMENTS + 1], b[MAX_SEGMENTS + 1];
+		float la[MAX_SEGMENTS], lb[MAX_SEGMENTS];
+		ENSURE(spring_chain2d_group_get_pose(t->group, j, a, la, per) == SPRING_OK);
+		ENSURE(spring_chain2d_get_pose(t->single[j], b, lb, per) == SPRING_OK);
+		ENSURE_MSG(memcmp(a, b, (size_t)per * sizeof a[0]) == 0, "frame %d chain %d: pose differs", frame, j);
+		ENSURE_MSG(memcmp(la, lb, (size_t)t->n * sizeof la[0]) == 0, "frame %d chain %d: local angles differ", frame, j);
+		ENSURE(memcmp(all + (size_t)j * (size_t)per, a, (size_t)per * sizeof a[0]) == 0);
+		for (int i = 0; i < t->n; i++) {
+			spring_state sa, sb;
+			ENSURE(spring_chain2d_group_get_state(t->group, j, i, &sa) == SPRING_OK);
+			ENSURE(spring_chain2d_get_state(t->single[j], i, &sb) == SPRING_OK);
+			ENSURE_MSG(memcmp(&sa, &sb, sizeof sa) == 0, "frame %d chain %d segment %d: state differs", frame, j, i);
+		}
+		ENSURE_MSG(spring_chain2d_group_is_resting(t->group, j) == spring_chain2d_is_resting(t->single[j]),
+		           "frame %d chain %d: rest differs", frame, j);
+	}
+	const spring_clock *cg = spring_chain2d_group_clock(t->group), *cs = spring_chain2d_clock(t->single[0]);
+	ENSURE(cg->time == cs->time && cg->alpha == cs->alpha);
+	return 0;
+}
+
+// The same calls on both: a frame, and now and then a per-chain change.
+static int twins_frame(twins *t, int f, uint32_t *seed, int *resting_seen, int *moving_seen)
+{
+	const int c = t->count;
+	const int j = (f * 7) % c;
+	if (f % 53 == 20) {
+		spring_xform2 to = scene_xform2(50.0f + (float)j, -20.0f, 2.5f);
+		ENSURE(spring_chain2d_group_teleport(t->group, j, to) == spring_chain2d_teleport(t->single[j], to));
+	}
+	if (f % 89 == 30) {
+		spring_xform2 to = root_of(j, f);
+		ENSURE(spring_chain2d_group_reset(t->group, j, to) == spring_chain2d_reset(t->single[j], to));
+	}
+	if (f % 61 == 10) {
+		spring_params p = hz(1.0f + (float)(f % 5), 0.2f + 0.1f * (float)(f % 3));
+		int seg = f % t->n;
+		ENSURE(spring_chain2d_group_set_params(t->group, j, seg, p) == spring_chain2d_set_params(t->single[j], seg, p));
+		ENSURE(spring_chain2d_group_set_inertia(t->group, (j + 1) % c, seg - 1, 0.5f + (float)(f % 3)) ==
+		       spring_chain2d_set_inertia(t->single[(j + 1) % c], seg - 1, 0.5f + (float)(f % 3)));
+	}
+	if (f % 71 == 15) {
+		spring_vec2 g = {0.0f, -9.81f * (float)(f % 4)}, w = {(float)(f % 3) - 1.0f, 0.0f};
+		ENSURE(spring_chain2d_group_set_forces(t->group, j, g, w) == spring_chain2d_set_forces(t->single[j], g, w));
+	}
+	spring_xform2 roots[MAX_CHAINS];
+	for (int k = 0; k < c; k++) {
+		roots[k] = root_of(k, f);
+	}
+	float dt = frame_dt(f, seed);
+	ENSURE(spring_chain2d_group_update(t->group, roots, dt) == SPRING_OK);
+	for (int k = 0; k < c; k++) {
+		ENSURE(spring_chain2d_update(t->single[k], roots[k], dt) == SPRING_OK);
+		if (spring_chain2d_is_resting(t->single[k])) {
+			(*resting_seen)++;
+		} else {
+			(*moving_seen)++;
+		}
+	}
+	return twins_equal(t, f);
+}
+
+static int run_twins(const spring_chain2d_desc *d, int count, int frames)
+{
+	twins t;
+	ENSURE(twins_make(&t, d, count) == 0);
+	ENSURE(twins_equal(&t, 0) == 0);
+	uint32_t seed = 3u;
+	int resting = 0, moving = 0;
+	for (int f = 1; f <= frames; f++) {
+		if (twins_frame(&t, f, &seed, &resting, &moving)) {
+			twins_free(&t);
+			return 1;
+		}
+	}
+	twins_free(&t);
+	printf("    %d chains x %d frames: %d chain-frames resting, %d moving, all bit for bit\n", count, frames, resting, moving);
+	ENSURE(resting > 0 && moving > 0); // both kinds were compared
+	return 0;
+}
+
+static int test_group_is_single_chains_bit_for_bit(void)
+{
+	spring_chain2d_segment segs[MAX_SEGMENTS];
+	shape(segs, 6);
+	spring_chain2d_desc d = {.segment_count = 6, .segments = segs, .gravity = {0.0f, -9.81f}, .tip_params = hz(4.0f, 0.5f)};
+	if (run_twins(&d, 37, 600)) {
+		return 1;
+	}
+	// No field at all (pure angle springs), one chain.
+	spring_chain2d_desc pure = {.segment_count = 3, .segments = segs, .no_inertia = true};
+	if (run_twins(&pure, 1, 300)) {
+		return 1;
+	}
+	// Semi-implicit, root caps (the excess carried rigidly), strong gravity, 8 segments.
+	shape(segs, MAX_SEGMENTS);
+	spring_chain2d_desc capped = {.segment_count = MAX_SEGMENTS,
+	                              .segments = segs,
+	                              .integrator = SPRING_INTEGRATOR_SEMI_IMPLICIT,
+	                              .gravity = {2.0f, -300.0f},
+	                              .max_root_speed = 20.0f,
+	                              .max_root_angular_speed = 3.0f,
+	                              .inertia = 2.0f};
+	return run_twins(&capped, MAX_CHAINS, 400);
+}
+
+// A negative control: the comparison sees a one-ulp difference in one chain's root.
+static int test_comparison_can_fail(void)
+{
+	spring_chain2d_segment segs[4];
+	shape(segs, 4);
+	spring_chain2d_desc d = {.segment_count = 4, .segments = segs};
+	twins t;
+	ENSURE(twins_make(&t, &d, 3) == 0);
+	spring_xform2 roots[3] = {root_of(0, 1), root_of(1, 1), root_of(2, 1)};
+	ENSURE(spring_chain2d_group_update(t.group, roots, 1.0f / 60.0f) == SPRING_OK);
+	for (int k = 0; k < 3; k++) {
+		spring_xform2 r = roots[k];
+		if (k == 1) {
+			r.position.x = nextafterf(r.position.x, 1e9f);
+		}
+		ENSURE(spring_chain2d_update(t.single[k], r, 1.0f / 60.0f) == SPRING_OK);
+	}
+	printf("    (a FAILED line below is expected)\n");
+	int differs = twins_equal(&t, 1);
+	twins_free(&t);
+	ENSURE(differs);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+static int test_memory(void)
+{
+	spring_chain2d_segment segs[5];
+	shape(segs, 5);
+	spring_chain2d_desc d = {.segment_count = 5, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = 20};
+	scene_alloc_counter count = {.alignment = 16};
+	spring_allocator counting = scene_counting_allocator(&count);
+	spring_set_allocator(&counting);
+	spring_chain2d_group *g = NULL;
+	int ok = spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK && g != NULL;
+	int after_create = count.allocs;
+	uint32_t seed = 9u;
+	spring_xform2 roots[20], joints[20 * 6];
+	for (int f = 1; ok && f <= 2000; f++) {
+		for (int j = 0; j < 20; j++) {
+			roots[j] = root_of(j, f);
+		}
+		ok = spring_chain2d_group_update(g, roots, frame_dt(f, &seed)) == SPRING_OK &&
+		     spring_chain2d_group_get_poses(g, joints, 20 * 6) == SPRING_OK;
+		if (f % 100 == 0) {
+			ok = ok && spring_chain2d_group_teleport(g, f % 20, roots[0]) == SPRING_OK &&
+			     spring_chain2d_group_reset(g, (f + 1) % 20, roots[1]) == SPRING_OK &&
+			     spring_chain2d_group_set_params(g, f % 20, 2, hz(3.0f, 0.4f)) == SPRING_OK &&
+			     spring_chain2d_group_set_inertia(g, f % 20, -1, 2.0f) == SPRING_OK &&
+			     spring_chain2d_group_set_forces(g, f % 20, spring_vec2_make(0.0f, -1.0f), spring_vec2_make(0.0f, 0.0f)) ==
+			         SPRING_OK;
+		}
+	}
+	int after_updates = count.allocs;
+	spring_chain2d_group_destroy(g);
+	spring_chain2d_group_destroy(NULL);
+	int frees = count.frees;
+	count.fail = 1;
+	spring_chain2d_group *none = NULL;
+	spring_result oom = spring_chain2d_group_create(&gd, &none, NULL);
+	count.fail = 0;
+	spring_set_allocator(NULL);
+	ENSURE(ok);
+	ENSURE(after_create == 1);
+	ENSURE(after_updates == 1);
+	ENSURE(frees == 1);
+	ENSURE(oom == SPRING_ERROR_OUT_OF_MEMORY && none == NULL);
+	// Caller memory: exactly the size asked, 16-byte aligned; one byte less or misaligned refused.
+	size_t size = spring_chain2d_group_memory_size(&gd);
+	ENSURE(size > 0 && size % 16 == 0);
+	unsigned char *memory = aligned_alloc(16, size + 16);
+	ENSURE(memory);
+	spring_error e;
+	ENSURE(spring_chain2d_group_init(&gd, memory, size - 1, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(strstr(e.message, "needed") != NULL);
+	ENSURE(spring_chain2d_group_init(&gd, memory + 8, size, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_init(&gd, memory, size, NULL, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_init(&gd, memory, size, &g, NULL) == SPRING_OK && (void *)g == (void *)memory);
+	ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+	spring_chain2d_group_destroy(g); // caller memory: nothing freed
+	free(memory);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+static int test_bad_descriptions(void)
+{
+	spring_chain2d_segment segs[3];
+	shape(segs, 3);
+	spring_chain2d_desc d = {.segment_count = 3, .segments = segs};
+	spring_chain2d_group *g = NULL;
+	spring_error e;
+	ENSURE(spring_chain2d_group_memory_size(NULL) == 0);
+	ENSURE(spring_chain2d_group_create(NULL, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT && g == NULL);
+	spring_chain2d_group_desc gd = {.chain = NULL, .chain_count = 2};
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "chain") == 0);
+	gd.chain = &d;
+	gd.chain_count = 0;
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "chain_count") == 0);
+	gd.chain_count = SPRING_CHAIN2D_GROUP_MAX_CHAINS + 1;
+	ENSURE(spring_chain2d_group_memory_size(&gd) == 0);
+	gd.chain_count = 1; // the lower bound is accepted
+	ENSURE(spring_chain2d_group_memory_size(&gd) > 0);
+	// The chain's own checks, with the chain's message.
+	segs[1].length = -1.0f;
+	gd.chain_count = 2;
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && strcmp(e.field, "length") == 0);
+	ENSURE(spring_chain2d_group_memory_size(&gd) == 0);
+	segs[1].length = 1.0f;
+	spring_xform2 roots[2] = {scene_xform2(0.0f, 0.0f, 0.0f), scene_xform2(NAN, 0.0f, 0.0f)};
+	gd.roots = roots;
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_NOT_FINITE && strcmp(e.field, "roots") == 0);
+	ENSURE(strstr(e.message, "roots[1]") != NULL);
+	roots[1] = scene_xform2(2e6f, 0.0f, 0.0f);
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_OUT_OF_RANGE);
+	roots[1] = scene_xform2(1e6f, 0.0f, 0.0f); // the edge is accepted
+	ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_OK);
+	spring_chain2d_group_destroy(g);
+	return 0;
+}
+
+// The whole block as a snapshot: a refused call must leave it byte for byte.
+static int same_block(const spring_chain2d_group *g, const unsigned char *before, size_t size)
+{
+	unsigned char *now = malloc(size);
+	int same = now && spring_chain2d_group_snapshot(g, now, size) == SPRING_OK && memcmp(now, before, size) == 0;
+	free(now);
+	return same;
+}
+
+static int test_bad_input_changes_nothing(void)
+{
+	spring_chain2d_segment segs[4];
+	shape(segs, 4);
+	spring_chain2d_desc d = {.segment_count = 4, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = 8};
+	spring_chain2d_group *g;
+	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
+	spring_xform2 roots[8];
+	for (int f = 1; f < 30; f++) {
+		for (int j = 0; j < 8; j++) {
+			roots[j] = root_of(j + 1, f);
+		}
+		ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+	}
+	size_t size = spring_chain2d_group_snapshot_size(g);
+	unsigned char *before = malloc(size);
+	ENSURE(before && spring_chain2d_group_snapshot(g, before, size) == SPRING_OK);
+	spring_xform2 bad = roots[5];
+	bad.position.y = NAN;
+	spring_xform2 saved = roots[5];
+	roots[5] = bad;
+	ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_ERROR_NOT_FINITE);
+	roots[5] = scene_xform2(0.0f, -1.5e6f, 0.0f);
+	ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	roots[5] = saved;
+	ENSURE(spring_chain2d_group_update(g, roots, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_update(g, roots, -1e-9f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain2d_group_update(g, NULL, 1.0f / 60.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_update(NULL, roots, 1.0f / 60.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	// Bad chain and segment indices, both sides of each bound.
+	ENSURE(spring_chain2d_group_teleport(g, -1, roots[0]) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_teleport(g, 8, roots[0]) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_reset(g, 8, roots[0]) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_teleport(g, 7, bad) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_reset(g, 0, bad) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_params(g, 0, 4, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_params(g, 0, -1, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_params nan_params = {NAN, 1.0f, 1.0f};
+	ENSURE(spring_chain2d_group_set_params(g, 0, 0, nan_params) != SPRING_OK);
+	ENSURE(spring_chain2d_group_set_inertia(g, 0, 0, 100.5f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain2d_group_set_inertia(g, 0, -2, 1.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_inertia(g, 8, 0, 1.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_forces(g, 0, spring_vec2_make(INFINITY, 0.0f), spring_vec2_make(0.0f, 0.0f)) ==
+	       SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_forces(g, -1, spring_vec2_make(0.0f, 0.0f), spring_vec2_make(0.0f, 0.0f)) ==
+	       SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(!spring_chain2d_group_is_resting(g, 8) && !spring_chain2d_group_is_resting(g, -1) &&
+	       !spring_chain2d_group_is_resting(NULL, 0));
+	spring_xform2 joints[8 * 5];
+	float local[4];
+	spring_state s;
+	ENSURE(spring_chain2d_group_get_pose(g, 0, joints, NULL, 4) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_pose(g, 0, joints, NULL, 5) == SPRING_OK);
+	ENSURE(spring_chain2d_group_get_pose(g, 0, NULL, local, 3) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_pose(g, 0, NULL, local, 4) == SPRING_OK);
+	ENSURE(spring_chain2d_group_get_pose(g, 8, joints, NULL, 5) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_poses(g, joints, 8 * 5 - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_poses(g, joints, 8 * 5) == SPRING_OK);
+	ENSURE(spring_chain2d_group_get_state(g, 0, 4, &s) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_state(g, 0, 3, &s) == SPRING_OK);
+	ENSURE(spring_chain2d_group_get_state(g, 0, 3, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(same_block(g, before, size));
+	// A good update after all that still runs.
+	ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+	ENSURE(!same_block(g, before, size));
+	free(before);
+	spring_chain2d_group_destroy(g);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+static int group_run(spring_chain2d_group *g, int from, int to, uint64_t *hash)
+{
+	uint32_t seed = (uint32_t)from;
+	spring_xform2 roots[12], joints[12 * 6];
+	for (int f = from; f < to; f++) {
+		for (int j = 0; j < 12; j++) {
+			roots[j] = root_of(j, f);
+		}
+		if (f % 300 == 100) {
+			ENSURE(spring_chain2d_group_teleport(g, f % 12, roots[3]) == SPRING_OK);
+		}
+		ENSURE(spring_chain2d_group_update(g, roots, frame_dt(f, &seed)) == SPRING_OK);
+		ENSURE(spring_chain2d_group_get_poses(g, joints, 12 * 6) == SPRING_OK);
+		*hash = spring_hash(*hash, joints, sizeof joints);
+	}
+	return 0;
+}
+
+static int test_snapshot_replays_bit_for_bit(void)
+{
+	spring_chain2d_segment segs[5];
+	shape(segs, 5);
+	spring_chain2d_desc d = {.segment_count = 5, .segments = segs, .gravity = {0.0f, -30.0f}};
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = 12};
+	spring_chain2d_group *g;
+	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
+	uint64_t ignored = SPRING_HASH_INIT, original = SPRING_HASH_INIT, replayed = SPRING_HASH_INIT;
+	ENSURE(group_run(g, 1, 700, &ignored) == 0);
+	size_t size = spring_chain2d_group_snapshot_size(g);
+	unsigned char *blob = malloc(size);
+	ENSURE(blob && spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
+	ENSURE(group_run(g, 700, 1500, &original) == 0);
+	ENSURE(spring_chain2d_group_restore(g, blob, size) == SPRING_OK);
+	ENSURE(group_run(g, 700, 1500, &replayed) == 0);
+	ENSURE(original == replayed);
+	// Another chain count: refused, nothing changes.
+	gd.chain_count = 11;
+	spring_chain2d_group *other;
+	ENSURE(spring_chain2d_group_create(&gd, &other, NULL) == SPRING_OK);
+	size_t other_size = spring_chain2d_group_snapshot_size(other);
+	unsigned char *other_before = malloc(other_size);
+	ENSURE(other_before && spring_chain2d_group_snapshot(other, other_before, other_size) == SPRING_OK);
+	ENSURE(spring_chain2d_group_restore(other, blob, size) != SPRING_OK);
+	ENSURE(same_block(other, other_before, other_size));
+	ENSURE(spring_chain2d_group_snapshot(g, blob, size - 1) != SPRING_OK);
+	free(other_before);
+	free(blob);
+	spring_chain2d_group_destroy(other);
+	spring_chain2d_group_destroy(g);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	RUN_TEST(test_group_is_single_chains_bit_for_bit);
+	RUN_TEST(test_comparison_can_fail);
+	RUN_TEST(test_memory);
+	RUN_TEST(test_bad_descriptions);
+	RUN_TEST(test_bad_input_changes_nothing);
+	RUN_TEST(test_snapshot_replays_bit_for_bit);
+	return TEST_SUMMARY();
+}

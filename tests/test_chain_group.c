@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+// spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
+// bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
+// input is refused and changes nothing.
+#include "chain_internal.h"
+#include "scenes.h"
+#include "spring/chain.h"
+#include "test_macros.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BONES 8
+#define CHAINS 37 // not a multiple of the vector width: the last lanes are a partial row
+
+static spring_chain_bone_desc g_bones[BONES];
+
+// Chain c's root at time t: the tail scene's path, offset and phase-shifted per chain; chains
+// 30.. stand still (they come to rest and sleep while the others move).
+static spring_xform3 root_of(int c, double t)
+{
+	spring_xform3 r = scene_tail_root(c >= 30 ? 0.0 : t + 0.13 * c);
+	r.position.x += 40.0f * (float)c;
+	r.position.z += c % 3 == 0 ? 5.0f * (float)sin(t * (1.0 + 0.1 * c)) : 0.0f;
+	return r;
+}
+
+static spring_chain_desc group_desc(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	g_bones[4].cone_limit = 0.6f; // the scalar per-lane path for one bone
+	d.root = root_of(0, 0.0);
+	return d;
+}
+
+// Frame f's time step: 60 fps with 144 fps frames between (interpolated poses) and hitches (a
+// long frame, a zero frame, a capped one).
+static float frame_dt(int f)
+{
+	return f % 97 == 13 ? 0.1f : f % 89 == 7 ? 0.0f : f % 151 == 50 ? 0.5f : f % 5 == 0 ? 1.0f / 144.0f : 1.0f / 60.0f;
+}
+
+static int same_pose(const spring_chain_group *g, spring_chain *const *singles)
+{
+	static spring_xform3 bones[CHAINS * BONES];
+	static spring_vec3 tips[CHAINS * BONES];
+	ENSURE(spring_chain_group_get_poses(g, bones, tips, CHAINS * BONES) == SPRING_OK);
+	for (int c = 0; c < CHAINS; c++) {
+		spring_xform3 b[BONES], one[BONES];
+		spring_vec3 t[BONES];
+		ENSURE(spring_chain_get_pose(singles[c], b, t, BONES) == SPRING_OK);
+		ENSURE(memcmp(b, bones + c * BONES, sizeof b) == 0);
+		ENSURE(memcmp(t, tips + c * BONES, sizeof t) == 0);
+		ENSURE(spring_chain_group_get_pose(g, c, one, NULL, BONES) == SPRING_OK);
+		ENSURE(memcmp(one, b, sizeof b) == 0);
+		for (int i = 0; i < BONES; i++) {
+			spring_state_vec3 s1, s2;
+			ENSURE(spring_chain_get_state(singles[c], i, &s1) == SPRING_OK);
+			ENSURE(spring_chain_group_get_state(g, c, i, &s2) == SPRING_OK);
+			ENSURE(memcmp(&s1, &s2, sizeof s1) == 0);
+		}
+		ENSURE(spring_chain_is_resting(singles[c]) == spring_chain_group_is_resting(g, c));
+	}
+	return 0;
+}
+
+static int test_determinism_group_matches_single_chains(void)
+{
+	spring_chain_desc d = group_desc();
+	spring_chain_group *g;
+	ENSURE(spring_chain_group_create(&d, CHAINS, &g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_chain_count(g) == CHAINS && spring_chain_group_bone_count(g) == BONES);
+	spring_chain *singles[CHAINS];
+	for (int c = 0; c < CHAINS; c++) {
+		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
+	}
+	spring_params stiff, soft;
+	spring_params_from_frequency(6.0f, 0.5f, &stiff);
+	spring_params_from_frequency(1.0f, 0.2f, &soft);
+	double t = 0.0;
+	int resting = 0, interpolated = 0, hanging = 0;
+	static spring_xform3 roots[CHAINS];
+	for (int f = 1; f <= 900; f++) {
+		float dt = frame_dt(f);
+		t += (double)dt;
+		for (int c = 0; c < CHAINS; c++) {
+			roots[c] = root_of(c, t);
+		}
+		// Per-chain changes, the same on both sides.
+		if (f == 100) {
+			ENSURE(spring_chain_group_set_forces(g, 5, spring_vec3_make(0.0f, -400.0f, 0.0f),
+			                                     spring_vec3_make(30.0f, 0.0f, 0.0f)) == SPRING_OK);
+			ENSURE(spring_chain_set_forces(singles[5], spring_vec3_make(0.0f, -400.0f, 0.0f),
+			                               spring_vec3_make(30.0f, 0.0f, 0.0f)) == SPRING_OK);
+		}
+		if (f == 150) {
+			ENSURE(spring_chain_group_set_params(g, 7, 2, stiff) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[7], 2, stiff) == SPRING_OK);
+			ENSURE(spring_chain_group_set_params(g, -1, 6, soft) == SPRING_OK);
+			for (int c = 0; c < CHAINS; c++) {
+				ENSURE(spring_chain_set_params(singles[c], 6, soft) == SPRING_OK);
+			}
+		}
+		if (f % 200 == 60) {
+			spring_xform3 far = root_of(11, t);
+			far.position.y += 300.0f;
+			ENSURE(spring_chain_group_teleport(g, 11, far) == SPRING_OK);
+			ENSURE(spring_chain_teleport(singles[11], far) == SPRING_OK);
+			roots[11] = far;
+		}
+		for (int c = 30; f == 1 && c < CHAINS; c++) {
+			// The still chains start at rest under their own roots; one of them hangs under gravity
+			// (its rest is the pendulum's equilibrium, which a physics step does not keep to the bit).
+			if (c == 31) {
+				spring_vec3 grav = spring_vec3_make(0.0f, -500.0f, 0.0f), none = spring_vec3_make(0.0f, 0.0f, 0.0f);
+				ENSURE(spring_chain_group_set_forces(g, c, grav, none) == SPRING_OK);
+				ENSURE(spring_chain_set_forces(singles[c], grav, none) == SPRING_OK);
+				spring_params settles;
+				spring_params_from_frequency(4.0f, 1.0f, &settles);
+				for (int i = 0; i < BONES; i++) {
+					ENSURE(spring_chain_group_set_params(g, c, i, settles) == SPRING_OK);
+					ENSURE(spring_chain_set_params(singles[c], i, settles) == SPRING_OK);
+				}
+			}
+			ENSURE(spring_chain_group_reset(g, c, roots[c]) == SPRING_OK);
+			ENSURE(spring_chain_reset(singles[c], roots[c]) == SPRING_OK);
+		}
+		if (f == 420) {
+			ENSURE(spring_chain_group_reset(g, 3, roots[3]) == SPRING_OK);
+			ENSURE(spring_chain_reset(singles[3], roots[3]) == SPRING_OK);
+		}
+		ENSURE(spring_chain_group_update(g, roots, dt) == SPRING_OK);
+		for (int c = 0; c < CHAINS; c++) {
+			ENSURE(spring_chain_update(singles[c], roots[c], dt) == SPRING_OK);
+		}
+		ENSURE(spring_chain_group_clock(g)->alpha == spring_chain_clock(singles[0])->alpha);
+		interpolated += spring_chain_group_clock(g)->alpha > 0.0f;
+		if (same_pose(g, singles)) {
+			printf("    differs at frame %d\n", f);
+			return 1;
+		}
+		resting += spring_chain_group_is_resting(g, CHAINS - 2);
+		hanging += spring_chain_group_is_resting(g, 31);
+	}
+	printf("    %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) frames\n", CHAINS,
+	       BONES, resting, hanging);
+	ENSURE(interpolated > 100); // poses between steps were compared too, not only stepped ones
+	ENSURE(hanging > 100);
+	ENSURE(resting > 100); // the still chains did come to rest (and sleep) among moving ones
+	ENSURE(!spring_chain_group_is_resting(g, 0));
+	ENSURE(spring_chain_internal_steps_run(singles[CHAINS - 2]) < spring_chain_internal_steps_run(singles[0]) / 2);
+	for (int c = 0; c < CHAINS; c++) {
+		spring_chain_destroy(singles[c]);
+	}
+	spring_chain_group_destroy(g);
+	return 0;
+}
+
+static int test_group_memory(void)
+{
+	spring_chain_desc d = group_desc();
+	scene_alloc_counter count = {0};
+	spring_allocator a = scene_counting_allocator(&count);
+	spring_set_allocator(&a);
+	spring_chain_group *g;
+	ENSURE(spring_chain_group_create(&d, CHAINS, &g, NULL) == SPRING_OK);
+	ENSURE(count.allocs == 1);
+	static spring_xform3 roots[CHAINS];
+	static spring_xform3 bones[CHAINS * BONES];
+	for (int f = 0; f < 600; f++) {
+		for (int c = 0; c < CHAINS; c++) {
+			roots[c] = root_of(c, f / 60.0);
+		}
+		ENSURE(spring_chain_group_update(g, roots, frame_dt(f)) == SPRING_OK);
+		ENSURE(spring_chain_group_get_poses(g, bones, NULL, CHAINS * BONES) == SPRING_OK);
+	}
+	ENSURE(count.allocs == 1); // nothing per frame
+	spring_chain_group_destroy(g);
+	ENSURE(count.frees == 1);
+	spring_set_allocator(NULL);
+	// Caller memory: exactly the queried size works, one byte less or misaligned is refused.
+	size_t size = spring_chain_group_memory_size(&d, CHAINS);
+	ENSURE(size > 0);
+	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
+	ENSURE(mem != NULL);
+	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size - 1, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_init(&d, CHAINS, (char *)mem + 8, size - 8, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size, &g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_update(g, roots, 0.1f) == SPRING_OK);
+	spring_chain_group_destroy(g); // no-op for caller memory
+	free(mem);
+	return 0;
+}
+
+static int test_group_bad_input(void)
+{
+	spring_chain_desc d = group_desc();
+	spring_error e;
+	spring_chain_group *g = NULL;
+	// Colliders are refused with a sentence that says so.
+	spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+	spring_chain_desc with = d;
+	with.colliders = &col;
+	with.collider_count = 1;
+	ENSURE(spring_chain_group_create(&with, 4, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT && g == NULL);
+	ENSURE(strstr(e.message, "collider") != NULL);
+	ENSURE(spring_chain_group_memory_size(&with, 4) == 0);
+	with = d;
+	with.max_colliders = 2;
+	ENSURE(spring_chain_group_create(&with, 4, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	// Chain counts at and beyond the bounds.
+	ENSURE(spring_chain_group_create(&d, 0, &g, NULL) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_memory_size(&d, SPRING_CHAIN_GROUP_MAX_CHAINS + 1) == 0);
+	ENSURE(spring_chain_group_memory_size(&d, SPRING_CHAIN_GROUP_MAX_CHAINS) > 0);
+	ENSURE(spring_chain_group_memory_size(&d, 1) > 0);
+	// The single chain's checks: a bad bone names itself.
+	with = d;
+	with.bone_count = 0;
+	ENSURE(spring_chain_group_create(&with, 4, &g, &e) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(strstr(e.message, "bone_count") != NULL);
+	// A refused call leaves the group byte-identical.
+	size_t size = spring_chain_group_memory_size(&d, CHAINS);
+	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
+	void *copy = malloc(size);
+	ENSURE(mem && copy);
+	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size, &g, NULL) == SPRING_OK);
+	static spring_xform3 roots[CHAINS];
+	for (int f = 0; f < 30; f++) {
+		for (int c = 0; c < CHAINS; c++) {
+			roots[c] = root_of(c, f / 60.0);
+		}
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+	}
+	memcpy(copy, mem, size);
+	roots[CHAINS - 1].rotation.w = NAN;
+	ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_ERROR_NOT_FINITE);
+	roots[CHAINS - 1] = root_of(0, 0.0);
+	roots[CHAINS - 1].position.x = 2e6f;
+	ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	roots[CHAINS - 1] = root_of(0, 0.0);
+	ENSURE(spring_chain_group_update(g, roots, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain_group_update(g, roots, -1.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_update(g, NULL, 1.0f / 60.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_params(g, 0, 2, (spring_params){1.0f, -1.0f, 1.0f}) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_set_params(g, -1, 2, (spring_params){1.0f, -1.0f, 1.0f}) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_set_params(g, CHAINS, 2, spring_params_default()) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_forces(g, -1, spring_vec3_make(NAN, 0.0f, 0.0f), spring_vec3_make(0.0f, 0.0f, 0.0f)) ==
+	       SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain_group_teleport(g, -1, roots[0]) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_reset(g, CHAINS, roots[0]) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_xform3 bad = roots[0];
+	bad.position.y = INFINITY;
+	ENSURE(spring_chain_group_reset(g, 2, bad) == SPRING_ERROR_NOT_FINITE);
+	spring_xform3 out[BONES];
+	ENSURE(spring_chain_group_get_pose(g, 0, out, NULL, BONES - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_get_poses(g, out, NULL, BONES) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(copy, mem, size) == 0);
+	ENSURE(!spring_chain_group_is_resting(NULL, 0) && !spring_chain_group_is_resting(g, -1));
+	ENSURE(spring_chain_group_chain_count(NULL) == 0 && spring_chain_group_clock(NULL) == NULL);
+	free(copy);
+	free(mem);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	RUN_TEST(test_determinism_group_matches_single_chains);
+	RUN_TEST(test_group_memory);
+	RUN_TEST(test_group_bad_input);
+	return TEST_SUMMARY();
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The playground: one page, four sections, every number from the library compiled to wasm.
+import { loadLab } from './lab.js';
+import { setupRetarget } from './retarget.js';
+import { setupTuner } from './tuner.js';
+import { setupTraps } from './traps.js';
+import { setupUndulation } from './undulation.js';
+
+async function start() {
+  const lab = await loadLab();
+  const section = (id) => document.getElementById(id);
+  // Reachable from the console (and by the browser tests): what each section recorded.
+  window.playground = {
+    retarget: setupRetarget(lab, section('retarget')),
+    tuner: setupTuner(section('tuner')),
+    traps: setupTraps(lab, section('tail')),
+    undulation: setupUndulation(lab, section('undulation')),
+  };
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e) => {
+  const box = document.getElementById('failure');
+  box.hidden = false;
+  box.textContent = `The playground could not start: ${e.message}`;
+  throw e;
+});
