@@ -1816,12 +1816,26 @@ static spring_xform2 run_root(double t)
 	return scene_xform2((float)x, (float)y, -0.5f * PI_F);
 }
 
+// A frame replayed with direct steps, the way a rig feeds its chains: the clock's steps, each
+// with the root interpolated linearly from `*from` (position; the angle held at the frame's), so
+// the pivot's velocity is the step-to-step one (constant in a frame, a jump at each frame's end).
+static spring_result linear_frame(spring_chain2d *c, spring_clock *steps, spring_xform2 *from, spring_xform2 root, float dt)
+{
+	spring_result r = SPRING_OK;
+	int n = spring_clock_advance(steps, dt);
+	for (int k = 0; r == SPRING_OK && k < n; k++) {
+		float f = spring_clock_substep_fraction(steps, k, n);
+		spring_xform2 at = {spring_vec2_lerp(from->position, root.position, f), root.angle, {1.0f, 1.0f}};
+		r = spring_chain2d_internal_step(c, at, NULL);
+	}
+	*from = root;
+	return r;
+}
+
 enum { BOB_UPDATE, BOB_HELD, BOB_LINEAR };
 
 // `mode`: BOB_UPDATE the chain's update; BOB_HELD the trap (the frame's root jump fed to one step,
-// no interpolation inside the frame); BOB_LINEAR the update's clock loop replayed with direct
-// steps on the root interpolated linearly inside each frame (the pivot's velocity then is the
-// step-to-step one: constant in a frame, a jump at each frame's end).
+// no interpolation inside the frame); BOB_LINEAR linear_frame.
 static int run_bob(float fps, int mode, spring_vec2 out[ENV_CHECKPOINTS])
 {
 	spring_clock steps;
@@ -1851,13 +1865,7 @@ static int run_bob(float fps, int mode, spring_vec2 out[ENV_CHECKPOINTS])
 		if (mode == BOB_HELD) {
 			r = spring_chain2d_internal_step(b.c, root, NULL);
 		} else if (mode == BOB_LINEAR) {
-			int n = spring_clock_advance(&steps, dt);
-			for (int k = 0; r == SPRING_OK && k < n; k++) {
-				float f = spring_clock_substep_fraction(&steps, k, n);
-				spring_xform2 at = {spring_vec2_lerp(from.position, root.position, f), root.angle, {1.0f, 1.0f}};
-				r = spring_chain2d_internal_step(b.c, at, NULL);
-			}
-			from = root;
+			r = linear_frame(b.c, &steps, &from, root, dt);
 		} else {
 			r = spring_chain2d_update(b.c, root, dt);
 		}
@@ -1929,18 +1937,7 @@ static int hitch_swing(bool direct, float *worst)
 		// Speeds up smoothly (60 (1 - e^(-3t)) units/s), so the tail has long settled by the hitch.
 		spring_xform2 root = scene_xform2((float)(60.0 * (t - (1.0 - exp(-3.0 * t)) / 3.0)), 0.0f, -0.5f * PI_F);
 		root.angle = spring_angle_wrap(root.angle);
-		spring_result r = SPRING_OK;
-		if (direct) {
-			int n = spring_clock_advance(&steps, dt);
-			for (int k = 0; r == SPRING_OK && k < n; k++) {
-				float fr = spring_clock_substep_fraction(&steps, k, n);
-				spring_xform2 at = {spring_vec2_lerp(from.position, root.position, fr), root.angle, {1.0f, 1.0f}};
-				r = spring_chain2d_internal_step(b.c, at, NULL);
-			}
-			from = root;
-		} else {
-			r = spring_chain2d_update(b.c, root, dt);
-		}
+		spring_result r = direct ? linear_frame(b.c, &steps, &from, root, dt) : spring_chain2d_update(b.c, root, dt);
 		if (r != SPRING_OK) {
 			box_free(&b);
 			return 0;
