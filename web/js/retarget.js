@@ -93,7 +93,8 @@ export function setupRetarget(lab, root) {
       g.ctx.stroke();
       g.ctx.setLineDash([]);
     }
-    label(g.ctx, 'speed (px/s), last 4 s: dashed lines are clicks', 4, 12);
+    // The legend on the right; the caption shortens where the canvas is narrow (phones).
+    label(g.ctx, g.width < 520 ? 'speed (px/s), last 4 s' : 'speed (px/s), last 4 s: dashed lines are clicks', 4, 12);
     label(g.ctx, 'tween', g.width - 56, 12, colors.tween, 'right');
     label(g.ctx, 'spring', g.width - 4, 12, colors.spring, 'right');
     const last = record.time.length - 1;
