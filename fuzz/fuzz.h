@@ -366,4 +366,46 @@ static inline void *fz_copy_block(size_t size)
 	return block;
 }
 
+/// Creates an object in caller memory: `init` is the library's init for `desc` (its *out set to
+/// the sentinel 0x1 before the call and copied to `*out`).
+typedef spring_result fz_init_fn(const void *desc, void *memory, size_t size, void **out, spring_error *error);
+
+/// The life of a chain-like object: its memory size (`bytes`, 0 allowed), `init` into a block
+/// poisoned with 0xa5 (a refused init writes no *out and fills a consistent error), its outputs
+/// checked, then up to 48 fuzzed calls, `op` read in [0, op_max] and every op above `call_max`
+/// a frame (op 0, the most common call).
+static inline void fz_drive(fz_reader *r, const char *what, const void *desc, size_t bytes, fz_init_fn *init, fz_call_fn *call,
+                            fz_check_fn *check, int op_max, int call_max)
+{
+	FZ_TRACE("description: %s", fz_log_take(r));
+	const size_t size = bytes ? bytes : 256;
+	void *memory = fz_block(size);
+	if (!memory) {
+		return;
+	}
+	memset(memory, 0xa5, size);
+	void *object = (void *)(uintptr_t)0x1;
+	spring_error error;
+	memset(&error, 0, sizeof error);
+	spring_result res = init(desc, memory, size, &object, &error);
+	FZ_TRACE("%s: %zu bytes -> %s", what, bytes, spring_result_string(res));
+	FZ_CHECK_RESULT(res, what);
+	if (res != SPRING_OK) {
+		FZ_CHECK(object == (void *)(uintptr_t)0x1, "a refused %s wrote *out", what);
+		fz_check_error(&error, res, what);
+		return;
+	}
+	FZ_CHECK(bytes > 0, "the memory size was 0 for a description %s accepts", what);
+	check(object, what);
+	void *before = fz_copy_block(bytes);
+	if (!before) {
+		return;
+	}
+	int ops = fz_int(r, 1, 48);
+	for (int i = 0; i < ops && r->n > 0; i++) {
+		int op = fz_int(r, 0, op_max);
+		fz_checked_call(r, object, bytes, before, op > call_max ? 0 : op, 0, call, check);
+	}
+}
+
 #endif

@@ -112,6 +112,15 @@ static spring_result call(fz_reader *r, void *object, int op, const char **name)
 	}
 }
 
+// spring_chain_init for fz_drive.
+static spring_result init(const void *desc, void *memory, size_t size, void **out, spring_error *error)
+{
+	spring_chain *object = (spring_chain *)*out;
+	spring_result r = spring_chain_init((const spring_chain_desc *)desc, memory, size, &object, error);
+	*out = object;
+	return r;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -177,35 +186,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.projection = (spring_chain_projection)fz_int(&r, 0, 1);
 	d.integrator = (spring_integrator)fz_int(&r, 0, fuzzed & 128 ? 2 : 0);
 
-	FZ_TRACE("description: %s", fz_log_take(&r));
-	size_t bytes = spring_chain_memory_size(&d);
-	void *memory = fz_block(bytes ? bytes : 256);
-	if (!memory) {
-		return 0;
-	}
-	memset(memory, 0xa5, bytes ? bytes : 256);
-	spring_chain *chain = (spring_chain *)(uintptr_t)0x1;
-	spring_error error;
-	memset(&error, 0, sizeof error);
-	spring_result res = spring_chain_init(&d, memory, bytes ? bytes : 256, &chain, &error);
-	FZ_TRACE("spring_chain_init: %zu bytes -> %s", bytes, spring_result_string(res));
-	FZ_CHECK_RESULT(res, "spring_chain_init");
-	if (res != SPRING_OK) {
-		FZ_CHECK(chain == (spring_chain *)(uintptr_t)0x1, "a refused spring_chain_init wrote *out");
-		fz_check_error(&error, res, "spring_chain_init");
-		return 0;
-	}
-	FZ_CHECK(bytes > 0, "spring_chain_memory_size said 0 for a description spring_chain_init accepts");
-	check_outputs(chain, "spring_chain_init");
-
-	void *before = fz_copy_block(bytes);
-	if (!before) {
-		return 0;
-	}
-	int ops = fz_int(&r, 1, 48);
-	for (int i = 0; i < ops && r.n > 0; i++) {
-		int op = fz_int(&r, 0, 15);
-		fz_checked_call(&r, chain, bytes, before, op > 10 ? 0 : op, 0, call, check_outputs); // frames most often
-	}
+	fz_drive(&r, "spring_chain_init", &d, spring_chain_memory_size(&d), init, call, check_outputs, 15, 10); // frames most often
 	return 0;
 }
