@@ -50,13 +50,14 @@
 // or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
 // chain and skipping it are the same. Any change of input or setting wakes it.
 //
-// Updates are all or nothing: the mutable state is copied aside (on the stack) before the steps
-// and put back if a step fails (a result out of float range), so an error never leaves a
-// half-stepped chain.
+// Updates are all or nothing: every input is checked before anything changes, and a step cannot
+// fail (the forces and the pivot's acceleration are bounded, the error a segment steps on too:
+// chain2d_kernel.h), so an error never leaves a half-stepped chain and nothing is copied aside.
 //
-// Speed: the per-segment step is inline code shared with spring_chain2d_group
-// (chain2d_internal.h), with the angle fold and sin/cos of detmath_internal.h inlined (the same
-// bits as the out-of-line functions, no fmod or quadrant branch on the way).
+// Precision and speed: a segment's step and the pose are float arithmetic (chain2d_kernel.h: a
+// bounded angle fold without fmod, a reduced-range polynomial sin/cos, no branch), the very code
+// spring_chain2d_group runs on 4, 8 or 16 chains at once, so both give the same bits; the pivot's
+// path and the rest test are in double.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
@@ -95,10 +96,12 @@ enum {
 	ARR_TARGET,     // target world angle of the last step, without forces, (-pi, pi]
 	ARR_OFFSET,     // animated offsets the last step used
 	ARR_ANIM_FROM,  // animated offsets of the previous frame
+	ARR_SIN,        // sine of the angle the last step's field was taken at (its key)
+	ARR_COS,        // its cosine
+	ARR_KEY,        // that angle; NaN: nothing kept
 	ARR_STATE_COUNT,
 	ARR_LENGTH = ARR_STATE_COUNT, // segment length, > 0
-	ARR_REST,                     // rest local angle, radians (as given)
-	ARR_LIMIT,                    // max swing from the target, (0, pi]; 0 unlimited
+	ARR_REST,                     // rest local angle, radians, folded onto (-pi, pi]
 	ARR_INERTIA,                  // fraction of the pivot's acceleration felt, [0, 100]; 0 none
 	ARR_ANIM_TO,                  // animated offsets of the frame submitted by the next update
 	ARR_FLOAT_COUNT
@@ -284,18 +287,13 @@ static size_t params_stride(int n)
 
 static size_t stepper_stride(int n)
 {
-	return round_up((size_t)n * sizeof(spring_stepper));
-}
-
-static size_t trig_stride(int n)
-{
-	return round_up((size_t)n * sizeof(spring_chain2d_trig));
+	return round_up((size_t)n * sizeof(spring_chain2d_lane_step_in));
 }
 
 static size_t total_bytes(int n)
 {
 	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n) + trig_stride(n);
+	       stepper_stride(n);
 }
 
 size_t spring_chain2d_internal_block_size(int n)
@@ -316,19 +314,14 @@ static spring_params *parr(const spring_chain2d *c, int which)
 	return (spring_params *)(void *)(base + offset + (size_t)which * params_stride(c->segment_count));
 }
 
-// The exact one-step transition of each segment (16 bytes), kept in step with ARR_PARAMS.
-static spring_stepper *steppers(const spring_chain2d *c)
+// Each segment's k/m and one-step transition (kept in step with ARR_PARAMS) and its limit: the max
+// swing from the target, (0, pi]; 0 unlimited (24 bytes).
+static spring_chain2d_lane_step_in *steppers(const spring_chain2d *c)
 {
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
 	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
 	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
-	return (spring_stepper *)(void *)(base + offset);
-}
-
-// The sin and cos kept by the last step (part of the mutable state), after the transitions.
-static spring_chain2d_trig *trigs(const spring_chain2d *c)
-{
-	return (spring_chain2d_trig *)(void *)((unsigned char *)steppers(c) + stepper_stride(c->segment_count));
+	return (spring_chain2d_lane_step_in *)(void *)(base + offset);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -558,9 +551,10 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *prev = farr(c, ARR_PREV_ANGLE);
 	float *target = farr(c, ARR_TARGET), *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
-	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO);
+	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO), *key = farr(c, ARR_KEY);
 	float parent = root.angle;
 	for (int i = 0; i < n; i++) {
+		key[i] = NAN; // nothing kept
 		from[i] = to[i];
 		used[i] = to[i];
 		float a = spring_det_fold_float((double)parent + (double)rest[i] + (double)to[i]);
@@ -613,21 +607,20 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
 	int n = c->segment_count;
-	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
+	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST);
 	float *inertia = farr(c, ARR_INERTIA);
 	spring_params *params = parr(c, ARR_PARAMS), *own = parr(c, ARR_OWN_PARAMS);
 	for (int i = 0; i < n; i++) {
 		const spring_chain2d_segment *s = &desc->segments[i];
 		length[i] = s->length;
-		rest[i] = s->rest_angle;
-		limit[i] = s->limit;
+		rest[i] = spring_chain2d_lane_fold(s->rest_angle);
 		inertia[i] = resolve_inertia(desc, s);
 		own[i] = s->params;
 		r = spring_chain_internal_bone_params(s->params, c->params, c->tip_params, i, n, &params[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated above
-		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
+		r = spring_chain2d_internal_transition(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
-		trigs(c)[i].key = NAN;         // nothing kept
+		steppers(c)[i].limit = s->limit;
 	}
 	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
@@ -646,30 +639,39 @@ void spring_chain2d_destroy(spring_chain2d *chain)
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_input *in, const spring_chain2d_segment_input *seg,
-                                                    double error, spring_state *st)
+spring_result spring_chain2d_internal_transition(spring_integrator integrator, spring_params p, float step,
+                                                 spring_chain2d_lane_step_in *out)
 {
-	// Folded, this goal would lie on the wrong side of the circle: step the offset from the
-	// current angle towards the unfolded error, then map it back onto the circle.
-	spring_state rel = {0.0f, st->v};
-	spring_result r = SPRING_OK;
-	if (in->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-		r = spring_step_semi_implicit(seg->params, &rel, (float)error, in->step);
+	spring_stepper st;
+	spring_result r = spring_chain_internal_stepper(integrator, p, step, &st);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	const double w2 = (double)p.stiffness / (double)p.mass;
+	out->w2 = (float)w2;
+	if (integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+		// v' = v + h (-w2 e - g v), e' = e + h v': linear in (e, v) like the exact step.
+		const double h = (double)step, g = (double)p.damping / (double)p.mass;
+		out->pp = (float)(1.0 - h * h * w2);
+		out->pv = (float)(h - h * h * g);
+		out->vp = (float)(-h * w2);
+		out->vv = (float)(1.0 - h * g);
 	} else {
-		spring_stepper_step(seg->stepper, &rel, (float)error);
+		out->pp = st.pp;
+		out->pv = st.pv;
+		out->vp = st.vp;
+		out->vv = st.vv;
 	}
-	if (r == SPRING_OK && (!spring_internal_finite(rel.x) || !spring_internal_finite(rel.v))) {
-		r = SPRING_ERROR_OUT_OF_RANGE;
-	}
-	st->x = spring_det_fold_float((double)st->x + (double)rel.x);
-	st->v = rel.v;
-	return r;
+	return SPRING_OK;
 }
 
-spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
-                                                         spring_state *st)
+// The angular acceleration (rad/s^2) the uniform field (fx, fy) gives segment i held at world
+// angle x (the rest test's torque, in double).
+static double field_accel(const spring_chain2d *c, int i, double fx, double fy, double x)
 {
-	return spring_step_semi_implicit_angle(seg->params, st, shifted, step);
+	double s, co;
+	spring_det_sincos_reduced(x, &s, &co);
+	return 1.5 * (co * fy - s * fx) / (double)farr(c, ARR_LENGTH)[i];
 }
 
 // Net angular acceleration (rad/s^2) of segment i held still at world angle x: the spring's pull
@@ -678,9 +680,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 {
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
-	double held;
-	spring_chain2d_trig unused; // x is not a kept angle
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, &unused);
+	return pull + field_accel(c, i, fx, fy, x);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -690,7 +690,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, float angle, float *out)
 {
 	const double near = (double)c->rest_angle;
-	const float limit = farr(c, ARR_LIMIT)[i];
+	const float limit = steppers(c)[i].limit;
 	float eq = t;
 	if (fx != 0.0 || fy != 0.0) {
 		float swing = spring_angle_delta(t, angle);
@@ -711,9 +711,9 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 				}
 			}
 			eq = spring_det_fold_float(0.5 * (lo + hi));
-			spring_state held = {eq, 0.0f};
-			spring_chain2d_apply_limit(limit, t, &held);
-			eq = held.x;
+			if (limit > 0.0f && fabsf(spring_chain2d_delta(t, eq)) > limit) {
+				eq = spring_det_fold_float((double)t + (spring_chain2d_delta(t, eq) > 0.0f ? (double)limit : -(double)limit));
+			}
 		}
 	}
 	*out = eq;
@@ -781,8 +781,14 @@ static void carry(spring_chain2d *c, double turn)
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
 }
 
+// An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
+static float bounded_accel(double a)
+{
+	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX ? SPRING_CHAIN2D_ACCEL_MAX : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX : a);
+}
+
 bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_step_input *in, double *carried, bool *still_out)
+                                        spring_chain2d_lane_chain_in *in, bool *still_out)
 {
 	const double vx = u[0], vy = u[1];
 	if (c->resting && same && vx == 0.0 && vy == 0.0) {
@@ -792,13 +798,13 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 	const double h = (double)c->clock.step;
 	// Still: the inputs of the last step, and the pivot neither moves nor did (no acceleration left).
 	const bool still = same && vx == 0.0 && vy == 0.0 && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
-	*carried = 0.0; // the caller keeps the history, then carries the angles by this
+	in->turn = 0.0f; // the caller keeps the history, then carries the angles by this
 	if (c->max_root_angular_speed > 0.0f) {
 		double turn = (double)spring_chain2d_delta(c->root.angle, root.angle);
 		double most = (double)c->max_root_angular_speed * h;
 		if (fabs(turn) > most) {
-			*carried = turn > 0.0 ? turn - most : turn + most;
-			c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)*carried);
+			in->turn = (float)(turn > 0.0 ? turn - most : turn + most);
+			c->root_velocity = spring_vec2_rotate(c->root_velocity, in->turn);
 		}
 	}
 	// The root's acceleration over this step: every pivot's.
@@ -807,16 +813,15 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 	c->root_velocity = spring_vec2_make((float)vx, (float)vy);
 	c->prev_root = c->root;
 	c->root = root;
-	in->integrator = c->integrator;
-	in->step = c->clock.step;
 	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
 	// whip finite (its centripetal feed grows with the square of the speed).
 	in->max_speed = (float)(SPRING_PI / h);
-	in->held_max = SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h);
-	in->fx = (double)c->gravity.x + (double)c->wind.x;
-	in->fy = (double)c->gravity.y + (double)c->wind.y;
-	in->px = px;
-	in->py = py;
+	in->held_max = (float)(SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h));
+	in->fx = bounded_accel((double)c->gravity.x + (double)c->wind.x);
+	in->fy = bounded_accel((double)c->gravity.y + (double)c->wind.y);
+	in->steady = (float)sqrt((double)in->fx * (double)in->fx + (double)in->fy * (double)in->fy);
+	in->px = bounded_accel(px);
+	in->py = bounded_accel(py);
 	*still_out = still;
 	return true;
 }
@@ -830,95 +835,41 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->inertia = farr(c, ARR_INERTIA);
 	out->length = farr(c, ARR_LENGTH);
 	out->rest = farr(c, ARR_REST);
-	out->limit = farr(c, ARR_LIMIT);
 	out->params = parr(c, ARR_PARAMS);
 	out->own_params = parr(c, ARR_OWN_PARAMS);
 	out->steppers = steppers(c);
-	out->trig = trigs(c);
-}
-
-void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
-{
-	out->params = parr(c, ARR_PARAMS)[i];
-	out->stepper = &steppers(c)[i];
-	out->length = farr(c, ARR_LENGTH)[i];
-	out->rest = farr(c, ARR_REST)[i];
-	out->limit = farr(c, ARR_LIMIT)[i];
-	out->inertia = farr(c, ARR_INERTIA)[i];
+	out->sin = farr(c, ARR_SIN);
+	out->cos = farr(c, ARR_COS);
+	out->key = farr(c, ARR_KEY);
 }
 
 // One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
 // velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
-// Asleep with the inputs of the last step, it does nothing. On error the state is partly
-// stepped: the caller restores its backup.
-static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
+// Asleep with the inputs of the last step, it does nothing. It cannot fail: every input is
+// checked or bounded before (see chain2d_kernel.h).
+static void step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
 {
-	spring_chain2d_step_input in;
-	double turn;
+	spring_chain2d_lane_chain_in in;
 	bool still;
-	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &turn, &still)) {
-		return SPRING_OK;
+	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &still)) {
+		return;
 	}
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
-	float *used = farr(c, ARR_OFFSET);
-	spring_chain2d_trig *trig = trigs(c);
+	float *used = farr(c, ARR_OFFSET), *sn = farr(c, ARR_SIN), *cs = farr(c, ARR_COS), *key = farr(c, ARR_KEY);
 	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
-	if (turn != 0.0) {
-		carry_angles(angle, n, turn);
-	}
-	// The fields first (each segment's own angle only: a loop without branches), then the walk.
-	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA);
-	double alpha[SPRING_CHAIN_MAX_BONES], held[SPRING_CHAIN_MAX_BONES];
-	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_field(in.fx, in.fy, in.px, in.py, inertia[i], length[i], angle[i], &alpha[i], &held[i], &trig[i]);
-	}
+	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA), *rest = farr(c, ARR_REST);
+	const spring_chain2d_lane_step_in *st = steppers(c);
 	float parent = root.angle; // this step's simulated angle of the parent
 	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_input seg;
-		spring_chain2d_internal_segment(c, i, &seg);
-		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, alpha[i], held[i], parent, offsets[i], &st, &target[i]);
-		if (r != SPRING_OK) {
-			return r;
-		}
-		angle[i] = st.x;
-		velocity[i] = st.v;
+		spring_chain2d_lane_segment(&st[i], &in, inertia[i], spring_chain2d_k15(length[i]), parent, rest[i], offsets[i],
+		                            &angle[i], &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
 		used[i] = offsets[i];
-		parent = st.x;
+		parent = angle[i];
 	}
 	if (still) {
 		spring_chain2d_internal_try_rest(c);
 	}
-	return SPRING_OK;
-}
-
-// The bytes of the mutable state arrays (ARR_ANGLE .. ARR_ANIM_FROM, contiguous).
-static size_t state_bytes(const spring_chain2d *c)
-{
-	return (size_t)ARR_STATE_COUNT * float_stride(c->segment_count);
-}
-
-// All or nothing: the mutable state (the struct and the state arrays), kept aside on the stack
-// while an update runs, so a refused update leaves the block exactly as it was.
-typedef struct chain2d_backup {
-	spring_chain2d head;
-	float state[ARR_STATE_COUNT * SPRING_CHAIN_MAX_BONES];
-	spring_chain2d_trig trig[SPRING_CHAIN_MAX_BONES];
-} chain2d_backup;
-
-static void backup_state(const spring_chain2d *c, chain2d_backup *b)
-{
-	b->head = *c;
-	memcpy(b->state, farr(c, ARR_ANGLE), state_bytes(c));
-	memcpy(b->trig, trigs(c), (size_t)c->segment_count * sizeof(spring_chain2d_trig));
-}
-
-static void restore_state(spring_chain2d *c, const chain2d_backup *b)
-{
-	memcpy(farr(c, ARR_ANGLE), b->state, state_bytes(c));
-	memcpy(trigs(c), b->trig, (size_t)c->segment_count * sizeof(spring_chain2d_trig));
-	*c = b->head;
 }
 
 // The root of the sub-step ending at fraction f of the frame from `from` to `to`.
@@ -962,11 +913,8 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		(void)path_advance(chain, to.position, (double)frame_dt);
 		return SPRING_OK;
 	}
-	chain2d_backup backup;
-	backup_state(chain, &backup);
-	int steps = spring_clock_advance(&chain->clock, frame_dt);
+	int steps = spring_clock_advance(&chain->clock, frame_dt); // checked: the only refusal, before any change
 	if (steps < 0) {
-		restore_state(chain, &backup);
 		return (spring_result)(-steps);
 	}
 	const double begin = path_advance(chain, to.position, (double)frame_dt);
@@ -978,11 +926,7 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		}
 		double u[2];
 		path_step(chain, begin + (double)f * (double)frame_dt, u);
-		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
-		if (r != SPRING_OK) {
-			restore_state(chain, &backup);
-			return r;
-		}
+		step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
 	}
 	chain->input_root = to;
 	memcpy(anim_from, anim_to, offset_bytes);
@@ -1010,17 +954,12 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	}
 	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
 	spring_xform2 at = spring_chain2d_internal_clean_root(root);
-	chain2d_backup backup;
-	backup_state(chain, &backup);
 	chain->input_root = at;
 	// The rig interpolates its roots per step: each step is a frame of one step on the pivot's path.
 	double u[2];
 	path_step(chain, path_advance(chain, at.position, (double)chain->clock.step) + (double)chain->clock.step, u);
-	r = step_once(chain, at, offsets, u);
-	if (r != SPRING_OK) {
-		restore_state(chain, &backup);
-	}
-	return r;
+	step_once(chain, at, offsets, u);
+	return SPRING_OK;
 }
 
 spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity)
@@ -1156,8 +1095,8 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	if (r != SPRING_OK) {
 		return r;
 	}
-	spring_stepper st;
-	r = spring_chain_internal_stepper(chain->integrator, p, chain->clock.step, &st);
+	spring_chain2d_lane_step_in st;
+	r = spring_chain2d_internal_transition(chain->integrator, p, chain->clock.step, &st);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -1165,6 +1104,7 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	chain->resting = chain->resting && memcmp(own, &params, sizeof params) == 0;
 	parr(chain, ARR_PARAMS)[segment] = p;
 	*own = params;
+	st.limit = steppers(chain)[segment].limit;
 	steppers(chain)[segment] = st;
 	return SPRING_OK;
 }
@@ -1178,7 +1118,7 @@ spring_result spring_chain2d_set_limit(spring_chain2d *chain, int segment, float
 	if (r != SPRING_OK) {
 		return r;
 	}
-	float *own = &farr(chain, ARR_LIMIT)[segment];
+	float *own = &steppers(chain)[segment].limit;
 	chain->resting = chain->resting && *own == limit;
 	*own = limit;
 	return SPRING_OK;
@@ -1264,8 +1204,10 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 	if (alpha < 0.0f || alpha > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	spring_chain2d_pose_walk(prev, angle, trigs(chain), 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
+	const spring_chain2d_pose_src src = {farr(chain, ARR_PREV_ANGLE), farr(chain, ARR_ANGLE), farr(chain, ARR_SIN),
+	                                     farr(chain, ARR_COS),        farr(chain, ARR_KEY),   1,
+	                                     farr(chain, ARR_LENGTH),     n};
+	spring_chain2d_pose_walk(&src, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 

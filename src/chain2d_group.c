@@ -22,6 +22,7 @@
 // per-step scratch; per chain its header twice (state and backup) and the update's scratch.
 #include "spring/chain.h"
 
+#include "batch_internal.h"
 #include "chain2d_internal.h"
 #include "spring_internal.h"
 
@@ -34,39 +35,65 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-// Float arrays across chains (n * count entries each). The state comes first: one copy backs it up.
-enum { G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_STATE_COUNT, G_INERTIA = G_STATE_COUNT, G_FLOAT_COUNT };
+// Rows of LANE_PAD floats: every row (one segment across the chains, or one value per chain) is
+// padded to a whole number of the widest vectors, so the kernels never take a partial vector. The
+// padding lanes hold an inert segment (w2 1, identity transition) and never wake.
+#define LANE_PAD 16
+
+// Float arrays across chains, a row of `stride` floats per segment. The state comes first.
+enum {
+	G_ANGLE,
+	G_VELOCITY,
+	G_PREV,
+	G_TARGET,
+	G_SIN, // kept by the last step's field: sin and cos of G_KEY
+	G_COS,
+	G_KEY,
+	G_STATE_COUNT,
+	G_INERTIA = G_STATE_COUNT, // the per-chain settings
+	G_W2,
+	G_PP,
+	G_PV,
+	G_VP,
+	G_VV,
+	G_FLOAT_COUNT
+};
+
+// Per-chain rows of one step (scratch): the chain_in fields, the parent's angle, awake (-1) or not (0).
+enum { L_FX, L_FY, L_STEADY, L_PX, L_PY, L_TURN, L_PARENT, L_AWAKE, L_ROW_COUNT };
 
 struct spring_chain2d_group {
 	spring_clock clock; // one clock: every chain is given the same frame times
 	int chain_count, segment_count;
+	int stride;                  // floats per row: chain_count rounded up to LANE_PAD
 	spring_internal_owner owner; // set by create; zero for caller memory
 };
 
 // Per chain, the inputs of one update (scratch, not in snapshots).
 typedef struct group_lane {
 	spring_xform2 from, to; // the roots the frame interpolates between
-	spring_chain2d_step_input in;
-	double begin;         // s: the frame's start on the pivot's path (relative to its newest knot)
-	double turn;          // carried this step
-	float parent;         // this step's simulated angle of the segment above
-	unsigned char asleep; // sleeps through the whole update (as spring_chain2d_update skips it)
-	unsigned char awake;  // steps in the current step
-	unsigned char still;  // the rest test follows the current step
+	double begin;           // s: the frame's start on the pivot's path (relative to its newest knot)
+	unsigned char asleep;   // sleeps through the whole update (as spring_chain2d_update skips it)
+	unsigned char still;    // the rest test follows the current step
 } group_lane;
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, float_stride, params, own, steppers; // offsets from the struct
-	size_t kept;                                               // bytes in snapshots
-	size_t trig, backup_heads, backup_state, lanes, fields, forces, scratch, total;
+	size_t heads, floats, row_bytes, params, own; // offsets from the struct
+	size_t kept;                                  // bytes in snapshots
+	size_t lanes, rows, scratch, total;
 } group_layout;
 
-static size_t align16(size_t x)
+static size_t align64(size_t x)
 {
-	return spring_internal_align16(x);
+	return (x + 63u) & ~(size_t)63u;
+}
+
+static int padded(int count)
+{
+	return (count + LANE_PAD - 1) / LANE_PAD * LANE_PAD;
 }
 
 // The block of `count` chains of n segments; false when it does not fit a size_t.
@@ -74,38 +101,28 @@ static bool layout_of(int count, int n, group_layout *l)
 {
 	size_t chain_bytes = spring_chain2d_internal_block_size(n);
 	*l = (group_layout){0};
-	uint64_t cells = (uint64_t)count * (uint64_t)n;
+	uint64_t cells = (uint64_t)padded(count) * (uint64_t)n;
 	if (cells > (uint64_t)(SIZE_MAX / 256u)) {
 		return false;
 	}
 	size_t cn = (size_t)cells;
-	size_t off = align16(sizeof(spring_chain2d_group));
+	size_t off = align64(sizeof(spring_chain2d_group));
 	l->heads = off;
-	off += align16((size_t)count * sizeof(spring_chain2d));
+	off += align64((size_t)count * sizeof(spring_chain2d));
 	l->floats = off;
-	l->float_stride = align16(cn * sizeof(float));
-	off += (size_t)G_FLOAT_COUNT * l->float_stride;
+	l->row_bytes = (size_t)padded(count) * sizeof(float);
+	off += align64((size_t)G_FLOAT_COUNT * cn * sizeof(float));
 	l->params = off;
-	off += align16(cn * sizeof(spring_params));
+	off += align64(cn * sizeof(spring_params));
 	l->own = off;
-	off += align16(cn * sizeof(spring_params));
-	l->steppers = off;
-	off += align16(cn * sizeof(spring_stepper));
+	off += align64(cn * sizeof(spring_params));
 	l->kept = off;
-	l->trig = off; // a cache (always sin and cos of its key): in no snapshot, no backup
-	off += align16(cn * sizeof(spring_chain2d_trig));
-	l->backup_heads = off;
-	off += align16((size_t)count * sizeof(spring_chain2d));
-	l->backup_state = off;
-	off += (size_t)G_STATE_COUNT * l->float_stride;
-	l->lanes = off;
-	off += align16((size_t)count * sizeof(group_lane));
-	l->fields = off;
-	off += 2u * align16(cn * sizeof(double));
-	l->forces = off;
-	off += 4u * align16((size_t)count * sizeof(double));
+	l->lanes = off; // scratch from here: in no snapshot
+	off += align64((size_t)count * sizeof(group_lane));
+	l->rows = off;
+	off += (size_t)L_ROW_COUNT * l->row_bytes;
 	l->scratch = off;
-	off += align16(chain_bytes);
+	off += align64(chain_bytes);
 	l->total = off;
 	return (uint64_t)l->total < (uint64_t)SIZE_MAX / 2u;
 }
@@ -120,9 +137,10 @@ static spring_chain2d *heads(const spring_chain2d_group *g, const group_layout *
 	return (spring_chain2d *)(void *)(base_of(g) + l->heads);
 }
 
+// Array `which`: segment i of chain j at [i * stride + j].
 static float *garr(const spring_chain2d_group *g, const group_layout *l, int which)
 {
-	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * l->float_stride);
+	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes);
 }
 
 static spring_params *gparams(const spring_chain2d_group *g, const group_layout *l)
@@ -135,26 +153,10 @@ static spring_params *gown(const spring_chain2d_group *g, const group_layout *l)
 	return (spring_params *)(void *)(base_of(g) + l->own);
 }
 
-static spring_stepper *gsteppers(const spring_chain2d_group *g, const group_layout *l)
+// Per-chain row `which` of the running step (scratch).
+static float *grow(const spring_chain2d_group *g, const group_layout *l, int which)
 {
-	return (spring_stepper *)(void *)(base_of(g) + l->steppers);
-}
-
-static spring_chain2d_trig *gtrig(const spring_chain2d_group *g, const group_layout *l)
-{
-	return (spring_chain2d_trig *)(void *)(base_of(g) + l->trig);
-}
-
-// The fields of the running step (scratch): alpha then held, n * count each.
-static double *gfield(const spring_chain2d_group *g, const group_layout *l, int which)
-{
-	return (double *)(void *)(base_of(g) + l->fields + (size_t)which * ((l->forces - l->fields) / 2u));
-}
-
-// Each chain's field inputs of the running step (scratch): fx, fy, px, py, count each.
-static double *gforce(const spring_chain2d_group *g, const group_layout *l, int which)
-{
-	return (double *)(void *)(base_of(g) + l->forces + (size_t)which * ((l->scratch - l->forces) / 4u));
+	return (float *)(void *)(base_of(g) + l->rows + (size_t)which * l->row_bytes);
 }
 
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
@@ -186,23 +188,25 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	spring_chain2d_view v;
 	*c = heads(g, l)[j];
 	spring_chain2d_internal_view(c, &v);
-	const int n = g->segment_count, count = g->chain_count;
-	const float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	const float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
-	const spring_params *params = gparams(g, l), *own = gown(g, l);
-	const spring_stepper *st = gsteppers(g, l);
-	const spring_chain2d_trig *trig = gtrig(g, l);
+	const int n = g->segment_count;
+	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
+	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
+		const float *from = garr(g, l, src[a]);
+		for (int i = 0; i < n; i++) {
+			dst[a][i] = from[(size_t)i * (size_t)g->stride + (size_t)j];
+		}
+	}
 	for (int i = 0; i < n; i++) {
-		size_t k = (size_t)i * (size_t)count + (size_t)j;
-		v.trig[i] = trig[k];
-		v.angle[i] = angle[k];
-		v.velocity[i] = velocity[k];
-		v.prev[i] = prev[k];
-		v.target[i] = target[k];
-		v.inertia[i] = inertia[k];
-		v.params[i] = params[k];
-		v.own_params[i] = own[k];
-		v.steppers[i] = st[k];
+		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+		v.params[i] = gparams(g, l)[k];
+		v.own_params[i] = gown(g, l)[k];
+		spring_chain2d_lane_step_in *st = &v.steppers[i];
+		st->w2 = garr(g, l, G_W2)[k];
+		st->pp = garr(g, l, G_PP)[k];
+		st->pv = garr(g, l, G_PV)[k];
+		st->vp = garr(g, l, G_VP)[k];
+		st->vv = garr(g, l, G_VV)[k];
 	}
 	return c;
 }
@@ -214,23 +218,208 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	spring_chain2d_view v;
 	heads(g, l)[j] = *c;
 	spring_chain2d_internal_view(c, &v);
-	const int n = g->segment_count, count = g->chain_count;
-	float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
-	spring_params *params = gparams(g, l), *own = gown(g, l);
-	spring_stepper *st = gsteppers(g, l);
-	spring_chain2d_trig *trig = gtrig(g, l);
+	const int n = g->segment_count;
+	const float *src[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
+	const int dst[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	for (int a = 0; a < (int)(sizeof dst / sizeof dst[0]); a++) {
+		float *to = garr(g, l, dst[a]);
+		for (int i = 0; i < n; i++) {
+			to[(size_t)i * (size_t)g->stride + (size_t)j] = src[a][i];
+		}
+	}
 	for (int i = 0; i < n; i++) {
-		size_t k = (size_t)i * (size_t)count + (size_t)j;
-		trig[k] = v.trig[i];
-		angle[k] = v.angle[i];
-		velocity[k] = v.velocity[i];
-		prev[k] = v.prev[i];
-		target[k] = v.target[i];
-		inertia[k] = v.inertia[i];
-		params[k] = v.params[i];
-		own[k] = v.own_params[i];
-		st[k] = v.steppers[i];
+		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+		gparams(g, l)[k] = v.params[i];
+		gown(g, l)[k] = v.own_params[i];
+		const spring_chain2d_lane_step_in *st = &v.steppers[i];
+		garr(g, l, G_W2)[k] = st->w2;
+		garr(g, l, G_PP)[k] = st->pp;
+		garr(g, l, G_PV)[k] = st->pv;
+		garr(g, l, G_VP)[k] = st->vp;
+		garr(g, l, G_VV)[k] = st->vv;
+	}
+}
+
+// The padding lanes [count, stride): an inert segment, never awake.
+static void fill_padding(spring_chain2d_group *g, const group_layout *l)
+{
+	for (int i = 0; i < g->segment_count; i++) {
+		for (int j = g->chain_count; j < g->stride; j++) {
+			size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+			garr(g, l, G_W2)[k] = 1.0f;
+			garr(g, l, G_PP)[k] = 1.0f;
+			garr(g, l, G_VV)[k] = 1.0f;
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// The segment kernels: every segment of every chain, one vector of chains at a time
+
+// What the kernels read: segment i of chain j at [i * stride + j] of each array, the chains' rows
+// at [j], the shape at [i].
+typedef struct group_rows {
+	int n, stride;
+	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
+	const float *inertia, *w2, *pp, *pv, *vp, *vv;
+	const float *fx, *fy, *steady, *px, *py, *turn, *awake;
+	float *parent;
+	const float *k15, *rest, *limit; // per segment
+	float held_max, max_speed;
+} group_rows;
+
+// One instance per vector type: `rows_<suffix>` steps every segment of chains [0, stride).
+#define GROUP_ROWS(SUFFIX)                                                                                                   \
+	static K_ATTR_ROWS void rows_##SUFFIX(const group_rows *r)                                                               \
+	{                                                                                                                        \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                      \
+		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                              \
+			K(chain_in) ch;                                                                                                  \
+			T parent, awake_f;                                                                                               \
+			memcpy(&ch.fx, r->fx + b, sizeof(T));                                                                            \
+			memcpy(&ch.fy, r->fy + b, sizeof(T));                                                                            \
+			memcpy(&ch.steady, r->steady + b, sizeof(T));                                                                    \
+			memcpy(&ch.px, r->px + b, sizeof(T));                                                                            \
+			memcpy(&ch.py, r->py + b, sizeof(T));                                                                            \
+			memcpy(&ch.turn, r->turn + b, sizeof(T));                                                                        \
+			memcpy(&parent, r->parent + b, sizeof(T));                                                                       \
+			memcpy(&awake_f, r->awake + b, sizeof(T));                                                                       \
+			ch.held_max = SPLAT(r->held_max);                                                                                \
+			ch.max_speed = SPLAT(r->max_speed);                                                                              \
+			TI awake = BITS(awake_f) != 0;                                                                                   \
+			for (int i = 0; i < r->n; i++) {                                                                                 \
+				const size_t k = (size_t)i * (size_t)r->stride + b;                                                          \
+				K(step_in) in;                                                                                               \
+				T inertia, x, v, prev, target, s, c, key, x1, v1, t1, s1, c1, key1;                                          \
+				memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                        \
+				memcpy(&in.pp, r->pp + k, sizeof(T));                                                                        \
+				memcpy(&in.pv, r->pv + k, sizeof(T));                                                                        \
+				memcpy(&in.vp, r->vp + k, sizeof(T));                                                                        \
+				memcpy(&in.vv, r->vv + k, sizeof(T));                                                                        \
+				in.limit = SPLAT(r->limit[i]);                                                                               \
+				memcpy(&inertia, r->inertia + k, sizeof(T));                                                                 \
+				memcpy(&x, r->angle + k, sizeof(T));                                                                         \
+				memcpy(&v, r->velocity + k, sizeof(T));                                                                      \
+				memcpy(&prev, r->prev + k, sizeof(T));                                                                       \
+				memcpy(&target, r->target + k, sizeof(T));                                                                   \
+				memcpy(&s, r->sin + k, sizeof(T));                                                                           \
+				memcpy(&c, r->cos + k, sizeof(T));                                                                           \
+				memcpy(&key, r->key + k, sizeof(T));                                                                         \
+				x1 = x;                                                                                                      \
+				v1 = v;                                                                                                      \
+				K(segment)(&in, &ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), SPLAT(0.0f), &x1, &v1, &t1, &s1, \
+				           &c1, &key1);                                                                                      \
+				prev = SEL(awake, x, prev);                                                                                  \
+				x = SEL(awake, x1, x);                                                                                       \
+				v = SEL(awake, v1, v);                                                                                       \
+				target = SEL(awake, t1, target);                                                                             \
+				s = SEL(awake, s1, s);                                                                                       \
+				c = SEL(awake, c1, c);                                                                                       \
+				key = SEL(awake, key1, key);                                                                                 \
+				parent = SEL(awake, x1, parent);                                                                             \
+				memcpy(r->angle + k, &x, sizeof(T));                                                                         \
+				memcpy(r->velocity + k, &v, sizeof(T));                                                                      \
+				memcpy(r->prev + k, &prev, sizeof(T));                                                                       \
+				memcpy(r->target + k, &target, sizeof(T));                                                                   \
+				memcpy(r->sin + k, &s, sizeof(T));                                                                           \
+				memcpy(r->cos + k, &c, sizeof(T));                                                                           \
+				memcpy(r->key + k, &key, sizeof(T));                                                                         \
+			}                                                                                                                \
+		}                                                                                                                    \
+	}
+
+// Plain float (every platform; one chain at a time).
+#define T float
+#define TI int
+#define K(name) spring_chain2d_lane_##name
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define SPLAT(c) (c)
+#define BITS(x) group_bits(x)
+#define K_ATTR_ROWS
+static inline int32_t group_bits(float x)
+{
+	int32_t i;
+	memcpy(&i, &x, sizeof i);
+	return i;
+}
+GROUP_ROWS(scalar)
+#undef T
+#undef TI
+#undef K
+#undef SEL
+#undef SPLAT
+#undef BITS
+#undef K_ATTR_ROWS
+
+#if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
+#define GROUP_VECTORS 1
+// The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
+#define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
+#define TOINT(x) __builtin_convertvector(x, TI)
+#define BITS(x) ((TI)(x))
+#define FABS(x) ((T)((TI)(x) & 0x7fffffff))
+#define SPLAT(c) ((c) - (T){0})
+
+typedef float group_vf4 __attribute__((vector_size(16)));
+typedef int32_t group_vi4 __attribute__((vector_size(16)));
+#define T group_vf4
+#define TI group_vi4
+#define K(name) group_v4_##name
+#define K_ATTR
+#define K_ATTR_ROWS
+#include "chain2d_kernel.h"
+GROUP_ROWS(v4)
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+#else
+#define GROUP_VECTORS 0
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+typedef float group_vf8 __attribute__((vector_size(32)));
+typedef int32_t group_vi8 __attribute__((vector_size(32)));
+#define T group_vf8
+#define TI group_vi8
+#define K(name) group_avx2_##name
+#define K_ATTR __attribute__((target("avx2"), always_inline))
+#define K_ATTR_ROWS __attribute__((target("avx2")))
+#include "chain2d_kernel.h"
+GROUP_ROWS(avx2)
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+
+typedef float group_vf16 __attribute__((vector_size(64)));
+typedef int32_t group_vi16 __attribute__((vector_size(64)));
+#define T group_vf16
+#define TI group_vi16
+#define K(name) group_avx512_##name
+#define K_ATTR __attribute__((target("avx512f"), always_inline))
+#define K_ATTR_ROWS __attribute__((target("avx512f")))
+#include "chain2d_kernel.h"
+GROUP_ROWS(avx512)
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+#endif
+
+// Every segment of every chain by the widest kernel this machine runs (the batch module's choice).
+static void run_rows(const group_rows *r)
+{
+	switch (spring_internal_batch_current_path()) {
+#if defined(__GNUC__) && defined(__x86_64__)
+	case SPRING_INTERNAL_BATCH_SSE2: rows_v4(r); return;
+	case SPRING_INTERNAL_BATCH_AVX2: rows_avx2(r); return;
+	case SPRING_INTERNAL_BATCH_AVX512: rows_avx512(r); return;
+#endif
+#if defined(__wasm_simd128__)
+	case SPRING_INTERNAL_BATCH_SIMD128: rows_v4(r); return;
+#endif
+	default: rows_scalar(r); return;
 	}
 }
 
@@ -318,6 +507,7 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 	spring_chain2d_group *g = (spring_chain2d_group *)memory;
 	g->chain_count = count;
 	g->segment_count = n;
+	g->stride = padded(count);
 	g->owner = (spring_internal_owner){0};
 	spring_chain2d *c;
 	r = spring_chain2d_init(desc->chain, base_of(g) + l.scratch, spring_chain2d_internal_block_size(n), &c, NULL);
@@ -330,6 +520,7 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 		}
 		scatter(g, &l, j);
 	}
+	fill_padding(g, &l);
 	*out = g;
 	return SPRING_OK;
 }
@@ -361,121 +552,92 @@ const spring_clock *spring_chain2d_group_clock(const spring_chain2d_group *group
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-static void backup_state(spring_chain2d_group *g, const group_layout *l)
+// One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once: chain by
+// chain for the roots, then the segment kernels across the chains).
+static void step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
 {
-	unsigned char *b = base_of(g);
-	memcpy(b + l->backup_heads, b + l->heads, (size_t)g->chain_count * sizeof(spring_chain2d));
-	memcpy(b + l->backup_state, b + l->floats, (size_t)G_STATE_COUNT * l->float_stride);
-}
-
-static void restore_state(spring_chain2d_group *g, const group_layout *l, spring_clock clock)
-{
-	unsigned char *b = base_of(g);
-	memcpy(b + l->heads, b + l->backup_heads, (size_t)g->chain_count * sizeof(spring_chain2d));
-	memcpy(b + l->floats, b + l->backup_state, (size_t)G_STATE_COUNT * l->float_stride);
-	g->clock = clock;
-}
-
-// The field of every segment of every chain (spring_chain2d_segment_field): one loop without
-// branches over arrays that do not overlap, which compilers vectorise (kept out of line, where
-// `restrict` spares them the overlap checks).
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void
-fields_pass(int n, int count, const float *restrict length, const float *restrict inertia, const float *restrict angle,
-            const double *restrict fx, const double *restrict fy, const double *restrict px, const double *restrict py,
-            double *restrict alpha, double *restrict held, spring_chain2d_trig *restrict trig)
-{
-	for (int i = 0; i < n; i++) {
-		const size_t row = (size_t)i * (size_t)count;
-		const float len = length[i];
-		for (int j = 0; j < count; j++) {
-			size_t k = row + (size_t)j;
-			spring_chain2d_segment_field(fx[j], fy[j], px[j], py[j], inertia[k], len, angle[k], &alpha[k], &held[k], &trig[k]);
-		}
-	}
-}
-
-// One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
-// chain for the roots, then segment by segment across the awake chains).
-static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
-{
-	const int n = g->segment_count, count = g->chain_count;
+	const int count = g->chain_count;
 	spring_chain2d *head = heads(g, l);
 	group_lane *lane = lanes(g, l);
-	float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	float *target = garr(g, l, G_TARGET);
-	const float *inertia = garr(g, l, G_INERTIA);
-	const spring_params *params = gparams(g, l);
-	const spring_stepper *st = gsteppers(g, l);
-	spring_chain2d_trig *trig = gtrig(g, l);
-	spring_chain2d_view shape;
-	spring_chain2d_internal_view(scratch(g, l), &shape); // lengths, rest angles, limits
+	float *fx = grow(g, l, L_FX), *fy = grow(g, l, L_FY), *steady = grow(g, l, L_STEADY);
+	float *px = grow(g, l, L_PX), *py = grow(g, l, L_PY);
+	float *turn = grow(g, l, L_TURN), *parent = grow(g, l, L_PARENT), *awake = grow(g, l, L_AWAKE);
+	const int32_t yes = -1, no = 0;
+	bool any = false;
 	for (int j = 0; j < count; j++) {
 		group_lane *ln = &lane[j];
 		bool still = false;
-		ln->awake = 0;
+		memcpy(&awake[j], &no, sizeof no);
 		if (ln->asleep) {
 			continue;
 		}
 		spring_xform2 at = spring_chain2d_internal_substep_root(ln->from, ln->to, f);
 		double u[2];
 		spring_chain2d_internal_path_step(&head[j], ln->begin + (double)f * (double)frame_dt, u);
-		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), u, &ln->in,
-		                                        &ln->turn, &still)) {
+		spring_chain2d_lane_chain_in in;
+		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), u, &in, &still)) {
 			continue;
 		}
-		ln->awake = 1;
+		memcpy(&awake[j], &yes, sizeof yes);
+		any = true;
 		ln->still = still;
-		ln->parent = at.angle;
-		for (int i = 0; i < n; i++) {
-			size_t k = (size_t)i * (size_t)count + (size_t)j;
-			prev[k] = angle[k];
-			if (ln->turn != 0.0) {
-				angle[k] = spring_det_fold_float((double)angle[k] + ln->turn);
-			}
-		}
+		fx[j] = in.fx;
+		fy[j] = in.fy;
+		steady[j] = in.steady;
+		px[j] = in.px;
+		py[j] = in.py;
+		turn[j] = in.turn;
+		parent[j] = at.angle;
 	}
-	// The fields of every segment of every chain: one loop without branches (it vectorises).
-	double *fx = gforce(g, l, 0), *fy = gforce(g, l, 1), *px = gforce(g, l, 2), *py = gforce(g, l, 3);
-	for (int j = 0; j < count; j++) {
-		fx[j] = lane[j].in.fx;
-		fy[j] = lane[j].in.fy;
-		px[j] = lane[j].in.px;
-		py[j] = lane[j].in.py;
+	if (!any) {
+		return;
 	}
-	double *alpha = gfield(g, l, 0), *held = gfield(g, l, 1);
-	fields_pass(n, count, shape.length, inertia, angle, fx, fy, px, py, alpha, held, trig);
+	spring_chain2d_view shape;
+	spring_chain2d_internal_view(scratch(g, l), &shape); // lengths, rest angles, limits
+	const int n = g->segment_count;
+	float k15[SPRING_CHAIN_MAX_BONES], limit[SPRING_CHAIN_MAX_BONES];
 	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_input seg = {{0.0f, 0.0f, 0.0f}, NULL, shape.length[i], shape.rest[i], shape.limit[i], 0.0f};
-		const size_t row = (size_t)i * (size_t)count;
-		for (int j = 0; j < count; j++) {
-			group_lane *ln = &lane[j];
-			if (!ln->awake) {
-				continue;
-			}
-			size_t k = row + (size_t)j;
-			seg.params = params[k];
-			seg.stepper = &st[k];
-			seg.inertia = inertia[k];
-			spring_state s = {angle[k], velocity[k]};
-			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, alpha[k], held[k], ln->parent, 0.0f, &s, &target[k]);
-			if (r != SPRING_OK) {
-				return r;
-			}
-			angle[k] = s.x;
-			velocity[k] = s.v;
-			ln->parent = s.x;
-		}
+		k15[i] = spring_chain2d_k15(shape.length[i]);
+		limit[i] = shape.steppers[i].limit;
 	}
+	const double h = (double)g->clock.step;
+	const group_rows rows = {n,
+	                         g->stride,
+	                         garr(g, l, G_ANGLE),
+	                         garr(g, l, G_VELOCITY),
+	                         garr(g, l, G_PREV),
+	                         garr(g, l, G_TARGET),
+	                         garr(g, l, G_SIN),
+	                         garr(g, l, G_COS),
+	                         garr(g, l, G_KEY),
+	                         garr(g, l, G_INERTIA),
+	                         garr(g, l, G_W2),
+	                         garr(g, l, G_PP),
+	                         garr(g, l, G_PV),
+	                         garr(g, l, G_VP),
+	                         garr(g, l, G_VV),
+	                         fx,
+	                         fy,
+	                         steady,
+	                         px,
+	                         py,
+	                         turn,
+	                         awake,
+	                         parent,
+	                         k15,
+	                         shape.rest,
+	                         limit,
+	                         (float)(SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h)),
+	                         (float)(SPRING_PI / h)};
+	run_rows(&rows);
 	for (int j = 0; j < count; j++) {
-		if (lane[j].awake && lane[j].still) {
+		int32_t on;
+		memcpy(&on, &awake[j], sizeof on);
+		if (on && lane[j].still) {
 			spring_chain2d_internal_try_rest(gather(g, l, j));
 			scatter(g, l, j);
 		}
 	}
-	return SPRING_OK;
 }
 
 spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt)
@@ -494,6 +656,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	if (r != SPRING_OK) {
 		return r;
 	}
+	// Every input is checked and a step cannot fail (chain2d.c): from here nothing is refused.
+	int steps = spring_clock_advance(&group->clock, frame_dt);
+	if (steps < 0) {
+		return (spring_result)(-steps);
+	}
 	const group_layout l = layout(group);
 	spring_chain2d *head = heads(group, &l);
 	group_lane *lane = lanes(group, &l);
@@ -505,23 +672,10 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		ln->asleep = head[j].resting && memcmp(&ln->from, &ln->to, sizeof ln->to) == 0 &&
 		             spring_chain2d_internal_path_is_still(&head[j], ln->to.position) &&
 		             spring_chain2d_internal_same_root(&head[j], ln->to);
-	}
-	const spring_clock clock = group->clock;
-	backup_state(group, &l);
-	int steps = spring_clock_advance(&group->clock, frame_dt);
-	if (steps < 0) {
-		restore_state(group, &l, clock);
-		return (spring_result)(-steps);
-	}
-	for (int j = 0; j < count; j++) {
-		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
+		ln->begin = spring_chain2d_internal_path_advance(&head[j], ln->to.position, (double)frame_dt);
 	}
 	for (int k = 0; k < steps; k++) {
-		r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
-		if (r != SPRING_OK) {
-			restore_state(group, &l, clock);
-			return r;
-		}
+		step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
 	}
 	for (int j = 0; j < count; j++) {
 		head[j].input_root = lane[j].to;
@@ -614,7 +768,7 @@ spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, 
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	size_t k = (size_t)segment * (size_t)group->chain_count + (size_t)chain;
+	size_t k = (size_t)segment * (size_t)group->stride + (size_t)chain;
 	spring_state s = {garr(group, &l, G_ANGLE)[k], garr(group, &l, G_VELOCITY)[k]};
 	*world_angle = s;
 	return SPRING_OK;
@@ -626,8 +780,10 @@ static void pose_of(const spring_chain2d_group *g, const group_layout *l, int j,
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape);
 	const spring_chain2d *h = &heads(g, l)[j];
-	spring_chain2d_pose_walk(garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, gtrig(g, l) + j, (ptrdiff_t)g->chain_count,
-	                         shape.length, g->segment_count, h->prev_root, h->root, g->clock.alpha, joints, local_angles);
+	const spring_chain2d_pose_src src = {garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, garr(g, l, G_SIN) + j,
+	                                     garr(g, l, G_COS) + j,  garr(g, l, G_KEY) + j,   (ptrdiff_t)g->stride,
+	                                     shape.length,           g->segment_count};
+	spring_chain2d_pose_walk(&src, h->prev_root, h->root, g->clock.alpha, joints, local_angles);
 }
 
 spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, int chain, spring_xform2 *joints,
