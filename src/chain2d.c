@@ -784,7 +784,9 @@ static void carry(spring_chain2d *c, double turn)
 // An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
 static float bounded_accel(double a)
 {
-	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX ? SPRING_CHAIN2D_ACCEL_MAX : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX : a);
+	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX    ? SPRING_CHAIN2D_ACCEL_MAX
+	               : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX
+	                                               : a);
 }
 
 bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
@@ -1204,8 +1206,9 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 	if (alpha < 0.0f || alpha > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	const spring_chain2d_pose_src src = {farr(chain, ARR_PREV_ANGLE), farr(chain, ARR_ANGLE), farr(chain, ARR_SIN),
-	                                     farr(chain, ARR_COS),        farr(chain, ARR_KEY),   1,
+	const spring_chain2d_pose_src src = {farr(chain, ARR_PREV_ANGLE), farr(chain, ARR_ANGLE),
+	                                     farr(chain, ARR_SIN),        farr(chain, ARR_COS),
+	                                     farr(chain, ARR_KEY),        1,
 	                                     farr(chain, ARR_LENGTH),     n};
 	spring_chain2d_pose_walk(&src, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;

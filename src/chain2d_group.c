@@ -269,63 +269,63 @@ typedef struct group_rows {
 } group_rows;
 
 // One instance per vector type: `rows_<suffix>` steps every segment of chains [0, stride).
-#define GROUP_ROWS(SUFFIX)                                                                                                   \
-	static K_ATTR_ROWS void rows_##SUFFIX(const group_rows *r)                                                               \
-	{                                                                                                                        \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                      \
-		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                              \
-			K(chain_in) ch;                                                                                                  \
-			T parent, awake_f;                                                                                               \
-			memcpy(&ch.fx, r->fx + b, sizeof(T));                                                                            \
-			memcpy(&ch.fy, r->fy + b, sizeof(T));                                                                            \
-			memcpy(&ch.steady, r->steady + b, sizeof(T));                                                                    \
-			memcpy(&ch.px, r->px + b, sizeof(T));                                                                            \
-			memcpy(&ch.py, r->py + b, sizeof(T));                                                                            \
-			memcpy(&ch.turn, r->turn + b, sizeof(T));                                                                        \
-			memcpy(&parent, r->parent + b, sizeof(T));                                                                       \
-			memcpy(&awake_f, r->awake + b, sizeof(T));                                                                       \
-			ch.held_max = SPLAT(r->held_max);                                                                                \
-			ch.max_speed = SPLAT(r->max_speed);                                                                              \
-			TI awake = BITS(awake_f) != 0;                                                                                   \
-			for (int i = 0; i < r->n; i++) {                                                                                 \
-				const size_t k = (size_t)i * (size_t)r->stride + b;                                                          \
-				K(step_in) in;                                                                                               \
-				T inertia, x, v, prev, target, s, c, key, x1, v1, t1, s1, c1, key1;                                          \
-				memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                        \
-				memcpy(&in.pp, r->pp + k, sizeof(T));                                                                        \
-				memcpy(&in.pv, r->pv + k, sizeof(T));                                                                        \
-				memcpy(&in.vp, r->vp + k, sizeof(T));                                                                        \
-				memcpy(&in.vv, r->vv + k, sizeof(T));                                                                        \
-				in.limit = SPLAT(r->limit[i]);                                                                               \
-				memcpy(&inertia, r->inertia + k, sizeof(T));                                                                 \
-				memcpy(&x, r->angle + k, sizeof(T));                                                                         \
-				memcpy(&v, r->velocity + k, sizeof(T));                                                                      \
-				memcpy(&prev, r->prev + k, sizeof(T));                                                                       \
-				memcpy(&target, r->target + k, sizeof(T));                                                                   \
-				memcpy(&s, r->sin + k, sizeof(T));                                                                           \
-				memcpy(&c, r->cos + k, sizeof(T));                                                                           \
-				memcpy(&key, r->key + k, sizeof(T));                                                                         \
-				x1 = x;                                                                                                      \
-				v1 = v;                                                                                                      \
-				K(segment)(&in, &ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), SPLAT(0.0f), &x1, &v1, &t1, &s1, \
-				           &c1, &key1);                                                                                      \
-				prev = SEL(awake, x, prev);                                                                                  \
-				x = SEL(awake, x1, x);                                                                                       \
-				v = SEL(awake, v1, v);                                                                                       \
-				target = SEL(awake, t1, target);                                                                             \
-				s = SEL(awake, s1, s);                                                                                       \
-				c = SEL(awake, c1, c);                                                                                       \
-				key = SEL(awake, key1, key);                                                                                 \
-				parent = SEL(awake, x1, parent);                                                                             \
-				memcpy(r->angle + k, &x, sizeof(T));                                                                         \
-				memcpy(r->velocity + k, &v, sizeof(T));                                                                      \
-				memcpy(r->prev + k, &prev, sizeof(T));                                                                       \
-				memcpy(r->target + k, &target, sizeof(T));                                                                   \
-				memcpy(r->sin + k, &s, sizeof(T));                                                                           \
-				memcpy(r->cos + k, &c, sizeof(T));                                                                           \
-				memcpy(r->key + k, &key, sizeof(T));                                                                         \
-			}                                                                                                                \
-		}                                                                                                                    \
+#define GROUP_ROWS(SUFFIX)                                                                                                     \
+	static K_ATTR_ROWS void rows_##SUFFIX(const group_rows *r)                                                                 \
+	{                                                                                                                          \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                        \
+		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                                \
+			K(chain_in) ch;                                                                                                    \
+			T parent, awake_f;                                                                                                 \
+			memcpy(&ch.fx, r->fx + b, sizeof(T));                                                                              \
+			memcpy(&ch.fy, r->fy + b, sizeof(T));                                                                              \
+			memcpy(&ch.steady, r->steady + b, sizeof(T));                                                                      \
+			memcpy(&ch.px, r->px + b, sizeof(T));                                                                              \
+			memcpy(&ch.py, r->py + b, sizeof(T));                                                                              \
+			memcpy(&ch.turn, r->turn + b, sizeof(T));                                                                          \
+			memcpy(&parent, r->parent + b, sizeof(T));                                                                         \
+			memcpy(&awake_f, r->awake + b, sizeof(T));                                                                         \
+			ch.held_max = SPLAT(r->held_max);                                                                                  \
+			ch.max_speed = SPLAT(r->max_speed);                                                                                \
+			TI awake = BITS(awake_f) != 0;                                                                                     \
+			for (int i = 0; i < r->n; i++) {                                                                                   \
+				const size_t k = (size_t)i * (size_t)r->stride + b;                                                            \
+				K(step_in) in;                                                                                                 \
+				T inertia, x, v, prev, target, s, c, key, x1, v1, t1, s1, c1, key1;                                            \
+				memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                          \
+				memcpy(&in.pp, r->pp + k, sizeof(T));                                                                          \
+				memcpy(&in.pv, r->pv + k, sizeof(T));                                                                          \
+				memcpy(&in.vp, r->vp + k, sizeof(T));                                                                          \
+				memcpy(&in.vv, r->vv + k, sizeof(T));                                                                          \
+				in.limit = SPLAT(r->limit[i]);                                                                                 \
+				memcpy(&inertia, r->inertia + k, sizeof(T));                                                                   \
+				memcpy(&x, r->angle + k, sizeof(T));                                                                           \
+				memcpy(&v, r->velocity + k, sizeof(T));                                                                        \
+				memcpy(&prev, r->prev + k, sizeof(T));                                                                         \
+				memcpy(&target, r->target + k, sizeof(T));                                                                     \
+				memcpy(&s, r->sin + k, sizeof(T));                                                                             \
+				memcpy(&c, r->cos + k, sizeof(T));                                                                             \
+				memcpy(&key, r->key + k, sizeof(T));                                                                           \
+				x1 = x;                                                                                                        \
+				v1 = v;                                                                                                        \
+				K(segment)                                                                                                     \
+				(&in, &ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1); \
+				prev = SEL(awake, x, prev);                                                                                    \
+				x = SEL(awake, x1, x);                                                                                         \
+				v = SEL(awake, v1, v);                                                                                         \
+				target = SEL(awake, t1, target);                                                                               \
+				s = SEL(awake, s1, s);                                                                                         \
+				c = SEL(awake, c1, c);                                                                                         \
+				key = SEL(awake, key1, key);                                                                                   \
+				parent = SEL(awake, x1, parent);                                                                               \
+				memcpy(r->angle + k, &x, sizeof(T));                                                                           \
+				memcpy(r->velocity + k, &v, sizeof(T));                                                                        \
+				memcpy(r->prev + k, &prev, sizeof(T));                                                                         \
+				memcpy(r->target + k, &target, sizeof(T));                                                                     \
+				memcpy(r->sin + k, &s, sizeof(T));                                                                             \
+				memcpy(r->cos + k, &c, sizeof(T));                                                                             \
+				memcpy(r->key + k, &key, sizeof(T));                                                                           \
+			}                                                                                                                  \
+		}                                                                                                                      \
 	}
 
 // Plain float (every platform; one chain at a time).
@@ -357,7 +357,7 @@ GROUP_ROWS(scalar)
 #define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
 #define TOINT(x) __builtin_convertvector(x, TI)
 #define BITS(x) ((TI)(x))
-#define FABS(x) ((T)((TI)(x) & 0x7fffffff))
+#define FABS(x) ((T)((TI)(x)&0x7fffffff))
 #define SPLAT(c) ((c) - (T){0})
 
 typedef float group_vf4 __attribute__((vector_size(16)));

@@ -73,24 +73,24 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #define SPRING_CHAIN2D_ACCEL_MAX 1e15
 
 // The lane arithmetic's constants (chain2d_kernel.h).
-#define SPRING_LANE_FOLD_MAX 1e7f                       // |angle| folded as this beyond it
-#define SPRING_LANE_ERROR_MAX 1e6f                      // rad: the largest error a segment steps on
-#define SPRING_LANE_ROUND 12582912.0f                   // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22
-#define SPRING_LANE_PI 3.14159274f                      // pi rounded to float
-#define SPRING_LANE_TWO_PI 6.28318548f                  // twice that, exactly
-#define SPRING_LANE_INV_TWO_PI 0.159154937f             // 1 / (2 pi)
-#define SPRING_LANE_TWO_PI_A 6.28125f                   // 2 pi = A + B (A: 8 significant bits)
-#define SPRING_LANE_TWO_PI_B 1.93530717e-3f             //
-#define SPRING_LANE_TWO_OVER_PI 0.636619747f            // 2 / pi
-#define SPRING_LANE_PIO2_A 1.5703125f                   // pi/2 = A + B + C, A and B short enough
-#define SPRING_LANE_PIO2_B 4.837512969970703125e-4f     // that q A and q B are exact for |q| <= 2
-#define SPRING_LANE_PIO2_C 7.54978995489188216e-8f      //
-#define SPRING_LANE_S1 -1.6666654611e-1f                // sin r = r + r z (S1 + z (S2 + z S3))
-#define SPRING_LANE_S2 8.3321608736e-3f                 //
-#define SPRING_LANE_S3 -1.9515295891e-4f                //
-#define SPRING_LANE_C1 4.166664568298827e-2f            // cos r = 1 - z/2 + z^2 (C1 + z (C2 + z C3))
-#define SPRING_LANE_C2 -1.388731625493765e-3f           //
-#define SPRING_LANE_C3 2.443315711809948e-5f            //
+#define SPRING_LANE_FOLD_MAX 1e7f                   // |angle| folded as this beyond it
+#define SPRING_LANE_ERROR_MAX 1e6f                  // rad: the largest error a segment steps on
+#define SPRING_LANE_ROUND 12582912.0f               // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22
+#define SPRING_LANE_PI 3.14159274f                  // pi rounded to float
+#define SPRING_LANE_TWO_PI 6.28318548f              // twice that, exactly
+#define SPRING_LANE_INV_TWO_PI 0.159154937f         // 1 / (2 pi)
+#define SPRING_LANE_TWO_PI_A 6.28125f               // 2 pi = A + B (A: 8 significant bits)
+#define SPRING_LANE_TWO_PI_B 1.93530717e-3f         //
+#define SPRING_LANE_TWO_OVER_PI 0.636619747f        // 2 / pi
+#define SPRING_LANE_PIO2_A 1.5703125f               // pi/2 = A + B + C, A and B short enough
+#define SPRING_LANE_PIO2_B 4.837512969970703125e-4f // that q A and q B are exact for |q| <= 2
+#define SPRING_LANE_PIO2_C 7.54978995489188216e-8f  //
+#define SPRING_LANE_S1 -1.6666654611e-1f            // sin r = r + r z (S1 + z (S2 + z S3))
+#define SPRING_LANE_S2 8.3321608736e-3f             //
+#define SPRING_LANE_S3 -1.9515295891e-4f            //
+#define SPRING_LANE_C1 4.166664568298827e-2f        // cos r = 1 - z/2 + z^2 (C1 + z (C2 + z C3))
+#define SPRING_LANE_C2 -1.388731625493765e-3f       //
+#define SPRING_LANE_C3 2.443315711809948e-5f        //
 
 // The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
 // _step, _lerp and spring_chain2d_lane_step_in.

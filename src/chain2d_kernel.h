@@ -111,12 +111,12 @@ static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field,
 
 /// What a chain feeds all its segments in a step.
 typedef struct K(chain_in) {
-	T fx, fy;           // gravity + wind, units/s^2
-	T steady;           // |gravity + wind|, units/s^2
-	T px, py;           // the pivot's acceleration, units/s^2
-	T turn;             // rad: the world angles are first carried by this (0: not)
-	T held_max;         // 1/s^2
-	T max_speed;        // rad/s
+	T fx, fy;    // gravity + wind, units/s^2
+	T steady;    // |gravity + wind|, units/s^2
+	T px, py;    // the pivot's acceleration, units/s^2
+	T turn;      // rad: the world angles are first carried by this (0: not)
+	T held_max;  // 1/s^2
+	T max_speed; // rad/s
 } K(chain_in);
 
 /// A segment's whole step: its angle *x carried by the chain's turn, the field taken there (kept:
