@@ -126,30 +126,44 @@ enum {
 // ---------------------------------------------------------------------------------------------
 // The pivot's path (inertia)
 
-// The cubic (or lower, with fewer knots) through the knots, in Newton form about the newest.
+// The cubic (or lower, with fewer knots) through the knots, in Newton form about the newest: the
+// divided differences, each a difference times the reciprocal of its nodes' distance. The
+// reciprocals depend on the gaps only, which a steady frame rate repeats: they are kept with the
+// gaps they were computed for.
 static void path_fit(spring_chain2d *c)
 {
 	const int n = c->knot_count;
-	double node[4] = {0.0, 0.0, 0.0, 0.0}; // newest first, times relative to the newest
-	for (int j = 1; j < n; j++) {
-		node[j] = node[j - 1] - c->knot_gap[n - 1 - j];
+	const double g0 = n > 1 ? c->knot_gap[n - 2] : 0.0; // the newest gap
+	const double g1 = n > 2 ? c->knot_gap[n - 3] : 0.0;
+	const double g2 = n > 3 ? c->knot_gap[n - 4] : 0.0; // the oldest
+	if (n != c->recip_count || g0 != c->recip_gap[0] || g1 != c->recip_gap[1] || g2 != c->recip_gap[2]) {
+		// node[j] - node[j - order] is the sum of the `order` gaps between them.
+		const double d[6] = {g0, g1, g2, g0 + g1, g1 + g2, (g0 + g1) + g2};
+		for (int k = 0; k < 6; k++) {
+			c->recip[k] = d[k] > 0.0 ? 1.0 / d[k] : 0.0;
+		}
+		c->recip_count = n;
+		c->recip_gap[0] = g0;
+		c->recip_gap[1] = g1;
+		c->recip_gap[2] = g2;
 	}
+	const double *r = c->recip;
 	for (int k = 0; k < 2; k++) {
-		double dd[4];
-		for (int j = 0; j < n; j++) {
-			dd[j] = c->knot[n - 1 - j][k];
-		}
-		for (int order = 1; order < n; order++) {
-			for (int j = n - 1; j >= order; j--) {
-				dd[j] = (dd[j] - dd[j - 1]) / (node[j] - node[j - order]);
-			}
-		}
-		for (int j = 0; j < 4; j++) {
-			c->path_coef[j][k] = j < n ? dd[j] : 0.0;
-		}
+		// Newest first; a missing knot repeats the oldest, and its coefficients are dropped.
+		const double p0 = c->knot[n - 1][k];
+		const double p1 = n > 1 ? c->knot[n - 2][k] : p0;
+		const double p2 = n > 2 ? c->knot[n - 3][k] : p1;
+		const double p3 = n > 3 ? c->knot[n - 4][k] : p2;
+		const double a1 = (p1 - p0) * -r[0], b1 = (p2 - p1) * -r[1], c1 = (p3 - p2) * -r[2];
+		const double a2 = (b1 - a1) * -r[3], b2 = (c1 - b1) * -r[4];
+		const double a3 = (b2 - a2) * -r[5];
+		c->path_coef[0][k] = p0;
+		c->path_coef[1][k] = n > 1 ? a1 : 0.0;
+		c->path_coef[2][k] = n > 2 ? a2 : 0.0;
+		c->path_coef[3][k] = n > 3 ? a3 : 0.0;
 	}
-	c->path_node[0] = node[1];
-	c->path_node[1] = node[2];
+	c->path_node[0] = -g0;
+	c->path_node[1] = -(g0 + g1);
 }
 
 // The path's position `tau` seconds after the newest knot (negative: inside the frame that ended it).
@@ -326,6 +340,28 @@ static spring_chain2d_lane_step_in *steppers(const spring_chain2d *c)
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
+
+// An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
+static float bounded_accel(double a)
+{
+	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX    ? SPRING_CHAIN2D_ACCEL_MAX
+	               : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX
+	                                               : a);
+}
+
+// The values every step reads that change only with the step or the forces.
+static void cache_constants(spring_chain2d *c)
+{
+	const double h = (double)c->clock.step;
+	c->inv_step = 1.0 / h;
+	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
+	// whip finite (its centripetal feed grows with the square of the speed).
+	c->max_speed = (float)(SPRING_PI / h);
+	c->held_max = (float)(SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h));
+	c->fx = bounded_accel((double)c->gravity.x + (double)c->wind.x);
+	c->fy = bounded_accel((double)c->gravity.y + (double)c->wind.y);
+	c->steady = (float)sqrt((double)c->fx * (double)c->fx + (double)c->fy * (double)c->fy);
+}
 
 spring_result spring_chain2d_internal_check_root(spring_xform2 root)
 {
@@ -606,6 +642,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
+	cache_constants(c);
 	int n = c->segment_count;
 	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST);
 	float *inertia = farr(c, ARR_INERTIA);
@@ -781,13 +818,6 @@ static void carry(spring_chain2d *c, double turn)
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
 }
 
-// An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
-static float bounded_accel(double a)
-{
-	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX    ? SPRING_CHAIN2D_ACCEL_MAX
-	               : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX
-	                                               : a);
-}
 
 bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
                                         spring_chain2d_lane_chain_in *in, bool *still_out)
@@ -810,18 +840,17 @@ bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, b
 		}
 	}
 	// The root's acceleration over this step: every pivot's.
-	const double px = (vx - (double)c->root_velocity.x) / h;
-	const double py = (vy - (double)c->root_velocity.y) / h;
-	c->root_velocity = spring_vec2_make((float)vx, (float)vy);
+	const double px = (vx - (double)c->root_velocity.x) * c->inv_step;
+	const double py = (vy - (double)c->root_velocity.y) * c->inv_step;
+	c->root_velocity.x = (float)vx;
+	c->root_velocity.y = (float)vy;
 	c->prev_root = c->root;
 	c->root = root;
-	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
-	// whip finite (its centripetal feed grows with the square of the speed).
-	in->max_speed = (float)(SPRING_PI / h);
-	in->held_max = (float)(SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h));
-	in->fx = bounded_accel((double)c->gravity.x + (double)c->wind.x);
-	in->fy = bounded_accel((double)c->gravity.y + (double)c->wind.y);
-	in->steady = (float)sqrt((double)in->fx * (double)in->fx + (double)in->fy * (double)in->fy);
+	in->max_speed = c->max_speed;
+	in->held_max = c->held_max;
+	in->fx = c->fx;
+	in->fy = c->fy;
+	in->steady = c->steady;
 	in->px = bounded_accel(px);
 	in->py = bounded_accel(py);
 	*still_out = still;
@@ -872,14 +901,6 @@ static void step_once(spring_chain2d *c, spring_xform2 root, const float *offset
 	if (still) {
 		spring_chain2d_internal_try_rest(c);
 	}
-}
-
-// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
-{
-	spring_xform2 at = {
-		spring_vec2_lerp(from.position, to.position, f), spring_chain2d_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
-	return at;
 }
 
 spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
@@ -1138,6 +1159,7 @@ spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravi
 	                 memcmp(&chain->wind, &wind, sizeof wind) == 0;
 	chain->gravity = gravity;
 	chain->wind = wind;
+	cache_constants(chain);
 	return SPRING_OK;
 }
 

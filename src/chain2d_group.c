@@ -268,62 +268,89 @@ typedef struct group_rows {
 	float held_max, max_speed;
 } group_rows;
 
-// One instance per vector type: `rows_<suffix>` steps every segment of chains [0, stride).
+// True when every chain of the block starting at b is awake.
+static inline bool block_awake(const float *awake, size_t b, size_t lanes)
+{
+	for (size_t j = b; j < b + lanes; j++) {
+		int32_t on;
+		memcpy(&on, &awake[j], sizeof on);
+		if (!on) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// One instance per vector type: `rows_<suffix>` steps every segment of chains [0, stride), a block
+// of one vector of chains at a time; a block whose chains are all awake skips the selects that
+// keep a sleeping chain's state (the common case, compiled apart: `blend` is a constant there).
 #define GROUP_ROWS(SUFFIX)                                                                                                     \
+	static inline K_ATTR_INLINE void block_##SUFFIX(const group_rows *r, size_t b, bool blend)                                 \
+	{                                                                                                                          \
+		K(chain_in) ch;                                                                                                        \
+		T parent, awake_f;                                                                                                     \
+		memcpy(&ch.fx, r->fx + b, sizeof(T));                                                                                  \
+		memcpy(&ch.fy, r->fy + b, sizeof(T));                                                                                  \
+		memcpy(&ch.steady, r->steady + b, sizeof(T));                                                                          \
+		memcpy(&ch.px, r->px + b, sizeof(T));                                                                                  \
+		memcpy(&ch.py, r->py + b, sizeof(T));                                                                                  \
+		memcpy(&ch.turn, r->turn + b, sizeof(T));                                                                              \
+		memcpy(&parent, r->parent + b, sizeof(T));                                                                             \
+		memcpy(&awake_f, r->awake + b, sizeof(T));                                                                             \
+		ch.held_max = SPLAT(r->held_max);                                                                                      \
+		ch.max_speed = SPLAT(r->max_speed);                                                                                    \
+		TI awake = BITS(awake_f) != 0;                                                                                         \
+		for (int i = 0; i < r->n; i++) {                                                                                       \
+			const size_t k = (size_t)i * (size_t)r->stride + b;                                                                \
+			K(step_in) in;                                                                                                     \
+			T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                         \
+			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                              \
+			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                              \
+			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                              \
+			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                              \
+			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                              \
+			in.limit = SPLAT(r->limit[i]);                                                                                     \
+			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                       \
+			memcpy(&x, r->angle + k, sizeof(T));                                                                               \
+			memcpy(&v, r->velocity + k, sizeof(T));                                                                            \
+			x1 = x;                                                                                                            \
+			v1 = v;                                                                                                            \
+			K(segment)                                                                                                         \
+			(&in, &ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1);     \
+			T prev = x;                                                                                                        \
+			if (blend) {                                                                                                       \
+				T old_prev, old_target, old_s, old_c, old_key;                                                                 \
+				memcpy(&old_prev, r->prev + k, sizeof(T));                                                                     \
+				memcpy(&old_target, r->target + k, sizeof(T));                                                                 \
+				memcpy(&old_s, r->sin + k, sizeof(T));                                                                         \
+				memcpy(&old_c, r->cos + k, sizeof(T));                                                                         \
+				memcpy(&old_key, r->key + k, sizeof(T));                                                                       \
+				prev = SEL(awake, x, old_prev);                                                                                \
+				x1 = SEL(awake, x1, x);                                                                                        \
+				v1 = SEL(awake, v1, v);                                                                                        \
+				t1 = SEL(awake, t1, old_target);                                                                               \
+				s1 = SEL(awake, s1, old_s);                                                                                    \
+				c1 = SEL(awake, c1, old_c);                                                                                    \
+				key1 = SEL(awake, key1, old_key);                                                                              \
+			}                                                                                                                  \
+			parent = SEL(awake, x1, parent);                                                                                   \
+			memcpy(r->angle + k, &x1, sizeof(T));                                                                              \
+			memcpy(r->velocity + k, &v1, sizeof(T));                                                                           \
+			memcpy(r->prev + k, &prev, sizeof(T));                                                                             \
+			memcpy(r->target + k, &t1, sizeof(T));                                                                             \
+			memcpy(r->sin + k, &s1, sizeof(T));                                                                                \
+			memcpy(r->cos + k, &c1, sizeof(T));                                                                                \
+			memcpy(r->key + k, &key1, sizeof(T));                                                                              \
+		}                                                                                                                      \
+	}                                                                                                                          \
 	static K_ATTR_ROWS void rows_##SUFFIX(const group_rows *r)                                                                 \
 	{                                                                                                                          \
 		const size_t lanes = sizeof(T) / sizeof(float);                                                                        \
 		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                                \
-			K(chain_in) ch;                                                                                                    \
-			T parent, awake_f;                                                                                                 \
-			memcpy(&ch.fx, r->fx + b, sizeof(T));                                                                              \
-			memcpy(&ch.fy, r->fy + b, sizeof(T));                                                                              \
-			memcpy(&ch.steady, r->steady + b, sizeof(T));                                                                      \
-			memcpy(&ch.px, r->px + b, sizeof(T));                                                                              \
-			memcpy(&ch.py, r->py + b, sizeof(T));                                                                              \
-			memcpy(&ch.turn, r->turn + b, sizeof(T));                                                                          \
-			memcpy(&parent, r->parent + b, sizeof(T));                                                                         \
-			memcpy(&awake_f, r->awake + b, sizeof(T));                                                                         \
-			ch.held_max = SPLAT(r->held_max);                                                                                  \
-			ch.max_speed = SPLAT(r->max_speed);                                                                                \
-			TI awake = BITS(awake_f) != 0;                                                                                     \
-			for (int i = 0; i < r->n; i++) {                                                                                   \
-				const size_t k = (size_t)i * (size_t)r->stride + b;                                                            \
-				K(step_in) in;                                                                                                 \
-				T inertia, x, v, prev, target, s, c, key, x1, v1, t1, s1, c1, key1;                                            \
-				memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                          \
-				memcpy(&in.pp, r->pp + k, sizeof(T));                                                                          \
-				memcpy(&in.pv, r->pv + k, sizeof(T));                                                                          \
-				memcpy(&in.vp, r->vp + k, sizeof(T));                                                                          \
-				memcpy(&in.vv, r->vv + k, sizeof(T));                                                                          \
-				in.limit = SPLAT(r->limit[i]);                                                                                 \
-				memcpy(&inertia, r->inertia + k, sizeof(T));                                                                   \
-				memcpy(&x, r->angle + k, sizeof(T));                                                                           \
-				memcpy(&v, r->velocity + k, sizeof(T));                                                                        \
-				memcpy(&prev, r->prev + k, sizeof(T));                                                                         \
-				memcpy(&target, r->target + k, sizeof(T));                                                                     \
-				memcpy(&s, r->sin + k, sizeof(T));                                                                             \
-				memcpy(&c, r->cos + k, sizeof(T));                                                                             \
-				memcpy(&key, r->key + k, sizeof(T));                                                                           \
-				x1 = x;                                                                                                        \
-				v1 = v;                                                                                                        \
-				K(segment)                                                                                                     \
-				(&in, &ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1); \
-				prev = SEL(awake, x, prev);                                                                                    \
-				x = SEL(awake, x1, x);                                                                                         \
-				v = SEL(awake, v1, v);                                                                                         \
-				target = SEL(awake, t1, target);                                                                               \
-				s = SEL(awake, s1, s);                                                                                         \
-				c = SEL(awake, c1, c);                                                                                         \
-				key = SEL(awake, key1, key);                                                                                   \
-				parent = SEL(awake, x1, parent);                                                                               \
-				memcpy(r->angle + k, &x, sizeof(T));                                                                           \
-				memcpy(r->velocity + k, &v, sizeof(T));                                                                        \
-				memcpy(r->prev + k, &prev, sizeof(T));                                                                         \
-				memcpy(r->target + k, &target, sizeof(T));                                                                     \
-				memcpy(r->sin + k, &s, sizeof(T));                                                                             \
-				memcpy(r->cos + k, &c, sizeof(T));                                                                             \
-				memcpy(r->key + k, &key, sizeof(T));                                                                           \
+			if (block_awake(r->awake, b, lanes)) {                                                                             \
+				block_##SUFFIX(r, b, false);                                                                                   \
+			} else {                                                                                                           \
+				block_##SUFFIX(r, b, true);                                                                                    \
 			}                                                                                                                  \
 		}                                                                                                                      \
 	}
@@ -336,6 +363,7 @@ typedef struct group_rows {
 #define SPLAT(c) (c)
 #define BITS(x) group_bits(x)
 #define K_ATTR_ROWS
+#define K_ATTR_INLINE __attribute__((always_inline))
 static inline int32_t group_bits(float x)
 {
 	int32_t i;
@@ -350,6 +378,7 @@ GROUP_ROWS(scalar)
 #undef SPLAT
 #undef BITS
 #undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
 
 #if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
 #define GROUP_VECTORS 1
@@ -367,12 +396,14 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #define K(name) group_v4_##name
 #define K_ATTR
 #define K_ATTR_ROWS
+#define K_ATTR_INLINE __attribute__((always_inline))
 #include "chain2d_kernel.h"
 GROUP_ROWS(v4)
 #undef T
 #undef TI
 #undef K
 #undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
 #else
 #define GROUP_VECTORS 0
 #endif
@@ -385,12 +416,14 @@ typedef int32_t group_vi8 __attribute__((vector_size(32)));
 #define K(name) group_avx2_##name
 #define K_ATTR __attribute__((target("avx2"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx2")))
+#define K_ATTR_INLINE __attribute__((target("avx2"), always_inline))
 #include "chain2d_kernel.h"
 GROUP_ROWS(avx2)
 #undef T
 #undef TI
 #undef K
 #undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
 
 typedef float group_vf16 __attribute__((vector_size(64)));
 typedef int32_t group_vi16 __attribute__((vector_size(64)));
@@ -399,12 +432,14 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define K(name) group_avx512_##name
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx512f")))
+#define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
 #include "chain2d_kernel.h"
 GROUP_ROWS(avx512)
 #undef T
 #undef TI
 #undef K
 #undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
 #endif
 
 // Every segment of every chain by the widest kernel this machine runs (the batch module's choice).

@@ -32,6 +32,10 @@ struct spring_chain2d {
 	spring_xform2 prev_root;   // root of the step before
 	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
 	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
+	double inv_step;           // 1/s: 1 / clock.step
+	float max_speed;           // rad/s: pi / step, a segment's speed bound
+	float held_max;            // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
+	float fx, fy, steady;      // units/s^2: gravity + wind (bounded) and its magnitude
 	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
 	// of frames at least a step after the knot before), each the one before plus the root's
 	// displacement with its mean speed capped; the cubic through them; the path's last step.
@@ -41,6 +45,9 @@ struct spring_chain2d {
 	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
 	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
 	double path_node[2];          // s, the times of the knots before the newest (negative)
+	double recip[6];              // 1/s: path_fit's reciprocals of node distances...
+	double recip_gap[3];          // s: ...for these gaps (newest first)...
+	int recip_count;              // ...and this many knots (0: none kept)
 	double pivot[2];              // the path's position at the last step
 	double pivot_time;            // s, the last step's time relative to the newest knot
 	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
@@ -219,8 +226,17 @@ spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 /// An update's frame time: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
 spring_result spring_chain2d_internal_check_frame_dt(float frame_dt);
-/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
+/// The root of the sub-step ending at fraction f of the frame from `from` to `to` (the position as
+/// spring_vec2_lerp, inline).
+static inline spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
+{
+	const double t = (double)f;
+	spring_xform2 at = {{(float)((double)from.position.x + ((double)to.position.x - (double)from.position.x) * t),
+	                     (float)((double)from.position.y + ((double)to.position.y - (double)from.position.y) * t)},
+	                    spring_chain2d_lerp(from.angle, to.angle, f),
+	                    {1.0f, 1.0f}};
+	return at;
+}
 /// True when `root` is bit for bit the root of the last step.
 bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 

@@ -37,6 +37,14 @@ static inline K_ATTR T K(fold)(T x)
 	return SEL(f <= -SPRING_LANE_PI, f + SPRING_LANE_TWO_PI, f);
 }
 
+/// x folded as K(fold) does, for |x| < 3 pi (a sum or difference of two folded angles): one
+/// subtraction or addition of 2 pi, exact (Sterbenz), chosen without a branch.
+static inline K_ATTR T K(wrap)(T x)
+{
+	T f = SEL(x > SPRING_LANE_PI, x - SPRING_LANE_TWO_PI, x);
+	return SEL(f <= -SPRING_LANE_PI, f + SPRING_LANE_TWO_PI, f);
+}
+
 /// sin and cos of a folded angle x (|x| <= pi): the nearest quarter turn q pi/2 removed in three
 /// exact-product parts, then minimax polynomials on [-pi/4, pi/4] (within about 2 ulp of float).
 static inline K_ATTR void K(sincos)(T x, T *s, T *c)
@@ -86,7 +94,7 @@ static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field,
 {
 	T x0 = *x, v0 = *v;
 	T t = K(fold)((parent + rest) + offset);
-	T delta = K(fold)(t - x0);
+	T delta = K(wrap)(t - x0);
 	T excess = stiff_field - held_max;
 	TI stiff = excess > 0.0f;
 	T inv = SPLAT(1.0f) / (in->w2 + SEL(stiff, excess, SPLAT(0.0f)));
@@ -99,10 +107,10 @@ static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field,
 	T nx = K(fold)(x0 + (ne - e));
 	nv = SEL(nv > max_speed, max_speed, nv);
 	nv = SEL(nv < -max_speed, -max_speed, nv);
-	T swing = K(fold)(nx - t);
+	T swing = K(wrap)(nx - t);
 	TI over = (in->limit > 0.0f) & (FABS(swing) > in->limit);
 	TI up = swing > 0.0f;
-	T edge = K(fold)(t + SEL(up, in->limit, -in->limit));
+	T edge = K(wrap)(t + SEL(up, in->limit, -in->limit));
 	*x = SEL(over, edge, nx);
 	TI outward = over & (nv != 0.0f) & ((nv > 0.0f) == up);
 	*v = SEL(outward, SPLAT(0.0f), nv);
@@ -114,7 +122,7 @@ typedef struct K(chain_in) {
 	T fx, fy;    // gravity + wind, units/s^2
 	T steady;    // |gravity + wind|, units/s^2
 	T px, py;    // the pivot's acceleration, units/s^2
-	T turn;      // rad: the world angles are first carried by this (0: not)
+	T turn;      // rad, |turn| < pi: the world angles are first carried by this (0: not)
 	T held_max;  // 1/s^2
 	T max_speed; // rad/s
 } K(chain_in);
@@ -125,7 +133,7 @@ typedef struct K(chain_in) {
 static inline K_ATTR void K(segment)(const K(step_in) * in, const K(chain_in) * chain, T inertia, T k15, T parent, T rest,
                                      T offset, T *x, T *v, T *target, T *s, T *c, T *key)
 {
-	T x0 = SEL(chain->turn != 0.0f, K(fold)(*x + chain->turn), *x);
+	T x0 = SEL(chain->turn != 0.0f, K(wrap)(*x + chain->turn), *x);
 	T alpha, held;
 	K(field)(x0, inertia, k15, chain->fx, chain->fy, chain->px, chain->py, &alpha, &held, s, c);
 	// The steady field's stiffness at its balance, |g + w| k15, counts wherever the segment is: far
@@ -139,7 +147,7 @@ static inline K_ATTR void K(segment)(const K(step_in) * in, const K(chain_in) * 
 /// The drawn angle between two stepped ones at `alpha` in (0, 1): along the shortest arc.
 static inline K_ATTR T K(lerp)(T from, T to, T alpha)
 {
-	return K(fold)(from + K(fold)(to - from) * alpha);
+	return K(wrap)(from + K(wrap)(to - from) * alpha);
 }
 
 #undef K_ATTR
