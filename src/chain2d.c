@@ -126,154 +126,75 @@ enum {
 // ---------------------------------------------------------------------------------------------
 // The pivot's path (inertia)
 
-// The cubic (or lower, with fewer knots) through the knots, in Newton form about the newest: the
-// divided differences, each a difference times the reciprocal of its nodes' distance. The
-// reciprocals depend on the gaps only, which a steady frame rate repeats: they are kept with the
-// gaps they were computed for.
-static void path_fit(spring_chain2d *c)
+// The timeline at creation: one knot, no gap, the last step at it.
+static void timeline_restart(spring_chain2d_timeline *t)
 {
-	const int n = c->knot_count;
-	const double g0 = n > 1 ? c->knot_gap[n - 2] : 0.0; // the newest gap
-	const double g1 = n > 2 ? c->knot_gap[n - 3] : 0.0;
-	const double g2 = n > 3 ? c->knot_gap[n - 4] : 0.0; // the oldest
-	if (n != c->recip_count || g0 != c->recip_gap[0] || g1 != c->recip_gap[1] || g2 != c->recip_gap[2]) {
-		// node[j] - node[j - order] is the sum of the `order` gaps between them.
-		const double d[6] = {g0, g1, g2, g0 + g1, g1 + g2, (g0 + g1) + g2};
-		for (int k = 0; k < 6; k++) {
-			c->recip[k] = d[k] > 0.0 ? 1.0 / d[k] : 0.0;
-		}
-		c->recip_count = n;
-		c->recip_gap[0] = g0;
-		c->recip_gap[1] = g1;
-		c->recip_gap[2] = g2;
-	}
-	const double *r = c->recip;
-	for (int k = 0; k < 2; k++) {
-		// Newest first; a missing knot repeats the oldest, and its coefficients are dropped.
-		const double p0 = c->knot[n - 1][k];
-		const double p1 = n > 1 ? c->knot[n - 2][k] : p0;
-		const double p2 = n > 2 ? c->knot[n - 3][k] : p1;
-		const double p3 = n > 3 ? c->knot[n - 4][k] : p2;
-		const double a1 = (p1 - p0) * -r[0], b1 = (p2 - p1) * -r[1], c1 = (p3 - p2) * -r[2];
-		const double a2 = (b1 - a1) * -r[3], b2 = (c1 - b1) * -r[4];
-		const double a3 = (b2 - a2) * -r[5];
-		c->path_coef[0][k] = p0;
-		c->path_coef[1][k] = n > 1 ? a1 : 0.0;
-		c->path_coef[2][k] = n > 2 ? a2 : 0.0;
-		c->path_coef[3][k] = n > 3 ? a3 : 0.0;
-	}
-	c->path_node[0] = -g0;
-	c->path_node[1] = -(g0 + g1);
+	memset(t, 0, sizeof *t);
+	t->count = 1;
 }
 
-// The path's position `tau` seconds after the newest knot (negative: inside the frame that ended it).
-static void path_at(const spring_chain2d *c, double tau, double p[2])
+// The reciprocals of the knots' distances the fit needs (0 for a knot the path does not have) and
+// the nodes of the Newton basis.
+static void timeline_fit(spring_chain2d_timeline *t)
 {
-	const double w1 = tau, w2 = w1 * (tau - c->path_node[0]), w3 = w2 * (tau - c->path_node[1]);
-	for (int k = 0; k < 2; k++) {
-		p[k] = c->path_coef[0][k] + w1 * c->path_coef[1][k] + w2 * c->path_coef[2][k] + w3 * c->path_coef[3][k];
+	const int n = t->count;
+	const double g0 = t->gap[0], g1 = t->gap[1], g2 = t->gap[2];
+	const double dist[6] = {g0, g1, g2, g0 + g1, g1 + g2, (g0 + g1) + g2};
+	const int need[6] = {2, 3, 4, 3, 4, 4}; // the knots each distance spans
+	for (int k = 0; k < 6; k++) {
+		t->recip[k] = n >= need[k] ? (float)(1.0 / dist[k]) : 0.0f;
 	}
+	t->node[0] = -g0;
+	t->node[1] = -(g0 + g1);
 }
 
-// One knot at `position`, the pivot still there.
-static void path_restart(spring_chain2d *c, spring_vec2 position)
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+                                                spring_chain2d_basis *b)
 {
-	memset(c->knot, 0, sizeof c->knot);
-	memset(c->knot_gap, 0, sizeof c->knot_gap);
-	c->knot[0][0] = (double)position.x;
-	c->knot[0][1] = (double)position.y;
-	c->knot_count = 1;
-	c->knot_elapsed = 0.0;
-	c->input_position = position;
-	path_fit(c);
-	c->pivot[0] = c->knot[0][0];
-	c->pivot[1] = c->knot[0][1];
-	c->pivot_time = 0.0;
-}
-
-// Advances the path by a frame of `frame_dt` ending with the root at `to`; gives the time of the
-// frame's start relative to the newest knot. A frame that completes at least a step since the
-// newest knot adds a knot: the newest plus the root's displacement, its mean speed capped.
-static double path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
-{
-	const double begin = c->knot_elapsed, elapsed = begin + frame_dt;
-	if (elapsed < (double)c->clock.step) {
-		c->knot_elapsed = elapsed;
+	const double begin = t->elapsed, elapsed = begin + frame_dt;
+	memset(b, 0, sizeof *b);
+	b->knot = elapsed >= (double)clock->step;
+	if (!b->knot) {
+		t->elapsed = elapsed;
 		return begin; // extends the newest cubic past its knot
 	}
-	double d[2] = {(double)to.x - (double)c->input_position.x, (double)to.y - (double)c->input_position.y};
-	const double distance = sqrt(d[0] * d[0] + d[1] * d[1]);
-	if (c->max_root_speed > 0.0f && distance > (double)c->max_root_speed * elapsed) {
-		d[0] *= (double)c->max_root_speed * elapsed / distance;
-		d[1] *= (double)c->max_root_speed * elapsed / distance;
+	// A hitch (the clock drops time): the knots before say nothing about this frame, and their
+	// gaps would be lost against its length. The path over it is a straight line.
+	b->hitch = elapsed > (double)clock->max_steps * (double)clock->step && t->count > 1;
+	const int n = b->hitch ? 1 : t->count;
+	t->gap[2] = t->gap[1];
+	t->gap[1] = t->gap[0];
+	t->gap[0] = elapsed;
+	t->count = n < 4 ? n + 1 : 4;
+	t->elapsed = 0.0;
+	t->pivot_time -= elapsed;
+	timeline_fit(t);
+	for (int k = 0; k < 6; k++) {
+		b->r[k] = t->recip[k];
 	}
-	int n = c->knot_count;
-	if (elapsed > (double)c->clock.max_steps * (double)c->clock.step && n > 1) {
-		// A hitch (the clock drops time): the knots before say nothing about this frame, and
-		// their gaps would be lost against its length. The path over it is a straight line.
-		memmove(c->knot[0], c->knot[n - 1], sizeof c->knot[0]);
-		n = 1;
-	}
-	if (n == 4) {
-		memmove(c->knot[0], c->knot[1], 3 * sizeof c->knot[0]);
-		memmove(&c->knot_gap[0], &c->knot_gap[1], 2 * sizeof c->knot_gap[0]);
-		n = 3;
-	}
-	c->knot[n][0] = c->knot[n - 1][0] + d[0];
-	c->knot[n][1] = c->knot[n - 1][1] + d[1];
-	c->knot_gap[n - 1] = elapsed;
-	c->knot_count = n + 1;
-	c->knot_elapsed = 0.0;
-	c->input_position = to;
-	c->pivot_time -= elapsed;
-	path_fit(c);
+	b->elapsed = (float)elapsed;
 	return -elapsed + begin;
 }
 
-// True when the root stands at the newest knot and every knot and the pivot are one point: no
-// step would move the pivot.
-static bool path_is_still(const spring_chain2d *c, spring_vec2 to)
+void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double tau, spring_chain2d_basis *b)
 {
-	if (memcmp(&to, &c->input_position, sizeof to) != 0) {
-		return false;
-	}
-	for (int j = 0; j < c->knot_count; j++) {
-		if (c->knot[j][0] != c->pivot[0] || c->knot[j][1] != c->pivot[1]) {
-			return false;
-		}
-	}
-	return true;
+	const double w1 = tau, w2 = w1 * (tau - t->node[0]), w3 = w2 * (tau - t->node[1]);
+	const double span = tau - t->pivot_time;
+	b->w1 = (float)w1;
+	b->w2 = (float)w2;
+	b->w3 = (float)w3;
+	b->has_span = span > 0.0;
+	b->inv_span = b->has_span ? (float)(1.0 / span) : 0.0f;
+	t->pivot_time = tau;
 }
 
-// The pivot's velocity in a step ending `tau` seconds after the newest knot: the path's
-// displacement since the last step over the path's time since then. (After a hitch the clock
-// runs fewer steps than the frame holds, spread over it: the pivot still moves at the root's
-// speed, and the root's displacement over the lost time is not felt as a dash.)
-static void path_step(spring_chain2d *c, double tau, double u[2])
+// A chain's pivot path standing at `position`: no displacement, the pivot at the newest knot.
+static void path_restart(spring_chain2d *c, spring_vec2 position)
 {
-	double p[2];
-	path_at(c, tau, p);
-	const double span = tau - c->pivot_time;
-	for (int k = 0; k < 2; k++) {
-		u[k] = span > 0.0 ? (p[k] - c->pivot[k]) / span : (double)(k == 0 ? c->root_velocity.x : c->root_velocity.y);
-		c->pivot[k] = p[k];
-	}
-	c->pivot_time = tau;
-}
-
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
-{
-	return path_advance(c, to, frame_dt);
-}
-
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to)
-{
-	return path_is_still(c, to);
-}
-
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2])
-{
-	path_step(c, tau, u);
+	memset(c->path_d, 0, sizeof c->path_d);
+	memset(c->path_coef, 0, sizeof c->path_coef);
+	memset(c->pivot, 0, sizeof c->pivot);
+	c->input_position = position;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -643,6 +564,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
 	cache_constants(c);
+	timeline_restart(&c->time);
 	int n = c->segment_count;
 	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST);
 	float *inertia = farr(c, ARR_INERTIA);
@@ -789,19 +711,6 @@ void spring_chain2d_internal_try_rest(spring_chain2d *c)
 	c->resting = true;
 }
 
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root)
-{
-	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
-	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0;
-}
-
-// True when a step under `root` with `offsets` has exactly (bit for bit) the inputs of the last.
-static bool same_inputs(const spring_chain2d *c, spring_xform2 root, const float *offsets)
-{
-	return spring_chain2d_internal_same_root(c, root) &&
-	       memcmp(offsets, farr(c, ARR_OFFSET), (size_t)c->segment_count * sizeof(float)) == 0;
-}
-
 // Carries n world angles rigidly by `turn` radians about the root (the part of a root rotation
 // beyond max_root_angular_speed, or a teleport's turn): nothing swings.
 static void carry_angles(float *angle, int n, double turn)
@@ -816,45 +725,6 @@ static void carry(spring_chain2d *c, double turn)
 {
 	carry_angles(farr(c, ARR_ANGLE), c->segment_count, turn);
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
-}
-
-
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_lane_chain_in *in, bool *still_out)
-{
-	const double vx = u[0], vy = u[1];
-	if (c->resting && same && vx == 0.0 && vy == 0.0) {
-		return false; // asleep: nothing would move
-	}
-	c->resting = false;
-	const double h = (double)c->clock.step;
-	// Still: the inputs of the last step, and the pivot neither moves nor did (no acceleration left).
-	const bool still = same && vx == 0.0 && vy == 0.0 && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
-	in->turn = 0.0f; // the caller keeps the history, then carries the angles by this
-	if (c->max_root_angular_speed > 0.0f) {
-		double turn = (double)spring_chain2d_delta(c->root.angle, root.angle);
-		double most = (double)c->max_root_angular_speed * h;
-		if (fabs(turn) > most) {
-			in->turn = (float)(turn > 0.0 ? turn - most : turn + most);
-			c->root_velocity = spring_vec2_rotate(c->root_velocity, in->turn);
-		}
-	}
-	// The root's acceleration over this step: every pivot's.
-	const double px = (vx - (double)c->root_velocity.x) * c->inv_step;
-	const double py = (vy - (double)c->root_velocity.y) * c->inv_step;
-	c->root_velocity.x = (float)vx;
-	c->root_velocity.y = (float)vy;
-	c->prev_root = c->root;
-	c->root = root;
-	in->max_speed = c->max_speed;
-	in->held_max = c->held_max;
-	in->fx = c->fx;
-	in->fy = c->fy;
-	in->steady = c->steady;
-	in->px = bounded_accel(px);
-	in->py = bounded_accel(py);
-	*still_out = still;
-	return true;
 }
 
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
@@ -874,32 +744,124 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->key = farr(c, ARR_KEY);
 }
 
-// One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
-// velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
-// Asleep with the inputs of the last step, it does nothing. It cannot fail: every input is
-// checked or bounded before (see chain2d_kernel.h).
-static void step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
+const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING] = {
+#define SPRING_CHAIN2D_OFFSET(field) offsetof(spring_chain2d, field),
+	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_OFFSET)
+#undef SPRING_CHAIN2D_OFFSET
+};
+
+void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
 {
-	spring_chain2d_lane_chain_in in;
-	bool still;
-	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &still)) {
-		return;
+	const unsigned char *base = (const unsigned char *)c;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
+		memcpy(&L->v[k], base + spring_chain2d_lane_offsets[k], sizeof(float));
 	}
-	int n = c->segment_count;
+	const int32_t mask = c->resting ? -1 : 0;
+	memcpy(&L->v[SPRING_CHAIN2D_LN_RESTING], &mask, sizeof mask);
+}
+
+void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
+{
+	unsigned char *base = (unsigned char *)c;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
+		memcpy(base + spring_chain2d_lane_offsets[k], &L->v[k], sizeof(float));
+	}
+	c->resting = spring_chain2d_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
+}
+
+void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p)
+{
+	p->step = c->clock.step;
+	p->inv_step = (float)c->inv_step;
+	p->held_max = c->held_max;
+	p->max_speed = c->max_speed;
+	p->turns = c->max_root_angular_speed > 0.0f;
+}
+
+// The timeline's values in the lane basis.
+static void basis_from(const spring_chain2d_basis *b, spring_chain2d_lane_basis *p)
+{
+	for (int k = 0; k < 6; k++) {
+		p->r[k] = b->r[k];
+	}
+	p->elapsed = b->elapsed;
+	p->hitch = b->hitch;
+	p->w1 = b->w1;
+	p->w2 = b->w2;
+	p->w3 = b->w3;
+	p->inv_span = b->inv_span;
+	p->has_span = b->has_span;
+}
+
+// `steps` fixed steps of a frame of `frame_dt` to root `to` (clean) from input_root, the last
+// ending the frame (`fraction` NULL: the clock's sub-step fractions; otherwise every step at
+// that fraction), with the animated offsets `fixed` or, NULL, those of the frame
+// interpolated from anim_from to anim_to: spring_chain2d_group's frame for one chain, with the
+// same lane arithmetic (chain2d_kernel.h). It cannot fail: every input is checked before.
+static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int steps, const float *fraction, const float *fixed)
+{
+	const int n = c->segment_count;
+	float *anim_from = farr(c, ARR_ANIM_FROM), *used = farr(c, ARR_OFFSET);
+	const float *anim_to = farr(c, ARR_ANIM_TO);
+	spring_chain2d_basis tb;
+	spring_chain2d_lane_basis p;
+	spring_chain2d_internal_basis_settings(c, &p);
+	const double begin = spring_chain2d_internal_timeline_advance(&c->time, frame_dt, &c->clock, &tb);
+	basis_from(&tb, &p);
+	spring_chain2d_lane_lane L;
+	spring_chain2d_internal_lane_load(c, &L);
+	const size_t offset_bytes = (size_t)n * sizeof(float);
+	const bool animated = fixed == NULL && memcmp(anim_from, anim_to, offset_bytes) != 0;
+	const float *frame_offsets = fixed ? fixed : anim_to;
+	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing.
+	const bool asleep = !animated && memcmp(frame_offsets, used, offset_bytes) == 0 &&
+	                    spring_chain2d_lane_frame_asleep(&L, to.position.x, to.position.y, to.angle);
+	if (tb.knot) {
+		spring_chain2d_lane_knot(&p, to.position.x, to.position.y, &L);
+	}
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
-	float *used = farr(c, ARR_OFFSET), *sn = farr(c, ARR_SIN), *cs = farr(c, ARR_COS), *key = farr(c, ARR_KEY);
-	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
+	float *prev = farr(c, ARR_PREV_ANGLE), *sn = farr(c, ARR_SIN), *cs = farr(c, ARR_COS), *key = farr(c, ARR_KEY);
 	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA), *rest = farr(c, ARR_REST);
 	const spring_chain2d_lane_step_in *st = steppers(c);
-	float parent = root.angle; // this step's simulated angle of the parent
-	for (int i = 0; i < n; i++) {
-		spring_chain2d_lane_segment(&st[i], &in, inertia[i], spring_chain2d_k15(length[i]), parent, rest[i], offsets[i],
-		                            &angle[i], &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
-		used[i] = offsets[i];
-		parent = angle[i];
+	float offsets[SPRING_CHAIN_MAX_BONES];
+	for (int k = 0; k < steps; k++) {
+		const float f = fraction ? *fraction : spring_clock_substep_fraction(&c->clock, k, steps);
+		const float *off = frame_offsets;
+		if (animated) {
+			for (int i = 0; i < n; i++) {
+				offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
+			}
+			off = offsets;
+		}
+		spring_chain2d_internal_timeline_step(&c->time, begin + (double)f * frame_dt, &tb);
+		basis_from(&tb, &p);
+		p.g = 1.0f - f;
+		spring_chain2d_lane_chain_in in;
+		int still;
+		const int same = memcmp(off, used, offset_bytes) == 0;
+		if (!spring_chain2d_lane_begin(&p, &L, to.position.x, to.position.y, to.angle, !asleep, same, &in, &still)) {
+			continue;
+		}
+		memcpy(prev, angle, offset_bytes);
+		float parent = L.v[SPRING_CHAIN2D_LN_RA]; // this step's simulated angle of the parent
+		for (int i = 0; i < n; i++) {
+			spring_chain2d_lane_segment(&st[i], &in, inertia[i], spring_chain2d_k15(length[i]), parent, rest[i], off[i] != 0.0f,
+			                            off[i], &angle[i], &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
+			parent = angle[i];
+		}
+		memcpy(used, off, offset_bytes);
+		if (still) {
+			spring_chain2d_internal_lane_store(c, &L);
+			spring_chain2d_internal_try_rest(c);
+			spring_chain2d_internal_lane_load(c, &L);
+		}
 	}
-	if (still) {
-		spring_chain2d_internal_try_rest(c);
+	L.v[SPRING_CHAIN2D_LN_IX] = to.position.x;
+	L.v[SPRING_CHAIN2D_LN_IY] = to.position.y;
+	L.v[SPRING_CHAIN2D_LN_IA] = to.angle;
+	spring_chain2d_internal_lane_store(c, &L);
+	if (!fixed) {
+		memcpy(anim_from, anim_to, offset_bytes);
 	}
 }
 
@@ -920,39 +882,11 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	if (r != SPRING_OK) {
 		return r;
 	}
-	int n = chain->segment_count;
-	float *anim_from = farr(chain, ARR_ANIM_FROM);
-	const float *anim_to = farr(chain, ARR_ANIM_TO);
-	spring_xform2 from = chain->input_root, to = spring_chain2d_internal_clean_root(root);
-	const size_t offset_bytes = (size_t)n * sizeof(float);
-	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing, so
-	// none runs (the path advances as the steps would have left it).
-	if (chain->resting && memcmp(&from, &to, sizeof to) == 0 && memcmp(anim_from, anim_to, offset_bytes) == 0 &&
-	    path_is_still(chain, to.position) && same_inputs(chain, to, anim_to)) {
-		int steps = spring_clock_advance(&chain->clock, frame_dt);
-		if (steps < 0) {
-			return (spring_result)(-steps);
-		}
-		(void)path_advance(chain, to.position, (double)frame_dt);
-		return SPRING_OK;
-	}
 	int steps = spring_clock_advance(&chain->clock, frame_dt); // checked: the only refusal, before any change
 	if (steps < 0) {
 		return (spring_result)(-steps);
 	}
-	const double begin = path_advance(chain, to.position, (double)frame_dt);
-	float offsets[SPRING_CHAIN_MAX_BONES];
-	for (int k = 0; k < steps; k++) {
-		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
-		for (int i = 0; i < n; i++) {
-			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
-		}
-		double u[2];
-		path_step(chain, begin + (double)f * (double)frame_dt, u);
-		step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
-	}
-	chain->input_root = to;
-	memcpy(anim_from, anim_to, offset_bytes);
+	run_frame(chain, spring_chain2d_internal_clean_root(root), (double)frame_dt, steps, NULL, NULL);
 	return SPRING_OK;
 }
 
@@ -979,9 +913,8 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	spring_xform2 at = spring_chain2d_internal_clean_root(root);
 	chain->input_root = at;
 	// The rig interpolates its roots per step: each step is a frame of one step on the pivot's path.
-	double u[2];
-	path_step(chain, path_advance(chain, at.position, (double)chain->clock.step) + (double)chain->clock.step, u);
-	step_once(chain, at, offsets, u);
+	const float whole = 1.0f;
+	run_frame(chain, at, (double)chain->clock.step, 1, &whole, offsets);
 	return SPRING_OK;
 }
 
@@ -1065,13 +998,13 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	chain->input_root = input;
 	// The pivot's path turns with the root (only its differences matter: its knots are displacements).
 	chain->input_position = input.position;
-	for (int j = 0; j <= chain->knot_count; j++) {
-		double *p = j < chain->knot_count ? chain->knot[j] : chain->pivot;
-		double x = p[0], y = p[1];
-		p[0] = cs * x - sn * y;
-		p[1] = sn * x + cs * y;
+	for (int j = 0; j < 4; j++) {
+		float *p = j < 3 ? &chain->path_d[2 * j] : chain->pivot;
+		double x = (double)p[0], y = (double)p[1];
+		p[0] = (float)(cs * x - sn * y);
+		p[1] = (float)(sn * x + cs * y);
 	}
-	path_fit(chain);
+	spring_chain2d_lane_fit(chain->time.recip, chain->path_d, chain->path_coef);
 	chain->root = to;
 	chain->resting = false; // the forces now act at other angles
 	return SPRING_OK;

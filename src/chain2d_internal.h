@@ -19,44 +19,115 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+/// The pivot path's clock (chain2d.c, "The pivot's path"): the times of its knots (the ends of
+/// frames at least a step after the knot before) and of its last step. A group of chains shares
+/// one, since its chains are given the same frame times; the knots' positions are per chain.
+typedef struct spring_chain2d_timeline {
+	double gap[3];     // s between consecutive knots, newest first
+	int count;         // knots 1..4 (the path is a polynomial of degree count - 1)
+	double elapsed;    // s from the newest knot to the end of the last frame (< step)
+	double pivot_time; // s, the last step's time relative to the newest knot (<= 0 after a knot)
+	double node[2];    // s, the times of the two knots before the newest (negative)
+	float recip[6];    // 1/s: 1/g0, 1/g1, 1/g2, 1/(g0 + g1), 1/(g1 + g2), 1/(g0 + g1 + g2); 0 past count
+} spring_chain2d_timeline;
+
 /// The chain's header; its dense per-segment arrays follow it in the block (chain2d.c).
 struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;      // chain default (resolved: never zero)
-	spring_params tip_params;  // as given; zero -> no gradient
-	spring_vec2 gravity;       // units/s^2
-	spring_vec2 wind;          // units/s^2
+	spring_params params;     // chain default (resolved: never zero)
+	spring_params tip_params; // as given; zero -> no gradient
+	spring_vec2 gravity;      // units/s^2
+	spring_vec2 wind;         // units/s^2
+	spring_chain2d_timeline time;
+	// What a group keeps in rows across its chains (SPRING_CHAIN2D_LANE_FIELDS): floats.
 	spring_xform2 root;        // root of the last step (angle wrapped, scale 1)
 	spring_xform2 prev_root;   // root of the step before
 	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
 	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
-	double inv_step;           // 1/s: 1 / clock.step
-	float max_speed;           // rad/s: pi / step, a segment's speed bound
-	float held_max;            // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
-	float fx, fy, steady;      // units/s^2: gravity + wind (bounded) and its magnitude
-	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
-	// of frames at least a step after the knot before), each the one before plus the root's
-	// displacement with its mean speed capped; the cubic through them; the path's last step.
-	double knot[4][2];            // oldest first; knot[knot_count - 1] the newest
-	double knot_gap[3];           // s, between knot[j] and knot[j + 1]
-	int knot_count;               // 1..4
-	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
-	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
-	double path_node[2];          // s, the times of the knots before the newest (negative)
-	double recip[6];              // 1/s: path_fit's reciprocals of node distances...
-	double recip_gap[3];          // s: ...for these gaps (newest first)...
-	int recip_count;              // ...and this many knots (0: none kept)
-	double pivot[2];              // the path's position at the last step
-	double pivot_time;            // s, the last step's time relative to the newest knot
-	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
+	// The pivot's path, relative to its newest knot: the root's displacements between the last
+	// knots (newest first, x y pairs; each capped at max_root_speed over its gap), the Newton
+	// coefficients of the cubic through them (orders 1, 2, 3), the path's position at the last
+	// step, and the root's (uncapped) position at the newest knot.
+	float path_d[6];
+	float path_coef[6];
+	float pivot[2];
+	spring_vec2 input_position;
 	float max_root_speed;         // units/s; 0 no cap
 	float max_root_angular_speed; // rad/s; 0 no cap
-	float rest_angle;             // rad, resolved (> 0)
-	float rest_angular_speed;     // rad/s, resolved (> 0)
-	bool resting;                 // snapped onto the equilibrium; a step with the same inputs does nothing
-	spring_internal_owner owner;  // set by create; zero for caller memory
+	float fx, fy, steady;         // units/s^2: gravity + wind (bounded) and its magnitude
+	// Settings every chain of a group shares.
+	double inv_step;             // 1/s: 1 / clock.step
+	float max_speed;             // rad/s: pi / step, a segment's speed bound
+	float held_max;              // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
+	float rest_angle;            // rad, resolved (> 0)
+	float rest_angular_speed;    // rad/s, resolved (> 0)
+	bool resting;                // snapped onto the equilibrium; a step with the same inputs does nothing
+	spring_internal_owner owner; // set by create; zero for caller memory
+};
+
+/// The float fields of struct spring_chain2d a group keeps in rows, in row order (the lane
+/// arithmetic's SPRING_CHAIN2D_LN_* indices; `resting` follows them as a mask).
+#define SPRING_CHAIN2D_LANE_FIELDS(X) \
+	X(root.position.x)                \
+	X(root.position.y)                \
+	X(root.angle)                     \
+	X(prev_root.position.x)           \
+	X(prev_root.position.y)           \
+	X(prev_root.angle)                \
+	X(input_root.position.x)          \
+	X(input_root.position.y)          \
+	X(input_root.angle)               \
+	X(root_velocity.x)                \
+	X(root_velocity.y)                \
+	X(path_d[0])                      \
+	X(path_d[1])                      \
+	X(path_d[2])                      \
+	X(path_d[3])                      \
+	X(path_d[4])                      \
+	X(path_d[5])                      \
+	X(path_coef[0])                   \
+	X(path_coef[1])                   \
+	X(path_coef[2])                   \
+	X(path_coef[3])                   \
+	X(path_coef[4])                   \
+	X(path_coef[5])                   \
+	X(pivot[0])                       \
+	X(pivot[1])                       \
+	X(input_position.x)               \
+	X(input_position.y)               \
+	X(max_root_speed)                 \
+	X(max_root_angular_speed)         \
+	X(fx)                             \
+	X(fy)                             \
+	X(steady)
+
+enum {
+	SPRING_CHAIN2D_LN_RX, // root
+	SPRING_CHAIN2D_LN_RY,
+	SPRING_CHAIN2D_LN_RA,
+	SPRING_CHAIN2D_LN_QX, // prev_root
+	SPRING_CHAIN2D_LN_QY,
+	SPRING_CHAIN2D_LN_QA,
+	SPRING_CHAIN2D_LN_IX, // input_root
+	SPRING_CHAIN2D_LN_IY,
+	SPRING_CHAIN2D_LN_IA,
+	SPRING_CHAIN2D_LN_VX, // root_velocity
+	SPRING_CHAIN2D_LN_VY,
+	SPRING_CHAIN2D_LN_D,                                 // path_d[6]
+	SPRING_CHAIN2D_LN_COEF = SPRING_CHAIN2D_LN_D + 6,    // path_coef[6]
+	SPRING_CHAIN2D_LN_PIVX = SPRING_CHAIN2D_LN_COEF + 6, // pivot
+	SPRING_CHAIN2D_LN_PIVY,
+	SPRING_CHAIN2D_LN_INX, // input_position
+	SPRING_CHAIN2D_LN_INY,
+	SPRING_CHAIN2D_LN_MAXV, // max_root_speed
+	SPRING_CHAIN2D_LN_MAXW, // max_root_angular_speed
+	SPRING_CHAIN2D_LN_FX,
+	SPRING_CHAIN2D_LN_FY,
+	SPRING_CHAIN2D_LN_STEADY,
+	SPRING_CHAIN2D_LN_RESTING, // the mask (bits -1: resting)
+	SPRING_CHAIN2D_LN_COUNT
 };
 
 /// The shortest arc from `from` to `to` for finite angles: spring_angle_delta without its
@@ -80,14 +151,13 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #define SPRING_CHAIN2D_ACCEL_MAX 1e15
 
 // The lane arithmetic's constants (chain2d_kernel.h).
-#define SPRING_LANE_FOLD_MAX 1e7f                   // |angle| folded as this beyond it
+#define SPRING_LANE_FOLD_MAX 1e7f // |angle| folded as this beyond it
+#define SPRING_LANE_ACCEL_MAX ((float)SPRING_CHAIN2D_ACCEL_MAX)
 #define SPRING_LANE_ERROR_MAX 1e6f                  // rad: the largest error a segment steps on
 #define SPRING_LANE_ROUND 12582912.0f               // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22
 #define SPRING_LANE_PI 3.14159274f                  // pi rounded to float
 #define SPRING_LANE_TWO_PI 6.28318548f              // twice that, exactly
 #define SPRING_LANE_INV_TWO_PI 0.159154937f         // 1 / (2 pi)
-#define SPRING_LANE_TWO_PI_A 6.28125f               // 2 pi = A + B (A: 8 significant bits)
-#define SPRING_LANE_TWO_PI_B 1.93530717e-3f         //
 #define SPRING_LANE_TWO_OVER_PI 0.636619747f        // 2 / pi
 #define SPRING_LANE_PIO2_A 1.5703125f               // pi/2 = A + B + C, A and B short enough
 #define SPRING_LANE_PIO2_B 4.837512969970703125e-4f // that q A and q B are exact for |q| <= 2
@@ -99,6 +169,14 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #define SPRING_LANE_C2 -1.388731625493765e-3f       //
 #define SPRING_LANE_C3 2.443315711809948e-5f        //
 
+/// A float's bits.
+static inline int32_t spring_chain2d_bits(float x)
+{
+	int32_t i;
+	memcpy(&i, &x, sizeof i);
+	return i;
+}
+
 // The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
 // _step, _lerp and spring_chain2d_lane_step_in.
 #define T float
@@ -107,6 +185,9 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define TOINT(x) ((int)(x))
 #define FABS(x) fabsf(x)
+#define SQRT(x) sqrtf(x)
+#define MNOT(m) (!(m))
+#define BITS(x) spring_chain2d_bits(x)
 #define SPLAT(c) (c)
 #include "chain2d_kernel.h"
 #undef T
@@ -115,7 +196,22 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #undef SEL
 #undef TOINT
 #undef FABS
+#undef SQRT
+#undef MNOT
+#undef BITS
 #undef SPLAT
+
+/// The root of the sub-step ending at fraction f of the frame from `from` to `to`, as a chain's
+/// step computes it (chain2d_kernel.h, K(begin)).
+static inline spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
+{
+	const float g = 1.0f - f;
+	spring_xform2 at = {
+		{to.position.x - (to.position.x - from.position.x) * g, to.position.y - (to.position.y - from.position.y) * g},
+		spring_chain2d_lane_wrap(to.angle - spring_chain2d_lane_wrap(to.angle - from.angle) * g),
+		{1.0f, 1.0f}};
+	return at;
+}
 
 /// 1.5 / length: the field's factor for a uniform rod pivoting at its end (see chain2d.c).
 static inline float spring_chain2d_k15(float length)
@@ -144,9 +240,11 @@ static inline float spring_chain2d_pose_angle(float prev, float angle, float alp
 /// The root drawn at `alpha` between the last two steps' roots.
 static inline spring_xform2 spring_chain2d_pose_root(spring_xform2 prev_root, spring_xform2 root, float alpha)
 {
-	spring_xform2 r = {alpha == 0.0f   ? prev_root.position
-	                   : alpha == 1.0f ? root.position
-	                                   : spring_vec2_lerp(prev_root.position, root.position, alpha),
+	spring_xform2 r = {alpha == 0.0f ? prev_root.position
+	                   : alpha == 1.0f
+	                       ? root.position
+	                       : spring_vec2_make(prev_root.position.x + (root.position.x - prev_root.position.x) * alpha,
+	                                          prev_root.position.y + (root.position.y - prev_root.position.y) * alpha),
 	                   spring_chain2d_pose_angle(prev_root.angle, root.angle, alpha),
 	                   {1.0f, 1.0f}};
 	return r;
@@ -199,13 +297,15 @@ static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, 
 spring_result spring_chain2d_internal_transition(spring_integrator integrator, spring_params p, float step,
                                                  spring_chain2d_lane_step_in *out);
 
-/// The chain-level start of a step of `c` under `root` (clean; `same`: the root and animation of
-/// the last step): false when the chain sleeps through it (nothing to do). Otherwise updates the
-/// struct (wakes it, the root's velocity and the roots), fills `*in` (the forces, the pivot's
-/// acceleration, and the turn the world angles are to be carried by after the history is kept)
-/// and `*still` (the inputs and the root were those of the last step: the rest test follows).
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_lane_chain_in *in, bool *still);
+/// The byte offsets in struct spring_chain2d of the SPRING_CHAIN2D_LANE_FIELDS (row order).
+extern const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING];
+
+/// Chain `c`'s lane state into *L and back.
+void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L);
+void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L);
+
+/// The basis fields that come from the chain's settings (the same for every chain of a group).
+void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -226,26 +326,26 @@ spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 /// An update's frame time: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
 spring_result spring_chain2d_internal_check_frame_dt(float frame_dt);
-/// The root of the sub-step ending at fraction f of the frame from `from` to `to` (the position as
-/// spring_vec2_lerp, inline).
-static inline spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
-{
-	const double t = (double)f;
-	spring_xform2 at = {{(float)((double)from.position.x + ((double)to.position.x - (double)from.position.x) * t),
-	                     (float)((double)from.position.y + ((double)to.position.y - (double)from.position.y) * t)},
-	                    spring_chain2d_lerp(from.angle, to.angle, f),
-	                    {1.0f, 1.0f}};
-	return at;
-}
-/// True when `root` is bit for bit the root of the last step.
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 
-/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
-/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
-/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
+/// The timeline's values a frame and a step feed every chain (as floats for the lanes).
+typedef struct spring_chain2d_basis {
+	bool knot;        // the frame adds a knot
+	bool hitch;       // the knots before the new one are dropped
+	float r[6];       // the timeline's reciprocals (when a knot is added)
+	float elapsed;    // s: the new knot's gap
+	float w1, w2, w3; // the step's Newton basis
+	float inv_span;   // 1/s
+	bool has_span;
+} spring_chain2d_basis;
+
+/// The pivot path's timeline advanced by a frame of `frame_dt` (chain2d.c, "The pivot's path"):
+/// returns the frame's start relative to the newest knot; *b receives whether a knot is added
+/// (and its reciprocals).
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+                                                spring_chain2d_basis *b);
+/// The Newton basis of a step ending `tau` after the newest knot, into *b; the timeline's last step
+/// moves there.
+void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double tau, spring_chain2d_basis *b);
 
 /// The rest test after a still step: snaps every segment onto its equilibrium with zero velocity
 /// and puts the chain to sleep when all are within the rest thresholds; otherwise nothing.
