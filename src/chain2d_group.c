@@ -425,13 +425,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 #define GROUP_FRAME(SUFFIX)                                                                                                  \
 	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                      \
 	{                                                                                                                        \
-		int32_t bits[LANE_PAD];                                                                                              \
-		memcpy(bits, &m, sizeof m);                                                                                          \
-		int32_t any = 0;                                                                                                     \
-		for (size_t q = 0; q < sizeof m / sizeof(int32_t); q++) {                                                            \
-			any |= bits[q];                                                                                                  \
-		}                                                                                                                    \
-		return any != 0;                                                                                                     \
+		return ANY(m);                                                                                                       \
 	}                                                                                                                        \
 	static inline K_ATTR_INLINE void segments_##SUFFIX(const group_frame *r, size_t b, bool blend, const K(chain_in) * ch,   \
 	                                                   T parent, TI awake)                                                   \
@@ -645,6 +639,7 @@ typedef struct group_pose {
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define SPLAT(c) (c)
 #define MNOT(m) (!(m))
+#define ANY(m) ((m) != 0)
 #define BITS(x) spring_chain2d_bits(x)
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
@@ -657,6 +652,7 @@ GROUP_POSES(scalar)
 #undef SEL
 #undef SPLAT
 #undef MNOT
+#undef ANY
 #undef BITS
 #undef K_ATTR_ROWS
 #undef K_ATTR_INLINE
@@ -681,15 +677,18 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define SQRT(x) ((T)wasm_f32x4_sqrt((v128_t)(x)))
+#define ANY(m) wasm_v128_any_true((v128_t)(m))
 #else
 #include <immintrin.h>
 #define SQRT(x) ((T)_mm_sqrt_ps((__m128)(x)))
+#define ANY(m) (_mm_movemask_ps((__m128)(m)) != 0)
 #endif
 #include "chain2d_kernel.h"
 GROUP_PADDING_MASK(v4)
 GROUP_FRAME(v4)
 GROUP_POSES(v4)
 #undef SQRT
+#undef ANY
 #undef T
 #undef TI
 #undef K
@@ -704,6 +703,7 @@ typedef int32_t group_vi8 __attribute__((vector_size(32)));
 #define TI group_vi8
 #define K(name) group_avx2_##name
 #define SQRT(x) ((T)_mm256_sqrt_ps((__m256)(x)))
+#define ANY(m) (_mm256_movemask_ps((__m256)(m)) != 0)
 #define K_ATTR __attribute__((target("avx2"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx2")))
 #define K_ATTR_INLINE __attribute__((target("avx2"), always_inline))
@@ -712,6 +712,7 @@ GROUP_PADDING_MASK(avx2)
 GROUP_FRAME(avx2)
 GROUP_POSES(avx2)
 #undef SQRT
+#undef ANY
 #undef T
 #undef TI
 #undef K
@@ -724,6 +725,7 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define TI group_vi16
 #define K(name) group_avx512_##name
 #define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
+#define ANY(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) != 0)
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx512f")))
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
@@ -732,6 +734,7 @@ GROUP_PADDING_MASK(avx512)
 GROUP_FRAME(avx512)
 GROUP_POSES(avx512)
 #undef SQRT
+#undef ANY
 #undef T
 #undef TI
 #undef K

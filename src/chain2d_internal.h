@@ -153,6 +153,7 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 // The lane arithmetic's constants (chain2d_kernel.h).
 #define SPRING_LANE_FOLD_MAX 1e7f // |angle| folded as this beyond it
 #define SPRING_LANE_ACCEL_MAX ((float)SPRING_CHAIN2D_ACCEL_MAX)
+#define SPRING_LANE_WRAP_MAX 9.42477f               // below 3 pi: one wrap folds a sum of two folded angles
 #define SPRING_LANE_ERROR_MAX 1e6f                  // rad: the largest error a segment steps on
 #define SPRING_LANE_ROUND 12582912.0f               // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22
 #define SPRING_LANE_PI 3.14159274f                  // pi rounded to float
@@ -187,6 +188,7 @@ static inline int32_t spring_chain2d_bits(float x)
 #define FABS(x) fabsf(x)
 #define SQRT(x) sqrtf(x)
 #define MNOT(m) (!(m))
+#define ANY(m) (m)
 #define BITS(x) spring_chain2d_bits(x)
 #define SPLAT(c) (c)
 #include "chain2d_kernel.h"
@@ -198,6 +200,7 @@ static inline int32_t spring_chain2d_bits(float x)
 #undef FABS
 #undef SQRT
 #undef MNOT
+#undef ANY
 #undef BITS
 #undef SPLAT
 

@@ -15,6 +15,7 @@
 //   FABS(x)      |x|
 //   SQRT(x)      the correctly rounded square root (IEEE: the same bits everywhere)
 //   MNOT(m)      the mask's complement
+//   ANY(m)       true when a lane of the mask is set
 //   SPLAT(c)     the constant c in every lane
 // and may define K_ATTR (a target attribute). Comparisons give masks that & and | combine.
 //
@@ -108,7 +109,10 @@ static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field,
 	T e = -error; // the state relative to the shifted goal
 	T ne = in->pp * e + in->pv * v0;
 	T nv = in->vp * e + in->vv * v0;
-	T nx = K(fold)(x0 + (ne - e));
+	// The new angle: one wrap unless a lane left the three half turns it covers (a violent step,
+	// rare); K(fold) gives the same bits on the lanes where both apply.
+	T nx = x0 + (ne - e);
+	nx = ANY(FABS(nx) >= SPRING_LANE_WRAP_MAX) ? K(fold)(nx) : K(wrap)(nx);
 	nv = SEL(nv > max_speed, max_speed, nv);
 	nv = SEL(nv < -max_speed, -max_speed, nv);
 	T swing = K(wrap)(nx - t);
