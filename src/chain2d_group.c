@@ -643,9 +643,16 @@ typedef struct group_pose {
 #define BITS(x) spring_chain2d_bits(x)
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
 GROUP_PADDING_MASK(scalar)
 GROUP_FRAME(scalar)
 GROUP_POSES(scalar)
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 #undef T
 #undef TI
 #undef K

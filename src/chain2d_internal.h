@@ -191,7 +191,15 @@ static inline int32_t spring_chain2d_bits(float x)
 #define ANY(m) (m)
 #define BITS(x) spring_chain2d_bits(x)
 #define SPLAT(c) (c)
+// The masks are 0 or 1 here, combined with & on purpose (no branch).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
 #include "chain2d_kernel.h"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 #undef T
 #undef TI
 #undef K
