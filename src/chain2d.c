@@ -50,13 +50,14 @@
 // or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
 // chain and skipping it are the same. Any change of input or setting wakes it.
 //
-// Updates are all or nothing: the mutable state is copied aside (on the stack) before the steps
-// and put back if a step fails (a result out of float range), so an error never leaves a
-// half-stepped chain.
+// Updates are all or nothing: every input is checked before anything changes, and a step cannot
+// fail (the forces and the pivot's acceleration are bounded, the error a segment steps on too:
+// chain2d_kernel.h), so an error never leaves a half-stepped chain and nothing is copied aside.
 //
-// Speed: the per-segment step is inline code shared with spring_chain2d_group
-// (chain2d_internal.h), with the angle fold and sin/cos of detmath_internal.h inlined (the same
-// bits as the out-of-line functions, no fmod or quadrant branch on the way).
+// Precision and speed: a segment's step and the pose are float arithmetic (chain2d_kernel.h: a
+// bounded angle fold without fmod, a reduced-range polynomial sin/cos, no branch), the very code
+// spring_chain2d_group runs on 4, 8 or 16 chains at once, so both give the same bits; the pivot's
+// path and the rest test are in double.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
@@ -95,10 +96,12 @@ enum {
 	ARR_TARGET,     // target world angle of the last step, without forces, (-pi, pi]
 	ARR_OFFSET,     // animated offsets the last step used
 	ARR_ANIM_FROM,  // animated offsets of the previous frame
+	ARR_SIN,        // sine of the angle the last step's field was taken at (its key)
+	ARR_COS,        // its cosine
+	ARR_KEY,        // that angle; NaN: nothing kept
 	ARR_STATE_COUNT,
 	ARR_LENGTH = ARR_STATE_COUNT, // segment length, > 0
-	ARR_REST,                     // rest local angle, radians (as given)
-	ARR_LIMIT,                    // max swing from the target, (0, pi]; 0 unlimited
+	ARR_REST,                     // rest local angle, radians, folded onto (-pi, pi]
 	ARR_INERTIA,                  // fraction of the pivot's acceleration felt, [0, 100]; 0 none
 	ARR_ANIM_TO,                  // animated offsets of the frame submitted by the next update
 	ARR_FLOAT_COUNT
@@ -123,140 +126,75 @@ enum {
 // ---------------------------------------------------------------------------------------------
 // The pivot's path (inertia)
 
-// The cubic (or lower, with fewer knots) through the knots, in Newton form about the newest.
-static void path_fit(spring_chain2d *c)
+// The timeline at creation: one knot, no gap, the last step at it.
+static void timeline_restart(spring_chain2d_timeline *t)
 {
-	const int n = c->knot_count;
-	double node[4] = {0.0, 0.0, 0.0, 0.0}; // newest first, times relative to the newest
-	for (int j = 1; j < n; j++) {
-		node[j] = node[j - 1] - c->knot_gap[n - 1 - j];
-	}
-	for (int k = 0; k < 2; k++) {
-		double dd[4];
-		for (int j = 0; j < n; j++) {
-			dd[j] = c->knot[n - 1 - j][k];
-		}
-		for (int order = 1; order < n; order++) {
-			for (int j = n - 1; j >= order; j--) {
-				dd[j] = (dd[j] - dd[j - 1]) / (node[j] - node[j - order]);
-			}
-		}
-		for (int j = 0; j < 4; j++) {
-			c->path_coef[j][k] = j < n ? dd[j] : 0.0;
-		}
-	}
-	c->path_node[0] = node[1];
-	c->path_node[1] = node[2];
+	memset(t, 0, sizeof *t);
+	t->count = 1;
 }
 
-// The path's position `tau` seconds after the newest knot (negative: inside the frame that ended it).
-static void path_at(const spring_chain2d *c, double tau, double p[2])
+// The reciprocals of the knots' distances the fit needs (0 for a knot the path does not have) and
+// the nodes of the Newton basis.
+static void timeline_fit(spring_chain2d_timeline *t)
 {
-	const double w1 = tau, w2 = w1 * (tau - c->path_node[0]), w3 = w2 * (tau - c->path_node[1]);
-	for (int k = 0; k < 2; k++) {
-		p[k] = c->path_coef[0][k] + w1 * c->path_coef[1][k] + w2 * c->path_coef[2][k] + w3 * c->path_coef[3][k];
+	const int n = t->count;
+	const double g0 = t->gap[0], g1 = t->gap[1], g2 = t->gap[2];
+	const double dist[6] = {g0, g1, g2, g0 + g1, g1 + g2, (g0 + g1) + g2};
+	const int need[6] = {2, 3, 4, 3, 4, 4}; // the knots each distance spans
+	for (int k = 0; k < 6; k++) {
+		t->recip[k] = n >= need[k] ? (float)(1.0 / dist[k]) : 0.0f;
 	}
+	t->node[0] = -g0;
+	t->node[1] = -(g0 + g1);
 }
 
-// One knot at `position`, the pivot still there.
-static void path_restart(spring_chain2d *c, spring_vec2 position)
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+                                                spring_chain2d_basis *b)
 {
-	memset(c->knot, 0, sizeof c->knot);
-	memset(c->knot_gap, 0, sizeof c->knot_gap);
-	c->knot[0][0] = (double)position.x;
-	c->knot[0][1] = (double)position.y;
-	c->knot_count = 1;
-	c->knot_elapsed = 0.0;
-	c->input_position = position;
-	path_fit(c);
-	c->pivot[0] = c->knot[0][0];
-	c->pivot[1] = c->knot[0][1];
-	c->pivot_time = 0.0;
-}
-
-// Advances the path by a frame of `frame_dt` ending with the root at `to`; gives the time of the
-// frame's start relative to the newest knot. A frame that completes at least a step since the
-// newest knot adds a knot: the newest plus the root's displacement, its mean speed capped.
-static double path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
-{
-	const double begin = c->knot_elapsed, elapsed = begin + frame_dt;
-	if (elapsed < (double)c->clock.step) {
-		c->knot_elapsed = elapsed;
+	const double begin = t->elapsed, elapsed = begin + frame_dt;
+	memset(b, 0, sizeof *b);
+	b->knot = elapsed >= (double)clock->step;
+	if (!b->knot) {
+		t->elapsed = elapsed;
 		return begin; // extends the newest cubic past its knot
 	}
-	double d[2] = {(double)to.x - (double)c->input_position.x, (double)to.y - (double)c->input_position.y};
-	const double distance = sqrt(d[0] * d[0] + d[1] * d[1]);
-	if (c->max_root_speed > 0.0f && distance > (double)c->max_root_speed * elapsed) {
-		d[0] *= (double)c->max_root_speed * elapsed / distance;
-		d[1] *= (double)c->max_root_speed * elapsed / distance;
+	// A hitch (the clock drops time): the knots before say nothing about this frame, and their
+	// gaps would be lost against its length. The path over it is a straight line.
+	b->hitch = elapsed > (double)clock->max_steps * (double)clock->step && t->count > 1;
+	const int n = b->hitch ? 1 : t->count;
+	t->gap[2] = t->gap[1];
+	t->gap[1] = t->gap[0];
+	t->gap[0] = elapsed;
+	t->count = n < 4 ? n + 1 : 4;
+	t->elapsed = 0.0;
+	t->pivot_time -= elapsed;
+	timeline_fit(t);
+	for (int k = 0; k < 6; k++) {
+		b->r[k] = t->recip[k];
 	}
-	int n = c->knot_count;
-	if (elapsed > (double)c->clock.max_steps * (double)c->clock.step && n > 1) {
-		// A hitch (the clock drops time): the knots before say nothing about this frame, and
-		// their gaps would be lost against its length. The path over it is a straight line.
-		memmove(c->knot[0], c->knot[n - 1], sizeof c->knot[0]);
-		n = 1;
-	}
-	if (n == 4) {
-		memmove(c->knot[0], c->knot[1], 3 * sizeof c->knot[0]);
-		memmove(&c->knot_gap[0], &c->knot_gap[1], 2 * sizeof c->knot_gap[0]);
-		n = 3;
-	}
-	c->knot[n][0] = c->knot[n - 1][0] + d[0];
-	c->knot[n][1] = c->knot[n - 1][1] + d[1];
-	c->knot_gap[n - 1] = elapsed;
-	c->knot_count = n + 1;
-	c->knot_elapsed = 0.0;
-	c->input_position = to;
-	c->pivot_time -= elapsed;
-	path_fit(c);
+	b->elapsed = (float)elapsed;
 	return -elapsed + begin;
 }
 
-// True when the root stands at the newest knot and every knot and the pivot are one point: no
-// step would move the pivot.
-static bool path_is_still(const spring_chain2d *c, spring_vec2 to)
+void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double tau, spring_chain2d_basis *b)
 {
-	if (memcmp(&to, &c->input_position, sizeof to) != 0) {
-		return false;
-	}
-	for (int j = 0; j < c->knot_count; j++) {
-		if (c->knot[j][0] != c->pivot[0] || c->knot[j][1] != c->pivot[1]) {
-			return false;
-		}
-	}
-	return true;
+	const double w1 = tau, w2 = w1 * (tau - t->node[0]), w3 = w2 * (tau - t->node[1]);
+	const double span = tau - t->pivot_time;
+	b->w1 = (float)w1;
+	b->w2 = (float)w2;
+	b->w3 = (float)w3;
+	b->has_span = span > 0.0;
+	b->inv_span = b->has_span ? (float)(1.0 / span) : 0.0f;
+	t->pivot_time = tau;
 }
 
-// The pivot's velocity in a step ending `tau` seconds after the newest knot: the path's
-// displacement since the last step over the path's time since then. (After a hitch the clock
-// runs fewer steps than the frame holds, spread over it: the pivot still moves at the root's
-// speed, and the root's displacement over the lost time is not felt as a dash.)
-static void path_step(spring_chain2d *c, double tau, double u[2])
+// A chain's pivot path standing at `position`: no displacement, the pivot at the newest knot.
+static void path_restart(spring_chain2d *c, spring_vec2 position)
 {
-	double p[2];
-	path_at(c, tau, p);
-	const double span = tau - c->pivot_time;
-	for (int k = 0; k < 2; k++) {
-		u[k] = span > 0.0 ? (p[k] - c->pivot[k]) / span : (double)(k == 0 ? c->root_velocity.x : c->root_velocity.y);
-		c->pivot[k] = p[k];
-	}
-	c->pivot_time = tau;
-}
-
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt)
-{
-	return path_advance(c, to, frame_dt);
-}
-
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to)
-{
-	return path_is_still(c, to);
-}
-
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2])
-{
-	path_step(c, tau, u);
+	memset(c->path_d, 0, sizeof c->path_d);
+	memset(c->path_coef, 0, sizeof c->path_coef);
+	memset(c->pivot, 0, sizeof c->pivot);
+	c->input_position = position;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,18 +222,13 @@ static size_t params_stride(int n)
 
 static size_t stepper_stride(int n)
 {
-	return round_up((size_t)n * sizeof(spring_stepper));
-}
-
-static size_t trig_stride(int n)
-{
-	return round_up((size_t)n * sizeof(spring_chain2d_trig));
+	return round_up((size_t)n * sizeof(spring_chain2d_lane_step_in));
 }
 
 static size_t total_bytes(int n)
 {
 	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n) + trig_stride(n);
+	       stepper_stride(n);
 }
 
 size_t spring_chain2d_internal_block_size(int n)
@@ -316,23 +249,40 @@ static spring_params *parr(const spring_chain2d *c, int which)
 	return (spring_params *)(void *)(base + offset + (size_t)which * params_stride(c->segment_count));
 }
 
-// The exact one-step transition of each segment (16 bytes), kept in step with ARR_PARAMS.
-static spring_stepper *steppers(const spring_chain2d *c)
+// Each segment's k/m and one-step transition (kept in step with ARR_PARAMS) and its limit: the max
+// swing from the target, (0, pi]; 0 unlimited (24 bytes).
+static spring_chain2d_lane_step_in *steppers(const spring_chain2d *c)
 {
 	unsigned char *base = (unsigned char *)(uintptr_t)c;
 	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
 	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
-	return (spring_stepper *)(void *)(base + offset);
-}
-
-// The sin and cos kept by the last step (part of the mutable state), after the transitions.
-static spring_chain2d_trig *trigs(const spring_chain2d *c)
-{
-	return (spring_chain2d_trig *)(void *)((unsigned char *)steppers(c) + stepper_stride(c->segment_count));
+	return (spring_chain2d_lane_step_in *)(void *)(base + offset);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
+
+// An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
+static float bounded_accel(double a)
+{
+	return (float)(a > SPRING_CHAIN2D_ACCEL_MAX    ? SPRING_CHAIN2D_ACCEL_MAX
+	               : a < -SPRING_CHAIN2D_ACCEL_MAX ? -SPRING_CHAIN2D_ACCEL_MAX
+	                                               : a);
+}
+
+// The values every step reads that change only with the step or the forces.
+static void cache_constants(spring_chain2d *c)
+{
+	const double h = (double)c->clock.step;
+	c->inv_step = 1.0 / h;
+	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
+	// whip finite (its centripetal feed grows with the square of the speed).
+	c->max_speed = (float)(SPRING_PI / h);
+	c->held_max = (float)(SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h));
+	c->fx = bounded_accel((double)c->gravity.x + (double)c->wind.x);
+	c->fy = bounded_accel((double)c->gravity.y + (double)c->wind.y);
+	c->steady = (float)sqrt((double)c->fx * (double)c->fx + (double)c->fy * (double)c->fy);
+}
 
 spring_result spring_chain2d_internal_check_root(spring_xform2 root)
 {
@@ -558,9 +508,10 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	int n = c->segment_count;
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *prev = farr(c, ARR_PREV_ANGLE);
 	float *target = farr(c, ARR_TARGET), *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
-	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO);
+	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO), *key = farr(c, ARR_KEY);
 	float parent = root.angle;
 	for (int i = 0; i < n; i++) {
+		key[i] = NAN; // nothing kept
 		from[i] = to[i];
 		used[i] = to[i];
 		float a = spring_det_fold_float((double)parent + (double)rest[i] + (double)to[i]);
@@ -612,22 +563,23 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
+	cache_constants(c);
+	timeline_restart(&c->time);
 	int n = c->segment_count;
-	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST), *limit = farr(c, ARR_LIMIT);
+	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST);
 	float *inertia = farr(c, ARR_INERTIA);
 	spring_params *params = parr(c, ARR_PARAMS), *own = parr(c, ARR_OWN_PARAMS);
 	for (int i = 0; i < n; i++) {
 		const spring_chain2d_segment *s = &desc->segments[i];
 		length[i] = s->length;
-		rest[i] = s->rest_angle;
-		limit[i] = s->limit;
+		rest[i] = spring_chain2d_lane_fold(s->rest_angle);
 		inertia[i] = resolve_inertia(desc, s);
 		own[i] = s->params;
 		r = spring_chain_internal_bone_params(s->params, c->params, c->tip_params, i, n, &params[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated above
-		r = spring_chain_internal_stepper(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
+		r = spring_chain2d_internal_transition(c->integrator, params[i], c->clock.step, &steppers(c)[i]);
 		SPRING_ASSERT(r == SPRING_OK); // validated parameters, validated step
-		trigs(c)[i].key = NAN;         // nothing kept
+		steppers(c)[i].limit = s->limit;
 	}
 	place_at_rest(c, spring_chain2d_internal_clean_root(desc->root));
 	*out = c;
@@ -646,30 +598,39 @@ void spring_chain2d_destroy(spring_chain2d *chain)
 // ---------------------------------------------------------------------------------------------
 // Stepping
 
-spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_input *in, const spring_chain2d_segment_input *seg,
-                                                    double error, spring_state *st)
+spring_result spring_chain2d_internal_transition(spring_integrator integrator, spring_params p, float step,
+                                                 spring_chain2d_lane_step_in *out)
 {
-	// Folded, this goal would lie on the wrong side of the circle: step the offset from the
-	// current angle towards the unfolded error, then map it back onto the circle.
-	spring_state rel = {0.0f, st->v};
-	spring_result r = SPRING_OK;
-	if (in->integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-		r = spring_step_semi_implicit(seg->params, &rel, (float)error, in->step);
+	spring_stepper st;
+	spring_result r = spring_chain_internal_stepper(integrator, p, step, &st);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	const double w2 = (double)p.stiffness / (double)p.mass;
+	out->w2 = (float)w2;
+	if (integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+		// v' = v + h (-w2 e - g v), e' = e + h v': linear in (e, v) like the exact step.
+		const double h = (double)step, g = (double)p.damping / (double)p.mass;
+		out->pp = (float)(1.0 - h * h * w2);
+		out->pv = (float)(h - h * h * g);
+		out->vp = (float)(-h * w2);
+		out->vv = (float)(1.0 - h * g);
 	} else {
-		spring_stepper_step(seg->stepper, &rel, (float)error);
+		out->pp = st.pp;
+		out->pv = st.pv;
+		out->vp = st.vp;
+		out->vv = st.vv;
 	}
-	if (r == SPRING_OK && (!spring_internal_finite(rel.x) || !spring_internal_finite(rel.v))) {
-		r = SPRING_ERROR_OUT_OF_RANGE;
-	}
-	st->x = spring_det_fold_float((double)st->x + (double)rel.x);
-	st->v = rel.v;
-	return r;
+	return SPRING_OK;
 }
 
-spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
-                                                         spring_state *st)
+// The angular acceleration (rad/s^2) the uniform field (fx, fy) gives segment i held at world
+// angle x (the rest test's torque, in double).
+static double field_accel(const spring_chain2d *c, int i, double fx, double fy, double x)
 {
-	return spring_step_semi_implicit_angle(seg->params, st, shifted, step);
+	double s, co;
+	spring_det_sincos_reduced(x, &s, &co);
+	return 1.5 * (co * fy - s * fx) / (double)farr(c, ARR_LENGTH)[i];
 }
 
 // Net angular acceleration (rad/s^2) of segment i held still at world angle x: the spring's pull
@@ -678,9 +639,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 {
 	spring_params p = parr(c, ARR_PARAMS)[i];
 	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
-	double held;
-	spring_chain2d_trig unused; // x is not a kept angle
-	return pull + spring_chain2d_field_accel(fx, fy, (double)farr(c, ARR_LENGTH)[i], x, &held, &unused);
+	return pull + field_accel(c, i, fx, fy, x);
 }
 
 // The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
@@ -690,7 +649,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, float angle, float *out)
 {
 	const double near = (double)c->rest_angle;
-	const float limit = farr(c, ARR_LIMIT)[i];
+	const float limit = steppers(c)[i].limit;
 	float eq = t;
 	if (fx != 0.0 || fy != 0.0) {
 		float swing = spring_angle_delta(t, angle);
@@ -711,9 +670,9 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 				}
 			}
 			eq = spring_det_fold_float(0.5 * (lo + hi));
-			spring_state held = {eq, 0.0f};
-			spring_chain2d_apply_limit(limit, t, &held);
-			eq = held.x;
+			if (limit > 0.0f && fabsf(spring_chain2d_delta(t, eq)) > limit) {
+				eq = spring_det_fold_float((double)t + (spring_chain2d_delta(t, eq) > 0.0f ? (double)limit : -(double)limit));
+			}
 		}
 	}
 	*out = eq;
@@ -752,19 +711,6 @@ void spring_chain2d_internal_try_rest(spring_chain2d *c)
 	c->resting = true;
 }
 
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root)
-{
-	return memcmp(&root.position, &c->root.position, sizeof root.position) == 0 &&
-	       memcmp(&root.angle, &c->root.angle, sizeof root.angle) == 0;
-}
-
-// True when a step under `root` with `offsets` has exactly (bit for bit) the inputs of the last.
-static bool same_inputs(const spring_chain2d *c, spring_xform2 root, const float *offsets)
-{
-	return spring_chain2d_internal_same_root(c, root) &&
-	       memcmp(offsets, farr(c, ARR_OFFSET), (size_t)c->segment_count * sizeof(float)) == 0;
-}
-
 // Carries n world angles rigidly by `turn` radians about the root (the part of a root rotation
 // beyond max_root_angular_speed, or a teleport's turn): nothing swings.
 static void carry_angles(float *angle, int n, double turn)
@@ -781,46 +727,6 @@ static void carry(spring_chain2d *c, double turn)
 	c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)turn);
 }
 
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_step_input *in, double *carried, bool *still_out)
-{
-	const double vx = u[0], vy = u[1];
-	if (c->resting && same && vx == 0.0 && vy == 0.0) {
-		return false; // asleep: nothing would move
-	}
-	c->resting = false;
-	const double h = (double)c->clock.step;
-	// Still: the inputs of the last step, and the pivot neither moves nor did (no acceleration left).
-	const bool still = same && vx == 0.0 && vy == 0.0 && c->root_velocity.x == 0.0f && c->root_velocity.y == 0.0f;
-	*carried = 0.0; // the caller keeps the history, then carries the angles by this
-	if (c->max_root_angular_speed > 0.0f) {
-		double turn = (double)spring_chain2d_delta(c->root.angle, root.angle);
-		double most = (double)c->max_root_angular_speed * h;
-		if (fabs(turn) > most) {
-			*carried = turn > 0.0 ? turn - most : turn + most;
-			c->root_velocity = spring_vec2_rotate(c->root_velocity, (float)*carried);
-		}
-	}
-	// The root's acceleration over this step: every pivot's.
-	const double px = (vx - (double)c->root_velocity.x) / h;
-	const double py = (vy - (double)c->root_velocity.y) / h;
-	c->root_velocity = spring_vec2_make((float)vx, (float)vy);
-	c->prev_root = c->root;
-	c->root = root;
-	in->integrator = c->integrator;
-	in->step = c->clock.step;
-	// Faster than half a turn per step is beyond what the step resolves; the bound keeps a violent
-	// whip finite (its centripetal feed grows with the square of the speed).
-	in->max_speed = (float)(SPRING_PI / h);
-	in->held_max = SPRING_CHAIN2D_FIELD_STIFFNESS_MAX / (h * h);
-	in->fx = (double)c->gravity.x + (double)c->wind.x;
-	in->fy = (double)c->gravity.y + (double)c->wind.y;
-	in->px = px;
-	in->py = py;
-	*still_out = still;
-	return true;
-}
-
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 {
 	out->angle = farr(c, ARR_ANGLE);
@@ -830,103 +736,133 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->inertia = farr(c, ARR_INERTIA);
 	out->length = farr(c, ARR_LENGTH);
 	out->rest = farr(c, ARR_REST);
-	out->limit = farr(c, ARR_LIMIT);
 	out->params = parr(c, ARR_PARAMS);
 	out->own_params = parr(c, ARR_OWN_PARAMS);
 	out->steppers = steppers(c);
-	out->trig = trigs(c);
+	out->sin = farr(c, ARR_SIN);
+	out->cos = farr(c, ARR_COS);
+	out->key = farr(c, ARR_KEY);
 }
 
-void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out)
-{
-	out->params = parr(c, ARR_PARAMS)[i];
-	out->stepper = &steppers(c)[i];
-	out->length = farr(c, ARR_LENGTH)[i];
-	out->rest = farr(c, ARR_REST)[i];
-	out->limit = farr(c, ARR_LIMIT)[i];
-	out->inertia = farr(c, ARR_INERTIA)[i];
-}
+const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING] = {
+#define SPRING_CHAIN2D_OFFSET(field) offsetof(spring_chain2d, field),
+	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_OFFSET)
+#undef SPRING_CHAIN2D_OFFSET
+};
 
-// One fixed step under `root` (clean) with the animated `offsets` of this step and the pivot's
-// velocity `u` (capped), root to tip, keeping the previous state for the output interpolation.
-// Asleep with the inputs of the last step, it does nothing. On error the state is partly
-// stepped: the caller restores its backup.
-static spring_result step_once(spring_chain2d *c, spring_xform2 root, const float *offsets, const double u[2])
+void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
 {
-	spring_chain2d_step_input in;
-	double turn;
-	bool still;
-	if (!spring_chain2d_internal_step_begin(c, root, same_inputs(c, root, offsets), u, &in, &turn, &still)) {
-		return SPRING_OK;
+	const unsigned char *base = (const unsigned char *)c;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
+		memcpy(&L->v[k], base + spring_chain2d_lane_offsets[k], sizeof(float));
 	}
-	int n = c->segment_count;
+	const int32_t mask = c->resting ? -1 : 0;
+	memcpy(&L->v[SPRING_CHAIN2D_LN_RESTING], &mask, sizeof mask);
+}
+
+void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
+{
+	unsigned char *base = (unsigned char *)c;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
+		memcpy(base + spring_chain2d_lane_offsets[k], &L->v[k], sizeof(float));
+	}
+	c->resting = spring_chain2d_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
+}
+
+void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p)
+{
+	p->step = c->clock.step;
+	p->inv_step = (float)c->inv_step;
+	p->held_max = c->held_max;
+	p->max_speed = c->max_speed;
+	p->turns = c->max_root_angular_speed > 0.0f;
+}
+
+// The timeline's values in the lane basis.
+static void basis_from(const spring_chain2d_basis *b, spring_chain2d_lane_basis *p)
+{
+	for (int k = 0; k < 6; k++) {
+		p->r[k] = b->r[k];
+	}
+	p->elapsed = b->elapsed;
+	p->hitch = b->hitch;
+	p->w1 = b->w1;
+	p->w2 = b->w2;
+	p->w3 = b->w3;
+	p->inv_span = b->inv_span;
+	p->has_span = b->has_span;
+}
+
+// `steps` fixed steps of a frame of `frame_dt` to root `to` (clean) from input_root, the last
+// ending the frame (`fraction` NULL: the clock's sub-step fractions; otherwise every step at
+// that fraction), with the animated offsets `fixed` or, NULL, those of the frame
+// interpolated from anim_from to anim_to: spring_chain2d_group's frame for one chain, with the
+// same lane arithmetic (chain2d_kernel.h). It cannot fail: every input is checked before.
+static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int steps, const float *fraction, const float *fixed)
+{
+	const int n = c->segment_count;
+	float *anim_from = farr(c, ARR_ANIM_FROM), *used = farr(c, ARR_OFFSET);
+	const float *anim_to = farr(c, ARR_ANIM_TO);
+	spring_chain2d_basis tb;
+	spring_chain2d_lane_basis p;
+	spring_chain2d_internal_basis_settings(c, &p);
+	const double begin = spring_chain2d_internal_timeline_advance(&c->time, frame_dt, &c->clock, &tb);
+	basis_from(&tb, &p);
+	spring_chain2d_lane_lane L;
+	spring_chain2d_internal_lane_load(c, &L);
+	const size_t offset_bytes = (size_t)n * sizeof(float);
+	const bool animated = fixed == NULL && memcmp(anim_from, anim_to, offset_bytes) != 0;
+	const float *frame_offsets = fixed ? fixed : anim_to;
+	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing.
+	const bool asleep = !animated && memcmp(frame_offsets, used, offset_bytes) == 0 &&
+	                    spring_chain2d_lane_frame_asleep(&L, to.position.x, to.position.y, to.angle);
+	if (tb.knot) {
+		spring_chain2d_lane_knot(&p, to.position.x, to.position.y, &L);
+	}
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
-	float *used = farr(c, ARR_OFFSET);
-	spring_chain2d_trig *trig = trigs(c);
-	memcpy(farr(c, ARR_PREV_ANGLE), angle, (size_t)n * sizeof(float));
-	if (turn != 0.0) {
-		carry_angles(angle, n, turn);
-	}
-	// The fields first (each segment's own angle only: a loop without branches), then the walk.
-	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA);
-	double alpha[SPRING_CHAIN_MAX_BONES], held[SPRING_CHAIN_MAX_BONES];
-	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_field(in.fx, in.fy, in.px, in.py, inertia[i], length[i], angle[i], &alpha[i], &held[i], &trig[i]);
-	}
-	float parent = root.angle; // this step's simulated angle of the parent
-	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_input seg;
-		spring_chain2d_internal_segment(c, i, &seg);
-		spring_state st = {angle[i], velocity[i]};
-		spring_result r = spring_chain2d_segment_step(&in, &seg, alpha[i], held[i], parent, offsets[i], &st, &target[i]);
-		if (r != SPRING_OK) {
-			return r;
+	float *prev = farr(c, ARR_PREV_ANGLE), *sn = farr(c, ARR_SIN), *cs = farr(c, ARR_COS), *key = farr(c, ARR_KEY);
+	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA), *rest = farr(c, ARR_REST);
+	const spring_chain2d_lane_step_in *st = steppers(c);
+	float offsets[SPRING_CHAIN_MAX_BONES];
+	for (int k = 0; k < steps; k++) {
+		const float f = fraction ? *fraction : spring_clock_substep_fraction(&c->clock, k, steps);
+		const float *off = frame_offsets;
+		if (animated) {
+			for (int i = 0; i < n; i++) {
+				offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
+			}
+			off = offsets;
 		}
-		angle[i] = st.x;
-		velocity[i] = st.v;
-		used[i] = offsets[i];
-		parent = st.x;
+		spring_chain2d_internal_timeline_step(&c->time, begin + (double)f * frame_dt, &tb);
+		basis_from(&tb, &p);
+		p.g = 1.0f - f;
+		spring_chain2d_lane_chain_in in;
+		int still;
+		const int same = memcmp(off, used, offset_bytes) == 0;
+		if (!spring_chain2d_lane_begin(&p, &L, to.position.x, to.position.y, to.angle, !asleep, same, &in, &still)) {
+			continue;
+		}
+		memcpy(prev, angle, offset_bytes);
+		float parent = L.v[SPRING_CHAIN2D_LN_RA]; // this step's simulated angle of the parent
+		for (int i = 0; i < n; i++) {
+			spring_chain2d_lane_segment(&st[i], &in, inertia[i], spring_chain2d_k15(length[i]), parent, rest[i], off[i] != 0.0f,
+			                            off[i], &angle[i], &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
+			parent = angle[i];
+		}
+		memcpy(used, off, offset_bytes);
+		if (still) {
+			spring_chain2d_internal_lane_store(c, &L);
+			spring_chain2d_internal_try_rest(c);
+			spring_chain2d_internal_lane_load(c, &L);
+		}
 	}
-	if (still) {
-		spring_chain2d_internal_try_rest(c);
+	L.v[SPRING_CHAIN2D_LN_IX] = to.position.x;
+	L.v[SPRING_CHAIN2D_LN_IY] = to.position.y;
+	L.v[SPRING_CHAIN2D_LN_IA] = to.angle;
+	spring_chain2d_internal_lane_store(c, &L);
+	if (!fixed) {
+		memcpy(anim_from, anim_to, offset_bytes);
 	}
-	return SPRING_OK;
-}
-
-// The bytes of the mutable state arrays (ARR_ANGLE .. ARR_ANIM_FROM, contiguous).
-static size_t state_bytes(const spring_chain2d *c)
-{
-	return (size_t)ARR_STATE_COUNT * float_stride(c->segment_count);
-}
-
-// All or nothing: the mutable state (the struct and the state arrays), kept aside on the stack
-// while an update runs, so a refused update leaves the block exactly as it was.
-typedef struct chain2d_backup {
-	spring_chain2d head;
-	float state[ARR_STATE_COUNT * SPRING_CHAIN_MAX_BONES];
-	spring_chain2d_trig trig[SPRING_CHAIN_MAX_BONES];
-} chain2d_backup;
-
-static void backup_state(const spring_chain2d *c, chain2d_backup *b)
-{
-	b->head = *c;
-	memcpy(b->state, farr(c, ARR_ANGLE), state_bytes(c));
-	memcpy(b->trig, trigs(c), (size_t)c->segment_count * sizeof(spring_chain2d_trig));
-}
-
-static void restore_state(spring_chain2d *c, const chain2d_backup *b)
-{
-	memcpy(farr(c, ARR_ANGLE), b->state, state_bytes(c));
-	memcpy(trigs(c), b->trig, (size_t)c->segment_count * sizeof(spring_chain2d_trig));
-	*c = b->head;
-}
-
-// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
-{
-	spring_xform2 at = {
-		spring_vec2_lerp(from.position, to.position, f), spring_chain2d_lerp(from.angle, to.angle, f), {1.0f, 1.0f}};
-	return at;
 }
 
 spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
@@ -946,46 +882,11 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 	if (r != SPRING_OK) {
 		return r;
 	}
-	int n = chain->segment_count;
-	float *anim_from = farr(chain, ARR_ANIM_FROM);
-	const float *anim_to = farr(chain, ARR_ANIM_TO);
-	spring_xform2 from = chain->input_root, to = spring_chain2d_internal_clean_root(root);
-	const size_t offset_bytes = (size_t)n * sizeof(float);
-	// Asleep and nothing changed, the pivot at rest on its path: every step would do nothing, so
-	// none runs (the path advances as the steps would have left it).
-	if (chain->resting && memcmp(&from, &to, sizeof to) == 0 && memcmp(anim_from, anim_to, offset_bytes) == 0 &&
-	    path_is_still(chain, to.position) && same_inputs(chain, to, anim_to)) {
-		int steps = spring_clock_advance(&chain->clock, frame_dt);
-		if (steps < 0) {
-			return (spring_result)(-steps);
-		}
-		(void)path_advance(chain, to.position, (double)frame_dt);
-		return SPRING_OK;
-	}
-	chain2d_backup backup;
-	backup_state(chain, &backup);
-	int steps = spring_clock_advance(&chain->clock, frame_dt);
+	int steps = spring_clock_advance(&chain->clock, frame_dt); // checked: the only refusal, before any change
 	if (steps < 0) {
-		restore_state(chain, &backup);
 		return (spring_result)(-steps);
 	}
-	const double begin = path_advance(chain, to.position, (double)frame_dt);
-	float offsets[SPRING_CHAIN_MAX_BONES];
-	for (int k = 0; k < steps; k++) {
-		float f = spring_clock_substep_fraction(&chain->clock, k, steps);
-		for (int i = 0; i < n; i++) {
-			offsets[i] = anim_from[i] == anim_to[i] ? anim_to[i] : spring_chain2d_lerp(anim_from[i], anim_to[i], f);
-		}
-		double u[2];
-		path_step(chain, begin + (double)f * (double)frame_dt, u);
-		r = step_once(chain, spring_chain2d_internal_substep_root(from, to, f), offsets, u);
-		if (r != SPRING_OK) {
-			restore_state(chain, &backup);
-			return r;
-		}
-	}
-	chain->input_root = to;
-	memcpy(anim_from, anim_to, offset_bytes);
+	run_frame(chain, spring_chain2d_internal_clean_root(root), (double)frame_dt, steps, NULL, NULL);
 	return SPRING_OK;
 }
 
@@ -1010,17 +911,11 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 	}
 	const float *offsets = anim_offsets ? anim_offsets : farr(chain, ARR_ANIM_TO);
 	spring_xform2 at = spring_chain2d_internal_clean_root(root);
-	chain2d_backup backup;
-	backup_state(chain, &backup);
 	chain->input_root = at;
 	// The rig interpolates its roots per step: each step is a frame of one step on the pivot's path.
-	double u[2];
-	path_step(chain, path_advance(chain, at.position, (double)chain->clock.step) + (double)chain->clock.step, u);
-	r = step_once(chain, at, offsets, u);
-	if (r != SPRING_OK) {
-		restore_state(chain, &backup);
-	}
-	return r;
+	const float whole = 1.0f;
+	run_frame(chain, at, (double)chain->clock.step, 1, &whole, offsets);
+	return SPRING_OK;
 }
 
 spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity)
@@ -1103,13 +998,13 @@ spring_result spring_chain2d_teleport(spring_chain2d *chain, spring_xform2 root)
 	chain->input_root = input;
 	// The pivot's path turns with the root (only its differences matter: its knots are displacements).
 	chain->input_position = input.position;
-	for (int j = 0; j <= chain->knot_count; j++) {
-		double *p = j < chain->knot_count ? chain->knot[j] : chain->pivot;
-		double x = p[0], y = p[1];
-		p[0] = cs * x - sn * y;
-		p[1] = sn * x + cs * y;
+	for (int j = 0; j < 4; j++) {
+		float *p = j < 3 ? &chain->path_d[2 * j] : chain->pivot;
+		double x = (double)p[0], y = (double)p[1];
+		p[0] = (float)(cs * x - sn * y);
+		p[1] = (float)(sn * x + cs * y);
 	}
-	path_fit(chain);
+	spring_chain2d_lane_fit(chain->time.recip, chain->path_d, chain->path_coef);
 	chain->root = to;
 	chain->resting = false; // the forces now act at other angles
 	return SPRING_OK;
@@ -1156,8 +1051,8 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	if (r != SPRING_OK) {
 		return r;
 	}
-	spring_stepper st;
-	r = spring_chain_internal_stepper(chain->integrator, p, chain->clock.step, &st);
+	spring_chain2d_lane_step_in st;
+	r = spring_chain2d_internal_transition(chain->integrator, p, chain->clock.step, &st);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -1165,6 +1060,7 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	chain->resting = chain->resting && memcmp(own, &params, sizeof params) == 0;
 	parr(chain, ARR_PARAMS)[segment] = p;
 	*own = params;
+	st.limit = steppers(chain)[segment].limit;
 	steppers(chain)[segment] = st;
 	return SPRING_OK;
 }
@@ -1178,7 +1074,7 @@ spring_result spring_chain2d_set_limit(spring_chain2d *chain, int segment, float
 	if (r != SPRING_OK) {
 		return r;
 	}
-	float *own = &farr(chain, ARR_LIMIT)[segment];
+	float *own = &steppers(chain)[segment].limit;
 	chain->resting = chain->resting && *own == limit;
 	*own = limit;
 	return SPRING_OK;
@@ -1196,6 +1092,7 @@ spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravi
 	                 memcmp(&chain->wind, &wind, sizeof wind) == 0;
 	chain->gravity = gravity;
 	chain->wind = wind;
+	cache_constants(chain);
 	return SPRING_OK;
 }
 
@@ -1264,8 +1161,11 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 	if (alpha < 0.0f || alpha > 1.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	const float *angle = farr(chain, ARR_ANGLE), *prev = farr(chain, ARR_PREV_ANGLE), *length = farr(chain, ARR_LENGTH);
-	spring_chain2d_pose_walk(prev, angle, trigs(chain), 1, length, n, chain->prev_root, chain->root, alpha, joints, local_angles);
+	const spring_chain2d_pose_src src = {farr(chain, ARR_PREV_ANGLE), farr(chain, ARR_ANGLE),
+	                                     farr(chain, ARR_SIN),        farr(chain, ARR_COS),
+	                                     farr(chain, ARR_KEY),        1,
+	                                     farr(chain, ARR_LENGTH),     n};
+	spring_chain2d_pose_walk(&src, chain->prev_root, chain->root, alpha, joints, local_angles);
 	return SPRING_OK;
 }
 

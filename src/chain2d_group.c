@@ -22,6 +22,7 @@
 // per-step scratch; per chain its header twice (state and backup) and the update's scratch.
 #include "spring/chain.h"
 
+#include "batch_internal.h"
 #include "chain2d_internal.h"
 #include "spring_internal.h"
 
@@ -34,78 +35,89 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-// Float arrays across chains (n * count entries each). The state comes first: one copy backs it up.
-enum { G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_STATE_COUNT, G_INERTIA = G_STATE_COUNT, G_FLOAT_COUNT };
+// Rows of LANE_PAD floats: every row (one segment across the chains, or one value per chain) is
+// padded to a whole number of the widest vectors, so the kernels never take a partial vector. The
+// padding lanes hold an inert segment (w2 1, identity transition) and never wake.
+#define LANE_PAD 16
 
-struct spring_chain2d_group {
-	spring_clock clock; // one clock: every chain is given the same frame times
-	int chain_count, segment_count;
-	spring_internal_owner owner; // set by create; zero for caller memory
+// Float arrays across chains, a row of `stride` floats per segment. The state comes first.
+enum {
+	G_ANGLE,
+	G_VELOCITY,
+	G_PREV,
+	G_TARGET,
+	G_SIN, // kept by the last step's field: sin and cos of G_KEY
+	G_COS,
+	G_KEY,
+	G_STATE_COUNT,
+	G_INERTIA = G_STATE_COUNT, // the per-chain settings
+	G_W2,
+	G_PP,
+	G_PV,
+	G_VP,
+	G_VV,
+	G_FLOAT_COUNT
 };
 
-// Per chain, the inputs of one update (scratch, not in snapshots).
-typedef struct group_lane {
-	spring_xform2 from, to; // the roots the frame interpolates between
-	spring_chain2d_step_input in;
-	double begin;         // s: the frame's start on the pivot's path (relative to its newest knot)
-	double turn;          // carried this step
-	float parent;         // this step's simulated angle of the segment above
-	unsigned char asleep; // sleeps through the whole update (as spring_chain2d_update skips it)
-	unsigned char awake;  // steps in the current step
-	unsigned char still;  // the rest test follows the current step
-} group_lane;
+// Per-chain rows (one float per chain): the lanes' state (SPRING_CHAIN2D_LN_*, part of the
+// state), then the frame's target root (scratch).
+enum { R_TOX = SPRING_CHAIN2D_LN_COUNT, R_TOY, R_TOA, R_ROW_COUNT };
+
+struct spring_chain2d_group {
+	spring_clock clock;           // one clock: every chain is given the same frame times
+	spring_chain2d_timeline time; // and so one timeline of the pivots' paths
+	int chain_count, segment_count;
+	int stride;                  // floats per row: chain_count rounded up to LANE_PAD
+	spring_internal_owner owner; // set by create; zero for caller memory
+};
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, float_stride, params, own, steppers; // offsets from the struct
-	size_t kept;                                               // bytes in snapshots
-	size_t trig, backup_heads, backup_state, lanes, fields, forces, scratch, total;
+	size_t heads, floats, row_bytes, rows, params, own; // offsets from the struct
+	size_t kept;                                        // bytes in snapshots
+	size_t bases, scratch, total;
 } group_layout;
 
-static size_t align16(size_t x)
+static size_t align64(size_t x)
 {
-	return spring_internal_align16(x);
+	return (x + 63u) & ~(size_t)63u;
 }
 
-// The block of `count` chains of n segments; false when it does not fit a size_t.
-static bool layout_of(int count, int n, group_layout *l)
+static int padded(int count)
+{
+	return (count + LANE_PAD - 1) / LANE_PAD * LANE_PAD;
+}
+
+// The block of `count` chains of n segments stepped at most max_steps times a frame; false when
+// it does not fit a size_t.
+static bool layout_of(int count, int n, int max_steps, group_layout *l)
 {
 	size_t chain_bytes = spring_chain2d_internal_block_size(n);
 	*l = (group_layout){0};
-	uint64_t cells = (uint64_t)count * (uint64_t)n;
+	uint64_t cells = (uint64_t)padded(count) * (uint64_t)n;
 	if (cells > (uint64_t)(SIZE_MAX / 256u)) {
 		return false;
 	}
 	size_t cn = (size_t)cells;
-	size_t off = align16(sizeof(spring_chain2d_group));
+	size_t off = align64(sizeof(spring_chain2d_group));
 	l->heads = off;
-	off += align16((size_t)count * sizeof(spring_chain2d));
+	off += align64((size_t)count * sizeof(spring_chain2d));
 	l->floats = off;
-	l->float_stride = align16(cn * sizeof(float));
-	off += (size_t)G_FLOAT_COUNT * l->float_stride;
+	l->row_bytes = (size_t)padded(count) * sizeof(float);
+	off += align64((size_t)G_FLOAT_COUNT * cn * sizeof(float));
+	l->rows = off;
+	off += (size_t)R_ROW_COUNT * l->row_bytes;
 	l->params = off;
-	off += align16(cn * sizeof(spring_params));
+	off += align64(cn * sizeof(spring_params));
 	l->own = off;
-	off += align16(cn * sizeof(spring_params));
-	l->steppers = off;
-	off += align16(cn * sizeof(spring_stepper));
-	l->kept = off;
-	l->trig = off; // a cache (always sin and cos of its key): in no snapshot, no backup
-	off += align16(cn * sizeof(spring_chain2d_trig));
-	l->backup_heads = off;
-	off += align16((size_t)count * sizeof(spring_chain2d));
-	l->backup_state = off;
-	off += (size_t)G_STATE_COUNT * l->float_stride;
-	l->lanes = off;
-	off += align16((size_t)count * sizeof(group_lane));
-	l->fields = off;
-	off += 2u * align16(cn * sizeof(double));
-	l->forces = off;
-	off += 4u * align16((size_t)count * sizeof(double));
+	off += align64(cn * sizeof(spring_params));
+	l->kept = off; // scratch from here (the target rows above too): in no snapshot
+	l->bases = off;
+	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
 	l->scratch = off;
-	off += align16(chain_bytes);
+	off += align64(chain_bytes);
 	l->total = off;
 	return (uint64_t)l->total < (uint64_t)SIZE_MAX / 2u;
 }
@@ -120,9 +132,16 @@ static spring_chain2d *heads(const spring_chain2d_group *g, const group_layout *
 	return (spring_chain2d *)(void *)(base_of(g) + l->heads);
 }
 
+// Array `which`: segment i of chain j at [i * stride + j].
 static float *garr(const spring_chain2d_group *g, const group_layout *l, int which)
 {
-	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * l->float_stride);
+	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes);
+}
+
+// Per-chain row `which` (R_* or SPRING_CHAIN2D_LN_*).
+static float *grow(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return (float *)(void *)(base_of(g) + l->rows + (size_t)which * l->row_bytes);
 }
 
 static spring_params *gparams(const spring_chain2d_group *g, const group_layout *l)
@@ -135,26 +154,15 @@ static spring_params *gown(const spring_chain2d_group *g, const group_layout *l)
 	return (spring_params *)(void *)(base_of(g) + l->own);
 }
 
-static spring_stepper *gsteppers(const spring_chain2d_group *g, const group_layout *l)
+// The timeline's values of each step of the running frame, then the steps' fractions (scratch).
+static spring_chain2d_basis *gbases(const spring_chain2d_group *g, const group_layout *l)
 {
-	return (spring_stepper *)(void *)(base_of(g) + l->steppers);
+	return (spring_chain2d_basis *)(void *)(base_of(g) + l->bases);
 }
 
-static spring_chain2d_trig *gtrig(const spring_chain2d_group *g, const group_layout *l)
+static float *gfractions(const spring_chain2d_group *g, const group_layout *l)
 {
-	return (spring_chain2d_trig *)(void *)(base_of(g) + l->trig);
-}
-
-// The fields of the running step (scratch): alpha then held, n * count each.
-static double *gfield(const spring_chain2d_group *g, const group_layout *l, int which)
-{
-	return (double *)(void *)(base_of(g) + l->fields + (size_t)which * ((l->forces - l->fields) / 2u));
-}
-
-// Each chain's field inputs of the running step (scratch): fx, fy, px, py, count each.
-static double *gforce(const spring_chain2d_group *g, const group_layout *l, int which)
-{
-	return (double *)(void *)(base_of(g) + l->forces + (size_t)which * ((l->scratch - l->forces) / 4u));
+	return (float *)(void *)(gbases(g, l) + g->clock.max_steps);
 }
 
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
@@ -162,15 +170,10 @@ static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout
 	return (spring_chain2d *)(void *)(base_of(g) + l->scratch);
 }
 
-static group_lane *lanes(const spring_chain2d_group *g, const group_layout *l)
-{
-	return (group_lane *)(void *)(base_of(g) + l->lanes);
-}
-
 static group_layout layout(const spring_chain2d_group *g)
 {
 	group_layout l;
-	bool ok = layout_of(g->chain_count, g->segment_count, &l);
+	bool ok = layout_of(g->chain_count, g->segment_count, g->clock.max_steps, &l);
 	SPRING_ASSERT(ok); // checked at init
 	(void)ok;
 	return l;
@@ -185,24 +188,32 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	spring_chain2d *c = scratch(g, l);
 	spring_chain2d_view v;
 	*c = heads(g, l)[j];
+	c->time = g->time;
+	spring_chain2d_lane_lane lane;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
+		lane.v[k] = grow(g, l, k)[j];
+	}
+	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_internal_view(c, &v);
-	const int n = g->segment_count, count = g->chain_count;
-	const float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	const float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
-	const spring_params *params = gparams(g, l), *own = gown(g, l);
-	const spring_stepper *st = gsteppers(g, l);
-	const spring_chain2d_trig *trig = gtrig(g, l);
+	const int n = g->segment_count;
+	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
+	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
+		const float *from = garr(g, l, src[a]);
+		for (int i = 0; i < n; i++) {
+			dst[a][i] = from[(size_t)i * (size_t)g->stride + (size_t)j];
+		}
+	}
 	for (int i = 0; i < n; i++) {
-		size_t k = (size_t)i * (size_t)count + (size_t)j;
-		v.trig[i] = trig[k];
-		v.angle[i] = angle[k];
-		v.velocity[i] = velocity[k];
-		v.prev[i] = prev[k];
-		v.target[i] = target[k];
-		v.inertia[i] = inertia[k];
-		v.params[i] = params[k];
-		v.own_params[i] = own[k];
-		v.steppers[i] = st[k];
+		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+		v.params[i] = gparams(g, l)[k];
+		v.own_params[i] = gown(g, l)[k];
+		spring_chain2d_lane_step_in *st = &v.steppers[i];
+		st->w2 = garr(g, l, G_W2)[k];
+		st->pp = garr(g, l, G_PP)[k];
+		st->pv = garr(g, l, G_PV)[k];
+		st->vp = garr(g, l, G_VP)[k];
+		st->vv = garr(g, l, G_VV)[k];
 	}
 	return c;
 }
@@ -213,29 +224,55 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	spring_chain2d *c = scratch(g, l);
 	spring_chain2d_view v;
 	heads(g, l)[j] = *c;
+	spring_chain2d_lane_lane lane;
+	spring_chain2d_internal_lane_load(c, &lane);
+	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
+		grow(g, l, k)[j] = lane.v[k];
+	}
 	spring_chain2d_internal_view(c, &v);
-	const int n = g->segment_count, count = g->chain_count;
-	float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	float *target = garr(g, l, G_TARGET), *inertia = garr(g, l, G_INERTIA);
-	spring_params *params = gparams(g, l), *own = gown(g, l);
-	spring_stepper *st = gsteppers(g, l);
-	spring_chain2d_trig *trig = gtrig(g, l);
+	const int n = g->segment_count;
+	const float *src[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
+	const int dst[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	for (int a = 0; a < (int)(sizeof dst / sizeof dst[0]); a++) {
+		float *to = garr(g, l, dst[a]);
+		for (int i = 0; i < n; i++) {
+			to[(size_t)i * (size_t)g->stride + (size_t)j] = src[a][i];
+		}
+	}
 	for (int i = 0; i < n; i++) {
-		size_t k = (size_t)i * (size_t)count + (size_t)j;
-		trig[k] = v.trig[i];
-		angle[k] = v.angle[i];
-		velocity[k] = v.velocity[i];
-		prev[k] = v.prev[i];
-		target[k] = v.target[i];
-		inertia[k] = v.inertia[i];
-		params[k] = v.params[i];
-		own[k] = v.own_params[i];
-		st[k] = v.steppers[i];
+		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+		gparams(g, l)[k] = v.params[i];
+		gown(g, l)[k] = v.own_params[i];
+		const spring_chain2d_lane_step_in *st = &v.steppers[i];
+		garr(g, l, G_W2)[k] = st->w2;
+		garr(g, l, G_PP)[k] = st->pp;
+		garr(g, l, G_PV)[k] = st->pv;
+		garr(g, l, G_VP)[k] = st->vp;
+		garr(g, l, G_VV)[k] = st->vv;
+	}
+}
+
+// The padding lanes [count, stride): an inert segment, never awake.
+static void fill_padding(spring_chain2d_group *g, const group_layout *l)
+{
+	for (int i = 0; i < g->segment_count; i++) {
+		for (int j = g->chain_count; j < g->stride; j++) {
+			size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+			garr(g, l, G_W2)[k] = 1.0f;
+			garr(g, l, G_PP)[k] = 1.0f;
+			garr(g, l, G_VV)[k] = 1.0f;
+		}
 	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // Creation
+
+// The clock's most steps a frame for a valid description.
+static int group_max_steps(const spring_chain2d_group_desc *desc)
+{
+	return desc->chain->max_steps == 0 ? SPRING_CLOCK_DEFAULT_MAX_STEPS : desc->chain->max_steps;
+}
 
 static spring_result set_error(spring_error *error, spring_result r, const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -270,7 +307,7 @@ static spring_result validate(const spring_chain2d_group_desc *desc, spring_erro
 		return spring_chain2d_init(desc->chain, NULL, 0, &ignored, error); // reports the reason
 	}
 	group_layout l;
-	if (!layout_of(desc->chain_count, desc->chain->segment_count, &l)) {
+	if (!layout_of(desc->chain_count, desc->chain->segment_count, group_max_steps(desc), &l)) {
 		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, "chain_count", "%d chains of %d segments do not fit in memory",
 		                 desc->chain_count, desc->chain->segment_count);
 	}
@@ -291,7 +328,7 @@ size_t spring_chain2d_group_memory_size(const spring_chain2d_group_desc *desc)
 		return 0;
 	}
 	group_layout l;
-	layout_of(desc->chain_count, desc->chain->segment_count, &l);
+	layout_of(desc->chain_count, desc->chain->segment_count, group_max_steps(desc), &l);
 	return l.total;
 }
 
@@ -307,7 +344,7 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 	}
 	const int n = desc->chain->segment_count, count = desc->chain_count;
 	group_layout l;
-	layout_of(count, n, &l);
+	layout_of(count, n, group_max_steps(desc), &l);
 	if (!memory || ((uintptr_t)memory & 15u) != 0u) {
 		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, "memory", "memory must be non-NULL and aligned to 16 bytes");
 	}
@@ -318,11 +355,13 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 	spring_chain2d_group *g = (spring_chain2d_group *)memory;
 	g->chain_count = count;
 	g->segment_count = n;
+	g->stride = padded(count);
 	g->owner = (spring_internal_owner){0};
 	spring_chain2d *c;
 	r = spring_chain2d_init(desc->chain, base_of(g) + l.scratch, spring_chain2d_internal_block_size(n), &c, NULL);
 	SPRING_ASSERT(r == SPRING_OK && c == scratch(g, &l)); // validated above
 	g->clock = c->clock;
+	g->time = c->time;
 	for (int j = 0; j < count; j++) {
 		if (desc->roots) {
 			r = spring_chain2d_reset(c, desc->roots[j]); // = made at this root
@@ -330,6 +369,7 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 		}
 		scatter(g, &l, j);
 	}
+	fill_padding(g, &l);
 	*out = g;
 	return SPRING_OK;
 }
@@ -359,123 +399,406 @@ const spring_clock *spring_chain2d_group_clock(const spring_chain2d_group *group
 }
 
 // ---------------------------------------------------------------------------------------------
-// Stepping
+// The segment kernels: every segment of every chain, one vector of chains at a time
 
-static void backup_state(spring_chain2d_group *g, const group_layout *l)
-{
-	unsigned char *b = base_of(g);
-	memcpy(b + l->backup_heads, b + l->heads, (size_t)g->chain_count * sizeof(spring_chain2d));
-	memcpy(b + l->backup_state, b + l->floats, (size_t)G_STATE_COUNT * l->float_stride);
-}
+// What a frame's kernels read: segment i of chain j at [i * stride + j] of each array, the chains'
+// rows at [row * stride + j], the shape at [i]; the timeline's values of each step.
+typedef struct group_frame {
+	spring_chain2d_group *g;
+	const group_layout *l;
+	int n, stride, steps;
+	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
+	const float *inertia, *w2, *pp, *pv, *vp, *vv;
+	float *rows;                     // the chains' rows, R_ROW_COUNT of them
+	const float *k15, *rest, *limit; // per segment
+	const spring_chain2d_basis *bases;
+	const float *fractions;
+	spring_chain2d_lane_basis settings; // step, inv_step, held_max, max_speed, turns
+} group_frame;
 
-static void restore_state(spring_chain2d_group *g, const group_layout *l, spring_clock clock)
-{
-	unsigned char *b = base_of(g);
-	memcpy(b + l->heads, b + l->backup_heads, (size_t)g->chain_count * sizeof(spring_chain2d));
-	memcpy(b + l->floats, b + l->backup_state, (size_t)G_STATE_COUNT * l->float_stride);
-	g->clock = clock;
-}
+static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const int32_t *still);
 
-// The field of every segment of every chain (spring_chain2d_segment_field): one loop without
-// branches over arrays that do not overlap, which compilers vectorise (kept out of line, where
-// `restrict` spares them the overlap checks).
-#if defined(__GNUC__)
-__attribute__((noinline))
+// One instance per vector type: `frame_<suffix>` steps a whole frame of the chains, a block of one
+// vector of chains at a time (its chains' state stays in registers through the steps); `segments`
+// steps the segments of a block, and skips the selects that keep a sleeping chain's state when
+// every chain of the block is awake (`blend` is a constant in each copy).
+#define GROUP_FRAME(SUFFIX)                                                                                                  \
+	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                      \
+	{                                                                                                                        \
+		return ANY(m);                                                                                                       \
+	}                                                                                                                        \
+	static inline K_ATTR_INLINE void segments_##SUFFIX(const group_frame *r, size_t b, bool blend, const K(chain_in) * ch,   \
+	                                                   T parent, TI awake)                                                   \
+	{                                                                                                                        \
+		for (int i = 0; i < r->n; i++) {                                                                                     \
+			const size_t k = (size_t)i * (size_t)r->stride + b;                                                              \
+			K(step_in) in;                                                                                                   \
+			T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                       \
+			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                            \
+			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                            \
+			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                            \
+			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                            \
+			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                            \
+			in.limit = SPLAT(r->limit[i]);                                                                                   \
+			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                     \
+			memcpy(&x, r->angle + k, sizeof(T));                                                                             \
+			memcpy(&v, r->velocity + k, sizeof(T));                                                                          \
+			x1 = x;                                                                                                          \
+			v1 = v;                                                                                                          \
+			K(segment)                                                                                                       \
+			(&in, ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1); \
+			T prev = x;                                                                                                      \
+			if (blend) {                                                                                                     \
+				T old_prev, old_target, old_s, old_c, old_key;                                                               \
+				memcpy(&old_prev, r->prev + k, sizeof(T));                                                                   \
+				memcpy(&old_target, r->target + k, sizeof(T));                                                               \
+				memcpy(&old_s, r->sin + k, sizeof(T));                                                                       \
+				memcpy(&old_c, r->cos + k, sizeof(T));                                                                       \
+				memcpy(&old_key, r->key + k, sizeof(T));                                                                     \
+				prev = SEL(awake, x, old_prev);                                                                              \
+				x1 = SEL(awake, x1, x);                                                                                      \
+				v1 = SEL(awake, v1, v);                                                                                      \
+				t1 = SEL(awake, t1, old_target);                                                                             \
+				s1 = SEL(awake, s1, old_s);                                                                                  \
+				c1 = SEL(awake, c1, old_c);                                                                                  \
+				key1 = SEL(awake, key1, old_key);                                                                            \
+			}                                                                                                                \
+			parent = x1;                                                                                                     \
+			memcpy(r->angle + k, &x1, sizeof(T));                                                                            \
+			memcpy(r->velocity + k, &v1, sizeof(T));                                                                         \
+			memcpy(r->prev + k, &prev, sizeof(T));                                                                           \
+			memcpy(r->target + k, &t1, sizeof(T));                                                                           \
+			memcpy(r->sin + k, &s1, sizeof(T));                                                                              \
+			memcpy(r->cos + k, &c1, sizeof(T));                                                                              \
+			memcpy(r->key + k, &key1, sizeof(T));                                                                            \
+		}                                                                                                                    \
+	}                                                                                                                        \
+	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *r)                                                             \
+	{                                                                                                                        \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                      \
+		K(basis) p;                                                                                                          \
+		p.step = SPLAT(r->settings.step);                                                                                    \
+		p.inv_step = SPLAT(r->settings.inv_step);                                                                            \
+		p.held_max = SPLAT(r->settings.held_max);                                                                            \
+		p.max_speed = SPLAT(r->settings.max_speed);                                                                          \
+		p.turns = r->settings.turns;                                                                                         \
+		const spring_chain2d_basis *frame = &r->bases[0];                                                                    \
+		for (int q = 0; q < 6; q++) {                                                                                        \
+			p.r[q] = SPLAT(frame->r[q]);                                                                                     \
+		}                                                                                                                    \
+		p.elapsed = SPLAT(frame->elapsed);                                                                                   \
+		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                 \
+		const TI all = SPLAT(0.0f) == 0.0f;                                                                                  \
+		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                              \
+			K(lane) L;                                                                                                       \
+			T tox, toy, toa;                                                                                                 \
+			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                              \
+				memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                                     \
+			}                                                                                                                \
+			memcpy(&tox, r->rows + (size_t)R_TOX * (size_t)r->stride + b, sizeof(T));                                        \
+			memcpy(&toy, r->rows + (size_t)R_TOY * (size_t)r->stride + b, sizeof(T));                                        \
+			memcpy(&toa, r->rows + (size_t)R_TOA * (size_t)r->stride + b, sizeof(T));                                        \
+			const TI awake_frame = MNOT(K(frame_asleep)(&L, tox, toy, toa)) & r_padding_mask_##SUFFIX(r, b);                 \
+			if (frame->knot) {                                                                                               \
+				K(knot)(&p, tox, toy, &L);                                                                                   \
+			}                                                                                                                \
+			for (int k = 0; k < r->steps; k++) {                                                                             \
+				const spring_chain2d_basis *at = &r->bases[k];                                                               \
+				p.w1 = SPLAT(at->w1);                                                                                        \
+				p.w2 = SPLAT(at->w2);                                                                                        \
+				p.w3 = SPLAT(at->w3);                                                                                        \
+				p.inv_span = SPLAT(at->inv_span);                                                                            \
+				p.has_span = at->has_span;                                                                                   \
+				p.g = SPLAT(1.0f - r->fractions[k]);                                                                         \
+				K(chain_in) ch;                                                                                              \
+				TI still;                                                                                                    \
+				T parent = L.v[SPRING_CHAIN2D_LN_RA];                                                                        \
+				TI awake = K(begin)(&p, &L, tox, toy, toa, awake_frame, all, &ch, &still);                                   \
+				T next = L.v[SPRING_CHAIN2D_LN_RA];                                                                          \
+				parent = SEL(awake, next, parent);                                                                           \
+				TI every = awake == all;                                                                                     \
+				if (any_##SUFFIX(awake)) {                                                                                   \
+					if (!any_##SUFFIX(MNOT(every))) {                                                                        \
+						segments_##SUFFIX(r, b, false, &ch, parent, awake);                                                  \
+					} else {                                                                                                 \
+						segments_##SUFFIX(r, b, true, &ch, parent, awake);                                                   \
+					}                                                                                                        \
+				}                                                                                                            \
+				if (any_##SUFFIX(still)) {                                                                                   \
+					int32_t still_bits[LANE_PAD];                                                                            \
+					memcpy(still_bits, &still, sizeof still);                                                                \
+					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                      \
+						memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                             \
+					}                                                                                                        \
+					frame_try_rest(r, b, lanes, still_bits);                                                                 \
+					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                      \
+						memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                             \
+					}                                                                                                        \
+				}                                                                                                            \
+			}                                                                                                                \
+			L.v[SPRING_CHAIN2D_LN_IX] = tox;                                                                                 \
+			L.v[SPRING_CHAIN2D_LN_IY] = toy;                                                                                 \
+			L.v[SPRING_CHAIN2D_LN_IA] = toa;                                                                                 \
+			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                              \
+				memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                                     \
+			}                                                                                                                \
+		}                                                                                                                    \
+	}
+
+// The chains of the block at b that exist (the padding lanes never wake).
+#define GROUP_PADDING_MASK(SUFFIX)                                                         \
+	static inline K_ATTR_INLINE TI r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
+	{                                                                                      \
+		const size_t lanes = sizeof(T) / sizeof(float);                                    \
+		int32_t bits[LANE_PAD];                                                            \
+		for (size_t q = 0; q < lanes; q++) {                                               \
+			bits[q] = b + q < (size_t)r->g->chain_count ? -1 : 0;                          \
+		}                                                                                  \
+		TI m;                                                                              \
+		memcpy(&m, bits, sizeof m);                                                        \
+		return m;                                                                          \
+	}
+
+// What get_poses reads: the angles' rows (prev, angle, kept sin, cos, key), the chains' rows,
+// the lengths, the clock's alpha; the joints it writes (n + 1 per chain).
+typedef struct group_pose {
+	int n, stride, count;
+	const float *prev, *angle, *sin, *cos, *key, *rows, *length;
+	float alpha;
+	spring_xform2 *joints;
+} group_pose;
+
+// One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
+// vector of chains at a time, the same float operations in the same order.
+#define GROUP_POSES(SUFFIX)                                                                                       \
+	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                               \
+	{                                                                                                             \
+		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                 \
+	}                                                                                                             \
+	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *r)                                                   \
+	{                                                                                                             \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                           \
+		const float alpha = r->alpha;                                                                             \
+		const int per = r->n + 1;                                                                                 \
+		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                    \
+			T row[6];                                                                                             \
+			for (int q = 0; q < 6; q++) {                                                                         \
+				memcpy(&row[q], r->rows + (size_t)(SPRING_CHAIN2D_LN_RX + q) * (size_t)r->stride + b, sizeof(T)); \
+			}                                                                                                     \
+			/* row: root x y a, then prev_root x y a */                                                           \
+			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;          \
+			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;          \
+			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                 \
+			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                      \
+			for (int i = 0; i <= r->n; i++) {                                                                     \
+				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                               \
+				if (i < r->n) {                                                                                   \
+					const size_t k = (size_t)i * (size_t)r->stride + b;                                           \
+					T prev, angle, ks, kc, key;                                                                   \
+					memcpy(&prev, r->prev + k, sizeof(T));                                                        \
+					memcpy(&angle, r->angle + k, sizeof(T));                                                      \
+					memcpy(&ks, r->sin + k, sizeof(T));                                                           \
+					memcpy(&kc, r->cos + k, sizeof(T));                                                           \
+					memcpy(&key, r->key + k, sizeof(T));                                                          \
+					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                  \
+					TI kept = BITS(key) == BITS(a);                                                               \
+					if (any_##SUFFIX(MNOT(kept))) {                                                               \
+						K(sincos)(a, &s, &c);                                                                     \
+						s = SEL(kept, ks, s);                                                                     \
+						c = SEL(kept, kc, c);                                                                     \
+					} else {                                                                                      \
+						s = ks;                                                                                   \
+						c = kc;                                                                                   \
+					}                                                                                             \
+				}                                                                                                 \
+				float xs[LANE_PAD], ys[LANE_PAD], as[LANE_PAD];                                                   \
+				T x = rx + ox, y = ry + oy;                                                                       \
+				memcpy(xs, &x, sizeof x);                                                                         \
+				memcpy(ys, &y, sizeof y);                                                                         \
+				memcpy(as, &a, sizeof a);                                                                         \
+				for (size_t q = 0; q < live; q++) {                                                               \
+					spring_xform2 *jt = &r->joints[(b + q) * (size_t)per + (size_t)i];                            \
+					jt->position.x = xs[q];                                                                       \
+					jt->position.y = ys[q];                                                                       \
+					jt->angle = as[q];                                                                            \
+					jt->scale.x = 1.0f;                                                                           \
+					jt->scale.y = 1.0f;                                                                           \
+				}                                                                                                 \
+				if (i < r->n) {                                                                                   \
+					ox = ox + r->length[i] * c;                                                                   \
+					oy = oy + r->length[i] * s;                                                                   \
+				}                                                                                                 \
+			}                                                                                                     \
+		}                                                                                                         \
+	}
+
+// Plain float (every platform; one chain at a time).
+#define T float
+#define TI int
+#define K(name) spring_chain2d_lane_##name
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define SPLAT(c) (c)
+#define MNOT(m) (!(m))
+#define ANY(m) ((m) != 0)
+#define BITS(x) spring_chain2d_bits(x)
+#define K_ATTR_ROWS
+#define K_ATTR_INLINE __attribute__((always_inline))
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
 #endif
-static void
-fields_pass(int n, int count, const float *restrict length, const float *restrict inertia, const float *restrict angle,
-            const double *restrict fx, const double *restrict fy, const double *restrict px, const double *restrict py,
-            double *restrict alpha, double *restrict held, spring_chain2d_trig *restrict trig)
+GROUP_PADDING_MASK(scalar)
+GROUP_FRAME(scalar)
+GROUP_POSES(scalar)
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+#undef T
+#undef TI
+#undef K
+#undef SEL
+#undef SPLAT
+#undef MNOT
+#undef ANY
+#undef BITS
+#undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
+
+#if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
+// The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
+#define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
+#define TOINT(x) __builtin_convertvector(x, TI)
+#define BITS(x) ((TI)(x))
+#define FABS(x) ((T)((TI)(x)&0x7fffffff))
+#define SPLAT(c) ((c) - (T){0})
+#define MNOT(m) (~(m))
+
+typedef float group_vf4 __attribute__((vector_size(16)));
+typedef int32_t group_vi4 __attribute__((vector_size(16)));
+#define T group_vf4
+#define TI group_vi4
+#define K(name) group_v4_##name
+#define K_ATTR
+#define K_ATTR_ROWS
+#define K_ATTR_INLINE __attribute__((always_inline))
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define SQRT(x) ((T)wasm_f32x4_sqrt((v128_t)(x)))
+#define ANY(m) wasm_v128_any_true((v128_t)(m))
+#else
+#include <immintrin.h>
+#define SQRT(x) ((T)_mm_sqrt_ps((__m128)(x)))
+#define ANY(m) (_mm_movemask_ps((__m128)(m)) != 0)
+#endif
+#include "chain2d_kernel.h"
+GROUP_PADDING_MASK(v4)
+GROUP_FRAME(v4)
+GROUP_POSES(v4)
+#undef SQRT
+#undef ANY
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+typedef float group_vf8 __attribute__((vector_size(32)));
+typedef int32_t group_vi8 __attribute__((vector_size(32)));
+#define T group_vf8
+#define TI group_vi8
+#define K(name) group_avx2_##name
+#define SQRT(x) ((T)_mm256_sqrt_ps((__m256)(x)))
+#define ANY(m) (_mm256_movemask_ps((__m256)(m)) != 0)
+#define K_ATTR __attribute__((target("avx2"), always_inline))
+#define K_ATTR_ROWS __attribute__((target("avx2")))
+#define K_ATTR_INLINE __attribute__((target("avx2"), always_inline))
+#include "chain2d_kernel.h"
+GROUP_PADDING_MASK(avx2)
+GROUP_FRAME(avx2)
+GROUP_POSES(avx2)
+#undef SQRT
+#undef ANY
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
+
+typedef float group_vf16 __attribute__((vector_size(64)));
+typedef int32_t group_vi16 __attribute__((vector_size(64)));
+#define T group_vf16
+#define TI group_vi16
+#define K(name) group_avx512_##name
+#define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
+#define ANY(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) != 0)
+#define K_ATTR __attribute__((target("avx512f"), always_inline))
+#define K_ATTR_ROWS __attribute__((target("avx512f")))
+#define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
+#include "chain2d_kernel.h"
+GROUP_PADDING_MASK(avx512)
+GROUP_FRAME(avx512)
+GROUP_POSES(avx512)
+#undef SQRT
+#undef ANY
+#undef T
+#undef TI
+#undef K
+#undef K_ATTR_ROWS
+#undef K_ATTR_INLINE
+#endif
+
+// A frame of every chain by the widest kernel this machine runs (the batch module's choice).
+static void run_frame(const group_frame *r)
 {
-	for (int i = 0; i < n; i++) {
-		const size_t row = (size_t)i * (size_t)count;
-		const float len = length[i];
-		for (int j = 0; j < count; j++) {
-			size_t k = row + (size_t)j;
-			spring_chain2d_segment_field(fx[j], fy[j], px[j], py[j], inertia[k], len, angle[k], &alpha[k], &held[k], &trig[k]);
-		}
+	switch (spring_internal_batch_current_path()) {
+#if defined(__GNUC__) && defined(__x86_64__)
+	case SPRING_INTERNAL_BATCH_SSE2: frame_v4(r); return;
+	case SPRING_INTERNAL_BATCH_AVX2: frame_avx2(r); return;
+	case SPRING_INTERNAL_BATCH_AVX512: frame_avx512(r); return;
+#endif
+#if defined(__wasm_simd128__)
+	case SPRING_INTERNAL_BATCH_SIMD128: frame_v4(r); return;
+#endif
+	default: frame_scalar(r); return;
 	}
 }
 
-// One fixed step of every chain at fraction f of the frame (spring_chain2d's step_once, chain by
-// chain for the roots, then segment by segment across the awake chains).
-static spring_result step_all(spring_chain2d_group *g, const group_layout *l, float f, float frame_dt)
+// The segments' lengths (the scratch chain's shape).
+static const float *group_lengths(const spring_chain2d_group *g, const group_layout *l)
 {
-	const int n = g->segment_count, count = g->chain_count;
-	spring_chain2d *head = heads(g, l);
-	group_lane *lane = lanes(g, l);
-	float *angle = garr(g, l, G_ANGLE), *velocity = garr(g, l, G_VELOCITY), *prev = garr(g, l, G_PREV);
-	float *target = garr(g, l, G_TARGET);
-	const float *inertia = garr(g, l, G_INERTIA);
-	const spring_params *params = gparams(g, l);
-	const spring_stepper *st = gsteppers(g, l);
-	spring_chain2d_trig *trig = gtrig(g, l);
 	spring_chain2d_view shape;
-	spring_chain2d_internal_view(scratch(g, l), &shape); // lengths, rest angles, limits
-	for (int j = 0; j < count; j++) {
-		group_lane *ln = &lane[j];
-		bool still = false;
-		ln->awake = 0;
-		if (ln->asleep) {
-			continue;
-		}
-		spring_xform2 at = spring_chain2d_internal_substep_root(ln->from, ln->to, f);
-		double u[2];
-		spring_chain2d_internal_path_step(&head[j], ln->begin + (double)f * (double)frame_dt, u);
-		if (!spring_chain2d_internal_step_begin(&head[j], at, spring_chain2d_internal_same_root(&head[j], at), u, &ln->in,
-		                                        &ln->turn, &still)) {
-			continue;
-		}
-		ln->awake = 1;
-		ln->still = still;
-		ln->parent = at.angle;
-		for (int i = 0; i < n; i++) {
-			size_t k = (size_t)i * (size_t)count + (size_t)j;
-			prev[k] = angle[k];
-			if (ln->turn != 0.0) {
-				angle[k] = spring_det_fold_float((double)angle[k] + ln->turn);
-			}
+	spring_chain2d_internal_view(scratch(g, l), &shape);
+	return shape.length;
+}
+
+// Every chain's pose by the widest kernel this machine runs.
+static void run_poses(const group_pose *r)
+{
+	switch (spring_internal_batch_current_path()) {
+#if defined(__GNUC__) && defined(__x86_64__)
+	case SPRING_INTERNAL_BATCH_SSE2: poses_v4(r); return;
+	case SPRING_INTERNAL_BATCH_AVX2: poses_avx2(r); return;
+	case SPRING_INTERNAL_BATCH_AVX512: poses_avx512(r); return;
+#endif
+#if defined(__wasm_simd128__)
+	case SPRING_INTERNAL_BATCH_SIMD128: poses_v4(r); return;
+#endif
+	default: poses_scalar(r); return;
+	}
+}
+
+// The rest test of the block's chains whose step was still (the rows hold their state).
+static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const int32_t *still)
+{
+	for (size_t q = 0; q < lanes; q++) {
+		if (still[q]) {
+			const int j = (int)(b + q);
+			spring_chain2d_internal_try_rest(gather(fr->g, fr->l, j));
+			scatter(fr->g, fr->l, j);
 		}
 	}
-	// The fields of every segment of every chain: one loop without branches (it vectorises).
-	double *fx = gforce(g, l, 0), *fy = gforce(g, l, 1), *px = gforce(g, l, 2), *py = gforce(g, l, 3);
-	for (int j = 0; j < count; j++) {
-		fx[j] = lane[j].in.fx;
-		fy[j] = lane[j].in.fy;
-		px[j] = lane[j].in.px;
-		py[j] = lane[j].in.py;
-	}
-	double *alpha = gfield(g, l, 0), *held = gfield(g, l, 1);
-	fields_pass(n, count, shape.length, inertia, angle, fx, fy, px, py, alpha, held, trig);
-	for (int i = 0; i < n; i++) {
-		spring_chain2d_segment_input seg = {{0.0f, 0.0f, 0.0f}, NULL, shape.length[i], shape.rest[i], shape.limit[i], 0.0f};
-		const size_t row = (size_t)i * (size_t)count;
-		for (int j = 0; j < count; j++) {
-			group_lane *ln = &lane[j];
-			if (!ln->awake) {
-				continue;
-			}
-			size_t k = row + (size_t)j;
-			seg.params = params[k];
-			seg.stepper = &st[k];
-			seg.inertia = inertia[k];
-			spring_state s = {angle[k], velocity[k]};
-			spring_result r = spring_chain2d_segment_step(&ln->in, &seg, alpha[k], held[k], ln->parent, 0.0f, &s, &target[k]);
-			if (r != SPRING_OK) {
-				return r;
-			}
-			angle[k] = s.x;
-			velocity[k] = s.v;
-			ln->parent = s.x;
-		}
-	}
-	for (int j = 0; j < count; j++) {
-		if (lane[j].awake && lane[j].still) {
-			spring_chain2d_internal_try_rest(gather(g, l, j));
-			scatter(g, l, j);
-		}
-	}
-	return SPRING_OK;
 }
 
 spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt)
@@ -494,38 +817,66 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	if (r != SPRING_OK) {
 		return r;
 	}
-	const group_layout l = layout(group);
-	spring_chain2d *head = heads(group, &l);
-	group_lane *lane = lanes(group, &l);
-	for (int j = 0; j < count; j++) {
-		group_lane *ln = &lane[j];
-		ln->from = head[j].input_root;
-		ln->to = spring_chain2d_internal_clean_root(roots[j]);
-		// Asleep, nothing changed, the pivot at rest on its path: spring_chain2d_update runs no step.
-		ln->asleep = head[j].resting && memcmp(&ln->from, &ln->to, sizeof ln->to) == 0 &&
-		             spring_chain2d_internal_path_is_still(&head[j], ln->to.position) &&
-		             spring_chain2d_internal_same_root(&head[j], ln->to);
-	}
-	const spring_clock clock = group->clock;
-	backup_state(group, &l);
+	// Every input is checked and a step cannot fail (chain2d.c): from here nothing is refused.
 	int steps = spring_clock_advance(&group->clock, frame_dt);
 	if (steps < 0) {
-		restore_state(group, &l, clock);
 		return (spring_result)(-steps);
 	}
+	const group_layout l = layout(group);
+	float *tox = grow(group, &l, R_TOX), *toy = grow(group, &l, R_TOY), *toa = grow(group, &l, R_TOA);
 	for (int j = 0; j < count; j++) {
-		lane[j].begin = spring_chain2d_internal_path_advance(&head[j], lane[j].to.position, (double)frame_dt);
+		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
+		tox[j] = to.position.x;
+		toy[j] = to.position.y;
+		toa[j] = to.angle;
 	}
+	// The timeline's values of the frame and of each step (the same for every chain).
+	spring_chain2d_basis *bases = gbases(group, &l);
+	float *fractions = gfractions(group, &l);
+	spring_chain2d_basis frame;
+	const double begin = spring_chain2d_internal_timeline_advance(&group->time, (double)frame_dt, &group->clock, &frame);
 	for (int k = 0; k < steps; k++) {
-		r = step_all(group, &l, spring_clock_substep_fraction(&group->clock, k, steps), frame_dt);
-		if (r != SPRING_OK) {
-			restore_state(group, &l, clock);
-			return r;
-		}
+		fractions[k] = spring_clock_substep_fraction(&group->clock, k, steps);
+		bases[k] = frame;
+		spring_chain2d_internal_timeline_step(&group->time, begin + (double)fractions[k] * (double)frame_dt, &bases[k]);
 	}
-	for (int j = 0; j < count; j++) {
-		head[j].input_root = lane[j].to;
+	if (steps == 0) {
+		bases[0] = frame;
 	}
+	spring_chain2d_view shape;
+	spring_chain2d_internal_view(scratch(group, &l), &shape); // lengths, rest angles, limits
+	const int n = group->segment_count;
+	float k15[SPRING_CHAIN_MAX_BONES], limit[SPRING_CHAIN_MAX_BONES];
+	for (int i = 0; i < n; i++) {
+		k15[i] = spring_chain2d_k15(shape.length[i]);
+		limit[i] = shape.steppers[i].limit;
+	}
+	group_frame fr = {.g = group,
+	                  .l = &l,
+	                  .n = n,
+	                  .stride = group->stride,
+	                  .steps = steps,
+	                  .angle = garr(group, &l, G_ANGLE),
+	                  .velocity = garr(group, &l, G_VELOCITY),
+	                  .prev = garr(group, &l, G_PREV),
+	                  .target = garr(group, &l, G_TARGET),
+	                  .sin = garr(group, &l, G_SIN),
+	                  .cos = garr(group, &l, G_COS),
+	                  .key = garr(group, &l, G_KEY),
+	                  .inertia = garr(group, &l, G_INERTIA),
+	                  .w2 = garr(group, &l, G_W2),
+	                  .pp = garr(group, &l, G_PP),
+	                  .pv = garr(group, &l, G_PV),
+	                  .vp = garr(group, &l, G_VP),
+	                  .vv = garr(group, &l, G_VV),
+	                  .rows = grow(group, &l, 0),
+	                  .k15 = k15,
+	                  .rest = shape.rest,
+	                  .limit = limit,
+	                  .bases = bases,
+	                  .fractions = fractions};
+	spring_chain2d_internal_basis_settings(scratch(group, &l), &fr.settings);
+	run_frame(&fr);
 	return SPRING_OK;
 }
 
@@ -602,7 +953,9 @@ bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chai
 		return false;
 	}
 	const group_layout l = layout(group);
-	return heads(group, &l)[chain].resting;
+	int32_t mask;
+	memcpy(&mask, &grow(group, &l, SPRING_CHAIN2D_LN_RESTING)[chain], sizeof mask);
+	return mask != 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -614,7 +967,7 @@ spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, 
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	size_t k = (size_t)segment * (size_t)group->chain_count + (size_t)chain;
+	size_t k = (size_t)segment * (size_t)group->stride + (size_t)chain;
 	spring_state s = {garr(group, &l, G_ANGLE)[k], garr(group, &l, G_VELOCITY)[k]};
 	*world_angle = s;
 	return SPRING_OK;
@@ -625,9 +978,16 @@ static void pose_of(const spring_chain2d_group *g, const group_layout *l, int j,
 {
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape);
-	const spring_chain2d *h = &heads(g, l)[j];
-	spring_chain2d_pose_walk(garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, gtrig(g, l) + j, (ptrdiff_t)g->chain_count,
-	                         shape.length, g->segment_count, h->prev_root, h->root, g->clock.alpha, joints, local_angles);
+	const spring_xform2 root = {{grow(g, l, SPRING_CHAIN2D_LN_RX)[j], grow(g, l, SPRING_CHAIN2D_LN_RY)[j]},
+	                            grow(g, l, SPRING_CHAIN2D_LN_RA)[j],
+	                            {1.0f, 1.0f}};
+	const spring_xform2 prev_root = {{grow(g, l, SPRING_CHAIN2D_LN_QX)[j], grow(g, l, SPRING_CHAIN2D_LN_QY)[j]},
+	                                 grow(g, l, SPRING_CHAIN2D_LN_QA)[j],
+	                                 {1.0f, 1.0f}};
+	const spring_chain2d_pose_src src = {garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, garr(g, l, G_SIN) + j,
+	                                     garr(g, l, G_COS) + j,  garr(g, l, G_KEY) + j,   (ptrdiff_t)g->stride,
+	                                     shape.length,           g->segment_count};
+	spring_chain2d_pose_walk(&src, prev_root, root, g->clock.alpha, joints, local_angles);
 }
 
 spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, int chain, spring_xform2 *joints,
@@ -654,9 +1014,13 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	for (int j = 0; j < group->chain_count; j++) {
-		pose_of(group, &l, j, joints + (size_t)j * (size_t)per, NULL);
-	}
+	const group_pose r = {group->segment_count,     group->stride,
+	                      group->chain_count,       garr(group, &l, G_PREV),
+	                      garr(group, &l, G_ANGLE), garr(group, &l, G_SIN),
+	                      garr(group, &l, G_COS),   garr(group, &l, G_KEY),
+	                      grow(group, &l, 0),       group_lengths(group, &l),
+	                      group->clock.alpha,       joints};
+	run_poses(&r);
 	return SPRING_OK;
 }
 

@@ -19,45 +19,116 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+/// The pivot path's clock (chain2d.c, "The pivot's path"): the times of its knots (the ends of
+/// frames at least a step after the knot before) and of its last step. A group of chains shares
+/// one, since its chains are given the same frame times; the knots' positions are per chain.
+typedef struct spring_chain2d_timeline {
+	double gap[3];     // s between consecutive knots, newest first
+	int count;         // knots 1..4 (the path is a polynomial of degree count - 1)
+	double elapsed;    // s from the newest knot to the end of the last frame (< step)
+	double pivot_time; // s, the last step's time relative to the newest knot (<= 0 after a knot)
+	double node[2];    // s, the times of the two knots before the newest (negative)
+	float recip[6];    // 1/s: 1/g0, 1/g1, 1/g2, 1/(g0 + g1), 1/(g1 + g2), 1/(g0 + g1 + g2); 0 past count
+} spring_chain2d_timeline;
+
 /// The chain's header; its dense per-segment arrays follow it in the block (chain2d.c).
 struct spring_chain2d {
 	spring_clock clock;
 	int segment_count;
 	spring_integrator integrator;
-	spring_params params;      // chain default (resolved: never zero)
-	spring_params tip_params;  // as given; zero -> no gradient
-	spring_vec2 gravity;       // units/s^2
-	spring_vec2 wind;          // units/s^2
+	spring_params params;     // chain default (resolved: never zero)
+	spring_params tip_params; // as given; zero -> no gradient
+	spring_vec2 gravity;      // units/s^2
+	spring_vec2 wind;         // units/s^2
+	spring_chain2d_timeline time;
+	// What a group keeps in rows across its chains (SPRING_CHAIN2D_LANE_FIELDS): floats.
 	spring_xform2 root;        // root of the last step (angle wrapped, scale 1)
 	spring_xform2 prev_root;   // root of the step before
 	spring_xform2 input_root;  // root given to the last update (the next frame interpolates from it)
 	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
-	// The pivot's path (see the header comment): the root's positions at the last knots (the ends
-	// of frames at least a step after the knot before), each the one before plus the root's
-	// displacement with its mean speed capped; the cubic through them; the path's last step.
-	double knot[4][2];            // oldest first; knot[knot_count - 1] the newest
-	double knot_gap[3];           // s, between knot[j] and knot[j + 1]
-	int knot_count;               // 1..4
-	double knot_elapsed;          // s from the newest knot to the end of the last frame (< step)
-	double path_coef[4][2];       // Newton form about the newest knot (time 0) and the two before it
-	double path_node[2];          // s, the times of the knots before the newest (negative)
-	double pivot[2];              // the path's position at the last step
-	double pivot_time;            // s, the last step's time relative to the newest knot
-	spring_vec2 input_position;   // the root's (uncapped) position at the newest knot
+	// The pivot's path, relative to its newest knot: the root's displacements between the last
+	// knots (newest first, x y pairs; each capped at max_root_speed over its gap), the Newton
+	// coefficients of the cubic through them (orders 1, 2, 3), the path's position at the last
+	// step, and the root's (uncapped) position at the newest knot.
+	float path_d[6];
+	float path_coef[6];
+	float pivot[2];
+	spring_vec2 input_position;
 	float max_root_speed;         // units/s; 0 no cap
 	float max_root_angular_speed; // rad/s; 0 no cap
-	float rest_angle;             // rad, resolved (> 0)
-	float rest_angular_speed;     // rad/s, resolved (> 0)
-	bool resting;                 // snapped onto the equilibrium; a step with the same inputs does nothing
-	spring_internal_owner owner;  // set by create; zero for caller memory
+	float fx, fy, steady;         // units/s^2: gravity + wind (bounded) and its magnitude
+	// Settings every chain of a group shares.
+	double inv_step;             // 1/s: 1 / clock.step
+	float max_speed;             // rad/s: pi / step, a segment's speed bound
+	float held_max;              // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
+	float rest_angle;            // rad, resolved (> 0)
+	float rest_angular_speed;    // rad/s, resolved (> 0)
+	bool resting;                // snapped onto the equilibrium; a step with the same inputs does nothing
+	spring_internal_owner owner; // set by create; zero for caller memory
 };
 
-// The gravity-shifted goal may be folded onto the circle only while the total error (shortest
-// arc to the target plus the shift) stays this far inside a half turn; beyond it the segment
-// steps on the unfolded error.
-#define SPRING_CHAIN2D_FOLD_SAFE 3.0
-// The field stiffness (1/s^2) taken explicitly is at most this over step^2 (omega h about 0.2).
-#define SPRING_CHAIN2D_FIELD_STIFFNESS_MAX 0.05
+/// The float fields of struct spring_chain2d a group keeps in rows, in row order (the lane
+/// arithmetic's SPRING_CHAIN2D_LN_* indices; `resting` follows them as a mask).
+#define SPRING_CHAIN2D_LANE_FIELDS(X) \
+	X(root.position.x)                \
+	X(root.position.y)                \
+	X(root.angle)                     \
+	X(prev_root.position.x)           \
+	X(prev_root.position.y)           \
+	X(prev_root.angle)                \
+	X(input_root.position.x)          \
+	X(input_root.position.y)          \
+	X(input_root.angle)               \
+	X(root_velocity.x)                \
+	X(root_velocity.y)                \
+	X(path_d[0])                      \
+	X(path_d[1])                      \
+	X(path_d[2])                      \
+	X(path_d[3])                      \
+	X(path_d[4])                      \
+	X(path_d[5])                      \
+	X(path_coef[0])                   \
+	X(path_coef[1])                   \
+	X(path_coef[2])                   \
+	X(path_coef[3])                   \
+	X(path_coef[4])                   \
+	X(path_coef[5])                   \
+	X(pivot[0])                       \
+	X(pivot[1])                       \
+	X(input_position.x)               \
+	X(input_position.y)               \
+	X(max_root_speed)                 \
+	X(max_root_angular_speed)         \
+	X(fx)                             \
+	X(fy)                             \
+	X(steady)
+
+enum {
+	SPRING_CHAIN2D_LN_RX, // root
+	SPRING_CHAIN2D_LN_RY,
+	SPRING_CHAIN2D_LN_RA,
+	SPRING_CHAIN2D_LN_QX, // prev_root
+	SPRING_CHAIN2D_LN_QY,
+	SPRING_CHAIN2D_LN_QA,
+	SPRING_CHAIN2D_LN_IX, // input_root
+	SPRING_CHAIN2D_LN_IY,
+	SPRING_CHAIN2D_LN_IA,
+	SPRING_CHAIN2D_LN_VX, // root_velocity
+	SPRING_CHAIN2D_LN_VY,
+	SPRING_CHAIN2D_LN_D,                                 // path_d[6]
+	SPRING_CHAIN2D_LN_COEF = SPRING_CHAIN2D_LN_D + 6,    // path_coef[6]
+	SPRING_CHAIN2D_LN_PIVX = SPRING_CHAIN2D_LN_COEF + 6, // pivot
+	SPRING_CHAIN2D_LN_PIVY,
+	SPRING_CHAIN2D_LN_INX, // input_position
+	SPRING_CHAIN2D_LN_INY,
+	SPRING_CHAIN2D_LN_MAXV, // max_root_speed
+	SPRING_CHAIN2D_LN_MAXW, // max_root_angular_speed
+	SPRING_CHAIN2D_LN_FX,
+	SPRING_CHAIN2D_LN_FY,
+	SPRING_CHAIN2D_LN_STEADY,
+	SPRING_CHAIN2D_LN_RESTING, // the mask (bits -1: resting)
+	SPRING_CHAIN2D_LN_COUNT
+};
 
 /// The shortest arc from `from` to `to` for finite angles: spring_angle_delta without its
 /// finiteness checks (the chains' angles are finite by construction).
@@ -72,23 +143,101 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 	return spring_det_fold_float((double)from + (double)spring_chain2d_delta(from, to) * (double)t);
 }
 
-/// sin and cos of a segment's world angle at the start of its last step (the angle its field was
-/// taken at), kept so that the pose at alpha 0 (that very angle) needs no trigonometry. Always
-/// s, c = spring_det_sincos_reduced(key), so a match of `key` (bit for bit) gives the same bits as
-/// computing them. 24 bytes.
-typedef struct spring_chain2d_trig {
-	double s, c;
-	float key; // radians; NaN: nothing kept
-} spring_chain2d_trig;
+// The field stiffness (1/s^2) taken explicitly is at most this over step^2 (omega h about 0.2).
+#define SPRING_CHAIN2D_FIELD_STIFFNESS_MAX 0.05
+// The forces and the pivot's acceleration a step feeds the segments are bounded by this
+// (units/s^2), so every product in the segment's step (the field's square too) is a float: far
+// beyond any motion a frame shows (1e6 units in a 1/1000 s step is 1e12).
+#define SPRING_CHAIN2D_ACCEL_MAX 1e15
 
-/// sin and cos of `a`: from `kept` when it was computed for `a` bit for bit (kept may be NULL).
-static inline void spring_chain2d_sincos(float a, const spring_chain2d_trig *kept, double *s, double *c)
+// The lane arithmetic's constants (chain2d_kernel.h).
+#define SPRING_LANE_FOLD_MAX 1e7f // |angle| folded as this beyond it
+#define SPRING_LANE_ACCEL_MAX ((float)SPRING_CHAIN2D_ACCEL_MAX)
+#define SPRING_LANE_WRAP_MAX 9.42477f               // below 3 pi: one wrap folds a sum of two folded angles
+#define SPRING_LANE_ERROR_MAX 1e6f                  // rad: the largest error a segment steps on
+#define SPRING_LANE_ROUND 12582912.0f               // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22
+#define SPRING_LANE_PI 3.14159274f                  // pi rounded to float
+#define SPRING_LANE_TWO_PI 6.28318548f              // twice that, exactly
+#define SPRING_LANE_INV_TWO_PI 0.159154937f         // 1 / (2 pi)
+#define SPRING_LANE_TWO_OVER_PI 0.636619747f        // 2 / pi
+#define SPRING_LANE_PIO2_A 1.5703125f               // pi/2 = A + B + C, A and B short enough
+#define SPRING_LANE_PIO2_B 4.837512969970703125e-4f // that q A and q B are exact for |q| <= 2
+#define SPRING_LANE_PIO2_C 7.54978995489188216e-8f  //
+#define SPRING_LANE_S1 -1.6666654611e-1f            // sin r = r + r z (S1 + z (S2 + z S3))
+#define SPRING_LANE_S2 8.3321608736e-3f             //
+#define SPRING_LANE_S3 -1.9515295891e-4f            //
+#define SPRING_LANE_C1 4.166664568298827e-2f        // cos r = 1 - z/2 + z^2 (C1 + z (C2 + z C3))
+#define SPRING_LANE_C2 -1.388731625493765e-3f       //
+#define SPRING_LANE_C3 2.443315711809948e-5f        //
+
+/// A float's bits.
+static inline int32_t spring_chain2d_bits(float x)
 {
-	if (kept && memcmp(&kept->key, &a, sizeof a) == 0) {
-		*s = kept->s;
-		*c = kept->c;
+	int32_t i;
+	memcpy(&i, &x, sizeof i);
+	return i;
+}
+
+// The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
+// _step, _lerp and spring_chain2d_lane_step_in.
+#define T float
+#define TI int
+#define K(name) spring_chain2d_lane_##name
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define TOINT(x) ((int)(x))
+#define FABS(x) fabsf(x)
+#define SQRT(x) sqrtf(x)
+#define MNOT(m) (!(m))
+#define ANY(m) (m)
+#define BITS(x) spring_chain2d_bits(x)
+#define SPLAT(c) (c)
+// The masks are 0 or 1 here, combined with & on purpose (no branch).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#endif
+#include "chain2d_kernel.h"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+#undef T
+#undef TI
+#undef K
+#undef SEL
+#undef TOINT
+#undef FABS
+#undef SQRT
+#undef MNOT
+#undef ANY
+#undef BITS
+#undef SPLAT
+
+/// The root of the sub-step ending at fraction f of the frame from `from` to `to`, as a chain's
+/// step computes it (chain2d_kernel.h, K(begin)).
+static inline spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f)
+{
+	const float g = 1.0f - f;
+	spring_xform2 at = {
+		{to.position.x - (to.position.x - from.position.x) * g, to.position.y - (to.position.y - from.position.y) * g},
+		spring_chain2d_lane_wrap(to.angle - spring_chain2d_lane_wrap(to.angle - from.angle) * g),
+		{1.0f, 1.0f}};
+	return at;
+}
+
+/// 1.5 / length: the field's factor for a uniform rod pivoting at its end (see chain2d.c).
+static inline float spring_chain2d_k15(float length)
+{
+	return 1.5f / length;
+}
+
+/// A kept sine and cosine: those of the angle `key` (bit for bit; NaN: nothing kept).
+static inline void spring_chain2d_kept_sincos(float a, float key, float ks, float kc, float *s, float *c)
+{
+	if (memcmp(&key, &a, sizeof a) == 0) {
+		*s = ks;
+		*c = kc;
 	} else {
-		spring_det_sincos_reduced((double)a, s, c);
+		spring_chain2d_lane_sincos(a, s, c);
 	}
 }
 
@@ -96,204 +245,78 @@ static inline void spring_chain2d_sincos(float a, const spring_chain2d_trig *kep
 /// interpolation work there), otherwise along the shortest arc.
 static inline float spring_chain2d_pose_angle(float prev, float angle, float alpha)
 {
-	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : spring_chain2d_lerp(prev, angle, alpha);
+	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : spring_chain2d_lane_lerp(prev, angle, alpha);
 }
 
-/// Forward kinematics: the joint (*px, *py) moved along a segment of `length` at world angle `a`
-/// (its sin and cos from `kept` when they were kept for `a`).
-static inline void spring_chain2d_pose_advance(float length, float a, const spring_chain2d_trig *kept, double *px, double *py)
+/// The root drawn at `alpha` between the last two steps' roots.
+static inline spring_xform2 spring_chain2d_pose_root(spring_xform2 prev_root, spring_xform2 root, float alpha)
 {
-	double s, c;
-	spring_chain2d_sincos(a, kept, &s, &c);
-	*px += (double)length * c;
-	*py += (double)length * s;
+	spring_xform2 r = {alpha == 0.0f ? prev_root.position
+	                   : alpha == 1.0f
+	                       ? root.position
+	                       : spring_vec2_make(prev_root.position.x + (root.position.x - prev_root.position.x) * alpha,
+	                                          prev_root.position.y + (root.position.y - prev_root.position.y) * alpha),
+	                   spring_chain2d_pose_angle(prev_root.angle, root.angle, alpha),
+	                   {1.0f, 1.0f}};
+	return r;
 }
 
-/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): segment i's
-/// angles at prev[i * stride] and angle[i * stride], its length at length[i]; the root between
-/// prev_root and root; the kept sin and cos at trig[i * stride]. `joints` (n + 1) and
-/// `local_angles` (n) are optional.
-static inline void spring_chain2d_pose_walk(const float *prev, const float *angle, const spring_chain2d_trig *trig,
-                                            ptrdiff_t stride, const float *length, int n, spring_xform2 prev_root,
-                                            spring_xform2 root, float alpha, spring_xform2 *joints, float *local_angles)
+/// The arrays a pose reads, segment i's entries at [i * stride]: the last two steps' angles, the
+/// sine and cosine kept by the last step's field (of the angle `key`), the segment lengths
+/// (length[i], not strided).
+typedef struct spring_chain2d_pose_src {
+	const float *prev, *angle, *sin, *cos, *key;
+	ptrdiff_t stride;
+	const float *length;
+	int n;
+} spring_chain2d_pose_src;
+
+/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): forward
+/// kinematics in float, each joint the drawn root plus the sum of the segments' vectors before it.
+/// `joints` (n + 1) and `local_angles` (n) are optional.
+static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
+                                            float alpha, spring_xform2 *joints, float *local_angles)
 {
-	float root_angle = spring_chain2d_pose_angle(prev_root.angle, root.angle, alpha);
-	spring_vec2 root_position = alpha == 0.0f   ? prev_root.position
-	                            : alpha == 1.0f ? root.position
-	                                            : spring_vec2_lerp(prev_root.position, root.position, alpha);
-	double px = (double)root_position.x, py = (double)root_position.y;
-	float parent = root_angle;
-	for (int i = 0; i < n; i++) {
-		float a = spring_chain2d_pose_angle(prev[i * stride], angle[i * stride], alpha);
+	const spring_xform2 at = spring_chain2d_pose_root(prev_root, root, alpha);
+	float ox = 0.0f, oy = 0.0f;
+	float parent = at.angle;
+	for (int i = 0; i < src->n; i++) {
+		const ptrdiff_t k = i * src->stride;
+		float a = spring_chain2d_pose_angle(src->prev[k], src->angle[k], alpha);
 		if (joints) {
-			spring_xform2 j = {{(float)px, (float)py}, a, {1.0f, 1.0f}};
+			spring_xform2 j = {{at.position.x + ox, at.position.y + oy}, a, {1.0f, 1.0f}};
 			joints[i] = j;
-			spring_chain2d_pose_advance(length[i], a, &trig[i * stride], &px, &py);
+			float s, c;
+			spring_chain2d_kept_sincos(a, src->key[k], src->sin[k], src->cos[k], &s, &c);
+			ox = ox + src->length[i] * c;
+			oy = oy + src->length[i] * s;
 		}
 		if (local_angles) {
-			local_angles[i] = spring_chain2d_delta(parent, a);
+			local_angles[i] = spring_chain2d_lane_fold(a - parent);
 		}
 		parent = a;
 	}
 	if (joints) {
-		spring_xform2 tip = {{(float)px, (float)py}, parent, {1.0f, 1.0f}};
-		joints[n] = tip;
+		spring_xform2 tip = {{at.position.x + ox, at.position.y + oy}, parent, {1.0f, 1.0f}};
+		joints[src->n] = tip;
 	}
 }
 
-/// The angular acceleration (rad/s^2) a uniform field (fx, fy) (units/s^2) gives a segment of
-/// `length` at world angle `angle` (in (-pi, pi]): (d x f) / L'. `*stiffness` receives minus its
-/// derivative, (d . f) / L' (1/s^2): positive when the field holds the segment. `*keep` receives
-/// the angle's sin and cos (always written: no branch).
-static inline double spring_chain2d_field_accel(double fx, double fy, double length, double angle, double *stiffness,
-                                                spring_chain2d_trig *keep)
-{
-	double s, co;
-	spring_det_sincos_reduced(angle, &s, &co);
-	keep->s = s;
-	keep->c = co;
-	keep->key = (float)angle; // exact where it is kept: the chains' angles are floats
-	*stiffness = 1.5 * (co * fx + s * fy) / length;
-	return 1.5 * (co * fy - s * fx) / length;
-}
+/// The one-step transition a segment of spring `p` is stepped with under `integrator` at `step`
+/// (the exact stepper's, or the semi-implicit Euler step's written as the same 2x2 map), its
+/// k/m in *w2. UNSTABLE for a semi-implicit step the spring does not survive.
+spring_result spring_chain2d_internal_transition(spring_integrator integrator, spring_params p, float step,
+                                                 spring_chain2d_lane_step_in *out);
 
-/// Holds a stepped segment within `limit` (0: none) of its target t, removing the outward velocity.
-static inline void spring_chain2d_apply_limit(float limit, float t, spring_state *st)
-{
-	if (limit > 0.0f) {
-		float swing = spring_chain2d_delta(t, st->x);
-		if (fabsf(swing) > limit) {
-			st->x = spring_det_fold_float((double)t + (swing > 0.0f ? (double)limit : -(double)limit));
-			if ((st->v > 0.0f) == (swing > 0.0f) && st->v != 0.0f) {
-				st->v = 0.0f; // remove the outward velocity, keep the inward
-			}
-		}
-	}
-}
+/// The byte offsets in struct spring_chain2d of the SPRING_CHAIN2D_LANE_FIELDS (row order).
+extern const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING];
 
-/// What every segment of a chain shares in one step.
-typedef struct spring_chain2d_step_input {
-	spring_integrator integrator;
-	float step;      // s
-	float max_speed; // rad/s: pi / step
-	double fx, fy;   // gravity + wind, units/s^2
-	double px, py;   // the root's (every pivot's) acceleration this step, units/s^2
-	double held_max; // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
-} spring_chain2d_step_input;
+/// Chain `c`'s lane state into *L and back.
+void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L);
+void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L);
 
-/// One segment's settings for a step.
-typedef struct spring_chain2d_segment_input {
-	spring_params params;
-	const spring_stepper *stepper;
-	float length, rest, limit, inertia;
-} spring_chain2d_segment_input;
-
-/// The exact angle step of spring_stepper_step_angle for finite x and target, inline: on a
-/// result out of float range the state is left as it was.
-static inline void spring_chain2d_stepper_angle(const spring_stepper *st, spring_state *s, float target)
-{
-	float x = s->x, v0 = s->v;
-	float e = -spring_chain2d_delta(x, target);
-	float ne = st->pp * e + st->pv * v0;
-	float nv = st->vp * e + st->vv * v0;
-	float nx = x + (ne - e);
-	if (spring_internal_finite(nx) && spring_internal_finite(nv)) {
-		s->x = spring_det_fold_float((double)nx);
-		s->v = nv;
-	}
-}
-
-/// The rare paths of a segment's step, out of line (chain2d.c): the step on the unfolded error
-/// (the shifted goal would fold onto the wrong side of the circle, or a stiff field is folded
-/// into the aim) with `error` the shortest arc to the target plus the shift, and the
-/// semi-implicit integrator towards `shifted`. On error (a result out of float range) *st is
-/// undefined: the caller drops the whole update.
-spring_result spring_chain2d_internal_step_unfolded(const spring_chain2d_step_input *in, const spring_chain2d_segment_input *seg,
-                                                    double error, spring_state *st);
-spring_result spring_chain2d_internal_step_semi_implicit(const spring_chain2d_segment_input *seg, float step, float shifted,
-                                                         spring_state *st);
-
-/// The field a segment feels in a step (forces (fx, fy) minus its pivot's acceleration (px, py)
-/// times its inertia; see spring_chain2d_step_input),
-/// as its angular acceleration `alpha` (rad/s^2; 0 without a field) and the stiffness `held`
-/// (1/s^2) at `angle`, the segment's world angle at the step's start; `*trig` receives the sin and
-/// cos of `angle`. It depends on the segment's own angle only, so a chain's (or a group's) fields
-/// are computed in one pass before the walk down the chain: a loop without branches, which
-/// compilers vectorise.
-static inline void spring_chain2d_segment_field(double fx, double fy, double px, double py, float inertia, float length,
-                                                float angle, double *alpha, double *held, spring_chain2d_trig *trig)
-{
-	// Every value computed, then selected (no branch).
-	double ax0 = fx, ay0 = fy;
-	double ax1 = ax0 - (double)inertia * px, ay1 = ay0 - (double)inertia * py;
-	double ax = inertia > 0.0f ? ax1 : ax0, ay = inertia > 0.0f ? ay1 : ay0;
-	double h;
-	double a = spring_chain2d_field_accel(ax, ay, (double)length, (double)angle, &h, trig);
-	bool on = ax != 0.0 || ay != 0.0;
-	*alpha = on ? a : 0.0;
-	*held = on ? h : 0.0;
-}
-
-/// One fixed step of one segment under its parent's simulated angle `parent` (this step's) with
-/// the animated offset `offset` and its field (`alpha`, `held` from spring_chain2d_segment_field):
-/// the target, the field as a shift of the goal, the spring, the speed bound and the limit. On
-/// SPRING_OK `*st` holds the new state and `*target` the target; on error the chain's update is
-/// to be dropped.
-static inline spring_result spring_chain2d_segment_step(const spring_chain2d_step_input *in,
-                                                        const spring_chain2d_segment_input *seg, double alpha, double held,
-                                                        float parent, float offset, spring_state *st, float *target)
-{
-	double goal = (double)parent + (double)seg->rest + (double)offset;
-	float t = spring_det_fold_float(goal);
-	float shifted = t;
-	bool stepped = false; // on the unfolded error
-	if (alpha != 0.0) {
-		spring_params p = seg->params;
-		double shift = alpha * (double)p.mass / (double)p.stiffness;
-		double error = (double)spring_chain2d_delta(st->x, t) + shift;
-		// A stiff field taken at the step's start overshoots and grows (a short segment under
-		// strong gravity or a violent acceleration): its stiffness beyond held_max is folded
-		// into the aim, which becomes a Newton step onto the balance (the same fixed point).
-		double excess = held - in->held_max;
-		if (excess > 0.0) {
-			double w2 = (double)p.stiffness / (double)p.mass;
-			error *= w2 / (w2 + excess);
-		}
-		if (fabs(error) < SPRING_CHAIN2D_FOLD_SAFE && excess <= 0.0) {
-			shifted = spring_det_fold_float(goal + shift);
-		} else {
-			spring_result r = spring_chain2d_internal_step_unfolded(in, seg, error, st);
-			if (r != SPRING_OK) {
-				return r;
-			}
-			stepped = true;
-		}
-	}
-	if (!stepped) {
-		if (in->integrator == SPRING_INTEGRATOR_EXACT) {
-			spring_chain2d_stepper_angle(seg->stepper, st, shifted); // four multiply-adds
-		} else {
-			spring_result r = spring_chain2d_internal_step_semi_implicit(seg, in->step, shifted, st);
-			if (r != SPRING_OK) {
-				return r;
-			}
-		}
-	}
-	if (fabsf(st->v) > in->max_speed) {
-		st->v = st->v > 0.0f ? in->max_speed : -in->max_speed; // never more than half a turn per step
-	}
-	spring_chain2d_apply_limit(seg->limit, t, st);
-	*target = t;
-	return SPRING_OK;
-}
-
-/// The chain-level start of a step of `c` under `root` (clean; `same`: the root and animation of
-/// the last step): false when the chain sleeps through it (nothing to do). Otherwise updates the
-/// struct (wakes it, the root's velocity and the roots), fills `*in` and `*still` (the inputs
-/// and the root were those of the last step: the rest test follows the step) and sets `*carried`
-/// to the turn (radians, 0 none) the world angles are to be carried by after the history is kept.
-bool spring_chain2d_internal_step_begin(spring_chain2d *c, spring_xform2 root, bool same, const double u[2],
-                                        spring_chain2d_step_input *in, double *carried, bool *still);
+/// The basis fields that come from the chain's settings (the same for every chain of a group).
+void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p);
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
@@ -301,10 +324,10 @@ size_t spring_chain2d_internal_block_size(int n);
 /// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
 typedef struct spring_chain2d_view {
 	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
+	float *sin, *cos, *key;                            // kept by the last step's field
 	float *length, *rest, *limit;                      // the shape
 	spring_params *params, *own_params;
-	spring_stepper *steppers;
-	spring_chain2d_trig *trig;
+	spring_chain2d_lane_step_in *steppers; // w2, transition and limit of each segment
 } spring_chain2d_view;
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 
@@ -314,20 +337,26 @@ spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);
 /// An update's frame time: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
 spring_result spring_chain2d_internal_check_frame_dt(float frame_dt);
-/// The root of the sub-step ending at fraction f of the frame from `from` to `to`.
-spring_xform2 spring_chain2d_internal_substep_root(spring_xform2 from, spring_xform2 to, float f);
-/// True when `root` is bit for bit the root of the last step.
-bool spring_chain2d_internal_same_root(const spring_chain2d *c, spring_xform2 root);
 
-/// The pivot's path (chain2d.c, "The pivot's path"): advanced by a frame ending with the root at
-/// `to` (returns the frame's start relative to the newest knot); still (no step would move the
-/// pivot); the pivot's velocity `u` in a step ending `tau` after the newest knot.
-double spring_chain2d_internal_path_advance(spring_chain2d *c, spring_vec2 to, double frame_dt);
-bool spring_chain2d_internal_path_is_still(const spring_chain2d *c, spring_vec2 to);
-void spring_chain2d_internal_path_step(spring_chain2d *c, double tau, double u[2]);
+/// The timeline's values a frame and a step feed every chain (as floats for the lanes).
+typedef struct spring_chain2d_basis {
+	bool knot;        // the frame adds a knot
+	bool hitch;       // the knots before the new one are dropped
+	float r[6];       // the timeline's reciprocals (when a knot is added)
+	float elapsed;    // s: the new knot's gap
+	float w1, w2, w3; // the step's Newton basis
+	float inv_span;   // 1/s
+	bool has_span;
+} spring_chain2d_basis;
 
-/// Segment i's settings as the step reads them.
-void spring_chain2d_internal_segment(const spring_chain2d *c, int i, spring_chain2d_segment_input *out);
+/// The pivot path's timeline advanced by a frame of `frame_dt` (chain2d.c, "The pivot's path"):
+/// returns the frame's start relative to the newest knot; *b receives whether a knot is added
+/// (and its reciprocals).
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+                                                spring_chain2d_basis *b);
+/// The Newton basis of a step ending `tau` after the newest knot, into *b; the timeline's last step
+/// moves there.
+void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double tau, spring_chain2d_basis *b);
 
 /// The rest test after a still step: snaps every segment onto its equilibrium with zero velocity
 /// and puts the chain to sleep when all are within the rest thresholds; otherwise nothing.

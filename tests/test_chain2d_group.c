@@ -11,6 +11,7 @@
 
 #include "spring/verify.h"
 
+#include "../src/batch_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -187,7 +188,7 @@ static int run_twins(const spring_chain2d_desc *d, int count, int frames)
 	return 0;
 }
 
-static int test_group_is_single_chains_bit_for_bit(void)
+static int group_is_single_chains(void)
 {
 	spring_chain2d_segment segs[MAX_SEGMENTS];
 	shape(segs, 6);
@@ -210,6 +211,27 @@ static int test_group_is_single_chains_bit_for_bit(void)
 	                              .max_root_angular_speed = 3.0f,
 	                              .inertia = 2.0f};
 	return run_twins(&capped, MAX_CHAINS, 400);
+}
+
+// The same on every kernel the machine runs (scalar, SSE2/AVX2/AVX-512 or wasm simd128): each
+// steps 4, 8 or 16 chains per vector and must give the single chain's bits.
+static int test_group_is_single_chains_bit_for_bit(void)
+{
+	int tried = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			continue;
+		}
+		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		int failed = group_is_single_chains();
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		if (failed) {
+			return 1;
+		}
+		tried++;
+	}
+	ENSURE(tried >= 1);
+	return 0;
 }
 
 // A negative control: the comparison sees a one-ulp difference in one chain's root.
