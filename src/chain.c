@@ -89,6 +89,11 @@ enum {
 	P_COUNT = P_SAVE + 16
 };
 
+// Lanes per block of a group's planes (a single chain is one block of one lane): the planes are
+// stored [block][bone][slot][lane in block], so that one pointer per (block, bone) reaches every
+// slot at a constant offset (slot * BLOCK floats) and a block of a slot is one 64-byte line.
+enum { GROUP_BLOCK = 16 };
+
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
 enum {
 	K_RQX, // parent rotation x y z w, then position x y z (bone 0: the root)
@@ -142,9 +147,10 @@ struct spring_chain {
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
-	int stride;    // lanes side by side in the planes: 1 for a single chain, a group's padded count
+	int stride;    // lanes side by side in the per-lane params: 1 for a single chain, a group's padded count
 	int lanes;     // lanes stepped together (1 for a single chain; every member of a group holds the count)
-	size_t plane;  // floats per plane: bone_count * stride
+	int block;     // lanes per block of the planes: 1 for a single chain, GROUP_BLOCK for a group
+	size_t row;    // floats from one bone's slots to the next bone's in a block: slots * block
 	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
@@ -181,9 +187,10 @@ typedef struct chain_pose2 {
 // The arrays of a chain (its lane), resolved from the offsets for one call. Per-lane arrays are
 // indexed [bone * s]; shared ones [bone].
 typedef struct chain_arrays {
-	int s;         // stride
-	float *planes; // plane k of lane 0 (this chain's lane) at planes + k * plane
-	size_t plane;
+	int s;         // stride of the per-lane params
+	int B;         // lanes per block of the planes
+	float *planes; // slot k of bone i of lane 0 (this chain's lane, or a block's first) at planes + i * row + k * B
+	size_t row;
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
 	// Shared per-bone configuration.
@@ -204,8 +211,8 @@ typedef struct chain_arrays {
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
-// Plane `slot` of the chain's lane (bone i at [i * s]).
-#define PLANE(a, slot) ((a)->planes + (size_t)(slot) * (a)->plane)
+// Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
+#define PLANE_AT(a, slot, i) ((a)->planes + (size_t)(i) * (a)->row + (size_t)(slot) * (size_t)(a)->B)
 
 static chain_arrays arrays(const spring_chain *c)
 {
@@ -213,8 +220,9 @@ static chain_arrays arrays(const spring_chain *c)
 	const chain_layout *l = &c->at;
 	chain_arrays a;
 	a.s = c->stride;
+	a.B = c->block;
 	a.planes = (float *)(void *)(base + l->planes);
-	a.plane = c->plane;
+	a.row = c->row;
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
@@ -334,18 +342,16 @@ static spring_xform3 xform3_normalized(spring_xform3 t)
 // Transform `slot` (P_W or P_WPREV) of bone i.
 static spring_xform3 xform_get(const chain_arrays *a, int slot, int i)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	const float *p = PLANE(a, slot) + k;
-	const size_t d = a->plane;
+	const float *p = PLANE_AT(a, slot, i);
+	const size_t d = (size_t)a->B;
 	spring_xform3 t = {{p[0], p[d], p[2 * d]}, {p[3 * d], p[4 * d], p[5 * d], p[6 * d]}};
 	return t;
 }
 
 static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	float *p = PLANE(a, slot) + k;
-	const size_t d = a->plane;
+	float *p = PLANE_AT(a, slot, i);
+	const size_t d = (size_t)a->B;
 	p[0] = t.position.x;
 	p[d] = t.position.y;
 	p[2 * d] = t.position.z;
@@ -357,16 +363,14 @@ static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
 
 static spring_vec3 vec_get(const chain_arrays *a, int slot, int i)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	return spring_vec3_make(PLANE(a, slot)[k], PLANE(a, slot + 1)[k], PLANE(a, slot + 2)[k]);
+	return spring_vec3_make(PLANE_AT(a, slot, i)[0], PLANE_AT(a, slot + 1, i)[0], PLANE_AT(a, slot + 2, i)[0]);
 }
 
 static void vec_set(const chain_arrays *a, int slot, int i, spring_vec3 v)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	PLANE(a, slot)[k] = v.x;
-	PLANE(a, slot + 1)[k] = v.y;
-	PLANE(a, slot + 2)[k] = v.z;
+	PLANE_AT(a, slot, i)[0] = v.x;
+	PLANE_AT(a, slot + 1, i)[0] = v.y;
+	PLANE_AT(a, slot + 2, i)[0] = v.z;
 }
 
 static spring_vec3 tip_of(const chain_arrays *a, int i)
@@ -430,18 +434,30 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	spring_transition tr;
 	spring_transition_compute(w2, g, h, &tr);
 	a->params[k] = p;
-	PLANE(a, P_PP)[k] = st.pp;
-	PLANE(a, P_PV)[k] = st.pv;
-	PLANE(a, P_VP)[k] = st.vp;
-	PLANE(a, P_VV)[k] = st.vv;
-	PLANE(a, P_W2)[k] = p.stiffness / p.mass;
-	PLANE(a, P_F0)[k] = (float)forced_position(w2, g, h, &tr);
-	PLANE(a, P_F1)[k] = (float)tr.pv;
+	PLANE_AT(a, P_PP, i)[0] = st.pp;
+	PLANE_AT(a, P_PV, i)[0] = st.pv;
+	PLANE_AT(a, P_VP, i)[0] = st.vp;
+	PLANE_AT(a, P_VV, i)[0] = st.vv;
+	PLANE_AT(a, P_W2, i)[0] = p.stiffness / p.mass;
+	PLANE_AT(a, P_F0, i)[0] = (float)forced_position(w2, g, h, &tr);
+	PLANE_AT(a, P_F1, i)[0] = (float)tr.pv;
 	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
+
+// The lanes per block of the planes and the slots per bone of `lanes` chains side by side: a single
+// chain is one lane without the group's sleeping copies.
+static int block_of(int lanes)
+{
+	return lanes == 1 ? 1 : GROUP_BLOCK;
+}
+
+static size_t row_of(int lanes)
+{
+	return (size_t)(lanes == 1 ? P_SAVE : P_COUNT) * (size_t)block_of(lanes);
+}
 
 // Offsets from the start of a block whose arrays begin at `start`, for `lanes` chains side by side
 // (stride = lanes rounded up to 4 for a group, 1 for a single chain).
@@ -450,15 +466,16 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	size_t at = spring_internal_align16(start);
 	size_t un = (size_t)n, plane = un * (size_t)stride;
 	int single = lanes == 1 && stride == 1;
+	size_t blocks = ((size_t)lanes + (size_t)block_of(lanes) - 1u) / (size_t)block_of(lanes);
 #define PLACE(field, bytes)                         \
 	do {                                            \
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
-	PLACE(planes, (size_t)(single ? P_SAVE : P_COUNT) * plane * sizeof(float)); // a single chain never sleeps in a group
+	PLACE(planes, blocks * un * row_of(lanes) * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's
+	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
 	PLACE(flags, 4u * (size_t)lanes * sizeof(int));
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -477,15 +494,16 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 }
 
 // The layout seen from member j's header at byte `header` of the block: every offset relative to
-// the header, the per-lane arrays moved to lane j.
-static chain_layout layout_of_member(const chain_layout *block, size_t header, int j)
+// the header, the per-lane arrays moved to lane j (of `lanes` chains of n bones).
+static chain_layout layout_of_member(const chain_layout *block, size_t header, int j, int n, int lanes)
 {
 	chain_layout l = *block;
 	size_t *f = (size_t *)(void *)&l;
 	for (size_t k = 0; k < sizeof l / sizeof(size_t) - 1; k++) {
 		f[k] -= header;
 	}
-	l.planes += (size_t)j * sizeof(float);
+	size_t b = (size_t)block_of(lanes);
+	l.planes += ((size_t)j / b * (size_t)n * row_of(lanes) + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
 	return l;
@@ -737,7 +755,8 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	c->mode_2d = desc->mode_2d != 0;
 	c->stride = stride;
 	c->lanes = lanes;
-	c->plane = (size_t)desc->bone_count * (size_t)stride;
+	c->block = block_of(lanes);
+	c->row = row_of(lanes);
 	c->member = member_bytes;
 	c->projection = desc->projection;
 	c->integrator = desc->integrator;
@@ -839,7 +858,7 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 	init_shared(desc, base, &l);
 	for (int j = 0; j < lanes; j++) {
 		size_t header = first + (size_t)j * member_bytes;
-		chain_layout mine = layout_of_member(&l, header, j);
+		chain_layout mine = layout_of_member(&l, header, j, desc->bone_count, lanes);
 		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
 	}
 	return SPRING_OK;
@@ -1094,7 +1113,7 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	if (is_zero3(accel)) {
 		return rigid_tip;
 	}
-	double w2 = (double)PLANE(a, P_W2)[(size_t)i * (size_t)a->s + (size_t)lane];
+	double w2 = (double)PLANE_AT(a, P_W2, i)[lane];
 	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
 	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
 	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
@@ -1115,15 +1134,15 @@ static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, fl
 	*oz = vz + qw * tz + (qx * ty - qy * tx);
 }
 
-// Scratch slot `slot` of a step over n lanes.
-#define KS(slot) (k + (size_t)(slot) * (size_t)n)
-// Plane `slot` of bone i (lane 0; lane j at [j]).
-#define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
-#define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
+// Scratch slot `slot` of a step over the lanes of a block (lane j at [j]).
+#define KS(slot) (k + (size_t)(slot) * (size_t)a->B)
+// Slot `slot` of bone i (the block's lane 0; lane j at [j]).
+#define PL(slot, i) PLANE_AT(a, slot, i)
+#define PL_A(slot, i) PLANE_AT(&a, slot, i)
 
 // The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
 // transform otherwise; p[0..2] position, p[3..6] rotation.
-static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, int n, float *k, const float *p[7])
+static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, float *k, const float *p[7])
 {
 	for (int q = 0; q < 7; q++) {
 		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
@@ -1183,7 +1202,7 @@ static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float d
 static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
 {
 	const float *par[7];
-	parent_lanes(a, i, n, k, par);
+	parent_lanes(a, i, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
 	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
@@ -1300,17 +1319,19 @@ static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 	}
 }
 
-// Reads and writes a lane's (dir, velocity) scratch as vectors.
-static spring_vec3 kvec(const float *k, int n, int slot, int j)
+// Reads and writes a lane's (dir, velocity) scratch as vectors (slots `b` floats apart).
+static spring_vec3 kvec(const float *k, int b, int slot, int j)
 {
-	return spring_vec3_make(KS(slot)[j], KS(slot + 1)[j], KS(slot + 2)[j]);
+	const float *p = k + (size_t)slot * (size_t)b + (size_t)j;
+	return spring_vec3_make(p[0], p[b], p[2 * b]);
 }
 
-static void kvec_set(float *k, int n, int slot, int j, spring_vec3 v)
+static void kvec_set(float *k, int b, int slot, int j, spring_vec3 v)
 {
-	KS(slot)[j] = v.x;
-	KS(slot + 1)[j] = v.y;
-	KS(slot + 2)[j] = v.z;
+	float *p = k + (size_t)slot * (size_t)b + (size_t)j;
+	p[0] = v.x;
+	p[b] = v.y;
+	p[2 * b] = v.z;
 }
 
 // The constraints of bone i in every lane, on K_D and K_V: the cone limit around the rigid
@@ -1320,13 +1341,13 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 	float limit = a->cone_limit[i];
 	if (limit > 0.0f) {
 		for (int j = 0; j < n; j++) {
-			spring_vec3 outward, v = kvec(k, n, K_VX, j);
-			spring_vec3 axis = spring_vec3_normalize(kvec(k, n, K_UX, j));
-			spring_vec3 dir = cone_clamp(kvec(k, n, K_DX, j), axis, limit, c->mode_2d, &outward);
+			spring_vec3 outward, v = kvec(k, a->B, K_VX, j);
+			spring_vec3 axis = spring_vec3_normalize(kvec(k, a->B, K_UX, j));
+			spring_vec3 dir = cone_clamp(kvec(k, a->B, K_DX, j), axis, limit, c->mode_2d, &outward);
 			if (spring_vec3_length(outward) > 0.0f) {
-				kvec_set(k, n, K_VX, j, remove_component(v, outward, 1));
+				kvec_set(k, a->B, K_VX, j, remove_component(v, outward, 1));
 			}
-			kvec_set(k, n, K_DX, j, dir);
+			kvec_set(k, a->B, K_DX, j, dir);
 		}
 	}
 	// Length: the projection moves the tip along dir; remove the radial part of the velocity
@@ -1348,7 +1369,7 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 	// They have the last word over the cone limit: a limit may be bent, a surface never
 	// crossed. A few passes settle tips touching several colliders at once.
 	for (int j = 0; c->collider_count > 0 && j < n; j++) {
-		spring_vec3 pivot = kvec(k, n, K_PX, j), dir = kvec(k, n, K_DX, j), v = kvec(k, n, K_VX, j);
+		spring_vec3 pivot = kvec(k, a->B, K_PX, j), dir = kvec(k, a->B, K_DX, j), v = kvec(k, a->B, K_VX, j);
 		for (int pass = 0; pass < 4; pass++) {
 			int moved = 0;
 			for (int q = 0; q < c->collider_count; q++) {
@@ -1362,8 +1383,8 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 				break;
 			}
 		}
-		kvec_set(k, n, K_DX, j, dir);
-		kvec_set(k, n, K_VX, j, v);
+		kvec_set(k, a->B, K_DX, j, dir);
+		kvec_set(k, a->B, K_VX, j, v);
 	}
 }
 
@@ -1371,11 +1392,12 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 // pendulum's equilibrium (scalar, on the lanes with a force).
 static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
-	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)n * sizeof(float)); // K_G* and K_X* are consecutive slots
+	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)a->B * sizeof(float)); // K_G* and K_X* are consecutive slots
 	const float *ax = KS(K_AX), *ay = KS(K_AY), *az = KS(K_AZ);
 	for (int j = 0; j < n; j++) {
 		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
-			kvec_set(k, n, K_XX, j, rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j)));
+			kvec_set(k, a->B, K_XX, j,
+			         rest_position(c, a, i, j, kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j), kvec(k, a->B, K_AX, j)));
 		}
 	}
 }
@@ -1448,7 +1470,7 @@ static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, 
 	const float len = a->length[i], tiny = 1e-4f * len;
 	for (int j = 0; j < n; j++) {
 		if (!(n2[j] >= 2.0f * len * tiny)) {
-			spring_vec3 u = kvec(k, n, K_UX, j);
+			spring_vec3 u = kvec(k, a->B, K_UX, j);
 			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
 			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
 			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
@@ -1498,7 +1520,7 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
                                      float *k, int *rest)
 {
 	const float *par[7];
-	parent_lanes(a, i, n, k, par);
+	parent_lanes(a, i, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
 	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
@@ -1589,7 +1611,7 @@ static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *
 	const float *kaz2 = KS(K_AZ);
 	for (int j = 0; j < n; j++) {
 		if (kax[j] != 0.0f || kay[j] != 0.0f || kaz2[j] != 0.0f) { // no call per lane: this loop runs every step
-			spring_vec3 r = rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j));
+			spring_vec3 r = rest_position(c, a, i, j, kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j), kvec(k, a->B, K_AX, j));
 			rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], r.x, r.y, r.z, per_step);
 		}
 	}
@@ -1615,9 +1637,8 @@ fast_lanes_wide(const spring_chain *c, const chain_arrays *a, int i, int n, cons
 // set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
 // not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
 // position, still, and rebuilds the pose on them (the previous pose is kept).
-static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
+static void walk_block(const spring_chain *c, chain_arrays a, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
 {
-	chain_arrays a = arrays(c);
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
 			for (int q = 0; q < 7; q++) {
@@ -1649,6 +1670,18 @@ static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, 
 		}
 		finish_lanes(c, &a, i, n, k, rest, snap);
 		aim_lanes(c, &a, i, n, k);
+	}
+}
+
+// walk_block over every block of the n lanes (each with its scratch and rest flags).
+static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
+{
+	chain_arrays a = arrays(c);
+	const size_t block_floats = (size_t)c->bone_count * a.row;
+	for (int j0 = 0, b = 0; j0 < n; j0 += a.B, b++) {
+		chain_arrays ab = a;
+		ab.planes += (size_t)b * block_floats;
+		walk_block(c, ab, n - j0 < a.B ? n - j0 : a.B, anim, snap, k + (size_t)b * (size_t)K_COUNT * (size_t)a.B, rest + j0);
 	}
 }
 
@@ -1742,17 +1775,15 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 	c->walk = walk;
 }
 
-// Lane j's root and constant acceleration into the scratch `k` of an n-lane walk.
-static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_vec3 accel)
+// Lane j's root and constant acceleration into the scratch `k` of a walk over blocks of b lanes.
+static void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
 {
-	KS(K_RQX)[j] = root.rotation.x;
-	KS(K_RQY)[j] = root.rotation.y;
-	KS(K_RQZ)[j] = root.rotation.z;
-	KS(K_RQW)[j] = root.rotation.w;
-	KS(K_RPX)[j] = root.position.x;
-	KS(K_RPY)[j] = root.position.y;
-	KS(K_RPZ)[j] = root.position.z;
-	kvec_set(k, n, K_AX, j, accel);
+	float *kb = k + (size_t)(j / b) * (size_t)K_COUNT * (size_t)b;
+	j %= b;
+	kvec_set(kb, b, K_RQX, j, spring_vec3_make(root.rotation.x, root.rotation.y, root.rotation.z));
+	kb[(size_t)K_RQW * (size_t)b + (size_t)j] = root.rotation.w;
+	kvec_set(kb, b, K_RPX, j, root.position);
+	kvec_set(kb, b, K_AX, j, accel);
 }
 
 // The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
@@ -1763,14 +1794,14 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 {
 	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
 	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
-	chain_arrays a = arrays(c);
 	for (int j = 0; j < n; j++) {
 		if (ran[j]) {
 			continue;
 		}
+		chain_arrays a = arrays(member(c, j));
 		for (int q = 0; q < 16; q++) {
 			for (int i = 0; i < c->bone_count; i++) {
-				float *live = PL_A(slots[q], i) + j, *kept = PL_A(P_SAVE + q, i) + j;
+				float *live = PL_A(slots[q], i), *kept = PL_A(P_SAVE + q, i);
 				if (back) {
 					*live = *kept;
 				} else {
@@ -1790,7 +1821,8 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
-	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * (size_t)n;
+	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
+	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
 	int *snap = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
 	const spring_xform3 *roots = a.roots + n;
 	int any = 0;
@@ -1802,7 +1834,7 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 		                : !m->anim_explicit);
 		ran[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
 		rest[j] = 1;
-		set_lane_inputs(k, n, j, root, spring_vec3_add(m->gravity, m->wind));
+		set_lane_inputs(k, a.B, j, root, spring_vec3_add(m->gravity, m->wind));
 		if (!ran[j]) {
 			continue;
 		}
@@ -1832,7 +1864,7 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 			// One lane alone: its member's view of the planes, the solo scratch.
 			spring_chain *m = member(c, j);
 			int solo_rest = 1;
-			set_lane_inputs(solo, 1, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
+			set_lane_inputs(solo, a.B, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
 			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
 		}
 	}
@@ -2333,31 +2365,32 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 	}
 	// A stepped pose (alpha 0 or 1): the planes themselves, bone by bone across the chains; the
 	// tips computed over a block of lanes at once (the same operations as spring_chain_internal_pose).
-	chain_arrays a = arrays(first);
+	const chain_arrays a0 = arrays(first);
 	const int slot = alpha <= 0.0f ? P_WPREV : P_W;
-	enum { BLOCK = 64 };
+	enum { BLOCK = GROUP_BLOCK };
 	float tx[BLOCK], ty[BLOCK], tz[BLOCK];
-	for (int i = 0; i < n; i++) {
-		const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
-		const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
-		const spring_vec3 t = a.tip_local[i];
-		for (int j0 = 0; j0 < lanes; j0 += BLOCK) {
-			int m = lanes - j0 < BLOCK ? lanes - j0 : BLOCK;
+	for (int j0 = 0; j0 < lanes; j0 += a0.B) {
+		chain_arrays a = a0;
+		a.planes += (size_t)(j0 / a0.B) * (size_t)n * a0.row;
+		int m = lanes - j0 < a0.B ? lanes - j0 : a0.B;
+		for (int i = 0; i < n; i++) {
+			const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
+			const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
+			const spring_vec3 t = a.tip_local[i];
 			if (tips) {
 				LANES_INDEPENDENT
 				for (int j = 0; j < m; j++) {
 					float rx, ry, rz;
-					rotate_f(qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j], t.x, t.y, t.z, &rx, &ry, &rz);
-					tx[j] = px[j0 + j] + rx;
-					ty[j] = py[j0 + j] + ry;
-					tz[j] = pz[j0 + j] + rz;
+					rotate_f(qx[j], qy[j], qz[j], qw[j], t.x, t.y, t.z, &rx, &ry, &rz);
+					tx[j] = px[j] + rx;
+					ty[j] = py[j] + ry;
+					tz[j] = pz[j] + rz;
 				}
 			}
 			for (int j = 0; j < m; j++) {
 				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
 				if (bones) {
-					bones[at] = (spring_xform3){{px[j0 + j], py[j0 + j], pz[j0 + j]},
-					                            {qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j]}};
+					bones[at] = (spring_xform3){{px[j], py[j], pz[j]}, {qx[j], qy[j], qz[j], qw[j]}};
 				}
 				if (tips) {
 					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
