@@ -34,6 +34,7 @@
 // struct (never stored pointers), so a chain can be copied byte for byte and keep working.
 #include "spring/chain.h"
 
+#include "batch_internal.h"
 #include "chain_internal.h"
 #include "spring_internal.h"
 
@@ -53,6 +54,19 @@
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define CHAIN_X86 1
+#include <immintrin.h>
+#else
+#define CHAIN_X86 0
+#endif
+#if defined(__wasm_simd128__)
+#define CHAIN_SIMD128 1
+#include <wasm_simd128.h>
+#else
+#define CHAIN_SIMD128 0
 #endif
 
 #if defined(__clang__)
@@ -136,7 +150,7 @@ enum {
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
 	size_t planes, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
-	size_t colliders, step_local3, step_local2, scratch, flags, roots, total;
+	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, total;
 } chain_layout;
 
 // Which walk made the last step (the inputs the sleep test compares with).
@@ -158,6 +172,7 @@ struct spring_chain {
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
+	spring_vec3 accel; // gravity + wind
 	// Inherited-motion caps (0 = none) and their per-step forms.
 	float max_root_speed, max_root_angular_speed;
 	float cap_distance;              // max_root_speed * step
@@ -206,8 +221,9 @@ typedef struct chain_arrays {
 	spring_chain_collider *colliders;
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
+	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
-	int *flags;                 // 4 * lanes ints: active, at rest, same inputs, ran (lane 0's header only)
+	int *flags;                 // 2 * lanes ints: at rest, ran (lane 0's header only)
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
@@ -236,6 +252,7 @@ static chain_arrays arrays(const spring_chain *c)
 	a.colliders = (spring_chain_collider *)(void *)(base + l->colliders);
 	a.step_local3 = (spring_xform3 *)(void *)(base + l->step_local3);
 	a.step_local2 = (spring_xform2 *)(void *)(base + l->step_local2);
+	a.locals = (spring_xform3 *)(void *)(base + l->locals);
 	a.scratch = (float *)(void *)(base + l->scratch);
 	a.flags = (int *)(void *)(base + l->flags);
 	a.roots = (spring_xform3 *)(void *)(base + l->roots);
@@ -246,6 +263,140 @@ static chain_arrays arrays(const spring_chain *c)
 static spring_chain *member(const spring_chain *c, int j)
 {
 	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)c + (size_t)j * c->member);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast step (chain_kernel.h)
+
+// The bones [i0, i1) of the lanes of one block, stepped by fast_run.
+typedef struct fast_job {
+	const spring_chain *c;
+	const chain_arrays *a;       // the block's view
+	const float *k;              // the block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
+	int *rest;                   // the block's rest flags, cleared for lanes not within the thresholds
+	int lanes;                   // lanes of the block (whole vectors run; the padding lanes' results are unused)
+	int i0, i1;                  // bones
+	const spring_xform3 *locals; // every bone's local transform this step
+} fast_job;
+
+static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, int lane, spring_vec3 pivot,
+                                 spring_vec3 rigid_tip, spring_vec3 accel);
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step);
+static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
+
+// One lane: single chains (a block of one lane), and the quaternion helpers of the scalar code.
+#define KERNEL(name) name##_f
+#define TARGET
+#define VF float
+#define VI int
+#define W 1
+#define B 1
+#define SPLAT(x) (x)
+#define SQRT(v) sqrtf(v)
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define NOT(m) (!(m))
+#define ANY(m) (m)
+#define ABSV(v) fabsf(v)
+#define LANE(v, l) (v)
+#include "chain_kernel.h"
+
+// A group's blocks one lane at a time (no vectors on this platform, or the scalar path forced).
+#define KERNEL(name) name##_g1
+#define TARGET
+#define VF float
+#define VI int
+#define W 1
+#define B GROUP_BLOCK
+#define SPLAT(x) (x)
+#define SQRT(v) sqrtf(v)
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define NOT(m) (!(m))
+#define ANY(m) (m)
+#define ABSV(v) fabsf(v)
+#define LANE(v, l) (v)
+#include "chain_kernel.h"
+
+#if CHAIN_X86 || CHAIN_SIMD128
+// Four lanes: SSE2 (the x86-64 baseline) or wasm simd128.
+typedef float chain_vf4 __attribute__((vector_size(16)));
+typedef int32_t chain_vi4 __attribute__((vector_size(16)));
+#define KERNEL(name) name##_v4
+#define TARGET
+#define VF chain_vf4
+#define VI chain_vi4
+#define W 4
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
+#if CHAIN_X86
+#define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
+#define ANY(m) _mm_movemask_ps((__m128)(m))
+#else
+#define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
+#define ANY(m) wasm_v128_any_true((v128_t)(m))
+#endif
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+#endif
+
+#if CHAIN_X86
+typedef float chain_vf8 __attribute__((vector_size(32)));
+typedef int32_t chain_vi8 __attribute__((vector_size(32)));
+#define KERNEL(name) name##_avx2
+#define TARGET __attribute__((target("avx2")))
+#define VF chain_vf8
+#define VI chain_vi8
+#define W 8
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f} + (x))
+#define SQRT(v) ((VF)_mm256_sqrt_ps((__m256)(v)))
+#define ANY(m) _mm256_movemask_ps((__m256)(m))
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+
+typedef float chain_vf16 __attribute__((vector_size(64)));
+typedef int32_t chain_vi16 __attribute__((vector_size(64)));
+#define KERNEL(name) name##_avx512
+#define TARGET __attribute__((target("avx512f")))
+#define VF chain_vf16
+#define VI chain_vi16
+#define W 16
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f} + (x))
+#define SQRT(v) ((VF)_mm512_sqrt_ps((__m512)(v)))
+#define ANY(m) _mm512_test_epi32_mask((__m512i)(m), (__m512i)(m))
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+#endif
+
+// The kernel for a block of B lanes: one lane for a single chain; for a group the widest vectors
+// of the batch path in use (batch.c chooses it once for both; the tests force each in turn).
+static void fast_run(const fast_job *job)
+{
+	if (job->a->B == 1) {
+		fast_run_f(job);
+		return;
+	}
+	switch (spring_internal_batch_current_path()) {
+#if CHAIN_X86
+	case SPRING_INTERNAL_BATCH_SSE2: fast_run_v4(job); return;
+	case SPRING_INTERNAL_BATCH_AVX2: fast_run_avx2(job); return;
+	case SPRING_INTERNAL_BATCH_AVX512: fast_run_avx512(job); return;
+#endif
+#if CHAIN_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: fast_run_v4(job); return;
+#endif
+	default: fast_run_g1(job); return;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +415,7 @@ static int vec3_is_finite(spring_vec3 v)
 
 static int in_range(float v, float max)
 {
-	return v >= -max && v <= max;
+	return (v >= -max) & (v <= max);
 }
 
 static int vec3_in_range(spring_vec3 p, float max)
@@ -476,7 +627,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
-	PLACE(flags, 4u * (size_t)lanes * sizeof(int));
+	PLACE(flags, 2u * (size_t)lanes * sizeof(int));
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -489,6 +640,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(colliders, (size_t)colliders * sizeof(spring_chain_collider));
 	PLACE(step_local3, single ? un * sizeof(spring_xform3) : 0u);
 	PLACE(step_local2, single && mode_2d ? un * sizeof(spring_xform2) : 0u);
+	PLACE(locals, single ? un * sizeof(spring_xform3) : 0u);
 #undef PLACE
 	l->total = at;
 }
@@ -764,6 +916,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
+	c->accel = spring_vec3_add(c->gravity, c->wind);
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
 	c->at = *l;
@@ -1125,15 +1278,6 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
 }
 
-// v rotated by the unit quaternion (qx, qy, qz, qw), in float: v + w t + u x t, t = 2 u x v.
-static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, float vy, float vz, float *ox, float *oy, float *oz)
-{
-	float tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
-	*ox = vx + qw * tx + (qy * tz - qz * ty);
-	*oy = vy + qw * ty + (qz * tx - qx * tz);
-	*oz = vz + qw * tz + (qx * ty - qy * tx);
-}
-
 // Scratch slot `slot` of a step over the lanes of a block (lane j at [j]).
 #define KS(slot) (k + (size_t)(slot) * (size_t)a->B)
 // Slot `slot` of bone i (the block's lane 0; lane j at [j]).
@@ -1149,16 +1293,6 @@ static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, float *k, c
 	}
 }
 
-// The quaternion product a * b in float, as every lane forms it.
-static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, float bx, float by, float bz, float bw, float *ox,
-                                     float *oy, float *oz, float *ow)
-{
-	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
-	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
-	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
-	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
-}
-
 // One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
 // p, rigid tip direction u = r * tip. (Values, not pointers: the loops' memory accesses stay in
 // the loops, where the compilers see they are independent.)
@@ -1166,10 +1300,10 @@ static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local
                                     float u[3])
 {
 	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
-	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
-	           &r[3]);
-	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
-	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
+	qmul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
+	       &r[3]);
+	rot_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
+	rot_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
 	p[0] = b[0] + ox;
 	p[1] = b[1] + oy;
 	p[2] = b[2] + oz;
@@ -1187,7 +1321,7 @@ static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float d
 	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
 	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
 	float inv = 1.0f / sqrtf(m2);
-	quat_mul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
+	qmul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
 	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
 	w[0] *= s;
 	w[1] *= s;
@@ -1463,18 +1597,22 @@ static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 }
 
 // Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
-// a half turn about an axis perpendicular to the rigid direction (about z in 2D mode) instead.
+// a half turn about an axis perpendicular to the rigid direction u (about z in 2D mode) instead.
+static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid)
+{
+	spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f} : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
+	return spring_quat_normalize(spring_quat_mul(arc, rigid));
+}
+
+// aim_flip on the lanes whose aim's squared norm K_N2 is too small (below 2 len 1e-4 len).
 static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
 	const float *n2 = KS(K_N2);
 	const float len = a->length[i], tiny = 1e-4f * len;
 	for (int j = 0; j < n; j++) {
 		if (!(n2[j] >= 2.0f * len * tiny)) {
-			spring_vec3 u = kvec(k, a->B, K_UX, j);
-			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
-			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
 			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
-			spring_quat r = spring_quat_normalize(spring_quat_mul(arc, rigid));
+			spring_quat r = aim_flip(c, kvec(k, a->B, K_UX, j), rigid);
 			PL(P_W + 3, i)[j] = r.x;
 			PL(P_W + 4, i)[j] = r.y;
 			PL(P_W + 5, i)[j] = r.z;
@@ -1513,133 +1651,32 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	aim_fix(c, a, i, n, k);
 }
 
-// The common case of a bone's physics step in one pass over the lanes (the exact integrator, no
-// cone limit, no colliders, 3D, the projected velocity removed): frame_lanes, spring_lanes, constrain_lanes, finish_lanes and
-// aim_lanes fused: the same operations in the same order on every lane.
-static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
-                                     float *k, int *rest)
-{
-	const float *par[7];
-	parent_lanes(a, i, k, par);
-	const spring_vec3 t = a->tip_local[i];
-	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
-	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
-	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
-	const float *restrict pp = PL(P_PP, i), *restrict pv = PL(P_PV, i), *restrict vp = PL(P_VP, i);
-	const float *restrict vv = PL(P_VV, i), *restrict f0 = PL(P_F0, i), *restrict f1 = PL(P_F1, i);
-	const float *restrict kax = KS(K_AX), *restrict kay = KS(K_AY), *restrict kaz = KS(K_AZ);
-	float *restrict kpx = KS(K_PX), *restrict kpy = KS(K_PY), *restrict kpz = KS(K_PZ);
-	float *restrict kgx = KS(K_GX), *restrict kgy = KS(K_GY), *restrict kgz = KS(K_GZ);
-	float *restrict wpx = PL(P_W, i), *restrict wpy = PL(P_W + 1, i), *restrict wpz = PL(P_W + 2, i);
-	float *restrict wqx = PL(P_W + 3, i), *restrict wqy = PL(P_W + 4, i), *restrict wqz = PL(P_W + 5, i);
-	float *restrict wqw = PL(P_W + 6, i);
-	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
-	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
-	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
-	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
-	LANES_INDEPENDENT
-	for (int j = 0; j < n; j++) {
-		// frame_lanes
-		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
-		float r[4], p[3], u[3];
-		frame_one(b, local, t, r, p, u);
-		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
-		float px = p[0], py = p[1], pz = p[2];
-		float gx = px + ux, gy = py + uy, gz = pz + uz;
-		// spring_lanes
-		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
-		float xx = gx + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * kax[j]);
-		float xy = gy + ((pp[j] * ey + pv[j] * vy[j]) + f0[j] * kay[j]);
-		float xz = gz + ((pp[j] * ez + pv[j] * vz[j]) + f0[j] * kaz[j]);
-		float nx = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * kax[j];
-		float ny = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * kay[j];
-		float nz = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * kaz[j];
-		float dx = xx - px, dy = xy - py, dz = xz - pz;
-		float d2 = dx * dx + dy * dy + dz * dz;
-		float inv = 1.0f / sqrtf(d2);
-		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
-		// Both sides computed, then selected: a select of values vectorises, a conditional
-		// operation does not (it might trap).
-		float sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
-		dx = okd ? sx0 : rx0;
-		dy = okd ? sy0 : ry0;
-		dz = okd ? sz0 : rz0;
-		// constrain_lanes: the projection's velocity removal
-		float along = nx * dx + ny * dy + nz * dz;
-		nx = nx - dx * along;
-		ny = ny - dy * along;
-		nz = nz - dz * along;
-		// finish_lanes
-		float x = px + dx * len, y = py + dy * len, z = pz + dz * len;
-		tx[j] = x;
-		ty[j] = y;
-		tz[j] = z;
-		vx[j] = nx;
-		vy[j] = ny;
-		vz[j] = nz;
-		tgx[j] = gx;
-		tgy[j] = gy;
-		tgz[j] = gz;
-		// A lane under a force is tested against its own rest position below.
-		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
-		rest[j] = rest[j] & (forced | rest_ok_at(rest_distance, rest_speed, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
-		// aim_lanes
-		float w[4];
-		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
-		wpx[j] = px;
-		wpy[j] = py;
-		wpz[j] = pz;
-		wqx[j] = w[0];
-		wqy[j] = w[1];
-		wqz[j] = w[2];
-		wqw[j] = w[3];
-		kux[j] = ux;
-		kuy[j] = uy;
-		kuz[j] = uz;
-		kqx[j] = rx;
-		kqy[j] = ry;
-		kqz[j] = rz;
-		kqw[j] = rw;
-		kpx[j] = px;
-		kpy[j] = py;
-		kpz[j] = pz;
-		kgx[j] = gx;
-		kgy[j] = gy;
-		kgz[j] = gz;
-	}
-	aim_fix(c, a, i, n, k);
-	const float *kaz2 = KS(K_AZ);
-	for (int j = 0; j < n; j++) {
-		if (kax[j] != 0.0f || kay[j] != 0.0f || kaz2[j] != 0.0f) { // no call per lane: this loop runs every step
-			spring_vec3 r = rest_position(c, a, i, j, kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j), kvec(k, a->B, K_AX, j));
-			rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], r.x, r.y, r.z, per_step);
-		}
-	}
-}
-
-// fast_lanes over many lanes, out of line (measured faster than inlined into the walk: the loop
-// gets the registers to itself). Copies for wider vectors chosen at load time (target_clones)
-// were measured 4x slower here (mixing VEX and legacy SSE code), so it is the baseline build.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((noinline, target_clones("avx2", "default")))
-#elif defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void
-fast_lanes_wide(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k, int *rest)
-{
-	fast_lanes(c, a, i, n, local, k, rest);
-}
-
 // One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
 // floats): roots in K_RQ/K_RP, accelerations in K_A. `anim` (single chains; NULL: the stored
 // animation or the rest pose) gives this step's local transforms, normalised here like
 // set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
 // not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
 // position, still, and rebuilds the pose on them (the previous pose is kept).
-static void walk_block(const spring_chain *c, chain_arrays a, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
+static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
+{
+	return c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d && c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY &&
+	       !(a->cone_limit[i] > 0.0f) && c->collider_count == 0;
+}
+
+static void walk_block(const spring_chain *c, chain_arrays a, int n, const spring_xform3 *locals, int snap, float *k, int *rest)
 {
 	for (int i = 0; i < c->bone_count; i++) {
+		if (!snap && fast_bone(c, &a, i)) {
+			// The run of bones from i that take the fast step, in one pass per vector of lanes.
+			int end = i + 1;
+			while (end < c->bone_count && fast_bone(c, &a, end)) {
+				end++;
+			}
+			const fast_job job = {c, &a, k, rest, n, i, end, locals};
+			fast_run(&job);
+			i = end - 1;
+			continue;
+		}
 		if (!snap) {
 			for (int q = 0; q < 7; q++) {
 				const float *restrict w = PL_A(P_W + q, i);
@@ -1649,21 +1686,7 @@ static void walk_block(const spring_chain *c, chain_arrays a, int n, const sprin
 				}
 			}
 		}
-		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
-		if (anim) {
-			local = anim[i];
-			local.rotation = spring_quat_normalize(anim[i].rotation);
-		}
-		if (!snap && c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d &&
-		    c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY && !(a.cone_limit[i] > 0.0f) && c->collider_count == 0) {
-			if (n == 1) {
-				fast_lanes(c, &a, i, 1, &local, k, rest); // a single chain: straight scalar code
-			} else {
-				fast_lanes_wide(c, &a, i, n, &local, k, rest);
-			}
-			continue;
-		}
-		frame_lanes(c, &a, i, n, &local, k);
+		frame_lanes(c, &a, i, n, &locals[i], k);
 		if (!snap) {
 			spring_lanes(c, &a, i, n, k);
 			constrain_lanes(c, &a, i, n, k);
@@ -1677,11 +1700,19 @@ static void walk_block(const spring_chain *c, chain_arrays a, int n, const sprin
 static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
 {
 	chain_arrays a = arrays(c);
+	const spring_xform3 *locals = c->animated ? a.anim_local : a.rest_local;
+	if (anim) {
+		for (int i = 0; i < c->bone_count; i++) {
+			a.locals[i] = anim[i];
+			a.locals[i].rotation = spring_quat_normalize(anim[i].rotation);
+		}
+		locals = a.locals;
+	}
 	const size_t block_floats = (size_t)c->bone_count * a.row;
 	for (int j0 = 0, b = 0; j0 < n; j0 += a.B, b++) {
 		chain_arrays ab = a;
 		ab.planes += (size_t)b * block_floats;
-		walk_block(c, ab, n - j0 < a.B ? n - j0 : a.B, anim, snap, k + (size_t)b * (size_t)K_COUNT * (size_t)a.B, rest + j0);
+		walk_block(c, ab, n - j0 < a.B ? n - j0 : a.B, locals, snap, k + (size_t)b * (size_t)K_COUNT * (size_t)a.B, rest + j0);
 	}
 }
 
@@ -1776,10 +1807,11 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 }
 
 // Lane j's root and constant acceleration into the scratch `k` of a walk over blocks of b lanes.
-static void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
+static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
 {
-	float *kb = k + (size_t)(j / b) * (size_t)K_COUNT * (size_t)b;
-	j %= b;
+	// b is 1 or GROUP_BLOCK (a constant divisor: no division instruction).
+	float *kb = k + (size_t)(b == 1 ? j : j / GROUP_BLOCK) * (size_t)K_COUNT * (size_t)b;
+	j = b == 1 ? 0 : j % GROUP_BLOCK;
 	kvec_set(kb, b, K_RQX, j, spring_vec3_make(root.rotation.x, root.rotation.y, root.rotation.z));
 	kb[(size_t)K_RQW * (size_t)b + (size_t)j] = root.rotation.w;
 	kvec_set(kb, b, K_RPX, j, root.position);
@@ -1818,27 +1850,32 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 // group the physics runs over every lane side by side and the sleeping lanes are then put back
 // (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
 // rest. `anim`: explicit locals of a single chain, or NULL.
+// Whether member m's last step was a 3D step with `root` and the same animation source as this one.
+static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
+{
+	return m->walk == WALK_3D && same_bits(root, &m->last_root, sizeof *root) &&
+	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
+}
+
 static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 {
 	chain_arrays a = arrays(c);
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
 	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	int *snap = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
+	int *rest = a.flags, *ran = a.flags + n;
 	const spring_xform3 *roots = a.roots + n;
-	int any = 0;
+	int running = 0;
 	for (int j = 0; j < n; j++) {
 		spring_chain *m = member(c, j);
-		spring_xform3 root = roots[j];
-		same[j] = m->walk == WALK_3D && same_bits(&root, &m->last_root, sizeof root) &&
-		          (anim ? m->anim_explicit && same_bits(anim, a.step_local3, (size_t)c->bone_count * sizeof *anim)
-		                : !m->anim_explicit);
-		ran[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
+		const spring_xform3 *root = &roots[j];
+		// Asleep (two resting steps in a row with these inputs): this step would change no bit.
+		ran[j] = !(m->still >= 2 && !m->sleep_off && same_inputs(m, root, anim, &a));
 		rest[j] = 1;
-		set_lane_inputs(k, a.B, j, root, spring_vec3_add(m->gravity, m->wind));
+		set_lane_inputs(k, a.B, j, *root, m->accel);
 		if (!ran[j]) {
 			continue;
 		}
-		any = 1;
+		running++;
 		if (m->pose_2d) {
 			chain_arrays ma = arrays(m);
 			for (int i = 0; i < m->bone_count; i++) {
@@ -1846,35 +1883,38 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 			}
 			m->pose_2d = 0;
 		}
-		cap_root_motion(m, root);
+		if (m->max_root_speed > 0.0f || m->max_root_angular_speed > 0.0f) {
+			cap_root_motion(m, *root);
+		}
 		m->root_step_prev = m->root_step;
-		m->root_step = root;
+		m->root_step = *root;
 	}
-	if (!any) {
+	if (running == 0) {
 		return;
 	}
-	save_sleepers(c, n, ran, 0);
+	if (running < n) {
+		save_sleepers(c, n, ran, 0);
+	}
 	walk_lanes(c, n, anim, 0, k, rest);
-	save_sleepers(c, n, ran, 1);
-	for (int j = 0; j < n; j++) {
-		snap[j] = ran[j] && rest[j];
+	if (running < n) {
+		save_sleepers(c, n, ran, 1);
 	}
 	for (int j = 0; j < n; j++) {
-		if (snap[j]) {
-			// One lane alone: its member's view of the planes, the solo scratch.
-			spring_chain *m = member(c, j);
+		if (!ran[j]) {
+			continue;
+		}
+		spring_chain *m = member(c, j);
+		int at_rest = rest[j];
+		if (at_rest) {
+			// Snapped: one lane alone, its member's view of the planes, the solo scratch.
 			int solo_rest = 1;
-			set_lane_inputs(solo, a.B, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
+			set_lane_inputs(solo, a.B, 0, roots[j], m->accel);
 			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
 		}
-	}
-	for (int j = 0; j < n; j++) {
-		if (ran[j]) {
-			spring_chain *m = member(c, j);
-			after_step(m, WALK_3D, rest[j], same[j]);
-			m->last_root = roots[j];
-			m->anim_explicit = anim != NULL;
-		}
+		// Whether the inputs repeat matters only to a chain that rests again (after_step).
+		after_step(m, WALK_3D, at_rest, at_rest && m->still > 0 && same_inputs(m, &roots[j], anim, &a));
+		m->last_root = roots[j];
+		m->anim_explicit = anim != NULL;
 	}
 	if (anim && ran[0]) {
 		memcpy(a.step_local3, anim, (size_t)c->bone_count * sizeof *anim);
@@ -1889,9 +1929,9 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 	chain_arrays a = arrays(c);
 	const int n = 1;
 	float *k = a.scratch;
-	int *rest = a.flags + 1;
+	int *rest = a.flags;
 	rest[0] = 1;
-	kvec_set(k, n, K_AX, 0, spring_vec3_add(c->gravity, c->wind));
+	kvec_set(k, n, K_AX, 0, c->accel);
 	chain_pose2 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
@@ -1985,7 +2025,17 @@ static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, const spring_xform3 *roots, float frame_dt)
 {
 	chain_arrays a = arrays(c);
+	// Every root valid (finite, positions in range) in one pass without branches; on a failure
+	// check_xform3 finds the first bad root and says why.
+	int valid = 1;
 	for (int j = 0; j < n; j++) {
+		const spring_xform3 *t = &roots[j];
+		const float lim = SPRING_CHAIN_MAX_COORDINATE;
+		valid &= in_range(t->position.x, lim) & in_range(t->position.y, lim) & in_range(t->position.z, lim);
+		valid &= spring_internal_finite(t->rotation.x) & spring_internal_finite(t->rotation.y) &
+		         spring_internal_finite(t->rotation.z) & spring_internal_finite(t->rotation.w);
+	}
+	for (int j = 0; !valid && j < n; j++) {
 		spring_result r = check_xform3(&roots[j]);
 		if (r != SPRING_OK) {
 			return r;
@@ -1998,8 +2048,8 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	for (int j = 0; j < n; j++) {
-		a.roots[j] = roots[j];
-		accept_xform3(&a.roots[j]); // checked above
+		a.roots[j].position = roots[j].position;
+		a.roots[j].rotation = spring_quat_normalize(roots[j].rotation); // zero in, identity out
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	for (int s = 0; s < steps; s++) {
@@ -2244,6 +2294,7 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	}
 	chain->gravity = gravity;
 	chain->wind = wind;
+	chain->accel = spring_vec3_add(gravity, wind);
 	wake(chain);
 	return SPRING_OK;
 }
@@ -2345,7 +2396,7 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 		if (tips) {
 			// From the transform, so the rendered bone keeps its exact length.
 			spring_vec3 t = a.tip_local[i], r;
-			rotate_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
+			rot_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
 			tips[i] = spring_vec3_make(b.position.x + r.x, b.position.y + r.y, b.position.z + r.z);
 		}
 	}
@@ -2381,7 +2432,7 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 				LANES_INDEPENDENT
 				for (int j = 0; j < m; j++) {
 					float rx, ry, rz;
-					rotate_f(qx[j], qy[j], qz[j], qw[j], t.x, t.y, t.z, &rx, &ry, &rz);
+					rot_f(qx[j], qy[j], qz[j], qw[j], t.x, t.y, t.z, &rx, &ry, &rz);
 					tx[j] = px[j] + rx;
 					ty[j] = py[j] + ry;
 					tz[j] = pz[j] + rz;

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// The common case of the tip chains' physics step (chain.c's fast_run: the exact integrator, 3D,
+// no cone limit, no colliders, the projected velocity removed), written once and included by
+// chain.c once per lane type: a float (one lane: single chains, and groups without vectors) and
+// the float vectors of each instruction set. Before including, chain.c defines (this file
+// undefines them at its end):
+//   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
+//                 instruction set (may be empty)
+//   VF, VI        the float and int lane types (float and int for one lane); W lanes of them;
+//                 B the lanes per block of the planes (slots B floats apart)
+//   SPLAT(x)      x in every lane; SQRT(v) the lanes' square roots; SEL(m, a, b) a where the
+//                 mask m is set, b elsewhere; NOT(m); ANY(m) nonzero when a lane of m is set;
+//                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
+// Every lane performs exactly the float operations of the scalar code of a single chain, in the
+// same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
+// nor on its neighbours. The whole chain is walked for W lanes at a time with the parent in
+// registers; one pointer per bone reaches every slot at a constant offset.
+
+TARGET static inline VF KERNEL(ld)(const float *p)
+{
+	VF r;
+	memcpy(&r, p, sizeof r);
+	return r;
+}
+
+TARGET static inline void KERNEL(st)(float *p, VF v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+// The quaternion product a * b, as quat_mul_f.
+TARGET static ALWAYS_INLINE void KERNEL(qmul)(VF ax, VF ay, VF az, VF aw, VF bx, VF by, VF bz, VF bw, VF *ox, VF *oy, VF *oz,
+                                              VF *ow)
+{
+	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
+	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
+	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
+	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
+}
+
+// v rotated by the unit quaternion q, as rotate_f.
+TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, VF vy, VF vz, VF *ox, VF *oy, VF *oz)
+{
+	VF tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
+	*ox = vx + qw * tx + (qy * tz - qz * ty);
+	*oy = vy + qw * ty + (qz * tx - qx * tz);
+	*oz = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+TARGET static void KERNEL(fast_run)(const fast_job *job)
+{
+	const spring_chain *c = job->c;
+	const chain_arrays *a = job->a;
+	const size_t row = a->row;
+	const float per_step = 1.0f / c->clock.step;
+	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
+	for (int l0 = 0; l0 < job->lanes; l0 += W) {
+		float *base = a->planes + l0;
+		const float *k = job->k + l0;
+		VF bpx, bpy, bpz, bqx, bqy, bqz, bqw;
+		{
+			// The parent of bone i0: the root (K_RP, K_RQ) or bone i0 - 1's new world transform.
+			const float *pos = job->i0 == 0 ? k + (size_t)K_RPX * B : base + (size_t)(job->i0 - 1) * row + (size_t)P_W * B;
+			const float *rot = job->i0 == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
+			bpx = KERNEL(ld)(pos);
+			bpy = KERNEL(ld)(pos + B);
+			bpz = KERNEL(ld)(pos + 2 * B);
+			bqx = KERNEL(ld)(rot);
+			bqy = KERNEL(ld)(rot + B);
+			bqz = KERNEL(ld)(rot + 2 * B);
+			bqw = KERNEL(ld)(rot + 3 * B);
+		}
+		const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
+		const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
+		const VF zero = SPLAT(0.0f);
+		const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
+		const int any_forced = ANY(forced) != 0;
+		VI rest = zero == zero;
+		for (int i = job->i0; i < job->i1; i++) {
+			float *p = base + (size_t)i * row;
+			const spring_xform3 *local = &job->locals[i];
+			const spring_vec3 t = a->tip_local[i];
+			const float len = a->length[i], ilen = 1.0f / len, tiny = 1e-4f * len, fix_below = 2.0f * len * tiny;
+			// The last step's pose becomes the previous one.
+			for (int q = 0; q < 7; q++) {
+				KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
+			}
+			// The rigid frame (frame_one).
+			VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
+			KERNEL(qmul)(bqx, bqy, bqz, bqw, SPLAT(local->rotation.x), SPLAT(local->rotation.y), SPLAT(local->rotation.z),
+			             SPLAT(local->rotation.w), &rx, &ry, &rz, &rw);
+			KERNEL(rot)(bqx, bqy, bqz, bqw, SPLAT(local->position.x), SPLAT(local->position.y), SPLAT(local->position.z), &ox, &oy,
+			            &oz);
+			KERNEL(rot)(rx, ry, rz, rw, SPLAT(t.x), SPLAT(t.y), SPLAT(t.z), &ux, &uy, &uz);
+			const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
+			const VF gx = px + ux, gy = py + uy, gz = pz + uz;
+			// The spring toward the rigid tip under the constant acceleration.
+			const VF tx = KERNEL(ld)(p + (size_t)P_TX * B), ty = KERNEL(ld)(p + (size_t)P_TY * B);
+			const VF tz = KERNEL(ld)(p + (size_t)P_TZ * B);
+			const VF vx = KERNEL(ld)(p + (size_t)P_VX * B), vy = KERNEL(ld)(p + (size_t)P_VY * B);
+			const VF vz = KERNEL(ld)(p + (size_t)P_VZ * B);
+			const VF pp = KERNEL(ld)(p + (size_t)P_PP * B), pv = KERNEL(ld)(p + (size_t)P_PV * B);
+			const VF vp = KERNEL(ld)(p + (size_t)P_VP * B), vv = KERNEL(ld)(p + (size_t)P_VV * B);
+			const VF f0 = KERNEL(ld)(p + (size_t)P_F0 * B), f1 = KERNEL(ld)(p + (size_t)P_F1 * B);
+			const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
+			const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
+			const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
+			const VF xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
+			VF nx = (vp * ex + vv * vx) + f1 * kax;
+			VF ny = (vp * ey + vv * vy) + f1 * kay;
+			VF nz = (vp * ez + vv * vz) + f1 * kaz;
+			// The direction from the pivot (the rigid one when the tip is on the pivot).
+			VF dx = xx - px, dy = xy - py, dz = xz - pz;
+			const VF d2 = dx * dx + dy * dy + dz * dz;
+			const VF inv = 1.0f / SQRT(d2);
+			const VI okd = (d2 > zero) & (d2 <= SPLAT(FLT_MAX));
+			const VF sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+			dx = SEL(okd, sx0, rx0);
+			dy = SEL(okd, sy0, ry0);
+			dz = SEL(okd, sz0, rz0);
+			// The projection's velocity removal.
+			const VF along = nx * dx + ny * dy + nz * dz;
+			nx = nx - dx * along;
+			ny = ny - dy * along;
+			nz = nz - dz * along;
+			// The tip at the bone length.
+			const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
+			KERNEL(st)(p + (size_t)P_TX * B, x);
+			KERNEL(st)(p + (size_t)P_TY * B, y);
+			KERNEL(st)(p + (size_t)P_TZ * B, z);
+			KERNEL(st)(p + (size_t)P_VX * B, nx);
+			KERNEL(st)(p + (size_t)P_VY * B, ny);
+			KERNEL(st)(p + (size_t)P_VZ * B, nz);
+			KERNEL(st)(p + (size_t)P_GX * B, gx);
+			KERNEL(st)(p + (size_t)P_GY * B, gy);
+			KERNEL(st)(p + (size_t)P_GZ * B, gz);
+			// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
+			// position below.
+			{
+				const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
+				VF m = SEL(ax > ay, ax, ay);
+				m = SEL(m > az, m, az);
+				const VF grain = 8.0f * FLT_EPSILON * m;
+				const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
+				const VF gs = grain * per_step;
+				const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
+				const VF qx = x - gx, qy = y - gy, qz = z - gz;
+				const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
+				rest = rest & (forced | ok);
+			}
+			if (any_forced) {
+				for (int l = 0; l < W; l++) {
+					if (LANE(forced, l) && l0 + l < job->lanes) {
+						spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
+						spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)}, rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+						spring_vec3 r = rest_position(c, a, i, l0 + l, pivot, rigid, accel);
+						int ok = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), r.x, r.y, r.z,
+						                 per_step);
+						LANE(rest, l) = ok ? LANE(rest, l) : 0;
+					}
+				}
+			}
+			// The aim (aim_one): the shortest arc from the rigid to the simulated direction.
+			VF wx, wy, wz, ww;
+			{
+				const VF cx = uy * dz - uz * dy;
+				const VF cy = uz * dx - ux * dz;
+				const VF cz = ux * dy - uy * dx;
+				const VF cw = len + (ux * dx + uy * dy + uz * dz);
+				const VF m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+				const VF ainv = 1.0f / SQRT(m2);
+				KERNEL(qmul)(cx * ainv, cy * ainv, cz * ainv, cw * ainv, rx, ry, rz, rw, &wx, &wy, &wz, &ww);
+				const VF s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
+				wx = wx * s;
+				wy = wy * s;
+				wz = wz * s;
+				ww = ww * s;
+				const VI fix = NOT(m2 >= SPLAT(fix_below));
+				if (ANY(fix)) {
+					for (int l = 0; l < W; l++) {
+						if (LANE(fix, l)) {
+							spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
+							                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
+							LANE(wx, l) = q.x;
+							LANE(wy, l) = q.y;
+							LANE(wz, l) = q.z;
+							LANE(ww, l) = q.w;
+						}
+					}
+				}
+			}
+			KERNEL(st)(p + (size_t)P_W * B, px);
+			KERNEL(st)(p + (size_t)(P_W + 1) * B, py);
+			KERNEL(st)(p + (size_t)(P_W + 2) * B, pz);
+			KERNEL(st)(p + (size_t)(P_W + 3) * B, wx);
+			KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
+			KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
+			KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
+			bpx = px;
+			bpy = py;
+			bpz = pz;
+			bqx = wx;
+			bqy = wy;
+			bqz = wz;
+			bqw = ww;
+		}
+		for (int l = 0; l < W && l0 + l < job->lanes; l++) {
+			job->rest[l0 + l] = job->rest[l0 + l] & (LANE(rest, l) != 0);
+		}
+	}
+}
+
+#undef KERNEL
+#undef TARGET
+#undef VF
+#undef VI
+#undef W
+#undef B
+#undef SPLAT
+#undef SQRT
+#undef SEL
+#undef NOT
+#undef ANY
+#undef ABSV
+#undef LANE
