@@ -52,8 +52,10 @@
 // the compiler vectorise it without run-time alias checks. Changes no result.
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE inline
+#define NOINLINE
 #endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -1663,8 +1665,10 @@ static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
 	       !(a->cone_limit[i] > 0.0f) && c->collider_count == 0;
 }
 
-static void walk_block(const spring_chain *c, chain_arrays a, int n, const spring_xform3 *locals, int snap, float *k, int *rest)
+static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *locals, int snap, float *k,
+                       int *rest)
 {
+	const chain_arrays a = *ap;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap && fast_bone(c, &a, i)) {
 			// The run of bones from i that take the fast step, in one pass per vector of lanes.
@@ -1697,22 +1701,27 @@ static void walk_block(const spring_chain *c, chain_arrays a, int n, const sprin
 }
 
 // walk_block over every block of the n lanes (each with its scratch and rest flags).
-static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
+static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, const spring_xform3 *anim, int snap, float *k,
+                       int *rest)
 {
-	chain_arrays a = arrays(c);
-	const spring_xform3 *locals = c->animated ? a.anim_local : a.rest_local;
+	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
 	if (anim) {
 		for (int i = 0; i < c->bone_count; i++) {
-			a.locals[i] = anim[i];
-			a.locals[i].rotation = spring_quat_normalize(anim[i].rotation);
+			a->locals[i] = anim[i];
+			a->locals[i].rotation = spring_quat_normalize(anim[i].rotation);
 		}
-		locals = a.locals;
+		locals = a->locals;
 	}
-	const size_t block_floats = (size_t)c->bone_count * a.row;
-	for (int j0 = 0, b = 0; j0 < n; j0 += a.B, b++) {
-		chain_arrays ab = a;
-		ab.planes += (size_t)b * block_floats;
-		walk_block(c, ab, n - j0 < a.B ? n - j0 : a.B, locals, snap, k + (size_t)b * (size_t)K_COUNT * (size_t)a.B, rest + j0);
+	if (n <= a->B) {
+		walk_block(c, a, n, locals, snap, k, rest);
+		return;
+	}
+	const size_t block_floats = (size_t)c->bone_count * a->row;
+	chain_arrays ab = *a;
+	for (int j0 = 0; j0 < n; j0 += a->B) {
+		walk_block(c, &ab, n - j0 < a->B ? n - j0 : a->B, locals, snap, k, rest + j0);
+		ab.planes += block_floats;
+		k += (size_t)K_COUNT * (size_t)a->B;
 	}
 }
 
@@ -1857,9 +1866,9 @@ static int same_inputs(const spring_chain *m, const spring_xform3 *root, const s
 	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
 }
 
-static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
+static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *anim)
 {
-	chain_arrays a = arrays(c);
+	const chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
 	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
 	int *rest = a.flags, *ran = a.flags + n;
@@ -1895,7 +1904,7 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 	if (running < n) {
 		save_sleepers(c, n, ran, 0);
 	}
-	walk_lanes(c, n, anim, 0, k, rest);
+	walk_lanes(c, &a, n, anim, 0, k, rest);
 	if (running < n) {
 		save_sleepers(c, n, ran, 1);
 	}
@@ -1908,8 +1917,9 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 		if (at_rest) {
 			// Snapped: one lane alone, its member's view of the planes, the solo scratch.
 			int solo_rest = 1;
+			const chain_arrays ma = arrays(m);
 			set_lane_inputs(solo, a.B, 0, roots[j], m->accel);
-			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
+			walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
 		}
 		// Whether the inputs repeat matters only to a chain that rests again (after_step).
 		after_step(m, WALK_3D, at_rest, at_rest && m->still > 0 && same_inputs(m, &roots[j], anim, &a));
@@ -2057,7 +2067,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		for (int j = 0; j < n; j++) {
 			a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
 		}
-		step_lanes(c, n, NULL);
+		step_lanes(c, &a, n, NULL);
 	}
 	for (int j = 0; j < n; j++) {
 		member(c, j)->root_input = a.roots[j];
@@ -2106,8 +2116,9 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	if (r != SPRING_OK) {
 		return r;
 	}
-	arrays(chain).roots[1] = at;
-	step_lanes(chain, 1, anim_local);
+	const chain_arrays a = arrays(chain);
+	a.roots[1] = at;
+	step_lanes(chain, &a, 1, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }

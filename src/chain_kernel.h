@@ -47,7 +47,7 @@ TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, 
 	*oz = vz + qw * tz + (qx * ty - qy * tx);
 }
 
-TARGET static void KERNEL(fast_run)(const fast_job *job)
+TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 {
 	const spring_chain *c = job->c;
 	const chain_arrays *a = job->a;
@@ -87,10 +87,11 @@ TARGET static void KERNEL(fast_run)(const fast_job *job)
 			}
 			// The rigid frame (frame_one).
 			VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
-			KERNEL(qmul)(bqx, bqy, bqz, bqw, SPLAT(local->rotation.x), SPLAT(local->rotation.y), SPLAT(local->rotation.z),
-			             SPLAT(local->rotation.w), &rx, &ry, &rz, &rw);
-			KERNEL(rot)(bqx, bqy, bqz, bqw, SPLAT(local->position.x), SPLAT(local->position.y), SPLAT(local->position.z), &ox, &oy,
-			            &oz);
+			KERNEL(qmul)
+			(bqx, bqy, bqz, bqw, SPLAT(local->rotation.x), SPLAT(local->rotation.y), SPLAT(local->rotation.z),
+			 SPLAT(local->rotation.w), &rx, &ry, &rz, &rw);
+			KERNEL(rot)
+			(bqx, bqy, bqz, bqw, SPLAT(local->position.x), SPLAT(local->position.y), SPLAT(local->position.z), &ox, &oy, &oz);
 			KERNEL(rot)(rx, ry, rz, rw, SPLAT(t.x), SPLAT(t.y), SPLAT(t.z), &ux, &uy, &uz);
 			const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
 			const VF gx = px + ux, gy = py + uy, gz = pz + uz;
@@ -152,10 +153,11 @@ TARGET static void KERNEL(fast_run)(const fast_job *job)
 				for (int l = 0; l < W; l++) {
 					if (LANE(forced, l) && l0 + l < job->lanes) {
 						spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
-						spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)}, rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+						spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)},
+									rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
 						spring_vec3 r = rest_position(c, a, i, l0 + l, pivot, rigid, accel);
-						int ok = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), r.x, r.y, r.z,
-						                 per_step);
+						int ok = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), r.x, r.y,
+						                 r.z, per_step);
 						LANE(rest, l) = ok ? LANE(rest, l) : 0;
 					}
 				}
