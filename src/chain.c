@@ -185,7 +185,6 @@ struct spring_chain {
 	int resting, still, sleep_off;
 	int walk;                 // WALK_*: the walk of the last step
 	int anim_explicit;        // the last step's locals came from the step call (step_local3/2), not the store
-	spring_xform3 last_root;  // the (normalised) root of the last 3D step
 	spring_xform2 last_root2; // the root of the last 2D step, as given
 	long long steps_run;      // physics steps actually run (white-box tests)
 	spring_params chain_params, tip_params;
@@ -225,7 +224,7 @@ typedef struct chain_arrays {
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
-	int *flags;                 // 2 * lanes ints: at rest, ran (lane 0's header only)
+	int *flags;                 // 3 * lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
@@ -629,7 +628,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
-	PLACE(flags, 2u * (size_t)lanes * sizeof(int));
+	PLACE(flags, 3u * (size_t)lanes * sizeof(int));
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -1821,10 +1820,18 @@ static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 
 	// b is 1 or GROUP_BLOCK (a constant divisor: no division instruction).
 	float *kb = k + (size_t)(b == 1 ? j : j / GROUP_BLOCK) * (size_t)K_COUNT * (size_t)b;
 	j = b == 1 ? 0 : j % GROUP_BLOCK;
-	kvec_set(kb, b, K_RQX, j, spring_vec3_make(root.rotation.x, root.rotation.y, root.rotation.z));
-	kb[(size_t)K_RQW * (size_t)b + (size_t)j] = root.rotation.w;
-	kvec_set(kb, b, K_RPX, j, root.position);
-	kvec_set(kb, b, K_AX, j, accel);
+	float *p = kb + (size_t)j;
+	const size_t s = (size_t)b;
+	p[K_RQX * s] = root.rotation.x;
+	p[K_RQY * s] = root.rotation.y;
+	p[K_RQZ * s] = root.rotation.z;
+	p[K_RQW * s] = root.rotation.w;
+	p[K_RPX * s] = root.position.x;
+	p[K_RPY * s] = root.position.y;
+	p[K_RPZ * s] = root.position.z;
+	p[K_AX * s] = accel.x;
+	p[K_AY * s] = accel.y;
+	p[K_AZ * s] = accel.z;
 }
 
 // The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
@@ -1859,10 +1866,11 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 // group the physics runs over every lane side by side and the sleeping lanes are then put back
 // (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
 // rest. `anim`: explicit locals of a single chain, or NULL.
-// Whether member m's last step was a 3D step with `root` and the same animation source as this one.
+// Whether member m's last step was a 3D step with `root` and the same animation source as this one
+// (after a 3D step root_step is that step's root: a teleport or reset moves it but also wakes).
 static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
-	return m->walk == WALK_3D && same_bits(root, &m->last_root, sizeof *root) &&
+	return m->walk == WALK_3D && same_bits(root, &m->root_step, sizeof *root) &&
 	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
 }
 
@@ -1871,14 +1879,16 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spr
 	const chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
 	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	int *rest = a.flags, *ran = a.flags + n;
+	int *rest = a.flags, *ran = a.flags + n, *same = a.flags + 2 * n;
 	const spring_xform3 *roots = a.roots + n;
 	int running = 0;
 	for (int j = 0; j < n; j++) {
 		spring_chain *m = member(c, j);
 		const spring_xform3 *root = &roots[j];
-		// Asleep (two resting steps in a row with these inputs): this step would change no bit.
-		ran[j] = !(m->still >= 2 && !m->sleep_off && same_inputs(m, root, anim, &a));
+		// Whether the inputs repeat matters only to a chain that rested (after_step); asleep (two
+		// resting steps in a row with these inputs), this step would change no bit.
+		same[j] = m->still > 0 && same_inputs(m, root, anim, &a);
+		ran[j] = !(m->still >= 2 && !m->sleep_off && same[j]);
 		rest[j] = 1;
 		set_lane_inputs(k, a.B, j, *root, m->accel);
 		if (!ran[j]) {
@@ -1921,9 +1931,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spr
 			set_lane_inputs(solo, a.B, 0, roots[j], m->accel);
 			walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
 		}
-		// Whether the inputs repeat matters only to a chain that rests again (after_step).
-		after_step(m, WALK_3D, at_rest, at_rest && m->still > 0 && same_inputs(m, &roots[j], anim, &a));
-		m->last_root = roots[j];
+		after_step(m, WALK_3D, at_rest, same[j]);
 		m->anim_explicit = anim != NULL;
 	}
 	if (anim && ran[0]) {
@@ -2452,7 +2460,14 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 			for (int j = 0; j < m; j++) {
 				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
 				if (bones) {
-					bones[at] = (spring_xform3){{px[j], py[j], pz[j]}, {qx[j], qy[j], qz[j], qw[j]}};
+					spring_xform3 *o = &bones[at];
+					o->position.x = px[j];
+					o->position.y = py[j];
+					o->position.z = pz[j];
+					o->rotation.x = qx[j];
+					o->rotation.y = qy[j];
+					o->rotation.z = qz[j];
+					o->rotation.w = qw[j];
 				}
 				if (tips) {
 					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
