@@ -224,7 +224,7 @@ typedef struct chain_arrays {
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
-	int *flags;                 // 3 * lanes ints: at rest, ran, same inputs (lane 0's header only)
+	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
@@ -269,13 +269,14 @@ static spring_chain *member(const spring_chain *c, int j)
 // ---------------------------------------------------------------------------------------------
 // The fast step (chain_kernel.h)
 
-// The bones [i0, i1) of the lanes of one block, stepped by fast_run.
+// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by fast_run.
 typedef struct fast_job {
 	const spring_chain *c;
-	const chain_arrays *a;       // the block's view
-	const float *k;              // the block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
-	int *rest;                   // the block's rest flags, cleared for lanes not within the thresholds
-	int lanes;                   // lanes of the block (whole vectors run; the padding lanes' results are unused)
+	const chain_arrays *a;       // the first block's view
+	size_t block_floats;         // floats from one block's planes to the next's
+	const float *k;              // the first block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
+	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
+	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
 	int i0, i1;                  // bones
 	const spring_xform3 *locals; // every bone's local transform this step
 } fast_job;
@@ -628,7 +629,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
-	PLACE(flags, 3u * (size_t)lanes * sizeof(int));
+	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -1675,7 +1676,7 @@ static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, con
 			while (end < c->bone_count && fast_bone(c, &a, end)) {
 				end++;
 			}
-			const fast_job job = {c, &a, k, rest, n, i, end, locals};
+			const fast_job job = {c, &a, 0, k, rest, n, i, end, locals};
 			fast_run(&job);
 			i = end - 1;
 			continue;
@@ -1711,11 +1712,21 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 		}
 		locals = a->locals;
 	}
+	const size_t block_floats = (size_t)c->bone_count * a->row;
+	int all_fast = !snap;
+	for (int i = 0; all_fast && i < c->bone_count; i++) {
+		all_fast = fast_bone(c, a, i);
+	}
+	if (all_fast) {
+		// The whole chain in one pass over all the blocks.
+		const fast_job job = {c, a, block_floats, k, rest, n, 0, c->bone_count, locals};
+		fast_run(&job);
+		return;
+	}
 	if (n <= a->B) {
 		walk_block(c, a, n, locals, snap, k, rest);
 		return;
 	}
-	const size_t block_floats = (size_t)c->bone_count * a->row;
 	chain_arrays ab = *a;
 	for (int j0 = 0; j0 < n; j0 += a->B) {
 		walk_block(c, &ab, n - j0 < a->B ? n - j0 : a->B, locals, snap, k, rest + j0);
@@ -1879,7 +1890,8 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spr
 	const chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
 	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	int *rest = a.flags, *ran = a.flags + n, *same = a.flags + 2 * n;
+	const int padded = (int)blocks * a.B;
+	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
 	const spring_xform3 *roots = a.roots + n;
 	int running = 0;
 	for (int j = 0; j < n; j++) {

@@ -13,8 +13,8 @@
 //                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
 // Every lane performs exactly the float operations of the scalar code of a single chain, in the
 // same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
-// nor on its neighbours. The whole chain is walked for W lanes at a time with the parent in
-// registers; one pointer per bone reaches every slot at a constant offset.
+// nor on its neighbours. Bone by bone, every vector of W lanes (independent work for the
+// processor); one pointer per bone and block reaches every slot at a constant offset.
 
 TARGET static inline VF KERNEL(ld)(const float *p)
 {
@@ -54,45 +54,38 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 	const size_t row = a->row;
 	const float per_step = 1.0f / c->clock.step;
 	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
-	for (int l0 = 0; l0 < job->lanes; l0 += W) {
-		float *base = a->planes + l0;
-		const float *k = job->k + l0;
-		VF bpx, bpy, bpz, bqx, bqy, bqz, bqw;
-		{
-			// The parent of bone i0: the root (K_RP, K_RQ) or bone i0 - 1's new world transform.
-			const float *pos = job->i0 == 0 ? k + (size_t)K_RPX * B : base + (size_t)(job->i0 - 1) * row + (size_t)P_W * B;
-			const float *rot = job->i0 == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-			bpx = KERNEL(ld)(pos);
-			bpy = KERNEL(ld)(pos + B);
-			bpz = KERNEL(ld)(pos + 2 * B);
-			bqx = KERNEL(ld)(rot);
-			bqy = KERNEL(ld)(rot + B);
-			bqz = KERNEL(ld)(rot + 2 * B);
-			bqw = KERNEL(ld)(rot + 3 * B);
-		}
-		const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
-		const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
-		const VF zero = SPLAT(0.0f);
-		const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
-		const int any_forced = ANY(forced) != 0;
-		VI rest = zero == zero;
-		for (int i = job->i0; i < job->i1; i++) {
-			float *p = base + (size_t)i * row;
-			const spring_xform3 *local = &job->locals[i];
-			const spring_vec3 t = a->tip_local[i];
-			const float len = a->length[i], ilen = 1.0f / len, tiny = 1e-4f * len, fix_below = 2.0f * len * tiny;
+	const VF zero = SPLAT(0.0f);
+	// Bone by bone over every vector of lanes: the vectors of a bone are independent work.
+	for (int i = job->i0; i < job->i1; i++) {
+		const spring_xform3 *local = &job->locals[i];
+		const spring_vec3 t = a->tip_local[i];
+		const float len = a->length[i], ilen = 1.0f / len, tiny = 1e-4f * len, fix_below = 2.0f * len * tiny;
+		const VF lqx = SPLAT(local->rotation.x), lqy = SPLAT(local->rotation.y), lqz = SPLAT(local->rotation.z);
+		const VF lqw = SPLAT(local->rotation.w), lpx = SPLAT(local->position.x), lpy = SPLAT(local->position.y);
+		const VF lpz = SPLAT(local->position.z), tlx = SPLAT(t.x), tly = SPLAT(t.y), tlz = SPLAT(t.z);
+		for (int l0 = 0; l0 < job->lanes; l0 += W) {
+			// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
+			const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
+			float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
+			const float *k = job->k + blk * (size_t)K_COUNT * B + in;
+			// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
+			const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
+			const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
+			const VF bpx = KERNEL(ld)(pos), bpy = KERNEL(ld)(pos + B), bpz = KERNEL(ld)(pos + 2 * B);
+			const VF bqx = KERNEL(ld)(rot), bqy = KERNEL(ld)(rot + B), bqz = KERNEL(ld)(rot + 2 * B);
+			const VF bqw = KERNEL(ld)(rot + 3 * B);
+			const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
+			const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
+			const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
 			// The last step's pose becomes the previous one.
 			for (int q = 0; q < 7; q++) {
 				KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
 			}
 			// The rigid frame (frame_one).
 			VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
-			KERNEL(qmul)
-			(bqx, bqy, bqz, bqw, SPLAT(local->rotation.x), SPLAT(local->rotation.y), SPLAT(local->rotation.z),
-			 SPLAT(local->rotation.w), &rx, &ry, &rz, &rw);
-			KERNEL(rot)
-			(bqx, bqy, bqz, bqw, SPLAT(local->position.x), SPLAT(local->position.y), SPLAT(local->position.z), &ox, &oy, &oz);
-			KERNEL(rot)(rx, ry, rz, rw, SPLAT(t.x), SPLAT(t.y), SPLAT(t.z), &ux, &uy, &uz);
+			KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
+			KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
+			KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
 			const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
 			const VF gx = px + ux, gy = py + uy, gz = pz + uz;
 			// The spring toward the rigid tip under the constant acceleration.
@@ -147,18 +140,22 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 				const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
 				const VF qx = x - gx, qy = y - gy, qz = z - gz;
 				const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
-				rest = rest & (forced | ok);
+				VI r;
+				memcpy(&r, job->rest + l0, sizeof r);
+				r = r & ((forced | ok) & 1);
+				memcpy(job->rest + l0, &r, sizeof r);
 			}
-			if (any_forced) {
+			if (ANY(forced)) {
 				for (int l = 0; l < W; l++) {
 					if (LANE(forced, l) && l0 + l < job->lanes) {
 						spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
 						spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)},
 									rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-						spring_vec3 r = rest_position(c, a, i, l0 + l, pivot, rigid, accel);
-						int ok = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), r.x, r.y,
-						                 r.z, per_step);
-						LANE(rest, l) = ok ? LANE(rest, l) : 0;
+						chain_arrays ab = *a;
+						ab.planes += blk * job->block_floats;
+						spring_vec3 r = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
+						job->rest[l0 + l] &= rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l),
+						                             r.x, r.y, r.z, per_step);
 					}
 				}
 			}
@@ -198,16 +195,6 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 			KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
 			KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
 			KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
-			bpx = px;
-			bpy = py;
-			bpz = pz;
-			bqx = wx;
-			bqy = wy;
-			bqz = wz;
-			bqw = ww;
-		}
-		for (int l = 0; l < W && l0 + l < job->lanes; l++) {
-			job->rest[l0 + l] = job->rest[l0 + l] & (LANE(rest, l) != 0);
 		}
 	}
 }
