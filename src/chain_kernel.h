@@ -129,8 +129,11 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 			KERNEL(st)(p + (size_t)P_GY * B, gy);
 			KERNEL(st)(p + (size_t)P_GZ * B, gz);
 			// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
-			// position below.
-			{
+			// position below. Lanes already found moving at an earlier bone need no test.
+			VI r;
+			memcpy(&r, job->rest + l0, sizeof r);
+			const VI live = r != (r & 0); // lanes still at rest, as a mask
+			if (ANY(live)) {
 				const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
 				VF m = SEL(ax > ay, ax, ay);
 				m = SEL(m > az, m, az);
@@ -140,22 +143,20 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 				const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
 				const VF qx = x - gx, qy = y - gy, qz = z - gz;
 				const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
-				VI r;
-				memcpy(&r, job->rest + l0, sizeof r);
 				r = r & ((forced | ok) & 1);
 				memcpy(job->rest + l0, &r, sizeof r);
-			}
-			if (ANY(forced)) {
-				for (int l = 0; l < W; l++) {
-					if (LANE(forced, l) && l0 + l < job->lanes) {
-						spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
-						spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)},
-									rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-						chain_arrays ab = *a;
-						ab.planes += blk * job->block_floats;
-						spring_vec3 r = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
-						job->rest[l0 + l] &= rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l),
-						                             r.x, r.y, r.z, per_step);
+				if (ANY(forced & live)) {
+					for (int l = 0; l < W; l++) {
+						if (LANE(forced, l) && LANE(r, l) && l0 + l < job->lanes) {
+							spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
+							spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
+							spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+							chain_arrays ab = *a;
+							ab.planes += blk * job->block_floats;
+							spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
+							job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l),
+							                            e.x, e.y, e.z, per_step);
+						}
 					}
 				}
 			}
