@@ -154,8 +154,8 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 							chain_arrays ab = *a;
 							ab.planes += blk * job->block_floats;
 							spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
-							job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l),
-							                            e.x, e.y, e.z, per_step);
+							job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l),
+							                            LANE(nz, l), e.x, e.y, e.z, per_step);
 						}
 					}
 				}
