@@ -9,15 +9,17 @@
 //   projected-away relative velocity removed), colliders (sliding on the length sphere)
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
 //
-// Lanes: the per-bone state of a chain is stored as float planes indexed [bone * stride + lane],
-// so that a group of chains of one shape (chain_group.c) is the same code with `stride` chains
-// side by side: every chain of a group has its own spring_chain header whose array offsets point
-// at its lane, and the 3D walk steps bone by bone over all lanes in plain float loops that the
-// compiler vectorises (a single chain is one lane). Every operation of a step is an IEEE float
-// operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
-// neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
-// directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes
-// that need it.
+// Lanes: the per-bone state of a chain is stored as float slots in blocks of lanes,
+// [block][bone][slot][lane in block], so that a group of chains of one shape (chain_group.c) is
+// the same code with its chains side by side (blocks of GROUP_BLOCK lanes; a single chain is one
+// block of one lane): every chain of a group has its own spring_chain header whose array offsets
+// point at its lane. The common step (the exact integrator, 3D, no cone limit, no colliders) is
+// one kernel (chain_kernel.h) instantiated for one lane and for the vectors of each instruction
+// set; the rest runs bone by bone over the lanes of a block in plain float loops. Every operation
+// of a step is an IEEE float operation on one lane (no contraction, no reassociation), so a
+// lane's bits do not depend on its neighbours or on vectorisation. Rare per-lane work (cone
+// limits, colliders, degenerate directions, rest under forces, the inherited-motion caps) runs
+// as scalar code on the lanes that need it.
 //
 // Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
@@ -834,8 +836,8 @@ static int collider_capacity(const spring_chain_desc *d)
 	return d->max_colliders ? d->max_colliders : d->collider_count;
 }
 
-// The padded stride of `lanes` chains side by side (a multiple of 4 floats, so every bone's row
-// of lanes starts 16-byte aligned); 1 for a single chain.
+// The padded stride of the per-lane params of `lanes` chains side by side (a multiple of 4); 1 for
+// a single chain.
 static int stride_of(int lanes)
 {
 	return lanes == 1 ? 1 : (lanes + 3) / 4 * 4;
@@ -1653,18 +1655,18 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	aim_fix(c, a, i, n, k);
 }
 
-// One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
-// floats): roots in K_RQ/K_RP, accelerations in K_A. `anim` (single chains; NULL: the stored
-// animation or the rest pose) gives this step's local transforms, normalised here like
-// set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
-// not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
-// position, still, and rebuilds the pose on them (the previous pose is kept).
+// Whether bone i takes the fast kernel (chain_kernel.h).
 static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
 {
 	return c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d && c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY &&
 	       !(a->cone_limit[i] > 0.0f) && c->collider_count == 0;
 }
 
+// One walk of the 3D frame over the n lanes (at most a block) of the block view `ap` with the
+// block's scratch `k` (slots B floats apart): roots in K_RQ/K_RP, accelerations in K_A; `locals`
+// every bone's local transform. The physics walk (snap 0) steps every tip and clears rest[j] for
+// the lanes not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at
+// its rest position, still, and rebuilds the pose on them (the previous pose is kept).
 static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *locals, int snap, float *k,
                        int *rest)
 {
@@ -1700,7 +1702,10 @@ static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, con
 	}
 }
 
-// walk_block over every block of the n lanes (each with its scratch and rest flags).
+// The walk over every block of the n lanes of `c` (lane 0; scratch K_COUNT * B floats per block):
+// the fast kernel over all of them when every bone takes it, otherwise walk_block per block.
+// `anim` (single chains; NULL: the stored animation or the rest pose) gives this step's local
+// transforms, normalised here like set_animation does.
 static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, const spring_xform3 *anim, int snap, float *k,
                        int *rest)
 {
