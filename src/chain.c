@@ -289,36 +289,17 @@ static inline int rest_ok(const spring_chain *c, float x, float y, float z, floa
                           float rz, float per_step);
 static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
 
-// One lane: single chains (a block of one lane), and the quaternion helpers of the scalar code.
+// One lane (chain_kernel.h's float defaults): single chains (a block of one lane), and the
+// quaternion helpers of the scalar code.
 #define KERNEL(name) name##_f
 #define TARGET
-#define VF float
-#define VI int
-#define W 1
 #define B 1
-#define SPLAT(x) (x)
-#define SQRT(v) sqrtf(v)
-#define SEL(m, a, b) ((m) ? (a) : (b))
-#define NOT(m) (!(m))
-#define ANY(m) (m)
-#define ABSV(v) fabsf(v)
-#define LANE(v, l) (v)
 #include "chain_kernel.h"
 
 // A group's blocks one lane at a time (no vectors on this platform, or the scalar path forced).
 #define KERNEL(name) name##_g1
 #define TARGET
-#define VF float
-#define VI int
-#define W 1
 #define B GROUP_BLOCK
-#define SPLAT(x) (x)
-#define SQRT(v) sqrtf(v)
-#define SEL(m, a, b) ((m) ? (a) : (b))
-#define NOT(m) (!(m))
-#define ANY(m) (m)
-#define ABSV(v) fabsf(v)
-#define LANE(v, l) (v)
 #include "chain_kernel.h"
 
 #if CHAIN_X86 || CHAIN_SIMD128

@@ -6,15 +6,29 @@
 // undefines them at its end):
 //   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
 //                 instruction set (may be empty)
-//   VF, VI        the float and int lane types (float and int for one lane); W lanes of them;
-//                 B the lanes per block of the planes (slots B floats apart)
+//   B             the lanes per block of the planes (slots B floats apart)
+//   VF, VI        the float and int lane types, W lanes of them
 //   SPLAT(x)      x in every lane; SQRT(v) the lanes' square roots; SEL(m, a, b) a where the
 //                 mask m is set, b elsewhere; NOT(m); ANY(m) nonzero when a lane of m is set;
 //                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
+// Without VF, one lane: float and int (comparisons give 0 or 1) and the plain C operations.
 // Every lane performs exactly the float operations of the scalar code of a single chain, in the
 // same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
 // nor on its neighbours. Bone by bone, every vector of W lanes (independent work for the
 // processor); one pointer per bone and block reaches every slot at a constant offset.
+
+#ifndef VF
+#define VF float
+#define VI int
+#define W 1
+#define SPLAT(x) (x)
+#define SQRT(v) sqrtf(v)
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define NOT(m) (!(m))
+#define ANY(m) (m)
+#define ABSV(v) fabsf(v)
+#define LANE(v, l) (v)
+#endif
 
 TARGET static inline VF KERNEL(ld)(const float *p)
 {
