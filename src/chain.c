@@ -2048,8 +2048,8 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		const spring_xform3 *t = &roots[j];
 		const float lim = SPRING_CHAIN_MAX_COORDINATE;
 		valid &= in_range(t->position.x, lim) & in_range(t->position.y, lim) & in_range(t->position.z, lim);
-		valid &= spring_internal_finite(t->rotation.x) & spring_internal_finite(t->rotation.y) &
-		         spring_internal_finite(t->rotation.z) & spring_internal_finite(t->rotation.w);
+		valid &= (int)spring_internal_finite(t->rotation.x) & (int)spring_internal_finite(t->rotation.y) &
+		         (int)spring_internal_finite(t->rotation.z) & (int)spring_internal_finite(t->rotation.w);
 	}
 	for (int j = 0; !valid && j < n; j++) {
 		spring_result r = check_xform3(&roots[j]);
