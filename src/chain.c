@@ -1704,9 +1704,17 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 		all_fast = fast_bone(c, a, i);
 	}
 	if (all_fast) {
-		// The whole chain in one pass over all the blocks.
-		const fast_job job = {c, a, block_floats, k, rest, n, 0, c->bone_count, locals};
-		fast_run(&job);
+		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
+		// from one bone to the next however many chains there are).
+		enum { CHUNK_BLOCKS = 8 };
+		chain_arrays ab = *a;
+		for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
+			const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
+			const fast_job job = {c, &ab, block_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
+			fast_run(&job);
+			ab.planes += (size_t)CHUNK_BLOCKS * block_floats;
+			k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
+		}
 		return;
 	}
 	if (n <= a->B) {
