@@ -33,5 +33,11 @@ if [[ " ${tests[*]} " == *" test_batch "* ]]; then
 	echo "== wasm32 simd128 test_batch"
 	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/test_batch_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
+# The tip chain groups' simd128 kernel: test_chain_group once more, built with -msimd128.
+if [[ " ${tests[*]} " == *" test_chain_group "* ]]; then
+	clang "${cflags[@]}" -msimd128 "${lib[@]}" tests/test_chain_group.c -lm -Wl,-z,stack-size=1048576 -o "$out/test_chain_group_simd128.wasm"
+	echo "== wasm32 simd128 test_chain_group"
+	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/test_chain_group_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+fi
 echo "wasm32: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,15 +9,17 @@
 //   projected-away relative velocity removed), colliders (sliding on the length sphere)
 //   world[i]   = shortest-arc rotation (rigid_tip - pivot -> tip - pivot) * rigid, at the pivot
 //
-// Lanes: the per-bone state of a chain is stored as float planes indexed [bone * stride + lane],
-// so that a group of chains of one shape (chain_group.c) is the same code with `stride` chains
-// side by side: every chain of a group has its own spring_chain header whose array offsets point
-// at its lane, and the 3D walk steps bone by bone over all lanes in plain float loops that the
-// compiler vectorises (a single chain is one lane). Every operation of a step is an IEEE float
-// operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
-// neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
-// directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes
-// that need it.
+// Lanes: the per-bone state of a chain is stored as float slots in blocks of lanes,
+// [block][bone][slot][lane in block], so that a group of chains of one shape (chain_group.c) is
+// the same code with its chains side by side (blocks of GROUP_BLOCK lanes; a single chain is one
+// block of one lane): every chain of a group has its own spring_chain header whose array offsets
+// point at its lane. The common step (the exact integrator, 3D, no cone limit, no colliders) is
+// one kernel (chain_kernel.h) instantiated for one lane and for the vectors of each instruction
+// set; the rest runs bone by bone over the lanes of a block in plain float loops. Every operation
+// of a step is an IEEE float operation on one lane (no contraction, no reassociation), so a
+// lane's bits do not depend on its neighbours or on vectorisation. Rare per-lane work (cone
+// limits, colliders, degenerate directions, rest under forces, the inherited-motion caps) runs
+// as scalar code on the lanes that need it.
 //
 // Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
@@ -34,6 +36,7 @@
 // struct (never stored pointers), so a chain can be copied byte for byte and keep working.
 #include "spring/chain.h"
 
+#include "batch_internal.h"
 #include "chain_internal.h"
 #include "spring_internal.h"
 
@@ -51,8 +54,23 @@
 // the compiler vectorise it without run-time alias checks. Changes no result.
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE inline
+#define NOINLINE
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define CHAIN_X86 1
+#include <immintrin.h>
+#else
+#define CHAIN_X86 0
+#endif
+#if defined(__wasm_simd128__)
+#define CHAIN_SIMD128 1
+#include <wasm_simd128.h>
+#else
+#define CHAIN_SIMD128 0
 #endif
 
 #if defined(__clang__)
@@ -88,6 +106,11 @@ enum {
 	P_SAVE, // a sleeping lane's tip, velocity, world transform and target while its group steps (16 planes)
 	P_COUNT = P_SAVE + 16
 };
+
+// Lanes per block of a group's planes (a single chain is one block of one lane): the planes are
+// stored [block][bone][slot][lane in block], so that one pointer per (block, bone) reaches every
+// slot at a constant offset (slot * BLOCK floats) and a block of a slot is one 64-byte line.
+enum { GROUP_BLOCK = 16 };
 
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
 enum {
@@ -131,7 +154,7 @@ enum {
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
 	size_t planes, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
-	size_t colliders, step_local3, step_local2, scratch, flags, roots, total;
+	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, total;
 } chain_layout;
 
 // Which walk made the last step (the inputs the sleep test compares with).
@@ -142,9 +165,10 @@ struct spring_chain {
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
-	int stride;    // lanes side by side in the planes: 1 for a single chain, a group's padded count
+	int stride;    // lanes side by side in the per-lane params: 1 for a single chain, a group's padded count
 	int lanes;     // lanes stepped together (1 for a single chain; every member of a group holds the count)
-	size_t plane;  // floats per plane: bone_count * stride
+	int block;     // lanes per block of the planes: 1 for a single chain, GROUP_BLOCK for a group
+	size_t row;    // floats from one bone's slots to the next bone's in a block: slots * block
 	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
@@ -152,6 +176,7 @@ struct spring_chain {
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
+	spring_vec3 accel; // gravity + wind
 	// Inherited-motion caps (0 = none) and their per-step forms.
 	float max_root_speed, max_root_angular_speed;
 	float cap_distance;              // max_root_speed * step
@@ -162,7 +187,6 @@ struct spring_chain {
 	int resting, still, sleep_off;
 	int walk;                 // WALK_*: the walk of the last step
 	int anim_explicit;        // the last step's locals came from the step call (step_local3/2), not the store
-	spring_xform3 last_root;  // the (normalised) root of the last 3D step
 	spring_xform2 last_root2; // the root of the last 2D step, as given
 	long long steps_run;      // physics steps actually run (white-box tests)
 	spring_params chain_params, tip_params;
@@ -181,9 +205,10 @@ typedef struct chain_pose2 {
 // The arrays of a chain (its lane), resolved from the offsets for one call. Per-lane arrays are
 // indexed [bone * s]; shared ones [bone].
 typedef struct chain_arrays {
-	int s;         // stride
-	float *planes; // plane k of lane 0 (this chain's lane) at planes + k * plane
-	size_t plane;
+	int s;         // stride of the per-lane params
+	int B;         // lanes per block of the planes
+	float *planes; // slot k of bone i of lane 0 (this chain's lane, or a block's first) at planes + i * row + k * B
+	size_t row;
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
 	// Shared per-bone configuration.
@@ -199,13 +224,14 @@ typedef struct chain_arrays {
 	spring_chain_collider *colliders;
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
+	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
-	int *flags;                 // 4 * lanes ints: active, at rest, same inputs, ran (lane 0's header only)
+	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
 } chain_arrays;
 
-// Plane `slot` of the chain's lane (bone i at [i * s]).
-#define PLANE(a, slot) ((a)->planes + (size_t)(slot) * (a)->plane)
+// Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
+#define PLANE_AT(a, slot, i) ((a)->planes + (size_t)(i) * (a)->row + (size_t)(slot) * (size_t)(a)->B)
 
 static chain_arrays arrays(const spring_chain *c)
 {
@@ -213,8 +239,9 @@ static chain_arrays arrays(const spring_chain *c)
 	const chain_layout *l = &c->at;
 	chain_arrays a;
 	a.s = c->stride;
+	a.B = c->block;
 	a.planes = (float *)(void *)(base + l->planes);
-	a.plane = c->plane;
+	a.row = c->row;
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
@@ -228,6 +255,7 @@ static chain_arrays arrays(const spring_chain *c)
 	a.colliders = (spring_chain_collider *)(void *)(base + l->colliders);
 	a.step_local3 = (spring_xform3 *)(void *)(base + l->step_local3);
 	a.step_local2 = (spring_xform2 *)(void *)(base + l->step_local2);
+	a.locals = (spring_xform3 *)(void *)(base + l->locals);
 	a.scratch = (float *)(void *)(base + l->scratch);
 	a.flags = (int *)(void *)(base + l->flags);
 	a.roots = (spring_xform3 *)(void *)(base + l->roots);
@@ -238,6 +266,122 @@ static chain_arrays arrays(const spring_chain *c)
 static spring_chain *member(const spring_chain *c, int j)
 {
 	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)c + (size_t)j * c->member);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast step (chain_kernel.h)
+
+// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by fast_run.
+typedef struct fast_job {
+	const spring_chain *c;
+	const chain_arrays *a;       // the first block's view
+	size_t block_floats;         // floats from one block's planes to the next's
+	const float *k;              // the first block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
+	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
+	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
+	int i0, i1;                  // bones
+	const spring_xform3 *locals; // every bone's local transform this step
+} fast_job;
+
+static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, int lane, spring_vec3 pivot,
+                                 spring_vec3 rigid_tip, spring_vec3 accel);
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step);
+static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
+
+// One lane (chain_kernel.h's float defaults): single chains (a block of one lane), and the
+// quaternion helpers of the scalar code.
+#define KERNEL(name) name##_f
+#define TARGET
+#define B 1
+#include "chain_kernel.h"
+
+// A group's blocks one lane at a time (no vectors on this platform, or the scalar path forced).
+#define KERNEL(name) name##_g1
+#define TARGET
+#define B GROUP_BLOCK
+#include "chain_kernel.h"
+
+#if CHAIN_X86 || CHAIN_SIMD128
+// Four lanes: SSE2 (the x86-64 baseline) or wasm simd128.
+typedef float chain_vf4 __attribute__((vector_size(16)));
+typedef int32_t chain_vi4 __attribute__((vector_size(16)));
+#define KERNEL(name) name##_v4
+#define TARGET
+#define VF chain_vf4
+#define VI chain_vi4
+#define W 4
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
+#if CHAIN_X86
+#define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
+#define ANY(m) _mm_movemask_ps((__m128)(m))
+#else
+#define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
+#define ANY(m) wasm_v128_any_true((v128_t)(m))
+#endif
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+#endif
+
+#if CHAIN_X86
+typedef float chain_vf8 __attribute__((vector_size(32)));
+typedef int32_t chain_vi8 __attribute__((vector_size(32)));
+#define KERNEL(name) name##_avx2
+#define TARGET __attribute__((target("avx2")))
+#define VF chain_vf8
+#define VI chain_vi8
+#define W 8
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f} + (x))
+#define SQRT(v) ((VF)_mm256_sqrt_ps((__m256)(v)))
+#define ANY(m) _mm256_movemask_ps((__m256)(m))
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+
+typedef float chain_vf16 __attribute__((vector_size(64)));
+typedef int32_t chain_vi16 __attribute__((vector_size(64)));
+#define KERNEL(name) name##_avx512
+#define TARGET __attribute__((target("avx512f")))
+#define VF chain_vf16
+#define VI chain_vi16
+#define W 16
+#define B GROUP_BLOCK
+#define SPLAT(x) ((VF){0.0f} + (x))
+#define SQRT(v) ((VF)_mm512_sqrt_ps((__m512)(v)))
+#define ANY(m) _mm512_test_epi32_mask((__m512i)(m), (__m512i)(m))
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+#endif
+
+// The kernel for a block of B lanes: one lane for a single chain; for a group the widest vectors
+// of the batch path in use (batch.c chooses it once for both; the tests force each in turn).
+static void fast_run(const fast_job *job)
+{
+	if (job->a->B == 1) {
+		fast_run_f(job);
+		return;
+	}
+	switch (spring_internal_batch_current_path()) {
+#if CHAIN_X86
+	case SPRING_INTERNAL_BATCH_SSE2: fast_run_v4(job); return;
+	case SPRING_INTERNAL_BATCH_AVX2: fast_run_avx2(job); return;
+	case SPRING_INTERNAL_BATCH_AVX512: fast_run_avx512(job); return;
+#endif
+#if CHAIN_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: fast_run_v4(job); return;
+#endif
+	default: fast_run_g1(job); return;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,7 +400,7 @@ static int vec3_is_finite(spring_vec3 v)
 
 static int in_range(float v, float max)
 {
-	return v >= -max && v <= max;
+	return (v >= -max) & (v <= max);
 }
 
 static int vec3_in_range(spring_vec3 p, float max)
@@ -334,18 +478,16 @@ static spring_xform3 xform3_normalized(spring_xform3 t)
 // Transform `slot` (P_W or P_WPREV) of bone i.
 static spring_xform3 xform_get(const chain_arrays *a, int slot, int i)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	const float *p = PLANE(a, slot) + k;
-	const size_t d = a->plane;
+	const float *p = PLANE_AT(a, slot, i);
+	const size_t d = (size_t)a->B;
 	spring_xform3 t = {{p[0], p[d], p[2 * d]}, {p[3 * d], p[4 * d], p[5 * d], p[6 * d]}};
 	return t;
 }
 
 static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	float *p = PLANE(a, slot) + k;
-	const size_t d = a->plane;
+	float *p = PLANE_AT(a, slot, i);
+	const size_t d = (size_t)a->B;
 	p[0] = t.position.x;
 	p[d] = t.position.y;
 	p[2 * d] = t.position.z;
@@ -357,16 +499,14 @@ static void xform_set(const chain_arrays *a, int slot, int i, spring_xform3 t)
 
 static spring_vec3 vec_get(const chain_arrays *a, int slot, int i)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	return spring_vec3_make(PLANE(a, slot)[k], PLANE(a, slot + 1)[k], PLANE(a, slot + 2)[k]);
+	return spring_vec3_make(PLANE_AT(a, slot, i)[0], PLANE_AT(a, slot + 1, i)[0], PLANE_AT(a, slot + 2, i)[0]);
 }
 
 static void vec_set(const chain_arrays *a, int slot, int i, spring_vec3 v)
 {
-	size_t k = (size_t)i * (size_t)a->s;
-	PLANE(a, slot)[k] = v.x;
-	PLANE(a, slot + 1)[k] = v.y;
-	PLANE(a, slot + 2)[k] = v.z;
+	PLANE_AT(a, slot, i)[0] = v.x;
+	PLANE_AT(a, slot + 1, i)[0] = v.y;
+	PLANE_AT(a, slot + 2, i)[0] = v.z;
 }
 
 static spring_vec3 tip_of(const chain_arrays *a, int i)
@@ -430,18 +570,30 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	spring_transition tr;
 	spring_transition_compute(w2, g, h, &tr);
 	a->params[k] = p;
-	PLANE(a, P_PP)[k] = st.pp;
-	PLANE(a, P_PV)[k] = st.pv;
-	PLANE(a, P_VP)[k] = st.vp;
-	PLANE(a, P_VV)[k] = st.vv;
-	PLANE(a, P_W2)[k] = p.stiffness / p.mass;
-	PLANE(a, P_F0)[k] = (float)forced_position(w2, g, h, &tr);
-	PLANE(a, P_F1)[k] = (float)tr.pv;
+	PLANE_AT(a, P_PP, i)[0] = st.pp;
+	PLANE_AT(a, P_PV, i)[0] = st.pv;
+	PLANE_AT(a, P_VP, i)[0] = st.vp;
+	PLANE_AT(a, P_VV, i)[0] = st.vv;
+	PLANE_AT(a, P_W2, i)[0] = p.stiffness / p.mass;
+	PLANE_AT(a, P_F0, i)[0] = (float)forced_position(w2, g, h, &tr);
+	PLANE_AT(a, P_F1, i)[0] = (float)tr.pv;
 	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
+
+// The lanes per block of the planes and the slots per bone of `lanes` chains side by side: a single
+// chain is one lane without the group's sleeping copies.
+static int block_of(int lanes)
+{
+	return lanes == 1 ? 1 : GROUP_BLOCK;
+}
+
+static size_t row_of(int lanes)
+{
+	return (size_t)(lanes == 1 ? P_SAVE : P_COUNT) * (size_t)block_of(lanes);
+}
 
 // Offsets from the start of a block whose arrays begin at `start`, for `lanes` chains side by side
 // (stride = lanes rounded up to 4 for a group, 1 for a single chain).
@@ -450,16 +602,17 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	size_t at = spring_internal_align16(start);
 	size_t un = (size_t)n, plane = un * (size_t)stride;
 	int single = lanes == 1 && stride == 1;
+	size_t blocks = ((size_t)lanes + (size_t)block_of(lanes) - 1u) / (size_t)block_of(lanes);
 #define PLACE(field, bytes)                         \
 	do {                                            \
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
-	PLACE(planes, (size_t)(single ? P_SAVE : P_COUNT) * plane * sizeof(float)); // a single chain never sleeps in a group
+	PLACE(planes, blocks * un * row_of(lanes) * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	PLACE(scratch, (size_t)K_COUNT * ((size_t)lanes + 1u) * sizeof(float)); // the lanes', then one lane's
-	PLACE(flags, 4u * (size_t)lanes * sizeof(int));
+	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
+	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
 	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -472,20 +625,22 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(colliders, (size_t)colliders * sizeof(spring_chain_collider));
 	PLACE(step_local3, single ? un * sizeof(spring_xform3) : 0u);
 	PLACE(step_local2, single && mode_2d ? un * sizeof(spring_xform2) : 0u);
+	PLACE(locals, single ? un * sizeof(spring_xform3) : 0u);
 #undef PLACE
 	l->total = at;
 }
 
 // The layout seen from member j's header at byte `header` of the block: every offset relative to
-// the header, the per-lane arrays moved to lane j.
-static chain_layout layout_of_member(const chain_layout *block, size_t header, int j)
+// the header, the per-lane arrays moved to lane j (of `lanes` chains of n bones).
+static chain_layout layout_of_member(const chain_layout *block, size_t header, int j, int n, int lanes)
 {
 	chain_layout l = *block;
 	size_t *f = (size_t *)(void *)&l;
 	for (size_t k = 0; k < sizeof l / sizeof(size_t) - 1; k++) {
 		f[k] -= header;
 	}
-	l.planes += (size_t)j * sizeof(float);
+	size_t b = (size_t)block_of(lanes);
+	l.planes += ((size_t)j / b * (size_t)n * row_of(lanes) + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
 	return l;
@@ -662,8 +817,8 @@ static int collider_capacity(const spring_chain_desc *d)
 	return d->max_colliders ? d->max_colliders : d->collider_count;
 }
 
-// The padded stride of `lanes` chains side by side (a multiple of 4 floats, so every bone's row
-// of lanes starts 16-byte aligned); 1 for a single chain.
+// The padded stride of the per-lane params of `lanes` chains side by side (a multiple of 4); 1 for
+// a single chain.
 static int stride_of(int lanes)
 {
 	return lanes == 1 ? 1 : (lanes + 3) / 4 * 4;
@@ -737,7 +892,8 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	c->mode_2d = desc->mode_2d != 0;
 	c->stride = stride;
 	c->lanes = lanes;
-	c->plane = (size_t)desc->bone_count * (size_t)stride;
+	c->block = block_of(lanes);
+	c->row = row_of(lanes);
 	c->member = member_bytes;
 	c->projection = desc->projection;
 	c->integrator = desc->integrator;
@@ -745,6 +901,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
+	c->accel = spring_vec3_add(c->gravity, c->wind);
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
 	c->at = *l;
@@ -839,7 +996,7 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 	init_shared(desc, base, &l);
 	for (int j = 0; j < lanes; j++) {
 		size_t header = first + (size_t)j * member_bytes;
-		chain_layout mine = layout_of_member(&l, header, j);
+		chain_layout mine = layout_of_member(&l, header, j, desc->bone_count, lanes);
 		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
 	}
 	return SPRING_OK;
@@ -1094,7 +1251,7 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	if (is_zero3(accel)) {
 		return rigid_tip;
 	}
-	double w2 = (double)PLANE(a, P_W2)[(size_t)i * (size_t)a->s + (size_t)lane];
+	double w2 = (double)PLANE_AT(a, P_W2, i)[lane];
 	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
 	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
 	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
@@ -1106,38 +1263,19 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
 }
 
-// v rotated by the unit quaternion (qx, qy, qz, qw), in float: v + w t + u x t, t = 2 u x v.
-static inline void rotate_f(float qx, float qy, float qz, float qw, float vx, float vy, float vz, float *ox, float *oy, float *oz)
-{
-	float tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
-	*ox = vx + qw * tx + (qy * tz - qz * ty);
-	*oy = vy + qw * ty + (qz * tx - qx * tz);
-	*oz = vz + qw * tz + (qx * ty - qy * tx);
-}
-
-// Scratch slot `slot` of a step over n lanes.
-#define KS(slot) (k + (size_t)(slot) * (size_t)n)
-// Plane `slot` of bone i (lane 0; lane j at [j]).
-#define PL(slot, i) (PLANE(a, slot) + (size_t)(i) * (size_t)a->s)
-#define PL_A(slot, i) (PLANE(&a, slot) + (size_t)(i) * (size_t)a.s)
+// Scratch slot `slot` of a step over the lanes of a block (lane j at [j]).
+#define KS(slot) (k + (size_t)(slot) * (size_t)a->B)
+// Slot `slot` of bone i (the block's lane 0; lane j at [j]).
+#define PL(slot, i) PLANE_AT(a, slot, i)
+#define PL_A(slot, i) PLANE_AT(&a, slot, i)
 
 // The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
 // transform otherwise; p[0..2] position, p[3..6] rotation.
-static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, int n, float *k, const float *p[7])
+static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, float *k, const float *p[7])
 {
 	for (int q = 0; q < 7; q++) {
 		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
 	}
-}
-
-// The quaternion product a * b in float, as every lane forms it.
-static ALWAYS_INLINE void quat_mul_f(float ax, float ay, float az, float aw, float bx, float by, float bz, float bw, float *ox,
-                                     float *oy, float *oz, float *ow)
-{
-	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
-	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
-	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
-	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
 }
 
 // One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
@@ -1147,10 +1285,10 @@ static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local
                                     float u[3])
 {
 	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
-	quat_mul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
-	           &r[3]);
-	rotate_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
-	rotate_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
+	qmul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
+	       &r[3]);
+	rot_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
+	rot_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
 	p[0] = b[0] + ox;
 	p[1] = b[1] + oy;
 	p[2] = b[2] + oz;
@@ -1168,7 +1306,7 @@ static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float d
 	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
 	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
 	float inv = 1.0f / sqrtf(m2);
-	quat_mul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
+	qmul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
 	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
 	w[0] *= s;
 	w[1] *= s;
@@ -1183,7 +1321,7 @@ static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float d
 static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
 {
 	const float *par[7];
-	parent_lanes(a, i, n, k, par);
+	parent_lanes(a, i, k, par);
 	const spring_vec3 t = a->tip_local[i];
 	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
 	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
@@ -1300,17 +1438,19 @@ static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 	}
 }
 
-// Reads and writes a lane's (dir, velocity) scratch as vectors.
-static spring_vec3 kvec(const float *k, int n, int slot, int j)
+// Reads and writes a lane's (dir, velocity) scratch as vectors (slots `b` floats apart).
+static spring_vec3 kvec(const float *k, int b, int slot, int j)
 {
-	return spring_vec3_make(KS(slot)[j], KS(slot + 1)[j], KS(slot + 2)[j]);
+	const float *p = k + (size_t)slot * (size_t)b + (size_t)j;
+	return spring_vec3_make(p[0], p[b], p[2 * b]);
 }
 
-static void kvec_set(float *k, int n, int slot, int j, spring_vec3 v)
+static void kvec_set(float *k, int b, int slot, int j, spring_vec3 v)
 {
-	KS(slot)[j] = v.x;
-	KS(slot + 1)[j] = v.y;
-	KS(slot + 2)[j] = v.z;
+	float *p = k + (size_t)slot * (size_t)b + (size_t)j;
+	p[0] = v.x;
+	p[b] = v.y;
+	p[2 * b] = v.z;
 }
 
 // The constraints of bone i in every lane, on K_D and K_V: the cone limit around the rigid
@@ -1320,13 +1460,13 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 	float limit = a->cone_limit[i];
 	if (limit > 0.0f) {
 		for (int j = 0; j < n; j++) {
-			spring_vec3 outward, v = kvec(k, n, K_VX, j);
-			spring_vec3 axis = spring_vec3_normalize(kvec(k, n, K_UX, j));
-			spring_vec3 dir = cone_clamp(kvec(k, n, K_DX, j), axis, limit, c->mode_2d, &outward);
+			spring_vec3 outward, v = kvec(k, a->B, K_VX, j);
+			spring_vec3 axis = spring_vec3_normalize(kvec(k, a->B, K_UX, j));
+			spring_vec3 dir = cone_clamp(kvec(k, a->B, K_DX, j), axis, limit, c->mode_2d, &outward);
 			if (spring_vec3_length(outward) > 0.0f) {
-				kvec_set(k, n, K_VX, j, remove_component(v, outward, 1));
+				kvec_set(k, a->B, K_VX, j, remove_component(v, outward, 1));
 			}
-			kvec_set(k, n, K_DX, j, dir);
+			kvec_set(k, a->B, K_DX, j, dir);
 		}
 	}
 	// Length: the projection moves the tip along dir; remove the radial part of the velocity
@@ -1348,7 +1488,7 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 	// They have the last word over the cone limit: a limit may be bent, a surface never
 	// crossed. A few passes settle tips touching several colliders at once.
 	for (int j = 0; c->collider_count > 0 && j < n; j++) {
-		spring_vec3 pivot = kvec(k, n, K_PX, j), dir = kvec(k, n, K_DX, j), v = kvec(k, n, K_VX, j);
+		spring_vec3 pivot = kvec(k, a->B, K_PX, j), dir = kvec(k, a->B, K_DX, j), v = kvec(k, a->B, K_VX, j);
 		for (int pass = 0; pass < 4; pass++) {
 			int moved = 0;
 			for (int q = 0; q < c->collider_count; q++) {
@@ -1362,8 +1502,8 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 				break;
 			}
 		}
-		kvec_set(k, n, K_DX, j, dir);
-		kvec_set(k, n, K_VX, j, v);
+		kvec_set(k, a->B, K_DX, j, dir);
+		kvec_set(k, a->B, K_VX, j, v);
 	}
 }
 
@@ -1371,11 +1511,12 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 // pendulum's equilibrium (scalar, on the lanes with a force).
 static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
-	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)n * sizeof(float)); // K_G* and K_X* are consecutive slots
+	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)a->B * sizeof(float)); // K_G* and K_X* are consecutive slots
 	const float *ax = KS(K_AX), *ay = KS(K_AY), *az = KS(K_AZ);
 	for (int j = 0; j < n; j++) {
 		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
-			kvec_set(k, n, K_XX, j, rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j)));
+			kvec_set(k, a->B, K_XX, j,
+			         rest_position(c, a, i, j, kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j), kvec(k, a->B, K_AX, j)));
 		}
 	}
 }
@@ -1441,18 +1582,22 @@ static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 }
 
 // Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
-// a half turn about an axis perpendicular to the rigid direction (about z in 2D mode) instead.
+// a half turn about an axis perpendicular to the rigid direction u (about z in 2D mode) instead.
+static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid)
+{
+	spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f} : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
+	return spring_quat_normalize(spring_quat_mul(arc, rigid));
+}
+
+// aim_flip on the lanes whose aim's squared norm K_N2 is too small (below 2 len 1e-4 len).
 static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
 {
 	const float *n2 = KS(K_N2);
 	const float len = a->length[i], tiny = 1e-4f * len;
 	for (int j = 0; j < n; j++) {
 		if (!(n2[j] >= 2.0f * len * tiny)) {
-			spring_vec3 u = kvec(k, n, K_UX, j);
-			spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f}
-			                             : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
 			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
-			spring_quat r = spring_quat_normalize(spring_quat_mul(arc, rigid));
+			spring_quat r = aim_flip(c, kvec(k, a->B, K_UX, j), rigid);
 			PL(P_W + 3, i)[j] = r.x;
 			PL(P_W + 4, i)[j] = r.y;
 			PL(P_W + 5, i)[j] = r.z;
@@ -1491,134 +1636,34 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	aim_fix(c, a, i, n, k);
 }
 
-// The common case of a bone's physics step in one pass over the lanes (the exact integrator, no
-// cone limit, no colliders, 3D, the projected velocity removed): frame_lanes, spring_lanes, constrain_lanes, finish_lanes and
-// aim_lanes fused: the same operations in the same order on every lane.
-static ALWAYS_INLINE void fast_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local,
-                                     float *k, int *rest)
+// Whether bone i takes the fast kernel (chain_kernel.h).
+static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
 {
-	const float *par[7];
-	parent_lanes(a, i, n, k, par);
-	const spring_vec3 t = a->tip_local[i];
-	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
-	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
-	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
-	const float *restrict pp = PL(P_PP, i), *restrict pv = PL(P_PV, i), *restrict vp = PL(P_VP, i);
-	const float *restrict vv = PL(P_VV, i), *restrict f0 = PL(P_F0, i), *restrict f1 = PL(P_F1, i);
-	const float *restrict kax = KS(K_AX), *restrict kay = KS(K_AY), *restrict kaz = KS(K_AZ);
-	float *restrict kpx = KS(K_PX), *restrict kpy = KS(K_PY), *restrict kpz = KS(K_PZ);
-	float *restrict kgx = KS(K_GX), *restrict kgy = KS(K_GY), *restrict kgz = KS(K_GZ);
-	float *restrict wpx = PL(P_W, i), *restrict wpy = PL(P_W + 1, i), *restrict wpz = PL(P_W + 2, i);
-	float *restrict wqx = PL(P_W + 3, i), *restrict wqy = PL(P_W + 4, i), *restrict wqz = PL(P_W + 5, i);
-	float *restrict wqw = PL(P_W + 6, i);
-	float *restrict n2 = KS(K_N2), *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
-	float *restrict kqx = KS(K_QX), *restrict kqy = KS(K_QY), *restrict kqz = KS(K_QZ), *restrict kqw = KS(K_QW);
-	const float len = a->length[i], ilen = 1.0f / len, per_step = 1.0f / c->clock.step;
-	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
-	LANES_INDEPENDENT
-	for (int j = 0; j < n; j++) {
-		// frame_lanes
-		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
-		float r[4], p[3], u[3];
-		frame_one(b, local, t, r, p, u);
-		float rx = r[0], ry = r[1], rz = r[2], rw = r[3], ux = u[0], uy = u[1], uz = u[2];
-		float px = p[0], py = p[1], pz = p[2];
-		float gx = px + ux, gy = py + uy, gz = pz + uz;
-		// spring_lanes
-		float ex = tx[j] - gx, ey = ty[j] - gy, ez = tz[j] - gz;
-		float xx = gx + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * kax[j]);
-		float xy = gy + ((pp[j] * ey + pv[j] * vy[j]) + f0[j] * kay[j]);
-		float xz = gz + ((pp[j] * ez + pv[j] * vz[j]) + f0[j] * kaz[j]);
-		float nx = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * kax[j];
-		float ny = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * kay[j];
-		float nz = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * kaz[j];
-		float dx = xx - px, dy = xy - py, dz = xz - pz;
-		float d2 = dx * dx + dy * dy + dz * dz;
-		float inv = 1.0f / sqrtf(d2);
-		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
-		// Both sides computed, then selected: a select of values vectorises, a conditional
-		// operation does not (it might trap).
-		float sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
-		dx = okd ? sx0 : rx0;
-		dy = okd ? sy0 : ry0;
-		dz = okd ? sz0 : rz0;
-		// constrain_lanes: the projection's velocity removal
-		float along = nx * dx + ny * dy + nz * dz;
-		nx = nx - dx * along;
-		ny = ny - dy * along;
-		nz = nz - dz * along;
-		// finish_lanes
-		float x = px + dx * len, y = py + dy * len, z = pz + dz * len;
-		tx[j] = x;
-		ty[j] = y;
-		tz[j] = z;
-		vx[j] = nx;
-		vy[j] = ny;
-		vz[j] = nz;
-		tgx[j] = gx;
-		tgy[j] = gy;
-		tgz[j] = gz;
-		// A lane under a force is tested against its own rest position below.
-		int forced = (kax[j] != 0.0f) | (kay[j] != 0.0f) | (kaz[j] != 0.0f);
-		rest[j] = rest[j] & (forced | rest_ok_at(rest_distance, rest_speed, x, y, z, nx, ny, nz, gx, gy, gz, per_step));
-		// aim_lanes
-		float w[4];
-		n2[j] = aim_one(u, dx, dy, dz, len, r, w);
-		wpx[j] = px;
-		wpy[j] = py;
-		wpz[j] = pz;
-		wqx[j] = w[0];
-		wqy[j] = w[1];
-		wqz[j] = w[2];
-		wqw[j] = w[3];
-		kux[j] = ux;
-		kuy[j] = uy;
-		kuz[j] = uz;
-		kqx[j] = rx;
-		kqy[j] = ry;
-		kqz[j] = rz;
-		kqw[j] = rw;
-		kpx[j] = px;
-		kpy[j] = py;
-		kpz[j] = pz;
-		kgx[j] = gx;
-		kgy[j] = gy;
-		kgz[j] = gz;
-	}
-	aim_fix(c, a, i, n, k);
-	const float *kaz2 = KS(K_AZ);
-	for (int j = 0; j < n; j++) {
-		if (kax[j] != 0.0f || kay[j] != 0.0f || kaz2[j] != 0.0f) { // no call per lane: this loop runs every step
-			spring_vec3 r = rest_position(c, a, i, j, kvec(k, n, K_PX, j), kvec(k, n, K_GX, j), kvec(k, n, K_AX, j));
-			rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], r.x, r.y, r.z, per_step);
-		}
-	}
+	return c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d && c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY &&
+	       !(a->cone_limit[i] > 0.0f) && c->collider_count == 0;
 }
 
-// fast_lanes over many lanes, out of line (measured faster than inlined into the walk: the loop
-// gets the registers to itself). Copies for wider vectors chosen at load time (target_clones)
-// were measured 4x slower here (mixing VEX and legacy SSE code), so it is the baseline build.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((noinline, target_clones("avx2", "default")))
-#elif defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void
-fast_lanes_wide(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k, int *rest)
+// One walk of the 3D frame over the n lanes (at most a block) of the block view `ap` with the
+// block's scratch `k` (slots B floats apart): roots in K_RQ/K_RP, accelerations in K_A; `locals`
+// every bone's local transform. The physics walk (snap 0) steps every tip and clears rest[j] for
+// the lanes not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at
+// its rest position, still, and rebuilds the pose on them (the previous pose is kept).
+static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *locals, int snap, float *k,
+                       int *rest)
 {
-	fast_lanes(c, a, i, n, local, k, rest);
-}
-
-// One walk of the 3D frame over the n lanes of `c` (lane 0) with the scratch `k` (K_COUNT * n
-// floats): roots in K_RQ/K_RP, accelerations in K_A. `anim` (single chains; NULL: the stored
-// animation or the rest pose) gives this step's local transforms, normalised here like
-// set_animation does. The physics walk (snap 0) steps every tip and clears rest[j] for the lanes
-// not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at its rest
-// position, still, and rebuilds the pose on them (the previous pose is kept).
-static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, int snap, float *k, int *rest)
-{
-	chain_arrays a = arrays(c);
+	const chain_arrays a = *ap;
 	for (int i = 0; i < c->bone_count; i++) {
+		if (!snap && fast_bone(c, &a, i)) {
+			// The run of bones from i that take the fast step, in one pass per vector of lanes.
+			int end = i + 1;
+			while (end < c->bone_count && fast_bone(c, &a, end)) {
+				end++;
+			}
+			const fast_job job = {c, &a, 0, k, rest, n, i, end, locals};
+			fast_run(&job);
+			i = end - 1;
+			continue;
+		}
 		if (!snap) {
 			for (int q = 0; q < 7; q++) {
 				const float *restrict w = PL_A(P_W + q, i);
@@ -1628,27 +1673,59 @@ static void walk_lanes(const spring_chain *c, int n, const spring_xform3 *anim, 
 				}
 			}
 		}
-		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
-		if (anim) {
-			local = anim[i];
-			local.rotation = spring_quat_normalize(anim[i].rotation);
-		}
-		if (!snap && c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d &&
-		    c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY && !(a.cone_limit[i] > 0.0f) && c->collider_count == 0) {
-			if (n == 1) {
-				fast_lanes(c, &a, i, 1, &local, k, rest); // a single chain: straight scalar code
-			} else {
-				fast_lanes_wide(c, &a, i, n, &local, k, rest);
-			}
-			continue;
-		}
-		frame_lanes(c, &a, i, n, &local, k);
+		frame_lanes(c, &a, i, n, &locals[i], k);
 		if (!snap) {
 			spring_lanes(c, &a, i, n, k);
 			constrain_lanes(c, &a, i, n, k);
 		}
 		finish_lanes(c, &a, i, n, k, rest, snap);
 		aim_lanes(c, &a, i, n, k);
+	}
+}
+
+// The walk over every block of the n lanes of `c` (lane 0; scratch K_COUNT * B floats per block):
+// the fast kernel over all of them when every bone takes it, otherwise walk_block per block.
+// `anim` (single chains; NULL: the stored animation or the rest pose) gives this step's local
+// transforms, normalised here like set_animation does.
+static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, const spring_xform3 *anim, int snap, float *k,
+                       int *rest)
+{
+	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
+	if (anim) {
+		for (int i = 0; i < c->bone_count; i++) {
+			a->locals[i] = anim[i];
+			a->locals[i].rotation = spring_quat_normalize(anim[i].rotation);
+		}
+		locals = a->locals;
+	}
+	const size_t block_floats = (size_t)c->bone_count * a->row;
+	int all_fast = !snap;
+	for (int i = 0; all_fast && i < c->bone_count; i++) {
+		all_fast = fast_bone(c, a, i);
+	}
+	if (all_fast) {
+		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
+		// from one bone to the next however many chains there are).
+		enum { CHUNK_BLOCKS = 8 };
+		chain_arrays ab = *a;
+		for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
+			const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
+			const fast_job job = {c, &ab, block_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
+			fast_run(&job);
+			ab.planes += (size_t)CHUNK_BLOCKS * block_floats;
+			k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
+		}
+		return;
+	}
+	if (n <= a->B) {
+		walk_block(c, a, n, locals, snap, k, rest);
+		return;
+	}
+	chain_arrays ab = *a;
+	for (int j0 = 0; j0 < n; j0 += a->B) {
+		walk_block(c, &ab, n - j0 < a->B ? n - j0 : a->B, locals, snap, k, rest + j0);
+		ab.planes += block_floats;
+		k += (size_t)K_COUNT * (size_t)a->B;
 	}
 }
 
@@ -1742,17 +1819,24 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 	c->walk = walk;
 }
 
-// Lane j's root and constant acceleration into the scratch `k` of an n-lane walk.
-static void set_lane_inputs(float *k, int n, int j, spring_xform3 root, spring_vec3 accel)
+// Lane j's root and constant acceleration into the scratch `k` of a walk over blocks of b lanes.
+static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
 {
-	KS(K_RQX)[j] = root.rotation.x;
-	KS(K_RQY)[j] = root.rotation.y;
-	KS(K_RQZ)[j] = root.rotation.z;
-	KS(K_RQW)[j] = root.rotation.w;
-	KS(K_RPX)[j] = root.position.x;
-	KS(K_RPY)[j] = root.position.y;
-	KS(K_RPZ)[j] = root.position.z;
-	kvec_set(k, n, K_AX, j, accel);
+	// b is 1 or GROUP_BLOCK (a constant divisor: no division instruction).
+	float *kb = k + (size_t)(b == 1 ? j : j / GROUP_BLOCK) * (size_t)K_COUNT * (size_t)b;
+	j = b == 1 ? 0 : j % GROUP_BLOCK;
+	float *p = kb + (size_t)j;
+	const size_t s = (size_t)b;
+	p[K_RQX * s] = root.rotation.x;
+	p[K_RQY * s] = root.rotation.y;
+	p[K_RQZ * s] = root.rotation.z;
+	p[K_RQW * s] = root.rotation.w;
+	p[K_RPX * s] = root.position.x;
+	p[K_RPY * s] = root.position.y;
+	p[K_RPZ * s] = root.position.z;
+	p[K_AX * s] = accel.x;
+	p[K_AY * s] = accel.y;
+	p[K_AZ * s] = accel.z;
 }
 
 // The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
@@ -1763,14 +1847,14 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 {
 	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
 	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
-	chain_arrays a = arrays(c);
 	for (int j = 0; j < n; j++) {
 		if (ran[j]) {
 			continue;
 		}
+		chain_arrays a = arrays(member(c, j));
 		for (int q = 0; q < 16; q++) {
 			for (int i = 0; i < c->bone_count; i++) {
-				float *live = PL_A(slots[q], i) + j, *kept = PL_A(P_SAVE + q, i) + j;
+				float *live = PL_A(slots[q], i), *kept = PL_A(P_SAVE + q, i);
 				if (back) {
 					*live = *kept;
 				} else {
@@ -1787,26 +1871,36 @@ static void save_sleepers(const spring_chain *c, int n, const int *ran, int back
 // group the physics runs over every lane side by side and the sleeping lanes are then put back
 // (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
 // rest. `anim`: explicit locals of a single chain, or NULL.
-static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
+// Whether member m's last step was a 3D step with `root` and the same animation source as this one
+// (after a 3D step root_step is that step's root: a teleport or reset moves it but also wakes).
+static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
-	chain_arrays a = arrays(c);
-	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * (size_t)n;
-	int *snap = a.flags, *rest = a.flags + n, *same = a.flags + 2 * n, *ran = a.flags + 3 * n;
+	return m->walk == WALK_3D && same_bits(root, &m->root_step, sizeof *root) &&
+	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
+}
+
+static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *anim)
+{
+	const chain_arrays a = *ap;
+	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
+	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
+	const int padded = (int)blocks * a.B;
+	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
 	const spring_xform3 *roots = a.roots + n;
-	int any = 0;
+	int running = 0;
 	for (int j = 0; j < n; j++) {
 		spring_chain *m = member(c, j);
-		spring_xform3 root = roots[j];
-		same[j] = m->walk == WALK_3D && same_bits(&root, &m->last_root, sizeof root) &&
-		          (anim ? m->anim_explicit && same_bits(anim, a.step_local3, (size_t)c->bone_count * sizeof *anim)
-		                : !m->anim_explicit);
-		ran[j] = !(same[j] && m->still >= 2 && !m->sleep_off);
+		const spring_xform3 *root = &roots[j];
+		// Whether the inputs repeat matters only to a chain that rested (after_step); asleep (two
+		// resting steps in a row with these inputs), this step would change no bit.
+		same[j] = m->still > 0 && same_inputs(m, root, anim, &a);
+		ran[j] = !(m->still >= 2 && !m->sleep_off && same[j]);
 		rest[j] = 1;
-		set_lane_inputs(k, n, j, root, spring_vec3_add(m->gravity, m->wind));
+		set_lane_inputs(k, a.B, j, *root, m->accel);
 		if (!ran[j]) {
 			continue;
 		}
-		any = 1;
+		running++;
 		if (m->pose_2d) {
 			chain_arrays ma = arrays(m);
 			for (int i = 0; i < m->bone_count; i++) {
@@ -1814,35 +1908,37 @@ static void step_lanes(spring_chain *c, int n, const spring_xform3 *anim)
 			}
 			m->pose_2d = 0;
 		}
-		cap_root_motion(m, root);
+		if (m->max_root_speed > 0.0f || m->max_root_angular_speed > 0.0f) {
+			cap_root_motion(m, *root);
+		}
 		m->root_step_prev = m->root_step;
-		m->root_step = root;
+		m->root_step = *root;
 	}
-	if (!any) {
+	if (running == 0) {
 		return;
 	}
-	save_sleepers(c, n, ran, 0);
-	walk_lanes(c, n, anim, 0, k, rest);
-	save_sleepers(c, n, ran, 1);
-	for (int j = 0; j < n; j++) {
-		snap[j] = ran[j] && rest[j];
+	if (running < n) {
+		save_sleepers(c, n, ran, 0);
+	}
+	walk_lanes(c, &a, n, anim, 0, k, rest);
+	if (running < n) {
+		save_sleepers(c, n, ran, 1);
 	}
 	for (int j = 0; j < n; j++) {
-		if (snap[j]) {
-			// One lane alone: its member's view of the planes, the solo scratch.
-			spring_chain *m = member(c, j);
+		if (!ran[j]) {
+			continue;
+		}
+		spring_chain *m = member(c, j);
+		int at_rest = rest[j];
+		if (at_rest) {
+			// Snapped: one lane alone, its member's view of the planes, the solo scratch.
 			int solo_rest = 1;
-			set_lane_inputs(solo, 1, 0, roots[j], spring_vec3_add(m->gravity, m->wind));
-			walk_lanes(m, 1, anim, 1, solo, &solo_rest);
+			const chain_arrays ma = arrays(m);
+			set_lane_inputs(solo, a.B, 0, roots[j], m->accel);
+			walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
 		}
-	}
-	for (int j = 0; j < n; j++) {
-		if (ran[j]) {
-			spring_chain *m = member(c, j);
-			after_step(m, WALK_3D, rest[j], same[j]);
-			m->last_root = roots[j];
-			m->anim_explicit = anim != NULL;
-		}
+		after_step(m, WALK_3D, at_rest, same[j]);
+		m->anim_explicit = anim != NULL;
 	}
 	if (anim && ran[0]) {
 		memcpy(a.step_local3, anim, (size_t)c->bone_count * sizeof *anim);
@@ -1857,9 +1953,9 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 	chain_arrays a = arrays(c);
 	const int n = 1;
 	float *k = a.scratch;
-	int *rest = a.flags + 1;
+	int *rest = a.flags;
 	rest[0] = 1;
-	kvec_set(k, n, K_AX, 0, spring_vec3_add(c->gravity, c->wind));
+	kvec_set(k, n, K_AX, 0, c->accel);
 	chain_pose2 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
@@ -1953,7 +2049,17 @@ static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, const spring_xform3 *roots, float frame_dt)
 {
 	chain_arrays a = arrays(c);
+	// Every root valid (finite, positions in range) in one pass without branches; on a failure
+	// check_xform3 finds the first bad root and says why.
+	int valid = 1;
 	for (int j = 0; j < n; j++) {
+		const spring_xform3 *t = &roots[j];
+		const float lim = SPRING_CHAIN_MAX_COORDINATE;
+		valid &= in_range(t->position.x, lim) & in_range(t->position.y, lim) & in_range(t->position.z, lim);
+		valid &= (int)spring_internal_finite(t->rotation.x) & (int)spring_internal_finite(t->rotation.y) &
+		         (int)spring_internal_finite(t->rotation.z) & (int)spring_internal_finite(t->rotation.w);
+	}
+	for (int j = 0; !valid && j < n; j++) {
 		spring_result r = check_xform3(&roots[j]);
 		if (r != SPRING_OK) {
 			return r;
@@ -1966,8 +2072,8 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	for (int j = 0; j < n; j++) {
-		a.roots[j] = roots[j];
-		accept_xform3(&a.roots[j]); // checked above
+		a.roots[j].position = roots[j].position;
+		a.roots[j].rotation = spring_quat_normalize(roots[j].rotation); // zero in, identity out
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	for (int s = 0; s < steps; s++) {
@@ -1975,7 +2081,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		for (int j = 0; j < n; j++) {
 			a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
 		}
-		step_lanes(c, n, NULL);
+		step_lanes(c, &a, n, NULL);
 	}
 	for (int j = 0; j < n; j++) {
 		member(c, j)->root_input = a.roots[j];
@@ -2024,8 +2130,9 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	if (r != SPRING_OK) {
 		return r;
 	}
-	arrays(chain).roots[1] = at;
-	step_lanes(chain, 1, anim_local);
+	const chain_arrays a = arrays(chain);
+	a.roots[1] = at;
+	step_lanes(chain, &a, 1, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }
@@ -2212,6 +2319,7 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	}
 	chain->gravity = gravity;
 	chain->wind = wind;
+	chain->accel = spring_vec3_add(gravity, wind);
 	wake(chain);
 	return SPRING_OK;
 }
@@ -2313,7 +2421,7 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 		if (tips) {
 			// From the transform, so the rendered bone keeps its exact length.
 			spring_vec3 t = a.tip_local[i], r;
-			rotate_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
+			rot_f(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, t.x, t.y, t.z, &r.x, &r.y, &r.z);
 			tips[i] = spring_vec3_make(b.position.x + r.x, b.position.y + r.y, b.position.z + r.z);
 		}
 	}
@@ -2333,31 +2441,39 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 	}
 	// A stepped pose (alpha 0 or 1): the planes themselves, bone by bone across the chains; the
 	// tips computed over a block of lanes at once (the same operations as spring_chain_internal_pose).
-	chain_arrays a = arrays(first);
+	const chain_arrays a0 = arrays(first);
 	const int slot = alpha <= 0.0f ? P_WPREV : P_W;
-	enum { BLOCK = 64 };
+	enum { BLOCK = GROUP_BLOCK };
 	float tx[BLOCK], ty[BLOCK], tz[BLOCK];
-	for (int i = 0; i < n; i++) {
-		const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
-		const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
-		const spring_vec3 t = a.tip_local[i];
-		for (int j0 = 0; j0 < lanes; j0 += BLOCK) {
-			int m = lanes - j0 < BLOCK ? lanes - j0 : BLOCK;
+	for (int j0 = 0; j0 < lanes; j0 += a0.B) {
+		chain_arrays a = a0;
+		a.planes += (size_t)(j0 / a0.B) * (size_t)n * a0.row;
+		int m = lanes - j0 < a0.B ? lanes - j0 : a0.B;
+		for (int i = 0; i < n; i++) {
+			const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
+			const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
+			const spring_vec3 t = a.tip_local[i];
 			if (tips) {
 				LANES_INDEPENDENT
 				for (int j = 0; j < m; j++) {
 					float rx, ry, rz;
-					rotate_f(qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j], t.x, t.y, t.z, &rx, &ry, &rz);
-					tx[j] = px[j0 + j] + rx;
-					ty[j] = py[j0 + j] + ry;
-					tz[j] = pz[j0 + j] + rz;
+					rot_f(qx[j], qy[j], qz[j], qw[j], t.x, t.y, t.z, &rx, &ry, &rz);
+					tx[j] = px[j] + rx;
+					ty[j] = py[j] + ry;
+					tz[j] = pz[j] + rz;
 				}
 			}
 			for (int j = 0; j < m; j++) {
 				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
 				if (bones) {
-					bones[at] = (spring_xform3){{px[j0 + j], py[j0 + j], pz[j0 + j]},
-					                            {qx[j0 + j], qy[j0 + j], qz[j0 + j], qw[j0 + j]}};
+					spring_xform3 *o = &bones[at];
+					o->position.x = px[j];
+					o->position.y = py[j];
+					o->position.z = pz[j];
+					o->rotation.x = qx[j];
+					o->rotation.y = qy[j];
+					o->rotation.z = qz[j];
+					o->rotation.w = qw[j];
 				}
 				if (tips) {
 					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};

@@ -2,6 +2,7 @@
 // spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
 // bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
 // input is refused and changes nothing.
+#include "batch_internal.h"
 #include "chain_internal.h"
 #include "scenes.h"
 #include "spring/chain.h"
@@ -25,10 +26,12 @@ static spring_xform3 root_of(int c, double t)
 	return r;
 }
 
-static spring_chain_desc group_desc(void)
+// The standard tail; with `cone` its bone 4 has a cone limit (stepped by the per-lane code between
+// the fast kernel's runs), without it every bone takes the fast kernel in one pass over the chains.
+static spring_chain_desc group_desc(int cone)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
-	g_bones[4].cone_limit = 0.6f; // the scalar per-lane path for one bone
+	g_bones[4].cone_limit = cone ? 0.6f : 0.0f;
 	d.root = root_of(0, 0.0);
 	return d;
 }
@@ -64,9 +67,11 @@ static int same_pose(const spring_chain_group *g, spring_chain *const *singles)
 	return 0;
 }
 
-static int test_determinism_group_matches_single_chains(void)
+// The group against single chains over 900 frames, the group's kernels on `path` (the batch
+// module's instruction set, which the tip chain groups share).
+static int group_vs_singles(int cone, spring_internal_batch_path path)
 {
-	spring_chain_desc d = group_desc();
+	spring_chain_desc d = group_desc(cone);
 	spring_chain_group *g;
 	ENSURE(spring_chain_group_create(&d, CHAINS, &g, NULL) == SPRING_OK);
 	ENSURE(spring_chain_group_chain_count(g) == CHAINS && spring_chain_group_bone_count(g) == BONES);
@@ -129,7 +134,9 @@ static int test_determinism_group_matches_single_chains(void)
 			ENSURE(spring_chain_group_reset(g, 3, roots[3]) == SPRING_OK);
 			ENSURE(spring_chain_reset(singles[3], roots[3]) == SPRING_OK);
 		}
+		ENSURE(spring_internal_batch_force_path(path));
 		ENSURE(spring_chain_group_update(g, roots, dt) == SPRING_OK);
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 		for (int c = 0; c < CHAINS; c++) {
 			ENSURE(spring_chain_update(singles[c], roots[c], dt) == SPRING_OK);
 		}
@@ -142,8 +149,10 @@ static int test_determinism_group_matches_single_chains(void)
 		resting += spring_chain_group_is_resting(g, CHAINS - 2);
 		hanging += spring_chain_group_is_resting(g, 31);
 	}
-	printf("    %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) frames\n", CHAINS,
-	       BONES, resting, hanging);
+	printf("    %s, %s: %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) "
+	       "frames\n",
+	       spring_internal_batch_path_name(path), cone ? "a cone limit on bone 4" : "every bone fast", CHAINS, BONES, resting,
+	       hanging);
 	ENSURE(interpolated > 100); // poses between steps were compared too, not only stepped ones
 	ENSURE(hanging > 100);
 	ENSURE(resting > 100); // the still chains did come to rest (and sleep) among moving ones
@@ -156,9 +165,64 @@ static int test_determinism_group_matches_single_chains(void)
 	return 0;
 }
 
+static int test_determinism_group_matches_single_chains(void)
+{
+	return group_vs_singles(1, SPRING_INTERNAL_BATCH_AUTO);
+}
+
+// Every instruction set this machine runs gives the single chains' bits (the fast kernel over all
+// the chains, with a partial last block of lanes).
+static int test_determinism_group_every_instruction_set(void)
+{
+	int ran = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+			ENSURE(group_vs_singles(0, (spring_internal_batch_path)p) == 0);
+			ran++;
+		}
+	}
+	ENSURE(ran >= 1);
+	return 0;
+}
+
+// More chains than the fast kernel takes in one pass (it runs a few blocks of lanes at a time
+// through the whole chain): 300 chains for 60 frames, every bone fast, against single chains.
+static int test_determinism_group_many_chains(void)
+{
+	enum { MANY = 300, FRAMES = 60 };
+	spring_chain_desc d = group_desc(0);
+	spring_chain_group *g;
+	ENSURE(spring_chain_group_create(&d, MANY, &g, NULL) == SPRING_OK);
+	static spring_chain *singles[MANY];
+	static spring_xform3 roots[MANY], bones[MANY * BONES];
+	for (int c = 0; c < MANY; c++) {
+		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
+	}
+	for (int f = 1; f <= FRAMES; f++) {
+		double t = f / 60.0;
+		for (int c = 0; c < MANY; c++) {
+			roots[c] = root_of(c % 30, t + 0.01 * c);
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_group_get_poses(g, bones, NULL, MANY * BONES) == SPRING_OK);
+		for (int c = 0; c < MANY; c++) {
+			spring_xform3 b[BONES];
+			ENSURE(spring_chain_get_pose(singles[c], b, NULL, BONES) == SPRING_OK);
+			ENSURE(memcmp(b, bones + c * BONES, sizeof b) == 0);
+		}
+	}
+	for (int c = 0; c < MANY; c++) {
+		spring_chain_destroy(singles[c]);
+	}
+	spring_chain_group_destroy(g);
+	return 0;
+}
+
 static int test_group_memory(void)
 {
-	spring_chain_desc d = group_desc();
+	spring_chain_desc d = group_desc(1);
 	scene_alloc_counter count = {0};
 	spring_allocator a = scene_counting_allocator(&count);
 	spring_set_allocator(&a);
@@ -194,7 +258,7 @@ static int test_group_memory(void)
 
 static int test_group_bad_input(void)
 {
-	spring_chain_desc d = group_desc();
+	spring_chain_desc d = group_desc(1);
 	spring_error e;
 	spring_chain_group *g = NULL;
 	// Colliders are refused with a sentence that says so.
@@ -266,6 +330,8 @@ int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_determinism_group_matches_single_chains);
+	RUN_TEST(test_determinism_group_every_instruction_set);
+	RUN_TEST(test_determinism_group_many_chains);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_bad_input);
 	return TEST_SUMMARY();

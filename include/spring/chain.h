@@ -323,8 +323,9 @@ SPRING_API const spring_clock *spring_chain_clock(const spring_chain *chain);
 // the inherited-motion caps and the rest thresholds. Rest and sleep are per chain, with the
 // results of single chains; a sleeping chain is computed with the others (the loops run over all
 // chains) and put back, so it saves work only when every chain of the group sleeps (then an update
-// costs a comparison per chain). The step is vectorised over the chains (SSE2, and AVX2 where the
-// processor has it in x86-64 gcc builds); the results do not depend on the width. No allocation
+// costs a comparison per chain). The step is vectorised over the chains (SSE2, AVX2 or AVX-512
+// chosen at run time, as the batch springs; wasm simd128 when built with -msimd128); the results
+// do not depend on the width. No allocation
 // after create/init; the group is thread-free (one group per thread, or different groups per thread).
 
 typedef struct spring_chain_group spring_chain_group;

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// The common case of the tip chains' physics step (chain.c's fast_run: the exact integrator, 3D,
+// no cone limit, no colliders, the projected velocity removed), written once and included by
+// chain.c once per lane type: a float (one lane: single chains, and groups without vectors) and
+// the float vectors of each instruction set. Before including, chain.c defines (this file
+// undefines them at its end):
+//   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
+//                 instruction set (may be empty)
+//   B             the lanes per block of the planes (slots B floats apart)
+//   VF, VI        the float and int lane types, W lanes of them
+//   SPLAT(x)      x in every lane; SQRT(v) the lanes' square roots; SEL(m, a, b) a where the
+//                 mask m is set, b elsewhere; NOT(m); ANY(m) nonzero when a lane of m is set;
+//                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
+// Without VF, one lane: float and int (comparisons give 0 or 1) and the plain C operations.
+// Every lane performs exactly the float operations of the scalar code of a single chain, in the
+// same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
+// nor on its neighbours. Bone by bone, every vector of W lanes (independent work for the
+// processor); one pointer per bone and block reaches every slot at a constant offset.
+
+#ifndef VF
+#define VF float
+#define VI int
+#define W 1
+#define SPLAT(x) (x)
+#define SQRT(v) sqrtf(v)
+#define SEL(m, a, b) ((m) ? (a) : (b))
+#define NOT(m) (!(m))
+#define ANY(m) (m)
+#define ABSV(v) fabsf(v)
+#define LANE(v, l) (v)
+#endif
+
+TARGET static inline VF KERNEL(ld)(const float *p)
+{
+	VF r;
+	memcpy(&r, p, sizeof r);
+	return r;
+}
+
+TARGET static inline void KERNEL(st)(float *p, VF v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+// The quaternion product a * b, as quat_mul_f.
+TARGET static ALWAYS_INLINE void KERNEL(qmul)(VF ax, VF ay, VF az, VF aw, VF bx, VF by, VF bz, VF bw, VF *ox, VF *oy, VF *oz,
+                                              VF *ow)
+{
+	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
+	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
+	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
+	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
+}
+
+// v rotated by the unit quaternion q, as rotate_f.
+TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, VF vy, VF vz, VF *ox, VF *oy, VF *oz)
+{
+	VF tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
+	*ox = vx + qw * tx + (qy * tz - qz * ty);
+	*oy = vy + qw * ty + (qz * tx - qx * tz);
+	*oz = vz + qw * tz + (qx * ty - qy * tx);
+}
+
+TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
+{
+	const spring_chain *c = job->c;
+	const chain_arrays *a = job->a;
+	const size_t row = a->row;
+	const float per_step = 1.0f / c->clock.step;
+	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
+	const VF zero = SPLAT(0.0f);
+	// Bone by bone over every vector of lanes: the vectors of a bone are independent work.
+	for (int i = job->i0; i < job->i1; i++) {
+		const spring_xform3 *local = &job->locals[i];
+		const spring_vec3 t = a->tip_local[i];
+		const float len = a->length[i], ilen = 1.0f / len, tiny = 1e-4f * len, fix_below = 2.0f * len * tiny;
+		const VF lqx = SPLAT(local->rotation.x), lqy = SPLAT(local->rotation.y), lqz = SPLAT(local->rotation.z);
+		const VF lqw = SPLAT(local->rotation.w), lpx = SPLAT(local->position.x), lpy = SPLAT(local->position.y);
+		const VF lpz = SPLAT(local->position.z), tlx = SPLAT(t.x), tly = SPLAT(t.y), tlz = SPLAT(t.z);
+		for (int l0 = 0; l0 < job->lanes; l0 += W) {
+			// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
+			const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
+			float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
+			const float *k = job->k + blk * (size_t)K_COUNT * B + in;
+			// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
+			const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
+			const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
+			const VF bpx = KERNEL(ld)(pos), bpy = KERNEL(ld)(pos + B), bpz = KERNEL(ld)(pos + 2 * B);
+			const VF bqx = KERNEL(ld)(rot), bqy = KERNEL(ld)(rot + B), bqz = KERNEL(ld)(rot + 2 * B);
+			const VF bqw = KERNEL(ld)(rot + 3 * B);
+			const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
+			const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
+			const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
+			// The last step's pose becomes the previous one.
+			for (int q = 0; q < 7; q++) {
+				KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
+			}
+			// The rigid frame (frame_one).
+			VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
+			KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
+			KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
+			KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
+			const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
+			const VF gx = px + ux, gy = py + uy, gz = pz + uz;
+			// The spring toward the rigid tip under the constant acceleration.
+			const VF tx = KERNEL(ld)(p + (size_t)P_TX * B), ty = KERNEL(ld)(p + (size_t)P_TY * B);
+			const VF tz = KERNEL(ld)(p + (size_t)P_TZ * B);
+			const VF vx = KERNEL(ld)(p + (size_t)P_VX * B), vy = KERNEL(ld)(p + (size_t)P_VY * B);
+			const VF vz = KERNEL(ld)(p + (size_t)P_VZ * B);
+			const VF pp = KERNEL(ld)(p + (size_t)P_PP * B), pv = KERNEL(ld)(p + (size_t)P_PV * B);
+			const VF vp = KERNEL(ld)(p + (size_t)P_VP * B), vv = KERNEL(ld)(p + (size_t)P_VV * B);
+			const VF f0 = KERNEL(ld)(p + (size_t)P_F0 * B), f1 = KERNEL(ld)(p + (size_t)P_F1 * B);
+			const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
+			const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
+			const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
+			const VF xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
+			VF nx = (vp * ex + vv * vx) + f1 * kax;
+			VF ny = (vp * ey + vv * vy) + f1 * kay;
+			VF nz = (vp * ez + vv * vz) + f1 * kaz;
+			// The direction from the pivot (the rigid one when the tip is on the pivot).
+			VF dx = xx - px, dy = xy - py, dz = xz - pz;
+			const VF d2 = dx * dx + dy * dy + dz * dz;
+			const VF inv = 1.0f / SQRT(d2);
+			const VI okd = (d2 > zero) & (d2 <= SPLAT(FLT_MAX));
+			const VF sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+			dx = SEL(okd, sx0, rx0);
+			dy = SEL(okd, sy0, ry0);
+			dz = SEL(okd, sz0, rz0);
+			// The projection's velocity removal.
+			const VF along = nx * dx + ny * dy + nz * dz;
+			nx = nx - dx * along;
+			ny = ny - dy * along;
+			nz = nz - dz * along;
+			// The tip at the bone length.
+			const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
+			KERNEL(st)(p + (size_t)P_TX * B, x);
+			KERNEL(st)(p + (size_t)P_TY * B, y);
+			KERNEL(st)(p + (size_t)P_TZ * B, z);
+			KERNEL(st)(p + (size_t)P_VX * B, nx);
+			KERNEL(st)(p + (size_t)P_VY * B, ny);
+			KERNEL(st)(p + (size_t)P_VZ * B, nz);
+			KERNEL(st)(p + (size_t)P_GX * B, gx);
+			KERNEL(st)(p + (size_t)P_GY * B, gy);
+			KERNEL(st)(p + (size_t)P_GZ * B, gz);
+			// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
+			// position below. Lanes already found moving at an earlier bone need no test.
+			VI r;
+			memcpy(&r, job->rest + l0, sizeof r);
+			const VI live = r != (r & 0); // lanes still at rest, as a mask
+			if (ANY(live)) {
+				const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
+				VF m = SEL(ax > ay, ax, ay);
+				m = SEL(m > az, m, az);
+				const VF grain = 8.0f * FLT_EPSILON * m;
+				const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
+				const VF gs = grain * per_step;
+				const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
+				const VF qx = x - gx, qy = y - gy, qz = z - gz;
+				const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
+				r = r & ((forced | ok) & 1);
+				memcpy(job->rest + l0, &r, sizeof r);
+				if (ANY(forced & live)) {
+					for (int l = 0; l < W; l++) {
+						if (LANE(forced, l) && LANE(r, l) && l0 + l < job->lanes) {
+							spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
+							spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
+							spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+							chain_arrays ab = *a;
+							ab.planes += blk * job->block_floats;
+							spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
+							job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l),
+							                            LANE(nz, l), e.x, e.y, e.z, per_step);
+						}
+					}
+				}
+			}
+			// The aim (aim_one): the shortest arc from the rigid to the simulated direction.
+			VF wx, wy, wz, ww;
+			{
+				const VF cx = uy * dz - uz * dy;
+				const VF cy = uz * dx - ux * dz;
+				const VF cz = ux * dy - uy * dx;
+				const VF cw = len + (ux * dx + uy * dy + uz * dz);
+				const VF m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+				const VF ainv = 1.0f / SQRT(m2);
+				KERNEL(qmul)(cx * ainv, cy * ainv, cz * ainv, cw * ainv, rx, ry, rz, rw, &wx, &wy, &wz, &ww);
+				const VF s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
+				wx = wx * s;
+				wy = wy * s;
+				wz = wz * s;
+				ww = ww * s;
+				const VI fix = NOT(m2 >= SPLAT(fix_below));
+				if (ANY(fix)) {
+					for (int l = 0; l < W; l++) {
+						if (LANE(fix, l)) {
+							spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
+							                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
+							LANE(wx, l) = q.x;
+							LANE(wy, l) = q.y;
+							LANE(wz, l) = q.z;
+							LANE(ww, l) = q.w;
+						}
+					}
+				}
+			}
+			KERNEL(st)(p + (size_t)P_W * B, px);
+			KERNEL(st)(p + (size_t)(P_W + 1) * B, py);
+			KERNEL(st)(p + (size_t)(P_W + 2) * B, pz);
+			KERNEL(st)(p + (size_t)(P_W + 3) * B, wx);
+			KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
+			KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
+			KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
+		}
+	}
+}
+
+#undef KERNEL
+#undef TARGET
+#undef VF
+#undef VI
+#undef W
+#undef B
+#undef SPLAT
+#undef SQRT
+#undef SEL
+#undef NOT
+#undef ANY
+#undef ABSV
+#undef LANE
