@@ -27,17 +27,14 @@ for t in "${tests[@]}"; do
 	echo "== wasm32 $t"
 	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/$t.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-# The batch kernels' simd128 path: test_batch once more, built with -msimd128.
-if [[ " ${tests[*]} " == *" test_batch "* ]]; then
-	clang "${cflags[@]}" -msimd128 "${lib[@]}" tests/test_batch.c -lm -Wl,-z,stack-size=1048576 -o "$out/test_batch_simd128.wasm"
-	echo "== wasm32 simd128 test_batch"
-	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/test_batch_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-fi
-# The tip chain groups' simd128 kernel: test_chain_group once more, built with -msimd128.
-if [[ " ${tests[*]} " == *" test_chain_group "* ]]; then
-	clang "${cflags[@]}" -msimd128 "${lib[@]}" tests/test_chain_group.c -lm -Wl,-z,stack-size=1048576 -o "$out/test_chain_group_simd128.wasm"
-	echo "== wasm32 simd128 test_chain_group"
-	if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/test_chain_group_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-fi
+# The vector kernels' simd128 paths (batch, tip chain groups, angle chain groups): those tests once
+# more, built with -msimd128 (the library compiled into them with it).
+for t in test_batch test_chain_group test_chain2d_group; do
+	if [[ " ${tests[*]} " == *" $t "* ]]; then
+		clang "${cflags[@]}" -msimd128 "${lib[@]}" "tests/$t.c" -lm -Wl,-z,stack-size=1048576 -o "$out/${t}_simd128.wasm"
+		echo "== wasm32 simd128 $t"
+		if node --experimental-wasi-unstable-preview1 scripts/run-wasi.mjs "$out/${t}_simd128.wasm"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	fi
+done
 echo "wasm32: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
