@@ -102,7 +102,11 @@ SPRING_API void spring_chain2d_destroy(spring_chain2d *chain);
 /// interpolated from the previous frame's across the sub-steps (position linearly, angle along
 /// the shortest arc). The acceleration the segments feel (inertia) comes from a smooth path
 /// through the last four frames' root positions, so it does not arrive as one jolt per frame and
-/// 24 fps moves the chain like 240 fps. No allocation.
+/// 24 fps moves the chain like 240 fps. The segments step in float (the arithmetic a group runs
+/// on 4, 8 or 16 chains at once, the same bits on every platform); every input is checked before
+/// anything changes and a step cannot fail: the forces and the pivot's acceleration a segment
+/// feels are bounded at 1e15 units/s^2 and the error it steps on at 1e6 rad, far beyond any
+/// motion a frame can show. No allocation.
 SPRING_API spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
 /// Animated local angle offsets (radians, added to each rest angle) for the frame being
 /// submitted by the next update; interpolated across its sub-steps like the root. `count`
@@ -384,8 +388,10 @@ SPRING_API const spring_clock *spring_chain_group_clock(const spring_chain_group
 // Groups of angle chains
 //
 // `spring_chain2d_group`: many angle chains of one shape (one spring_chain2d_desc) stepped
-// together, each segment's state stored across the chains (structure of arrays) so the work runs
-// chain by chain over contiguous memory. Every chain behaves exactly as a spring_chain2d made
+// together, each segment's state stored across the chains (structure of arrays): a frame is
+// stepped for a vector of chains at a time (SSE2, AVX2 or AVX-512 chosen at run time on x86-64,
+// simd128 in a wasm build made with -msimd128, plain C elsewhere), and the poses are drawn the
+// same way. Every chain behaves exactly as a spring_chain2d made
 // from the same description and given the same calls: the results are bit-identical (tested over
 // hundreds of frames with different roots, hitches, teleports, resets and sleeping chains). The
 // chains share the description's settings and one clock (one frame_dt for all); each chain has its
