@@ -18,6 +18,7 @@
 #include "scenes.h"
 #include "test_macros.h"
 
+#include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2123,6 +2124,53 @@ static int test_strong_gravity_balance(void)
 // float in k (x - target) (k = c = m = 3.4e38, stable k/m = 1) with gravity fails the update
 // with an error and no assertion, and nothing changed, although segment 0 could step.
 
+// 21b. A step cannot fail: the largest valid forces, inertia 100 and a root jumping across the
+// coordinate range every frame (and every 1e-5 s) leave every update OK, the state finite and
+// every segment's speed within half a turn per step.
+static int extreme_inputs_stay_finite(spring_vec2 gravity, spring_vec2 wind)
+{
+	spring_chain2d_segment segs[4];
+	fill_segments(segs, 4, 1e-6f, 0.3f);
+	segs[2].length = 1e6f;
+	segs[1].limit = 0.5f;
+	const spring_params stiff = {3.4e38f, 1.0f, 1.0f}, soft = {1.2e-38f, 0.0f, 1.0f};
+	spring_chain2d_desc d = {.segment_count = 4,
+	                         .segments = segs,
+	                         .params = stiff,
+	                         .tip_params = soft,
+	                         .gravity = gravity,
+	                         .wind = wind,
+	                         .inertia = 100.0f};
+	box b;
+	ENSURE(box_make(&b, &d));
+	const float max_speed = (float)(SPRING_PI / (double)SPRING_CLOCK_DEFAULT_STEP);
+	for (int f = 0; f < 400; f++) {
+		float x = (f % 2 ? 1e6f : -1e6f), y = (f % 3 ? -1e6f : 1e6f);
+		float dt = f % 5 ? 1.0f / 60.0f : 1e-5f;
+		ENSURE(spring_chain2d_update(b.c, scene_xform2(x, y, (float)f), dt) == SPRING_OK);
+		spring_xform2 pose[5];
+		ENSURE(spring_chain2d_get_pose(b.c, pose, NULL, 5) == SPRING_OK);
+		for (int i = 0; i < 4; i++) {
+			spring_state s;
+			ENSURE(spring_chain2d_get_state(b.c, i, &s) == SPRING_OK);
+			ENSURE_MSG(spring_is_finite(s.x) && fabsf(s.v) <= max_speed, "frame %d segment %d: %g %g", f, i, (double)s.x,
+			           (double)s.v);
+			ENSURE(spring_is_finite(pose[i + 1].position.x) && spring_is_finite(pose[i + 1].position.y));
+		}
+	}
+	box_free(&b);
+	return 0;
+}
+
+static int test_extreme_inputs_stay_finite(void)
+{
+	// The largest valid forces (every field stiff), then none: the pivot's acceleration alone
+	// pulls the softest valid spring (k/m 1.2e-38) far past float range.
+	ENSURE(extreme_inputs_stay_finite(spring_vec2_make(FLT_MAX, -FLT_MAX), spring_vec2_make(FLT_MAX, FLT_MAX)) == 0);
+	ENSURE(extreme_inputs_stay_finite(spring_vec2_make(0.0f, 0.0f), spring_vec2_make(0.0f, 0.0f)) == 0);
+	return 0;
+}
+
 static int test_update_all_or_nothing(void)
 {
 	spring_chain2d_segment segs[3];
@@ -2253,6 +2301,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_root_limits);
 	RUN_TEST(test_exact_rest_and_sleep);
 	RUN_TEST(test_strong_gravity_balance);
+	RUN_TEST(test_extreme_inputs_stay_finite);
 	RUN_TEST(test_update_all_or_nothing);
 	return TEST_SUMMARY();
 }
