@@ -845,8 +845,9 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 		memcpy(prev, angle, offset_bytes);
 		float parent = L.v[SPRING_CHAIN2D_LN_RA]; // this step's simulated angle of the parent
 		for (int i = 0; i < n; i++) {
-			spring_chain2d_lane_segment(&st[i], &in, inertia[i], spring_chain2d_k15(length[i]), parent, rest[i], off[i] != 0.0f,
-			                            off[i], &angle[i], &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
+			spring_chain2d_lane_segment(&st[i], st[i].limit > 0.0f, &in, in.turn != 0.0f, inertia[i],
+			                            spring_chain2d_k15(length[i]), parent, rest[i], off[i] != 0.0f, off[i], &angle[i],
+			                            &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
 			parent = angle[i];
 		}
 		memcpy(used, off, offset_bytes);

@@ -422,127 +422,128 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 // vector of chains at a time (its chains' state stays in registers through the steps); `segments`
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
 // every chain of the block is awake (`blend` is a constant in each copy).
-#define GROUP_FRAME(SUFFIX)                                                                                                  \
-	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                      \
-	{                                                                                                                        \
-		return ANY(m);                                                                                                       \
-	}                                                                                                                        \
-	static inline K_ATTR_INLINE void segments_##SUFFIX(const group_frame *r, size_t b, bool blend, const K(chain_in) * ch,   \
-	                                                   T parent, TI awake)                                                   \
-	{                                                                                                                        \
-		for (int i = 0; i < r->n; i++) {                                                                                     \
-			const size_t k = (size_t)i * (size_t)r->stride + b;                                                              \
-			K(step_in) in;                                                                                                   \
-			T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                       \
-			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                            \
-			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                            \
-			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                            \
-			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                            \
-			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                            \
-			in.limit = SPLAT(r->limit[i]);                                                                                   \
-			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                     \
-			memcpy(&x, r->angle + k, sizeof(T));                                                                             \
-			memcpy(&v, r->velocity + k, sizeof(T));                                                                          \
-			x1 = x;                                                                                                          \
-			v1 = v;                                                                                                          \
-			K(segment)                                                                                                       \
-			(&in, ch, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1); \
-			T prev = x;                                                                                                      \
-			if (blend) {                                                                                                     \
-				T old_prev, old_target, old_s, old_c, old_key;                                                               \
-				memcpy(&old_prev, r->prev + k, sizeof(T));                                                                   \
-				memcpy(&old_target, r->target + k, sizeof(T));                                                               \
-				memcpy(&old_s, r->sin + k, sizeof(T));                                                                       \
-				memcpy(&old_c, r->cos + k, sizeof(T));                                                                       \
-				memcpy(&old_key, r->key + k, sizeof(T));                                                                     \
-				prev = SEL(awake, x, old_prev);                                                                              \
-				x1 = SEL(awake, x1, x);                                                                                      \
-				v1 = SEL(awake, v1, v);                                                                                      \
-				t1 = SEL(awake, t1, old_target);                                                                             \
-				s1 = SEL(awake, s1, old_s);                                                                                  \
-				c1 = SEL(awake, c1, old_c);                                                                                  \
-				key1 = SEL(awake, key1, old_key);                                                                            \
-			}                                                                                                                \
-			parent = x1;                                                                                                     \
-			memcpy(r->angle + k, &x1, sizeof(T));                                                                            \
-			memcpy(r->velocity + k, &v1, sizeof(T));                                                                         \
-			memcpy(r->prev + k, &prev, sizeof(T));                                                                           \
-			memcpy(r->target + k, &t1, sizeof(T));                                                                           \
-			memcpy(r->sin + k, &s1, sizeof(T));                                                                              \
-			memcpy(r->cos + k, &c1, sizeof(T));                                                                              \
-			memcpy(r->key + k, &key1, sizeof(T));                                                                            \
-		}                                                                                                                    \
-	}                                                                                                                        \
-	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *r)                                                             \
-	{                                                                                                                        \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                      \
-		K(basis) p;                                                                                                          \
-		p.step = SPLAT(r->settings.step);                                                                                    \
-		p.inv_step = SPLAT(r->settings.inv_step);                                                                            \
-		p.held_max = SPLAT(r->settings.held_max);                                                                            \
-		p.max_speed = SPLAT(r->settings.max_speed);                                                                          \
-		p.turns = r->settings.turns;                                                                                         \
-		const spring_chain2d_basis *frame = &r->bases[0];                                                                    \
-		for (int q = 0; q < 6; q++) {                                                                                        \
-			p.r[q] = SPLAT(frame->r[q]);                                                                                     \
-		}                                                                                                                    \
-		p.elapsed = SPLAT(frame->elapsed);                                                                                   \
-		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                 \
-		const TI all = SPLAT(0.0f) == 0.0f;                                                                                  \
-		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                              \
-			K(lane) L;                                                                                                       \
-			T tox, toy, toa;                                                                                                 \
-			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                              \
-				memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                                     \
-			}                                                                                                                \
-			memcpy(&tox, r->rows + (size_t)R_TOX * (size_t)r->stride + b, sizeof(T));                                        \
-			memcpy(&toy, r->rows + (size_t)R_TOY * (size_t)r->stride + b, sizeof(T));                                        \
-			memcpy(&toa, r->rows + (size_t)R_TOA * (size_t)r->stride + b, sizeof(T));                                        \
-			const TI awake_frame = MNOT(K(frame_asleep)(&L, tox, toy, toa)) & r_padding_mask_##SUFFIX(r, b);                 \
-			if (frame->knot) {                                                                                               \
-				K(knot)(&p, tox, toy, &L);                                                                                   \
-			}                                                                                                                \
-			for (int k = 0; k < r->steps; k++) {                                                                             \
-				const spring_chain2d_basis *at = &r->bases[k];                                                               \
-				p.w1 = SPLAT(at->w1);                                                                                        \
-				p.w2 = SPLAT(at->w2);                                                                                        \
-				p.w3 = SPLAT(at->w3);                                                                                        \
-				p.inv_span = SPLAT(at->inv_span);                                                                            \
-				p.has_span = at->has_span;                                                                                   \
-				p.g = SPLAT(1.0f - r->fractions[k]);                                                                         \
-				K(chain_in) ch;                                                                                              \
-				TI still;                                                                                                    \
-				T parent = L.v[SPRING_CHAIN2D_LN_RA];                                                                        \
-				TI awake = K(begin)(&p, &L, tox, toy, toa, awake_frame, all, &ch, &still);                                   \
-				T next = L.v[SPRING_CHAIN2D_LN_RA];                                                                          \
-				parent = SEL(awake, next, parent);                                                                           \
-				TI every = awake == all;                                                                                     \
-				if (any_##SUFFIX(awake)) {                                                                                   \
-					if (!any_##SUFFIX(MNOT(every))) {                                                                        \
-						segments_##SUFFIX(r, b, false, &ch, parent, awake);                                                  \
-					} else {                                                                                                 \
-						segments_##SUFFIX(r, b, true, &ch, parent, awake);                                                   \
-					}                                                                                                        \
-				}                                                                                                            \
-				if (any_##SUFFIX(still)) {                                                                                   \
-					int32_t still_bits[LANE_PAD];                                                                            \
-					memcpy(still_bits, &still, sizeof still);                                                                \
-					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                      \
-						memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                             \
-					}                                                                                                        \
-					frame_try_rest(r, b, lanes, still_bits);                                                                 \
-					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                      \
-						memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                             \
-					}                                                                                                        \
-				}                                                                                                            \
-			}                                                                                                                \
-			L.v[SPRING_CHAIN2D_LN_IX] = tox;                                                                                 \
-			L.v[SPRING_CHAIN2D_LN_IY] = toy;                                                                                 \
-			L.v[SPRING_CHAIN2D_LN_IA] = toa;                                                                                 \
-			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                              \
-				memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                                     \
-			}                                                                                                                \
-		}                                                                                                                    \
+#define GROUP_FRAME(SUFFIX)                                                                                                \
+	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                    \
+	{                                                                                                                      \
+		return ANY(m);                                                                                                     \
+	}                                                                                                                      \
+	static inline K_ATTR_INLINE void segments_##SUFFIX(const group_frame *r, size_t b, bool blend, const K(chain_in) * ch, \
+	                                                   T parent, TI awake)                                                 \
+	{                                                                                                                      \
+		for (int i = 0; i < r->n; i++) {                                                                                   \
+			const size_t k = (size_t)i * (size_t)r->stride + b;                                                            \
+			K(step_in) in;                                                                                                 \
+			T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                     \
+			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                          \
+			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                          \
+			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                          \
+			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                          \
+			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                          \
+			in.limit = SPLAT(r->limit[i]);                                                                                 \
+			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                   \
+			memcpy(&x, r->angle + k, sizeof(T));                                                                           \
+			memcpy(&v, r->velocity + k, sizeof(T));                                                                        \
+			x1 = x;                                                                                                        \
+			v1 = v;                                                                                                        \
+			K(segment)                                                                                                     \
+			(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), parent, SPLAT(r->rest[i]), 0,      \
+			 SPLAT(0.0f), &x1, &v1, &t1, &s1, &c1, &key1);                                                                 \
+			T prev = x;                                                                                                    \
+			if (blend) {                                                                                                   \
+				T old_prev, old_target, old_s, old_c, old_key;                                                             \
+				memcpy(&old_prev, r->prev + k, sizeof(T));                                                                 \
+				memcpy(&old_target, r->target + k, sizeof(T));                                                             \
+				memcpy(&old_s, r->sin + k, sizeof(T));                                                                     \
+				memcpy(&old_c, r->cos + k, sizeof(T));                                                                     \
+				memcpy(&old_key, r->key + k, sizeof(T));                                                                   \
+				prev = SEL(awake, x, old_prev);                                                                            \
+				x1 = SEL(awake, x1, x);                                                                                    \
+				v1 = SEL(awake, v1, v);                                                                                    \
+				t1 = SEL(awake, t1, old_target);                                                                           \
+				s1 = SEL(awake, s1, old_s);                                                                                \
+				c1 = SEL(awake, c1, old_c);                                                                                \
+				key1 = SEL(awake, key1, old_key);                                                                          \
+			}                                                                                                              \
+			parent = x1;                                                                                                   \
+			memcpy(r->angle + k, &x1, sizeof(T));                                                                          \
+			memcpy(r->velocity + k, &v1, sizeof(T));                                                                       \
+			memcpy(r->prev + k, &prev, sizeof(T));                                                                         \
+			memcpy(r->target + k, &t1, sizeof(T));                                                                         \
+			memcpy(r->sin + k, &s1, sizeof(T));                                                                            \
+			memcpy(r->cos + k, &c1, sizeof(T));                                                                            \
+			memcpy(r->key + k, &key1, sizeof(T));                                                                          \
+		}                                                                                                                  \
+	}                                                                                                                      \
+	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *r)                                                           \
+	{                                                                                                                      \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                    \
+		K(basis) p;                                                                                                        \
+		p.step = SPLAT(r->settings.step);                                                                                  \
+		p.inv_step = SPLAT(r->settings.inv_step);                                                                          \
+		p.held_max = SPLAT(r->settings.held_max);                                                                          \
+		p.max_speed = SPLAT(r->settings.max_speed);                                                                        \
+		p.turns = r->settings.turns;                                                                                       \
+		const spring_chain2d_basis *frame = &r->bases[0];                                                                  \
+		for (int q = 0; q < 6; q++) {                                                                                      \
+			p.r[q] = SPLAT(frame->r[q]);                                                                                   \
+		}                                                                                                                  \
+		p.elapsed = SPLAT(frame->elapsed);                                                                                 \
+		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                               \
+		const TI all = SPLAT(0.0f) == 0.0f;                                                                                \
+		for (size_t b = 0; b < (size_t)r->stride; b += lanes) {                                                            \
+			K(lane) L;                                                                                                     \
+			T tox, toy, toa;                                                                                               \
+			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                            \
+				memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                                   \
+			}                                                                                                              \
+			memcpy(&tox, r->rows + (size_t)R_TOX * (size_t)r->stride + b, sizeof(T));                                      \
+			memcpy(&toy, r->rows + (size_t)R_TOY * (size_t)r->stride + b, sizeof(T));                                      \
+			memcpy(&toa, r->rows + (size_t)R_TOA * (size_t)r->stride + b, sizeof(T));                                      \
+			const TI awake_frame = MNOT(K(frame_asleep)(&L, tox, toy, toa)) & r_padding_mask_##SUFFIX(r, b);               \
+			if (frame->knot) {                                                                                             \
+				K(knot)(&p, tox, toy, &L);                                                                                 \
+			}                                                                                                              \
+			for (int k = 0; k < r->steps; k++) {                                                                           \
+				const spring_chain2d_basis *at = &r->bases[k];                                                             \
+				p.w1 = SPLAT(at->w1);                                                                                      \
+				p.w2 = SPLAT(at->w2);                                                                                      \
+				p.w3 = SPLAT(at->w3);                                                                                      \
+				p.inv_span = SPLAT(at->inv_span);                                                                          \
+				p.has_span = at->has_span;                                                                                 \
+				p.g = SPLAT(1.0f - r->fractions[k]);                                                                       \
+				K(chain_in) ch;                                                                                            \
+				TI still;                                                                                                  \
+				T parent = L.v[SPRING_CHAIN2D_LN_RA];                                                                      \
+				TI awake = K(begin)(&p, &L, tox, toy, toa, awake_frame, all, &ch, &still);                                 \
+				T next = L.v[SPRING_CHAIN2D_LN_RA];                                                                        \
+				parent = SEL(awake, next, parent);                                                                         \
+				TI every = awake == all;                                                                                   \
+				if (any_##SUFFIX(awake)) {                                                                                 \
+					if (!any_##SUFFIX(MNOT(every))) {                                                                      \
+						segments_##SUFFIX(r, b, false, &ch, parent, awake);                                                \
+					} else {                                                                                               \
+						segments_##SUFFIX(r, b, true, &ch, parent, awake);                                                 \
+					}                                                                                                      \
+				}                                                                                                          \
+				if (any_##SUFFIX(still)) {                                                                                 \
+					int32_t still_bits[LANE_PAD];                                                                          \
+					memcpy(still_bits, &still, sizeof still);                                                              \
+					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                    \
+						memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                           \
+					}                                                                                                      \
+					frame_try_rest(r, b, lanes, still_bits);                                                               \
+					for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                    \
+						memcpy(&L.v[q], r->rows + (size_t)q * (size_t)r->stride + b, sizeof(T));                           \
+					}                                                                                                      \
+				}                                                                                                          \
+			}                                                                                                              \
+			L.v[SPRING_CHAIN2D_LN_IX] = tox;                                                                               \
+			L.v[SPRING_CHAIN2D_LN_IY] = toy;                                                                               \
+			L.v[SPRING_CHAIN2D_LN_IA] = toa;                                                                               \
+			for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                            \
+				memcpy(r->rows + (size_t)q * (size_t)r->stride + b, &L.v[q], sizeof(T));                                   \
+			}                                                                                                              \
+		}                                                                                                                  \
 	}
 
 // The chains of the block at b that exist (the padding lanes never wake).

@@ -93,8 +93,8 @@ typedef struct K(step_in) {
 /// unfolded error; the speed bound +-max_speed; the limit about t with the outward velocity
 /// removed. The error is bounded by SPRING_LANE_ERROR_MAX and every product of finite values stays
 /// a float or an infinity that a bound removes, so the new state is finite. *target receives t.
-static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field, T parent, T rest, int animated, T offset,
-                                  T held_max, T max_speed, T *x, T *v, T *target)
+static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T stiff_field, T parent, T rest, int animated,
+                                  T offset, T held_max, T max_speed, T *x, T *v, T *target)
 {
 	T x0 = *x, v0 = *v;
 	// parent and rest are folded: without an offset their sum needs one wrap (the same bits).
@@ -115,13 +115,17 @@ static inline K_ATTR void K(step)(const K(step_in) * in, T alpha, T stiff_field,
 	nx = ANY(FABS(nx) >= SPRING_LANE_WRAP_MAX) ? K(fold)(nx) : K(wrap)(nx);
 	nv = SEL(nv > max_speed, max_speed, nv);
 	nv = SEL(nv < -max_speed, -max_speed, nv);
-	T swing = K(wrap)(nx - t);
-	TI over = (in->limit > 0.0f) & (FABS(swing) > in->limit);
-	TI up = swing > 0.0f;
-	T edge = K(wrap)(t + SEL(up, in->limit, -in->limit));
-	*x = SEL(over, edge, nx);
-	TI outward = over & (nv != 0.0f) & ((nv > 0.0f) == up);
-	*v = SEL(outward, SPLAT(0.0f), nv);
+	if (limited) { // some lane has a limit (otherwise none is crossed: the same bits)
+		T swing = K(wrap)(nx - t);
+		TI over = (in->limit > 0.0f) & (FABS(swing) > in->limit);
+		TI up = swing > 0.0f;
+		T edge = K(wrap)(t + SEL(up, in->limit, -in->limit));
+		nx = SEL(over, edge, nx);
+		TI outward = over & (nv != 0.0f) & ((nv > 0.0f) == up);
+		nv = SEL(outward, SPLAT(0.0f), nv);
+	}
+	*x = nx;
+	*v = nv;
 	*target = t;
 }
 
@@ -138,10 +142,10 @@ typedef struct K(chain_in) {
 /// A segment's whole step: its angle *x carried by the chain's turn, the field taken there (kept:
 /// *s, *c of the angle *key), then K(step) under the parent's angle of this step. The caller keeps
 /// *x's old value as the previous angle.
-static inline K_ATTR void K(segment)(const K(step_in) * in, const K(chain_in) * chain, T inertia, T k15, T parent, T rest,
-                                     int animated, T offset, T *x, T *v, T *target, T *s, T *c, T *key)
+static inline K_ATTR void K(segment)(const K(step_in) * in, int limited, const K(chain_in) * chain, int turning, T inertia, T k15,
+                                     T parent, T rest, int animated, T offset, T *x, T *v, T *target, T *s, T *c, T *key)
 {
-	T x0 = SEL(chain->turn != 0.0f, K(wrap)(*x + chain->turn), *x);
+	T x0 = turning ? SEL(chain->turn != 0.0f, K(wrap)(*x + chain->turn), *x) : *x;
 	T alpha, held;
 	K(field)(x0, inertia, k15, chain->fx, chain->fy, chain->px, chain->py, &alpha, &held, s, c);
 	// The steady field's stiffness at its balance, |g + w| k15, counts wherever the segment is: far
@@ -150,8 +154,8 @@ static inline K_ATTR void K(segment)(const K(step_in) * in, const K(chain_in) * 
 	*key = x0;
 	*x = x0;
 	K(step)
-	(in, alpha, SEL(steady > held, steady, held), parent, rest, animated, offset, chain->held_max, chain->max_speed, x, v,
-	 target);
+	(in, limited, alpha, SEL(steady > held, steady, held), parent, rest, animated, offset, chain->held_max, chain->max_speed, x,
+	 v, target);
 }
 
 /// The drawn angle between two stepped ones at `alpha` in (0, 1): along the shortest arc.
