@@ -843,11 +843,14 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 			continue;
 		}
 		memcpy(prev, angle, offset_bytes);
+		// The fields of every segment at once, then the walk down the chain.
+		float alpha[SPRING_CHAIN_MAX_BONES], stiff[SPRING_CHAIN_MAX_BONES];
+		const spring_chain2d_fields fields = {n, in.turn != 0.0f, in, angle, inertia, length, alpha, stiff, sn, cs, key};
+		spring_chain2d_internal_fields(&fields);
 		float parent = L.v[SPRING_CHAIN2D_LN_RA]; // this step's simulated angle of the parent
 		for (int i = 0; i < n; i++) {
-			spring_chain2d_lane_segment(&st[i], st[i].limit > 0.0f, &in, in.turn != 0.0f, inertia[i],
-			                            spring_chain2d_k15(length[i]), parent, rest[i], off[i] != 0.0f, off[i], &angle[i],
-			                            &velocity[i], &target[i], &sn[i], &cs[i], &key[i]);
+			spring_chain2d_lane_step(&st[i], st[i].limit > 0.0f, alpha[i], stiff[i], parent, rest[i], off[i] != 0.0f, off[i],
+			                         in.held_max, in.max_speed, &angle[i], &velocity[i], &target[i]);
 			parent = angle[i];
 		}
 		memcpy(used, off, offset_bytes);

@@ -633,6 +633,38 @@ typedef struct group_pose {
 		}                                                                                                         \
 	}
 
+// One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
+// of one chain from `first` on, a vector of segments at a time; returns the first not taken.
+#define GROUP_FIELDS(SUFFIX)                                                                                    \
+	static K_ATTR_ROWS int fields_##SUFFIX(const spring_chain2d_fields *a, int first)                           \
+	{                                                                                                           \
+		const int lanes = (int)(sizeof(T) / sizeof(float));                                                     \
+		K(chain_in) ch;                                                                                         \
+		ch.fx = SPLAT(a->chain.fx);                                                                             \
+		ch.fy = SPLAT(a->chain.fy);                                                                             \
+		ch.steady = SPLAT(a->chain.steady);                                                                     \
+		ch.px = SPLAT(a->chain.px);                                                                             \
+		ch.py = SPLAT(a->chain.py);                                                                             \
+		ch.turn = SPLAT(a->chain.turn);                                                                         \
+		ch.held_max = SPLAT(a->chain.held_max);                                                                 \
+		ch.max_speed = SPLAT(a->chain.max_speed);                                                               \
+		int i = first;                                                                                          \
+		for (; i + lanes <= a->n; i += lanes) {                                                                 \
+			T x, inertia, length, alpha, stiff, s, c, key;                                                      \
+			memcpy(&x, a->angle + i, sizeof(T));                                                                \
+			memcpy(&inertia, a->inertia + i, sizeof(T));                                                        \
+			memcpy(&length, a->length + i, sizeof(T));                                                          \
+			K(segment_field)(&ch, a->turning, inertia, SPLAT(1.5f) / length, &x, &alpha, &stiff, &s, &c, &key); \
+			memcpy(a->angle + i, &x, sizeof(T));                                                                \
+			memcpy(a->alpha + i, &alpha, sizeof(T));                                                            \
+			memcpy(a->stiff + i, &stiff, sizeof(T));                                                            \
+			memcpy(a->sin + i, &s, sizeof(T));                                                                  \
+			memcpy(a->cos + i, &c, sizeof(T));                                                                  \
+			memcpy(a->key + i, &key, sizeof(T));                                                                \
+		}                                                                                                       \
+		return i;                                                                                               \
+	}
+
 // Plain float (every platform; one chain at a time).
 #define T float
 #define TI int
@@ -651,6 +683,7 @@ typedef struct group_pose {
 GROUP_PADDING_MASK(scalar)
 GROUP_FRAME(scalar)
 GROUP_POSES(scalar)
+GROUP_FIELDS(scalar)
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
@@ -695,6 +728,7 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 GROUP_PADDING_MASK(v4)
 GROUP_FRAME(v4)
 GROUP_POSES(v4)
+GROUP_FIELDS(v4)
 #undef SQRT
 #undef ANY
 #undef T
@@ -719,6 +753,7 @@ typedef int32_t group_vi8 __attribute__((vector_size(32)));
 GROUP_PADDING_MASK(avx2)
 GROUP_FRAME(avx2)
 GROUP_POSES(avx2)
+GROUP_FIELDS(avx2)
 #undef SQRT
 #undef ANY
 #undef T
@@ -741,6 +776,7 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 GROUP_PADDING_MASK(avx512)
 GROUP_FRAME(avx512)
 GROUP_POSES(avx512)
+GROUP_FIELDS(avx512)
 #undef SQRT
 #undef ANY
 #undef T
@@ -764,6 +800,23 @@ static void run_frame(const group_frame *r)
 #endif
 	default: frame_scalar(r); return;
 	}
+}
+
+void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
+{
+	int done = 0;
+	switch (spring_internal_batch_current_path()) {
+#if defined(__GNUC__) && defined(__x86_64__)
+	case SPRING_INTERNAL_BATCH_AVX512: done = fields_avx512(a, done); /* fall through */
+	case SPRING_INTERNAL_BATCH_AVX2: done = fields_avx2(a, done);     /* fall through */
+	case SPRING_INTERNAL_BATCH_SSE2: done = fields_v4(a, done); break;
+#endif
+#if defined(__wasm_simd128__)
+	case SPRING_INTERNAL_BATCH_SIMD128: done = fields_v4(a, done); break;
+#endif
+	default: break;
+	}
+	(void)fields_scalar(a, done);
 }
 
 // The segments' lengths (the scratch chain's shape).

@@ -302,6 +302,19 @@ static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, 
 	}
 }
 
+/// The field half of a step (K(segment_field)) for segments [0, n) of one chain at once.
+typedef struct spring_chain2d_fields {
+	int n, turning;
+	spring_chain2d_lane_chain_in chain;
+	float *angle;                           // in: the angles; out: carried by the chain's turn
+	const float *inertia, *length;          // per segment
+	float *alpha, *stiff, *sin, *cos, *key; // out
+} spring_chain2d_fields;
+
+/// K(segment_field) for every segment of `a`, by vectors of segments where the machine has them
+/// (chain2d_group.c; the same bits as one segment at a time).
+void spring_chain2d_internal_fields(const spring_chain2d_fields *a);
+
 /// The one-step transition a segment of spring `p` is stepped with under `integrator` at `step`
 /// (the exact stepper's, or the semi-implicit Euler step's written as the same 2x2 map), its
 /// k/m in *w2. UNSTABLE for a semi-implicit step the spring does not survive.

@@ -139,23 +139,31 @@ typedef struct K(chain_in) {
 	T max_speed; // rad/s
 } K(chain_in);
 
-/// A segment's whole step: its angle *x carried by the chain's turn, the field taken there (kept:
-/// *s, *c of the angle *key), then K(step) under the parent's angle of this step. The caller keeps
-/// *x's old value as the previous angle.
-static inline K_ATTR void K(segment)(const K(step_in) * in, int limited, const K(chain_in) * chain, int turning, T inertia, T k15,
-                                     T parent, T rest, int animated, T offset, T *x, T *v, T *target, T *s, T *c, T *key)
+/// The first half of a segment's step, which reads nothing of the other segments (a chain's
+/// segments can take it at once): its angle *x carried by the chain's turn, the field taken there
+/// (kept: *s, *c of the angle *key) as `alpha` and the stiffness `stiff` K(step) folds into the aim.
+static inline K_ATTR void K(segment_field)(const K(chain_in) * chain, int turning, T inertia, T k15, T *x, T *alpha, T *stiff,
+                                           T *s, T *c, T *key)
 {
 	T x0 = turning ? SEL(chain->turn != 0.0f, K(wrap)(*x + chain->turn), *x) : *x;
-	T alpha, held;
-	K(field)(x0, inertia, k15, chain->fx, chain->fy, chain->px, chain->py, &alpha, &held, s, c);
+	T held;
+	K(field)(x0, inertia, k15, chain->fx, chain->fy, chain->px, chain->py, alpha, &held, s, c);
 	// The steady field's stiffness at its balance, |g + w| k15, counts wherever the segment is: far
 	// from the balance a strong steady field would otherwise whip it round and round.
 	T steady = chain->steady * k15;
+	*stiff = SEL(steady > held, steady, held);
 	*key = x0;
 	*x = x0;
-	K(step)
-	(in, limited, alpha, SEL(steady > held, steady, held), parent, rest, animated, offset, chain->held_max, chain->max_speed, x,
-	 v, target);
+}
+
+/// A segment's whole step: K(segment_field), then K(step) under the parent's angle of this step.
+/// The caller keeps *x's old value as the previous angle.
+static inline K_ATTR void K(segment)(const K(step_in) * in, int limited, const K(chain_in) * chain, int turning, T inertia, T k15,
+                                     T parent, T rest, int animated, T offset, T *x, T *v, T *target, T *s, T *c, T *key)
+{
+	T alpha, stiff;
+	K(segment_field)(chain, turning, inertia, k15, x, &alpha, &stiff, s, c, key);
+	K(step)(in, limited, alpha, stiff, parent, rest, animated, offset, chain->held_max, chain->max_speed, x, v, target);
 }
 
 /// The drawn angle between two stepped ones at `alpha` in (0, 1): along the shortest arc.
