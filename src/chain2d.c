@@ -176,13 +176,22 @@ double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, doub
 	return -elapsed + begin;
 }
 
+// A basis value as a finite float (bounded at 1e30).
+static float basis_float(double w)
+{
+	return (float)(w > 1e30 ? 1e30 : w < -1e30 ? -1e30 : w);
+}
+
 void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double tau, spring_chain2d_basis *b)
 {
 	const double w1 = tau, w2 = w1 * (tau - t->node[0]), w3 = w2 * (tau - t->node[1]);
 	const double span = tau - t->pivot_time;
-	b->w1 = (float)w1;
-	b->w2 = (float)w2;
-	b->w3 = (float)w3;
+	// Finite floats: a hitch's gap (a frame of any length) stays among the nodes for two frames,
+	// where the orders whose basis it makes huge have zero coefficients; a zero times a finite
+	// basis stays zero.
+	b->w1 = basis_float(w1);
+	b->w2 = basis_float(w2);
+	b->w3 = basis_float(w3);
 	b->has_span = span > 0.0;
 	b->inv_span = b->has_span ? (float)(1.0 / span) : 0.0f;
 	t->pivot_time = tau;
@@ -391,9 +400,9 @@ static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_conf
 		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "step", "step must be finite (got %g)", (double)desc->step);
 	}
 	float step = desc->step == 0.0f ? SPRING_CLOCK_DEFAULT_STEP : desc->step;
-	if (!(step > 0.0f && step <= 1.0f)) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in (0, 1] seconds, 0 for 1/%d (got %g)",
-		                 SPRING_CLOCK_DEFAULT_RATE, (double)desc->step);
+	if (!(step >= SPRING_CHAIN2D_MIN_STEP && step <= 1.0f)) {
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in [%g, 1] seconds, 0 for 1/%d (got %g)",
+		                 (double)SPRING_CHAIN2D_MIN_STEP, SPRING_CLOCK_DEFAULT_RATE, (double)desc->step);
 	}
 	int max_steps = desc->max_steps == 0 ? SPRING_CLOCK_DEFAULT_MAX_STEPS : desc->max_steps;
 	if (max_steps < 1 || max_steps > 1000) {

@@ -153,6 +153,7 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 // The lane arithmetic's constants (chain2d_kernel.h).
 #define SPRING_LANE_FOLD_MAX 1e7f // |angle| folded as this beyond it
 #define SPRING_LANE_ACCEL_MAX ((float)SPRING_CHAIN2D_ACCEL_MAX)
+#define SPRING_LANE_SPEED_MAX 1e15f                 // units/s: the pivot's velocity
 #define SPRING_LANE_WRAP_MAX 9.42477f               // below 3 pi: one wrap folds a sum of two folded angles
 #define SPRING_LANE_ERROR_MAX 1e6f                  // rad: the largest error a segment steps on
 #define SPRING_LANE_ROUND 12582912.0f               // 1.5 2^23: (y + R) - R rounds y, |y| < 2^22

@@ -266,6 +266,12 @@ static inline K_ATTR TI K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, 
 		ux = (prx - v[SPRING_CHAIN2D_LN_PIVX]) * p->inv_span;
 		uy = (pry - v[SPRING_CHAIN2D_LN_PIVY]) * p->inv_span;
 	}
+	// Bounded, so no difference of two infinities arises later (a root jumping across the whole
+	// range every step is far below it).
+	ux = SEL(ux > SPRING_LANE_SPEED_MAX, SPLAT(SPRING_LANE_SPEED_MAX), ux);
+	ux = SEL(ux < -SPRING_LANE_SPEED_MAX, SPLAT(-SPRING_LANE_SPEED_MAX), ux);
+	uy = SEL(uy > SPRING_LANE_SPEED_MAX, SPLAT(SPRING_LANE_SPEED_MAX), uy);
+	uy = SEL(uy < -SPRING_LANE_SPEED_MAX, SPLAT(-SPRING_LANE_SPEED_MAX), uy);
 	v[SPRING_CHAIN2D_LN_PIVX] = prx;
 	v[SPRING_CHAIN2D_LN_PIVY] = pry;
 	// The frame's root at its fraction f, counted back from its end (exactly the end at f = 1).

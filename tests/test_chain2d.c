@@ -1252,6 +1252,8 @@ static const bad_case bad_cases[] = {
 	{"tip_params with NaN mass", NF, -1, "tip_params"},
 	{"NaN root", NF, -1, "root"},
 	{"NULL description", IA, -1, "desc"},
+	{"step one float below the shortest", OOR, -1, "step"},
+	{"denormal step", OOR, -1, "step"},
 };
 
 static const spring_chain2d_desc *make_bad(int k, spring_chain2d_desc *d, spring_chain2d_segment *s)
@@ -1293,6 +1295,8 @@ static const spring_chain2d_desc *make_bad(int k, spring_chain2d_desc *d, spring
 	case 25: d->tip_params = (spring_params){10.0f, 1.0f, nan}; break;
 	case 26: d->root.angle = nan; break;
 	case 27: return NULL;
+	case 28: d->step = nextafterf(SPRING_CHAIN2D_MIN_STEP, 0.0f); break;
+	case 29: d->step = 4.5e-41f; break;
 	default: break;
 	}
 	return d;
@@ -1338,6 +1342,24 @@ static int test_bad_definitions(void)
 		if (k == 0) {
 			printf("  e.g. \"%s\"\n", e.message);
 		}
+	}
+	// The bounds themselves are accepted: the shortest step (a chain stepping at it stays finite
+	// through frames of a second and of 1e30 s), the longest.
+	const float edges[] = {SPRING_CHAIN2D_MIN_STEP, 1.0f};
+	for (int k = 0; k < 2; k++) {
+		spring_chain2d_segment s[N];
+		fill_segments(s, N, 1.0f, 0.1f);
+		spring_chain2d_desc d = {
+			.segment_count = N, .segments = s, .step = edges[k], .max_steps = 1000, .gravity = {0.0f, -9.81f}};
+		box b;
+		ENSURE(box_make(&b, &d));
+		for (int f = 0; f < 3; f++) {
+			const float dt = f == 1 ? 1e30f : 1.0f;
+			ENSURE(spring_chain2d_update(b.c, scene_xform2(1e6f * (float)(f % 2), -1e6f, 3.0f * (float)f), dt) == SPRING_OK);
+			spring_state st;
+			ENSURE(spring_chain2d_get_state(b.c, N - 1, &st) == SPRING_OK && spring_is_finite(st.x) && spring_is_finite(st.v));
+		}
+		box_free(&b);
 	}
 	// The valid baseline is accepted (the table's rows differ from it in one field each).
 	spring_chain2d_segment s[N];
@@ -2164,6 +2186,25 @@ static int extreme_inputs_stay_finite(spring_vec2 gravity, spring_vec2 wind)
 
 static int test_extreme_inputs_stay_finite(void)
 {
+	// A frame of 3.4e38 s (the longest float, a hitch) then one of 100 s keep their gaps among the
+	// path's nodes: the basis they make huge meets zero coefficients, never an infinity.
+	{
+		spring_chain2d_segment segs[3];
+		fill_segments(segs, 3, 2.0f, 0.2f);
+		spring_chain2d_desc d = {.segment_count = 3, .segments = segs, .gravity = {0.0f, -9.81f}};
+		box b;
+		ENSURE(box_make(&b, &d));
+		const float dts[] = {1.0f / 60.0f, 1.0f / 60.0f, 3.4e38f, 100.0f, 1.0f / 60.0f, 1.0f / 60.0f};
+		for (int f = 0; f < (int)(sizeof dts / sizeof dts[0]); f++) {
+			ENSURE(spring_chain2d_update(b.c, scene_xform2((float)f, 0.5f * (float)f, 0.1f * (float)f), dts[f]) == SPRING_OK);
+			for (int i = 0; i < 3; i++) {
+				spring_state s;
+				ENSURE(spring_chain2d_get_state(b.c, i, &s) == SPRING_OK);
+				ENSURE_MSG(spring_is_finite(s.x) && spring_is_finite(s.v), "frame %d segment %d", f, i);
+			}
+		}
+		box_free(&b);
+	}
 	// The largest valid forces (every field stiff), then none: the pivot's acceleration alone
 	// pulls the softest valid spring (k/m 1.2e-38) far past float range.
 	ENSURE(extreme_inputs_stay_finite(spring_vec2_make(FLT_MAX, -FLT_MAX), spring_vec2_make(FLT_MAX, FLT_MAX)) == 0);

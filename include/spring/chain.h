@@ -57,6 +57,8 @@ typedef struct spring_chain2d_segment {
 	bool no_inertia;      ///< true: this segment feels no pivot acceleration (whatever the chain's)
 } spring_chain2d_segment;
 
+#define SPRING_CHAIN2D_MIN_STEP 1e-6f ///< s: the shortest physics step of an angle chain (1 MHz)
+
 typedef struct spring_chain2d_desc {
 	int segment_count;                      ///< 1 .. SPRING_CHAIN_MAX_BONES
 	const spring_chain2d_segment *segments; ///< segment_count entries, root first
@@ -66,7 +68,8 @@ typedef struct spring_chain2d_desc {
 	                                        ///< (a single segment uses `params`)
 	spring_vec2 gravity;                    ///< units/s^2 acting on each segment as a torque (default none)
 	spring_vec2 wind;                       ///< units/s^2, same treatment as gravity (default none)
-	float step;                             ///< fixed physics step in seconds; 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
+	float step;                             ///< fixed physics step in seconds, [SPRING_CHAIN2D_MIN_STEP, 1];
+	                                        ///< 0 -> SPRING_CLOCK_DEFAULT_STEP (1/120 s)
 	int max_steps;                          ///< cap on steps per update; 0 -> SPRING_CLOCK_DEFAULT_MAX_STEPS (8)
 	spring_integrator integrator;
 	spring_xform2 root;           ///< initial root (position and angle; scale ignored); the chain
