@@ -617,6 +617,7 @@ spring_result spring_chain2d_internal_transition(spring_integrator integrator, s
 	}
 	const double w2 = (double)p.stiffness / (double)p.mass;
 	out->w2 = (float)w2;
+	out->inv_w2 = 1.0f / out->w2;
 	if (integrator == SPRING_INTEGRATOR_SEMI_IMPLICIT) {
 		// v' = v + h (-w2 e - g v), e' = e + h v': linear in (e, v) like the exact step.
 		const double h = (double)step, g = (double)p.damping / (double)p.mass;

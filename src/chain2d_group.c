@@ -52,6 +52,7 @@ enum {
 	G_STATE_COUNT,
 	G_INERTIA = G_STATE_COUNT, // the per-chain settings
 	G_W2,
+	G_IW2,
 	G_PP,
 	G_PV,
 	G_VP,
@@ -210,6 +211,7 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 		v.own_params[i] = gown(g, l)[k];
 		spring_chain2d_lane_step_in *st = &v.steppers[i];
 		st->w2 = garr(g, l, G_W2)[k];
+		st->inv_w2 = garr(g, l, G_IW2)[k];
 		st->pp = garr(g, l, G_PP)[k];
 		st->pv = garr(g, l, G_PV)[k];
 		st->vp = garr(g, l, G_VP)[k];
@@ -245,6 +247,7 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 		gown(g, l)[k] = v.own_params[i];
 		const spring_chain2d_lane_step_in *st = &v.steppers[i];
 		garr(g, l, G_W2)[k] = st->w2;
+		garr(g, l, G_IW2)[k] = st->inv_w2;
 		garr(g, l, G_PP)[k] = st->pp;
 		garr(g, l, G_PV)[k] = st->pv;
 		garr(g, l, G_VP)[k] = st->vp;
@@ -259,6 +262,7 @@ static void fill_padding(spring_chain2d_group *g, const group_layout *l)
 		for (int j = g->chain_count; j < g->stride; j++) {
 			size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
 			garr(g, l, G_W2)[k] = 1.0f;
+			garr(g, l, G_IW2)[k] = 1.0f;
 			garr(g, l, G_PP)[k] = 1.0f;
 			garr(g, l, G_VV)[k] = 1.0f;
 		}
@@ -408,7 +412,7 @@ typedef struct group_frame {
 	const group_layout *l;
 	int n, stride, steps;
 	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
-	const float *inertia, *w2, *pp, *pv, *vp, *vv;
+	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
 	const float *k15, *rest, *limit; // per segment
 	const spring_chain2d_basis *bases;
@@ -435,6 +439,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			K(step_in) in;                                                                                                 \
 			T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                     \
 			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                          \
+			memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                     \
 			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                          \
 			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                          \
 			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                          \
@@ -673,6 +678,8 @@ typedef struct group_pose {
 #define SPLAT(c) (c)
 #define MNOT(m) (!(m))
 #define ANY(m) ((m) != 0)
+#define MINV(a, b) ((a) < (b) ? (a) : (b))
+#define MAXV(a, b) ((a) > (b) ? (a) : (b))
 #define BITS(x) spring_chain2d_bits(x)
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
@@ -694,6 +701,8 @@ GROUP_FIELDS(scalar)
 #undef SPLAT
 #undef MNOT
 #undef ANY
+#undef MINV
+#undef MAXV
 #undef BITS
 #undef K_ATTR_ROWS
 #undef K_ATTR_INLINE
@@ -719,10 +728,14 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #include <wasm_simd128.h>
 #define SQRT(x) ((T)wasm_f32x4_sqrt((v128_t)(x)))
 #define ANY(m) wasm_v128_any_true((v128_t)(m))
+#define MINV(a, b) ((T)wasm_f32x4_pmin((v128_t)(b), (v128_t)(a))) // a < b ? a : b
+#define MAXV(a, b) ((T)wasm_f32x4_pmax((v128_t)(b), (v128_t)(a))) // a > b ? a : b
 #else
 #include <immintrin.h>
 #define SQRT(x) ((T)_mm_sqrt_ps((__m128)(x)))
 #define ANY(m) (_mm_movemask_ps((__m128)(m)) != 0)
+#define MINV(a, b) ((T)_mm_min_ps((__m128)(a), (__m128)(b)))
+#define MAXV(a, b) ((T)_mm_max_ps((__m128)(a), (__m128)(b)))
 #endif
 #include "chain2d_kernel.h"
 GROUP_PADDING_MASK(v4)
@@ -731,6 +744,8 @@ GROUP_POSES(v4)
 GROUP_FIELDS(v4)
 #undef SQRT
 #undef ANY
+#undef MINV
+#undef MAXV
 #undef T
 #undef TI
 #undef K
@@ -746,6 +761,8 @@ typedef int32_t group_vi8 __attribute__((vector_size(32)));
 #define K(name) group_avx2_##name
 #define SQRT(x) ((T)_mm256_sqrt_ps((__m256)(x)))
 #define ANY(m) (_mm256_movemask_ps((__m256)(m)) != 0)
+#define MINV(a, b) ((T)_mm256_min_ps((__m256)(a), (__m256)(b)))
+#define MAXV(a, b) ((T)_mm256_max_ps((__m256)(a), (__m256)(b)))
 #define K_ATTR __attribute__((target("avx2"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx2")))
 #define K_ATTR_INLINE __attribute__((target("avx2"), always_inline))
@@ -756,6 +773,8 @@ GROUP_POSES(avx2)
 GROUP_FIELDS(avx2)
 #undef SQRT
 #undef ANY
+#undef MINV
+#undef MAXV
 #undef T
 #undef TI
 #undef K
@@ -769,6 +788,8 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define K(name) group_avx512_##name
 #define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
 #define ANY(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) != 0)
+#define MINV(a, b) ((T)_mm512_min_ps((__m512)(a), (__m512)(b)))
+#define MAXV(a, b) ((T)_mm512_max_ps((__m512)(a), (__m512)(b)))
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx512f")))
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
@@ -779,6 +800,8 @@ GROUP_POSES(avx512)
 GROUP_FIELDS(avx512)
 #undef SQRT
 #undef ANY
+#undef MINV
+#undef MAXV
 #undef T
 #undef TI
 #undef K
@@ -919,6 +942,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .key = garr(group, &l, G_KEY),
 	                  .inertia = garr(group, &l, G_INERTIA),
 	                  .w2 = garr(group, &l, G_W2),
+	                  .iw2 = garr(group, &l, G_IW2),
 	                  .pp = garr(group, &l, G_PP),
 	                  .pv = garr(group, &l, G_PV),
 	                  .vp = garr(group, &l, G_VP),

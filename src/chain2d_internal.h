@@ -190,6 +190,8 @@ static inline int32_t spring_chain2d_bits(float x)
 #define SQRT(x) sqrtf(x)
 #define MNOT(m) (!(m))
 #define ANY(m) (m)
+#define MINV(a, b) ((a) < (b) ? (a) : (b))
+#define MAXV(a, b) ((a) > (b) ? (a) : (b))
 #define BITS(x) spring_chain2d_bits(x)
 #define SPLAT(c) (c)
 // The masks are 0 or 1 here, combined with & on purpose (no branch).
@@ -210,6 +212,8 @@ static inline int32_t spring_chain2d_bits(float x)
 #undef SQRT
 #undef MNOT
 #undef ANY
+#undef MINV
+#undef MAXV
 #undef BITS
 #undef SPLAT
 

@@ -16,6 +16,7 @@
 //   SQRT(x)      the correctly rounded square root (IEEE: the same bits everywhere)
 //   MNOT(m)      the mask's complement
 //   ANY(m)       true when a lane of the mask is set
+//   MINV(a, b)   a < b ? a : b per lane; MAXV(a, b) a > b ? a : b (x86's minps and maxps)
 //   SPLAT(c)     the constant c in every lane
 // and may define K_ATTR (a target attribute). Comparisons give masks that & and | combine.
 //
@@ -80,6 +81,7 @@ static inline K_ATTR void K(field)(T x, T inertia, T k15, T fx, T fy, T px, T py
 /// What a segment's step reads besides its state.
 typedef struct K(step_in) {
 	T w2;             // k / m, 1/s^2
+	T inv_w2;         // 1 / w2 (the bits of 1 / (w2 + 0))
 	T pp, pv, vp, vv; // the one-step transition of the chain's integrator
 	T limit;          // 0 or (0, pi]
 } K(step_in);
@@ -102,10 +104,9 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T
 	T delta = K(wrap)(t - x0);
 	T excess = stiff_field - held_max;
 	TI stiff = excess > 0.0f;
-	T inv = SPLAT(1.0f) / (in->w2 + SEL(stiff, excess, SPLAT(0.0f)));
+	T inv = ANY(stiff) ? SPLAT(1.0f) / (in->w2 + SEL(stiff, excess, SPLAT(0.0f))) : in->inv_w2;
 	T error = SEL(stiff, delta * (in->w2 * inv), delta) + alpha * inv;
-	error = SEL(error > SPRING_LANE_ERROR_MAX, SPLAT(SPRING_LANE_ERROR_MAX), error);
-	error = SEL(error < -SPRING_LANE_ERROR_MAX, SPLAT(-SPRING_LANE_ERROR_MAX), error);
+	error = MAXV(MINV(error, SPLAT(SPRING_LANE_ERROR_MAX)), SPLAT(-SPRING_LANE_ERROR_MAX));
 	T e = -error; // the state relative to the shifted goal
 	T ne = in->pp * e + in->pv * v0;
 	T nv = in->vp * e + in->vv * v0;
@@ -113,8 +114,7 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T
 	// rare); K(fold) gives the same bits on the lanes where both apply.
 	T nx = x0 + (ne - e);
 	nx = ANY(FABS(nx) >= SPRING_LANE_WRAP_MAX) ? K(fold)(nx) : K(wrap)(nx);
-	nv = SEL(nv > max_speed, max_speed, nv);
-	nv = SEL(nv < -max_speed, -max_speed, nv);
+	nv = MAXV(MINV(nv, max_speed), -max_speed);
 	if (limited) { // some lane has a limit (otherwise none is crossed: the same bits)
 		T swing = K(wrap)(nx - t);
 		TI over = (in->limit > 0.0f) & (FABS(swing) > in->limit);
