@@ -41,28 +41,28 @@ typedef float machine_vf8 __attribute__((vector_size(32)));
 typedef float machine_vf16 __attribute__((vector_size(64)));
 
 // Eight independent vectors, each x = x * 0.999 + c per iteration (a multiply, then an add).
-#define MACHINE_VECTOR_LOOP(VF, LANES)                                                                                           \
-	VF x[8], m, c;                                                                                                               \
-	for (int k = 0; k < LANES; k++) {                                                                                            \
-		m[k] = 0.999f;                                                                                                           \
-		c[k] = 1e-3f * (float)(k + 1);                                                                                           \
-	}                                                                                                                            \
-	for (int j = 0; j < 8; j++) {                                                                                                \
-		for (int k = 0; k < LANES; k++) {                                                                                        \
-			x[j][k] = (float)(item + j + k);                                                                                     \
-		}                                                                                                                        \
-	}                                                                                                                            \
-	for (int i = 0; i < iterations; i++) {                                                                                       \
-		for (int j = 0; j < 8; j++) {                                                                                            \
-			x[j] = x[j] * m + c;                                                                                                 \
-		}                                                                                                                        \
-	}                                                                                                                            \
-	float sum = 0.0f;                                                                                                            \
-	for (int j = 0; j < 8; j++) {                                                                                                \
-		for (int k = 0; k < LANES; k++) {                                                                                        \
-			sum += x[j][k];                                                                                                      \
-		}                                                                                                                        \
-	}                                                                                                                            \
+#define MACHINE_VECTOR_LOOP(VF, LANES)       \
+	VF x[8], m, c;                           \
+	for (int k = 0; k < LANES; k++) {        \
+		m[k] = 0.999f;                       \
+		c[k] = 1e-3f * (float)(k + 1);       \
+	}                                        \
+	for (int j = 0; j < 8; j++) {            \
+		for (int k = 0; k < LANES; k++) {    \
+			x[j][k] = (float)(item + j + k); \
+		}                                    \
+	}                                        \
+	for (int i = 0; i < iterations; i++) {   \
+		for (int j = 0; j < 8; j++) {        \
+			x[j] = x[j] * m + c;             \
+		}                                    \
+	}                                        \
+	float sum = 0.0f;                        \
+	for (int j = 0; j < 8; j++) {            \
+		for (int k = 0; k < LANES; k++) {    \
+			sum += x[j][k];                  \
+		}                                    \
+	}                                        \
 	return sum;
 
 static __attribute__((noinline, target("avx2"))) float machine_avx2(long item, int iterations)
