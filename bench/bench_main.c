@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 int bench_tiny;
 static int g_markdown;
@@ -343,6 +345,7 @@ static const bench_target g_targets[] = {
 	{"W1 spring_batch", "W1 plain C exact loop (-O2)", 2.5, ">= 2.5x the plain C exact loop"},
 	{"W1 spring_stepper_step_many", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
 	{"W1 spring_batch", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
+	{"W1 spring_stepper_step_many, 2 threads", "W1 spring_stepper_step_many", 1.8, ">= 1.8x one thread"},
 	{"W1 spring_batch, 2 threads", "W1 spring_batch", 1.8, ">= 1.8x one thread"},
 	{"W1 spring_step_exact_cached (per spring)", "W1 spring_step_exact (per spring)", 4.0, ">= 4x the uncached exact step"},
 	{"W1 1e6 springs: spring_batch", "W1 1e3 springs: spring_batch", 0.8, "cost per spring flat (within 20%)"},
@@ -361,6 +364,20 @@ static double row_rate(const scenario *s, int reps)
 	return s->work / median(s->times, reps);
 }
 
+// The largest two-thread speed-up of the machine's pure-compute rows in this run (0: none ran):
+// what the two-thread rows can reach at most.
+static double machine_ceiling(int reps)
+{
+	double most = 0.0;
+	for (int i = 0; i < g_row_count; i++) {
+		const scenario *s = &g_rows[i], *b = find_row(s->baseline);
+		if (b && s->threads > 1 && strncmp(s->name, "machine:", 8) == 0) {
+			most = fmax(most, row_rate(s, reps) / row_rate(b, reps));
+		}
+	}
+	return most;
+}
+
 static void print_targets(int reps)
 {
 	int met = 0, judged = 0;
@@ -373,23 +390,78 @@ static void print_targets(int reps)
 		}
 		double value = base ? row_rate(row, reps) / row_rate(base, reps) : row_rate(row, reps);
 		int ok = value >= t->minimum;
-		char text[64];
+		char text[64], ceiling[64] = "";
 		if (base) {
 			snprintf(text, sizeof text, "%.2fx", value);
 		} else {
 			format_rate(value, row->unit, text, sizeof text);
 		}
+		double most = row->threads > 1 ? machine_ceiling(reps) : 0.0;
+		if (most > 0.0) {
+			snprintf(ceiling, sizeof ceiling, " (pure compute: %.2fx)", most);
+		}
 		if (g_markdown) {
-			printf("- %s: %s %s: measured %s%s%s\n", ok ? "met" : "**not met**", t->row, t->what, text, base ? " vs " : "",
-			       base ? base->name : "");
+			printf("- %s: %s %s: measured %s%s%s%s\n", ok ? "met" : "**not met**", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "", ceiling);
 		} else {
-			printf("  %-8s %-40s %-36s measured %s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
-			       base ? base->name : "");
+			printf("  %-8s %-40s %-36s measured %s%s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "", ceiling);
 		}
 		met += ok;
 		judged++;
 	}
 	printf("  %d of %d met\n", met, judged);
+}
+
+// The machine's CPU time since boot, in clock ticks (Linux /proc/stat): busy (not idle, not
+// waiting for input/output), all, and taken by the hypervisor (steal). 0 when unknown.
+typedef struct cpu_ticks {
+	unsigned long long busy, all, steal;
+} cpu_ticks;
+
+static cpu_ticks read_cpu_ticks(void)
+{
+	cpu_ticks t = {0, 0, 0};
+	unsigned long long v[8] = {0};
+	FILE *f = fopen("/proc/stat", "r");
+	if (f &&
+	    fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (int k = 0; k < 8; k++) {
+			t.all += v[k];
+		}
+		t.busy = t.all - v[3] - v[4];
+		t.steal = v[7];
+	}
+	if (f) {
+		fclose(f);
+	}
+	return t;
+}
+
+// This process's CPU time so far (all its threads), in seconds.
+static double own_cpu_seconds(void)
+{
+	struct rusage u;
+	if (getrusage(RUSAGE_SELF, &u) != 0) {
+		return 0.0;
+	}
+	return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+	       1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+// How busy the machine was with other work while the rows ran: the two-thread rows need a free
+// second core, and the pure-compute rows show how free it was; this says why.
+static void print_other_load(cpu_ticks before, cpu_ticks after, double own_seconds, double wall_seconds)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	if (after.all <= before.all || hz <= 0 || wall_seconds <= 0.0) {
+		return;
+	}
+	double busy = (double)(after.busy - before.busy) / (double)hz, steal = (double)(after.steal - before.steal) / (double)hz;
+	double others = fmax(0.0, busy - steal - own_seconds) / wall_seconds;
+	printf("\nOther work on the machine during the runs: %.2f cores busy on average (this program %.2f, hypervisor steal "
+	       "%.2f; %ld cores online)\n",
+	       others, own_seconds / wall_seconds, steal / wall_seconds, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 static void usage(void)
@@ -478,6 +550,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	cpu_ticks ticks_before = read_cpu_ticks();
+	double own_before = own_cpu_seconds(), wall_before = now_seconds();
 	for (int r = 0; r < reps; r++) {
 		for (int i = 0; i < g_row_count; i++) {
 			g_rows[i].times[r] = run_once(&g_rows[i]);
@@ -486,6 +560,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "spring_bench: repetition %d of %d done\n", r + 1, reps);
 		}
 	}
+	double own_seconds = own_cpu_seconds() - own_before, wall_seconds = now_seconds() - wall_before;
+	cpu_ticks ticks_after = read_cpu_ticks();
 	FILE *out = csv ? fopen(csv, "w") : NULL;
 	if (csv && !out) {
 		fprintf(stderr, "spring_bench: cannot write %s\n", csv);
@@ -530,6 +606,7 @@ int main(int argc, char **argv)
 		fclose(out);
 	}
 	if (!bench_tiny) {
+		print_other_load(ticks_before, ticks_after, own_seconds, wall_seconds);
 		print_targets(reps);
 	}
 	pool_stop();
