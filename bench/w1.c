@@ -366,4 +366,10 @@ void w1_register(void)
 	w1_row("W1 1e6 springs: spring_batch_advance", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000),
 	       1, 0);
 	w1_row("W1 1e3 springs: spring_batch_advance", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
+	// The memory's own limit one step per pass: the streaming loop at the smallest and largest
+	// sizes (what "W1 1e6 springs: spring_batch", which cannot block, is to be read against).
+	w1_row("W1 1e3 springs: streaming loop (limit)", "W1 streaming loop (limit)", NULL, 0.0, W1_STREAM, 1000,
+	       w1_scaled_steps(1000), 1, 0);
+	w1_row("W1 1e6 springs: streaming loop (limit)", "W1 1e3 springs: streaming loop (limit)", NULL, 0.0, W1_STREAM, 1000000,
+	       w1_scaled_steps(1000000), 1, 0);
 }
