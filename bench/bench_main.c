@@ -11,14 +11,20 @@
 // --tiny runs every row once at a tiny size and checks that the rows of a family (the same
 // workload through different code paths: per spring, batch, group, threads, blocks) agree bit
 // for bit, or within the row's stated bound. It is registered with CTest; it never checks time.
+#define _POSIX_C_SOURCE 200809L // clock_gettime, sched_yield, getrusage, sysconf
 #include "bench.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 int bench_tiny;
 static int g_markdown;
@@ -34,64 +40,201 @@ scenario *bench_add(const scenario *s)
 		return NULL;
 	}
 	g_rows[g_row_count] = *s;
-	if (g_rows[g_row_count].threads < 1) {
-		g_rows[g_row_count].threads = 1;
+	if (g_rows[g_row_count].threads < 1 || g_rows[g_row_count].threads > BENCH_MAX_THREADS) {
+		g_rows[g_row_count].threads = g_rows[g_row_count].threads < 1 ? 1 : BENCH_MAX_THREADS;
 	}
 	return &g_rows[g_row_count++];
 }
 
+// A monotonic clock, the same for every thread (the two-thread runs compare their readings).
 static double now_seconds(void)
 {
 	struct timespec ts;
-	timespec_get(&ts, TIME_UTC);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct range_job {
-	scenario *s;
-	long first, count;
-} range_job;
+void bench_part(const scenario *s, int part, long *first, long *count)
+{
+	long align = s->split > 1 ? s->split : 1;
+	long begin = 0, end = s->count;
+	if (part > 0) {
+		begin = (s->count * part / s->threads + align / 2) / align * align;
+	}
+	if (part + 1 < s->threads) {
+		end = (s->count * (part + 1) / s->threads + align / 2) / align * align;
+	}
+	begin = begin < s->count ? begin : s->count;
+	end = end < begin ? begin : end < s->count ? end : s->count;
+	*first = begin;
+	*count = end - begin;
+}
 
-// Items [first, first + count) in blocks of s->block (each block runs all its steps).
-static void run_blocks(scenario *s, long first, long count)
+// Items [first, first + count) of one part in blocks of s->block (each block runs all its steps).
+static void run_blocks(scenario *s, int part, long first, long count)
 {
 	if (s->block <= 0) {
-		s->run_range(s, first, count);
+		s->run_range(s, part, first, count);
 		return;
 	}
 	for (long b = first; b < first + count; b += s->block) {
 		long n = first + count - b < s->block ? first + count - b : s->block;
-		s->run_range(s, b, n);
+		s->run_range(s, part, b, n);
 	}
 }
 
-static void *range_thread(void *arg)
+// The threads of the two-thread rows. Part 0 runs on the main thread and part k > 0 on worker k,
+// made once for the whole program: a timed run never includes a thread's creation. For every
+// task the main thread wakes the workers (a condition variable), does part 0 itself and waits
+// for them. A timed run starts with every part's thread spinning at a rendezvous, so all start
+// together (waking a sleeping thread is not timed), with their clocks read inside.
+enum bench_task { TASK_PREPARE, TASK_RESET, TASK_RUN, TASK_QUIT };
+
+static struct bench_pool {
+	pthread_t workers[BENCH_MAX_THREADS];
+	int started; // workers made
+	pthread_mutex_t lock;
+	pthread_cond_t wake, done;
+	unsigned generation; // bumped for every task
+	int finished;        // workers done with the current task
+	enum bench_task task;
+	scenario *row;
+	atomic_int arrived; // threads at the start rendezvous of a timed run
+	double start[BENCH_MAX_THREADS], end[BENCH_MAX_THREADS];
+	int failed[BENCH_MAX_THREADS];
+} g_pool = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+// Part `part` of the current task, on its own thread.
+static void pool_do(int part)
 {
-	range_job *j = arg;
-	run_blocks(j->s, j->first, j->count);
-	return NULL;
+	scenario *s = g_pool.row;
+	if (part >= s->threads) {
+		return;
+	}
+	long first, count;
+	bench_part(s, part, &first, &count);
+	switch (g_pool.task) {
+	case TASK_PREPARE: g_pool.failed[part] = s->prepare_part ? s->prepare_part(s, part, first, count) : 0; break;
+	case TASK_RESET:
+		if (s->reset_part) {
+			s->reset_part(s, part, first, count);
+		}
+		break;
+	case TASK_RUN: {
+		atomic_fetch_add(&g_pool.arrived, 1);
+		while (atomic_load(&g_pool.arrived) < s->threads) {
+			sched_yield(); // the other thread may be waiting for this core
+		}
+		g_pool.start[part] = now_seconds();
+		run_blocks(s, part, first, count);
+		g_pool.end[part] = now_seconds();
+		break;
+	}
+	case TASK_QUIT: break;
+	}
 }
 
-// One timed run: one thread, or the two halves of the items on two threads.
+static void *pool_worker(void *arg)
+{
+	int part = (int)(intptr_t)arg;
+	unsigned seen = 0;
+	for (;;) {
+		pthread_mutex_lock(&g_pool.lock);
+		while (g_pool.generation == seen) {
+			pthread_cond_wait(&g_pool.wake, &g_pool.lock);
+		}
+		seen = g_pool.generation;
+		enum bench_task task = g_pool.task;
+		pthread_mutex_unlock(&g_pool.lock);
+		if (task == TASK_QUIT) {
+			return NULL;
+		}
+		pool_do(part);
+		pthread_mutex_lock(&g_pool.lock);
+		g_pool.finished++;
+		pthread_cond_signal(&g_pool.done);
+		pthread_mutex_unlock(&g_pool.lock);
+	}
+}
+
+// Runs `task` for every part of row `s` (on one thread when the row has one part).
+static void pool_run(enum bench_task task, scenario *s)
+{
+	g_pool.row = s;
+	g_pool.task = task;
+	atomic_store(&g_pool.arrived, 0);
+	if (s->threads == 1) {
+		pool_do(0);
+		return;
+	}
+	for (; g_pool.started < s->threads - 1; g_pool.started++) {
+		int part = g_pool.started + 1;
+		if (pthread_create(&g_pool.workers[part], NULL, pool_worker, (void *)(intptr_t)part) != 0) {
+			fprintf(stderr, "spring_bench: pthread_create failed\n");
+			exit(2);
+		}
+	}
+	pthread_mutex_lock(&g_pool.lock);
+	g_pool.finished = 0;
+	g_pool.generation++;
+	pthread_cond_broadcast(&g_pool.wake);
+	pthread_mutex_unlock(&g_pool.lock);
+	pool_do(0);
+	pthread_mutex_lock(&g_pool.lock);
+	while (g_pool.finished < g_pool.started) {
+		pthread_cond_wait(&g_pool.done, &g_pool.lock);
+	}
+	pthread_mutex_unlock(&g_pool.lock);
+}
+
+static void pool_stop(void)
+{
+	if (g_pool.started == 0) {
+		return;
+	}
+	pthread_mutex_lock(&g_pool.lock);
+	g_pool.task = TASK_QUIT;
+	g_pool.generation++;
+	pthread_cond_broadcast(&g_pool.wake);
+	pthread_mutex_unlock(&g_pool.lock);
+	for (int k = 1; k <= g_pool.started; k++) {
+		pthread_join(g_pool.workers[k], NULL);
+	}
+	g_pool.started = 0;
+}
+
+// Prepares a row: `prepare` on the main thread, then each part's `prepare_part` on its thread.
+static int prepare_row(scenario *s)
+{
+	if (s->prepare && s->prepare(s) != 0) {
+		return 1;
+	}
+	pool_run(TASK_PREPARE, s);
+	for (int k = 0; k < s->threads; k++) {
+		if (g_pool.failed[k]) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+// One timed run (the reset before it untimed): from the first part's start to the last part's
+// end, as read inside the threads. Not the slowest part's own time: when the two threads share
+// one core (the other busy), one part may run to its end before the other starts, and only the
+// span shows it.
 static double run_once(scenario *s)
 {
 	if (s->reset) {
 		s->reset(s);
 	}
-	double t0 = now_seconds();
-	if (s->threads == 1) {
-		run_blocks(s, 0, s->count);
-	} else {
-		range_job a = {s, 0, s->count / 2}, b = {s, s->count / 2, s->count - s->count / 2};
-		pthread_t other;
-		if (pthread_create(&other, NULL, range_thread, &b) != 0) {
-			fprintf(stderr, "spring_bench: pthread_create failed\n");
-			exit(2);
-		}
-		range_thread(&a);
-		pthread_join(other, NULL);
+	pool_run(TASK_RESET, s);
+	pool_run(TASK_RUN, s);
+	double first = g_pool.start[0], last = g_pool.end[0];
+	for (int k = 1; k < s->threads; k++) {
+		first = fmin(first, g_pool.start[k]);
+		last = fmax(last, g_pool.end[k]);
 	}
-	return now_seconds() - t0;
+	return last - first;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -204,9 +347,11 @@ static const bench_target g_targets[] = {
 	{"W1 spring_batch", "W1 plain C exact loop (-O2)", 2.5, ">= 2.5x the plain C exact loop"},
 	{"W1 spring_stepper_step_many", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
 	{"W1 spring_batch", "W1 streaming loop (limit)", 0.6, ">= 60% of the streaming loop"},
+	{"W1 spring_stepper_step_many, 2 threads", "W1 spring_stepper_step_many", 1.8, ">= 1.8x one thread"},
 	{"W1 spring_batch, 2 threads", "W1 spring_batch", 1.8, ">= 1.8x one thread"},
 	{"W1 spring_step_exact_cached (per spring)", "W1 spring_step_exact (per spring)", 4.0, ">= 4x the uncached exact step"},
 	{"W1 1e6 springs: spring_batch", "W1 1e3 springs: spring_batch", 0.8, "cost per spring flat (within 20%)"},
+	{"W1 1e6 springs: spring_batch", "W1 1e6 springs: streaming loop (limit)", 0.6, ">= 60% of the streaming loop there"},
 	{"W1 1e6 springs blocked: spring_batch", "W1 1e3 springs: spring_batch", 0.8, "cost per spring flat (within 20%)"},
 	{"W1 1e6 springs: spring_batch_advance", "W1 1e3 springs: spring_batch_advance", 0.8, "cost per spring flat (within 20%)"},
 	{"W2 spring_chain2d_group", NULL, 100e6, ">= 100 M bone-frames/s on one core"},
@@ -222,6 +367,20 @@ static double row_rate(const scenario *s, int reps)
 	return s->work / median(s->times, reps);
 }
 
+// The largest two-thread speed-up of the machine's pure-compute rows in this run (0: none ran):
+// what the two-thread rows can reach at most.
+static double machine_ceiling(int reps)
+{
+	double most = 0.0;
+	for (int i = 0; i < g_row_count; i++) {
+		const scenario *s = &g_rows[i], *b = find_row(s->baseline);
+		if (b && s->threads > 1 && strncmp(s->name, "machine:", 8) == 0) {
+			most = fmax(most, row_rate(s, reps) / row_rate(b, reps));
+		}
+	}
+	return most;
+}
+
 static void print_targets(int reps)
 {
 	int met = 0, judged = 0;
@@ -234,23 +393,78 @@ static void print_targets(int reps)
 		}
 		double value = base ? row_rate(row, reps) / row_rate(base, reps) : row_rate(row, reps);
 		int ok = value >= t->minimum;
-		char text[64];
+		char text[64], ceiling[64] = "";
 		if (base) {
 			snprintf(text, sizeof text, "%.2fx", value);
 		} else {
 			format_rate(value, row->unit, text, sizeof text);
 		}
+		double most = row->threads > 1 ? machine_ceiling(reps) : 0.0;
+		if (most > 0.0) {
+			snprintf(ceiling, sizeof ceiling, " (pure compute: %.2fx)", most);
+		}
 		if (g_markdown) {
-			printf("- %s: %s %s: measured %s%s%s\n", ok ? "met" : "**not met**", t->row, t->what, text, base ? " vs " : "",
-			       base ? base->name : "");
+			printf("- %s: %s %s: measured %s%s%s%s\n", ok ? "met" : "**not met**", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "", ceiling);
 		} else {
-			printf("  %-8s %-40s %-36s measured %s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
-			       base ? base->name : "");
+			printf("  %-8s %-40s %-36s measured %s%s%s%s\n", ok ? "met" : "NOT MET", t->row, t->what, text, base ? " vs " : "",
+			       base ? base->name : "", ceiling);
 		}
 		met += ok;
 		judged++;
 	}
 	printf("  %d of %d met\n", met, judged);
+}
+
+// The machine's CPU time since boot, in clock ticks (Linux /proc/stat): busy (not idle, not
+// waiting for input/output), all, and taken by the hypervisor (steal). 0 when unknown.
+typedef struct cpu_ticks {
+	unsigned long long busy, all, steal;
+} cpu_ticks;
+
+static cpu_ticks read_cpu_ticks(void)
+{
+	cpu_ticks t = {0, 0, 0};
+	unsigned long long v[8] = {0};
+	FILE *f = fopen("/proc/stat", "r");
+	if (f &&
+	    fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (int k = 0; k < 8; k++) {
+			t.all += v[k];
+		}
+		t.busy = t.all - v[3] - v[4];
+		t.steal = v[7];
+	}
+	if (f) {
+		fclose(f);
+	}
+	return t;
+}
+
+// This process's CPU time so far (all its threads), in seconds.
+static double own_cpu_seconds(void)
+{
+	struct rusage u;
+	if (getrusage(RUSAGE_SELF, &u) != 0) {
+		return 0.0;
+	}
+	return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+	       1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+// How busy the machine was with other work while the rows ran: the two-thread rows need a free
+// second core, and the pure-compute rows show how free it was; this says why.
+static void print_other_load(cpu_ticks before, cpu_ticks after, double own_seconds, double wall_seconds)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	if (after.all <= before.all || hz <= 0 || wall_seconds <= 0.0) {
+		return;
+	}
+	double busy = (double)(after.busy - before.busy) / (double)hz, steal = (double)(after.steal - before.steal) / (double)hz;
+	double others = fmax(0.0, busy - steal - own_seconds) / wall_seconds;
+	printf("\nOther work on the machine during the runs: %.2f cores busy on average (this program %.2f, hypervisor steal "
+	       "%.2f; %ld cores online)\n",
+	       others, own_seconds / wall_seconds, steal / wall_seconds, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 static void usage(void)
@@ -305,13 +519,19 @@ int main(int argc, char **argv)
 	if (bench_tiny) {
 		reps = 1;
 	}
+	machine_register();
 	w1_register();
 	w2_register();
 	rig_register(rig_file);
-	// Keep the rows asked for (and the rows they are compared with).
-	int keep[max_rows] = {0};
+	// Keep the rows asked for (and the rows they are compared with; with a two-thread row, the
+	// machine's ceiling).
+	int keep[max_rows] = {0}, threaded = 0;
 	for (int i = 0; i < g_row_count; i++) {
 		keep[i] = !only || strstr(g_rows[i].name, only) != NULL;
+		threaded |= keep[i] && g_rows[i].threads > 1;
+	}
+	for (int i = 0; i < g_row_count; i++) {
+		keep[i] |= threaded && strncmp(g_rows[i].name, "machine:", 8) == 0;
 	}
 	for (int i = 0; i < g_row_count; i++) {
 		for (int j = 0; j < g_row_count && keep[i]; j++) {
@@ -328,11 +548,13 @@ int main(int argc, char **argv)
 	}
 	g_row_count = n;
 	for (int i = 0; i < g_row_count; i++) {
-		if (g_rows[i].prepare && g_rows[i].prepare(&g_rows[i]) != 0) {
+		if (prepare_row(&g_rows[i]) != 0) {
 			fprintf(stderr, "spring_bench: could not prepare \"%s\"\n", g_rows[i].name);
 			return 2;
 		}
 	}
+	cpu_ticks ticks_before = read_cpu_ticks();
+	double own_before = own_cpu_seconds(), wall_before = now_seconds();
 	for (int r = 0; r < reps; r++) {
 		for (int i = 0; i < g_row_count; i++) {
 			g_rows[i].times[r] = run_once(&g_rows[i]);
@@ -341,6 +563,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "spring_bench: repetition %d of %d done\n", r + 1, reps);
 		}
 	}
+	double own_seconds = own_cpu_seconds() - own_before, wall_seconds = now_seconds() - wall_before;
+	cpu_ticks ticks_after = read_cpu_ticks();
 	FILE *out = csv ? fopen(csv, "w") : NULL;
 	if (csv && !out) {
 		fprintf(stderr, "spring_bench: cannot write %s\n", csv);
@@ -385,8 +609,10 @@ int main(int argc, char **argv)
 		fclose(out);
 	}
 	if (!bench_tiny) {
+		print_other_load(ticks_before, ticks_after, own_seconds, wall_seconds);
 		print_targets(reps);
 	}
+	pool_stop();
 	int failures = bench_tiny ? check_families() : 0;
 	for (int i = 0; i < g_row_count; i++) {
 		if (g_rows[i].release) {

@@ -67,8 +67,9 @@ static void rig_reset(scenario *s)
 	}
 }
 
-static void rig_run_range(scenario *s, long first, long count)
+static void rig_run_range(scenario *s, int part, long first, long count)
 {
+	(void)part;
 	rig_data *w = s->data;
 	for (int f = 1; f <= s->steps; f++) {
 		for (long r = first; r < first + count; r++) {

@@ -26,13 +26,20 @@ enum w1_variant {
 	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
 };
 
-typedef struct w1_data {
-	spring_params params;
-	spring_stepper stepper;
+// One thread's springs: items [first, first + count) of the row, in arrays of their own
+// (64-byte aligned, allocated and first touched by the thread that steps them).
+typedef struct w1_part {
+	long first, count;
 	spring_state *states; // count, array of structs
 	float *targets;       // count
 	float *x, *v;         // count each: the batch's structure of arrays
 	spring_batch batch;   // over x, v and targets
+} w1_part;
+
+typedef struct w1_data {
+	spring_params params;
+	spring_stepper stepper;
+	w1_part parts[BENCH_MAX_THREADS];
 } w1_data;
 
 static float w1_target(long i, int epoch)
@@ -40,11 +47,61 @@ static float w1_target(long i, int epoch)
 	return (float)((i * 7919L + (long)epoch * 104729L) % 2001L - 1000L) * 0.01f;
 }
 
+// The targets repeat every 2001 springs, and epoch e's are epoch 0's shifted by e * w1_shift
+// springs (7919 has an inverse modulo 2001): target(i, e) = g_w1_table[(i + e * w1_shift) mod
+// 2001]. So a retarget copies runs of a table (two periods long) instead of computing an
+// integer remainder per spring; with 12 steps per run at 1e6 springs that remainder was a fifth
+// of the row's time (3% at 1e3 springs): the host's work, not the library's.
+enum { w1_period = 2001 };
+static float g_w1_table[2 * w1_period];
+static long w1_shift;
+
+static void w1_make_table(void)
+{
+	long inverse = 1;
+	while (inverse * 7919L % w1_period != 1) {
+		inverse++;
+	}
+	w1_shift = 104729L * inverse % w1_period;
+	for (long j = 0; j < 2 * w1_period; j++) {
+		g_w1_table[j] = w1_target(j, 0);
+	}
+}
+
+// Springs [first, first + count) of the row get epoch `epoch`'s targets, into `targets` (which
+// holds spring `first` at index 0).
 static void w1_retarget(float *targets, long first, long count, int epoch)
 {
-	for (long i = first; i < first + count; i++) {
-		targets[i] = w1_target(i, epoch);
+	long j = (first % w1_period + (long)epoch % w1_period * w1_shift) % w1_period;
+	for (long done = 0; done < count;) {
+		long n = count - done < w1_period ? count - done : w1_period;
+		memcpy(targets + done, g_w1_table + j, (size_t)n * sizeof *targets);
+		done += n;
 	}
+}
+
+// --tiny: the table gives exactly the formula's targets (bit for bit) for every epoch a row uses.
+static int w1_check_table(void)
+{
+	float got[3 * w1_period];
+	for (int e = 0; e <= 120; e++) {
+		w1_retarget(got, 1000 * e, 3 * w1_period, e);
+		for (long i = 0; i < 3 * w1_period; i++) {
+			float want = w1_target(1000L * e + i, e);
+			if (memcmp(&got[i], &want, sizeof want) != 0) {
+				fprintf(stderr, "spring_bench: W1: the target table differs from the formula (epoch %d, spring %ld)\n", e,
+				        1000L * e + i);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void *w1_alloc(long count, size_t size)
+{
+	size_t bytes = ((size_t)count * size + 63) / 64 * 64;
+	return aligned_alloc(64, bytes ? bytes : 64);
 }
 
 static int w1_prepare(scenario *s)
@@ -54,44 +111,65 @@ static int w1_prepare(scenario *s)
 		return 1;
 	}
 	s->data = w;
-	w->states = malloc((size_t)s->count * sizeof *w->states);
-	w->targets = malloc((size_t)s->count * sizeof *w->targets);
-	if (!w->states || !w->targets || spring_params_from_physical(1.0f, 170.0f, 26.0f, &w->params) != SPRING_OK ||
-	    spring_stepper_init(&w->stepper, w->params, BENCH_STEP) != SPRING_OK) {
+	return spring_params_from_physical(1.0f, 170.0f, 26.0f, &w->params) != SPRING_OK ||
+	       spring_stepper_init(&w->stepper, w->params, BENCH_STEP) != SPRING_OK;
+}
+
+static void w1_zero_part(const scenario *s, w1_part *p)
+{
+	memset(p->states, 0, (size_t)p->count * sizeof *p->states);
+	memset(p->targets, 0, (size_t)p->count * sizeof *p->targets);
+	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
+		memset(p->x, 0, (size_t)p->count * sizeof *p->x);
+		memset(p->v, 0, (size_t)p->count * sizeof *p->v);
+	}
+}
+
+// On the part's own thread.
+static int w1_prepare_part(scenario *s, int part, long first, long count)
+{
+	w1_data *w = s->data;
+	w1_part *p = &w->parts[part];
+	p->first = first;
+	p->count = count;
+	p->states = w1_alloc(count, sizeof *p->states);
+	p->targets = w1_alloc(count, sizeof *p->targets);
+	if (!p->states || !p->targets) {
 		return 1;
 	}
 	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
-		w->x = malloc((size_t)s->count * sizeof *w->x);
-		w->v = malloc((size_t)s->count * sizeof *w->v);
+		p->x = w1_alloc(count, sizeof *p->x);
+		p->v = w1_alloc(count, sizeof *p->v);
 		spring_batch_desc d = {0};
-		d.x = w->x;
-		d.v = w->v;
-		d.target = w->targets;
-		d.count = (int)s->count;
+		d.x = p->x;
+		d.v = p->v;
+		d.target = p->targets;
+		d.count = (int)count;
 		d.params = w->params;
 		d.step = BENCH_STEP;
-		if (!w->x || !w->v || spring_batch_init(&w->batch, &d) != SPRING_OK) {
+		if (!p->x || !p->v || spring_batch_init(&p->batch, &d) != SPRING_OK) {
 			return 1;
 		}
 	}
+	w1_zero_part(s, p);
 	return 0;
 }
 
 static void w1_reset(scenario *s)
 {
-	w1_data *w = s->data;
 	// Every row picks its batch kernels (AUTO: what the library would choose) before it runs;
 	// the threads of a two-thread row only read the choice.
 	if (!spring_internal_batch_force_path((spring_internal_batch_path)s->option)) {
 		fprintf(stderr, "spring_bench: W1: batch path %d is not available\n", s->option);
 		exit(2);
 	}
-	memset(w->states, 0, (size_t)s->count * sizeof *w->states);
-	memset(w->targets, 0, (size_t)s->count * sizeof *w->targets);
-	if (w->x) {
-		memset(w->x, 0, (size_t)s->count * sizeof *w->x);
-		memset(w->v, 0, (size_t)s->count * sizeof *w->v);
-	}
+}
+
+static void w1_reset_part(scenario *s, int part, long first, long count)
+{
+	(void)first;
+	(void)count;
+	w1_zero_part(s, &((w1_data *)s->data)->parts[part]);
 }
 
 static void w1_fail(const char *what)
@@ -100,20 +178,22 @@ static void w1_fail(const char *what)
 	exit(2);
 }
 
-static void w1_run_range(scenario *s, long first, long count)
+static void w1_run_range(scenario *s, int part, long first, long count)
 {
 	w1_data *w = s->data;
-	spring_state *st = w->states;
-	const float *tg = w->targets;
+	w1_part *p = &w->parts[part];
+	long local = first - p->first; // the range in the part's arrays
+	spring_state *st = p->states + local;
+	float *tg = p->targets + local;
 	spring_exact_cache cache = {0};
 	if (s->variant == W1_ADVANCE) {
 		// The library's own blocking: every step up to the next retarget in one call.
 		for (int step = 0; step < s->steps;) {
 			if (step % 100 == 0) {
-				w1_retarget(w->targets, first, count, step / 100);
+				w1_retarget(tg, first, count, step / 100);
 			}
 			int n = 100 - step % 100 < s->steps - step ? 100 - step % 100 : s->steps - step;
-			if (spring_batch_advance(&w->batch, (int)first, (int)count, n, NULL) != SPRING_OK) {
+			if (spring_batch_advance(&p->batch, (int)local, (int)count, n, NULL) != SPRING_OK) {
 				w1_fail("spring_batch_advance");
 			}
 			step += n;
@@ -122,39 +202,39 @@ static void w1_run_range(scenario *s, long first, long count)
 	}
 	for (int step = 0; step < s->steps; step++) {
 		if (step % 100 == 0) {
-			w1_retarget(w->targets, first, count, step / 100);
+			w1_retarget(tg, first, count, step / 100);
 		}
 		switch (s->variant) {
 		case W1_STEPPER:
-			for (long i = first; i < first + count; i++) {
+			for (long i = 0; i < count; i++) {
 				if (spring_stepper_step(&w->stepper, &st[i], tg[i]) != SPRING_OK) {
 					w1_fail("spring_stepper_step");
 				}
 			}
 			break;
 		case W1_EXACT:
-			for (long i = first; i < first + count; i++) {
+			for (long i = 0; i < count; i++) {
 				if (spring_step_exact(w->params, &st[i], tg[i], BENCH_STEP) != SPRING_OK) {
 					w1_fail("spring_step_exact");
 				}
 			}
 			break;
-		case W1_PLAIN: w1_plain_exact(&w->stepper, st + first, tg + first, count); break;
-		case W1_STREAM: w1_stream(st + first, tg + first, count); break;
+		case W1_PLAIN: w1_plain_exact(&w->stepper, st, tg, count); break;
+		case W1_STREAM: w1_stream(st, tg, count); break;
 		case W1_EXACT_CACHED:
-			for (long i = first; i < first + count; i++) {
+			for (long i = 0; i < count; i++) {
 				if (spring_step_exact_cached(&cache, w->params, &st[i], tg[i], BENCH_STEP) != SPRING_OK) {
 					w1_fail("spring_step_exact_cached");
 				}
 			}
 			break;
 		case W1_STEP_MANY:
-			if (spring_stepper_step_many(&w->stepper, st + first, tg + first, (int)count) != SPRING_OK) {
+			if (spring_stepper_step_many(&w->stepper, st, tg, (int)count) != SPRING_OK) {
 				w1_fail("spring_stepper_step_many");
 			}
 			break;
 		case W1_BATCH:
-			if (spring_batch_step_range(&w->batch, (int)first, (int)count, NULL) != SPRING_OK) {
+			if (spring_batch_step_range(&p->batch, (int)local, (int)count, NULL) != SPRING_OK) {
 				w1_fail("spring_batch_step_range");
 			}
 			break;
@@ -166,9 +246,12 @@ static size_t w1_result(const scenario *s, float *out, size_t capacity)
 {
 	const w1_data *w = s->data;
 	size_t n = 0;
-	for (long i = 0; i < s->count && n + 2 <= capacity; i++) {
-		out[n++] = w->x ? w->x[i] : w->states[i].x;
-		out[n++] = w->x ? w->v[i] : w->states[i].v;
+	for (int k = 0; k < s->threads; k++) {
+		const w1_part *p = &w->parts[k];
+		for (long i = 0; i < p->count && n + 2 <= capacity; i++) {
+			out[n++] = p->x ? p->x[i] : p->states[i].x;
+			out[n++] = p->x ? p->v[i] : p->states[i].v;
+		}
 	}
 	return n;
 }
@@ -176,13 +259,13 @@ static size_t w1_result(const scenario *s, float *out, size_t capacity)
 static void w1_release(scenario *s)
 {
 	w1_data *w = s->data;
-	if (w) {
-		free(w->states);
-		free(w->targets);
-		free(w->x);
-		free(w->v);
-		free(w);
+	for (int k = 0; w && k < BENCH_MAX_THREADS; k++) {
+		free(w->parts[k].states);
+		free(w->parts[k].targets);
+		free(w->parts[k].x);
+		free(w->parts[k].v);
 	}
+	free(w);
 	s->data = NULL;
 }
 
@@ -196,7 +279,9 @@ static scenario *w1_row(const char *name, const char *baseline, const char *fami
 	s.family = family;
 	s.tolerance = tolerance;
 	s.prepare = w1_prepare;
+	s.prepare_part = w1_prepare_part;
 	s.reset = w1_reset;
+	s.reset_part = w1_reset_part;
 	s.run_range = w1_run_range;
 	s.result = variant == W1_STREAM ? NULL : w1_result;
 	s.release = w1_release;
@@ -204,6 +289,7 @@ static scenario *w1_row(const char *name, const char *baseline, const char *fami
 	s.count = bench_tiny ? 37 + (count > 10000 ? 64 : 0) : count;
 	s.steps = bench_tiny ? 250 : steps;
 	s.threads = threads;
+	s.split = 16; // two threads' springs split at a multiple of 16 floats (64 bytes, one AVX-512 vector)
 	s.block = bench_tiny && block ? 16 : block;
 	s.work = (double)s.count * s.steps;
 	return bench_add(&s);
@@ -217,6 +303,10 @@ static int w1_scaled_steps(long count)
 
 void w1_register(void)
 {
+	w1_make_table();
+	if (bench_tiny && w1_check_table() != 0) {
+		exit(1);
+	}
 	const char *plain = "W1 plain C exact loop (-O2)", *stepper = "W1 spring_stepper_step (per spring)";
 	const char *many = "W1 spring_stepper_step_many", *batch = "W1 spring_batch";
 	// spring_step_exact works in double with the transition computed per call; the stepper
@@ -264,14 +354,22 @@ void w1_register(void)
 			w1_row(names[k][p], w1_names[p], families[k], 0.0, variants[p], sizes[k], w1_scaled_steps(sizes[k]), 1, 0);
 		}
 	}
-	// Past the last-level cache (1e6 springs are 12 MB): blocks of 4,096 springs (48 KB), each
-	// advanced all 12 steps before the next (the batch through its range entry point).
+	// Past the caches of a core (1e6 springs are 12 MB; this machine's second level is 2 MB):
+	// blocks of 2,048 springs (24 KB, half of a 48 KB first-level data cache; 4,096 springs filled
+	// it and ran about 10% slower), each advanced all 12 steps before the next (the batch through
+	// its range entry point).
 	for (int p = 0; p < 4; p++) {
 		snprintf(blocked[p], sizeof blocked[p], "W1 1e6 springs blocked: %s", paths[p]);
-		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 4096);
+		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 2048);
 	}
 	// The library's blocking (spring_batch_advance), past the cache and at the smallest size.
 	w1_row("W1 1e6 springs: spring_batch_advance", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000),
 	       1, 0);
 	w1_row("W1 1e3 springs: spring_batch_advance", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
+	// The memory's own limit one step per pass: the streaming loop at the smallest and largest
+	// sizes (what "W1 1e6 springs: spring_batch", which cannot block, is to be read against).
+	w1_row("W1 1e3 springs: streaming loop (limit)", "W1 streaming loop (limit)", NULL, 0.0, W1_STREAM, 1000,
+	       w1_scaled_steps(1000), 1, 0);
+	w1_row("W1 1e6 springs: streaming loop (limit)", "W1 1e3 springs: streaming loop (limit)", NULL, 0.0, W1_STREAM, 1000000,
+	       w1_scaled_steps(1000000), 1, 0);
 }

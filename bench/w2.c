@@ -22,20 +22,25 @@ enum w2_variant {
 
 enum { w2_bones = SCENE_TAIL_BONES };
 
-typedef struct w2_data {
-	void *memory;  // every chain, in caller memory (re-initialised by reset)
-	size_t stride; // bytes per chain in `memory`
-	void **chains; // count
+// One thread's chains: [first, first + count) of the row, in memory of their own (allocated and
+// first touched by the thread that steps them): one group, or one object per chain.
+typedef struct w2_part {
+	long first, count;
+	void *memory;  // the group, or every chain at `stride` bytes (re-initialised by reset)
+	size_t stride; // bytes per chain in `memory` (per-chain variants)
+	void **chains; // count (per-chain variants)
+	void *group;   // group variants
+	void *roots;   // count roots (spring_xform2 or spring_xform3), computed every frame (groups)
 	float *poses;  // count x pose_floats: the pose read back at the last frame
+} w2_part;
+
+typedef struct w2_data {
 	int pose_floats;
 	spring_chain2d_segment segments[w2_bones];
 	spring_chain_bone_desc bones[w2_bones];
-	// Groups: one per thread, part k holding chains [part_first[k], part_first[k] + part_count[k]).
-	int parts;
-	long part_first[2], part_count[2];
-	size_t part_offset[2];
-	void *groups[2];
-	void *roots; // count roots (spring_xform2 or spring_xform3), computed every frame
+	spring_chain2d_desc d2; // over `segments`; made once, only read by the threads
+	spring_chain_desc d3;   // over `bones`
+	w2_part parts[BENCH_MAX_THREADS];
 } w2_data;
 
 static double w2_time(long chain, int frame)
@@ -91,81 +96,80 @@ static int w2_prepare(scenario *s)
 		return 1;
 	}
 	s->data = w;
-	spring_chain2d_desc d2;
-	spring_chain_desc d3;
-	w2_descs(s, w, &d2, &d3);
+	w2_descs(s, w, &w->d2, &w->d3);
 	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
 	w->pose_floats = angle ? (w2_bones + 1) * 5 : w2_bones * 7;
-	size_t total = 0, size = 0;
-	if (s->variant == W2_CHAIN2D || s->variant == W2_CHAIN) {
-		size = angle ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
-		w->stride = (size + 63) / 64 * 64;
-		total = w->stride * (size_t)s->count;
-	} else {
-		w->parts = s->threads;
-		for (int k = 0; k < w->parts; k++) {
-			w->part_first[k] = k == 0 ? 0 : s->count / 2;
-			w->part_count[k] = w->parts == 1 ? s->count : k == 0 ? s->count / 2 : s->count - s->count / 2;
-			spring_chain2d_group_desc g = {&d2, (int)w->part_count[k], NULL};
-			size = angle ? spring_chain2d_group_memory_size(&g) : spring_chain_group_memory_size(&d3, (int)w->part_count[k]);
-			w->part_offset[k] = total;
-			total += (size + 63) / 64 * 64;
-		}
-		w->roots = malloc((size_t)s->count * (angle ? sizeof(spring_xform2) : sizeof(spring_xform3)));
-		if (!w->roots) {
-			return 1;
-		}
-	}
-	w->memory = aligned_alloc(64, total);
-	w->chains = calloc((size_t)s->count, sizeof *w->chains);
-	w->poses = calloc((size_t)s->count * (size_t)w->pose_floats, sizeof *w->poses);
-	return size == 0 || !w->memory || !w->chains || !w->poses;
+	return 0;
 }
 
-static void w2_reset(scenario *s)
+// On the part's own thread.
+static int w2_prepare_part(scenario *s, int part, long first, long count)
 {
 	w2_data *w = s->data;
-	spring_chain2d_desc d2;
-	spring_chain_desc d3;
-	w2_descs(s, w, &d2, &d3);
-	for (int k = 0; k < w->parts; k++) {
-		// A group starts with every chain at rest under the description's root; each is then
-		// reset under its own first root.
-		void *m = (char *)w->memory + w->part_offset[k];
-		int n = (int)w->part_count[k];
-		spring_result r;
-		if (s->variant == W2_CHAIN2D_GROUP) {
-			spring_chain2d_group_desc g = {&d2, n, NULL};
-			spring_chain2d_group *group = NULL;
-			r = spring_chain2d_group_init(&g, m, spring_chain2d_group_memory_size(&g), &group, NULL);
-			for (int c = 0; c < n && r == SPRING_OK; c++) {
-				r = spring_chain2d_group_reset(group, c, w2_root2(w->part_first[k] + c, 0));
-			}
-			w->groups[k] = group;
-		} else {
-			spring_chain_group *group = NULL;
-			r = spring_chain_group_init(&d3, n, m, spring_chain_group_memory_size(&d3, n), &group, NULL);
-			for (int c = 0; c < n && r == SPRING_OK; c++) {
-				r = spring_chain_group_reset(group, c, w2_root3(w->part_first[k] + c, 0));
-			}
-			w->groups[k] = group;
-		}
-		if (r != SPRING_OK) {
-			fprintf(stderr, "spring_bench: W2: group init failed\n");
-			exit(2);
-		}
+	w2_part *p = &w->parts[part];
+	spring_chain2d_desc d2 = w->d2;
+	spring_chain_desc d3 = w->d3;
+	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
+	size_t size, total;
+	p->first = first;
+	p->count = count;
+	if (s->variant == W2_CHAIN2D || s->variant == W2_CHAIN) {
+		size = angle ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
+		p->stride = (size + 63) / 64 * 64;
+		total = p->stride * (size_t)count;
+		p->chains = calloc((size_t)count, sizeof *p->chains);
+	} else {
+		spring_chain2d_group_desc g = {&d2, (int)count, NULL};
+		size = angle ? spring_chain2d_group_memory_size(&g) : spring_chain_group_memory_size(&d3, (int)count);
+		total = (size + 63) / 64 * 64;
+		p->roots = calloc((size_t)count, angle ? sizeof(spring_xform2) : sizeof(spring_xform3));
 	}
-	for (long c = 0; c < s->count && !w->parts; c++) {
-		void *m = (char *)w->memory + (size_t)c * w->stride;
-		spring_result r;
+	p->memory = size ? aligned_alloc(64, total) : NULL;
+	p->poses = calloc((size_t)count * (size_t)w->pose_floats, sizeof *p->poses);
+	return !p->memory || !p->poses || !(p->chains || p->roots);
+}
+
+// On the part's own thread.
+static void w2_reset_part(scenario *s, int part, long first, long count)
+{
+	w2_data *w = s->data;
+	w2_part *p = &w->parts[part];
+	spring_chain2d_desc d2 = w->d2;
+	spring_chain_desc d3 = w->d3;
+	int n = (int)count;
+	spring_result r = SPRING_OK;
+	// A group starts with every chain at rest under the description's root; each is then reset
+	// under its own first root.
+	if (s->variant == W2_CHAIN2D_GROUP) {
+		spring_chain2d_group_desc g = {&d2, n, NULL};
+		spring_chain2d_group *group = NULL;
+		r = spring_chain2d_group_init(&g, p->memory, spring_chain2d_group_memory_size(&g), &group, NULL);
+		for (int c = 0; c < n && r == SPRING_OK; c++) {
+			r = spring_chain2d_group_reset(group, c, w2_root2(first + c, 0));
+		}
+		p->group = group;
+	} else if (s->variant == W2_CHAIN_GROUP) {
+		spring_chain_group *group = NULL;
+		r = spring_chain_group_init(&d3, n, p->memory, spring_chain_group_memory_size(&d3, n), &group, NULL);
+		for (int c = 0; c < n && r == SPRING_OK; c++) {
+			r = spring_chain_group_reset(group, c, w2_root3(first + c, 0));
+		}
+		p->group = group;
+	}
+	if (r != SPRING_OK) {
+		fprintf(stderr, "spring_bench: W2: group init failed\n");
+		exit(2);
+	}
+	for (int c = 0; c < n && p->chains; c++) {
+		void *m = (char *)p->memory + (size_t)c * p->stride;
 		// Made at the default root, then reset (snapped to rest) under the chain's first root,
 		// exactly as a group is set up.
 		if (s->variant == W2_CHAIN2D) {
-			r = spring_chain2d_init(&d2, m, w->stride, (spring_chain2d **)&w->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain2d_reset(w->chains[c], w2_root2(c, 0));
+			r = spring_chain2d_init(&d2, m, p->stride, (spring_chain2d **)&p->chains[c], NULL);
+			r = r != SPRING_OK ? r : spring_chain2d_reset(p->chains[c], w2_root2(first + c, 0));
 		} else {
-			r = spring_chain_init(&d3, m, w->stride, (spring_chain **)&w->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain_reset(w->chains[c], w2_root3(c, 0));
+			r = spring_chain_init(&d3, m, p->stride, (spring_chain **)&p->chains[c], NULL);
+			r = r != SPRING_OK ? r : spring_chain_reset(p->chains[c], w2_root3(first + c, 0));
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: chain init failed\n");
@@ -175,34 +179,30 @@ static void w2_reset(scenario *s)
 }
 
 // A group's frames: the roots of its chains, one update, every pose read back.
-static void w2_run_group(scenario *s, long first, long count)
+static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 {
-	w2_data *w = s->data;
-	int k = w->parts == 2 && first != 0;
-	if (first != w->part_first[k] || count != w->part_count[k]) {
+	if (first != p->first || count != p->count) {
 		fprintf(stderr, "spring_bench: W2: a range that is not a group\n");
 		exit(2);
 	}
-	spring_xform2 *roots2 = (spring_xform2 *)w->roots + first;
-	spring_xform3 *roots3 = (spring_xform3 *)w->roots + first;
-	float *poses = w->poses + (size_t)first * (size_t)w->pose_floats;
+	spring_xform2 *roots2 = p->roots;
+	spring_xform3 *roots3 = p->roots;
+	float *poses = p->poses;
 	for (int f = 1; f <= s->steps; f++) {
 		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
 		if (s->variant == W2_CHAIN2D_GROUP) {
 			for (long c = 0; c < count; c++) {
 				roots2[c] = w2_root2(first + c, f);
 			}
-			r = spring_chain2d_group_update(w->groups[k], roots2, BENCH_FRAME);
-			r = r != SPRING_OK
-			        ? r
-			        : spring_chain2d_group_get_poses(w->groups[k], (spring_xform2 *)poses, (int)count * (w2_bones + 1));
+			r = spring_chain2d_group_update(p->group, roots2, BENCH_FRAME);
+			r = r != SPRING_OK ? r
+			                   : spring_chain2d_group_get_poses(p->group, (spring_xform2 *)poses, (int)count * (w2_bones + 1));
 		} else {
 			for (long c = 0; c < count; c++) {
 				roots3[c] = w2_root3(first + c, f);
 			}
-			r = spring_chain_group_update(w->groups[k], roots3, BENCH_FRAME);
-			r = r != SPRING_OK ? r
-			                   : spring_chain_group_get_poses(w->groups[k], (spring_xform3 *)poses, NULL, (int)count * w2_bones);
+			r = spring_chain_group_update(p->group, roots3, BENCH_FRAME);
+			r = r != SPRING_OK ? r : spring_chain_group_get_poses(p->group, (spring_xform3 *)poses, NULL, (int)count * w2_bones);
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: group update failed\n");
@@ -211,23 +211,24 @@ static void w2_run_group(scenario *s, long first, long count)
 	}
 }
 
-static void w2_run_range(scenario *s, long first, long count)
+static void w2_run_range(scenario *s, int part, long first, long count)
 {
 	w2_data *w = s->data;
-	if (w->parts) {
-		w2_run_group(s, first, count);
+	w2_part *p = &w->parts[part];
+	if (p->group) {
+		w2_run_group(s, p, first, count);
 		return;
 	}
 	for (int f = 1; f <= s->steps; f++) {
 		for (long c = first; c < first + count; c++) {
-			float *pose = w->poses + (size_t)c * (size_t)w->pose_floats;
+			float *pose = p->poses + (size_t)(c - p->first) * (size_t)w->pose_floats;
 			spring_result r;
 			if (s->variant == W2_CHAIN2D) {
-				spring_chain2d *chain = w->chains[c];
+				spring_chain2d *chain = p->chains[c - p->first];
 				r = spring_chain2d_update(chain, w2_root2(c, f), BENCH_FRAME);
 				r = r != SPRING_OK ? r : spring_chain2d_get_pose(chain, (spring_xform2 *)pose, NULL, w2_bones + 1);
 			} else {
-				spring_chain *chain = w->chains[c];
+				spring_chain *chain = p->chains[c - p->first];
 				r = spring_chain_update(chain, w2_root3(c, f), BENCH_FRAME);
 				r = r != SPRING_OK ? r : spring_chain_get_pose(chain, (spring_xform3 *)pose, NULL, w2_bones);
 			}
@@ -242,22 +243,26 @@ static void w2_run_range(scenario *s, long first, long count)
 static size_t w2_result(const scenario *s, float *out, size_t capacity)
 {
 	const w2_data *w = s->data;
-	size_t n = (size_t)s->count * (size_t)w->pose_floats;
-	n = n < capacity ? n : capacity;
-	memcpy(out, w->poses, n * sizeof *out);
+	size_t n = 0;
+	for (int k = 0; k < s->threads; k++) {
+		size_t m = (size_t)w->parts[k].count * (size_t)w->pose_floats;
+		m = m < capacity - n ? m : capacity - n;
+		memcpy(out + n, w->parts[k].poses, m * sizeof *out);
+		n += m;
+	}
 	return n;
 }
 
 static void w2_release(scenario *s)
 {
 	w2_data *w = s->data;
-	if (w) {
-		free(w->memory);
-		free(w->chains);
-		free(w->poses);
-		free(w->roots);
-		free(w);
+	for (int k = 0; w && k < BENCH_MAX_THREADS; k++) {
+		free(w->parts[k].memory);
+		free(w->parts[k].chains);
+		free(w->parts[k].roots);
+		free(w->parts[k].poses);
 	}
+	free(w);
 	s->data = NULL;
 }
 
@@ -269,7 +274,8 @@ static void w2_row(const char *name, const char *baseline, const char *family, i
 	s.unit = "bone-frame";
 	s.family = family;
 	s.prepare = w2_prepare;
-	s.reset = w2_reset;
+	s.prepare_part = w2_prepare_part;
+	s.reset_part = w2_reset_part;
 	s.run_range = w2_run_range;
 	s.result = w2_result;
 	s.release = w2_release;
