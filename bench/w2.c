@@ -2,8 +2,9 @@
 // W2: many chains on moving roots. 100 chains of 8 bones (the standard 20-unit tail of
 // tests/shared/scenes), 600 frames at 60 fps, physics step 1/120 s. Chain c's root at time
 // t = frame / 60 + 0.037 c: x = 2 L sin(2 pi 0.5 t), y = L sin(2 pi 1 t) (L = 20, one bone
-// length), turned (30 degrees) sin(2 pi 0.7 t); the roots are computed every frame (float sines)
-// and every chain's pose is read back every frame. Rate: chains x bones x frames per second
+// length), turned (30 degrees) sin(2 pi 0.7 t); the roots are computed every frame (each chain's
+// three sines advanced by a frame's rotation, in double) and every chain's pose is read back
+// every frame. Rate: chains x bones x frames per second
 // (bone-frames). Also from 10 to 10,000 chains (the same work per chain where it fits).
 #include "bench.h"
 #include "scenes.h"
@@ -26,12 +27,13 @@ enum { w2_bones = SCENE_TAIL_BONES };
 // first touched by the thread that steps them): one group, or one object per chain.
 typedef struct w2_part {
 	long first, count;
-	void *memory;  // the group, or every chain at `stride` bytes (re-initialised by reset)
-	size_t stride; // bytes per chain in `memory` (per-chain variants)
-	void **chains; // count (per-chain variants)
-	void *group;   // group variants
-	void *roots;   // count roots (spring_xform2 or spring_xform3), computed every frame (groups)
-	float *poses;  // count x pose_floats: the pose read back at the last frame
+	void *memory;          // the group, or every chain at `stride` bytes (re-initialised by reset)
+	size_t stride;         // bytes per chain in `memory` (per-chain variants)
+	void **chains;         // count (per-chain variants)
+	void *group;           // group variants
+	void *roots;           // count roots (spring_xform2 or spring_xform3), computed every frame (groups)
+	struct w2_wave *waves; // count: each chain's root path
+	float *poses;          // count x pose_floats: the pose read back at the last frame
 } w2_part;
 
 typedef struct w2_data {
@@ -48,33 +50,68 @@ static double w2_time(long chain, int frame)
 	return (double)frame / 60.0 + 0.037 * (double)chain;
 }
 
-// The fractional part of cycles >= 0, as a float.
-static float w2_phase(double cycles)
+// A chain's root path: its three sines (frequencies w2_hz, at t = frame / 60 + 0.037 chain) with
+// their cosines, advanced a frame at a time by the angle-addition rule, so computing the roots
+// every frame costs a few multiplications (in double: after 600 frames within 1e-13 of sin).
+typedef struct w2_wave {
+	double s[3], c[3];
+	int frame;
+} w2_wave;
+
+static const double w2_hz[3] = {0.5, 1.0, 0.7}; // x, y, turn
+static double w2_step_s[3], w2_step_c[3];       // a frame's rotation (set by w2_prepare)
+
+static void w2_wave_start(w2_wave *w, long chain)
 {
-	return (float)(cycles - (double)(long long)cycles);
+	const double two_pi = 6.283185307179586476925;
+	double t = w2_time(chain, 0);
+	for (int k = 0; k < 3; k++) {
+		w->s[k] = sin(two_pi * w2_hz[k] * t);
+		w->c[k] = cos(two_pi * w2_hz[k] * t);
+	}
+	w->frame = 0;
 }
 
-// The root's position and angle at time t >= 0 (float sines of arguments reduced to one period).
-static void w2_root(double t, float *x, float *y, float *angle)
+// The wave at `frame`: the next frame's (the runs go frame by frame) or the start's.
+static const w2_wave *w2_wave_at(w2_wave *w, long chain, int frame)
 {
-	const float two_pi = 6.28318530717958647692f;
-	float l = SCENE_TAIL_BONE_LENGTH;
-	*x = 2.0f * l * sinf(two_pi * w2_phase(0.5 * t));
-	*y = l * sinf(two_pi * w2_phase(t));
-	*angle = 0.52359877559829887f * sinf(two_pi * w2_phase(0.7 * t));
+	if (frame == 0) {
+		w2_wave_start(w, chain);
+		return w;
+	}
+	if (frame != w->frame + 1) {
+		fprintf(stderr, "spring_bench: W2: roots out of frame order\n");
+		exit(2);
+	}
+	for (int k = 0; k < 3; k++) {
+		double sn = w->s[k] * w2_step_c[k] + w->c[k] * w2_step_s[k];
+		w->c[k] = w->c[k] * w2_step_c[k] - w->s[k] * w2_step_s[k];
+		w->s[k] = sn;
+	}
+	w->frame = frame;
+	return w;
 }
 
-static spring_xform2 w2_root2(long chain, int frame)
+// The root's position and angle from its wave.
+static void w2_root(const w2_wave *w, float *x, float *y, float *angle)
+{
+	const double l = SCENE_TAIL_BONE_LENGTH;
+	*x = (float)(2.0 * l * w->s[0]);
+	*y = (float)(l * w->s[1]);
+	*angle = (float)(0.52359877559829887 * w->s[2]);
+}
+
+static spring_xform2 w2_root2(w2_part *p, long chain, int frame)
 {
 	spring_xform2 r = {{0.0f, 0.0f}, 0.0f, {1.0f, 1.0f}};
-	w2_root(w2_time(chain, frame), &r.position.x, &r.position.y, &r.angle);
+	w2_root(w2_wave_at(&p->waves[chain - p->first], chain, frame), &r.position.x, &r.position.y, &r.angle);
 	return r;
 }
 
-static spring_xform3 w2_root3(long chain, int frame)
+static spring_xform3 w2_root3(w2_part *p, long chain, int frame)
 {
 	float x, y, a;
-	w2_root(w2_time(chain, frame), &x, &y, &a);
+	w2_root(w2_wave_at(&p->waves[chain - p->first], chain, frame), &x, &y, &a);
 	spring_xform3 r = {{x, y, 0.0f}, {0.0f, 0.0f, sinf(0.5f * a), cosf(0.5f * a)}};
 	return r;
 }
@@ -96,6 +133,10 @@ static int w2_prepare(scenario *s)
 		return 1;
 	}
 	s->data = w;
+	for (int k = 0; k < 3; k++) {
+		w2_step_s[k] = sin(6.283185307179586476925 * w2_hz[k] / 60.0);
+		w2_step_c[k] = cos(6.283185307179586476925 * w2_hz[k] / 60.0);
+	}
 	w2_descs(s, w, &w->d2, &w->d3);
 	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
 	w->pose_floats = angle ? (w2_bones + 1) * 5 : w2_bones * 7;
@@ -126,7 +167,8 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 	}
 	p->memory = size ? aligned_alloc(64, total) : NULL;
 	p->poses = calloc((size_t)count * (size_t)w->pose_floats, sizeof *p->poses);
-	return !p->memory || !p->poses || !(p->chains || p->roots);
+	p->waves = calloc((size_t)count, sizeof *p->waves);
+	return !p->memory || !p->poses || !p->waves || !(p->chains || p->roots);
 }
 
 // On the part's own thread.
@@ -145,14 +187,14 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 		spring_chain2d_group *group = NULL;
 		r = spring_chain2d_group_init(&g, p->memory, spring_chain2d_group_memory_size(&g), &group, NULL);
 		for (int c = 0; c < n && r == SPRING_OK; c++) {
-			r = spring_chain2d_group_reset(group, c, w2_root2(first + c, 0));
+			r = spring_chain2d_group_reset(group, c, w2_root2(p, first + c, 0));
 		}
 		p->group = group;
 	} else if (s->variant == W2_CHAIN_GROUP) {
 		spring_chain_group *group = NULL;
 		r = spring_chain_group_init(&d3, n, p->memory, spring_chain_group_memory_size(&d3, n), &group, NULL);
 		for (int c = 0; c < n && r == SPRING_OK; c++) {
-			r = spring_chain_group_reset(group, c, w2_root3(first + c, 0));
+			r = spring_chain_group_reset(group, c, w2_root3(p, first + c, 0));
 		}
 		p->group = group;
 	}
@@ -166,10 +208,10 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 		// exactly as a group is set up.
 		if (s->variant == W2_CHAIN2D) {
 			r = spring_chain2d_init(&d2, m, p->stride, (spring_chain2d **)&p->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain2d_reset(p->chains[c], w2_root2(first + c, 0));
+			r = r != SPRING_OK ? r : spring_chain2d_reset(p->chains[c], w2_root2(p, first + c, 0));
 		} else {
 			r = spring_chain_init(&d3, m, p->stride, (spring_chain **)&p->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain_reset(p->chains[c], w2_root3(first + c, 0));
+			r = r != SPRING_OK ? r : spring_chain_reset(p->chains[c], w2_root3(p, first + c, 0));
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: chain init failed\n");
@@ -192,14 +234,14 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
 		if (s->variant == W2_CHAIN2D_GROUP) {
 			for (long c = 0; c < count; c++) {
-				roots2[c] = w2_root2(first + c, f);
+				roots2[c] = w2_root2(p, first + c, f);
 			}
 			r = spring_chain2d_group_update(p->group, roots2, BENCH_FRAME);
 			r = r != SPRING_OK ? r
 			                   : spring_chain2d_group_get_poses(p->group, (spring_xform2 *)poses, (int)count * (w2_bones + 1));
 		} else {
 			for (long c = 0; c < count; c++) {
-				roots3[c] = w2_root3(first + c, f);
+				roots3[c] = w2_root3(p, first + c, f);
 			}
 			r = spring_chain_group_update(p->group, roots3, BENCH_FRAME);
 			r = r != SPRING_OK ? r : spring_chain_group_get_poses(p->group, (spring_xform3 *)poses, NULL, (int)count * w2_bones);
@@ -225,11 +267,11 @@ static void w2_run_range(scenario *s, int part, long first, long count)
 			spring_result r;
 			if (s->variant == W2_CHAIN2D) {
 				spring_chain2d *chain = p->chains[c - p->first];
-				r = spring_chain2d_update(chain, w2_root2(c, f), BENCH_FRAME);
+				r = spring_chain2d_update(chain, w2_root2(p, c, f), BENCH_FRAME);
 				r = r != SPRING_OK ? r : spring_chain2d_get_pose(chain, (spring_xform2 *)pose, NULL, w2_bones + 1);
 			} else {
 				spring_chain *chain = p->chains[c - p->first];
-				r = spring_chain_update(chain, w2_root3(c, f), BENCH_FRAME);
+				r = spring_chain_update(chain, w2_root3(p, c, f), BENCH_FRAME);
 				r = r != SPRING_OK ? r : spring_chain_get_pose(chain, (spring_xform3 *)pose, NULL, w2_bones);
 			}
 			if (r != SPRING_OK) {
@@ -260,6 +302,7 @@ static void w2_release(scenario *s)
 		free(w->parts[k].memory);
 		free(w->parts[k].chains);
 		free(w->parts[k].roots);
+		free(w->parts[k].waves);
 		free(w->parts[k].poses);
 	}
 	free(w);
