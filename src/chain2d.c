@@ -754,28 +754,27 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->key = farr(c, ARR_KEY);
 }
 
-const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING] = {
-#define SPRING_CHAIN2D_OFFSET(field) offsetof(spring_chain2d, field),
-	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_OFFSET)
-#undef SPRING_CHAIN2D_OFFSET
-};
+#define SPRING_CHAIN2D_ONE(field) +1
+_Static_assert((0 SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_ONE)) == SPRING_CHAIN2D_LN_RESTING,
+               "the lane fields and their indices agree");
+#undef SPRING_CHAIN2D_ONE
 
 void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
 {
-	const unsigned char *base = (const unsigned char *)c;
-	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
-		memcpy(&L->v[k], base + spring_chain2d_lane_offsets[k], sizeof(float));
-	}
+	float *v = L->v;
+#define SPRING_CHAIN2D_LOAD(field) *v++ = c->field;
+	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_LOAD)
+#undef SPRING_CHAIN2D_LOAD
 	const int32_t mask = c->resting ? -1 : 0;
 	memcpy(&L->v[SPRING_CHAIN2D_LN_RESTING], &mask, sizeof mask);
 }
 
 void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
 {
-	unsigned char *base = (unsigned char *)c;
-	for (int k = 0; k < SPRING_CHAIN2D_LN_RESTING; k++) {
-		memcpy(base + spring_chain2d_lane_offsets[k], &L->v[k], sizeof(float));
-	}
+	const float *v = L->v;
+#define SPRING_CHAIN2D_STORE(field) c->field = *v++;
+	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_STORE)
+#undef SPRING_CHAIN2D_STORE
 	c->resting = spring_chain2d_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
 }
 

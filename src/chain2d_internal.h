@@ -326,9 +326,6 @@ void spring_chain2d_internal_fields(const spring_chain2d_fields *a);
 spring_result spring_chain2d_internal_transition(spring_integrator integrator, spring_params p, float step,
                                                  spring_chain2d_lane_step_in *out);
 
-/// The byte offsets in struct spring_chain2d of the SPRING_CHAIN2D_LANE_FIELDS (row order).
-extern const size_t spring_chain2d_lane_offsets[SPRING_CHAIN2D_LN_RESTING];
-
 /// Chain `c`'s lane state into *L and back.
 void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L);
 void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L);
