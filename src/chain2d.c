@@ -40,8 +40,9 @@
 // linear, a constant angular acceleration over a step is the same as moving the target by
 // alpha m / k (alpha taken at the step's start angle): the segment steps towards
 // theta + (shortest arc to the target) + alpha m / k, whose fixed point is the physical balance
-// k wrap(theta - target) = m alpha(theta) for any strength (the old fold of the shifted goal is
-// kept bit for bit where it is the same thing: total error within FOLD_SAFE of the target).
+// k wrap(theta - target) = m alpha(theta) for any strength. A field stiffer than a step resolves
+// (its stiffness beyond FIELD_STIFFNESS_MAX / step^2; a steady field counts its full |g + w| 1.5 /
+// L wherever the segment points) turns the step into a Newton step onto that balance.
 //
 // Rest. After a step whose root, animation and root velocity did not change, every segment whose
 // angular speed is within rest_angular_speed and which lies within rest_angle of its equilibrium
@@ -54,22 +55,24 @@
 // fail (the forces and the pivot's acceleration are bounded, the error a segment steps on too:
 // chain2d_kernel.h), so an error never leaves a half-stepped chain and nothing is copied aside.
 //
-// Precision and speed: a segment's step and the pose are float arithmetic (chain2d_kernel.h: a
-// bounded angle fold without fmod, a reduced-range polynomial sin/cos, no branch), the very code
-// spring_chain2d_group runs on 4, 8 or 16 chains at once, so both give the same bits; the pivot's
-// path and the rest test are in double.
+// Precision and speed: a segment's step, the chain's step (the pivot's path relative to its
+// newest knot, the roots, the carried turn) and the pose are float arithmetic
+// (chain2d_kernel.h: a bounded angle fold without fmod, a reduced-range polynomial sin/cos, no
+// branch), the very code spring_chain2d_group runs on 4, 8 or 16 chains at once, so both give the
+// same bits; the path's timeline (its knots' times, shared by a group's chains) and the rest test
+// are in double.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
 // 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
 // so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
 //
-// Per-segment budget: 84 bytes (plus padding of each array to 16 bytes)
-//   hot state, read and written every step     24 B: angle, velocity, prev_angle, target,
-//                                                     offsets of the last step (the sleep test),
-//                                                     anim_from
-//   per-step configuration, read every step     48 B: exact transition (16), params (12), length,
-//                                                     rest_angle, limit, inertia, anim_to
-//   cold                                        12 B: own_params (the segment's setting)
+// Per-segment budget: 96 bytes (plus padding of each array to 16 bytes)
+//   hot state, read and written every step     36 B: angle, velocity, prev_angle, target, the kept
+//                                                     sin, cos and their angle, the offsets of the
+//                                                     last step (the sleep test), anim_from
+//   per-step configuration, read every step     48 B: k/m, 1/(k/m), transition (16) and limit,
+//                                                     length, rest_angle, inertia, anim_to
+//   cold                                        24 B: params, own_params (the segment's setting)
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -87,8 +90,7 @@
 
 #define CHAIN2D_ALIGN 16u
 
-// Float arrays, n entries each, in this order after the struct. The mutable state comes first
-// (ARR_ANGLE .. ARR_ANIM_FROM), so one copy backs it up.
+// Float arrays, n entries each, in this order after the struct. The mutable state comes first.
 enum {
 	ARR_ANGLE,      // world angle of the last step, radians in (-pi, pi]
 	ARR_VELOCITY,   // angular velocity of the last step, rad/s

@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: MIT
 // spring_chain2d_group: many angle chains of one shape, each segment's state stored across the
-// chains (segment i of chain j at [i * chain_count + j]), stepped segment by segment over all
-// chains.
+// chains (segment i of chain j at [i * stride + j], stride the chain count rounded up to 16), a
+// frame stepped for a vector of chains at a time.
 //
-// Every chain is a spring_chain2d without animation: the per-step physics is the very code of
-// the single chain (chain2d_internal.h: spring_chain2d_internal_step_begin for the root's motion,
-// spring_chain2d_segment_step for each segment, spring_chain2d_pose_walk for the pose), and the
-// rare calls (teleport, reset, parameters, inertia, forces, the rest test) copy the chain into a
-// scratch spring_chain2d, call the single chain's function and copy it back. So the results are
-// the single chain's bit for bit, and each rule lives in chain2d.c once.
+// Every chain is a spring_chain2d without animation: the per-step arithmetic is the very code of
+// the single chain (chain2d_kernel.h: K(knot) and K(begin) for the pivot's path and the roots,
+// K(segment) for each segment, the pose walk), instantiated here for 4, 8 and 16 lanes and chosen
+// at run time with the batch springs' path; the pivot paths' timeline (the knots' times) is one
+// for the group, as its chains share the frame times. The rare calls (teleport, reset,
+// parameters, inertia, forces, the rest test) copy the chain into a scratch spring_chain2d, call
+// the single chain's function and copy it back. So the results are the single chain's bit for
+// bit, and each rule lives in chain2d.c and chain2d_kernel.h once.
 //
-// Memory: one block. The struct, the chains' headers (a spring_chain2d struct each: root, root
-// velocity, the pivot's path, forces, rest state), then the arrays across chains, then (not part
-// of snapshots) the kept sin and cos (a cache: every entry is the sin and cos of its key, so its
-// bytes never change a result), the backup an update restores on error, the per-update scratch
-// and the scratch chain. Arrays are
-// addressed by offsets, never stored pointers, so a group in caller memory copies byte for byte.
+// A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is loaded
+// once, and every step walks the segments down the chains one segment at a time over the chunk's
+// vectors (their walks are independent work the processor overlaps).
 //
-// Per chain and segment: 60 bytes of state (angle, velocity, previous angle, target, inertia: 20;
-// params and own params: 24; transition: 16), 24 of kept sin and cos, 16 of backup and 16 of
-// per-step scratch; per chain its header twice (state and backup) and the update's scratch.
+// Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
+// spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
+// chains' rows (their state between steps: roots, velocity, path, rest), the parameters; then,
+// not in snapshots, the frame's target roots, the timeline's values of each step and the scratch
+// chain. Arrays are addressed by offsets, never stored pointers, so a group in caller memory
+// copies byte for byte. Nothing is copied aside per update: every input is checked before
+// anything changes and a step cannot fail.
 #include "spring/chain.h"
 
 #include "batch_internal.h"
