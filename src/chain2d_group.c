@@ -711,17 +711,12 @@ typedef struct group_pose {
 #define BITS(x) spring_chain2d_bits(x)
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
-#endif
+SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
 GROUP_PADDING_MASK(scalar)
 GROUP_FRAME(scalar)
 GROUP_POSES(scalar)
 GROUP_FIELDS(scalar)
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
 #undef K
@@ -837,20 +832,29 @@ GROUP_FIELDS(avx512)
 #undef K_ATTR_INLINE
 #endif
 
-// A frame of every chain by the widest kernel this machine runs (the batch module's choice).
+// `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
+#if defined(__GNUC__) && defined(__x86_64__)
+#define GROUP_DISPATCH(NAME, ARG)                                  \
+	switch (spring_internal_batch_current_path()) {                \
+	case SPRING_INTERNAL_BATCH_SSE2: NAME##_v4(ARG); return;       \
+	case SPRING_INTERNAL_BATCH_AVX2: NAME##_avx2(ARG); return;     \
+	case SPRING_INTERNAL_BATCH_AVX512: NAME##_avx512(ARG); return; \
+	default: NAME##_scalar(ARG); return;                           \
+	}
+#elif defined(__wasm_simd128__)
+#define GROUP_DISPATCH(NAME, ARG)                               \
+	switch (spring_internal_batch_current_path()) {             \
+	case SPRING_INTERNAL_BATCH_SIMD128: NAME##_v4(ARG); return; \
+	default: NAME##_scalar(ARG); return;                        \
+	}
+#else
+#define GROUP_DISPATCH(NAME, ARG) NAME##_scalar(ARG)
+#endif
+
+// A frame of every chain.
 static void run_frame(const group_frame *r)
 {
-	switch (spring_internal_batch_current_path()) {
-#if defined(__GNUC__) && defined(__x86_64__)
-	case SPRING_INTERNAL_BATCH_SSE2: frame_v4(r); return;
-	case SPRING_INTERNAL_BATCH_AVX2: frame_avx2(r); return;
-	case SPRING_INTERNAL_BATCH_AVX512: frame_avx512(r); return;
-#endif
-#if defined(__wasm_simd128__)
-	case SPRING_INTERNAL_BATCH_SIMD128: frame_v4(r); return;
-#endif
-	default: frame_scalar(r); return;
-	}
+	GROUP_DISPATCH(frame, r)
 }
 
 void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
@@ -878,20 +882,10 @@ static const float *group_lengths(const spring_chain2d_group *g, const group_lay
 	return shape.length;
 }
 
-// Every chain's pose by the widest kernel this machine runs.
+// Every chain's pose.
 static void run_poses(const group_pose *r)
 {
-	switch (spring_internal_batch_current_path()) {
-#if defined(__GNUC__) && defined(__x86_64__)
-	case SPRING_INTERNAL_BATCH_SSE2: poses_v4(r); return;
-	case SPRING_INTERNAL_BATCH_AVX2: poses_avx2(r); return;
-	case SPRING_INTERNAL_BATCH_AVX512: poses_avx512(r); return;
-#endif
-#if defined(__wasm_simd128__)
-	case SPRING_INTERNAL_BATCH_SIMD128: poses_v4(r); return;
-#endif
-	default: poses_scalar(r); return;
-	}
+	GROUP_DISPATCH(poses, r)
 }
 
 // The rest test of the block's chains whose step was still (the rows hold their state).

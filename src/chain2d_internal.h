@@ -194,15 +194,18 @@ static inline int32_t spring_chain2d_bits(float x)
 #define MAXV(a, b) ((a) > (b) ? (a) : (b))
 #define BITS(x) spring_chain2d_bits(x)
 #define SPLAT(c) (c)
-// The masks are 0 or 1 here, combined with & on purpose (no branch).
+// The plain-float instances' masks are 0 or 1, combined with & on purpose (no branch).
 #if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wbitwise-instead-of-logical"
+#define SPRING_CHAIN2D_SCALAR_MASKS_BEGIN \
+	_Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wbitwise-instead-of-logical\"")
+#define SPRING_CHAIN2D_SCALAR_MASKS_END _Pragma("clang diagnostic pop")
+#else
+#define SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
+#define SPRING_CHAIN2D_SCALAR_MASKS_END
 #endif
+SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
 #include "chain2d_kernel.h"
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
+SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
 #undef K
