@@ -854,7 +854,7 @@ GROUP_FIELDS(avx512)
 // A frame of every chain.
 static void run_frame(const group_frame *r)
 {
-	GROUP_DISPATCH(frame, r)
+	GROUP_DISPATCH(frame, r);
 }
 
 void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
@@ -885,7 +885,7 @@ static const float *group_lengths(const spring_chain2d_group *g, const group_lay
 // Every chain's pose.
 static void run_poses(const group_pose *r)
 {
-	GROUP_DISPATCH(poses, r)
+	GROUP_DISPATCH(poses, r);
 }
 
 // The rest test of the block's chains whose step was still (the rows hold their state).
