@@ -111,7 +111,7 @@ SPRING_API bool spring_is_finite(float x);
 /// then changes nothing. Blobs are plain bytes in the machine's byte order: save states move
 /// between runs and builds of the same library, not between machines of another endianness.
 /// @{
-#define SPRING_SNAPSHOT_VERSION 1u
+#define SPRING_SNAPSHOT_VERSION 2u ///< 2 since the chains' float layouts; older blobs are refused
 #define SPRING_SNAPSHOT_HEADER_BYTES 32u
 /// @}
 
