@@ -698,6 +698,10 @@ typedef struct group_pose {
 		return i;                                                                                               \
 	}
 
+// Every function of one instance; GROUP_ALL expands its argument first (a macro like SUFFIX).
+#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_POSES(S) GROUP_FIELDS(S)
+#define GROUP_ALL(S) GROUP_ALL_(S)
+
 // Plain float (every platform; one chain at a time).
 #define T float
 #define TI int
@@ -712,10 +716,7 @@ typedef struct group_pose {
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
 SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
-GROUP_PADDING_MASK(scalar)
-GROUP_FRAME(scalar)
-GROUP_POSES(scalar)
-GROUP_FIELDS(scalar)
+GROUP_ALL(scalar)
 SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
@@ -760,20 +761,8 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #define MINV(a, b) ((T)_mm_min_ps((__m128)(a), (__m128)(b)))
 #define MAXV(a, b) ((T)_mm_max_ps((__m128)(a), (__m128)(b)))
 #endif
-#include "chain2d_kernel.h"
-GROUP_PADDING_MASK(v4)
-GROUP_FRAME(v4)
-GROUP_POSES(v4)
-GROUP_FIELDS(v4)
-#undef SQRT
-#undef ANY
-#undef MINV
-#undef MAXV
-#undef T
-#undef TI
-#undef K
-#undef K_ATTR_ROWS
-#undef K_ATTR_INLINE
+#define SUFFIX v4
+#include "chain2d_group_instance.h"
 #endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -789,20 +778,8 @@ typedef int32_t group_vi8 __attribute__((vector_size(32)));
 #define K_ATTR __attribute__((target("avx2"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx2")))
 #define K_ATTR_INLINE __attribute__((target("avx2"), always_inline))
-#include "chain2d_kernel.h"
-GROUP_PADDING_MASK(avx2)
-GROUP_FRAME(avx2)
-GROUP_POSES(avx2)
-GROUP_FIELDS(avx2)
-#undef SQRT
-#undef ANY
-#undef MINV
-#undef MAXV
-#undef T
-#undef TI
-#undef K
-#undef K_ATTR_ROWS
-#undef K_ATTR_INLINE
+#define SUFFIX avx2
+#include "chain2d_group_instance.h"
 
 typedef float group_vf16 __attribute__((vector_size(64)));
 typedef int32_t group_vi16 __attribute__((vector_size(64)));
@@ -816,20 +793,8 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx512f")))
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
-#include "chain2d_kernel.h"
-GROUP_PADDING_MASK(avx512)
-GROUP_FRAME(avx512)
-GROUP_POSES(avx512)
-GROUP_FIELDS(avx512)
-#undef SQRT
-#undef ANY
-#undef MINV
-#undef MAXV
-#undef T
-#undef TI
-#undef K
-#undef K_ATTR_ROWS
-#undef K_ATTR_INLINE
+#define SUFFIX avx512
+#include "chain2d_group_instance.h"
 #endif
 
 // `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
