@@ -38,6 +38,7 @@
 
 #include "batch_internal.h"
 #include "chain_internal.h"
+#include "math_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>
@@ -111,6 +112,10 @@ enum {
 // stored [block][bone][slot][lane in block], so that one pointer per (block, bone) reaches every
 // slot at a constant offset (slot * BLOCK floats) and a block of a slot is one 64-byte line.
 enum { GROUP_BLOCK = 16 };
+
+// Blocks of lanes a frame update takes through all its steps (and the fast kernel through the
+// whole chain) before the next ones: 128 chains of 8 bones keep about 100 KB of planes in cache.
+enum { CHUNK_BLOCKS = 8 };
 
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
 enum {
@@ -426,7 +431,7 @@ static spring_result accept_xform3(spring_xform3 *t)
 {
 	spring_result r = check_xform3(t);
 	if (r == SPRING_OK) {
-		t->rotation = spring_quat_normalize(t->rotation); // zero in, identity out
+		t->rotation = spring_internal_quat_normalize(t->rotation); // zero in, identity out
 	}
 	return r;
 }
@@ -471,7 +476,7 @@ static double forced_position(double w2, double g, double t, const spring_transi
 
 static spring_xform3 xform3_normalized(spring_xform3 t)
 {
-	t.rotation = spring_quat_normalize(t.rotation);
+	t.rotation = spring_internal_quat_normalize(t.rotation);
 	return t;
 }
 
@@ -1706,7 +1711,6 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	if (all_fast) {
 		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
 		// from one bone to the next however many chains there are).
-		enum { CHUNK_BLOCKS = 8 };
 		chain_arrays ab = *a;
 		for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
 			const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
@@ -1843,11 +1847,11 @@ static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 
 // then put back: their tip, velocity, world transform and target planes (P_TX .. P_W + 6 and
 // P_GX .. P_GZ) saved before the walk (`back` 0) and restored after it (`back` 1). Their previous
 // pose needs nothing: asleep, it equals the current one, which the walk copies into it.
-static void save_sleepers(const spring_chain *c, int n, const int *ran, int back)
+static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran, int back)
 {
 	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
 	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
-	for (int j = 0; j < n; j++) {
+	for (int j = j0; j < j1; j++) {
 		if (ran[j]) {
 			continue;
 		}
@@ -1879,66 +1883,71 @@ static int same_inputs(const spring_chain *m, const spring_xform3 *root, const s
 	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
 }
 
-static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *anim)
+// One fixed step of the lanes [j0, j0 + m) of the n lanes of `c` (lane 0; j0 a multiple of the
+// block), each lane independent of the others: the chunks of a group's lanes may take their steps
+// one chunk after the other.
+static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, int m, const spring_xform3 *anim)
 {
-	const chain_arrays a = *ap;
+	chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
-	float *k = a.scratch, *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	const int padded = (int)blocks * a.B;
+	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
+	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	const int padded = (int)blocks * a.B, j1 = j0 + m;
 	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
 	const spring_xform3 *roots = a.roots + n;
 	int running = 0;
-	for (int j = 0; j < n; j++) {
-		spring_chain *m = member(c, j);
+	for (int j = j0; j < j1; j++) {
+		spring_chain *mj = member(c, j);
 		const spring_xform3 *root = &roots[j];
 		// Whether the inputs repeat matters only to a chain that rested (after_step); asleep (two
 		// resting steps in a row with these inputs), this step would change no bit.
-		same[j] = m->still > 0 && same_inputs(m, root, anim, &a);
-		ran[j] = !(m->still >= 2 && !m->sleep_off && same[j]);
+		same[j] = mj->still > 0 && same_inputs(mj, root, anim, &a);
+		ran[j] = !(mj->still >= 2 && !mj->sleep_off && same[j]);
 		rest[j] = 1;
-		set_lane_inputs(k, a.B, j, *root, m->accel);
+		set_lane_inputs(k, a.B, j - j0, *root, mj->accel);
 		if (!ran[j]) {
 			continue;
 		}
 		running++;
-		if (m->pose_2d) {
-			chain_arrays ma = arrays(m);
-			for (int i = 0; i < m->bone_count; i++) {
+		if (mj->pose_2d) {
+			chain_arrays ma = arrays(mj);
+			for (int i = 0; i < mj->bone_count; i++) {
 				xform_set(&ma, P_W, i, xform3_of_pose2(ma.world2[i]));
 			}
-			m->pose_2d = 0;
+			mj->pose_2d = 0;
 		}
-		if (m->max_root_speed > 0.0f || m->max_root_angular_speed > 0.0f) {
-			cap_root_motion(m, *root);
+		if (mj->max_root_speed > 0.0f || mj->max_root_angular_speed > 0.0f) {
+			cap_root_motion(mj, *root);
 		}
-		m->root_step_prev = m->root_step;
-		m->root_step = *root;
+		mj->root_step_prev = mj->root_step;
+		mj->root_step = *root;
 	}
 	if (running == 0) {
 		return;
 	}
-	if (running < n) {
-		save_sleepers(c, n, ran, 0);
+	if (running < m) {
+		save_sleepers(c, j0, j1, ran, 0);
 	}
-	walk_lanes(c, &a, n, anim, 0, k, rest);
-	if (running < n) {
-		save_sleepers(c, n, ran, 1);
+	a.planes += (size_t)(j0 / a.B) * (size_t)c->bone_count * a.row;
+	walk_lanes(c, &a, m, anim, 0, k, rest + j0);
+	if (running < m) {
+		save_sleepers(c, j0, j1, ran, 1);
 	}
-	for (int j = 0; j < n; j++) {
+	for (int j = j0; j < j1; j++) {
 		if (!ran[j]) {
 			continue;
 		}
-		spring_chain *m = member(c, j);
+		spring_chain *mj = member(c, j);
 		int at_rest = rest[j];
 		if (at_rest) {
 			// Snapped: one lane alone, its member's view of the planes, the solo scratch.
 			int solo_rest = 1;
-			const chain_arrays ma = arrays(m);
-			set_lane_inputs(solo, a.B, 0, roots[j], m->accel);
-			walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
+			const chain_arrays ma = arrays(mj);
+			set_lane_inputs(solo, a.B, 0, roots[j], mj->accel);
+			walk_lanes(mj, &ma, 1, anim, 1, solo, &solo_rest);
 		}
-		after_step(m, WALK_3D, at_rest, same[j]);
-		m->anim_explicit = anim != NULL;
+		after_step(mj, WALK_3D, at_rest, same[j]);
+		mj->anim_explicit = anim != NULL;
 	}
 	if (anim && ran[0]) {
 		memcpy(a.step_local3, anim, (size_t)c->bone_count * sizeof *anim);
@@ -2039,7 +2048,7 @@ static void run_step_2d(spring_chain *c, const spring_xform2 *root, const spring
 
 static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 {
-	spring_xform3 r = {spring_vec3_lerp(a.position, b.position, t), spring_quat_nlerp(a.rotation, b.rotation, t)};
+	spring_xform3 r = {spring_internal_vec3_lerp(a.position, b.position, t), spring_internal_quat_nlerp(a.rotation, b.rotation, t)};
 	return r;
 }
 
@@ -2073,18 +2082,24 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 	}
 	for (int j = 0; j < n; j++) {
 		a.roots[j].position = roots[j].position;
-		a.roots[j].rotation = spring_quat_normalize(roots[j].rotation); // zero in, identity out
+		a.roots[j].rotation = spring_internal_quat_normalize(roots[j].rotation); // zero in, identity out
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
-	for (int s = 0; s < steps; s++) {
-		float f = spring_clock_substep_fraction(clock, s, steps);
-		for (int j = 0; j < n; j++) {
-			a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+	// Chunk by chunk of lanes, every step of the frame (the lanes are independent): a chunk's
+	// state stays in cache from one step to the next however many chains there are.
+	const int chunk = CHUNK_BLOCKS * a.B;
+	for (int j0 = 0; j0 < n; j0 += chunk) {
+		const int m = n - j0 < chunk ? n - j0 : chunk;
+		for (int s = 0; s < steps; s++) {
+			float f = spring_clock_substep_fraction(clock, s, steps);
+			for (int j = j0; j < j0 + m; j++) {
+				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+			}
+			step_lanes(c, &a, n, j0, m, NULL);
 		}
-		step_lanes(c, &a, n, NULL);
-	}
-	for (int j = 0; j < n; j++) {
-		member(c, j)->root_input = a.roots[j];
+		for (int j = j0; j < j0 + m; j++) {
+			member(c, j)->root_input = a.roots[j];
+		}
 	}
 	return SPRING_OK;
 }
@@ -2132,7 +2147,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	}
 	const chain_arrays a = arrays(chain);
 	a.roots[1] = at;
-	step_lanes(chain, &a, 1, anim_local);
+	step_lanes(chain, &a, 1, 0, 1, anim_local);
 	chain->root_input = at;
 	return SPRING_OK;
 }

@@ -6,6 +6,8 @@
 /// the results stay deterministic under -ffp-contract=off. Trigonometry uses spring_det_*.
 #include "spring/math.h"
 
+#include "math_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -70,11 +72,7 @@ static dquat dquat_of(spring_quat q)
 /// Rounded to float and normalised; a zero quaternion gives the identity.
 static spring_quat quat_normalized_of(dquat q)
 {
-	double length = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-	if (length == 0.0) {
-		return spring_quat_identity();
-	}
-	return (spring_quat){(float)(q.x / length), (float)(q.y / length), (float)(q.z / length), (float)(q.w / length)};
+	return spring_internal_quat_normalize_d(q.x, q.y, q.z, q.w);
 }
 
 /// q v q* for unit q: v + w t + u x t with t = 2 u x v.
@@ -177,9 +175,7 @@ spring_vec3 spring_vec3_scale(spring_vec3 a, float s)
 
 spring_vec3 spring_vec3_lerp(spring_vec3 a, spring_vec3 b, float t)
 {
-	double dt = t;
-	return (spring_vec3){(float)(a.x + ((double)b.x - a.x) * dt), (float)(a.y + ((double)b.y - a.y) * dt),
-	                     (float)(a.z + ((double)b.z - a.z) * dt)};
+	return spring_internal_vec3_lerp(a, b, t);
 }
 
 float spring_vec3_dot(spring_vec3 a, spring_vec3 b)
@@ -278,13 +274,7 @@ spring_quat spring_quat_from_to(spring_vec3 from, spring_vec3 to)
 
 spring_quat spring_quat_nlerp(spring_quat a, spring_quat b, float t)
 {
-	dquat p = dquat_of(a), q = dquat_of(b);
-	if (p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w < 0.0) {
-		q = (dquat){-q.x, -q.y, -q.z, -q.w}; // same rotation, shorter path
-	}
-	double dt = t;
-	return quat_normalized_of(
-		(dquat){p.x + (q.x - p.x) * dt, p.y + (q.y - p.y) * dt, p.z + (q.z - p.z) * dt, p.w + (q.w - p.w) * dt});
+	return spring_internal_quat_nlerp(a, b, t);
 }
 
 float spring_quat_angle(spring_quat q)
