@@ -232,7 +232,7 @@ typedef struct chain_arrays {
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
-	spring_xform3 *roots;       // 2 * lanes roots: the frame's, the step's (lane 0's header only)
+	spring_xform3 *roots;       // 3 * lanes roots: the frame's, the step's, the step before's (lane 0's header only)
 } chain_arrays;
 
 // Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
@@ -618,7 +618,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
 	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
-	PLACE(roots, 2u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(roots, 3u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(rest_local, un * sizeof(spring_xform3));
@@ -1641,11 +1641,26 @@ static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n
 	aim_fix(c, a, i, n, k);
 }
 
-// Whether bone i takes the fast kernel (chain_kernel.h).
-static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
+// Whether the chain's bones may take the fast kernel (chain_kernel.h), and whether bone i does.
+static int fast_chain(const spring_chain *c)
 {
 	return c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d && c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY &&
-	       !(a->cone_limit[i] > 0.0f) && c->collider_count == 0;
+	       c->collider_count == 0;
+}
+
+static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
+{
+	return fast_chain(c) && !(a->cone_limit[i] > 0.0f);
+}
+
+// Whether every bone takes the fast kernel.
+static int all_fast(const spring_chain *c, const chain_arrays *a)
+{
+	int fast = fast_chain(c);
+	for (int i = 0; fast && i < c->bone_count; i++) {
+		fast = !(a->cone_limit[i] > 0.0f);
+	}
+	return fast;
 }
 
 // One walk of the 3D frame over the n lanes (at most a block) of the block view `ap` with the
@@ -1704,11 +1719,7 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 		locals = a->locals;
 	}
 	const size_t block_floats = (size_t)c->bone_count * a->row;
-	int all_fast = !snap;
-	for (int i = 0; all_fast && i < c->bone_count; i++) {
-		all_fast = fast_bone(c, a, i);
-	}
-	if (all_fast) {
+	if (!snap && all_fast(c, a)) {
 		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
 		// from one bone to the next however many chains there are).
 		chain_arrays ab = *a;
@@ -1823,24 +1834,43 @@ static void after_step(spring_chain *c, int walk, int at_rest, int same_inputs)
 	c->walk = walk;
 }
 
-// Lane j's root and constant acceleration into the scratch `k` of a walk over blocks of b lanes.
-static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
+// Lane j's slot 0 in the scratch `k` of a walk over blocks of b lanes (slot q at [q * b]).
+static ALWAYS_INLINE float *lane_scratch(float *k, int b, int j)
 {
 	// b is 1 or GROUP_BLOCK (a constant divisor: no division instruction).
 	float *kb = k + (size_t)(b == 1 ? j : j / GROUP_BLOCK) * (size_t)K_COUNT * (size_t)b;
-	j = b == 1 ? 0 : j % GROUP_BLOCK;
-	float *p = kb + (size_t)j;
+	return kb + (size_t)(b == 1 ? 0 : j % GROUP_BLOCK);
+}
+
+// Lane j's root into the scratch `k` of a walk over blocks of b lanes.
+static ALWAYS_INLINE void set_lane_root(float *k, int b, int j, const spring_xform3 *root)
+{
+	float *p = lane_scratch(k, b, j);
 	const size_t s = (size_t)b;
-	p[K_RQX * s] = root.rotation.x;
-	p[K_RQY * s] = root.rotation.y;
-	p[K_RQZ * s] = root.rotation.z;
-	p[K_RQW * s] = root.rotation.w;
-	p[K_RPX * s] = root.position.x;
-	p[K_RPY * s] = root.position.y;
-	p[K_RPZ * s] = root.position.z;
+	p[K_RQX * s] = root->rotation.x;
+	p[K_RQY * s] = root->rotation.y;
+	p[K_RQZ * s] = root->rotation.z;
+	p[K_RQW * s] = root->rotation.w;
+	p[K_RPX * s] = root->position.x;
+	p[K_RPY * s] = root->position.y;
+	p[K_RPZ * s] = root->position.z;
+}
+
+// Lane j's constant acceleration into the scratch `k` of a walk over blocks of b lanes.
+static ALWAYS_INLINE void set_lane_accel(float *k, int b, int j, spring_vec3 accel)
+{
+	float *p = lane_scratch(k, b, j);
+	const size_t s = (size_t)b;
 	p[K_AX * s] = accel.x;
 	p[K_AY * s] = accel.y;
 	p[K_AZ * s] = accel.z;
+}
+
+// Lane j's root and constant acceleration into the scratch `k` of a walk over blocks of b lanes.
+static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 root, spring_vec3 accel)
+{
+	set_lane_root(k, b, j, &root);
+	set_lane_accel(k, b, j, accel);
 }
 
 // The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
@@ -1881,6 +1911,16 @@ static int same_inputs(const spring_chain *m, const spring_xform3 *root, const s
 {
 	return m->walk == WALK_3D && same_bits(root, &m->root_step, sizeof *root) &&
 	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
+}
+
+// Member m snapped at rest under `root` after a step that found it resting: one lane alone, the
+// member's view of the planes, the solo scratch (a block's worth after the blocks' scratch).
+static void snap_lane(spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, float *solo)
+{
+	int solo_rest = 1;
+	const chain_arrays ma = arrays(m);
+	set_lane_inputs(solo, ma.B, 0, *root, m->accel);
+	walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
 }
 
 // One fixed step of the lanes [j0, j0 + m) of the n lanes of `c` (lane 0; j0 a multiple of the
@@ -1940,11 +1980,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		spring_chain *mj = member(c, j);
 		int at_rest = rest[j];
 		if (at_rest) {
-			// Snapped: one lane alone, its member's view of the planes, the solo scratch.
-			int solo_rest = 1;
-			const chain_arrays ma = arrays(mj);
-			set_lane_inputs(solo, a.B, 0, roots[j], mj->accel);
-			walk_lanes(mj, &ma, 1, anim, 1, solo, &solo_rest);
+			snap_lane(mj, &roots[j], anim, solo);
 		}
 		after_step(mj, WALK_3D, at_rest, same[j]);
 		mj->anim_explicit = anim != NULL;
@@ -2048,8 +2084,127 @@ static void run_step_2d(spring_chain *c, const spring_xform2 *root, const spring
 
 static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 {
-	spring_xform3 r = {spring_internal_vec3_lerp(a.position, b.position, t), spring_internal_quat_nlerp(a.rotation, b.rotation, t)};
+	spring_xform3 r = {spring_internal_vec3_lerp(a.position, b.position, t),
+	                   spring_internal_quat_nlerp(a.rotation, b.rotation, t)};
 	return r;
+}
+
+// Whether every member of the lanes [j0, j0 + m) is awake (not resting), uncapped and in 3D: then
+// a step runs every lane and needs no per-lane work until one comes to rest (plain_steps).
+static int plain_lanes(const spring_chain *c, int j0, int m)
+{
+	int plain = 1;
+	for (int j = j0; j < j0 + m; j++) {
+		const spring_chain *mj = member(c, j);
+		plain &= (mj->still == 0) & (mj->pose_2d == 0) & !(mj->max_root_speed > 0.0f) & !(mj->max_root_angular_speed > 0.0f);
+	}
+	return plain;
+}
+
+// The step root of a single chain at step s of `steps`: the frame's root interpolated from the
+// last frame's.
+static spring_xform3 single_root(const spring_chain *c, const chain_arrays *a, const spring_clock *clock, int s, int steps)
+{
+	const float f = spring_clock_substep_fraction(clock, s, steps);
+	return f >= 1.0f ? a->roots[0] : xform3_lerp(c->root_input, a->roots[0], f);
+}
+
+// plain_steps for a single chain whose bones all take the fast kernel: the steps two at a time
+// (fast_pair_f) where the first of the two does not come to rest. `k` and `solo` hold the
+// acceleration; they get the roots of the two steps.
+static int plain_steps_single(spring_chain *c, const chain_arrays *a, float *k, float *solo, const spring_clock *clock,
+                              int steps)
+{
+	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
+	set_lane_accel(solo, 1, 0, c->accel);
+	spring_xform3 prev = c->root_step, cur = c->root_step;
+	int s = 0, rest = 0;
+	while (s < steps && !rest) {
+		const spring_xform3 r0 = single_root(c, a, clock, s, steps);
+		int rest0 = 1, rest1 = 1, ran = 1;
+		set_lane_root(k, 1, 0, &r0);
+		const fast_job first = {c, a, 0, k, &rest0, 1, 0, c->bone_count, locals};
+		if (s + 1 < steps) {
+			const spring_xform3 r1 = single_root(c, a, clock, s + 1, steps);
+			set_lane_root(solo, 1, 0, &r1);
+			const fast_job second = {c, a, 0, solo, &rest1, 1, 0, c->bone_count, locals};
+			ran = fast_pair_f(&first, &second);
+			if (ran == 2) {
+				prev = r0;
+				cur = r1;
+			}
+		} else {
+			fast_run_f(&first);
+		}
+		if (ran == 1) {
+			prev = cur;
+			cur = r0;
+		}
+		s += ran;
+		rest = ran == 2 ? rest1 : rest0;
+	}
+	c->root_step_prev = prev;
+	c->root_step = cur;
+	c->steps_run += s - 1;
+	if (rest) {
+		snap_lane(c, &cur, NULL, solo);
+	}
+	after_step(c, WALK_3D, rest, 0);
+	c->anim_explicit = 0;
+	return s;
+}
+
+// The steps of a frame for plain lanes [j0, j0 + m) (plain_lanes), exactly as step_lanes runs them
+// but with each member's bookkeeping (roots of the last two steps, steps run, rest) written once
+// at the end: every lane runs every step, and none rested before the last. When a lane comes to
+// rest at step s, the bookkeeping of steps 0 .. s is written then (and the resting lanes snapped)
+// and s + 1 is returned, for step_lanes to run the rest; otherwise `steps`.
+static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, int m, const spring_clock *clock, int steps)
+{
+	chain_arrays a = *ap;
+	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
+	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
+	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	int *rest = a.flags;
+	const int j1 = j0 + m;
+	a.planes += (size_t)(j0 / a.B) * (size_t)c->bone_count * a.row;
+	for (int j = j0; j < j1; j++) {
+		set_lane_accel(k, a.B, j - j0, member(c, j)->accel);
+	}
+	if (n == 1 && steps >= 2 && all_fast(c, &a)) {
+		return plain_steps_single(c, &a, k, solo, clock, steps);
+	}
+	// Step s's roots in cur, step s - 1's in prev (a.roots + n and + 2n, alternately).
+	spring_xform3 *cur = a.roots + n, *prev = a.roots + 2 * n;
+	int s = 0, rested = 0;
+	for (; s < steps && !rested; s++) {
+		spring_xform3 *t = prev;
+		prev = cur;
+		cur = t;
+		const float f = spring_clock_substep_fraction(clock, s, steps);
+		for (int j = j0; j < j1; j++) {
+			cur[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+			set_lane_root(k, a.B, j - j0, &cur[j]);
+			rest[j] = 1;
+		}
+		walk_lanes(c, &a, m, NULL, 0, k, rest + j0);
+		for (int j = j0; j < j1; j++) {
+			rested |= rest[j];
+		}
+	}
+	// s steps ran; the last (s - 1) may have found lanes at rest.
+	for (int j = j0; j < j1; j++) {
+		spring_chain *mj = member(c, j);
+		mj->root_step_prev = s >= 2 ? prev[j] : mj->root_step;
+		mj->root_step = cur[j];
+		mj->steps_run += s - 1;
+		if (rest[j]) {
+			snap_lane(mj, &cur[j], NULL, solo);
+		}
+		after_step(mj, WALK_3D, rest[j], 0);
+		mj->anim_explicit = 0;
+	}
+	return s;
 }
 
 // The frame update of the n lanes of `c` (lane 0) on `clock`: every root checked (nothing
@@ -2090,7 +2245,8 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 	const int chunk = CHUNK_BLOCKS * a.B;
 	for (int j0 = 0; j0 < n; j0 += chunk) {
 		const int m = n - j0 < chunk ? n - j0 : chunk;
-		for (int s = 0; s < steps; s++) {
+		int s = steps > 0 && plain_lanes(c, j0, m) ? plain_steps(c, &a, n, j0, m, clock, steps) : 0;
+		for (; s < steps; s++) {
 			float f = spring_clock_substep_fraction(clock, s, steps);
 			for (int j = j0; j < j0 + m; j++) {
 				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);

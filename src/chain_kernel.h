@@ -61,158 +61,222 @@ TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, 
 	*oz = vz + qw * tz + (qx * ty - qy * tx);
 }
 
-TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
+// The constants of bone i for a step: its local transform and rigid tip in every lane, its length.
+typedef struct KERNEL(bone_k) {
+	VF lqx, lqy, lqz, lqw, lpx, lpy, lpz, tlx, tly, tlz;
+	float len, ilen, fix_below;
+} KERNEL(bone_k);
+
+TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *job, int i)
+{
+	const spring_xform3 *local = &job->locals[i];
+	const spring_vec3 t = job->a->tip_local[i];
+	const float len = job->a->length[i], tiny = 1e-4f * len;
+	KERNEL(bone_k)
+	b = {SPLAT(local->rotation.x),
+	     SPLAT(local->rotation.y),
+	     SPLAT(local->rotation.z),
+	     SPLAT(local->rotation.w),
+	     SPLAT(local->position.x),
+	     SPLAT(local->position.y),
+	     SPLAT(local->position.z),
+	     SPLAT(t.x),
+	     SPLAT(t.y),
+	     SPLAT(t.z),
+	     len,
+	     1.0f / len,
+	     2.0f * len * tiny};
+	return b;
+}
+
+// Bone i of the W lanes from l0 (a step of one vector of lanes).
+TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, float per_step)
 {
 	const spring_chain *c = job->c;
 	const chain_arrays *a = job->a;
 	const size_t row = a->row;
-	const float per_step = 1.0f / c->clock.step;
 	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
 	const VF zero = SPLAT(0.0f);
-	// Bone by bone over every vector of lanes: the vectors of a bone are independent work.
+	const float len = bk->len, ilen = bk->ilen, fix_below = bk->fix_below;
+	const VF lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
+	const VF tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
+	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
+	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
+	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
+	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
+	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
+	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
+	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
+	const VF bpx = KERNEL(ld)(pos), bpy = KERNEL(ld)(pos + B), bpz = KERNEL(ld)(pos + 2 * B);
+	const VF bqx = KERNEL(ld)(rot), bqy = KERNEL(ld)(rot + B), bqz = KERNEL(ld)(rot + 2 * B);
+	const VF bqw = KERNEL(ld)(rot + 3 * B);
+	const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
+	const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
+	const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
+	// The last step's pose becomes the previous one.
+	for (int q = 0; q < 7; q++) {
+		KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
+	}
+	// The rigid frame (frame_one).
+	VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
+	KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
+	KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
+	KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
+	const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
+	const VF gx = px + ux, gy = py + uy, gz = pz + uz;
+	// The spring toward the rigid tip under the constant acceleration.
+	const VF tx = KERNEL(ld)(p + (size_t)P_TX * B), ty = KERNEL(ld)(p + (size_t)P_TY * B);
+	const VF tz = KERNEL(ld)(p + (size_t)P_TZ * B);
+	const VF vx = KERNEL(ld)(p + (size_t)P_VX * B), vy = KERNEL(ld)(p + (size_t)P_VY * B);
+	const VF vz = KERNEL(ld)(p + (size_t)P_VZ * B);
+	const VF pp = KERNEL(ld)(p + (size_t)P_PP * B), pv = KERNEL(ld)(p + (size_t)P_PV * B);
+	const VF vp = KERNEL(ld)(p + (size_t)P_VP * B), vv = KERNEL(ld)(p + (size_t)P_VV * B);
+	const VF f0 = KERNEL(ld)(p + (size_t)P_F0 * B), f1 = KERNEL(ld)(p + (size_t)P_F1 * B);
+	const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
+	const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
+	const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
+	const VF xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
+	VF nx = (vp * ex + vv * vx) + f1 * kax;
+	VF ny = (vp * ey + vv * vy) + f1 * kay;
+	VF nz = (vp * ez + vv * vz) + f1 * kaz;
+	// The direction from the pivot (the rigid one when the tip is on the pivot).
+	VF dx = xx - px, dy = xy - py, dz = xz - pz;
+	const VF d2 = dx * dx + dy * dy + dz * dz;
+	const VF inv = 1.0f / SQRT(d2);
+	const VI okd = (d2 > zero) & (d2 <= SPLAT(FLT_MAX));
+	const VF sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+	dx = SEL(okd, sx0, rx0);
+	dy = SEL(okd, sy0, ry0);
+	dz = SEL(okd, sz0, rz0);
+	// The projection's velocity removal.
+	const VF along = nx * dx + ny * dy + nz * dz;
+	nx = nx - dx * along;
+	ny = ny - dy * along;
+	nz = nz - dz * along;
+	// The tip at the bone length.
+	const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
+	KERNEL(st)(p + (size_t)P_TX * B, x);
+	KERNEL(st)(p + (size_t)P_TY * B, y);
+	KERNEL(st)(p + (size_t)P_TZ * B, z);
+	KERNEL(st)(p + (size_t)P_VX * B, nx);
+	KERNEL(st)(p + (size_t)P_VY * B, ny);
+	KERNEL(st)(p + (size_t)P_VZ * B, nz);
+	KERNEL(st)(p + (size_t)P_GX * B, gx);
+	KERNEL(st)(p + (size_t)P_GY * B, gy);
+	KERNEL(st)(p + (size_t)P_GZ * B, gz);
+	// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
+	// position below. Lanes already found moving at an earlier bone need no test.
+	VI r;
+	memcpy(&r, job->rest + l0, sizeof r);
+	const VI live = r != (r & 0); // lanes still at rest, as a mask
+	if (ANY(live)) {
+		const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
+		VF m = SEL(ax > ay, ax, ay);
+		m = SEL(m > az, m, az);
+		const VF grain = 8.0f * FLT_EPSILON * m;
+		const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
+		const VF gs = grain * per_step;
+		const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
+		const VF qx = x - gx, qy = y - gy, qz = z - gz;
+		const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
+		r = r & ((forced | ok) & 1);
+		memcpy(job->rest + l0, &r, sizeof r);
+		if (ANY(forced & live)) {
+			for (int l = 0; l < W; l++) {
+				if (LANE(forced, l) && LANE(r, l) && l0 + l < job->lanes) {
+					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
+					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
+					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+					chain_arrays ab = *a;
+					ab.planes += blk * job->block_floats;
+					spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
+					job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), e.x,
+					                            e.y, e.z, per_step);
+				}
+			}
+		}
+	}
+	// The aim (aim_one): the shortest arc from the rigid to the simulated direction.
+	VF wx, wy, wz, ww;
+	{
+		const VF cx = uy * dz - uz * dy;
+		const VF cy = uz * dx - ux * dz;
+		const VF cz = ux * dy - uy * dx;
+		const VF cw = len + (ux * dx + uy * dy + uz * dz);
+		const VF m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+		const VF ainv = 1.0f / SQRT(m2);
+		KERNEL(qmul)(cx * ainv, cy * ainv, cz * ainv, cw * ainv, rx, ry, rz, rw, &wx, &wy, &wz, &ww);
+		const VF s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
+		wx = wx * s;
+		wy = wy * s;
+		wz = wz * s;
+		ww = ww * s;
+		const VI fix = NOT(m2 >= SPLAT(fix_below));
+		if (ANY(fix)) {
+			for (int l = 0; l < W; l++) {
+				if (LANE(fix, l)) {
+					spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
+					                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
+					LANE(wx, l) = q.x;
+					LANE(wy, l) = q.y;
+					LANE(wz, l) = q.z;
+					LANE(ww, l) = q.w;
+				}
+			}
+		}
+	}
+	KERNEL(st)(p + (size_t)P_W * B, px);
+	KERNEL(st)(p + (size_t)(P_W + 1) * B, py);
+	KERNEL(st)(p + (size_t)(P_W + 2) * B, pz);
+	KERNEL(st)(p + (size_t)(P_W + 3) * B, wx);
+	KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
+	KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
+	KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
+}
+
+// A step of the bones [i0, i1) of every lane: bone by bone over every vector of lanes (the
+// vectors of a bone are independent work).
+TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
+{
+	const float per_step = 1.0f / job->c->clock.step;
 	for (int i = job->i0; i < job->i1; i++) {
-		const spring_xform3 *local = &job->locals[i];
-		const spring_vec3 t = a->tip_local[i];
-		const float len = a->length[i], ilen = 1.0f / len, tiny = 1e-4f * len, fix_below = 2.0f * len * tiny;
-		const VF lqx = SPLAT(local->rotation.x), lqy = SPLAT(local->rotation.y), lqz = SPLAT(local->rotation.z);
-		const VF lqw = SPLAT(local->rotation.w), lpx = SPLAT(local->position.x), lpy = SPLAT(local->position.y);
-		const VF lpz = SPLAT(local->position.z), tlx = SPLAT(t.x), tly = SPLAT(t.y), tlz = SPLAT(t.z);
+		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
 		for (int l0 = 0; l0 < job->lanes; l0 += W) {
-			// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
-			const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
-			float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
-			const float *k = job->k + blk * (size_t)K_COUNT * B + in;
-			// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
-			const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
-			const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-			const VF bpx = KERNEL(ld)(pos), bpy = KERNEL(ld)(pos + B), bpz = KERNEL(ld)(pos + 2 * B);
-			const VF bqx = KERNEL(ld)(rot), bqy = KERNEL(ld)(rot + B), bqz = KERNEL(ld)(rot + 2 * B);
-			const VF bqw = KERNEL(ld)(rot + 3 * B);
-			const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
-			const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
-			const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
-			// The last step's pose becomes the previous one.
-			for (int q = 0; q < 7; q++) {
-				KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
-			}
-			// The rigid frame (frame_one).
-			VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
-			KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
-			KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
-			KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
-			const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
-			const VF gx = px + ux, gy = py + uy, gz = pz + uz;
-			// The spring toward the rigid tip under the constant acceleration.
-			const VF tx = KERNEL(ld)(p + (size_t)P_TX * B), ty = KERNEL(ld)(p + (size_t)P_TY * B);
-			const VF tz = KERNEL(ld)(p + (size_t)P_TZ * B);
-			const VF vx = KERNEL(ld)(p + (size_t)P_VX * B), vy = KERNEL(ld)(p + (size_t)P_VY * B);
-			const VF vz = KERNEL(ld)(p + (size_t)P_VZ * B);
-			const VF pp = KERNEL(ld)(p + (size_t)P_PP * B), pv = KERNEL(ld)(p + (size_t)P_PV * B);
-			const VF vp = KERNEL(ld)(p + (size_t)P_VP * B), vv = KERNEL(ld)(p + (size_t)P_VV * B);
-			const VF f0 = KERNEL(ld)(p + (size_t)P_F0 * B), f1 = KERNEL(ld)(p + (size_t)P_F1 * B);
-			const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
-			const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
-			const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
-			const VF xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
-			VF nx = (vp * ex + vv * vx) + f1 * kax;
-			VF ny = (vp * ey + vv * vy) + f1 * kay;
-			VF nz = (vp * ez + vv * vz) + f1 * kaz;
-			// The direction from the pivot (the rigid one when the tip is on the pivot).
-			VF dx = xx - px, dy = xy - py, dz = xz - pz;
-			const VF d2 = dx * dx + dy * dy + dz * dz;
-			const VF inv = 1.0f / SQRT(d2);
-			const VI okd = (d2 > zero) & (d2 <= SPLAT(FLT_MAX));
-			const VF sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
-			dx = SEL(okd, sx0, rx0);
-			dy = SEL(okd, sy0, ry0);
-			dz = SEL(okd, sz0, rz0);
-			// The projection's velocity removal.
-			const VF along = nx * dx + ny * dy + nz * dz;
-			nx = nx - dx * along;
-			ny = ny - dy * along;
-			nz = nz - dz * along;
-			// The tip at the bone length.
-			const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
-			KERNEL(st)(p + (size_t)P_TX * B, x);
-			KERNEL(st)(p + (size_t)P_TY * B, y);
-			KERNEL(st)(p + (size_t)P_TZ * B, z);
-			KERNEL(st)(p + (size_t)P_VX * B, nx);
-			KERNEL(st)(p + (size_t)P_VY * B, ny);
-			KERNEL(st)(p + (size_t)P_VZ * B, nz);
-			KERNEL(st)(p + (size_t)P_GX * B, gx);
-			KERNEL(st)(p + (size_t)P_GY * B, gy);
-			KERNEL(st)(p + (size_t)P_GZ * B, gz);
-			// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
-			// position below. Lanes already found moving at an earlier bone need no test.
-			VI r;
-			memcpy(&r, job->rest + l0, sizeof r);
-			const VI live = r != (r & 0); // lanes still at rest, as a mask
-			if (ANY(live)) {
-				const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
-				VF m = SEL(ax > ay, ax, ay);
-				m = SEL(m > az, m, az);
-				const VF grain = 8.0f * FLT_EPSILON * m;
-				const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
-				const VF gs = grain * per_step;
-				const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
-				const VF qx = x - gx, qy = y - gy, qz = z - gz;
-				const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
-				r = r & ((forced | ok) & 1);
-				memcpy(job->rest + l0, &r, sizeof r);
-				if (ANY(forced & live)) {
-					for (int l = 0; l < W; l++) {
-						if (LANE(forced, l) && LANE(r, l) && l0 + l < job->lanes) {
-							spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
-							spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
-							spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-							chain_arrays ab = *a;
-							ab.planes += blk * job->block_floats;
-							spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
-							job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l),
-							                            LANE(nz, l), e.x, e.y, e.z, per_step);
-						}
-					}
-				}
-			}
-			// The aim (aim_one): the shortest arc from the rigid to the simulated direction.
-			VF wx, wy, wz, ww;
-			{
-				const VF cx = uy * dz - uz * dy;
-				const VF cy = uz * dx - ux * dz;
-				const VF cz = ux * dy - uy * dx;
-				const VF cw = len + (ux * dx + uy * dy + uz * dz);
-				const VF m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-				const VF ainv = 1.0f / SQRT(m2);
-				KERNEL(qmul)(cx * ainv, cy * ainv, cz * ainv, cw * ainv, rx, ry, rz, rw, &wx, &wy, &wz, &ww);
-				const VF s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
-				wx = wx * s;
-				wy = wy * s;
-				wz = wz * s;
-				ww = ww * s;
-				const VI fix = NOT(m2 >= SPLAT(fix_below));
-				if (ANY(fix)) {
-					for (int l = 0; l < W; l++) {
-						if (LANE(fix, l)) {
-							spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
-							                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
-							LANE(wx, l) = q.x;
-							LANE(wy, l) = q.y;
-							LANE(wz, l) = q.z;
-							LANE(ww, l) = q.w;
-						}
-					}
-				}
-			}
-			KERNEL(st)(p + (size_t)P_W * B, px);
-			KERNEL(st)(p + (size_t)(P_W + 1) * B, py);
-			KERNEL(st)(p + (size_t)(P_W + 2) * B, pz);
-			KERNEL(st)(p + (size_t)(P_W + 3) * B, wx);
-			KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
-			KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
-			KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
+			KERNEL(bone)(job, i, l0, &bk, per_step);
 		}
 	}
 }
+
+#if W == 1 && B == 1
+// Two steps of every bone of one lane (a single chain), the second a bone behind the first: the
+// second step's bone i - 1 runs beside the first step's bone i (it needs the first step's bone
+// i - 1, done, and its own bone i - 2), so that the processor overlaps the two walks down the
+// chain. `second`'s scratch holds the second step's root. Only once the first step has found
+// the lane moving (its rest flag cleared at bone 0): otherwise the first step runs alone (a step
+// that ends at rest must be snapped before the next) and 1 is returned; 2 when both ran.
+TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+{
+	const float per_step = 1.0f / first->c->clock.step;
+	const int n = first->i1;
+	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
+	KERNEL(bone)(first, 0, 0, &bk, per_step);
+	if (first->rest[0]) {
+		for (int i = 1; i < n; i++) {
+			bk = KERNEL(bone_consts)(first, i);
+			KERNEL(bone)(first, i, 0, &bk, per_step);
+		}
+		return 1;
+	}
+	for (int i = 1; i < n; i++) {
+		const KERNEL(bone_k) behind = bk;
+		bk = KERNEL(bone_consts)(first, i);
+		KERNEL(bone)(first, i, 0, &bk, per_step);
+		KERNEL(bone)(second, i - 1, 0, &behind, per_step);
+	}
+	KERNEL(bone)(second, n - 1, 0, &bk, per_step);
+	return 2;
+}
+#endif
 
 #undef KERNEL
 #undef TARGET
