@@ -159,13 +159,23 @@ enum {
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
 	size_t planes, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
-	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, total;
+	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, lane_roots, total;
 } chain_layout;
 
 // Which walk made the last step (the inputs the sleep test compares with).
 enum { WALK_NONE = 0, WALK_3D, WALK_2D };
 
 struct spring_chain {
+	// What a frame update reads or writes of each lane's header (first: within one cache line).
+	// Rest and sleep: `resting` = the last step ended snapped at rest; `still` counts the resting
+	// steps in a row with identical inputs (2 = asleep: stepping again changes nothing).
+	int resting, still, sleep_off;
+	int walk;          // WALK_*: the walk of the last step
+	int anim_explicit; // the last step's locals came from the step call (step_local3/2), not the store
+	int pose_2d;       // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
+	float max_root_speed, max_root_angular_speed; // inherited-motion caps (0 = none)
+	spring_vec3 accel;                            // gravity + wind
+	long long steps_run;                          // physics steps actually run (white-box tests)
 	int bone_count;
 	int collider_count;
 	int max_colliders;
@@ -177,35 +187,30 @@ struct spring_chain {
 	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated; // anim_local is used instead of rest_local
-	int pose_2d;  // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
-	spring_vec3 accel; // gravity + wind
-	// Inherited-motion caps (0 = none) and their per-step forms.
-	float max_root_speed, max_root_angular_speed;
+	// The inherited-motion caps' per-step forms.
 	float cap_distance;              // max_root_speed * step
 	double cap_cos_half;             // cos(min(max_root_angular_speed * step, pi) / 2)
 	float rest_distance, rest_speed; // effective thresholds
-	// Rest and sleep: `resting` = the last step ended snapped at rest; `still` counts the resting
-	// steps in a row with identical inputs (2 = asleep: stepping again changes nothing).
-	int resting, still, sleep_off;
-	int walk;                 // WALK_*: the walk of the last step
-	int anim_explicit;        // the last step's locals came from the step call (step_local3/2), not the store
-	spring_xform2 last_root2; // the root of the last 2D step, as given
-	long long steps_run;      // physics steps actually run (white-box tests)
+	spring_xform2 last_root2;        // the root of the last 2D step, as given
 	spring_params chain_params, tip_params;
-	spring_xform3 root_input;     // root passed with the previous frame
-	spring_xform3 root_step;      // root of the last step
-	spring_xform3 root_step_prev; // root of the step before
-	spring_internal_owner owner;  // set by create; zero for caller memory
-	chain_layout at;              // where the arrays are
+	spring_internal_owner owner; // set by create; zero for caller memory
+	chain_layout at;             // where the arrays are
 };
 
 // A 2D bone transform: pivot and the unit direction (cos, sin) of its x axis. 16 bytes.
 typedef struct chain_pose2 {
 	float x, y, c, s;
 } chain_pose2;
+
+// A lane's roots (per lane, side by side: a group's frame update reads and writes them in turn).
+typedef struct chain_roots {
+	spring_xform3 input;     // root passed with the previous frame
+	spring_xform3 step;      // root of the last step
+	spring_xform3 step_prev; // root of the step before
+} chain_roots;
 
 // The arrays of a chain (its lane), resolved from the offsets for one call. Per-lane arrays are
 // indexed [bone * s]; shared ones [bone].
@@ -233,6 +238,7 @@ typedef struct chain_arrays {
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 3 * lanes roots: the frame's, the step's, the step before's (lane 0's header only)
+	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
 } chain_arrays;
 
 // Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
@@ -264,6 +270,7 @@ static chain_arrays arrays(const spring_chain *c)
 	a.scratch = (float *)(void *)(base + l->scratch);
 	a.flags = (int *)(void *)(base + l->flags);
 	a.roots = (spring_xform3 *)(void *)(base + l->roots);
+	a.lane_roots = (chain_roots *)(void *)(base + l->lane_roots);
 	return a;
 }
 
@@ -271,6 +278,12 @@ static chain_arrays arrays(const spring_chain *c)
 static spring_chain *member(const spring_chain *c, int j)
 {
 	return (spring_chain *)(void *)((unsigned char *)(uintptr_t)c + (size_t)j * c->member);
+}
+
+// The roots of chain c (its lane's).
+static chain_roots *roots_of(const spring_chain *c)
+{
+	return (chain_roots *)(void *)((unsigned char *)(uintptr_t)c + c->at.lane_roots);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,6 +632,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
 	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
 	PLACE(roots, 3u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(rest_local, un * sizeof(spring_xform3));
@@ -648,6 +662,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 	l.planes += ((size_t)j / b * (size_t)n * row_of(lanes) + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
+	l.lane_roots += (size_t)j * sizeof(chain_roots);
 	return l;
 }
 static spring_result validate_collider(const spring_chain_collider *k, int index, spring_error *error)
@@ -879,9 +894,9 @@ static void pose_at_rest(spring_chain *c, spring_xform3 root)
 		parent = rigid;
 	}
 	c->pose_2d = 0;
-	c->root_step = root;
-	c->root_step_prev = root;
-	c->root_input = root;
+	roots_of(c)->step = root;
+	roots_of(c)->step_prev = root;
+	roots_of(c)->input = root;
 	wake(c);
 }
 
@@ -1759,7 +1774,7 @@ static spring_xform3 world_at(const spring_chain *c, const chain_arrays *a, int 
 static void move_rigidly(spring_chain *c, spring_xform3 to)
 {
 	// D maps the old root frame onto the new one; everything simulated moves with it.
-	spring_xform3 d = xform3_normalized(spring_xform3_mul(to, spring_xform3_inverse(c->root_step)));
+	spring_xform3 d = xform3_normalized(spring_xform3_mul(to, spring_xform3_inverse(roots_of(c)->step)));
 	if (c->mode_2d) {
 		// Keep the plane: only the rotation about z and the xy translation survive.
 		d.position.z = 0.0f;
@@ -1782,8 +1797,8 @@ static void move_rigidly(spring_chain *c, spring_xform3 to)
 		}
 		vec_set(&a, P_GX, i, spring_xform3_apply(d, vec_get(&a, P_GX, i)));
 	}
-	c->root_step_prev = xform3_normalized(spring_xform3_mul(d, c->root_step_prev));
-	c->root_step = to;
+	roots_of(c)->step_prev = xform3_normalized(spring_xform3_mul(d, roots_of(c)->step_prev));
+	roots_of(c)->step = to;
 }
 
 // The inherited-motion caps. When this step's root moves or turns further from the last step's
@@ -1794,7 +1809,7 @@ static void cap_root_motion(spring_chain *c, spring_xform3 root)
 	if (!(c->max_root_speed > 0.0f) && !(c->max_root_angular_speed > 0.0f)) {
 		return;
 	}
-	spring_xform3 from = c->root_step, start = from;
+	spring_xform3 from = roots_of(c)->step, start = from;
 	int capped = 0;
 	if (c->max_root_speed > 0.0f) {
 		double dx = (double)root.position.x - from.position.x, dy = (double)root.position.y - from.position.y;
@@ -1906,10 +1921,10 @@ static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran,
 // (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
 // rest. `anim`: explicit locals of a single chain, or NULL.
 // Whether member m's last step was a 3D step with `root` and the same animation source as this one
-// (after a 3D step root_step is that step's root: a teleport or reset moves it but also wakes).
+// (after a 3D step its root is that step's root: a teleport or reset moves it but also wakes).
 static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
-	return m->walk == WALK_3D && same_bits(root, &m->root_step, sizeof *root) &&
+	return m->walk == WALK_3D && same_bits(root, &roots_of(m)->step, sizeof *root) &&
 	       (anim ? m->anim_explicit && same_bits(anim, a->step_local3, (size_t)m->bone_count * sizeof *anim) : !m->anim_explicit);
 }
 
@@ -1959,8 +1974,8 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		if (mj->max_root_speed > 0.0f || mj->max_root_angular_speed > 0.0f) {
 			cap_root_motion(mj, *root);
 		}
-		mj->root_step_prev = mj->root_step;
-		mj->root_step = *root;
+		roots_of(mj)->step_prev = roots_of(mj)->step;
+		roots_of(mj)->step = *root;
 	}
 	if (running == 0) {
 		return;
@@ -2053,8 +2068,8 @@ static int step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform
 	// The root is kept in 3D for teleports and the caps.
 	spring_xform3 root3 = xform3_of_pose2(parent);
 	cap_root_motion(c, root3);
-	c->root_step_prev = c->root_step;
-	c->root_step = root3;
+	roots_of(c)->step_prev = roots_of(c)->step;
+	roots_of(c)->step = root3;
 	int at_rest = walk_2d(c, parent, anim, 0);
 	if (at_rest) {
 		walk_2d(c, parent, anim, 1);
@@ -2082,7 +2097,7 @@ static void run_step_2d(spring_chain *c, const spring_xform2 *root, const spring
 	}
 }
 
-static spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
+static ALWAYS_INLINE spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b, float t)
 {
 	spring_xform3 r = {spring_internal_vec3_lerp(a.position, b.position, t),
 	                   spring_internal_quat_nlerp(a.rotation, b.rotation, t)};
@@ -2106,18 +2121,17 @@ static int plain_lanes(const spring_chain *c, int j0, int m)
 static spring_xform3 single_root(const spring_chain *c, const chain_arrays *a, const spring_clock *clock, int s, int steps)
 {
 	const float f = spring_clock_substep_fraction(clock, s, steps);
-	return f >= 1.0f ? a->roots[0] : xform3_lerp(c->root_input, a->roots[0], f);
+	return f >= 1.0f ? a->roots[0] : xform3_lerp(roots_of(c)->input, a->roots[0], f);
 }
 
 // plain_steps for a single chain whose bones all take the fast kernel: the steps two at a time
 // (fast_pair_f) where the first of the two does not come to rest. `k` and `solo` hold the
 // acceleration; they get the roots of the two steps.
-static int plain_steps_single(spring_chain *c, const chain_arrays *a, float *k, float *solo, const spring_clock *clock,
-                              int steps)
+static int plain_steps_single(spring_chain *c, const chain_arrays *a, float *k, float *solo, const spring_clock *clock, int steps)
 {
 	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
 	set_lane_accel(solo, 1, 0, c->accel);
-	spring_xform3 prev = c->root_step, cur = c->root_step;
+	spring_xform3 prev = roots_of(c)->step, cur = roots_of(c)->step;
 	int s = 0, rest = 0;
 	while (s < steps && !rest) {
 		const spring_xform3 r0 = single_root(c, a, clock, s, steps);
@@ -2143,8 +2157,8 @@ static int plain_steps_single(spring_chain *c, const chain_arrays *a, float *k, 
 		s += ran;
 		rest = ran == 2 ? rest1 : rest0;
 	}
-	c->root_step_prev = prev;
-	c->root_step = cur;
+	roots_of(c)->step_prev = prev;
+	roots_of(c)->step = cur;
 	c->steps_run += s - 1;
 	if (rest) {
 		snap_lane(c, &cur, NULL, solo);
@@ -2183,7 +2197,7 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		cur = t;
 		const float f = spring_clock_substep_fraction(clock, s, steps);
 		for (int j = j0; j < j1; j++) {
-			cur[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+			cur[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
 			set_lane_root(k, a.B, j - j0, &cur[j]);
 			rest[j] = 1;
 		}
@@ -2195,8 +2209,9 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	// s steps ran; the last (s - 1) may have found lanes at rest.
 	for (int j = j0; j < j1; j++) {
 		spring_chain *mj = member(c, j);
-		mj->root_step_prev = s >= 2 ? prev[j] : mj->root_step;
-		mj->root_step = cur[j];
+		chain_roots *r = &a.lane_roots[j];
+		r->step_prev = s >= 2 ? prev[j] : r->step;
+		r->step = cur[j];
 		mj->steps_run += s - 1;
 		if (rest[j]) {
 			snap_lane(mj, &cur[j], NULL, solo);
@@ -2249,12 +2264,12 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		for (; s < steps; s++) {
 			float f = spring_clock_substep_fraction(clock, s, steps);
 			for (int j = j0; j < j0 + m; j++) {
-				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(member(c, j)->root_input, a.roots[j], f);
+				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
 			}
 			step_lanes(c, &a, n, j0, m, NULL);
 		}
 		for (int j = j0; j < j0 + m; j++) {
-			member(c, j)->root_input = a.roots[j];
+			a.lane_roots[j].input = a.roots[j];
 		}
 	}
 	return SPRING_OK;
@@ -2304,7 +2319,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	const chain_arrays a = arrays(chain);
 	a.roots[1] = at;
 	step_lanes(chain, &a, 1, 0, 1, anim_local);
-	chain->root_input = at;
+	roots_of(chain)->input = at;
 	return SPRING_OK;
 }
 
@@ -2333,7 +2348,7 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 		return r;
 	}
 	run_step_2d(chain, &root, anim_local);
-	chain->root_input = chain->root_step;
+	roots_of(chain)->input = roots_of(chain)->step;
 	return SPRING_OK;
 }
 
@@ -2374,7 +2389,7 @@ spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 		return r;
 	}
 	move_rigidly(chain, root);
-	chain->root_input = root;
+	roots_of(chain)->input = root;
 	wake(chain);
 	return SPRING_OK;
 }
@@ -2387,7 +2402,7 @@ spring_result spring_chain_translate(spring_chain *chain, spring_vec3 delta)
 	if (!spring_vec3_is_finite(delta)) {
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	spring_xform3 root = chain->root_step;
+	spring_xform3 root = roots_of(chain)->step;
 	root.position = spring_vec3_add(root.position, delta);
 	return spring_chain_teleport(chain, root);
 }
@@ -2404,7 +2419,7 @@ spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spr
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	rotation = spring_quat_normalize(rotation); // zero means identity
-	spring_xform3 root = chain->root_step;
+	spring_xform3 root = roots_of(chain)->step;
 	root.position = spring_vec3_add(pivot, spring_quat_rotate(rotation, spring_vec3_sub(root.position, pivot)));
 	root.rotation = spring_quat_normalize(spring_quat_mul(rotation, root.rotation));
 	return spring_chain_teleport(chain, root);
@@ -2571,7 +2586,7 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 	// the parent's drawn transform, so each joint sits on its parent's drawn bone. Alpha 0 and 1
 	// are the stepped poses themselves (no interpolation work).
 	int stepped = alpha >= 1.0f || alpha <= 0.0f;
-	spring_xform3 parent_prev = chain->root_step_prev, parent = chain->root_step;
+	spring_xform3 parent_prev = roots_of(chain)->step_prev, parent = roots_of(chain)->step;
 	spring_xform3 drawn_parent = stepped ? parent : xform3_lerp(parent_prev, parent, alpha);
 	for (int i = 0; i < chain->bone_count; i++) {
 		spring_xform3 b;
@@ -2598,6 +2613,26 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 	}
 	return SPRING_OK;
 }
+
+#if CHAIN_X86
+// Four lanes' transforms (slots P_W .. P_W + 6 from px .. qw, lane j at [j]) into out[0], out[step],
+// out[2 step], out[3 step]: the rows of the planes transposed (the same floats, moved).
+static void pose4(const float *px, const float *py, const float *pz, const float *qx, const float *qy, const float *qz,
+                  const float *qw, spring_xform3 *out, size_t step)
+{
+	__m128 a = _mm_loadu_ps(px), b = _mm_loadu_ps(py), c = _mm_loadu_ps(pz), d = _mm_loadu_ps(qx);
+	__m128 e = _mm_loadu_ps(qy), f = _mm_loadu_ps(qz), g = _mm_loadu_ps(qw), h = _mm_setzero_ps();
+	_MM_TRANSPOSE4_PS(a, b, c, d); // lane j: position x y z, rotation x
+	_MM_TRANSPOSE4_PS(e, f, g, h); // lane j: rotation y z w, 0
+	const __m128 head[4] = {a, b, c, d}, tail[4] = {e, f, g, h};
+	for (int j = 0; j < 4; j++) {
+		float *o = &out[(size_t)j * step].position.x; // 7 consecutive floats
+		_mm_storeu_ps(o, head[j]);
+		_mm_storel_pi((__m64 *)(void *)(o + 4), tail[j]);
+		_mm_store_ss(o + 6, _mm_movehl_ps(tail[j], tail[j]));
+	}
+}
+#endif
 
 spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
                                                spring_vec3 *tips)
@@ -2634,21 +2669,26 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 					tz[j] = pz[j] + rz;
 				}
 			}
-			for (int j = 0; j < m; j++) {
-				size_t at = (size_t)(j0 + j) * (size_t)n + (size_t)i;
-				if (bones) {
-					spring_xform3 *o = &bones[at];
-					o->position.x = px[j];
-					o->position.y = py[j];
-					o->position.z = pz[j];
-					o->rotation.x = qx[j];
-					o->rotation.y = qy[j];
-					o->rotation.z = qz[j];
-					o->rotation.w = qw[j];
-				}
-				if (tips) {
-					tips[at] = (spring_vec3){tx[j], ty[j], tz[j]};
-				}
+			int j4 = bones ? 0 : m;
+#if CHAIN_X86
+			// Four lanes at a time: the planes' rows transposed into the transforms.
+			for (; j4 + 4 <= m; j4 += 4) {
+				pose4(px + j4, py + j4, pz + j4, qx + j4, qy + j4, qz + j4, qw + j4,
+				      &bones[(size_t)(j0 + j4) * (size_t)n + (size_t)i], (size_t)n);
+			}
+#endif
+			for (int j = j4; j < m; j++) {
+				spring_xform3 *o = &bones[(size_t)(j0 + j) * (size_t)n + (size_t)i];
+				o->position.x = px[j];
+				o->position.y = py[j];
+				o->position.z = pz[j];
+				o->rotation.x = qx[j];
+				o->rotation.y = qy[j];
+				o->rotation.z = qz[j];
+				o->rotation.w = qw[j];
+			}
+			for (int j = 0; tips && j < m; j++) {
+				tips[(size_t)(j0 + j) * (size_t)n + (size_t)i] = (spring_vec3){tx[j], ty[j], tz[j]};
 			}
 		}
 	}
