@@ -113,15 +113,22 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #define LANES 16
 #define VF vf16
 #define VI vi16
-#define ALL(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) == 0xffff)
+// Compares into mask registers, blends by them.
+#define MASK __mmask16
+#define LE(a, b) _mm512_cmp_ps_mask((__m512)(a), (__m512)(b), _CMP_LE_OQ)
+#define AND(m, n) ((__mmask16)((m) & (n)))
+#define ALL(m) ((m) == 0xffff)
+#define BLEND(m, a, b) ((VF)_mm512_mask_blend_ps((m), (__m512)(b), (__m512)(a)))
+#define SET(m, k) (((m) >> (k)) & 1)
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
-#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31)
-#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)
-#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29)
-#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
-#define AOS_ORDER 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
+// Two-source permutes (vpermt2ps) split and join the states in order: the targets stay as loaded.
+#define AOS_X EVEN
+#define AOS_V ODD
+#define AOS_T(t) (t)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define AOS_ORDER 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 #include "batch_kernel.h"
 #endif
 
