@@ -189,22 +189,50 @@ const char *spring_internal_batch_path_name(spring_internal_batch_path path)
 	return (unsigned)path < SPRING_INTERNAL_BATCH_PATH_COUNT ? names[path] : "unknown";
 }
 
-// Springs [0, n) of a job: the whole vectors by the path's kernel, the rest one at a time.
-// Returns the first refused spring's index, or -1.
+#if BATCH_X86 || BATCH_SIMD128
+typedef int soa_kernel(const batch_job *job, int n, int *bad);
+typedef int aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
+
+// Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
+// gets the first refused index when it is still -1 (the springs go in index order).
+static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
+{
+	batch_job rest = *job;
+	rest.x += done;
+	rest.v += done;
+	rest.target += done;
+	rest.steppers = rest.steppers ? rest.steppers + done : NULL;
+	int b = -1, k = kernel(&rest, n - done, &b);
+	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
+	return done + k;
+}
+
+static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *states, const float *ts, int done, int n,
+                    int *bad)
+{
+	int b = -1, k = kernel(st, states + done, ts + done, n - done, &b);
+	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
+	return done + k;
+}
+#endif
+
+// Springs [0, n) of a job: the whole vectors by the path's kernel, what is left by the narrower
+// ones (on AVX-512: 8 then 4 lanes), the last few one at a time; every kernel gives the same
+// bits. Returns the first refused spring's index, or -1.
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	switch (spring_internal_batch_current_path()) {
+	const spring_internal_batch_path path = spring_internal_batch_current_path();
+	(void)path; // unused in builds without vectors
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = soa_v4(job, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX2: done = soa_avx2(job, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX512: done = soa_avx512(job, n, &bad); break;
+	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
+	done = avx512 ? soa_from(soa_avx512, job, done, n, &bad) : done;
+	done = avx2 ? soa_from(soa_avx2, job, done, n, &bad) : done;
+	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? soa_from(soa_v4, job, done, n, &bad) : done;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_v4(job, n, &bad); break;
+	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? soa_from(soa_v4, job, done, n, &bad) : done;
 #endif
-	default: break;
-	}
 	for (int i = done; i < n; i++) {
 		if (step_one(job, i) != SPRING_OK && bad < 0) {
 			bad = i;
@@ -216,17 +244,17 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	switch (spring_internal_batch_current_path()) {
+	const spring_internal_batch_path path = spring_internal_batch_current_path();
+	(void)path; // unused in builds without vectors
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = aos_v4(st, states, targets, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX2: done = aos_avx2(st, states, targets, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX512: done = aos_avx512(st, states, targets, n, &bad); break;
+	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
+	done = avx512 ? aos_from(aos_avx512, st, states, targets, done, n, &bad) : done;
+	done = avx2 ? aos_from(aos_avx2, st, states, targets, done, n, &bad) : done;
+	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_v4(st, states, targets, n, &bad); break;
+	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
 #endif
-	default: break;
-	}
 	for (int i = done; i < n; i++) {
 		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
 			bad = i;
