@@ -237,7 +237,7 @@ typedef struct chain_arrays {
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
-	spring_xform3 *roots;       // 3 * lanes roots: the frame's, the step's, the step before's (lane 0's header only)
+	spring_xform3 *roots;       // 4 * lanes roots: the frame's, then three of steps (lane 0's header only)
 	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
 } chain_arrays;
 
@@ -399,6 +399,25 @@ static void fast_run(const fast_job *job)
 	case SPRING_INTERNAL_BATCH_SIMD128: fast_run_v4(job); return;
 #endif
 	default: fast_run_g1(job); return;
+	}
+}
+
+// fast_pair_* of the same instance as fast_run: two steps a bone apart (chain_kernel.h).
+static int fast_pair(const fast_job *first, const fast_job *second)
+{
+	if (first->a->B == 1) {
+		return fast_pair_f(first, second);
+	}
+	switch (spring_internal_batch_current_path()) {
+#if CHAIN_X86
+	case SPRING_INTERNAL_BATCH_SSE2: return fast_pair_v4(first, second);
+	case SPRING_INTERNAL_BATCH_AVX2: return fast_pair_avx2(first, second);
+	case SPRING_INTERNAL_BATCH_AVX512: return fast_pair_avx512(first, second);
+#endif
+#if CHAIN_SIMD128
+	case SPRING_INTERNAL_BATCH_SIMD128: return fast_pair_v4(first, second);
+#endif
+	default: return fast_pair_g1(first, second);
 	}
 }
 
@@ -631,7 +650,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
 	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
-	PLACE(roots, 3u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(roots, 4u * (size_t)lanes * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -2116,58 +2135,6 @@ static int plain_lanes(const spring_chain *c, int j0, int m)
 	return plain;
 }
 
-// The step root of a single chain at step s of `steps`: the frame's root interpolated from the
-// last frame's.
-static spring_xform3 single_root(const spring_chain *c, const chain_arrays *a, const spring_clock *clock, int s, int steps)
-{
-	const float f = spring_clock_substep_fraction(clock, s, steps);
-	return f >= 1.0f ? a->roots[0] : xform3_lerp(roots_of(c)->input, a->roots[0], f);
-}
-
-// plain_steps for a single chain whose bones all take the fast kernel: the steps two at a time
-// (fast_pair_f) where the first of the two does not come to rest. `k` and `solo` hold the
-// acceleration; they get the roots of the two steps.
-static int plain_steps_single(spring_chain *c, const chain_arrays *a, float *k, float *solo, const spring_clock *clock, int steps)
-{
-	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
-	set_lane_accel(solo, 1, 0, c->accel);
-	spring_xform3 prev = roots_of(c)->step, cur = roots_of(c)->step;
-	int s = 0, rest = 0;
-	while (s < steps && !rest) {
-		const spring_xform3 r0 = single_root(c, a, clock, s, steps);
-		int rest0 = 1, rest1 = 1, ran = 1;
-		set_lane_root(k, 1, 0, &r0);
-		const fast_job first = {c, a, 0, k, &rest0, 1, 0, c->bone_count, locals};
-		if (s + 1 < steps) {
-			const spring_xform3 r1 = single_root(c, a, clock, s + 1, steps);
-			set_lane_root(solo, 1, 0, &r1);
-			const fast_job second = {c, a, 0, solo, &rest1, 1, 0, c->bone_count, locals};
-			ran = fast_pair_f(&first, &second);
-			if (ran == 2) {
-				prev = r0;
-				cur = r1;
-			}
-		} else {
-			fast_run_f(&first);
-		}
-		if (ran == 1) {
-			prev = cur;
-			cur = r0;
-		}
-		s += ran;
-		rest = ran == 2 ? rest1 : rest0;
-	}
-	roots_of(c)->step_prev = prev;
-	roots_of(c)->step = cur;
-	c->steps_run += s - 1;
-	if (rest) {
-		snap_lane(c, &cur, NULL, solo);
-	}
-	after_step(c, WALK_3D, rest, 0);
-	c->anim_explicit = 0;
-	return s;
-}
-
 // The steps of a frame for plain lanes [j0, j0 + m) (plain_lanes), exactly as step_lanes runs them
 // but with each member's bookkeeping (roots of the last two steps, steps run, rest) written once
 // at the end: every lane runs every step, and none rested before the last. When a lane comes to
@@ -2179,29 +2146,55 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
 	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
 	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
-	int *rest = a.flags;
+	int *rest = a.flags, *rest2 = a.flags + blocks * (size_t)a.B; // the second step's of a pair (the `ran` flags' room)
 	const int j1 = j0 + m;
 	a.planes += (size_t)(j0 / a.B) * (size_t)c->bone_count * a.row;
+	// Lanes that fill one block take their steps two at a time (fast_pair), the second step's
+	// inputs in the solo scratch (a block's worth; snapping comes after).
+	const int pairs = m <= a.B && all_fast(c, &a);
+	const spring_xform3 *locals = c->animated ? a.anim_local : a.rest_local;
 	for (int j = j0; j < j1; j++) {
 		set_lane_accel(k, a.B, j - j0, member(c, j)->accel);
-	}
-	if (n == 1 && steps >= 2 && all_fast(c, &a)) {
-		return plain_steps_single(c, &a, k, solo, clock, steps);
-	}
-	// Step s's roots in cur, step s - 1's in prev (a.roots + n and + 2n, alternately).
-	spring_xform3 *cur = a.roots + n, *prev = a.roots + 2 * n;
-	int s = 0, rested = 0;
-	for (; s < steps && !rested; s++) {
-		spring_xform3 *t = prev;
-		prev = cur;
-		cur = t;
-		const float f = spring_clock_substep_fraction(clock, s, steps);
-		for (int j = j0; j < j1; j++) {
-			cur[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
-			set_lane_root(k, a.B, j - j0, &cur[j]);
-			rest[j] = 1;
+		if (pairs) {
+			set_lane_accel(solo, a.B, j - j0, member(c, j)->accel);
 		}
-		walk_lanes(c, &a, m, NULL, 0, k, rest + j0);
+	}
+	// The roots of the last step run in cur, of the one before in prev; the buffers rotate among
+	// a.roots + n, + 2n and + 3n.
+	spring_xform3 *cur = a.roots + n, *prev = a.roots + 2 * n, *spare = a.roots + 3 * n;
+	int s = 0, rested = 0;
+	while (s < steps && !rested) {
+		const int two = pairs && s + 1 < steps;
+		for (int q = 0; q <= two; q++) {
+			spring_xform3 *out = q == 0 ? spare : prev; // step s + q's roots
+			const float f = spring_clock_substep_fraction(clock, s + q, steps);
+			for (int j = j0; j < j1; j++) {
+				out[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
+				set_lane_root(q == 0 ? k : solo, a.B, j - j0, &out[j]);
+				(q == 0 ? rest : rest2)[j] = 1;
+			}
+		}
+		int ran = 1;
+		if (two) {
+			const fast_job first = {c, &a, 0, k, rest + j0, m, 0, c->bone_count, locals};
+			const fast_job second = {c, &a, 0, solo, rest2 + j0, m, 0, c->bone_count, locals};
+			ran = fast_pair(&first, &second);
+		} else {
+			walk_lanes(c, &a, m, NULL, 0, k, rest + j0);
+		}
+		spring_xform3 *t = spare;
+		if (ran == 2) {
+			// Steps s (in spare) and s + 1 (in prev).
+			spare = cur;
+			cur = prev;
+			prev = t;
+			memcpy(rest + j0, rest2 + j0, (size_t)m * sizeof *rest);
+		} else {
+			spare = prev;
+			prev = cur;
+			cur = t;
+		}
+		s += ran;
 		for (int j = j0; j < j1; j++) {
 			rested |= rest[j];
 		}

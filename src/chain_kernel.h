@@ -247,36 +247,47 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 	}
 }
 
-#if W == 1 && B == 1
-// Two steps of every bone of one lane (a single chain), the second a bone behind the first: the
-// second step's bone i - 1 runs beside the first step's bone i (it needs the first step's bone
-// i - 1, done, and its own bone i - 2), so that the processor overlaps the two walks down the
-// chain. `second`'s scratch holds the second step's root. Only once the first step has found
-// the lane moving (its rest flag cleared at bone 0): otherwise the first step runs alone (a step
-// that ends at rest must be snapped before the next) and 1 is returned; 2 when both ran.
+// Two steps of every bone of the lanes, the second a bone behind the first: the second step's
+// bone i - 1 runs beside the first step's bone i (it needs the first step's bone i - 1, done, and
+// its own bone i - 2), so that the processor overlaps the two walks down the chains (for lanes
+// that fill one vector or a few, whose walk is otherwise one chain of dependent operations).
+// `second`'s scratch holds the second step's roots. Only once the first step has found every lane
+// moving (the rest flags cleared at bone 0): otherwise the first step runs alone (a step that
+// ends at rest must be snapped before the next) and 1 is returned; 2 when both ran.
 TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
 {
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
-	KERNEL(bone)(first, 0, 0, &bk, per_step);
-	if (first->rest[0]) {
+	for (int l0 = 0; l0 < first->lanes; l0 += W) {
+		KERNEL(bone)(first, 0, l0, &bk, per_step);
+	}
+	int resting = 0;
+	for (int j = 0; j < first->lanes; j++) {
+		resting |= first->rest[j];
+	}
+	if (resting) {
 		for (int i = 1; i < n; i++) {
 			bk = KERNEL(bone_consts)(first, i);
-			KERNEL(bone)(first, i, 0, &bk, per_step);
+			for (int l0 = 0; l0 < first->lanes; l0 += W) {
+				KERNEL(bone)(first, i, l0, &bk, per_step);
+			}
 		}
 		return 1;
 	}
 	for (int i = 1; i < n; i++) {
 		const KERNEL(bone_k) behind = bk;
 		bk = KERNEL(bone_consts)(first, i);
-		KERNEL(bone)(first, i, 0, &bk, per_step);
-		KERNEL(bone)(second, i - 1, 0, &behind, per_step);
+		for (int l0 = 0; l0 < first->lanes; l0 += W) {
+			KERNEL(bone)(first, i, l0, &bk, per_step);
+			KERNEL(bone)(second, i - 1, l0, &behind, per_step);
+		}
 	}
-	KERNEL(bone)(second, n - 1, 0, &bk, per_step);
+	for (int l0 = 0; l0 < first->lanes; l0 += W) {
+		KERNEL(bone)(second, n - 1, l0, &bk, per_step);
+	}
 	return 2;
 }
-#endif
 
 #undef KERNEL
 #undef TARGET
