@@ -343,6 +343,29 @@ typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
 #define LANE(v, l) ((v)[l])
 #include "chain_kernel.h"
+
+// A single chain's two steps side by side in four-lane vectors (chain_kernel.h's GATHER).
+#define GATHER
+#define KERNEL(name) name##_p2
+#define TARGET
+#define VF chain_vf4
+#define VI chain_vi4
+#define W 4
+#define B 1
+#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
+#if CHAIN_X86
+#define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
+#define ANY(m) _mm_movemask_ps((__m128)(m))
+#else
+#define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
+#define ANY(m) wasm_v128_any_true((v128_t)(m))
+#endif
+#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define NOT(m) (~(m))
+#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
+#define LANE(v, l) ((v)[l])
+#include "chain_kernel.h"
+#undef GATHER
 #endif
 
 #if CHAIN_X86
@@ -406,6 +429,12 @@ static void fast_run(const fast_job *job)
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
 	if (first->a->B == 1) {
+#if CHAIN_X86 || CHAIN_SIMD128
+		// The two steps side by side in vectors, unless the scalar path is forced.
+		if (spring_internal_batch_current_path() != SPRING_INTERNAL_BATCH_SCALAR) {
+			return fast_pair_p2(first, second);
+		}
+#endif
 		return fast_pair_f(first, second);
 	}
 	switch (spring_internal_batch_current_path()) {
@@ -2188,7 +2217,9 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			spare = cur;
 			cur = prev;
 			prev = t;
-			memcpy(rest + j0, rest2 + j0, (size_t)m * sizeof *rest);
+			for (int j = j0; j < j1; j++) {
+				rest[j] = rest2[j];
+			}
 		} else {
 			spare = prev;
 			prev = cur;

@@ -64,7 +64,7 @@ TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, 
 // The constants of bone i for a step: its local transform and rigid tip in every lane, its length.
 typedef struct KERNEL(bone_k) {
 	VF lqx, lqy, lqz, lqw, lpx, lpy, lpz, tlx, tly, tlz;
-	float len, ilen, fix_below;
+	VF len, ilen, fix_below; // the length, its reciprocal, the aim's smallest squared norm
 } KERNEL(bone_k);
 
 TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *job, int i)
@@ -83,39 +83,59 @@ TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *j
 	     SPLAT(t.x),
 	     SPLAT(t.y),
 	     SPLAT(t.z),
-	     len,
-	     1.0f / len,
-	     2.0f * len * tiny};
+	     SPLAT(len),
+	     SPLAT(1.0f / len),
+	     SPLAT(2.0f * len * tiny)};
 	return b;
 }
 
-// Bone i of the W lanes from l0 (a step of one vector of lanes).
-TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, float per_step)
+// Where a vector of lanes reads and writes: plane slot q of lane l at p[l] + q * B (one pointer
+// for lanes side by side, GATHER: one per lane, lanes 2 and 3 copies of 0 and 1), rest flags at
+// rest[l] (likewise); `bone`, `lane`: lane l's bone and lane index in `a` for the scalar fallbacks
+// (bone - l * dbone, lane + l * dlane), `valid` lanes of the vector in use.
+typedef struct KERNEL(at) {
+	float *p[2];
+	int *rest[2];
+	const chain_arrays *a; // its planes `block` floats on (the lanes' block)
+	size_t block;
+	int bone, dbone, lane, dlane, valid;
+} KERNEL(at);
+
+#if defined(GATHER)
+#define PLD(q) ((VF){at->p[0][q], at->p[1][q], at->p[0][q], at->p[1][q]})
+#define PST(q, v) (at->p[0][q] = (v)[0], at->p[1][q] = (v)[1])
+#define RLD() ((VI){*at->rest[0], *at->rest[1], *at->rest[0], *at->rest[1]})
+#define RST(r) (*at->rest[0] = (r)[0], *at->rest[1] = (r)[1])
+#define RSET(l, v) (*at->rest[l] = (v))
+#else
+#define PLD(q) KERNEL(ld)(at->p[0] + (size_t)(q)*B)
+#define PST(q, v) KERNEL(st)(at->p[0] + (size_t)(q)*B, v)
+#define RLD() KERNEL(ldi)(at->rest[0])
+#define RST(r) memcpy(at->rest[0], &(r), sizeof(r))
+#define RSET(l, v) (at->rest[0][l] = (v))
+#endif
+
+TARGET static inline VI KERNEL(ldi)(const int *p)
 {
-	const spring_chain *c = job->c;
-	const chain_arrays *a = job->a;
-	const size_t row = a->row;
+	VI r;
+	memcpy(&r, p, sizeof r);
+	return r;
+}
+
+// A bone's step in a vector of lanes, the parent (bp, bq) and the constant acceleration (ka) given.
+TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, VF bpx,
+                                              VF bpy, VF bpz, VF bqx, VF bqy, VF bqz, VF bqw, VF kax, VF kay, VF kaz,
+                                              float per_step)
+{
 	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
 	const VF zero = SPLAT(0.0f);
-	const float len = bk->len, ilen = bk->ilen, fix_below = bk->fix_below;
+	const VF len = bk->len, ilen = bk->ilen, fix_below = bk->fix_below;
 	const VF lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
 	const VF tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
-	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
-	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
-	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
-	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
-	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
-	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
-	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-	const VF bpx = KERNEL(ld)(pos), bpy = KERNEL(ld)(pos + B), bpz = KERNEL(ld)(pos + 2 * B);
-	const VF bqx = KERNEL(ld)(rot), bqy = KERNEL(ld)(rot + B), bqz = KERNEL(ld)(rot + 2 * B);
-	const VF bqw = KERNEL(ld)(rot + 3 * B);
-	const VF kax = KERNEL(ld)(k + (size_t)K_AX * B), kay = KERNEL(ld)(k + (size_t)K_AY * B);
-	const VF kaz = KERNEL(ld)(k + (size_t)K_AZ * B);
 	const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
 	// The last step's pose becomes the previous one.
 	for (int q = 0; q < 7; q++) {
-		KERNEL(st)(p + (size_t)(P_WPREV + q) * B, KERNEL(ld)(p + (size_t)(P_W + q) * B));
+		PST(P_WPREV + q, PLD(P_W + q));
 	}
 	// The rigid frame (frame_one).
 	VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
@@ -125,13 +145,13 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
 	const VF gx = px + ux, gy = py + uy, gz = pz + uz;
 	// The spring toward the rigid tip under the constant acceleration.
-	const VF tx = KERNEL(ld)(p + (size_t)P_TX * B), ty = KERNEL(ld)(p + (size_t)P_TY * B);
-	const VF tz = KERNEL(ld)(p + (size_t)P_TZ * B);
-	const VF vx = KERNEL(ld)(p + (size_t)P_VX * B), vy = KERNEL(ld)(p + (size_t)P_VY * B);
-	const VF vz = KERNEL(ld)(p + (size_t)P_VZ * B);
-	const VF pp = KERNEL(ld)(p + (size_t)P_PP * B), pv = KERNEL(ld)(p + (size_t)P_PV * B);
-	const VF vp = KERNEL(ld)(p + (size_t)P_VP * B), vv = KERNEL(ld)(p + (size_t)P_VV * B);
-	const VF f0 = KERNEL(ld)(p + (size_t)P_F0 * B), f1 = KERNEL(ld)(p + (size_t)P_F1 * B);
+	const VF tx = PLD(P_TX), ty = PLD(P_TY);
+	const VF tz = PLD(P_TZ);
+	const VF vx = PLD(P_VX), vy = PLD(P_VY);
+	const VF vz = PLD(P_VZ);
+	const VF pp = PLD(P_PP), pv = PLD(P_PV);
+	const VF vp = PLD(P_VP), vv = PLD(P_VV);
+	const VF f0 = PLD(P_F0), f1 = PLD(P_F1);
 	const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
 	const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
 	const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
@@ -155,19 +175,18 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	nz = nz - dz * along;
 	// The tip at the bone length.
 	const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
-	KERNEL(st)(p + (size_t)P_TX * B, x);
-	KERNEL(st)(p + (size_t)P_TY * B, y);
-	KERNEL(st)(p + (size_t)P_TZ * B, z);
-	KERNEL(st)(p + (size_t)P_VX * B, nx);
-	KERNEL(st)(p + (size_t)P_VY * B, ny);
-	KERNEL(st)(p + (size_t)P_VZ * B, nz);
-	KERNEL(st)(p + (size_t)P_GX * B, gx);
-	KERNEL(st)(p + (size_t)P_GY * B, gy);
-	KERNEL(st)(p + (size_t)P_GZ * B, gz);
+	PST(P_TX, x);
+	PST(P_TY, y);
+	PST(P_TZ, z);
+	PST(P_VX, nx);
+	PST(P_VY, ny);
+	PST(P_VZ, nz);
+	PST(P_GX, gx);
+	PST(P_GY, gy);
+	PST(P_GZ, gz);
 	// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
 	// position below. Lanes already found moving at an earlier bone need no test.
-	VI r;
-	memcpy(&r, job->rest + l0, sizeof r);
+	VI r = RLD();
 	const VI live = r != (r & 0); // lanes still at rest, as a mask
 	if (ANY(live)) {
 		const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
@@ -180,18 +199,19 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 		const VF qx = x - gx, qy = y - gy, qz = z - gz;
 		const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
 		r = r & ((forced | ok) & 1);
-		memcpy(job->rest + l0, &r, sizeof r);
+		RST(r);
 		if (ANY(forced & live)) {
-			for (int l = 0; l < W; l++) {
-				if (LANE(forced, l) && LANE(r, l) && l0 + l < job->lanes) {
+			for (int l = 0; l < at->valid; l++) {
+				if (LANE(forced, l) && LANE(r, l)) {
 					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
 					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
 					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-					chain_arrays ab = *a;
-					ab.planes += blk * job->block_floats;
-					spring_vec3 e = rest_position(c, &ab, i, (int)in + l, pivot, rigid, accel);
-					job->rest[l0 + l] = rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), e.x,
-					                            e.y, e.z, per_step);
+					chain_arrays ab = *at->a;
+					ab.planes += at->block;
+					spring_vec3 e = rest_position(c, &ab, at->bone - l * at->dbone, at->lane + l * at->dlane, pivot, rigid,
+					                              accel);
+					RSET(l, rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), e.x, e.y, e.z,
+					                per_step));
 				}
 			}
 		}
@@ -211,9 +231,9 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 		wy = wy * s;
 		wz = wz * s;
 		ww = ww * s;
-		const VI fix = NOT(m2 >= SPLAT(fix_below));
+		const VI fix = NOT(m2 >= fix_below);
 		if (ANY(fix)) {
-			for (int l = 0; l < W; l++) {
+			for (int l = 0; l < at->valid; l++) {
 				if (LANE(fix, l)) {
 					spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
 					                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
@@ -225,15 +245,92 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 			}
 		}
 	}
-	KERNEL(st)(p + (size_t)P_W * B, px);
-	KERNEL(st)(p + (size_t)(P_W + 1) * B, py);
-	KERNEL(st)(p + (size_t)(P_W + 2) * B, pz);
-	KERNEL(st)(p + (size_t)(P_W + 3) * B, wx);
-	KERNEL(st)(p + (size_t)(P_W + 4) * B, wy);
-	KERNEL(st)(p + (size_t)(P_W + 5) * B, wz);
-	KERNEL(st)(p + (size_t)(P_W + 6) * B, ww);
+	PST(P_W, px);
+	PST(P_W + 1, py);
+	PST(P_W + 2, pz);
+	PST(P_W + 3, wx);
+	PST(P_W + 4, wy);
+	PST(P_W + 5, wz);
+	PST(P_W + 6, ww);
 }
 
+#if !defined(GATHER)
+// Bone i of the W lanes from l0 (a step of one vector of lanes).
+TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, float per_step)
+{
+	const chain_arrays *a = job->a;
+	const size_t row = a->row;
+	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
+	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
+	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
+	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
+	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
+	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
+	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
+	const KERNEL(at) at = {{p, p}, {job->rest + l0, job->rest + l0},         a, blk * job->block_floats, i, 0, (int)in,
+	                       1,      job->lanes - l0 < W ? job->lanes - l0 : W};
+	KERNEL(core)
+	(job->c, &at, bk, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
+	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
+	 KERNEL(ld)(k + (size_t)K_AZ * B), per_step);
+}
+#endif
+
+#if defined(GATHER)
+// fast_pair for one lane (a single chain, B == 1) with the two steps side by side in the lanes of
+// a vector: lane 0 the first step's bone i, lane 1 the second step's bone i - 1 (lanes 2 and 3
+// copies), each lane exactly its scalar step's operations. The first step's bone 0 and the second's
+// last bone run one lane alone (fast_run_f).
+TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+{
+	const float per_step = 1.0f / first->c->clock.step;
+	const int n = first->i1;
+	const chain_arrays *a = first->a;
+	fast_job alone = *first;
+	alone.i1 = 1;
+	fast_run_f(&alone);
+	if (first->rest[0]) {
+		alone.i0 = 1;
+		alone.i1 = n;
+		fast_run_f(&alone);
+		return 1;
+	}
+	const float *k0 = first->k, *k1 = second->k;
+	const VF kax = SPLAT(k0[K_AX]), kay = SPLAT(k0[K_AY]), kaz = SPLAT(k0[K_AZ]);
+	for (int i = 1; i < n; i++) {
+		float *p0 = a->planes + (size_t)i * a->row, *p1 = p0 - a->row;
+		// Parents: bone i - 1 (first step, done) and bone i - 2 or the second step's root.
+		const float *pos0 = p1 + P_W, *rot0 = pos0 + 3;
+		const float *pos1 = i == 1 ? k1 + K_RPX : p1 - a->row + P_W, *rot1 = i == 1 ? k1 + K_RQX : pos1 + 3;
+		const spring_xform3 *l0 = &first->locals[i], *l1 = &first->locals[i - 1];
+		const spring_vec3 t0 = a->tip_local[i], t1 = a->tip_local[i - 1];
+		const float len0 = a->length[i], len1 = a->length[i - 1], tiny0 = 1e-4f * len0, tiny1 = 1e-4f * len1;
+#define TWO(u, v) ((VF){u, v, u, v})
+		const KERNEL(bone_k) bk = {TWO(l0->rotation.x, l1->rotation.x),
+		                           TWO(l0->rotation.y, l1->rotation.y),
+		                           TWO(l0->rotation.z, l1->rotation.z),
+		                           TWO(l0->rotation.w, l1->rotation.w),
+		                           TWO(l0->position.x, l1->position.x),
+		                           TWO(l0->position.y, l1->position.y),
+		                           TWO(l0->position.z, l1->position.z),
+		                           TWO(t0.x, t1.x),
+		                           TWO(t0.y, t1.y),
+		                           TWO(t0.z, t1.z),
+		                           TWO(len0, len1),
+		                           TWO(1.0f / len0, 1.0f / len1),
+		                           TWO(2.0f * len0 * tiny0, 2.0f * len1 * tiny1)};
+		const KERNEL(at) at = {{p0, p1}, {first->rest, second->rest}, a, 0, i, 1, 0, 0, 2};
+		KERNEL(core)
+		(first->c, &at, &bk, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]), TWO(rot0[0], rot1[0]),
+		 TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
+#undef TWO
+	}
+	alone = *second;
+	alone.i0 = n - 1;
+	fast_run_f(&alone);
+	return 2;
+}
+#else
 // A step of the bones [i0, i1) of every lane: bone by bone over every vector of lanes (the
 // vectors of a bone are independent work).
 TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
@@ -289,6 +386,13 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	return 2;
 }
 
+#endif
+
+#undef PLD
+#undef PST
+#undef RLD
+#undef RST
+#undef RSET
 #undef KERNEL
 #undef TARGET
 #undef VF
