@@ -342,28 +342,15 @@ typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #define NOT(m) (~(m))
 #define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
 #define LANE(v, l) ((v)[l])
+#define KEEP_LANE_OPS
 #include "chain_kernel.h"
+#undef KEEP_LANE_OPS
 
-// A single chain's two steps side by side in four-lane vectors (chain_kernel.h's GATHER).
+// A single chain's two steps side by side in the same four-lane vectors (chain_kernel.h's GATHER).
 #define GATHER
 #define KERNEL(name) name##_p2
 #define TARGET
-#define VF chain_vf4
-#define VI chain_vi4
-#define W 4
 #define B 1
-#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
-#if CHAIN_X86
-#define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
-#define ANY(m) _mm_movemask_ps((__m128)(m))
-#else
-#define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
-#define ANY(m) wasm_v128_any_true((v128_t)(m))
-#endif
-#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
-#define NOT(m) (~(m))
-#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
-#define LANE(v, l) ((v)[l])
 #include "chain_kernel.h"
 #undef GATHER
 #endif

@@ -3,7 +3,7 @@
 // no cone limit, no colliders, the projected velocity removed), written once and included by
 // chain.c once per lane type: a float (one lane: single chains, and groups without vectors) and
 // the float vectors of each instruction set. Before including, chain.c defines (this file
-// undefines them at its end):
+// undefines them at its end; with KEEP_LANE_OPS defined, only KERNEL, TARGET and B):
 //   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
 //                 instruction set (may be empty)
 //   B             the lanes per block of the planes (slots B floats apart)
@@ -395,10 +395,11 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 #undef RSET
 #undef KERNEL
 #undef TARGET
+#undef B
+#if !defined(KEEP_LANE_OPS)
 #undef VF
 #undef VI
 #undef W
-#undef B
 #undef SPLAT
 #undef SQRT
 #undef SEL
@@ -406,3 +407,4 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 #undef ANY
 #undef ABSV
 #undef LANE
+#endif
