@@ -197,6 +197,9 @@ typedef int aos_kernel(const spring_stepper *st, spring_state *states, const flo
 // gets the first refused index when it is still -1 (the springs go in index order).
 static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
 {
+	if (done >= n) {
+		return done;
+	}
 	batch_job rest = *job;
 	rest.x += done;
 	rest.v += done;
@@ -210,6 +213,9 @@ static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, i
 static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *states, const float *ts, int done, int n,
                     int *bad)
 {
+	if (done >= n) { // also no arithmetic on the NULL arrays of an empty call
+		return done;
+	}
 	int b = -1, k = kernel(st, states + done, ts + done, n - done, &b);
 	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
 	return done + k;
