@@ -2632,15 +2632,14 @@ static void pose4(const float *px, const float *py, const float *pz, const float
                   const float *qw, spring_xform3 *out, size_t step)
 {
 	__m128 a = _mm_loadu_ps(px), b = _mm_loadu_ps(py), c = _mm_loadu_ps(pz), d = _mm_loadu_ps(qx);
-	__m128 e = _mm_loadu_ps(qy), f = _mm_loadu_ps(qz), g = _mm_loadu_ps(qw), h = _mm_setzero_ps();
+	__m128 e = d, f = _mm_loadu_ps(qy), g = _mm_loadu_ps(qz), h = _mm_loadu_ps(qw);
 	_MM_TRANSPOSE4_PS(a, b, c, d); // lane j: position x y z, rotation x
-	_MM_TRANSPOSE4_PS(e, f, g, h); // lane j: rotation y z w, 0
+	_MM_TRANSPOSE4_PS(e, f, g, h); // lane j: rotation x y z w
 	const __m128 head[4] = {a, b, c, d}, tail[4] = {e, f, g, h};
 	for (int j = 0; j < 4; j++) {
 		float *o = &out[(size_t)j * step].position.x; // 7 consecutive floats
 		_mm_storeu_ps(o, head[j]);
-		_mm_storel_pi((__m64 *)(void *)(o + 4), tail[j]);
-		_mm_store_ss(o + 6, _mm_movehl_ps(tail[j], tail[j]));
+		_mm_storeu_ps(o + 3, tail[j]); // rotation x again, the same value
 	}
 }
 #endif
