@@ -19,7 +19,11 @@
 // of a step is an IEEE float operation on one lane (no contraction, no reassociation), so a
 // lane's bits do not depend on its neighbours or on vectorisation. Rare per-lane work (cone
 // limits, colliders, degenerate directions, rest under forces, the inherited-motion caps) runs
-// as scalar code on the lanes that need it.
+// as scalar code on the lanes that need it. A frame update takes a group's chains chunk by chunk
+// (CHUNK_BLOCKS blocks) through all the frame's steps, and the chunk's awake, uncapped chains
+// through them without per-step bookkeeping (plain_steps); lanes that fill one block (a single
+// chain, a small group) take two steps at a time a bone apart (fast_pair), so that the two walks
+// down the chain overlap.
 //
 // Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex

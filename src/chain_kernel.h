@@ -15,7 +15,10 @@
 // Every lane performs exactly the float operations of the scalar code of a single chain, in the
 // same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
 // nor on its neighbours. Bone by bone, every vector of W lanes (independent work for the
-// processor); one pointer per bone and block reaches every slot at a constant offset.
+// processor); one pointer per bone and block reaches every slot at a constant offset. fast_pair
+// runs two steps a bone apart (lanes that fill one vector have no other independent work); with
+// GATHER defined (B 1, four-lane vectors) it puts a single chain's two steps side by side in the
+// lanes of one vector, each lane reading and writing its own bone's slots.
 
 #ifndef VF
 #define VF float
