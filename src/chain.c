@@ -2243,6 +2243,18 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, const spring_xform3 *roots, float frame_dt)
 {
 	chain_arrays a = arrays(c);
+#if defined(__GNUC__)
+	if (n == 1) {
+		// A single chain's arrays from its planes to its bones' shape, fetched while the roots are
+		// checked (one of many chains is out of the nearer caches by its next frame, and its walk
+		// is one chain of dependent steps).
+		const unsigned char *p = (const unsigned char *)a.planes;
+		const size_t bytes = (size_t)((const unsigned char *)(a.cone_limit + c->bone_count) - p);
+		for (size_t o = 0; o < bytes; o += 64) {
+			__builtin_prefetch(p + o, 1);
+		}
+	}
+#endif
 	// Every root valid (finite, positions in range) in one pass without branches; on a failure
 	// check_xform3 finds the first bad root and says why.
 	int valid = 1;
