@@ -431,166 +431,175 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 // vector of chains at a time (its chains' state stays in registers through the steps); `segments`
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
 // every chain of the block is awake (`blend` is a constant in each copy).
-#define GROUP_FRAME(SUFFIX)                                                                                                      \
-	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                          \
-	{                                                                                                                            \
-		return ANY(m);                                                                                                           \
-	}                                                                                                                            \
-	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, const K(chain_in) * ch, \
-	                                                  T * parent, TI awake)                                                      \
-	{                                                                                                                            \
-		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                      \
-		K(step_in) in;                                                                                                           \
-		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                               \
-		memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                                    \
-		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                               \
-		memcpy(&in.pp, r->pp + k, sizeof(T));                                                                                    \
-		memcpy(&in.pv, r->pv + k, sizeof(T));                                                                                    \
-		memcpy(&in.vp, r->vp + k, sizeof(T));                                                                                    \
-		memcpy(&in.vv, r->vv + k, sizeof(T));                                                                                    \
-		in.limit = SPLAT(r->limit[i]);                                                                                           \
-		memcpy(&inertia, r->inertia + k, sizeof(T));                                                                             \
-		memcpy(&x, r->angle + k, sizeof(T));                                                                                     \
-		memcpy(&v, r->velocity + k, sizeof(T));                                                                                  \
-		x1 = x;                                                                                                                  \
-		v1 = v;                                                                                                                  \
-		K(segment)                                                                                                               \
-		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f),  \
-		 &x1, &v1, &t1, &s1, &c1, &key1);                                                                                        \
-		T prev = x;                                                                                                              \
-		if (blend) {                                                                                                             \
-			T old_prev, old_target, old_s, old_c, old_key;                                                                       \
-			memcpy(&old_prev, r->prev + k, sizeof(T));                                                                           \
-			memcpy(&old_target, r->target + k, sizeof(T));                                                                       \
-			memcpy(&old_s, r->sin + k, sizeof(T));                                                                               \
-			memcpy(&old_c, r->cos + k, sizeof(T));                                                                               \
-			memcpy(&old_key, r->key + k, sizeof(T));                                                                             \
-			prev = SEL(awake, x, old_prev);                                                                                      \
-			x1 = SEL(awake, x1, x);                                                                                              \
-			v1 = SEL(awake, v1, v);                                                                                              \
-			t1 = SEL(awake, t1, old_target);                                                                                     \
-			s1 = SEL(awake, s1, old_s);                                                                                          \
-			c1 = SEL(awake, c1, old_c);                                                                                          \
-			key1 = SEL(awake, key1, old_key);                                                                                    \
-		}                                                                                                                        \
-		*parent = x1;                                                                                                            \
-		memcpy(r->angle + k, &x1, sizeof(T));                                                                                    \
-		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                 \
-		memcpy(r->prev + k, &prev, sizeof(T));                                                                                   \
-		memcpy(r->target + k, &t1, sizeof(T));                                                                                   \
-		memcpy(r->sin + k, &s1, sizeof(T));                                                                                      \
-		memcpy(r->cos + k, &c1, sizeof(T));                                                                                      \
-		memcpy(r->key + k, &key1, sizeof(T));                                                                                    \
-	}                                                                                                                            \
-	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                  \
-	{                                                                                                                            \
-		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                      \
-			float *row = r->rows + (size_t)q * (size_t)r->stride + b;                                                            \
-			if (store) {                                                                                                         \
-				memcpy(row, &L->v[q], sizeof(T));                                                                                \
-			} else {                                                                                                             \
-				memcpy(&L->v[q], row, sizeof(T));                                                                                \
-			}                                                                                                                    \
-		}                                                                                                                        \
-	}                                                                                                                            \
-	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *r)                                                                 \
-	{                                                                                                                            \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                          \
-		K(basis) p;                                                                                                              \
-		p.step = SPLAT(r->settings.step);                                                                                        \
-		p.inv_step = SPLAT(r->settings.inv_step);                                                                                \
-		p.held_max = SPLAT(r->settings.held_max);                                                                                \
-		p.max_speed = SPLAT(r->settings.max_speed);                                                                              \
-		p.turns = r->settings.turns;                                                                                             \
-		const spring_chain2d_basis *frame = &r->bases[0];                                                                        \
-		for (int q = 0; q < 6; q++) {                                                                                            \
-			p.r[q] = SPLAT(frame->r[q]);                                                                                         \
-		}                                                                                                                        \
-		p.elapsed = SPLAT(frame->elapsed);                                                                                       \
-		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                     \
-		const TI all = SPLAT(0.0f) == 0.0f;                                                                                      \
-		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                             \
-		/* blocks' walks down their chains are independent work the processor overlaps. */                                       \
-		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                 \
-			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes               \
-			                                                                    : GROUP_CHUNK);                                  \
-			K(lane) L[GROUP_CHUNK];                                                                                              \
-			T to[GROUP_CHUNK][3];                                                                                                \
-			TI awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                     \
-			K(chain_in) ch[GROUP_CHUNK];                                                                                         \
-			T parent[GROUP_CHUNK];                                                                                               \
-			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                          \
-			for (int q = 0; q < nb; q++) {                                                                                       \
-				const size_t b = c0 + (size_t)q * lanes;                                                                         \
-				lanes_io_##SUFFIX(r, b, &L[q], false);                                                                           \
-				for (int e = 0; e < 3; e++) {                                                                                    \
-					memcpy(&to[q][e], r->rows + (size_t)(R_TOX + e) * (size_t)r->stride + b, sizeof(T));                         \
-				}                                                                                                                \
-				awake_frame[q] = MNOT(K(frame_asleep)(&L[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);     \
-				if (frame->knot) {                                                                                               \
-					K(knot)(&p, to[q][0], to[q][1], &L[q]);                                                                      \
-				}                                                                                                                \
-			}                                                                                                                    \
-			for (int k = 0; k < r->steps; k++) {                                                                                 \
-				const spring_chain2d_basis *at = &r->bases[k];                                                                   \
-				p.w1 = SPLAT(at->w1);                                                                                            \
-				p.w2 = SPLAT(at->w2);                                                                                            \
-				p.w3 = SPLAT(at->w3);                                                                                            \
-				p.inv_span = SPLAT(at->inv_span);                                                                                \
-				p.has_span = at->has_span;                                                                                       \
-				p.g = SPLAT(1.0f - r->fractions[k]);                                                                             \
-				bool any_still = false;                                                                                          \
-				TI still[GROUP_CHUNK];                                                                                           \
-				for (int q = 0; q < nb; q++) {                                                                                   \
-					T before = L[q].v[SPRING_CHAIN2D_LN_RA];                                                                     \
-					awake[q] = K(begin)(&p, &L[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);        \
-					parent[q] = SEL(awake[q], L[q].v[SPRING_CHAIN2D_LN_RA], before);                                             \
-					some[q] = any_##SUFFIX(awake[q]);                                                                            \
-					every[q] = !any_##SUFFIX(MNOT(awake[q] == all));                                                             \
-					any_still = any_still || any_##SUFFIX(still[q]);                                                             \
-				}                                                                                                                \
-				for (int i = 0; i < r->n; i++) {                                                                                 \
-					for (int q = 0; q < nb; q++) {                                                                               \
-						const size_t b = c0 + (size_t)q * lanes;                                                                 \
-						if (every[q]) {                                                                                          \
-							segment_##SUFFIX(r, i, b, false, &ch[q], &parent[q], awake[q]);                                      \
-						} else if (some[q]) {                                                                                    \
-							segment_##SUFFIX(r, i, b, true, &ch[q], &parent[q], awake[q]);                                       \
-						}                                                                                                        \
-					}                                                                                                            \
-				}                                                                                                                \
-				for (int q = 0; any_still && q < nb; q++) {                                                                      \
-					if (any_##SUFFIX(still[q])) {                                                                                \
-						const size_t b = c0 + (size_t)q * lanes;                                                                 \
-						int32_t still_bits[LANE_PAD];                                                                            \
-						memcpy(still_bits, &still[q], sizeof still[q]);                                                          \
-						lanes_io_##SUFFIX(r, b, &L[q], true);                                                                    \
-						frame_try_rest(r, b, lanes, still_bits);                                                                 \
-						lanes_io_##SUFFIX(r, b, &L[q], false);                                                                   \
-					}                                                                                                            \
-				}                                                                                                                \
-			}                                                                                                                    \
-			for (int q = 0; q < nb; q++) {                                                                                       \
-				L[q].v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                         \
-				L[q].v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                         \
-				L[q].v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                         \
-				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, &L[q], true);                                                       \
-			}                                                                                                                    \
-		}                                                                                                                        \
+#define GROUP_FRAME(SUFFIX)                                                                                                     \
+	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                         \
+	{                                                                                                                           \
+		return ANY(m);                                                                                                          \
+	}                                                                                                                           \
+	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, bool keep,             \
+	                                                  const K(chain_in) * ch, T * parent, TI awake)                             \
+	{                                                                                                                           \
+		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
+		K(step_in) in;                                                                                                          \
+		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                              \
+		memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                                   \
+		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                              \
+		memcpy(&in.pp, r->pp + k, sizeof(T));                                                                                   \
+		memcpy(&in.pv, r->pv + k, sizeof(T));                                                                                   \
+		memcpy(&in.vp, r->vp + k, sizeof(T));                                                                                   \
+		memcpy(&in.vv, r->vv + k, sizeof(T));                                                                                   \
+		in.limit = SPLAT(r->limit[i]);                                                                                          \
+		memcpy(&inertia, r->inertia + k, sizeof(T));                                                                            \
+		memcpy(&x, r->angle + k, sizeof(T));                                                                                    \
+		memcpy(&v, r->velocity + k, sizeof(T));                                                                                 \
+		x1 = x;                                                                                                                 \
+		v1 = v;                                                                                                                 \
+		K(segment)                                                                                                              \
+		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), \
+		 &x1, &v1, &t1, &s1, &c1, &key1);                                                                                       \
+		T prev = x;                                                                                                             \
+		if (blend) {                                                                                                            \
+			T old_prev, old_target, old_s, old_c, old_key;                                                                      \
+			memcpy(&old_prev, r->prev + k, sizeof(T));                                                                          \
+			memcpy(&old_target, r->target + k, sizeof(T));                                                                      \
+			memcpy(&old_s, r->sin + k, sizeof(T));                                                                              \
+			memcpy(&old_c, r->cos + k, sizeof(T));                                                                              \
+			memcpy(&old_key, r->key + k, sizeof(T));                                                                            \
+			prev = SEL(awake, x, old_prev);                                                                                     \
+			x1 = SEL(awake, x1, x);                                                                                             \
+			v1 = SEL(awake, v1, v);                                                                                             \
+			t1 = SEL(awake, t1, old_target);                                                                                    \
+			s1 = SEL(awake, s1, old_s);                                                                                         \
+			c1 = SEL(awake, c1, old_c);                                                                                         \
+			key1 = SEL(awake, key1, old_key);                                                                                   \
+		}                                                                                                                       \
+		*parent = x1;                                                                                                           \
+		memcpy(r->angle + k, &x1, sizeof(T));                                                                                   \
+		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                \
+		if (keep) {                                                                                                             \
+			memcpy(r->prev + k, &prev, sizeof(T));                                                                              \
+			memcpy(r->target + k, &t1, sizeof(T));                                                                              \
+			memcpy(r->sin + k, &s1, sizeof(T));                                                                                 \
+			memcpy(r->cos + k, &c1, sizeof(T));                                                                                 \
+			memcpy(r->key + k, &key1, sizeof(T));                                                                               \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                 \
+	{                                                                                                                           \
+		float *const rows = r->rows + b; /* read once: the stores below may alias *r for the compiler */                        \
+		const size_t stride = (size_t)r->stride;                                                                                \
+		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                     \
+			float *row = rows + (size_t)q * stride;                                                                             \
+			if (store) {                                                                                                        \
+				memcpy(row, &L->v[q], sizeof(T));                                                                               \
+			} else {                                                                                                            \
+				memcpy(&L->v[q], row, sizeof(T));                                                                               \
+			}                                                                                                                   \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *shared)                                                           \
+	{                                                                                                                           \
+		/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */                                \
+		const group_frame local = *shared, *r = &local;                                                                         \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                         \
+		K(basis) p;                                                                                                             \
+		p.step = SPLAT(r->settings.step);                                                                                       \
+		p.inv_step = SPLAT(r->settings.inv_step);                                                                               \
+		p.held_max = SPLAT(r->settings.held_max);                                                                               \
+		p.max_speed = SPLAT(r->settings.max_speed);                                                                             \
+		p.turns = r->settings.turns;                                                                                            \
+		const spring_chain2d_basis *frame = &r->bases[0];                                                                       \
+		for (int q = 0; q < 6; q++) {                                                                                           \
+			p.r[q] = SPLAT(frame->r[q]);                                                                                        \
+		}                                                                                                                       \
+		p.elapsed = SPLAT(frame->elapsed);                                                                                      \
+		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                    \
+		const TI all = SPLAT(0.0f) == 0.0f;                                                                                     \
+		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                            \
+		/* blocks' walks down their chains are independent work the processor overlaps. */                                      \
+		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
+			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes              \
+			                                                                    : GROUP_CHUNK);                                 \
+			K(lane) L[GROUP_CHUNK];                                                                                             \
+			T to[GROUP_CHUNK][3];                                                                                               \
+			TI awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
+			K(chain_in) ch[GROUP_CHUNK];                                                                                        \
+			T parent[GROUP_CHUNK];                                                                                              \
+			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                         \
+			for (int q = 0; q < nb; q++) {                                                                                      \
+				const size_t b = c0 + (size_t)q * lanes;                                                                        \
+				lanes_io_##SUFFIX(r, b, &L[q], false);                                                                          \
+				for (int e = 0; e < 3; e++) {                                                                                   \
+					memcpy(&to[q][e], r->rows + (size_t)(R_TOX + e) * (size_t)r->stride + b, sizeof(T));                        \
+				}                                                                                                               \
+				awake_frame[q] = MNOT(K(frame_asleep)(&L[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
+				if (frame->knot) {                                                                                              \
+					K(knot)(&p, to[q][0], to[q][1], &L[q]);                                                                     \
+				}                                                                                                               \
+			}                                                                                                                   \
+			for (int k = 0; k < r->steps; k++) {                                                                                \
+				const spring_chain2d_basis *at = &r->bases[k];                                                                  \
+				p.w1 = SPLAT(at->w1);                                                                                           \
+				p.w2 = SPLAT(at->w2);                                                                                           \
+				p.w3 = SPLAT(at->w3);                                                                                           \
+				p.inv_span = SPLAT(at->inv_span);                                                                               \
+				p.has_span = at->has_span;                                                                                      \
+				p.g = SPLAT(1.0f - r->fractions[k]);                                                                            \
+				bool any_still = false;                                                                                         \
+				TI still[GROUP_CHUNK];                                                                                          \
+				for (int q = 0; q < nb; q++) {                                                                                  \
+					T before = L[q].v[SPRING_CHAIN2D_LN_RA];                                                                    \
+					awake[q] = K(begin)(&p, &L[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
+					parent[q] = SEL(awake[q], L[q].v[SPRING_CHAIN2D_LN_RA], before);                                            \
+					some[q] = any_##SUFFIX(awake[q]);                                                                           \
+					every[q] = !any_##SUFFIX(MNOT(awake[q] == all));                                                            \
+					any_still = any_still || any_##SUFFIX(still[q]);                                                            \
+				}                                                                                                               \
+				/* A block all awake with no still chain is all awake in the next step (only the rest */                        \
+				/* test puts a chain to sleep), which writes its angles before, targets and kept sines */                       \
+				/* again: only the last step of a frame stores them then. */                                                    \
+				const bool last = k == r->steps - 1;                                                                            \
+				for (int i = 0; i < r->n; i++) {                                                                                \
+					for (int q = 0; q < nb; q++) {                                                                              \
+						const size_t b = c0 + (size_t)q * lanes;                                                                \
+						if (every[q] && (last || any_##SUFFIX(still[q]))) {                                                     \
+							segment_##SUFFIX(r, i, b, false, true, &ch[q], &parent[q], awake[q]);                               \
+						} else if (every[q]) {                                                                                  \
+							segment_##SUFFIX(r, i, b, false, false, &ch[q], &parent[q], awake[q]);                              \
+						} else if (some[q]) {                                                                                   \
+							segment_##SUFFIX(r, i, b, true, true, &ch[q], &parent[q], awake[q]);                                \
+						}                                                                                                       \
+					}                                                                                                           \
+				}                                                                                                               \
+				for (int q = 0; any_still && q < nb; q++) {                                                                     \
+					if (any_##SUFFIX(still[q])) {                                                                               \
+						const size_t b = c0 + (size_t)q * lanes;                                                                \
+						int32_t still_bits[LANE_PAD];                                                                           \
+						memcpy(still_bits, &still[q], sizeof still[q]);                                                         \
+						lanes_io_##SUFFIX(r, b, &L[q], true);                                                                   \
+						frame_try_rest(shared, b, lanes, still_bits);                                                           \
+						lanes_io_##SUFFIX(r, b, &L[q], false);                                                                  \
+					}                                                                                                           \
+				}                                                                                                               \
+			}                                                                                                                   \
+			for (int q = 0; q < nb; q++) {                                                                                      \
+				L[q].v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                        \
+				L[q].v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                        \
+				L[q].v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                        \
+				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, &L[q], true);                                                      \
+			}                                                                                                                   \
+		}                                                                                                                       \
 	}
 
-// The chains of the block at b that exist (the padding lanes never wake).
+// The chains of the block at b that exist (the padding lanes never wake): a comparison of the
+// lanes' indices, read from a constant (no store of single lanes for a vector load to wait on).
+static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #define GROUP_PADDING_MASK(SUFFIX)                                                         \
 	static inline K_ATTR_INLINE TI r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
 	{                                                                                      \
-		const size_t lanes = sizeof(T) / sizeof(float);                                    \
-		int32_t bits[LANE_PAD];                                                            \
-		for (size_t q = 0; q < lanes; q++) {                                               \
-			bits[q] = b + q < (size_t)r->g->chain_count ? -1 : 0;                          \
-		}                                                                                  \
-		TI m;                                                                              \
-		memcpy(&m, bits, sizeof m);                                                        \
-		return m;                                                                          \
+		TI index;                                                                          \
+		memcpy(&index, group_lane_index, sizeof index);                                    \
+		return (index + (int32_t)b) < (int32_t)r->g->chain_count;                          \
 	}
 
 // What get_poses reads: the angles' rows (prev, angle, kept sin, cos, key), the chains' rows,
