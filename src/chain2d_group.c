@@ -611,68 +611,90 @@ typedef struct group_pose {
 	spring_xform2 *joints;
 } group_pose;
 
+// Joints a pose computes for a block before writing them out (see GROUP_WRITE_LANES).
+#define GROUP_POSE_JOINTS 16
+
 // One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
-// vector of chains at a time, the same float operations in the same order.
-#define GROUP_POSES(SUFFIX)                                                                                       \
-	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                               \
-	{                                                                                                             \
-		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                 \
-	}                                                                                                             \
-	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *r)                                                   \
-	{                                                                                                             \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                           \
-		const float alpha = r->alpha;                                                                             \
-		const int per = r->n + 1;                                                                                 \
-		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                    \
-			T row[6];                                                                                             \
-			for (int q = 0; q < 6; q++) {                                                                         \
-				memcpy(&row[q], r->rows + (size_t)(SPRING_CHAIN2D_LN_RX + q) * (size_t)r->stride + b, sizeof(T)); \
-			}                                                                                                     \
-			/* row: root x y a, then prev_root x y a */                                                           \
-			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;          \
-			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;          \
-			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                 \
-			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                      \
-			for (int i = 0; i <= r->n; i++) {                                                                     \
-				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                               \
-				if (i < r->n) {                                                                                   \
-					const size_t k = (size_t)i * (size_t)r->stride + b;                                           \
-					T prev, angle, ks, kc, key;                                                                   \
-					memcpy(&prev, r->prev + k, sizeof(T));                                                        \
-					memcpy(&angle, r->angle + k, sizeof(T));                                                      \
-					memcpy(&ks, r->sin + k, sizeof(T));                                                           \
-					memcpy(&kc, r->cos + k, sizeof(T));                                                           \
-					memcpy(&key, r->key + k, sizeof(T));                                                          \
-					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                  \
-					TI kept = BITS(key) == BITS(a);                                                               \
-					if (any_##SUFFIX(MNOT(kept))) {                                                               \
-						K(sincos)(a, &s, &c);                                                                     \
-						s = SEL(kept, ks, s);                                                                     \
-						c = SEL(kept, kc, c);                                                                     \
-					} else {                                                                                      \
-						s = ks;                                                                                   \
-						c = kc;                                                                                   \
-					}                                                                                             \
-				}                                                                                                 \
-				float xs[LANE_PAD], ys[LANE_PAD], as[LANE_PAD];                                                   \
-				T x = rx + ox, y = ry + oy;                                                                       \
-				memcpy(xs, &x, sizeof x);                                                                         \
-				memcpy(ys, &y, sizeof y);                                                                         \
-				memcpy(as, &a, sizeof a);                                                                         \
-				for (size_t q = 0; q < live; q++) {                                                               \
-					spring_xform2 *jt = &r->joints[(b + q) * (size_t)per + (size_t)i];                            \
-					jt->position.x = xs[q];                                                                       \
-					jt->position.y = ys[q];                                                                       \
-					jt->angle = as[q];                                                                            \
-					jt->scale.x = 1.0f;                                                                           \
-					jt->scale.y = 1.0f;                                                                           \
-				}                                                                                                 \
-				if (i < r->n) {                                                                                   \
-					ox = ox + r->length[i] * c;                                                                   \
-					oy = oy + r->length[i] * s;                                                                   \
-				}                                                                                                 \
-			}                                                                                                     \
-		}                                                                                                         \
+// vector of chains at a time, the same float operations in the same order, GROUP_POSE_JOINTS
+// joints at a time handed to the instance's `write_joints_<suffix>`.
+#define GROUP_POSES(SUFFIX)                                                                                              \
+	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                                      \
+	{                                                                                                                    \
+		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                        \
+	}                                                                                                                    \
+	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *r)                                                          \
+	{                                                                                                                    \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                  \
+		const float alpha = r->alpha;                                                                                    \
+		const int per = r->n + 1;                                                                                        \
+		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
+			T row[6];                                                                                                    \
+			for (int q = 0; q < 6; q++) {                                                                                \
+				memcpy(&row[q], r->rows + (size_t)(SPRING_CHAIN2D_LN_RX + q) * (size_t)r->stride + b, sizeof(T));        \
+			}                                                                                                            \
+			/* row: root x y a, then prev_root x y a */                                                                  \
+			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;                 \
+			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;                 \
+			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                        \
+			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                             \
+			T xs[GROUP_POSE_JOINTS], ys[GROUP_POSE_JOINTS], as[GROUP_POSE_JOINTS];                                       \
+			for (int i = 0; i <= r->n; i++) {                                                                            \
+				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                                      \
+				if (i < r->n) {                                                                                          \
+					const size_t k = (size_t)i * (size_t)r->stride + b;                                                  \
+					T prev, angle, ks, kc, key;                                                                          \
+					memcpy(&prev, r->prev + k, sizeof(T));                                                               \
+					memcpy(&angle, r->angle + k, sizeof(T));                                                             \
+					memcpy(&ks, r->sin + k, sizeof(T));                                                                  \
+					memcpy(&kc, r->cos + k, sizeof(T));                                                                  \
+					memcpy(&key, r->key + k, sizeof(T));                                                                 \
+					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                         \
+					TI kept = BITS(key) == BITS(a);                                                                      \
+					if (any_##SUFFIX(MNOT(kept))) {                                                                      \
+						K(sincos)(a, &s, &c);                                                                            \
+						s = SEL(kept, ks, s);                                                                            \
+						c = SEL(kept, kc, c);                                                                            \
+					} else {                                                                                             \
+						s = ks;                                                                                          \
+						c = kc;                                                                                          \
+					}                                                                                                    \
+				}                                                                                                        \
+				const int slot = i % GROUP_POSE_JOINTS;                                                                  \
+				xs[slot] = rx + ox;                                                                                      \
+				ys[slot] = ry + oy;                                                                                      \
+				as[slot] = a;                                                                                            \
+				if (slot == GROUP_POSE_JOINTS - 1 || i == r->n) {                                                        \
+					const int first = i - slot;                                                                          \
+					write_joints_##SUFFIX(r->joints + b * (size_t)per + (size_t)first, per, live, slot + 1, xs, ys, as); \
+				}                                                                                                        \
+				if (i < r->n) {                                                                                          \
+					ox = ox + r->length[i] * c;                                                                          \
+					oy = oy + r->length[i] * s;                                                                          \
+				}                                                                                                        \
+			}                                                                                                            \
+		}                                                                                                                \
+	}
+
+// `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
+// xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
+#define GROUP_WRITE_LANES(SUFFIX)                                                                                              \
+	static inline K_ATTR_INLINE void write_joints_##SUFFIX(spring_xform2 *first, int per, size_t live, int count, const T *xs, \
+	                                                       const T *ys, const T *as)                                           \
+	{                                                                                                                          \
+		for (int i = 0; i < count; i++) {                                                                                      \
+			float x[LANE_PAD], y[LANE_PAD], a[LANE_PAD];                                                                       \
+			memcpy(x, &xs[i], sizeof(T));                                                                                      \
+			memcpy(y, &ys[i], sizeof(T));                                                                                      \
+			memcpy(a, &as[i], sizeof(T));                                                                                      \
+			for (size_t q = 0; q < live; q++) {                                                                                \
+				spring_xform2 *jt = &first[q * (size_t)per + (size_t)i];                                                       \
+				jt->position.x = x[q];                                                                                         \
+				jt->position.y = y[q];                                                                                         \
+				jt->angle = a[q];                                                                                              \
+				jt->scale.x = 1.0f;                                                                                            \
+				jt->scale.y = 1.0f;                                                                                            \
+			}                                                                                                                  \
+		}                                                                                                                      \
 	}
 
 // One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
@@ -708,8 +730,10 @@ typedef struct group_pose {
 	}
 
 // Every function of one instance; GROUP_ALL expands its argument first (a macro like SUFFIX).
-#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_POSES(S) GROUP_FIELDS(S)
+#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_WRITE_JOINTS(S) GROUP_POSES(S) GROUP_FIELDS(S)
 #define GROUP_ALL(S) GROUP_ALL_(S)
+// The instances write joints lane by lane unless they define their own (AVX-512 below).
+#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
 
 // Plain float (every platform; one chain at a time).
 #define T float
@@ -802,8 +826,68 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
 #define K_ATTR_ROWS __attribute__((target("avx512f")))
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
+
+// The sixteen vectors at v as a 16 x 16 matrix of floats, transposed in place.
+static inline K_ATTR_INLINE void transpose16_avx512(__m512 *v)
+{
+	__m512 t[16], u[16];
+	for (int k = 0; k < 8; k++) {
+		t[2 * k] = _mm512_unpacklo_ps(v[2 * k], v[2 * k + 1]);
+		t[2 * k + 1] = _mm512_unpackhi_ps(v[2 * k], v[2 * k + 1]);
+	}
+	for (int k = 0; k < 4; k++) {
+		u[4 * k] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
+		u[4 * k + 1] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
+		u[4 * k + 2] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
+		u[4 * k + 3] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
+	}
+	for (int k = 0; k < 2; k++) {
+		for (int j = 0; j < 4; j++) {
+			t[8 * k + j] = _mm512_shuffle_f32x4(u[8 * k + j], u[8 * k + j + 4], 0x88);
+			t[8 * k + j + 4] = _mm512_shuffle_f32x4(u[8 * k + j], u[8 * k + j + 4], 0xDD);
+		}
+	}
+	for (int j = 0; j < 8; j++) {
+		v[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+		v[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
+	}
+}
+
+// GROUP_WRITE_LANES's joints by transposes: a chain's records are contiguous floats (x, y,
+// angle, 1, 1 per joint), so the rows x0 y0 a0 1 1 x1 ... transposed 16 at a time give each chain
+// 16 of its floats in one vector and one store (lane-by-lane writes were most of a pose's time).
+_Static_assert(sizeof(spring_xform2) == 5 * sizeof(float), "a joint record is five floats");
+static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int per, size_t live, int count, const T *xs,
+                                                     const T *ys, const T *as)
+{
+	__m512 rows[5 * GROUP_POSE_JOINTS];
+	const __m512 one = _mm512_set1_ps(1.0f);
+	for (int i = 0; i < count; i++) {
+		rows[5 * i] = (__m512)xs[i];
+		rows[5 * i + 1] = (__m512)ys[i];
+		rows[5 * i + 2] = (__m512)as[i];
+		rows[5 * i + 3] = one;
+		rows[5 * i + 4] = one;
+	}
+	const int floats = 5 * count, tiles = (floats + 15) / 16;
+	for (int m = floats; m < 16 * tiles; m++) {
+		rows[m] = one;
+	}
+	for (int t = 0; t < tiles; t++) {
+		transpose16_avx512(rows + 16 * t);
+		const int valid = floats - 16 * t < 16 ? floats - 16 * t : 16;
+		const __mmask16 mask = (__mmask16)((1u << valid) - 1u);
+		for (size_t q = 0; q < live; q++) {
+			_mm512_mask_storeu_ps((float *)(void *)(first + q * (size_t)per) + 16 * t, mask, rows[16 * t + q]);
+		}
+	}
+}
+#undef GROUP_WRITE_JOINTS
+#define GROUP_WRITE_JOINTS(S)
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
+#undef GROUP_WRITE_JOINTS
+#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
 #endif
 
 // `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
