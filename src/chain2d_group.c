@@ -81,8 +81,8 @@ struct spring_chain2d_group {
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, row_bytes, rows, params, own; // offsets from the struct
-	size_t kept;                                        // bytes in snapshots
+	size_t heads, floats, row_bytes, rows, params, own, same; // offsets from the struct
+	size_t kept;                                              // bytes in snapshots
 	size_t bases, scratch, total;
 } group_layout;
 
@@ -119,6 +119,8 @@ static bool layout_of(int count, int n, int max_steps, group_layout *l)
 	off += align64(cn * sizeof(spring_params));
 	l->own = off;
 	off += align64(cn * sizeof(spring_params));
+	l->same = off;
+	off += align64((size_t)n * sizeof(int32_t));
 	l->kept = off; // scratch from here (the target rows above too): in no snapshot
 	l->bases = off;
 	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
@@ -158,6 +160,27 @@ static spring_params *gparams(const spring_chain2d_group *g, const group_layout 
 static spring_params *gown(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_params *)(void *)(base_of(g) + l->own);
+}
+
+// Per segment: non-zero when its settings (G_INERTIA .. G_VV) are the same bits in every chain, so
+// that a frame reads chain 0's once for all (W2's chains, and any group whose chains keep the
+// description's parameters). Cleared for good when a chain's differ; the padding lanes do not count.
+static int32_t *gsame(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (int32_t *)(void *)(base_of(g) + l->same);
+}
+
+// Chains j and m have segment i's settings bit for bit.
+static bool same_settings(const spring_chain2d_group *g, const group_layout *l, int i, int j, int m)
+{
+	const size_t row = (size_t)i * (size_t)g->stride;
+	for (int a = G_INERTIA; a <= G_VV; a++) {
+		const float *arr = garr(g, l, a) + row;
+		if (memcmp(&arr[j], &arr[m], sizeof(float)) != 0) {
+			return false;
+		}
+	}
+	return true;
 }
 
 // The timeline's values of each step of the running frame, then the steps' fractions (scratch).
@@ -257,6 +280,11 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 		garr(g, l, G_PV)[k] = st->pv;
 		garr(g, l, G_VP)[k] = st->vp;
 		garr(g, l, G_VV)[k] = st->vv;
+	}
+	for (int i = 0; i < n && g->chain_count > 1; i++) {
+		if (gsame(g, l)[i] && !same_settings(g, l, i, j, j == 0 ? 1 : 0)) {
+			gsame(g, l)[i] = 0;
+		}
 	}
 }
 
@@ -379,6 +407,13 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 		scatter(g, &l, j);
 	}
 	fill_padding(g, &l);
+	for (int i = 0; i < n; i++) {
+		bool same = true;
+		for (int j = 1; j < count && same; j++) {
+			same = same_settings(g, &l, i, j, 0);
+		}
+		gsame(g, &l)[i] = same;
+	}
 	*out = g;
 	return SPRING_OK;
 }
@@ -418,6 +453,7 @@ typedef struct group_frame {
 	int n, stride, steps;
 	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
 	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
+	const int32_t *same;             // per segment: the settings above are chain 0's in every chain
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
 	const float *k15, *rest, *limit; // per segment
 	const spring_chain2d_basis *bases;
@@ -442,14 +478,25 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
 		K(step_in) in;                                                                                                          \
 		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                              \
-		memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                                   \
-		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                              \
-		memcpy(&in.pp, r->pp + k, sizeof(T));                                                                                   \
-		memcpy(&in.pv, r->pv + k, sizeof(T));                                                                                   \
-		memcpy(&in.vp, r->vp + k, sizeof(T));                                                                                   \
-		memcpy(&in.vv, r->vv + k, sizeof(T));                                                                                   \
+		if (r->same[i]) {                                                                                                       \
+			const size_t k0 = (size_t)i * (size_t)r->stride;                                                                    \
+			in.w2 = SPLAT(r->w2[k0]);                                                                                           \
+			in.inv_w2 = SPLAT(r->iw2[k0]);                                                                                      \
+			in.pp = SPLAT(r->pp[k0]);                                                                                           \
+			in.pv = SPLAT(r->pv[k0]);                                                                                           \
+			in.vp = SPLAT(r->vp[k0]);                                                                                           \
+			in.vv = SPLAT(r->vv[k0]);                                                                                           \
+			inertia = SPLAT(r->inertia[k0]);                                                                                    \
+		} else {                                                                                                                \
+			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                               \
+			memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                          \
+			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                               \
+			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                               \
+			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                               \
+			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                               \
+			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                        \
+		}                                                                                                                       \
 		in.limit = SPLAT(r->limit[i]);                                                                                          \
-		memcpy(&inertia, r->inertia + k, sizeof(T));                                                                            \
 		memcpy(&x, r->angle + k, sizeof(T));                                                                                    \
 		memcpy(&v, r->velocity + k, sizeof(T));                                                                                 \
 		x1 = x;                                                                                                                 \
@@ -1027,6 +1074,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .pv = garr(group, &l, G_PV),
 	                  .vp = garr(group, &l, G_VP),
 	                  .vv = garr(group, &l, G_VV),
+	                  .same = gsame(group, &l),
 	                  .rows = grow(group, &l, 0),
 	                  .k15 = k15,
 	                  .rest = shape.rest,
