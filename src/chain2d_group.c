@@ -468,12 +468,12 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
 // every chain of the block is awake (`blend` is a constant in each copy).
 #define GROUP_FRAME(SUFFIX)                                                                                                     \
-	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                         \
+	static inline K_ATTR_INLINE bool any_##SUFFIX(TM m)                                                                         \
 	{                                                                                                                           \
 		return ANY(m);                                                                                                          \
 	}                                                                                                                           \
 	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, bool keep,             \
-	                                                  const K(chain_in) * ch, T * parent, TI awake)                             \
+	                                                  const K(chain_in) * ch, T * parent, TM awake)                             \
 	{                                                                                                                           \
 		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
 		K(step_in) in;                                                                                                          \
@@ -560,8 +560,8 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			p.r[q] = SPLAT(frame->r[q]);                                                                                        \
 		}                                                                                                                       \
 		p.elapsed = SPLAT(frame->elapsed);                                                                                      \
-		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                    \
-		const TI all = SPLAT(0.0f) == 0.0f;                                                                                     \
+		p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);                                                                  \
+		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
 		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                            \
 		/* blocks' walks down their chains are independent work the processor overlaps. */                                      \
 		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
@@ -569,7 +569,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			                                                                    : GROUP_CHUNK);                                 \
 			K(lane) L[GROUP_CHUNK];                                                                                             \
 			T to[GROUP_CHUNK][3];                                                                                               \
-			TI awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
+			TM awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
 			K(chain_in) ch[GROUP_CHUNK];                                                                                        \
 			T parent[GROUP_CHUNK];                                                                                              \
 			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                         \
@@ -593,13 +593,13 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 				p.has_span = at->has_span;                                                                                      \
 				p.g = SPLAT(1.0f - r->fractions[k]);                                                                            \
 				bool any_still = false;                                                                                         \
-				TI still[GROUP_CHUNK];                                                                                          \
+				TM still[GROUP_CHUNK];                                                                                          \
 				for (int q = 0; q < nb; q++) {                                                                                  \
 					T before = L[q].v[SPRING_CHAIN2D_LN_RA];                                                                    \
 					awake[q] = K(begin)(&p, &L[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
 					parent[q] = SEL(awake[q], L[q].v[SPRING_CHAIN2D_LN_RA], before);                                            \
 					some[q] = any_##SUFFIX(awake[q]);                                                                           \
-					every[q] = !any_##SUFFIX(MNOT(awake[q] == all));                                                            \
+					every[q] = !any_##SUFFIX(MNOT(awake[q]));                                                                   \
 					any_still = any_still || any_##SUFFIX(still[q]);                                                            \
 				}                                                                                                               \
 				/* A block all awake with no still chain is all awake in the next step (only the rest */                        \
@@ -622,7 +622,8 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 					if (any_##SUFFIX(still[q])) {                                                                               \
 						const size_t b = c0 + (size_t)q * lanes;                                                                \
 						int32_t still_bits[LANE_PAD];                                                                           \
-						memcpy(still_bits, &still[q], sizeof still[q]);                                                         \
+						const TI still_lanes = LANES_OF(still[q]);                                                              \
+						memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                   \
 						lanes_io_##SUFFIX(r, b, &L[q], true);                                                                   \
 						frame_try_rest(shared, b, lanes, still_bits);                                                           \
 						lanes_io_##SUFFIX(r, b, &L[q], false);                                                                  \
@@ -642,11 +643,11 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 // lanes' indices, read from a constant (no store of single lanes for a vector load to wait on).
 static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #define GROUP_PADDING_MASK(SUFFIX)                                                         \
-	static inline K_ATTR_INLINE TI r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
+	static inline K_ATTR_INLINE TM r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
 	{                                                                                      \
 		TI index;                                                                          \
 		memcpy(&index, group_lane_index, sizeof index);                                    \
-		return (index + (int32_t)b) < (int32_t)r->g->chain_count;                          \
+		return ILT(index + (int32_t)b, (int32_t)r->g->chain_count);                        \
 	}
 
 // What get_poses reads: the angles' rows (prev, angle, kept sin, cos, key), the chains' rows,
@@ -696,7 +697,7 @@ typedef struct group_pose {
 					memcpy(&kc, r->cos + k, sizeof(T));                                                                  \
 					memcpy(&key, r->key + k, sizeof(T));                                                                 \
 					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                         \
-					TI kept = BITS(key) == BITS(a);                                                                      \
+					TM kept = IEQ(BITS(key), BITS(a));                                                                   \
 					if (any_##SUFFIX(MNOT(kept))) {                                                                      \
 						K(sincos)(a, &s, &c);                                                                            \
 						s = SEL(kept, ks, s);                                                                            \
@@ -785,6 +786,8 @@ typedef struct group_pose {
 // Plain float (every platform; one chain at a time).
 #define T float
 #define TI int
+#define TM int
+#define LANES_OF(m) (m)
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define SPLAT(c) (c)
@@ -800,6 +803,8 @@ GROUP_ALL(scalar)
 SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
+#undef TM
+#undef LANES_OF
 #undef K
 #undef SEL
 #undef SPLAT
@@ -813,6 +818,8 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 
 #if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
 // The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
+#define TM TI
+#define LANES_OF(m) (m)
 #define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
 #define TOINT(x) __builtin_convertvector(x, TI)
 #define BITS(x) ((TI)(x))
@@ -867,7 +874,49 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define TI group_vi16
 #define K(name) group_avx512_##name
 #define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
-#define ANY(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) != 0)
+#define ANY(m) ((m) != 0)
+// AVX-512's comparisons give mask registers (__mmask16) and its selects blend under them: two
+// instructions where the vector masks took five (the same lanes, the same bits).
+#pragma push_macro("TM")
+#pragma push_macro("LANES_OF")
+#pragma push_macro("SEL")
+#pragma push_macro("MNOT")
+#pragma push_macro("GT")
+#pragma push_macro("GE")
+#pragma push_macro("LT")
+#pragma push_macro("LE")
+#pragma push_macro("EQ")
+#pragma push_macro("NE")
+#pragma push_macro("IEQ")
+#pragma push_macro("ILT")
+#pragma push_macro("INZ")
+#undef TM
+#undef LANES_OF
+#undef SEL
+#undef MNOT
+#undef GT
+#undef GE
+#undef LT
+#undef LE
+#undef EQ
+#undef NE
+#undef IEQ
+#undef ILT
+#undef INZ
+#define TM __mmask16
+#define LANES_OF(m) ((TI)_mm512_maskz_mov_epi32((m), _mm512_set1_epi32(-1)))
+#define SEL(m, a, b) ((T)_mm512_mask_blend_ps((m), (__m512)((b) - (T){0}), (__m512)((a) - (T){0})))
+#define MNOT(m) ((__mmask16) ~(m))
+#define GROUP_CMP(a, b, predicate) _mm512_cmp_ps_mask((__m512)((a) - (T){0}), (__m512)((b) - (T){0}), predicate)
+#define GT(a, b) GROUP_CMP(a, b, _CMP_GT_OQ)
+#define GE(a, b) GROUP_CMP(a, b, _CMP_GE_OQ)
+#define LT(a, b) GROUP_CMP(a, b, _CMP_LT_OQ)
+#define LE(a, b) GROUP_CMP(a, b, _CMP_LE_OQ)
+#define EQ(a, b) GROUP_CMP(a, b, _CMP_EQ_OQ)
+#define NE(a, b) GROUP_CMP(a, b, _CMP_NEQ_UQ)
+#define IEQ(a, b) _mm512_cmpeq_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
+#define ILT(a, b) _mm512_cmplt_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
+#define INZ(a) _mm512_test_epi32_mask((__m512i)(a), (__m512i)(a))
 #define MINV(a, b) ((T)_mm512_min_ps((__m512)(a), (__m512)(b)))
 #define MAXV(a, b) ((T)_mm512_max_ps((__m512)(a), (__m512)(b)))
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
@@ -933,6 +982,33 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #define GROUP_WRITE_JOINTS(S)
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
+#undef GROUP_CMP
+#undef TM
+#undef LANES_OF
+#undef SEL
+#undef MNOT
+#undef GT
+#undef GE
+#undef LT
+#undef LE
+#undef EQ
+#undef NE
+#undef IEQ
+#undef ILT
+#undef INZ
+#pragma pop_macro("TM")
+#pragma pop_macro("LANES_OF")
+#pragma pop_macro("SEL")
+#pragma pop_macro("MNOT")
+#pragma pop_macro("GT")
+#pragma pop_macro("GE")
+#pragma pop_macro("LT")
+#pragma pop_macro("LE")
+#pragma pop_macro("EQ")
+#pragma pop_macro("NE")
+#pragma pop_macro("IEQ")
+#pragma pop_macro("ILT")
+#pragma pop_macro("INZ")
 #undef GROUP_WRITE_JOINTS
 #define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
 #endif

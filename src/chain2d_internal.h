@@ -179,10 +179,24 @@ static inline int32_t spring_chain2d_bits(float x)
 	return i;
 }
 
+// The lane arithmetic's comparisons (chain2d_kernel.h) as C's operators: masks of type TI, 0 or 1
+// in the plain-float instances, lanes of 0 or -1 with GCC's vector types. The AVX-512 instance
+// replaces them (chain2d_group.c); they stay defined for the group's own instances.
+#define GT(a, b) ((a) > (b))
+#define GE(a, b) ((a) >= (b))
+#define LT(a, b) ((a) < (b))
+#define LE(a, b) ((a) <= (b))
+#define EQ(a, b) ((a) == (b))
+#define NE(a, b) ((a) != (b))
+#define IEQ(a, b) ((a) == (b))
+#define ILT(a, b) ((a) < (b))
+#define INZ(a) ((a) != 0)
+
 // The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
 // _step, _lerp and spring_chain2d_lane_step_in.
 #define T float
 #define TI int
+#define TM int
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define TOINT(x) ((int)(x))
@@ -208,6 +222,7 @@ SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
 SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
+#undef TM
 #undef K
 #undef SEL
 #undef TOINT
