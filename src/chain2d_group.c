@@ -12,13 +12,16 @@
 // the single chain's function and copy it back. So the results are the single chain's bit for
 // bit, and each rule lives in chain2d.c and chain2d_kernel.h once.
 //
-// A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is loaded
-// once, and every step walks the segments down the chains one segment at a time over the chunk's
-// vectors (their walks are independent work the processor overlaps).
+// A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is used where
+// it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
+// down the chains one segment at a time over the chunk's vectors (their walks are independent work
+// the processor overlaps). A segment's settings are read once for all chains while every chain has
+// the same bits; poses go out by 16 x 16 transposes on AVX-512.
 //
 // Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
 // spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
-// chains' rows (their state between steps: roots, velocity, path, rest), the parameters; then,
+// chains' rows (their state between steps: roots, velocity, path, rest; by blocks of 16 chains),
+// the parameters and the segments' same-settings flags; then,
 // not in snapshots, the frame's target roots, the timeline's values of each step and the scratch
 // chain. Arrays are addressed by offsets, never stored pointers, so a group in caller memory
 // copies byte for byte. Nothing is copied aside per update: every input is checked before
@@ -65,8 +68,8 @@ enum {
 	G_FLOAT_COUNT
 };
 
-// Per-chain rows (one float per chain): the lanes' state (SPRING_CHAIN2D_LN_*, part of the
-// state), then the frame's target root (scratch).
+// Per-chain rows (one float per chain, stored by blocks: see row_block): the lanes' state
+// (SPRING_CHAIN2D_LN_*, part of the state), then the frame's target root (scratch).
 enum { R_TOX = SPRING_CHAIN2D_LN_COUNT, R_TOY, R_TOA, R_ROW_COUNT };
 
 struct spring_chain2d_group {
@@ -146,10 +149,24 @@ static float *garr(const spring_chain2d_group *g, const group_layout *l, int whi
 	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes);
 }
 
-// Per-chain row `which` (R_* or SPRING_CHAIN2D_LN_*).
-static float *grow(const spring_chain2d_group *g, const group_layout *l, int which)
+// The chains' rows, by blocks of LANE_PAD chains: a block's R_ROW_COUNT rows of LANE_PAD floats
+// are contiguous, so a 16-lane kernel steps a block's lane state where it lies (K(lane) is one
+// row after the other).
+static float *grows(const spring_chain2d_group *g, const group_layout *l)
 {
-	return (float *)(void *)(base_of(g) + l->rows + (size_t)which * l->row_bytes);
+	return (float *)(void *)(base_of(g) + l->rows);
+}
+
+// Where chain b's entry of row 0 lies among the rows (its other rows follow LANE_PAD floats apart).
+static inline size_t row_block(size_t b)
+{
+	return b / LANE_PAD * (size_t)(R_ROW_COUNT * LANE_PAD) + b % LANE_PAD;
+}
+
+// Chain j's entry in row `which` (R_* or SPRING_CHAIN2D_LN_*).
+static float *grow(const spring_chain2d_group *g, const group_layout *l, int which, int j)
+{
+	return grows(g, l) + row_block((size_t)j) + (size_t)which * LANE_PAD;
 }
 
 static spring_params *gparams(const spring_chain2d_group *g, const group_layout *l)
@@ -220,7 +237,7 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	c->time = g->time;
 	spring_chain2d_lane_lane lane;
 	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
-		lane.v[k] = grow(g, l, k)[j];
+		lane.v[k] = *grow(g, l, k, j);
 	}
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_internal_view(c, &v);
@@ -257,7 +274,7 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	spring_chain2d_lane_lane lane;
 	spring_chain2d_internal_lane_load(c, &lane);
 	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
-		grow(g, l, k)[j] = lane.v[k];
+		*grow(g, l, k, j) = lane.v[k];
 	}
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
@@ -531,18 +548,30 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			memcpy(r->key + k, &key1, sizeof(T));                                                                               \
 		}                                                                                                                       \
 	}                                                                                                                           \
+	/* The lane state of the block at b: where it lies for a vector of LANE_PAD lanes, otherwise */                             \
+	/* copied into *L (lanes_io: in or back out). */                                                                            \
 	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                 \
 	{                                                                                                                           \
-		float *const rows = r->rows + b; /* read once: the stores below may alias *r for the compiler */                        \
-		const size_t stride = (size_t)r->stride;                                                                                \
+		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
+			return;                                                                                                             \
+		}                                                                                                                       \
+		float *const rows = r->rows + row_block(b);                                                                             \
 		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                     \
-			float *row = rows + (size_t)q * stride;                                                                             \
+			float *row = rows + (size_t)q * LANE_PAD;                                                                           \
 			if (store) {                                                                                                        \
 				memcpy(row, &L->v[q], sizeof(T));                                                                               \
 			} else {                                                                                                            \
 				memcpy(&L->v[q], row, sizeof(T));                                                                               \
 			}                                                                                                                   \
 		}                                                                                                                       \
+	}                                                                                                                           \
+	static inline K_ATTR_INLINE K(lane) * lanes_at_##SUFFIX(const group_frame *r, size_t b, K(lane) * L)                        \
+	{                                                                                                                           \
+		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
+			return (K(lane) *)(void *)(r->rows + row_block(b));                                                                 \
+		}                                                                                                                       \
+		lanes_io_##SUFFIX(r, b, L, false);                                                                                      \
+		return L;                                                                                                               \
 	}                                                                                                                           \
 	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *shared)                                                           \
 	{                                                                                                                           \
@@ -567,7 +596,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
 			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes              \
 			                                                                    : GROUP_CHUNK);                                 \
-			K(lane) L[GROUP_CHUNK];                                                                                             \
+			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
 			T to[GROUP_CHUNK][3];                                                                                               \
 			TM awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
 			K(chain_in) ch[GROUP_CHUNK];                                                                                        \
@@ -575,13 +604,13 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                         \
 			for (int q = 0; q < nb; q++) {                                                                                      \
 				const size_t b = c0 + (size_t)q * lanes;                                                                        \
-				lanes_io_##SUFFIX(r, b, &L[q], false);                                                                          \
+				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
 				for (int e = 0; e < 3; e++) {                                                                                   \
-					memcpy(&to[q][e], r->rows + (size_t)(R_TOX + e) * (size_t)r->stride + b, sizeof(T));                        \
+					memcpy(&to[q][e], r->rows + row_block(b) + (size_t)(R_TOX + e) * LANE_PAD, sizeof(T));                      \
 				}                                                                                                               \
-				awake_frame[q] = MNOT(K(frame_asleep)(&L[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
+				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
 				if (frame->knot) {                                                                                              \
-					K(knot)(&p, to[q][0], to[q][1], &L[q]);                                                                     \
+					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
 				}                                                                                                               \
 			}                                                                                                                   \
 			for (int k = 0; k < r->steps; k++) {                                                                                \
@@ -595,9 +624,9 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 				bool any_still = false;                                                                                         \
 				TM still[GROUP_CHUNK];                                                                                          \
 				for (int q = 0; q < nb; q++) {                                                                                  \
-					T before = L[q].v[SPRING_CHAIN2D_LN_RA];                                                                    \
-					awake[q] = K(begin)(&p, &L[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
-					parent[q] = SEL(awake[q], L[q].v[SPRING_CHAIN2D_LN_RA], before);                                            \
+					T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                  \
+					awake[q] = K(begin)(&p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
+					parent[q] = SEL(awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                          \
 					some[q] = any_##SUFFIX(awake[q]);                                                                           \
 					every[q] = !any_##SUFFIX(MNOT(awake[q]));                                                                   \
 					any_still = any_still || any_##SUFFIX(still[q]);                                                            \
@@ -624,17 +653,17 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 						int32_t still_bits[LANE_PAD];                                                                           \
 						const TI still_lanes = LANES_OF(still[q]);                                                              \
 						memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                   \
-						lanes_io_##SUFFIX(r, b, &L[q], true);                                                                   \
+						lanes_io_##SUFFIX(r, b, Lp[q], true);                                                                   \
 						frame_try_rest(shared, b, lanes, still_bits);                                                           \
-						lanes_io_##SUFFIX(r, b, &L[q], false);                                                                  \
+						lanes_io_##SUFFIX(r, b, Lp[q], false);                                                                  \
 					}                                                                                                           \
 				}                                                                                                               \
 			}                                                                                                                   \
 			for (int q = 0; q < nb; q++) {                                                                                      \
-				L[q].v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                        \
-				L[q].v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                        \
-				L[q].v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                        \
-				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, &L[q], true);                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                      \
+				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, Lp[q], true);                                                      \
 			}                                                                                                                   \
 		}                                                                                                                       \
 	}
@@ -678,7 +707,7 @@ typedef struct group_pose {
 		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
 			T row[6];                                                                                                    \
 			for (int q = 0; q < 6; q++) {                                                                                \
-				memcpy(&row[q], r->rows + (size_t)(SPRING_CHAIN2D_LN_RX + q) * (size_t)r->stride + b, sizeof(T));        \
+				memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));      \
 			}                                                                                                            \
 			/* row: root x y a, then prev_root x y a */                                                                  \
 			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;                 \
@@ -787,6 +816,7 @@ typedef struct group_pose {
 #define T float
 #define TI int
 #define TM int
+#define TL float
 #define LANES_OF(m) (m)
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
@@ -804,6 +834,7 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
 #undef TM
+#undef TL
 #undef LANES_OF
 #undef K
 #undef SEL
@@ -819,6 +850,7 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 #if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
 // The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
 #define TM TI
+#define TL T
 #define LANES_OF(m) (m)
 #define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
 #define TOINT(x) __builtin_convertvector(x, TI)
@@ -877,6 +909,7 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define ANY(m) ((m) != 0)
 // AVX-512's comparisons give mask registers (__mmask16) and its selects blend under them: two
 // instructions where the vector masks took five (the same lanes, the same bits).
+#pragma push_macro("TL")
 #pragma push_macro("TM")
 #pragma push_macro("LANES_OF")
 #pragma push_macro("SEL")
@@ -890,6 +923,7 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #pragma push_macro("IEQ")
 #pragma push_macro("ILT")
 #pragma push_macro("INZ")
+#undef TL
 #undef TM
 #undef LANES_OF
 #undef SEL
@@ -904,6 +938,9 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #undef ILT
 #undef INZ
 #define TM __mmask16
+// A block's lane state is used where it lies in the group (memory aligned to 16 bytes).
+typedef group_vf16 group_vf16_rows __attribute__((aligned(4)));
+#define TL group_vf16_rows
 #define LANES_OF(m) ((TI)_mm512_maskz_mov_epi32((m), _mm512_set1_epi32(-1)))
 #define SEL(m, a, b) ((T)_mm512_mask_blend_ps((m), (__m512)((b) - (T){0}), (__m512)((a) - (T){0})))
 #define MNOT(m) ((__mmask16) ~(m))
@@ -983,6 +1020,7 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
 #undef GROUP_CMP
+#undef TL
 #undef TM
 #undef LANES_OF
 #undef SEL
@@ -997,6 +1035,7 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #undef ILT
 #undef INZ
 #pragma pop_macro("TM")
+#pragma pop_macro("TL")
 #pragma pop_macro("LANES_OF")
 #pragma pop_macro("SEL")
 #pragma pop_macro("MNOT")
@@ -1103,12 +1142,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		return (spring_result)(-steps);
 	}
 	const group_layout l = layout(group);
-	float *tox = grow(group, &l, R_TOX), *toy = grow(group, &l, R_TOY), *toa = grow(group, &l, R_TOA);
 	for (int j = 0; j < count; j++) {
 		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
-		tox[j] = to.position.x;
-		toy[j] = to.position.y;
-		toa[j] = to.angle;
+		*grow(group, &l, R_TOX, j) = to.position.x;
+		*grow(group, &l, R_TOY, j) = to.position.y;
+		*grow(group, &l, R_TOA, j) = to.angle;
 	}
 	// The timeline's values of the frame and of each step (the same for every chain).
 	spring_chain2d_basis *bases = gbases(group, &l);
@@ -1151,7 +1189,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .vp = garr(group, &l, G_VP),
 	                  .vv = garr(group, &l, G_VV),
 	                  .same = gsame(group, &l),
-	                  .rows = grow(group, &l, 0),
+	                  .rows = grows(group, &l),
 	                  .k15 = k15,
 	                  .rest = shape.rest,
 	                  .limit = limit,
@@ -1236,7 +1274,7 @@ bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chai
 	}
 	const group_layout l = layout(group);
 	int32_t mask;
-	memcpy(&mask, &grow(group, &l, SPRING_CHAIN2D_LN_RESTING)[chain], sizeof mask);
+	memcpy(&mask, grow(group, &l, SPRING_CHAIN2D_LN_RESTING, chain), sizeof mask);
 	return mask != 0;
 }
 
@@ -1260,11 +1298,11 @@ static void pose_of(const spring_chain2d_group *g, const group_layout *l, int j,
 {
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape);
-	const spring_xform2 root = {{grow(g, l, SPRING_CHAIN2D_LN_RX)[j], grow(g, l, SPRING_CHAIN2D_LN_RY)[j]},
-	                            grow(g, l, SPRING_CHAIN2D_LN_RA)[j],
+	const spring_xform2 root = {{*grow(g, l, SPRING_CHAIN2D_LN_RX, j), *grow(g, l, SPRING_CHAIN2D_LN_RY, j)},
+	                            *grow(g, l, SPRING_CHAIN2D_LN_RA, j),
 	                            {1.0f, 1.0f}};
-	const spring_xform2 prev_root = {{grow(g, l, SPRING_CHAIN2D_LN_QX)[j], grow(g, l, SPRING_CHAIN2D_LN_QY)[j]},
-	                                 grow(g, l, SPRING_CHAIN2D_LN_QA)[j],
+	const spring_xform2 prev_root = {{*grow(g, l, SPRING_CHAIN2D_LN_QX, j), *grow(g, l, SPRING_CHAIN2D_LN_QY, j)},
+	                                 *grow(g, l, SPRING_CHAIN2D_LN_QA, j),
 	                                 {1.0f, 1.0f}};
 	const spring_chain2d_pose_src src = {garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, garr(g, l, G_SIN) + j,
 	                                     garr(g, l, G_COS) + j,  garr(g, l, G_KEY) + j,   (ptrdiff_t)g->stride,
@@ -1300,7 +1338,7 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 	                      group->chain_count,       garr(group, &l, G_PREV),
 	                      garr(group, &l, G_ANGLE), garr(group, &l, G_SIN),
 	                      garr(group, &l, G_COS),   garr(group, &l, G_KEY),
-	                      grow(group, &l, 0),       group_lengths(group, &l),
+	                      grows(group, &l),         group_lengths(group, &l),
 	                      group->clock.alpha,       joints};
 	run_poses(&r);
 	return SPRING_OK;
@@ -1311,7 +1349,7 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 
 static uint64_t group_shape(const spring_chain2d_group *g, const group_layout *l)
 {
-	static const char tag[] = "chain2d_group";
+	static const char tag[] = "chain2d_group, rows by blocks"; // the rows' layout: older blobs are refused
 	uint64_t h = spring_hash(SPRING_HASH_INIT, tag, sizeof tag);
 	h = spring_hash(h, &g->chain_count, sizeof g->chain_count);
 	h = spring_hash(h, &g->segment_count, sizeof g->segment_count);

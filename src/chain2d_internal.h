@@ -197,6 +197,7 @@ static inline int32_t spring_chain2d_bits(float x)
 #define T float
 #define TI int
 #define TM int
+#define TL float
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define TOINT(x) ((int)(x))
@@ -223,6 +224,7 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
 #undef TM
+#undef TL
 #undef K
 #undef SEL
 #undef TOINT

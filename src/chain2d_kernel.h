@@ -9,6 +9,7 @@
 //   T            the float type (float, or a vector of floats)
 //   TI           the matching 32-bit integer type
 //   TM           the masks' type (TI, or AVX-512's __mmask16)
+//   TL           T as stored in a chain's lane state (K(lane)): T, or T with a float's alignment
 //   GT(a, b), GE, LT, LE, EQ, NE  per lane a > b, ... of T values (or float constants), as TM
 //   IEQ(a, b), ILT(a, b), INZ(a)  per lane a == b, a < b and a != 0 of TI values, as TM
 //   K(name)      the name of this instance's function `name`
@@ -178,7 +179,7 @@ static inline K_ATTR T K(lerp)(T from, T to, T alpha)
 /// A chain's state between steps, one lane per chain (SPRING_CHAIN2D_LN_* order; the resting flag
 /// as a mask's bits).
 typedef struct K(lane) {
-	T v[SPRING_CHAIN2D_LN_COUNT];
+	TL v[SPRING_CHAIN2D_LN_COUNT];
 } K(lane);
 
 /// The timeline's values of one frame and step (spring_chain2d_basis), in every lane.
@@ -199,7 +200,7 @@ typedef struct K(basis) {
 
 /// The Newton coefficients of the pivot's path through the displacements d (x y pairs, newest
 /// first); a reciprocal of 0 (a knot the path does not have yet) drops the orders that need it.
-static inline K_ATTR void K(fit)(const T *r, const T *d, T *coef)
+static inline K_ATTR void K(fit)(const T *r, const TL *d, TL *coef)
 {
 	for (int k = 0; k < 2; k++) {
 		T a1 = d[k] * r[0], b1 = d[2 + k] * r[1], c1 = d[4 + k] * r[2];
@@ -215,7 +216,7 @@ static inline K_ATTR void K(fit)(const T *r, const T *d, T *coef)
 /// pivot, kept relative to the newest knot, moves back by it.
 static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 {
-	T *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
+	TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
 	T dx = tox - v[SPRING_CHAIN2D_LN_INX], dy = toy - v[SPRING_CHAIN2D_LN_INY];
 	T dist = SQRT(dx * dx + dy * dy), most = v[SPRING_CHAIN2D_LN_MAXV] * p->elapsed;
 	TM over = GT(v[SPRING_CHAIN2D_LN_MAXV], 0.0f) & GT(dist, most);
@@ -239,7 +240,7 @@ static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 /// the frame before, the pivot at rest on its path (no step would move anything).
 static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 {
-	const T *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
+	const TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
 	TM same = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_RX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_RY])) &
 	          IEQ(BITS(toa), BITS(v[SPRING_CHAIN2D_LN_RA]));
 	TM held = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_IX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_IY])) &
@@ -260,7 +261,7 @@ static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 static inline K_ATTR TM K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, T toa, TM frame_awake, TM same_extra,
                                  K(chain_in) * ch, TM *still)
 {
-	T *v = L->v;
+	TL *v = L->v;
 	T prx = (p->w1 * v[SPRING_CHAIN2D_LN_COEF] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 2]) + p->w3 * v[SPRING_CHAIN2D_LN_COEF + 4];
 	T pry = (p->w1 * v[SPRING_CHAIN2D_LN_COEF + 1] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 3]) +
 	        p->w3 * v[SPRING_CHAIN2D_LN_COEF + 5];
