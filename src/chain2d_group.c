@@ -699,8 +699,9 @@ typedef struct group_pose {
 	{                                                                                                                    \
 		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                        \
 	}                                                                                                                    \
-	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *r)                                                          \
+	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *shared)                                                     \
 	{                                                                                                                    \
+		const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */                       \
 		const size_t lanes = sizeof(T) / sizeof(float);                                                                  \
 		const float alpha = r->alpha;                                                                                    \
 		const int per = r->n + 1;                                                                                        \
