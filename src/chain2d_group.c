@@ -69,8 +69,8 @@ enum {
 };
 
 // Per-chain rows (one float per chain, stored by blocks: see row_block): the lanes' state
-// (SPRING_CHAIN2D_LN_*, part of the state), then the frame's target root (scratch).
-enum { R_TOX = SPRING_CHAIN2D_LN_COUNT, R_TOY, R_TOA, R_ROW_COUNT };
+// (SPRING_CHAIN2D_LN_*).
+enum { R_ROW_COUNT = SPRING_CHAIN2D_LN_COUNT };
 
 struct spring_chain2d_group {
 	spring_clock clock;           // one clock: every chain is given the same frame times
@@ -86,7 +86,7 @@ struct spring_chain2d_group {
 typedef struct group_layout {
 	size_t heads, floats, row_bytes, rows, params, own, same; // offsets from the struct
 	size_t kept;                                              // bytes in snapshots
-	size_t bases, scratch, total;
+	size_t bases, targets, scratch, total;
 } group_layout;
 
 static size_t align64(size_t x)
@@ -124,9 +124,11 @@ static bool layout_of(int count, int n, int max_steps, group_layout *l)
 	off += align64(cn * sizeof(spring_params));
 	l->same = off;
 	off += align64((size_t)n * sizeof(int32_t));
-	l->kept = off; // scratch from here (the target rows above too): in no snapshot
+	l->kept = off; // scratch from here: in no snapshot
 	l->bases = off;
 	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
+	l->targets = off;
+	off += 3u * l->row_bytes;
 	l->scratch = off;
 	off += align64(chain_bytes);
 	l->total = off;
@@ -204,6 +206,12 @@ static bool same_settings(const spring_chain2d_group *g, const group_layout *l, 
 static spring_chain2d_basis *gbases(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d_basis *)(void *)(base_of(g) + l->bases);
+}
+
+// The frame's roots, cleaned: rows of x, y and angle (scratch, written by the update's checks).
+static float *gtargets(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (float *)(void *)(base_of(g) + l->targets);
 }
 
 static float *gfractions(const spring_chain2d_group *g, const group_layout *l)
@@ -472,6 +480,7 @@ typedef struct group_frame {
 	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
 	const int32_t *same;             // per segment: the settings above are chain 0's in every chain
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
+	const float *targets;            // the frame's roots: rows of x, y, angle (stride floats each)
 	const float *k15, *rest, *limit; // per segment
 	const spring_chain2d_basis *bases;
 	const float *fractions;
@@ -606,7 +615,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 				const size_t b = c0 + (size_t)q * lanes;                                                                        \
 				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
 				for (int e = 0; e < 3; e++) {                                                                                   \
-					memcpy(&to[q][e], r->rows + row_block(b) + (size_t)(R_TOX + e) * LANE_PAD, sizeof(T));                      \
+					memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));                               \
 				}                                                                                                               \
 				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
 				if (frame->knot) {                                                                                              \
@@ -1127,11 +1136,18 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const int count = group->chain_count;
+	const group_layout l = layout(group);
+	float *targets = gtargets(group, &l); // scratch: written while checking (a refusal leaves no trace)
+	const size_t stride = (size_t)group->stride;
 	for (int j = 0; j < count; j++) {
 		spring_result r = spring_chain2d_internal_check_root(roots[j]);
 		if (r != SPRING_OK) {
 			return r;
 		}
+		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
+		targets[j] = to.position.x;
+		targets[stride + (size_t)j] = to.position.y;
+		targets[2u * stride + (size_t)j] = to.angle;
 	}
 	spring_result r = spring_chain2d_internal_check_frame_dt(frame_dt);
 	if (r != SPRING_OK) {
@@ -1141,13 +1157,6 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	int steps = spring_clock_advance(&group->clock, frame_dt);
 	if (steps < 0) {
 		return (spring_result)(-steps);
-	}
-	const group_layout l = layout(group);
-	for (int j = 0; j < count; j++) {
-		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
-		*grow(group, &l, R_TOX, j) = to.position.x;
-		*grow(group, &l, R_TOY, j) = to.position.y;
-		*grow(group, &l, R_TOA, j) = to.angle;
 	}
 	// The timeline's values of the frame and of each step (the same for every chain).
 	spring_chain2d_basis *bases = gbases(group, &l);
@@ -1191,6 +1200,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .vv = garr(group, &l, G_VV),
 	                  .same = gsame(group, &l),
 	                  .rows = grows(group, &l),
+	                  .targets = targets,
 	                  .k15 = k15,
 	                  .rest = shape.rest,
 	                  .limit = limit,
