@@ -296,18 +296,19 @@ typedef struct spring_chain2d_pose_src {
 	int n;
 } spring_chain2d_pose_src;
 
-/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): forward
-/// kinematics in float, each joint the drawn root plus the sum of the segments' vectors before it.
-/// `joints` (n + 1) and `local_angles` (n) are optional.
-static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
-                                            float alpha, spring_xform2 *joints, float *local_angles)
+/// spring_chain2d_pose_walk with `alpha` as given (0 or 1 exactly: `at` a constant in each copy,
+/// -1 any other alpha).
+static inline void spring_chain2d_pose_walk_at(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
+                                               float alpha, int at_end, spring_xform2 *joints, float *local_angles)
 {
 	const spring_xform2 at = spring_chain2d_pose_root(prev_root, root, alpha);
 	float ox = 0.0f, oy = 0.0f;
 	float parent = at.angle;
 	for (int i = 0; i < src->n; i++) {
 		const ptrdiff_t k = i * src->stride;
-		float a = spring_chain2d_pose_angle(src->prev[k], src->angle[k], alpha);
+		float a = at_end == 0   ? src->prev[k]
+		          : at_end == 1 ? src->angle[k]
+		                        : spring_chain2d_pose_angle(src->prev[k], src->angle[k], alpha);
 		if (joints) {
 			spring_xform2 j = {{at.position.x + ox, at.position.y + oy}, a, {1.0f, 1.0f}};
 			joints[i] = j;
@@ -324,6 +325,21 @@ static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, 
 	if (joints) {
 		spring_xform2 tip = {{at.position.x + ox, at.position.y + oy}, parent, {1.0f, 1.0f}};
 		joints[src->n] = tip;
+	}
+}
+
+/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): forward
+/// kinematics in float, each joint the drawn root plus the sum of the segments' vectors before it.
+/// `joints` (n + 1) and `local_angles` (n) are optional.
+static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
+                                            float alpha, spring_xform2 *joints, float *local_angles)
+{
+	if (alpha == 0.0f) {
+		spring_chain2d_pose_walk_at(src, prev_root, root, 0.0f, 0, joints, local_angles);
+	} else if (alpha == 1.0f) {
+		spring_chain2d_pose_walk_at(src, prev_root, root, 1.0f, 1, joints, local_angles);
+	} else {
+		spring_chain2d_pose_walk_at(src, prev_root, root, alpha, -1, joints, local_angles);
 	}
 }
 
