@@ -761,8 +761,7 @@ _Static_assert((0 SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_ONE)) == SPRING_CHAI
                "the lane fields and their indices agree");
 #undef SPRING_CHAIN2D_ONE
 
-// Inline for run_frame (whose copy of L then lives in registers where it can).
-static inline void lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
+void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
 {
 	float *v = L->v;
 #define SPRING_CHAIN2D_LOAD(field) *v++ = c->field;
@@ -772,23 +771,13 @@ static inline void lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *
 	memcpy(&L->v[SPRING_CHAIN2D_LN_RESTING], &mask, sizeof mask);
 }
 
-static inline void lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
+void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
 {
 	const float *v = L->v;
 #define SPRING_CHAIN2D_STORE(field) c->field = *v++;
 	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_STORE)
 #undef SPRING_CHAIN2D_STORE
 	c->resting = spring_chain2d_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
-}
-
-void spring_chain2d_internal_lane_load(const spring_chain2d *c, spring_chain2d_lane_lane *L)
-{
-	lane_load(c, L);
-}
-
-void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_lane_lane *L)
-{
-	lane_store(c, L);
 }
 
 void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p)
@@ -831,7 +820,7 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 	const double begin = spring_chain2d_internal_timeline_advance(&c->time, frame_dt, &c->clock, &tb);
 	basis_from(&tb, &p);
 	spring_chain2d_lane_lane L;
-	lane_load(c, &L);
+	spring_chain2d_internal_lane_load(c, &L);
 	const size_t offset_bytes = (size_t)n * sizeof(float);
 	const bool animated = fixed == NULL && memcmp(anim_from, anim_to, offset_bytes) != 0;
 	const float *frame_offsets = fixed ? fixed : anim_to;
@@ -879,15 +868,15 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 			memcpy(used, off, offset_bytes);
 		}
 		if (still) {
-			lane_store(c, &L);
+			spring_chain2d_internal_lane_store(c, &L);
 			spring_chain2d_internal_try_rest(c);
-			lane_load(c, &L);
+			spring_chain2d_internal_lane_load(c, &L);
 		}
 	}
 	L.v[SPRING_CHAIN2D_LN_IX] = to.position.x;
 	L.v[SPRING_CHAIN2D_LN_IY] = to.position.y;
 	L.v[SPRING_CHAIN2D_LN_IA] = to.angle;
-	lane_store(c, &L);
+	spring_chain2d_internal_lane_store(c, &L);
 	if (animated) { // otherwise the same bytes already
 		memcpy(anim_from, anim_to, offset_bytes);
 	}

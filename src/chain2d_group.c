@@ -697,11 +697,13 @@ typedef struct group_pose {
 	spring_xform2 *joints;
 } group_pose;
 
-// Joints a pose computes for a block before writing them out (see GROUP_WRITE_LANES).
+// Joints a pose computes for a block before writing them out: GROUP_POSE_BATCH, 1 unless an
+// instance writes them by transposes (AVX-512: GROUP_POSE_JOINTS).
 #define GROUP_POSE_JOINTS 16
+#define GROUP_POSE_BATCH 1
 
 // One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
-// vector of chains at a time, the same float operations in the same order, GROUP_POSE_JOINTS
+// vector of chains at a time, the same float operations in the same order, GROUP_POSE_BATCH
 // joints at a time handed to the instance's `write_joints_<suffix>`.
 #define GROUP_POSES(SUFFIX)                                                                                              \
 	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                                      \
@@ -724,7 +726,7 @@ typedef struct group_pose {
 			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;                 \
 			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                        \
 			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                             \
-			T xs[GROUP_POSE_JOINTS], ys[GROUP_POSE_JOINTS], as[GROUP_POSE_JOINTS];                                       \
+			T xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];                                          \
 			for (int i = 0; i <= r->n; i++) {                                                                            \
 				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                                      \
 				if (i < r->n) {                                                                                          \
@@ -746,11 +748,11 @@ typedef struct group_pose {
 						c = kc;                                                                                          \
 					}                                                                                                    \
 				}                                                                                                        \
-				const int slot = i % GROUP_POSE_JOINTS;                                                                  \
+				const int slot = i % GROUP_POSE_BATCH;                                                                   \
 				xs[slot] = rx + ox;                                                                                      \
 				ys[slot] = ry + oy;                                                                                      \
 				as[slot] = a;                                                                                            \
-				if (slot == GROUP_POSE_JOINTS - 1 || i == r->n) {                                                        \
+				if (slot == GROUP_POSE_BATCH - 1 || i == r->n) {                                                         \
 					const int first = i - slot;                                                                          \
 					write_joints_##SUFFIX(r->joints + b * (size_t)per + (size_t)first, per, live, slot + 1, xs, ys, as); \
 				}                                                                                                        \
@@ -769,15 +771,13 @@ typedef struct group_pose {
 	                                                       const T *ys, const T *as)                                           \
 	{                                                                                                                          \
 		for (int i = 0; i < count; i++) {                                                                                      \
-			float x[LANE_PAD], y[LANE_PAD], a[LANE_PAD];                                                                       \
-			memcpy(x, &xs[i], sizeof(T));                                                                                      \
-			memcpy(y, &ys[i], sizeof(T));                                                                                      \
-			memcpy(a, &as[i], sizeof(T));                                                                                      \
+			const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];                        \
+			const unsigned char *a = (const unsigned char *)&as[i];                                                            \
 			for (size_t q = 0; q < live; q++) {                                                                                \
 				spring_xform2 *jt = &first[q * (size_t)per + (size_t)i];                                                       \
-				jt->position.x = x[q];                                                                                         \
-				jt->position.y = y[q];                                                                                         \
-				jt->angle = a[q];                                                                                              \
+				memcpy(&jt->position.x, x + q * sizeof(float), sizeof(float));                                                 \
+				memcpy(&jt->position.y, y + q * sizeof(float), sizeof(float));                                                 \
+				memcpy(&jt->angle, a + q * sizeof(float), sizeof(float));                                                      \
 				jt->scale.x = 1.0f;                                                                                            \
 				jt->scale.y = 1.0f;                                                                                            \
 			}                                                                                                                  \
@@ -1027,6 +1027,8 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 }
 #undef GROUP_WRITE_JOINTS
 #define GROUP_WRITE_JOINTS(S)
+#undef GROUP_POSE_BATCH
+#define GROUP_POSE_BATCH GROUP_POSE_JOINTS
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
 #undef GROUP_CMP
@@ -1060,6 +1062,8 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #pragma pop_macro("INZ")
 #undef GROUP_WRITE_JOINTS
 #define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
+#undef GROUP_POSE_BATCH
+#define GROUP_POSE_BATCH 1
 #endif
 
 // `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
