@@ -918,21 +918,8 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
 #define ANY(m) ((m) != 0)
 // AVX-512's comparisons give mask registers (__mmask16) and its selects blend under them: two
-// instructions where the vector masks took five (the same lanes, the same bits).
-#pragma push_macro("TL")
-#pragma push_macro("TM")
-#pragma push_macro("LANES_OF")
-#pragma push_macro("SEL")
-#pragma push_macro("MNOT")
-#pragma push_macro("GT")
-#pragma push_macro("GE")
-#pragma push_macro("LT")
-#pragma push_macro("LE")
-#pragma push_macro("EQ")
-#pragma push_macro("NE")
-#pragma push_macro("IEQ")
-#pragma push_macro("ILT")
-#pragma push_macro("INZ")
+// instructions where the vector masks took five (the same lanes, the same bits). The last
+// instance: these replace the vector types' definitions for the rest of the file.
 #undef TL
 #undef TM
 #undef LANES_OF
@@ -1032,34 +1019,6 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
 #undef GROUP_CMP
-#undef TL
-#undef TM
-#undef LANES_OF
-#undef SEL
-#undef MNOT
-#undef GT
-#undef GE
-#undef LT
-#undef LE
-#undef EQ
-#undef NE
-#undef IEQ
-#undef ILT
-#undef INZ
-#pragma pop_macro("TM")
-#pragma pop_macro("TL")
-#pragma pop_macro("LANES_OF")
-#pragma pop_macro("SEL")
-#pragma pop_macro("MNOT")
-#pragma pop_macro("GT")
-#pragma pop_macro("GE")
-#pragma pop_macro("LT")
-#pragma pop_macro("LE")
-#pragma pop_macro("EQ")
-#pragma pop_macro("NE")
-#pragma pop_macro("IEQ")
-#pragma pop_macro("ILT")
-#pragma pop_macro("INZ")
 #undef GROUP_WRITE_JOINTS
 #define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
 #undef GROUP_POSE_BATCH
