@@ -697,6 +697,11 @@ typedef struct group_pose {
 	spring_xform2 *joints;
 } group_pose;
 
+static inline size_t group_min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
 // Joints a pose computes for a block before writing them out: GROUP_POSE_BATCH, 1 unless an
 // instance writes them by transposes (AVX-512: GROUP_POSE_JOINTS).
 #define GROUP_POSE_JOINTS 16
@@ -717,6 +722,14 @@ typedef struct group_pose {
 		const float alpha = r->alpha;                                                                                    \
 		const int per = r->n + 1;                                                                                        \
 		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
+			/* The next block's joints fetched for writing while this one is drawn (a frame's */                         \
+			/* work leaves them out of the first-level cache; only stores would bring them in). */                       \
+			const size_t next = (b + lanes) * (size_t)per * sizeof(spring_xform2);                                       \
+			const size_t next_end = group_min_size((b + 2u * lanes) * (size_t)per, (size_t)r->count * (size_t)per) *     \
+			                        sizeof(spring_xform2);                                                               \
+			for (size_t byte = next; byte < next_end; byte += 64u) {                                                     \
+				__builtin_prefetch((const char *)r->joints + byte, 1, 3);                                                \
+			}                                                                                                            \
 			T row[6];                                                                                                    \
 			for (int q = 0; q < 6; q++) {                                                                                \
 				memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));      \
@@ -954,7 +967,7 @@ typedef group_vf16 group_vf16_rows __attribute__((aligned(4)));
 #define MINV(a, b) ((T)_mm512_min_ps((__m512)(a), (__m512)(b)))
 #define MAXV(a, b) ((T)_mm512_max_ps((__m512)(a), (__m512)(b)))
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
-#define K_ATTR_ROWS __attribute__((target("avx512f")))
+#define K_ATTR_ROWS __attribute__((target("avx512f,prfchw"))) // prefetchw: every AVX-512 processor has it
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
 
 // The sixteen vectors at v as a 16 x 16 matrix of floats, transposed in place.
