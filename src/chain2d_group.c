@@ -722,9 +722,10 @@ static inline size_t group_min_size(size_t a, size_t b)
 		const float alpha = r->alpha;                                                                                    \
 		const int per = r->n + 1;                                                                                        \
 		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
-			/* The next block's joints fetched for writing while this one is drawn (a frame's */                         \
-			/* work leaves them out of the first-level cache; only stores would bring them in). */                       \
-			const size_t next = (b + lanes) * (size_t)per * sizeof(spring_xform2);                                       \
+			/* The next block's joints fetched for writing while this one is drawn, the first */                         \
+			/* block's too at the start (a frame's work leaves them out of the first-level cache, */                     \
+			/* and only the stores would bring them in). */                                                              \
+			const size_t next = (b == 0 ? 0 : b + lanes) * (size_t)per * sizeof(spring_xform2);                          \
 			const size_t next_end = group_min_size((b + 2u * lanes) * (size_t)per, (size_t)r->count * (size_t)per) *     \
 			                        sizeof(spring_xform2);                                                               \
 			for (size_t byte = next; byte < next_end; byte += 64u) {                                                     \
