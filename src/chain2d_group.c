@@ -947,7 +947,7 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #undef NE
 #undef IEQ
 #undef ILT
-#undef INZ
+#undef ITEST
 #define TM __mmask16
 // A block's lane state is used where it lies in the group (memory aligned to 16 bytes).
 typedef group_vf16 group_vf16_rows __attribute__((aligned(4)));
@@ -964,7 +964,7 @@ typedef group_vf16 group_vf16_rows __attribute__((aligned(4)));
 #define NE(a, b) GROUP_CMP(a, b, _CMP_NEQ_UQ)
 #define IEQ(a, b) _mm512_cmpeq_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
 #define ILT(a, b) _mm512_cmplt_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
-#define INZ(a) _mm512_test_epi32_mask((__m512i)(a), (__m512i)(a))
+#define ITEST(a, b) _mm512_test_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
 #define MINV(a, b) ((T)_mm512_min_ps((__m512)(a), (__m512)(b)))
 #define MAXV(a, b) ((T)_mm512_max_ps((__m512)(a), (__m512)(b)))
 #define K_ATTR __attribute__((target("avx512f"), always_inline))

@@ -190,7 +190,7 @@ static inline int32_t spring_chain2d_bits(float x)
 #define NE(a, b) ((a) != (b))
 #define IEQ(a, b) ((a) == (b))
 #define ILT(a, b) ((a) < (b))
-#define INZ(a) ((a) != 0)
+#define ITEST(a, b) (((a) & (b)) != 0)
 
 // The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
 // _step, _lerp and spring_chain2d_lane_step_in.

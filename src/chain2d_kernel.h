@@ -11,7 +11,7 @@
 //   TM           the masks' type (TI, or AVX-512's __mmask16)
 //   TL           T as stored in a chain's lane state (K(lane)): T, or T with a float's alignment
 //   GT(a, b), GE, LT, LE, EQ, NE  per lane a > b, ... of T values (or float constants), as TM
-//   IEQ(a, b), ILT(a, b), INZ(a)  per lane a == b, a < b and a != 0 of TI values, as TM
+//   IEQ(a, b), ILT(a, b), ITEST(a, b)  per lane a == b, a < b and (a & b) != 0 of TI values, as TM
 //   K(name)      the name of this instance's function `name`
 //   SEL(m, a, b) per lane: a where the mask m is set, otherwise b (a, b of type T)
 //   TOINT(x)     x (whole numbers) converted to TI
@@ -64,10 +64,10 @@ static inline K_ATTR void K(sincos)(T x, T *s, T *c)
 	T sp = r + (r * z) * (SPRING_LANE_S1 + z * (SPRING_LANE_S2 + z * SPRING_LANE_S3));
 	T cp = (SPLAT(1.0f) - z * 0.5f) + (z * z) * (SPRING_LANE_C1 + z * (SPRING_LANE_C2 + z * SPRING_LANE_C3));
 	TI n = TOINT(q);
-	TM odd = INZ(n & 1);
+	TM odd = ITEST(n, 1);
 	T so = SEL(odd, cp, sp), co = SEL(odd, sp, cp);
-	*s = SEL(INZ(n & 2), -so, so);
-	*c = SEL(INZ((n + 1) & 2), -co, co);
+	*s = SEL(ITEST(n, 2), -so, so);
+	*c = SEL(ITEST(n + 1, 2), -co, co);
 }
 
 /// A segment's field at its world angle x (folded): the angular acceleration `alpha` (rad/s^2) the
@@ -248,7 +248,7 @@ static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 	TM still = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_INX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_INY])) & EQ(d[0], 0.0f) &
 	           EQ(d[1], 0.0f) & EQ(d[2], 0.0f) & EQ(d[3], 0.0f) & EQ(d[4], 0.0f) & EQ(d[5], 0.0f) &
 	           EQ(v[SPRING_CHAIN2D_LN_PIVX], 0.0f) & EQ(v[SPRING_CHAIN2D_LN_PIVY], 0.0f);
-	return INZ(BITS(v[SPRING_CHAIN2D_LN_RESTING])) & same & held & still;
+	return ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1) & same & held & still;
 }
 
 /// The chain-level start of a step: the pivot's velocity u from its path; the root of the
@@ -285,7 +285,7 @@ static inline K_ATTR TM K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, 
 	TM same = IEQ(BITS(atx), BITS(v[SPRING_CHAIN2D_LN_RX])) & IEQ(BITS(aty), BITS(v[SPRING_CHAIN2D_LN_RY])) &
 	          IEQ(BITS(ata), BITS(v[SPRING_CHAIN2D_LN_RA])) & same_extra;
 	TM unmoved = EQ(ux, 0.0f) & EQ(uy, 0.0f);
-	TM resting = INZ(BITS(v[SPRING_CHAIN2D_LN_RESTING]));
+	TM resting = ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1);
 	TM awake = frame_awake & MNOT(resting & same & unmoved);
 	T rvx = v[SPRING_CHAIN2D_LN_VX], rvy = v[SPRING_CHAIN2D_LN_VY];
 	*still = awake & same & unmoved & EQ(rvx, 0.0f) & EQ(rvy, 0.0f);
