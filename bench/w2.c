@@ -15,11 +15,74 @@
 #include <string.h>
 
 enum w2_variant {
-	W2_CHAIN2D,       // spring_chain2d, one object per chain
-	W2_CHAIN,         // spring_chain (3D tip springs), one object per chain
-	W2_CHAIN2D_GROUP, // spring_chain2d_group: one group per thread
-	W2_CHAIN_GROUP,   // spring_chain_group: one group per thread
+	W2_CHAIN2D,        // spring_chain2d, one object per chain
+	W2_CHAIN,          // spring_chain (3D tip springs), one object per chain
+	W2_CHAIN2D_GROUP,  // spring_chain2d_group: one group per thread
+	W2_CHAIN_GROUP,    // spring_chain_group: one group per thread
+	W2_CHAIN2D_BEFORE, // spring_chain2d as it was before the speed-ups (bench/before.sh)
+	W2_CHAIN_BEFORE,   // spring_chain as it was before the speed-ups
 };
+
+#ifdef SPRING_BENCH_BEFORE
+// The library of commit 3ec4606 linked beside this one with its symbols renamed before_*
+// (bench/before.sh): the single chains' declarations and structs are the same in both.
+size_t before_spring_chain2d_memory_size(const spring_chain2d_desc *desc);
+spring_result before_spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
+                                         spring_error *error);
+spring_result before_spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
+spring_result before_spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root);
+spring_result before_spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles,
+                                             int capacity);
+size_t before_spring_chain_memory_size(const spring_chain_desc *desc);
+spring_result before_spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,
+                                       spring_error *error);
+spring_result before_spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);
+spring_result before_spring_chain_reset(spring_chain *chain, spring_xform3 root);
+spring_result before_spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
+#endif
+
+// The single-chain calls of a variant: this library's, or the one before the speed-ups.
+typedef struct w2_single_api {
+	size_t (*memory_size2)(const spring_chain2d_desc *desc);
+	spring_result (*init2)(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out, spring_error *error);
+	spring_result (*update2)(spring_chain2d *chain, spring_xform2 root, float frame_dt);
+	spring_result (*reset2)(spring_chain2d *chain, spring_xform2 root);
+	spring_result (*get_pose2)(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles, int capacity);
+	size_t (*memory_size3)(const spring_chain_desc *desc);
+	spring_result (*init3)(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out, spring_error *error);
+	spring_result (*update3)(spring_chain *chain, spring_xform3 root, float frame_dt);
+	spring_result (*reset3)(spring_chain *chain, spring_xform3 root);
+	spring_result (*get_pose3)(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
+} w2_single_api;
+
+static const w2_single_api w2_now = {
+	spring_chain2d_memory_size, spring_chain2d_init, spring_chain2d_update, spring_chain2d_reset, spring_chain2d_get_pose,
+	spring_chain_memory_size,   spring_chain_init,   spring_chain_update,   spring_chain_reset,   spring_chain_get_pose,
+};
+#ifdef SPRING_BENCH_BEFORE
+static const w2_single_api w2_before = {
+	before_spring_chain2d_memory_size, before_spring_chain2d_init,      before_spring_chain2d_update, before_spring_chain2d_reset,
+	before_spring_chain2d_get_pose,    before_spring_chain_memory_size, before_spring_chain_init,     before_spring_chain_update,
+	before_spring_chain_reset,         before_spring_chain_get_pose,
+};
+#endif
+
+// The single-chain calls of variant v (NULL: a group variant).
+static const w2_single_api *w2_api(int v)
+{
+#ifdef SPRING_BENCH_BEFORE
+	if (v == W2_CHAIN2D_BEFORE || v == W2_CHAIN_BEFORE) {
+		return &w2_before;
+	}
+#endif
+	return v == W2_CHAIN2D || v == W2_CHAIN ? &w2_now : NULL;
+}
+
+// Angle chains (or tip chains) in variant v.
+static int w2_angle(int v)
+{
+	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE;
+}
 
 enum { w2_bones = SCENE_TAIL_BONES };
 
@@ -138,7 +201,7 @@ static int w2_prepare(scenario *s)
 		w2_step_c[k] = cos(6.283185307179586476925 * w2_hz[k] / 60.0);
 	}
 	w2_descs(s, w, &w->d2, &w->d3);
-	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
+	int angle = w2_angle(s->variant);
 	w->pose_floats = angle ? (w2_bones + 1) * 5 : w2_bones * 7;
 	return 0;
 }
@@ -150,12 +213,13 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 	w2_part *p = &w->parts[part];
 	spring_chain2d_desc d2 = w->d2;
 	spring_chain_desc d3 = w->d3;
-	int angle = s->variant == W2_CHAIN2D || s->variant == W2_CHAIN2D_GROUP;
+	int angle = w2_angle(s->variant);
+	const w2_single_api *api = w2_api(s->variant);
 	size_t size, total;
 	p->first = first;
 	p->count = count;
-	if (s->variant == W2_CHAIN2D || s->variant == W2_CHAIN) {
-		size = angle ? spring_chain2d_memory_size(&d2) : spring_chain_memory_size(&d3);
+	if (api) {
+		size = angle ? api->memory_size2(&d2) : api->memory_size3(&d3);
 		p->stride = (size + 63) / 64 * 64;
 		total = p->stride * (size_t)count;
 		p->chains = calloc((size_t)count, sizeof *p->chains);
@@ -202,16 +266,17 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 		fprintf(stderr, "spring_bench: W2: group init failed\n");
 		exit(2);
 	}
+	const w2_single_api *api = w2_api(s->variant);
 	for (int c = 0; c < n && p->chains; c++) {
 		void *m = (char *)p->memory + (size_t)c * p->stride;
 		// Made at the default root, then reset (snapped to rest) under the chain's first root,
 		// exactly as a group is set up.
-		if (s->variant == W2_CHAIN2D) {
-			r = spring_chain2d_init(&d2, m, p->stride, (spring_chain2d **)&p->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain2d_reset(p->chains[c], w2_root2(p, first + c, 0));
+		if (w2_angle(s->variant)) {
+			r = api->init2(&d2, m, p->stride, (spring_chain2d **)&p->chains[c], NULL);
+			r = r != SPRING_OK ? r : api->reset2(p->chains[c], w2_root2(p, first + c, 0));
 		} else {
-			r = spring_chain_init(&d3, m, p->stride, (spring_chain **)&p->chains[c], NULL);
-			r = r != SPRING_OK ? r : spring_chain_reset(p->chains[c], w2_root3(p, first + c, 0));
+			r = api->init3(&d3, m, p->stride, (spring_chain **)&p->chains[c], NULL);
+			r = r != SPRING_OK ? r : api->reset3(p->chains[c], w2_root3(p, first + c, 0));
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: chain init failed\n");
@@ -261,18 +326,21 @@ static void w2_run_range(scenario *s, int part, long first, long count)
 		w2_run_group(s, p, first, count);
 		return;
 	}
+	// The calls go through a table of pointers in both libraries' rows alike.
+	const w2_single_api *api = w2_api(s->variant);
+	const int angle = w2_angle(s->variant);
 	for (int f = 1; f <= s->steps; f++) {
 		for (long c = first; c < first + count; c++) {
 			float *pose = p->poses + (size_t)(c - p->first) * (size_t)w->pose_floats;
 			spring_result r;
-			if (s->variant == W2_CHAIN2D) {
+			if (angle) {
 				spring_chain2d *chain = p->chains[c - p->first];
-				r = spring_chain2d_update(chain, w2_root2(p, c, f), BENCH_FRAME);
-				r = r != SPRING_OK ? r : spring_chain2d_get_pose(chain, (spring_xform2 *)pose, NULL, w2_bones + 1);
+				r = api->update2(chain, w2_root2(p, c, f), BENCH_FRAME);
+				r = r != SPRING_OK ? r : api->get_pose2(chain, (spring_xform2 *)pose, NULL, w2_bones + 1);
 			} else {
 				spring_chain *chain = p->chains[c - p->first];
-				r = spring_chain_update(chain, w2_root3(p, c, f), BENCH_FRAME);
-				r = r != SPRING_OK ? r : spring_chain_get_pose(chain, (spring_xform3 *)pose, NULL, w2_bones);
+				r = api->update3(chain, w2_root3(p, c, f), BENCH_FRAME);
+				r = r != SPRING_OK ? r : api->get_pose3(chain, (spring_xform3 *)pose, NULL, w2_bones);
 			}
 			if (r != SPRING_OK) {
 				fprintf(stderr, "spring_bench: W2: update failed\n");
@@ -341,8 +409,17 @@ void w2_register(void)
 {
 	const char *angle = "W2 spring_chain2d (per chain)", *tip = "W2 spring_chain (per chain)";
 	const char *angle_group = "W2 spring_chain2d_group", *tip_group = "W2 spring_chain_group";
-	w2_row(angle, NULL, "w2-2d", W2_CHAIN2D, 100, 600, 1);
-	w2_row(tip, NULL, "w2-3d", W2_CHAIN, 100, 600, 1);
+#ifdef SPRING_BENCH_BEFORE
+	// The single chains before the speed-ups (their results differ: no family).
+	const char *angle_before = "W2 spring_chain2d before the speed-ups (3ec4606)";
+	const char *tip_before = "W2 spring_chain before the speed-ups (3ec4606)";
+	w2_row(angle_before, NULL, NULL, W2_CHAIN2D_BEFORE, 100, 600, 1);
+	w2_row(tip_before, NULL, NULL, W2_CHAIN_BEFORE, 100, 600, 1);
+#else
+	const char *angle_before = NULL, *tip_before = NULL;
+#endif
+	w2_row(angle, angle_before, "w2-2d", W2_CHAIN2D, 100, 600, 1);
+	w2_row(tip, tip_before, "w2-3d", W2_CHAIN, 100, 600, 1);
 	w2_row(angle_group, angle, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 1);
 	w2_row(tip_group, tip, "w2-3d", W2_CHAIN_GROUP, 100, 600, 1);
 	w2_row("W2 spring_chain2d, 2 threads", angle, "w2-2d", W2_CHAIN2D, 100, 600, 2);
@@ -363,5 +440,12 @@ void w2_register(void)
 			snprintf(names[k][p], sizeof names[k][p], "W2 %s chains: %s", labels[k], paths[p]);
 			w2_row(names[k][p], w2_names[p], families[k][p % 2], variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
 		}
+	}
+	// Two threads on a thousand chains: W2's hundred split in two pad each half to whole vectors
+	// (50 chains step 64 lanes on AVX-512), which a thousand do not.
+	static const char *threaded[2] = {"W2 1,000 chains: spring_chain2d_group, 2 threads",
+	                                  "W2 1,000 chains: spring_chain_group, 2 threads"};
+	for (int p = 2; p < 4; p++) {
+		w2_row(threaded[p - 2], names[1][p], families[1][p % 2], variants[p], sizes[1], w2_scaled_frames(sizes[1]), 2);
 	}
 }

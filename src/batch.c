@@ -113,15 +113,22 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #define LANES 16
 #define VF vf16
 #define VI vi16
-#define ALL(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) == 0xffff)
+// Compares into mask registers, blends by them.
+#define MASK __mmask16
+#define LE(a, b) _mm512_cmp_ps_mask((__m512)(a), (__m512)(b), _CMP_LE_OQ)
+#define AND(m, n) ((__mmask16)((m) & (n)))
+#define ALL(m) ((m) == 0xffff)
+#define BLEND(m, a, b) ((VF)_mm512_mask_blend_ps((m), (__m512)(b), (__m512)(a)))
+#define SET(m, k) (((m) >> (k)) & 1)
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
-#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
-#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31)
-#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15)
-#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29)
-#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
-#define AOS_ORDER 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15
+// Two-source permutes (vpermt2ps) split and join the states in order: the targets stay as loaded.
+#define AOS_X EVEN
+#define AOS_V ODD
+#define AOS_T(t) (t)
+#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define AOS_HI(a, b) __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define AOS_ORDER 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 #include "batch_kernel.h"
 #endif
 
@@ -182,22 +189,56 @@ const char *spring_internal_batch_path_name(spring_internal_batch_path path)
 	return (unsigned)path < SPRING_INTERNAL_BATCH_PATH_COUNT ? names[path] : "unknown";
 }
 
-// Springs [0, n) of a job: the whole vectors by the path's kernel, the rest one at a time.
-// Returns the first refused spring's index, or -1.
+#if BATCH_X86 || BATCH_SIMD128
+typedef int soa_kernel(const batch_job *job, int n, int *bad);
+typedef int aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
+
+// Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
+// gets the first refused index when it is still -1 (the springs go in index order).
+static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
+{
+	if (done >= n) {
+		return done;
+	}
+	batch_job rest = *job;
+	rest.x += done;
+	rest.v += done;
+	rest.target += done;
+	rest.steppers = rest.steppers ? rest.steppers + done : NULL;
+	int b = -1, k = kernel(&rest, n - done, &b);
+	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
+	return done + k;
+}
+
+static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *states, const float *ts, int done, int n,
+                    int *bad)
+{
+	if (done >= n) { // also no arithmetic on the NULL arrays of an empty call
+		return done;
+	}
+	int b = -1, k = kernel(st, states + done, ts + done, n - done, &b);
+	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
+	return done + k;
+}
+#endif
+
+// Springs [0, n) of a job: the whole vectors by the path's kernel, what is left by the narrower
+// ones (on AVX-512: 8 then 4 lanes), the last few one at a time; every kernel gives the same
+// bits. Returns the first refused spring's index, or -1.
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	switch (spring_internal_batch_current_path()) {
+	const spring_internal_batch_path path = spring_internal_batch_current_path();
+	(void)path; // unused in builds without vectors
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = soa_v4(job, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX2: done = soa_avx2(job, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX512: done = soa_avx512(job, n, &bad); break;
+	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
+	done = avx512 ? soa_from(soa_avx512, job, done, n, &bad) : done;
+	done = avx2 ? soa_from(soa_avx2, job, done, n, &bad) : done;
+	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? soa_from(soa_v4, job, done, n, &bad) : done;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = soa_v4(job, n, &bad); break;
+	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? soa_from(soa_v4, job, done, n, &bad) : done;
 #endif
-	default: break;
-	}
 	for (int i = done; i < n; i++) {
 		if (step_one(job, i) != SPRING_OK && bad < 0) {
 			bad = i;
@@ -209,17 +250,17 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	switch (spring_internal_batch_current_path()) {
+	const spring_internal_batch_path path = spring_internal_batch_current_path();
+	(void)path; // unused in builds without vectors
 #if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: done = aos_v4(st, states, targets, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX2: done = aos_avx2(st, states, targets, n, &bad); break;
-	case SPRING_INTERNAL_BATCH_AVX512: done = aos_avx512(st, states, targets, n, &bad); break;
+	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
+	done = avx512 ? aos_from(aos_avx512, st, states, targets, done, n, &bad) : done;
+	done = avx2 ? aos_from(aos_avx2, st, states, targets, done, n, &bad) : done;
+	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
 #endif
 #if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: done = aos_v4(st, states, targets, n, &bad); break;
+	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
 #endif
-	default: break;
-	}
 	for (int i = done; i < n; i++) {
 		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
 			bad = i;

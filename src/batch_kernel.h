@@ -4,7 +4,7 @@
 //   KERNEL(name)   the name with the instruction set's suffix
 //   TARGET         the function attribute that enables the instruction set (may be empty)
 //   LANES          floats per vector; VF, VI: float and int32 vectors of LANES lanes
-//   ALL(m)         nonzero when every lane of the VI mask m is set
+//   ALL(m)         nonzero when every lane of the mask m is set (MASK: see below)
 //   EVEN(a, b), ODD(a, b)  the even and odd lanes of the concatenation a:b
 //   AOS_X(a, b), AOS_V(a, b), AOS_T(t), AOS_LO(x, v), AOS_HI(x, v), AOS_ORDER: the positions
 //                  and velocities of the spring_states in a:b, the targets in the same order, the
@@ -15,11 +15,18 @@
 // the whole vectors of its range and returns how many springs it did; batch.c steps the rest one
 // at a time.
 
-// Lanes of `m` set -> a, clear -> b.
+// Lane masks: vectors of all-ones / zero lanes unless the instruction set has mask registers
+// (AVX-512 defines MASK, LE, AND, BLEND and SET itself).
+#ifndef MASK
+#define MASK VI
+#define LE(a, b) ((a) <= (b))
+#define AND(m, n) ((m) & (n))
 #define BLEND(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
+#define SET(m, k) ((m)[k])
+#endif
 // |a|, and the lanes of a that are finite floats.
 #define ABS(a) ((VF)((VI)(a)&0x7fffffff))
-#define FINITE(a) (ABS(a) <= FLT_MAX)
+#define FINITE(a) LE(ABS(a), KERNEL(splat)(FLT_MAX))
 
 TARGET static inline VF KERNEL(load)(const void *p)
 {
@@ -43,10 +50,10 @@ TARGET static inline VF KERNEL(splat)(float s)
 }
 
 // The lowest clear lane of a mask that has one.
-TARGET static inline int KERNEL(first_clear)(VI m)
+TARGET static inline int KERNEL(first_clear)(MASK m)
 {
 	int k = 0;
-	while (k < LANES - 1 && m[k]) {
+	while (k < LANES - 1 && SET(m, k)) {
 		k++;
 	}
 	return k;
@@ -82,10 +89,10 @@ TARGET static inline ALWAYS_INLINE int KERNEL(soa_body)(const batch_job *job, in
 		VF ne = pp * e + pv * v;
 		VF nv = vp * e + vv * v;
 		VF nx = t + ne;
-		VI ok = FINITE(nx) & FINITE(nv);
+		MASK ok = AND(FINITE(nx), FINITE(nv));
 		if (snap) {
 			// A refused lane never rests: its nx or nv is not finite.
-			VI rest = (ABS(nx - t) <= rest_delta) & (ABS(nv) <= rest_speed);
+			MASK rest = AND(LE(ABS(nx - t), rest_delta), LE(ABS(nv), rest_speed));
 			nx = BLEND(rest, t, nx);
 			nv = BLEND(rest, zero, nv);
 		}
@@ -125,13 +132,13 @@ TARGET static int KERNEL(aos)(const spring_stepper *st, spring_state *states, co
 		VF ne = pp * e + pv * v;
 		VF nv = vp * e + vv * v;
 		VF nx = t + ne;
-		VI ok = FINITE(nx) & FINITE(nv);
+		MASK ok = AND(FINITE(nx), FINITE(nv));
 		if (!ALL(ok)) { // refused lanes keep their state
 			nx = BLEND(ok, nx, x);
 			nv = BLEND(ok, nv, v);
 			int first = LANES;
 			for (int k = 0; k < LANES; k++) {
-				first = !ok[k] && order[k] < first ? order[k] : first;
+				first = !SET(ok, k) && order[k] < first ? order[k] : first;
 			}
 			*bad = *bad < 0 ? i + first : *bad;
 		}
@@ -141,7 +148,11 @@ TARGET static int KERNEL(aos)(const spring_stepper *st, spring_state *states, co
 	return i;
 }
 
+#undef MASK
+#undef LE
+#undef AND
 #undef BLEND
+#undef SET
 #undef ABS
 #undef FINITE
 // The parameters too, for the next instruction set.
