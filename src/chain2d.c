@@ -864,7 +864,9 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 			                         in.held_max, in.max_speed, &angle[i], &velocity[i], &target[i]);
 			parent = angle[i];
 		}
-		memcpy(used, off, offset_bytes);
+		if (!same) {
+			memcpy(used, off, offset_bytes);
+		}
 		if (still) {
 			spring_chain2d_internal_lane_store(c, &L);
 			spring_chain2d_internal_try_rest(c);
@@ -875,7 +877,7 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 	L.v[SPRING_CHAIN2D_LN_IY] = to.position.y;
 	L.v[SPRING_CHAIN2D_LN_IA] = to.angle;
 	spring_chain2d_internal_lane_store(c, &L);
-	if (!fixed) {
+	if (animated) { // otherwise the same bytes already
 		memcpy(anim_from, anim_to, offset_bytes);
 	}
 }

@@ -12,13 +12,16 @@
 // the single chain's function and copy it back. So the results are the single chain's bit for
 // bit, and each rule lives in chain2d.c and chain2d_kernel.h once.
 //
-// A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is loaded
-// once, and every step walks the segments down the chains one segment at a time over the chunk's
-// vectors (their walks are independent work the processor overlaps).
+// A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is used where
+// it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
+// down the chains one segment at a time over the chunk's vectors (their walks are independent work
+// the processor overlaps). A segment's settings are read once for all chains while every chain has
+// the same bits; poses go out by 16 x 16 transposes on AVX-512.
 //
 // Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
 // spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
-// chains' rows (their state between steps: roots, velocity, path, rest), the parameters; then,
+// chains' rows (their state between steps: roots, velocity, path, rest; by blocks of 16 chains),
+// the parameters and the segments' same-settings flags; then,
 // not in snapshots, the frame's target roots, the timeline's values of each step and the scratch
 // chain. Arrays are addressed by offsets, never stored pointers, so a group in caller memory
 // copies byte for byte. Nothing is copied aside per update: every input is checked before
@@ -65,9 +68,9 @@ enum {
 	G_FLOAT_COUNT
 };
 
-// Per-chain rows (one float per chain): the lanes' state (SPRING_CHAIN2D_LN_*, part of the
-// state), then the frame's target root (scratch).
-enum { R_TOX = SPRING_CHAIN2D_LN_COUNT, R_TOY, R_TOA, R_ROW_COUNT };
+// Per-chain rows (one float per chain, stored by blocks: see row_block): the lanes' state
+// (SPRING_CHAIN2D_LN_*).
+enum { R_ROW_COUNT = SPRING_CHAIN2D_LN_COUNT };
 
 struct spring_chain2d_group {
 	spring_clock clock;           // one clock: every chain is given the same frame times
@@ -81,9 +84,9 @@ struct spring_chain2d_group {
 // Layout
 
 typedef struct group_layout {
-	size_t heads, floats, row_bytes, rows, params, own; // offsets from the struct
-	size_t kept;                                        // bytes in snapshots
-	size_t bases, scratch, total;
+	size_t heads, floats, row_bytes, rows, params, own, same; // offsets from the struct
+	size_t kept;                                              // bytes in snapshots
+	size_t bases, targets, scratch, total;
 } group_layout;
 
 static size_t align64(size_t x)
@@ -119,9 +122,13 @@ static bool layout_of(int count, int n, int max_steps, group_layout *l)
 	off += align64(cn * sizeof(spring_params));
 	l->own = off;
 	off += align64(cn * sizeof(spring_params));
-	l->kept = off; // scratch from here (the target rows above too): in no snapshot
+	l->same = off;
+	off += align64((size_t)n * sizeof(int32_t));
+	l->kept = off; // scratch from here: in no snapshot
 	l->bases = off;
 	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
+	l->targets = off;
+	off += 3u * l->row_bytes;
 	l->scratch = off;
 	off += align64(chain_bytes);
 	l->total = off;
@@ -144,10 +151,24 @@ static float *garr(const spring_chain2d_group *g, const group_layout *l, int whi
 	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes);
 }
 
-// Per-chain row `which` (R_* or SPRING_CHAIN2D_LN_*).
-static float *grow(const spring_chain2d_group *g, const group_layout *l, int which)
+// The chains' rows, by blocks of LANE_PAD chains: a block's R_ROW_COUNT rows of LANE_PAD floats
+// are contiguous, so a 16-lane kernel steps a block's lane state where it lies (K(lane) is one
+// row after the other).
+static float *grows(const spring_chain2d_group *g, const group_layout *l)
 {
-	return (float *)(void *)(base_of(g) + l->rows + (size_t)which * l->row_bytes);
+	return (float *)(void *)(base_of(g) + l->rows);
+}
+
+// Where chain b's entry of row 0 lies among the rows (its other rows follow LANE_PAD floats apart).
+static inline size_t row_block(size_t b)
+{
+	return b / LANE_PAD * (size_t)(R_ROW_COUNT * LANE_PAD) + b % LANE_PAD;
+}
+
+// Chain j's entry in row `which` (R_* or SPRING_CHAIN2D_LN_*).
+static float *grow(const spring_chain2d_group *g, const group_layout *l, int which, int j)
+{
+	return grows(g, l) + row_block((size_t)j) + (size_t)which * LANE_PAD;
 }
 
 static spring_params *gparams(const spring_chain2d_group *g, const group_layout *l)
@@ -160,10 +181,37 @@ static spring_params *gown(const spring_chain2d_group *g, const group_layout *l)
 	return (spring_params *)(void *)(base_of(g) + l->own);
 }
 
+// Per segment: non-zero when its settings (G_INERTIA .. G_VV) are the same bits in every chain, so
+// that a frame reads chain 0's once for all (W2's chains, and any group whose chains keep the
+// description's parameters). Cleared for good when a chain's differ; the padding lanes do not count.
+static int32_t *gsame(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (int32_t *)(void *)(base_of(g) + l->same);
+}
+
+// Chains j and m have segment i's settings bit for bit.
+static bool same_settings(const spring_chain2d_group *g, const group_layout *l, int i, int j, int m)
+{
+	const size_t row = (size_t)i * (size_t)g->stride;
+	for (int a = G_INERTIA; a <= G_VV; a++) {
+		const float *arr = garr(g, l, a) + row;
+		if (memcmp(&arr[j], &arr[m], sizeof(float)) != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 // The timeline's values of each step of the running frame, then the steps' fractions (scratch).
 static spring_chain2d_basis *gbases(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d_basis *)(void *)(base_of(g) + l->bases);
+}
+
+// The frame's roots, cleaned: rows of x, y and angle (scratch, written by the update's checks).
+static float *gtargets(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (float *)(void *)(base_of(g) + l->targets);
 }
 
 static float *gfractions(const spring_chain2d_group *g, const group_layout *l)
@@ -197,7 +245,7 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	c->time = g->time;
 	spring_chain2d_lane_lane lane;
 	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
-		lane.v[k] = grow(g, l, k)[j];
+		lane.v[k] = *grow(g, l, k, j);
 	}
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_internal_view(c, &v);
@@ -234,7 +282,7 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	spring_chain2d_lane_lane lane;
 	spring_chain2d_internal_lane_load(c, &lane);
 	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
-		grow(g, l, k)[j] = lane.v[k];
+		*grow(g, l, k, j) = lane.v[k];
 	}
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
@@ -257,6 +305,11 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 		garr(g, l, G_PV)[k] = st->pv;
 		garr(g, l, G_VP)[k] = st->vp;
 		garr(g, l, G_VV)[k] = st->vv;
+	}
+	for (int i = 0; i < n && g->chain_count > 1; i++) {
+		if (gsame(g, l)[i] && !same_settings(g, l, i, j, j == 0 ? 1 : 0)) {
+			gsame(g, l)[i] = 0;
+		}
 	}
 }
 
@@ -379,6 +432,13 @@ spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, v
 		scatter(g, &l, j);
 	}
 	fill_padding(g, &l);
+	for (int i = 0; i < n; i++) {
+		bool same = true;
+		for (int j = 1; j < count && same; j++) {
+			same = same_settings(g, &l, i, j, 0);
+		}
+		gsame(g, &l)[i] = same;
+	}
 	*out = g;
 	return SPRING_OK;
 }
@@ -418,7 +478,9 @@ typedef struct group_frame {
 	int n, stride, steps;
 	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
 	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
+	const int32_t *same;             // per segment: the settings above are chain 0's in every chain
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
+	const float *targets;            // the frame's roots: rows of x, y, angle (stride floats each)
 	const float *k15, *rest, *limit; // per segment
 	const spring_chain2d_basis *bases;
 	const float *fractions;
@@ -431,166 +493,199 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 // vector of chains at a time (its chains' state stays in registers through the steps); `segments`
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
 // every chain of the block is awake (`blend` is a constant in each copy).
-#define GROUP_FRAME(SUFFIX)                                                                                                      \
-	static inline K_ATTR_INLINE bool any_##SUFFIX(TI m)                                                                          \
-	{                                                                                                                            \
-		return ANY(m);                                                                                                           \
-	}                                                                                                                            \
-	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, const K(chain_in) * ch, \
-	                                                  T * parent, TI awake)                                                      \
-	{                                                                                                                            \
-		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                      \
-		K(step_in) in;                                                                                                           \
-		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                               \
-		memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                                    \
-		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                               \
-		memcpy(&in.pp, r->pp + k, sizeof(T));                                                                                    \
-		memcpy(&in.pv, r->pv + k, sizeof(T));                                                                                    \
-		memcpy(&in.vp, r->vp + k, sizeof(T));                                                                                    \
-		memcpy(&in.vv, r->vv + k, sizeof(T));                                                                                    \
-		in.limit = SPLAT(r->limit[i]);                                                                                           \
-		memcpy(&inertia, r->inertia + k, sizeof(T));                                                                             \
-		memcpy(&x, r->angle + k, sizeof(T));                                                                                     \
-		memcpy(&v, r->velocity + k, sizeof(T));                                                                                  \
-		x1 = x;                                                                                                                  \
-		v1 = v;                                                                                                                  \
-		K(segment)                                                                                                               \
-		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f),  \
-		 &x1, &v1, &t1, &s1, &c1, &key1);                                                                                        \
-		T prev = x;                                                                                                              \
-		if (blend) {                                                                                                             \
-			T old_prev, old_target, old_s, old_c, old_key;                                                                       \
-			memcpy(&old_prev, r->prev + k, sizeof(T));                                                                           \
-			memcpy(&old_target, r->target + k, sizeof(T));                                                                       \
-			memcpy(&old_s, r->sin + k, sizeof(T));                                                                               \
-			memcpy(&old_c, r->cos + k, sizeof(T));                                                                               \
-			memcpy(&old_key, r->key + k, sizeof(T));                                                                             \
-			prev = SEL(awake, x, old_prev);                                                                                      \
-			x1 = SEL(awake, x1, x);                                                                                              \
-			v1 = SEL(awake, v1, v);                                                                                              \
-			t1 = SEL(awake, t1, old_target);                                                                                     \
-			s1 = SEL(awake, s1, old_s);                                                                                          \
-			c1 = SEL(awake, c1, old_c);                                                                                          \
-			key1 = SEL(awake, key1, old_key);                                                                                    \
-		}                                                                                                                        \
-		*parent = x1;                                                                                                            \
-		memcpy(r->angle + k, &x1, sizeof(T));                                                                                    \
-		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                 \
-		memcpy(r->prev + k, &prev, sizeof(T));                                                                                   \
-		memcpy(r->target + k, &t1, sizeof(T));                                                                                   \
-		memcpy(r->sin + k, &s1, sizeof(T));                                                                                      \
-		memcpy(r->cos + k, &c1, sizeof(T));                                                                                      \
-		memcpy(r->key + k, &key1, sizeof(T));                                                                                    \
-	}                                                                                                                            \
-	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                  \
-	{                                                                                                                            \
-		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                      \
-			float *row = r->rows + (size_t)q * (size_t)r->stride + b;                                                            \
-			if (store) {                                                                                                         \
-				memcpy(row, &L->v[q], sizeof(T));                                                                                \
-			} else {                                                                                                             \
-				memcpy(&L->v[q], row, sizeof(T));                                                                                \
-			}                                                                                                                    \
-		}                                                                                                                        \
-	}                                                                                                                            \
-	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *r)                                                                 \
-	{                                                                                                                            \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                          \
-		K(basis) p;                                                                                                              \
-		p.step = SPLAT(r->settings.step);                                                                                        \
-		p.inv_step = SPLAT(r->settings.inv_step);                                                                                \
-		p.held_max = SPLAT(r->settings.held_max);                                                                                \
-		p.max_speed = SPLAT(r->settings.max_speed);                                                                              \
-		p.turns = r->settings.turns;                                                                                             \
-		const spring_chain2d_basis *frame = &r->bases[0];                                                                        \
-		for (int q = 0; q < 6; q++) {                                                                                            \
-			p.r[q] = SPLAT(frame->r[q]);                                                                                         \
-		}                                                                                                                        \
-		p.elapsed = SPLAT(frame->elapsed);                                                                                       \
-		p.hitch = SPLAT(frame->hitch ? 1.0f : 0.0f) != 0.0f;                                                                     \
-		const TI all = SPLAT(0.0f) == 0.0f;                                                                                      \
-		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                             \
-		/* blocks' walks down their chains are independent work the processor overlaps. */                                       \
-		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                 \
-			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes               \
-			                                                                    : GROUP_CHUNK);                                  \
-			K(lane) L[GROUP_CHUNK];                                                                                              \
-			T to[GROUP_CHUNK][3];                                                                                                \
-			TI awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                     \
-			K(chain_in) ch[GROUP_CHUNK];                                                                                         \
-			T parent[GROUP_CHUNK];                                                                                               \
-			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                          \
-			for (int q = 0; q < nb; q++) {                                                                                       \
-				const size_t b = c0 + (size_t)q * lanes;                                                                         \
-				lanes_io_##SUFFIX(r, b, &L[q], false);                                                                           \
-				for (int e = 0; e < 3; e++) {                                                                                    \
-					memcpy(&to[q][e], r->rows + (size_t)(R_TOX + e) * (size_t)r->stride + b, sizeof(T));                         \
-				}                                                                                                                \
-				awake_frame[q] = MNOT(K(frame_asleep)(&L[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);     \
-				if (frame->knot) {                                                                                               \
-					K(knot)(&p, to[q][0], to[q][1], &L[q]);                                                                      \
-				}                                                                                                                \
-			}                                                                                                                    \
-			for (int k = 0; k < r->steps; k++) {                                                                                 \
-				const spring_chain2d_basis *at = &r->bases[k];                                                                   \
-				p.w1 = SPLAT(at->w1);                                                                                            \
-				p.w2 = SPLAT(at->w2);                                                                                            \
-				p.w3 = SPLAT(at->w3);                                                                                            \
-				p.inv_span = SPLAT(at->inv_span);                                                                                \
-				p.has_span = at->has_span;                                                                                       \
-				p.g = SPLAT(1.0f - r->fractions[k]);                                                                             \
-				bool any_still = false;                                                                                          \
-				TI still[GROUP_CHUNK];                                                                                           \
-				for (int q = 0; q < nb; q++) {                                                                                   \
-					T before = L[q].v[SPRING_CHAIN2D_LN_RA];                                                                     \
-					awake[q] = K(begin)(&p, &L[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);        \
-					parent[q] = SEL(awake[q], L[q].v[SPRING_CHAIN2D_LN_RA], before);                                             \
-					some[q] = any_##SUFFIX(awake[q]);                                                                            \
-					every[q] = !any_##SUFFIX(MNOT(awake[q] == all));                                                             \
-					any_still = any_still || any_##SUFFIX(still[q]);                                                             \
-				}                                                                                                                \
-				for (int i = 0; i < r->n; i++) {                                                                                 \
-					for (int q = 0; q < nb; q++) {                                                                               \
-						const size_t b = c0 + (size_t)q * lanes;                                                                 \
-						if (every[q]) {                                                                                          \
-							segment_##SUFFIX(r, i, b, false, &ch[q], &parent[q], awake[q]);                                      \
-						} else if (some[q]) {                                                                                    \
-							segment_##SUFFIX(r, i, b, true, &ch[q], &parent[q], awake[q]);                                       \
-						}                                                                                                        \
-					}                                                                                                            \
-				}                                                                                                                \
-				for (int q = 0; any_still && q < nb; q++) {                                                                      \
-					if (any_##SUFFIX(still[q])) {                                                                                \
-						const size_t b = c0 + (size_t)q * lanes;                                                                 \
-						int32_t still_bits[LANE_PAD];                                                                            \
-						memcpy(still_bits, &still[q], sizeof still[q]);                                                          \
-						lanes_io_##SUFFIX(r, b, &L[q], true);                                                                    \
-						frame_try_rest(r, b, lanes, still_bits);                                                                 \
-						lanes_io_##SUFFIX(r, b, &L[q], false);                                                                   \
-					}                                                                                                            \
-				}                                                                                                                \
-			}                                                                                                                    \
-			for (int q = 0; q < nb; q++) {                                                                                       \
-				L[q].v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                         \
-				L[q].v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                         \
-				L[q].v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                         \
-				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, &L[q], true);                                                       \
-			}                                                                                                                    \
-		}                                                                                                                        \
+#define GROUP_FRAME(SUFFIX)                                                                                                     \
+	static inline K_ATTR_INLINE bool any_##SUFFIX(TM m)                                                                         \
+	{                                                                                                                           \
+		return ANY(m);                                                                                                          \
+	}                                                                                                                           \
+	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, bool keep,             \
+	                                                  const K(chain_in) * ch, T * parent, TM awake)                             \
+	{                                                                                                                           \
+		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
+		K(step_in) in;                                                                                                          \
+		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                              \
+		if (r->same[i]) {                                                                                                       \
+			const size_t k0 = (size_t)i * (size_t)r->stride;                                                                    \
+			in.w2 = SPLAT(r->w2[k0]);                                                                                           \
+			in.inv_w2 = SPLAT(r->iw2[k0]);                                                                                      \
+			in.pp = SPLAT(r->pp[k0]);                                                                                           \
+			in.pv = SPLAT(r->pv[k0]);                                                                                           \
+			in.vp = SPLAT(r->vp[k0]);                                                                                           \
+			in.vv = SPLAT(r->vv[k0]);                                                                                           \
+			inertia = SPLAT(r->inertia[k0]);                                                                                    \
+		} else {                                                                                                                \
+			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                               \
+			memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                          \
+			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                               \
+			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                               \
+			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                               \
+			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                               \
+			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                        \
+		}                                                                                                                       \
+		in.limit = SPLAT(r->limit[i]);                                                                                          \
+		memcpy(&x, r->angle + k, sizeof(T));                                                                                    \
+		memcpy(&v, r->velocity + k, sizeof(T));                                                                                 \
+		x1 = x;                                                                                                                 \
+		v1 = v;                                                                                                                 \
+		K(segment)                                                                                                              \
+		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), \
+		 &x1, &v1, &t1, &s1, &c1, &key1);                                                                                       \
+		T prev = x;                                                                                                             \
+		if (blend) {                                                                                                            \
+			T old_prev, old_target, old_s, old_c, old_key;                                                                      \
+			memcpy(&old_prev, r->prev + k, sizeof(T));                                                                          \
+			memcpy(&old_target, r->target + k, sizeof(T));                                                                      \
+			memcpy(&old_s, r->sin + k, sizeof(T));                                                                              \
+			memcpy(&old_c, r->cos + k, sizeof(T));                                                                              \
+			memcpy(&old_key, r->key + k, sizeof(T));                                                                            \
+			prev = SEL(awake, x, old_prev);                                                                                     \
+			x1 = SEL(awake, x1, x);                                                                                             \
+			v1 = SEL(awake, v1, v);                                                                                             \
+			t1 = SEL(awake, t1, old_target);                                                                                    \
+			s1 = SEL(awake, s1, old_s);                                                                                         \
+			c1 = SEL(awake, c1, old_c);                                                                                         \
+			key1 = SEL(awake, key1, old_key);                                                                                   \
+		}                                                                                                                       \
+		*parent = x1;                                                                                                           \
+		memcpy(r->angle + k, &x1, sizeof(T));                                                                                   \
+		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                \
+		if (keep) {                                                                                                             \
+			memcpy(r->prev + k, &prev, sizeof(T));                                                                              \
+			memcpy(r->target + k, &t1, sizeof(T));                                                                              \
+			memcpy(r->sin + k, &s1, sizeof(T));                                                                                 \
+			memcpy(r->cos + k, &c1, sizeof(T));                                                                                 \
+			memcpy(r->key + k, &key1, sizeof(T));                                                                               \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	/* The lane state of the block at b: where it lies for a vector of LANE_PAD lanes, otherwise */                             \
+	/* copied into *L (lanes_io: in or back out). */                                                                            \
+	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                 \
+	{                                                                                                                           \
+		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
+			return;                                                                                                             \
+		}                                                                                                                       \
+		float *const rows = r->rows + row_block(b);                                                                             \
+		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                     \
+			float *row = rows + (size_t)q * LANE_PAD;                                                                           \
+			if (store) {                                                                                                        \
+				memcpy(row, &L->v[q], sizeof(T));                                                                               \
+			} else {                                                                                                            \
+				memcpy(&L->v[q], row, sizeof(T));                                                                               \
+			}                                                                                                                   \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	static inline K_ATTR_INLINE K(lane) * lanes_at_##SUFFIX(const group_frame *r, size_t b, K(lane) * L)                        \
+	{                                                                                                                           \
+		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
+			return (K(lane) *)(void *)(r->rows + row_block(b));                                                                 \
+		}                                                                                                                       \
+		lanes_io_##SUFFIX(r, b, L, false);                                                                                      \
+		return L;                                                                                                               \
+	}                                                                                                                           \
+	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *shared)                                                           \
+	{                                                                                                                           \
+		/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */                                \
+		const group_frame local = *shared, *r = &local;                                                                         \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                         \
+		K(basis) p;                                                                                                             \
+		p.step = SPLAT(r->settings.step);                                                                                       \
+		p.inv_step = SPLAT(r->settings.inv_step);                                                                               \
+		p.held_max = SPLAT(r->settings.held_max);                                                                               \
+		p.max_speed = SPLAT(r->settings.max_speed);                                                                             \
+		p.turns = r->settings.turns;                                                                                            \
+		const spring_chain2d_basis *frame = &r->bases[0];                                                                       \
+		for (int q = 0; q < 6; q++) {                                                                                           \
+			p.r[q] = SPLAT(frame->r[q]);                                                                                        \
+		}                                                                                                                       \
+		p.elapsed = SPLAT(frame->elapsed);                                                                                      \
+		p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);                                                                  \
+		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
+		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                            \
+		/* blocks' walks down their chains are independent work the processor overlaps. */                                      \
+		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
+			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes              \
+			                                                                    : GROUP_CHUNK);                                 \
+			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
+			T to[GROUP_CHUNK][3];                                                                                               \
+			TM awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
+			K(chain_in) ch[GROUP_CHUNK];                                                                                        \
+			T parent[GROUP_CHUNK];                                                                                              \
+			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                         \
+			for (int q = 0; q < nb; q++) {                                                                                      \
+				const size_t b = c0 + (size_t)q * lanes;                                                                        \
+				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
+				for (int e = 0; e < 3; e++) {                                                                                   \
+					memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));                               \
+				}                                                                                                               \
+				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
+				if (frame->knot) {                                                                                              \
+					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
+				}                                                                                                               \
+			}                                                                                                                   \
+			for (int k = 0; k < r->steps; k++) {                                                                                \
+				const spring_chain2d_basis *at = &r->bases[k];                                                                  \
+				p.w1 = SPLAT(at->w1);                                                                                           \
+				p.w2 = SPLAT(at->w2);                                                                                           \
+				p.w3 = SPLAT(at->w3);                                                                                           \
+				p.inv_span = SPLAT(at->inv_span);                                                                               \
+				p.has_span = at->has_span;                                                                                      \
+				p.g = SPLAT(1.0f - r->fractions[k]);                                                                            \
+				bool any_still = false;                                                                                         \
+				TM still[GROUP_CHUNK];                                                                                          \
+				for (int q = 0; q < nb; q++) {                                                                                  \
+					T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                  \
+					awake[q] = K(begin)(&p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
+					parent[q] = SEL(awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                          \
+					some[q] = any_##SUFFIX(awake[q]);                                                                           \
+					every[q] = !any_##SUFFIX(MNOT(awake[q]));                                                                   \
+					any_still = any_still || any_##SUFFIX(still[q]);                                                            \
+				}                                                                                                               \
+				/* A block all awake with no still chain is all awake in the next step (only the rest */                        \
+				/* test puts a chain to sleep), which writes its angles before, targets and kept sines */                       \
+				/* again: only the last step of a frame stores them then. */                                                    \
+				const bool last = k == r->steps - 1;                                                                            \
+				for (int i = 0; i < r->n; i++) {                                                                                \
+					for (int q = 0; q < nb; q++) {                                                                              \
+						const size_t b = c0 + (size_t)q * lanes;                                                                \
+						if (every[q] && (last || any_##SUFFIX(still[q]))) {                                                     \
+							segment_##SUFFIX(r, i, b, false, true, &ch[q], &parent[q], awake[q]);                               \
+						} else if (every[q]) {                                                                                  \
+							segment_##SUFFIX(r, i, b, false, false, &ch[q], &parent[q], awake[q]);                              \
+						} else if (some[q]) {                                                                                   \
+							segment_##SUFFIX(r, i, b, true, true, &ch[q], &parent[q], awake[q]);                                \
+						}                                                                                                       \
+					}                                                                                                           \
+				}                                                                                                               \
+				for (int q = 0; any_still && q < nb; q++) {                                                                     \
+					if (any_##SUFFIX(still[q])) {                                                                               \
+						const size_t b = c0 + (size_t)q * lanes;                                                                \
+						int32_t still_bits[LANE_PAD];                                                                           \
+						const TI still_lanes = LANES_OF(still[q]);                                                              \
+						memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                   \
+						lanes_io_##SUFFIX(r, b, Lp[q], true);                                                                   \
+						frame_try_rest(shared, b, lanes, still_bits);                                                           \
+						lanes_io_##SUFFIX(r, b, Lp[q], false);                                                                  \
+					}                                                                                                           \
+				}                                                                                                               \
+			}                                                                                                                   \
+			for (int q = 0; q < nb; q++) {                                                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                      \
+				Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                      \
+				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, Lp[q], true);                                                      \
+			}                                                                                                                   \
+		}                                                                                                                       \
 	}
 
-// The chains of the block at b that exist (the padding lanes never wake).
+// The chains of the block at b that exist (the padding lanes never wake): a comparison of the
+// lanes' indices, read from a constant (no store of single lanes for a vector load to wait on).
+static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #define GROUP_PADDING_MASK(SUFFIX)                                                         \
-	static inline K_ATTR_INLINE TI r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
+	static inline K_ATTR_INLINE TM r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
 	{                                                                                      \
-		const size_t lanes = sizeof(T) / sizeof(float);                                    \
-		int32_t bits[LANE_PAD];                                                            \
-		for (size_t q = 0; q < lanes; q++) {                                               \
-			bits[q] = b + q < (size_t)r->g->chain_count ? -1 : 0;                          \
-		}                                                                                  \
-		TI m;                                                                              \
-		memcpy(&m, bits, sizeof m);                                                        \
-		return m;                                                                          \
+		TI index;                                                                          \
+		memcpy(&index, group_lane_index, sizeof index);                                    \
+		return ILT(index + (int32_t)b, (int32_t)r->g->chain_count);                        \
 	}
 
 // What get_poses reads: the angles' rows (prev, angle, kept sin, cos, key), the chains' rows,
@@ -602,68 +697,105 @@ typedef struct group_pose {
 	spring_xform2 *joints;
 } group_pose;
 
+static inline size_t group_min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+// Joints a pose computes for a block before writing them out: GROUP_POSE_BATCH, 1 unless an
+// instance writes them by transposes (AVX-512: GROUP_POSE_JOINTS).
+#define GROUP_POSE_JOINTS 16
+#define GROUP_POSE_BATCH 1
+
 // One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
-// vector of chains at a time, the same float operations in the same order.
-#define GROUP_POSES(SUFFIX)                                                                                       \
-	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                               \
-	{                                                                                                             \
-		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                 \
-	}                                                                                                             \
-	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *r)                                                   \
-	{                                                                                                             \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                           \
-		const float alpha = r->alpha;                                                                             \
-		const int per = r->n + 1;                                                                                 \
-		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                    \
-			T row[6];                                                                                             \
-			for (int q = 0; q < 6; q++) {                                                                         \
-				memcpy(&row[q], r->rows + (size_t)(SPRING_CHAIN2D_LN_RX + q) * (size_t)r->stride + b, sizeof(T)); \
-			}                                                                                                     \
-			/* row: root x y a, then prev_root x y a */                                                           \
-			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;          \
-			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;          \
-			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                 \
-			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                      \
-			for (int i = 0; i <= r->n; i++) {                                                                     \
-				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                               \
-				if (i < r->n) {                                                                                   \
-					const size_t k = (size_t)i * (size_t)r->stride + b;                                           \
-					T prev, angle, ks, kc, key;                                                                   \
-					memcpy(&prev, r->prev + k, sizeof(T));                                                        \
-					memcpy(&angle, r->angle + k, sizeof(T));                                                      \
-					memcpy(&ks, r->sin + k, sizeof(T));                                                           \
-					memcpy(&kc, r->cos + k, sizeof(T));                                                           \
-					memcpy(&key, r->key + k, sizeof(T));                                                          \
-					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                  \
-					TI kept = BITS(key) == BITS(a);                                                               \
-					if (any_##SUFFIX(MNOT(kept))) {                                                               \
-						K(sincos)(a, &s, &c);                                                                     \
-						s = SEL(kept, ks, s);                                                                     \
-						c = SEL(kept, kc, c);                                                                     \
-					} else {                                                                                      \
-						s = ks;                                                                                   \
-						c = kc;                                                                                   \
-					}                                                                                             \
-				}                                                                                                 \
-				float xs[LANE_PAD], ys[LANE_PAD], as[LANE_PAD];                                                   \
-				T x = rx + ox, y = ry + oy;                                                                       \
-				memcpy(xs, &x, sizeof x);                                                                         \
-				memcpy(ys, &y, sizeof y);                                                                         \
-				memcpy(as, &a, sizeof a);                                                                         \
-				for (size_t q = 0; q < live; q++) {                                                               \
-					spring_xform2 *jt = &r->joints[(b + q) * (size_t)per + (size_t)i];                            \
-					jt->position.x = xs[q];                                                                       \
-					jt->position.y = ys[q];                                                                       \
-					jt->angle = as[q];                                                                            \
-					jt->scale.x = 1.0f;                                                                           \
-					jt->scale.y = 1.0f;                                                                           \
-				}                                                                                                 \
-				if (i < r->n) {                                                                                   \
-					ox = ox + r->length[i] * c;                                                                   \
-					oy = oy + r->length[i] * s;                                                                   \
-				}                                                                                                 \
-			}                                                                                                     \
-		}                                                                                                         \
+// vector of chains at a time, the same float operations in the same order, GROUP_POSE_BATCH
+// joints at a time handed to the instance's `write_joints_<suffix>`.
+#define GROUP_POSES(SUFFIX)                                                                                              \
+	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                                      \
+	{                                                                                                                    \
+		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                        \
+	}                                                                                                                    \
+	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *shared)                                                     \
+	{                                                                                                                    \
+		const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */                       \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                  \
+		const float alpha = r->alpha;                                                                                    \
+		const int per = r->n + 1;                                                                                        \
+		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
+			/* The next block's joints fetched for writing while this one is drawn, the first */                         \
+			/* block's too at the start (a frame's work leaves them out of the first-level cache, */                     \
+			/* and only the stores would bring them in). */                                                              \
+			const size_t next = (b == 0 ? 0 : b + lanes) * (size_t)per * sizeof(spring_xform2);                          \
+			const size_t next_end = group_min_size((b + 2u * lanes) * (size_t)per, (size_t)r->count * (size_t)per) *     \
+			                        sizeof(spring_xform2);                                                               \
+			for (size_t byte = next; byte < next_end; byte += 64u) {                                                     \
+				__builtin_prefetch((const char *)r->joints + byte, 1, 3);                                                \
+			}                                                                                                            \
+			T row[6];                                                                                                    \
+			for (int q = 0; q < 6; q++) {                                                                                \
+				memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));      \
+			}                                                                                                            \
+			/* row: root x y a, then prev_root x y a */                                                                  \
+			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;                 \
+			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;                 \
+			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                        \
+			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                             \
+			T xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];                                          \
+			for (int i = 0; i <= r->n; i++) {                                                                            \
+				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                                      \
+				if (i < r->n) {                                                                                          \
+					const size_t k = (size_t)i * (size_t)r->stride + b;                                                  \
+					T prev, angle, ks, kc, key;                                                                          \
+					memcpy(&prev, r->prev + k, sizeof(T));                                                               \
+					memcpy(&angle, r->angle + k, sizeof(T));                                                             \
+					memcpy(&ks, r->sin + k, sizeof(T));                                                                  \
+					memcpy(&kc, r->cos + k, sizeof(T));                                                                  \
+					memcpy(&key, r->key + k, sizeof(T));                                                                 \
+					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                         \
+					TM kept = IEQ(BITS(key), BITS(a));                                                                   \
+					if (any_##SUFFIX(MNOT(kept))) {                                                                      \
+						K(sincos)(a, &s, &c);                                                                            \
+						s = SEL(kept, ks, s);                                                                            \
+						c = SEL(kept, kc, c);                                                                            \
+					} else {                                                                                             \
+						s = ks;                                                                                          \
+						c = kc;                                                                                          \
+					}                                                                                                    \
+				}                                                                                                        \
+				const int slot = i % GROUP_POSE_BATCH;                                                                   \
+				xs[slot] = rx + ox;                                                                                      \
+				ys[slot] = ry + oy;                                                                                      \
+				as[slot] = a;                                                                                            \
+				if (slot == GROUP_POSE_BATCH - 1 || i == r->n) {                                                         \
+					const int first = i - slot;                                                                          \
+					write_joints_##SUFFIX(r->joints + b * (size_t)per + (size_t)first, per, live, slot + 1, xs, ys, as); \
+				}                                                                                                        \
+				if (i < r->n) {                                                                                          \
+					ox = ox + r->length[i] * c;                                                                          \
+					oy = oy + r->length[i] * s;                                                                          \
+				}                                                                                                        \
+			}                                                                                                            \
+		}                                                                                                                \
+	}
+
+// `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
+// xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
+#define GROUP_WRITE_LANES(SUFFIX)                                                                                              \
+	static inline K_ATTR_INLINE void write_joints_##SUFFIX(spring_xform2 *first, int per, size_t live, int count, const T *xs, \
+	                                                       const T *ys, const T *as)                                           \
+	{                                                                                                                          \
+		for (int i = 0; i < count; i++) {                                                                                      \
+			const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];                        \
+			const unsigned char *a = (const unsigned char *)&as[i];                                                            \
+			for (size_t q = 0; q < live; q++) {                                                                                \
+				spring_xform2 *jt = &first[q * (size_t)per + (size_t)i];                                                       \
+				memcpy(&jt->position.x, x + q * sizeof(float), sizeof(float));                                                 \
+				memcpy(&jt->position.y, y + q * sizeof(float), sizeof(float));                                                 \
+				memcpy(&jt->angle, a + q * sizeof(float), sizeof(float));                                                      \
+				jt->scale.x = 1.0f;                                                                                            \
+				jt->scale.y = 1.0f;                                                                                            \
+			}                                                                                                                  \
+		}                                                                                                                      \
 	}
 
 // One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
@@ -699,12 +831,17 @@ typedef struct group_pose {
 	}
 
 // Every function of one instance; GROUP_ALL expands its argument first (a macro like SUFFIX).
-#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_POSES(S) GROUP_FIELDS(S)
+#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_WRITE_JOINTS(S) GROUP_POSES(S) GROUP_FIELDS(S)
 #define GROUP_ALL(S) GROUP_ALL_(S)
+// The instances write joints lane by lane unless they define their own (AVX-512 below).
+#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
 
 // Plain float (every platform; one chain at a time).
 #define T float
 #define TI int
+#define TM int
+#define TL float
+#define LANES_OF(m) (m)
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define SPLAT(c) (c)
@@ -720,6 +857,9 @@ GROUP_ALL(scalar)
 SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
+#undef TM
+#undef TL
+#undef LANES_OF
 #undef K
 #undef SEL
 #undef SPLAT
@@ -733,6 +873,9 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 
 #if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
 // The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
+#define TM TI
+#define TL T
+#define LANES_OF(m) (m)
 #define SEL(m, a, b) ((T)(((TI)(m) & (TI)(a)) | (~(TI)(m) & (TI)(b))))
 #define TOINT(x) __builtin_convertvector(x, TI)
 #define BITS(x) ((TI)(x))
@@ -787,14 +930,113 @@ typedef int32_t group_vi16 __attribute__((vector_size(64)));
 #define TI group_vi16
 #define K(name) group_avx512_##name
 #define SQRT(x) ((T)_mm512_sqrt_ps((__m512)(x)))
-#define ANY(m) (_mm512_test_epi32_mask((__m512i)(m), (__m512i)(m)) != 0)
+#define ANY(m) ((m) != 0)
+// AVX-512's comparisons give mask registers (__mmask16) and its selects blend under them: two
+// instructions where the vector masks took five (the same lanes, the same bits). The last
+// instance: these replace the vector types' definitions for the rest of the file.
+#undef TL
+#undef TM
+#undef LANES_OF
+#undef SEL
+#undef MNOT
+#undef GT
+#undef GE
+#undef LT
+#undef LE
+#undef EQ
+#undef NE
+#undef IEQ
+#undef ILT
+#undef ITEST
+#define TM __mmask16
+// A block's lane state is used where it lies in the group (memory aligned to 16 bytes).
+typedef group_vf16 group_vf16_rows __attribute__((aligned(4)));
+#define TL group_vf16_rows
+#define LANES_OF(m) ((TI)_mm512_maskz_mov_epi32((m), _mm512_set1_epi32(-1)))
+#define SEL(m, a, b) ((T)_mm512_mask_blend_ps((m), (__m512)((b) - (T){0}), (__m512)((a) - (T){0})))
+#define MNOT(m) ((__mmask16) ~(m))
+#define GROUP_CMP(a, b, predicate) _mm512_cmp_ps_mask((__m512)((a) - (T){0}), (__m512)((b) - (T){0}), predicate)
+#define GT(a, b) GROUP_CMP(a, b, _CMP_GT_OQ)
+#define GE(a, b) GROUP_CMP(a, b, _CMP_GE_OQ)
+#define LT(a, b) GROUP_CMP(a, b, _CMP_LT_OQ)
+#define LE(a, b) GROUP_CMP(a, b, _CMP_LE_OQ)
+#define EQ(a, b) GROUP_CMP(a, b, _CMP_EQ_OQ)
+#define NE(a, b) GROUP_CMP(a, b, _CMP_NEQ_UQ)
+#define IEQ(a, b) _mm512_cmpeq_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
+#define ILT(a, b) _mm512_cmplt_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
+#define ITEST(a, b) _mm512_test_epi32_mask((__m512i)((a) + (TI){0}), (__m512i)((b) + (TI){0}))
 #define MINV(a, b) ((T)_mm512_min_ps((__m512)(a), (__m512)(b)))
 #define MAXV(a, b) ((T)_mm512_max_ps((__m512)(a), (__m512)(b)))
 #define K_ATTR __attribute__((target("avx512f"), always_inline))
-#define K_ATTR_ROWS __attribute__((target("avx512f")))
+#define K_ATTR_ROWS __attribute__((target("avx512f,prfchw"))) // prefetchw: every AVX-512 processor has it
 #define K_ATTR_INLINE __attribute__((target("avx512f"), always_inline))
+
+// The sixteen vectors at v as a 16 x 16 matrix of floats, transposed in place.
+static inline K_ATTR_INLINE void transpose16_avx512(__m512 *v)
+{
+	__m512 t[16], u[16];
+	for (int k = 0; k < 8; k++) {
+		t[2 * k] = _mm512_unpacklo_ps(v[2 * k], v[2 * k + 1]);
+		t[2 * k + 1] = _mm512_unpackhi_ps(v[2 * k], v[2 * k + 1]);
+	}
+	for (int k = 0; k < 4; k++) {
+		u[4 * k] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
+		u[4 * k + 1] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
+		u[4 * k + 2] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
+		u[4 * k + 3] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
+	}
+	for (int k = 0; k < 2; k++) {
+		for (int j = 0; j < 4; j++) {
+			t[8 * k + j] = _mm512_shuffle_f32x4(u[8 * k + j], u[8 * k + j + 4], 0x88);
+			t[8 * k + j + 4] = _mm512_shuffle_f32x4(u[8 * k + j], u[8 * k + j + 4], 0xDD);
+		}
+	}
+	for (int j = 0; j < 8; j++) {
+		v[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+		v[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
+	}
+}
+
+// GROUP_WRITE_LANES's joints by transposes: a chain's records are contiguous floats (x, y,
+// angle, 1, 1 per joint), so the rows x0 y0 a0 1 1 x1 ... transposed 16 at a time give each chain
+// 16 of its floats in one vector and one store (lane-by-lane writes were most of a pose's time).
+_Static_assert(sizeof(spring_xform2) == 5 * sizeof(float), "a joint record is five floats");
+static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int per, size_t live, int count, const T *xs,
+                                                     const T *ys, const T *as)
+{
+	__m512 rows[5 * GROUP_POSE_JOINTS];
+	const __m512 one = _mm512_set1_ps(1.0f);
+	for (int i = 0; i < count; i++) {
+		rows[5 * i] = (__m512)xs[i];
+		rows[5 * i + 1] = (__m512)ys[i];
+		rows[5 * i + 2] = (__m512)as[i];
+		rows[5 * i + 3] = one;
+		rows[5 * i + 4] = one;
+	}
+	const int floats = 5 * count, tiles = (floats + 15) / 16;
+	for (int m = floats; m < 16 * tiles; m++) {
+		rows[m] = one;
+	}
+	for (int t = 0; t < tiles; t++) {
+		transpose16_avx512(rows + 16 * t);
+		const int valid = floats - 16 * t < 16 ? floats - 16 * t : 16;
+		const __mmask16 mask = (__mmask16)((1u << valid) - 1u);
+		for (size_t q = 0; q < live; q++) {
+			_mm512_mask_storeu_ps((float *)(void *)(first + q * (size_t)per) + 16 * t, mask, rows[16 * t + q]);
+		}
+	}
+}
+#undef GROUP_WRITE_JOINTS
+#define GROUP_WRITE_JOINTS(S)
+#undef GROUP_POSE_BATCH
+#define GROUP_POSE_BATCH GROUP_POSE_JOINTS
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
+#undef GROUP_CMP
+#undef GROUP_WRITE_JOINTS
+#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
+#undef GROUP_POSE_BATCH
+#define GROUP_POSE_BATCH 1
 #endif
 
 // `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
@@ -871,11 +1113,18 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const int count = group->chain_count;
+	const group_layout l = layout(group);
+	float *targets = gtargets(group, &l); // scratch: written while checking (a refusal leaves no trace)
+	const size_t stride = (size_t)group->stride;
 	for (int j = 0; j < count; j++) {
 		spring_result r = spring_chain2d_internal_check_root(roots[j]);
 		if (r != SPRING_OK) {
 			return r;
 		}
+		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
+		targets[j] = to.position.x;
+		targets[stride + (size_t)j] = to.position.y;
+		targets[2u * stride + (size_t)j] = to.angle;
 	}
 	spring_result r = spring_chain2d_internal_check_frame_dt(frame_dt);
 	if (r != SPRING_OK) {
@@ -885,14 +1134,6 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	int steps = spring_clock_advance(&group->clock, frame_dt);
 	if (steps < 0) {
 		return (spring_result)(-steps);
-	}
-	const group_layout l = layout(group);
-	float *tox = grow(group, &l, R_TOX), *toy = grow(group, &l, R_TOY), *toa = grow(group, &l, R_TOA);
-	for (int j = 0; j < count; j++) {
-		const spring_xform2 to = spring_chain2d_internal_clean_root(roots[j]);
-		tox[j] = to.position.x;
-		toy[j] = to.position.y;
-		toa[j] = to.angle;
 	}
 	// The timeline's values of the frame and of each step (the same for every chain).
 	spring_chain2d_basis *bases = gbases(group, &l);
@@ -934,7 +1175,9 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .pv = garr(group, &l, G_PV),
 	                  .vp = garr(group, &l, G_VP),
 	                  .vv = garr(group, &l, G_VV),
-	                  .rows = grow(group, &l, 0),
+	                  .same = gsame(group, &l),
+	                  .rows = grows(group, &l),
+	                  .targets = targets,
 	                  .k15 = k15,
 	                  .rest = shape.rest,
 	                  .limit = limit,
@@ -1019,7 +1262,7 @@ bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chai
 	}
 	const group_layout l = layout(group);
 	int32_t mask;
-	memcpy(&mask, &grow(group, &l, SPRING_CHAIN2D_LN_RESTING)[chain], sizeof mask);
+	memcpy(&mask, grow(group, &l, SPRING_CHAIN2D_LN_RESTING, chain), sizeof mask);
 	return mask != 0;
 }
 
@@ -1043,11 +1286,11 @@ static void pose_of(const spring_chain2d_group *g, const group_layout *l, int j,
 {
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(g, l), &shape);
-	const spring_xform2 root = {{grow(g, l, SPRING_CHAIN2D_LN_RX)[j], grow(g, l, SPRING_CHAIN2D_LN_RY)[j]},
-	                            grow(g, l, SPRING_CHAIN2D_LN_RA)[j],
+	const spring_xform2 root = {{*grow(g, l, SPRING_CHAIN2D_LN_RX, j), *grow(g, l, SPRING_CHAIN2D_LN_RY, j)},
+	                            *grow(g, l, SPRING_CHAIN2D_LN_RA, j),
 	                            {1.0f, 1.0f}};
-	const spring_xform2 prev_root = {{grow(g, l, SPRING_CHAIN2D_LN_QX)[j], grow(g, l, SPRING_CHAIN2D_LN_QY)[j]},
-	                                 grow(g, l, SPRING_CHAIN2D_LN_QA)[j],
+	const spring_xform2 prev_root = {{*grow(g, l, SPRING_CHAIN2D_LN_QX, j), *grow(g, l, SPRING_CHAIN2D_LN_QY, j)},
+	                                 *grow(g, l, SPRING_CHAIN2D_LN_QA, j),
 	                                 {1.0f, 1.0f}};
 	const spring_chain2d_pose_src src = {garr(g, l, G_PREV) + j, garr(g, l, G_ANGLE) + j, garr(g, l, G_SIN) + j,
 	                                     garr(g, l, G_COS) + j,  garr(g, l, G_KEY) + j,   (ptrdiff_t)g->stride,
@@ -1083,7 +1326,7 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 	                      group->chain_count,       garr(group, &l, G_PREV),
 	                      garr(group, &l, G_ANGLE), garr(group, &l, G_SIN),
 	                      garr(group, &l, G_COS),   garr(group, &l, G_KEY),
-	                      grow(group, &l, 0),       group_lengths(group, &l),
+	                      grows(group, &l),         group_lengths(group, &l),
 	                      group->clock.alpha,       joints};
 	run_poses(&r);
 	return SPRING_OK;
@@ -1094,7 +1337,7 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 
 static uint64_t group_shape(const spring_chain2d_group *g, const group_layout *l)
 {
-	static const char tag[] = "chain2d_group";
+	static const char tag[] = "chain2d_group, rows by blocks"; // the rows' layout: older blobs are refused
 	uint64_t h = spring_hash(SPRING_HASH_INIT, tag, sizeof tag);
 	h = spring_hash(h, &g->chain_count, sizeof g->chain_count);
 	h = spring_hash(h, &g->segment_count, sizeof g->segment_count);

@@ -179,10 +179,25 @@ static inline int32_t spring_chain2d_bits(float x)
 	return i;
 }
 
+// The lane arithmetic's comparisons (chain2d_kernel.h) as C's operators: masks of type TI, 0 or 1
+// in the plain-float instances, lanes of 0 or -1 with GCC's vector types. The AVX-512 instance
+// replaces them (chain2d_group.c); they stay defined for the group's own instances.
+#define GT(a, b) ((a) > (b))
+#define GE(a, b) ((a) >= (b))
+#define LT(a, b) ((a) < (b))
+#define LE(a, b) ((a) <= (b))
+#define EQ(a, b) ((a) == (b))
+#define NE(a, b) ((a) != (b))
+#define IEQ(a, b) ((a) == (b))
+#define ILT(a, b) ((a) < (b))
+#define ITEST(a, b) (((a) & (b)) != 0)
+
 // The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
 // _step, _lerp and spring_chain2d_lane_step_in.
 #define T float
 #define TI int
+#define TM int
+#define TL float
 #define K(name) spring_chain2d_lane_##name
 #define SEL(m, a, b) ((m) ? (a) : (b))
 #define TOINT(x) ((int)(x))
@@ -208,6 +223,8 @@ SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
 SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef T
 #undef TI
+#undef TM
+#undef TL
 #undef K
 #undef SEL
 #undef TOINT
@@ -279,18 +296,19 @@ typedef struct spring_chain2d_pose_src {
 	int n;
 } spring_chain2d_pose_src;
 
-/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): forward
-/// kinematics in float, each joint the drawn root plus the sum of the segments' vectors before it.
-/// `joints` (n + 1) and `local_angles` (n) are optional.
-static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
-                                            float alpha, spring_xform2 *joints, float *local_angles)
+/// spring_chain2d_pose_walk with `alpha` as given (0 or 1 exactly: `at` a constant in each copy,
+/// -1 any other alpha).
+static inline void spring_chain2d_pose_walk_at(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
+                                               float alpha, int at_end, spring_xform2 *joints, float *local_angles)
 {
 	const spring_xform2 at = spring_chain2d_pose_root(prev_root, root, alpha);
 	float ox = 0.0f, oy = 0.0f;
 	float parent = at.angle;
 	for (int i = 0; i < src->n; i++) {
 		const ptrdiff_t k = i * src->stride;
-		float a = spring_chain2d_pose_angle(src->prev[k], src->angle[k], alpha);
+		float a = at_end == 0   ? src->prev[k]
+		          : at_end == 1 ? src->angle[k]
+		                        : spring_chain2d_pose_angle(src->prev[k], src->angle[k], alpha);
 		if (joints) {
 			spring_xform2 j = {{at.position.x + ox, at.position.y + oy}, a, {1.0f, 1.0f}};
 			joints[i] = j;
@@ -307,6 +325,21 @@ static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, 
 	if (joints) {
 		spring_xform2 tip = {{at.position.x + ox, at.position.y + oy}, parent, {1.0f, 1.0f}};
 		joints[src->n] = tip;
+	}
+}
+
+/// The pose between the last two steps at `alpha` (see spring_chain2d_get_pose): forward
+/// kinematics in float, each joint the drawn root plus the sum of the segments' vectors before it.
+/// `joints` (n + 1) and `local_angles` (n) are optional.
+static inline void spring_chain2d_pose_walk(const spring_chain2d_pose_src *src, spring_xform2 prev_root, spring_xform2 root,
+                                            float alpha, spring_xform2 *joints, float *local_angles)
+{
+	if (alpha == 0.0f) {
+		spring_chain2d_pose_walk_at(src, prev_root, root, 0.0f, 0, joints, local_angles);
+	} else if (alpha == 1.0f) {
+		spring_chain2d_pose_walk_at(src, prev_root, root, 1.0f, 1, joints, local_angles);
+	} else {
+		spring_chain2d_pose_walk_at(src, prev_root, root, alpha, -1, joints, local_angles);
 	}
 }
 

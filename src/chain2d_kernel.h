@@ -7,7 +7,11 @@
 //
 // The includer defines:
 //   T            the float type (float, or a vector of floats)
-//   TI           the matching 32-bit integer type (comparisons of T give TI masks)
+//   TI           the matching 32-bit integer type
+//   TM           the masks' type (TI, or AVX-512's __mmask16)
+//   TL           T as stored in a chain's lane state (K(lane)): T, or T with a float's alignment
+//   GT(a, b), GE, LT, LE, EQ, NE  per lane a > b, ... of T values (or float constants), as TM
+//   IEQ(a, b), ILT(a, b), ITEST(a, b)  per lane a == b, a < b and (a & b) != 0 of TI values, as TM
 //   K(name)      the name of this instance's function `name`
 //   SEL(m, a, b) per lane: a where the mask m is set, otherwise b (a, b of type T)
 //   TOINT(x)     x (whole numbers) converted to TI
@@ -18,7 +22,7 @@
 //   ANY(m)       true when a lane of the mask is set
 //   MINV(a, b)   a < b ? a : b per lane; MAXV(a, b) a > b ? a : b (x86's minps and maxps)
 //   SPLAT(c)     the constant c in every lane
-// and may define K_ATTR (a target attribute). Comparisons give masks that & and | combine.
+// and may define K_ATTR (a target attribute). Masks combine with &, | and ^.
 //
 // Everything here is finite for finite inputs within the documented bounds; nothing can produce
 // an infinity or a NaN that reaches the state (see K(step)).
@@ -34,20 +38,20 @@
 /// rounding trick needs |x / 2pi| < 2^22).
 static inline K_ATTR T K(fold)(T x)
 {
-	x = SEL(x > SPRING_LANE_FOLD_MAX, SPLAT(SPRING_LANE_FOLD_MAX), x);
-	x = SEL(x < -SPRING_LANE_FOLD_MAX, SPLAT(-SPRING_LANE_FOLD_MAX), x);
+	x = SEL(GT(x, SPRING_LANE_FOLD_MAX), SPLAT(SPRING_LANE_FOLD_MAX), x);
+	x = SEL(LT(x, -SPRING_LANE_FOLD_MAX), SPLAT(-SPRING_LANE_FOLD_MAX), x);
 	T k = (x * SPRING_LANE_INV_TWO_PI + SPRING_LANE_ROUND) - SPRING_LANE_ROUND; // nearest, ties to even
 	T f = x - k * SPRING_LANE_TWO_PI;
-	f = SEL(f > SPRING_LANE_PI, f - SPRING_LANE_TWO_PI, f);
-	return SEL(f <= -SPRING_LANE_PI, f + SPRING_LANE_TWO_PI, f);
+	f = SEL(GT(f, SPRING_LANE_PI), f - SPRING_LANE_TWO_PI, f);
+	return SEL(LE(f, -SPRING_LANE_PI), f + SPRING_LANE_TWO_PI, f);
 }
 
 /// x folded as K(fold) does, for |x| < 3 pi (a sum or difference of two folded angles): one
 /// subtraction or addition of 2 pi, exact (Sterbenz), chosen without a branch.
 static inline K_ATTR T K(wrap)(T x)
 {
-	T f = SEL(x > SPRING_LANE_PI, x - SPRING_LANE_TWO_PI, x);
-	return SEL(f <= -SPRING_LANE_PI, f + SPRING_LANE_TWO_PI, f);
+	T f = SEL(GT(x, SPRING_LANE_PI), x - SPRING_LANE_TWO_PI, x);
+	return SEL(LE(f, -SPRING_LANE_PI), f + SPRING_LANE_TWO_PI, f);
 }
 
 /// sin and cos of a folded angle x (|x| <= pi): the nearest quarter turn q pi/2 removed in three
@@ -60,10 +64,10 @@ static inline K_ATTR void K(sincos)(T x, T *s, T *c)
 	T sp = r + (r * z) * (SPRING_LANE_S1 + z * (SPRING_LANE_S2 + z * SPRING_LANE_S3));
 	T cp = (SPLAT(1.0f) - z * 0.5f) + (z * z) * (SPRING_LANE_C1 + z * (SPRING_LANE_C2 + z * SPRING_LANE_C3));
 	TI n = TOINT(q);
-	TI odd = (n & 1) != 0;
+	TM odd = ITEST(n, 1);
 	T so = SEL(odd, cp, sp), co = SEL(odd, sp, cp);
-	*s = SEL((n & 2) != 0, -so, so);
-	*c = SEL(((n + 1) & 2) != 0, -co, co);
+	*s = SEL(ITEST(n, 2), -so, so);
+	*c = SEL(ITEST(n + 1, 2), -co, co);
 }
 
 /// A segment's field at its world angle x (folded): the angular acceleration `alpha` (rad/s^2) the
@@ -103,7 +107,7 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T
 	T t = animated ? K(fold)((parent + rest) + offset) : K(wrap)(parent + rest);
 	T delta = K(wrap)(t - x0);
 	T excess = stiff_field - held_max;
-	TI stiff = excess > 0.0f;
+	TM stiff = GT(excess, 0.0f);
 	T inv = ANY(stiff) ? SPLAT(1.0f) / (in->w2 + SEL(stiff, excess, SPLAT(0.0f))) : in->inv_w2;
 	T error = SEL(stiff, delta * (in->w2 * inv), delta) + alpha * inv;
 	error = MAXV(MINV(error, SPLAT(SPRING_LANE_ERROR_MAX)), SPLAT(-SPRING_LANE_ERROR_MAX));
@@ -113,15 +117,15 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T
 	// The new angle: one wrap unless a lane left the three half turns it covers (a violent step,
 	// rare); K(fold) gives the same bits on the lanes where both apply.
 	T nx = x0 + (ne - e);
-	nx = ANY(FABS(nx) >= SPRING_LANE_WRAP_MAX) ? K(fold)(nx) : K(wrap)(nx);
+	nx = ANY(GE(FABS(nx), SPRING_LANE_WRAP_MAX)) ? K(fold)(nx) : K(wrap)(nx);
 	nv = MAXV(MINV(nv, max_speed), -max_speed);
 	if (limited) { // some lane has a limit (otherwise none is crossed: the same bits)
 		T swing = K(wrap)(nx - t);
-		TI over = (in->limit > 0.0f) & (FABS(swing) > in->limit);
-		TI up = swing > 0.0f;
+		TM over = GT(in->limit, 0.0f) & GT(FABS(swing), in->limit);
+		TM up = GT(swing, 0.0f);
 		T edge = K(wrap)(t + SEL(up, in->limit, -in->limit));
 		nx = SEL(over, edge, nx);
-		TI outward = over & (nv != 0.0f) & ((nv > 0.0f) == up);
+		TM outward = over & NE(nv, 0.0f) & MNOT(GT(nv, 0.0f) ^ up);
 		nv = SEL(outward, SPLAT(0.0f), nv);
 	}
 	*x = nx;
@@ -145,13 +149,13 @@ typedef struct K(chain_in) {
 static inline K_ATTR void K(segment_field)(const K(chain_in) * chain, int turning, T inertia, T k15, T *x, T *alpha, T *stiff,
                                            T *s, T *c, T *key)
 {
-	T x0 = turning ? SEL(chain->turn != 0.0f, K(wrap)(*x + chain->turn), *x) : *x;
+	T x0 = turning ? SEL(NE(chain->turn, 0.0f), K(wrap)(*x + chain->turn), *x) : *x;
 	T held;
 	K(field)(x0, inertia, k15, chain->fx, chain->fy, chain->px, chain->py, alpha, &held, s, c);
 	// The steady field's stiffness at its balance, |g + w| k15, counts wherever the segment is: far
 	// from the balance a strong steady field would otherwise whip it round and round.
 	T steady = chain->steady * k15;
-	*stiff = SEL(steady > held, steady, held);
+	*stiff = SEL(GT(steady, held), steady, held);
 	*key = x0;
 	*x = x0;
 }
@@ -175,14 +179,14 @@ static inline K_ATTR T K(lerp)(T from, T to, T alpha)
 /// A chain's state between steps, one lane per chain (SPRING_CHAIN2D_LN_* order; the resting flag
 /// as a mask's bits).
 typedef struct K(lane) {
-	T v[SPRING_CHAIN2D_LN_COUNT];
+	TL v[SPRING_CHAIN2D_LN_COUNT];
 } K(lane);
 
 /// The timeline's values of one frame and step (spring_chain2d_basis), in every lane.
 typedef struct K(basis) {
 	T r[6];       // 1/s: the reciprocals of the knots' distances
 	T elapsed;    // s: the new knot's gap
-	TI hitch;     // the knots before the new one are dropped
+	TM hitch;     // the knots before the new one are dropped
 	T w1, w2, w3; // the step's Newton basis
 	T inv_span;   // 1/s: over the path time since the last step
 	int has_span; // that time is positive (otherwise the pivot keeps its velocity)
@@ -196,7 +200,7 @@ typedef struct K(basis) {
 
 /// The Newton coefficients of the pivot's path through the displacements d (x y pairs, newest
 /// first); a reciprocal of 0 (a knot the path does not have yet) drops the orders that need it.
-static inline K_ATTR void K(fit)(const T *r, const T *d, T *coef)
+static inline K_ATTR void K(fit)(const T *r, const TL *d, TL *coef)
 {
 	for (int k = 0; k < 2; k++) {
 		T a1 = d[k] * r[0], b1 = d[2 + k] * r[1], c1 = d[4 + k] * r[2];
@@ -212,10 +216,10 @@ static inline K_ATTR void K(fit)(const T *r, const T *d, T *coef)
 /// pivot, kept relative to the newest knot, moves back by it.
 static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 {
-	T *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
+	TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
 	T dx = tox - v[SPRING_CHAIN2D_LN_INX], dy = toy - v[SPRING_CHAIN2D_LN_INY];
 	T dist = SQRT(dx * dx + dy * dy), most = v[SPRING_CHAIN2D_LN_MAXV] * p->elapsed;
-	TI over = (v[SPRING_CHAIN2D_LN_MAXV] > 0.0f) & (dist > most);
+	TM over = GT(v[SPRING_CHAIN2D_LN_MAXV], 0.0f) & GT(dist, most);
 	T scale = SEL(over, most / dist, SPLAT(1.0f));
 	dx = dx * scale;
 	dy = dy * scale;
@@ -234,17 +238,17 @@ static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 
 /// Asleep through a whole frame to (tox, toy, toa): resting, the root already there and the same as
 /// the frame before, the pivot at rest on its path (no step would move anything).
-static inline K_ATTR TI K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
+static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 {
-	const T *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
-	TI same = (BITS(tox) == BITS(v[SPRING_CHAIN2D_LN_RX])) & (BITS(toy) == BITS(v[SPRING_CHAIN2D_LN_RY])) &
-	          (BITS(toa) == BITS(v[SPRING_CHAIN2D_LN_RA]));
-	TI held = (BITS(tox) == BITS(v[SPRING_CHAIN2D_LN_IX])) & (BITS(toy) == BITS(v[SPRING_CHAIN2D_LN_IY])) &
-	          (BITS(toa) == BITS(v[SPRING_CHAIN2D_LN_IA]));
-	TI still = (BITS(tox) == BITS(v[SPRING_CHAIN2D_LN_INX])) & (BITS(toy) == BITS(v[SPRING_CHAIN2D_LN_INY])) & (d[0] == 0.0f) &
-	           (d[1] == 0.0f) & (d[2] == 0.0f) & (d[3] == 0.0f) & (d[4] == 0.0f) & (d[5] == 0.0f) &
-	           (v[SPRING_CHAIN2D_LN_PIVX] == 0.0f) & (v[SPRING_CHAIN2D_LN_PIVY] == 0.0f);
-	return (BITS(v[SPRING_CHAIN2D_LN_RESTING]) != 0) & same & held & still;
+	const TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
+	TM same = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_RX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_RY])) &
+	          IEQ(BITS(toa), BITS(v[SPRING_CHAIN2D_LN_RA]));
+	TM held = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_IX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_IY])) &
+	          IEQ(BITS(toa), BITS(v[SPRING_CHAIN2D_LN_IA]));
+	TM still = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_INX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_INY])) & EQ(d[0], 0.0f) &
+	           EQ(d[1], 0.0f) & EQ(d[2], 0.0f) & EQ(d[3], 0.0f) & EQ(d[4], 0.0f) & EQ(d[5], 0.0f) &
+	           EQ(v[SPRING_CHAIN2D_LN_PIVX], 0.0f) & EQ(v[SPRING_CHAIN2D_LN_PIVY], 0.0f);
+	return ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1) & same & held & still;
 }
 
 /// The chain-level start of a step: the pivot's velocity u from its path; the root of the
@@ -254,10 +258,10 @@ static inline K_ATTR TI K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 /// step's and the pivot neither moves nor did. For an awake lane: the root turned by more than
 /// max_root_angular_speed allows carries the excess rigidly (`turn`), the pivot's acceleration,
 /// the roots and velocity move on, and the chain wakes. *ch receives what the segments read.
-static inline K_ATTR TI K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, T toa, TI frame_awake, TI same_extra,
-                                 K(chain_in) * ch, TI *still)
+static inline K_ATTR TM K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, T toa, TM frame_awake, TM same_extra,
+                                 K(chain_in) * ch, TM *still)
 {
-	T *v = L->v;
+	TL *v = L->v;
 	T prx = (p->w1 * v[SPRING_CHAIN2D_LN_COEF] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 2]) + p->w3 * v[SPRING_CHAIN2D_LN_COEF + 4];
 	T pry = (p->w1 * v[SPRING_CHAIN2D_LN_COEF + 1] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 3]) +
 	        p->w3 * v[SPRING_CHAIN2D_LN_COEF + 5];
@@ -268,29 +272,29 @@ static inline K_ATTR TI K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, 
 	}
 	// Bounded, so no difference of two infinities arises later (a root jumping across the whole
 	// range every step is far below it).
-	ux = SEL(ux > SPRING_LANE_SPEED_MAX, SPLAT(SPRING_LANE_SPEED_MAX), ux);
-	ux = SEL(ux < -SPRING_LANE_SPEED_MAX, SPLAT(-SPRING_LANE_SPEED_MAX), ux);
-	uy = SEL(uy > SPRING_LANE_SPEED_MAX, SPLAT(SPRING_LANE_SPEED_MAX), uy);
-	uy = SEL(uy < -SPRING_LANE_SPEED_MAX, SPLAT(-SPRING_LANE_SPEED_MAX), uy);
+	ux = SEL(GT(ux, SPRING_LANE_SPEED_MAX), SPLAT(SPRING_LANE_SPEED_MAX), ux);
+	ux = SEL(LT(ux, -SPRING_LANE_SPEED_MAX), SPLAT(-SPRING_LANE_SPEED_MAX), ux);
+	uy = SEL(GT(uy, SPRING_LANE_SPEED_MAX), SPLAT(SPRING_LANE_SPEED_MAX), uy);
+	uy = SEL(LT(uy, -SPRING_LANE_SPEED_MAX), SPLAT(-SPRING_LANE_SPEED_MAX), uy);
 	v[SPRING_CHAIN2D_LN_PIVX] = prx;
 	v[SPRING_CHAIN2D_LN_PIVY] = pry;
 	// The frame's root at its fraction f, counted back from its end (exactly the end at f = 1).
 	T atx = tox - (tox - v[SPRING_CHAIN2D_LN_IX]) * p->g;
 	T aty = toy - (toy - v[SPRING_CHAIN2D_LN_IY]) * p->g;
 	T ata = K(wrap)(toa - K(wrap)(toa - v[SPRING_CHAIN2D_LN_IA]) * p->g);
-	TI same = (BITS(atx) == BITS(v[SPRING_CHAIN2D_LN_RX])) & (BITS(aty) == BITS(v[SPRING_CHAIN2D_LN_RY])) &
-	          (BITS(ata) == BITS(v[SPRING_CHAIN2D_LN_RA])) & same_extra;
-	TI unmoved = (ux == 0.0f) & (uy == 0.0f);
-	TI resting = BITS(v[SPRING_CHAIN2D_LN_RESTING]) != 0;
-	TI awake = frame_awake & MNOT(resting & same & unmoved);
+	TM same = IEQ(BITS(atx), BITS(v[SPRING_CHAIN2D_LN_RX])) & IEQ(BITS(aty), BITS(v[SPRING_CHAIN2D_LN_RY])) &
+	          IEQ(BITS(ata), BITS(v[SPRING_CHAIN2D_LN_RA])) & same_extra;
+	TM unmoved = EQ(ux, 0.0f) & EQ(uy, 0.0f);
+	TM resting = ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1);
+	TM awake = frame_awake & MNOT(resting & same & unmoved);
 	T rvx = v[SPRING_CHAIN2D_LN_VX], rvy = v[SPRING_CHAIN2D_LN_VY];
-	*still = awake & same & unmoved & (rvx == 0.0f) & (rvy == 0.0f);
+	*still = awake & same & unmoved & EQ(rvx, 0.0f) & EQ(rvy, 0.0f);
 	T turn = SPLAT(0.0f);
 	if (p->turns) {
 		T d = K(wrap)(ata - v[SPRING_CHAIN2D_LN_RA]);
 		T most = v[SPRING_CHAIN2D_LN_MAXW] * p->step;
-		TI over = (v[SPRING_CHAIN2D_LN_MAXW] > 0.0f) & (FABS(d) > most);
-		turn = SEL(over, SEL(d > 0.0f, d - most, d + most), SPLAT(0.0f));
+		TM over = GT(v[SPRING_CHAIN2D_LN_MAXW], 0.0f) & GT(FABS(d), most);
+		turn = SEL(over, SEL(GT(d, 0.0f), d - most, d + most), SPLAT(0.0f));
 		T s, c;
 		K(sincos)(turn, &s, &c);
 		T nx = rvx * c - rvy * s, ny = rvx * s + rvy * c;
@@ -298,10 +302,10 @@ static inline K_ATTR TI K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, 
 		rvy = SEL(over, ny, rvy);
 	}
 	T px = (ux - rvx) * p->inv_step, py = (uy - rvy) * p->inv_step;
-	px = SEL(px > SPRING_LANE_ACCEL_MAX, SPLAT(SPRING_LANE_ACCEL_MAX), px);
-	px = SEL(px < -SPRING_LANE_ACCEL_MAX, SPLAT(-SPRING_LANE_ACCEL_MAX), px);
-	py = SEL(py > SPRING_LANE_ACCEL_MAX, SPLAT(SPRING_LANE_ACCEL_MAX), py);
-	py = SEL(py < -SPRING_LANE_ACCEL_MAX, SPLAT(-SPRING_LANE_ACCEL_MAX), py);
+	px = SEL(GT(px, SPRING_LANE_ACCEL_MAX), SPLAT(SPRING_LANE_ACCEL_MAX), px);
+	px = SEL(LT(px, -SPRING_LANE_ACCEL_MAX), SPLAT(-SPRING_LANE_ACCEL_MAX), px);
+	py = SEL(GT(py, SPRING_LANE_ACCEL_MAX), SPLAT(SPRING_LANE_ACCEL_MAX), py);
+	py = SEL(LT(py, -SPRING_LANE_ACCEL_MAX), SPLAT(-SPRING_LANE_ACCEL_MAX), py);
 	ch->fx = v[SPRING_CHAIN2D_LN_FX];
 	ch->fy = v[SPRING_CHAIN2D_LN_FY];
 	ch->steady = v[SPRING_CHAIN2D_LN_STEADY];

@@ -258,6 +258,75 @@ static int test_comparison_can_fail(void)
 	return 0;
 }
 
+// Long chains on every kernel: 20 segments (AVX-512 writes a pose's joints 16 at a time, so 21
+// joints take two groups, the second partial) and 21 chains (a partial block), every pose read
+// at once against the single twins; the joints array has exactly the capacity asked and a guard
+// after it stays untouched.
+#define LONG_SEGMENTS 20
+#define LONG_CHAINS 21
+static int long_chains_once(void)
+{
+	spring_chain2d_segment segs[LONG_SEGMENTS];
+	shape(segs, LONG_SEGMENTS);
+	spring_chain2d_desc d = {.segment_count = LONG_SEGMENTS, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_xform2 roots[LONG_CHAINS];
+	spring_chain2d *single[LONG_CHAINS];
+	for (int j = 0; j < LONG_CHAINS; j++) {
+		roots[j] = root_of(j, 0);
+		spring_chain2d_desc each = d;
+		each.root = roots[j];
+		ENSURE(spring_chain2d_create(&each, &single[j], NULL) == SPRING_OK);
+	}
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = LONG_CHAINS, .roots = roots};
+	spring_chain2d_group *g = NULL;
+	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
+	enum { PER = LONG_SEGMENTS + 1, ALL = LONG_CHAINS * PER, GUARD = 8 };
+	static spring_xform2 all[ALL + GUARD];
+	int failed = 0;
+	for (int f = 1; f <= 40 && !failed; f++) {
+		for (int j = 0; j < LONG_CHAINS; j++) {
+			roots[j] = root_of(j, f);
+			failed |= spring_chain2d_update(single[j], roots[j], f % 4 == 0 ? 0.011f : 1.0f / 60.0f) != SPRING_OK;
+		}
+		failed |= spring_chain2d_group_update(g, roots, f % 4 == 0 ? 0.011f : 1.0f / 60.0f) != SPRING_OK;
+		memset(all, 0x5a, sizeof all);
+		failed |= spring_chain2d_group_get_poses(g, all, ALL) != SPRING_OK;
+		for (int j = 0; j < LONG_CHAINS && !failed; j++) {
+			spring_xform2 b[PER];
+			failed |= spring_chain2d_get_pose(single[j], b, NULL, PER) != SPRING_OK;
+			if (memcmp(all + (size_t)j * PER, b, sizeof b) != 0) {
+				printf("    frame %d chain %d: pose differs\n", f, j);
+				failed = 1;
+			}
+		}
+		for (int k = 0; k < (int)(GUARD * sizeof all[0]) && !failed; k++) {
+			failed |= ((const unsigned char *)(all + ALL))[k] != 0x5a;
+		}
+	}
+	for (int j = 0; j < LONG_CHAINS; j++) {
+		spring_chain2d_destroy(single[j]);
+	}
+	spring_chain2d_group_destroy(g);
+	ENSURE(!failed);
+	return 0;
+}
+
+static int test_long_chains_poses(void)
+{
+	int tried = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			continue;
+		}
+		int failed = long_chains_once();
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		tried++;
+	}
+	ENSURE(tried >= 1);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory
 
@@ -500,6 +569,7 @@ int main(int argc, char **argv)
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_group_is_single_chains_bit_for_bit);
 	RUN_TEST(test_comparison_can_fail);
+	RUN_TEST(test_long_chains_poses);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_bad_descriptions);
 	RUN_TEST(test_bad_input_changes_nothing);
