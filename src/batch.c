@@ -222,22 +222,33 @@ static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *
 }
 #endif
 
+// The kernels a range goes through, widest first: the path's own, then each narrower one.
+enum { KERNELS_16 = 1, KERNELS_8 = 2, KERNELS_4 = 4 };
+static unsigned kernels_in_use(void)
+{
+	switch (spring_internal_batch_current_path()) {
+	case SPRING_INTERNAL_BATCH_AVX512: return KERNELS_16 | KERNELS_8 | KERNELS_4;
+	case SPRING_INTERNAL_BATCH_AVX2: return KERNELS_8 | KERNELS_4;
+	case SPRING_INTERNAL_BATCH_SSE2:
+	case SPRING_INTERNAL_BATCH_SIMD128: return KERNELS_4;
+	default: return 0;
+	}
+}
+
 // Springs [0, n) of a job: the whole vectors by the path's kernel, what is left by the narrower
 // ones (on AVX-512: 8 then 4 lanes), the last few one at a time; every kernel gives the same
 // bits. Returns the first refused spring's index, or -1.
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	const spring_internal_batch_path path = spring_internal_batch_current_path();
-	(void)path; // unused in builds without vectors
+	const unsigned use = kernels_in_use();
+	(void)use; // unused in builds without vectors
 #if BATCH_X86
-	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
-	done = avx512 ? soa_from(soa_avx512, job, done, n, &bad) : done;
-	done = avx2 ? soa_from(soa_avx2, job, done, n, &bad) : done;
-	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? soa_from(soa_v4, job, done, n, &bad) : done;
+	done = use & KERNELS_16 ? soa_from(soa_avx512, job, done, n, &bad) : done;
+	done = use & KERNELS_8 ? soa_from(soa_avx2, job, done, n, &bad) : done;
 #endif
-#if BATCH_SIMD128
-	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? soa_from(soa_v4, job, done, n, &bad) : done;
+#if BATCH_X86 || BATCH_SIMD128
+	done = use & KERNELS_4 ? soa_from(soa_v4, job, done, n, &bad) : done;
 #endif
 	for (int i = done; i < n; i++) {
 		if (step_one(job, i) != SPRING_OK && bad < 0) {
@@ -250,16 +261,14 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	const spring_internal_batch_path path = spring_internal_batch_current_path();
-	(void)path; // unused in builds without vectors
+	const unsigned use = kernels_in_use();
+	(void)use; // unused in builds without vectors
 #if BATCH_X86
-	const int avx512 = path == SPRING_INTERNAL_BATCH_AVX512, avx2 = avx512 || path == SPRING_INTERNAL_BATCH_AVX2;
-	done = avx512 ? aos_from(aos_avx512, st, states, targets, done, n, &bad) : done;
-	done = avx2 ? aos_from(aos_avx2, st, states, targets, done, n, &bad) : done;
-	done = avx2 || path == SPRING_INTERNAL_BATCH_SSE2 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
+	done = use & KERNELS_16 ? aos_from(aos_avx512, st, states, targets, done, n, &bad) : done;
+	done = use & KERNELS_8 ? aos_from(aos_avx2, st, states, targets, done, n, &bad) : done;
 #endif
-#if BATCH_SIMD128
-	done = path == SPRING_INTERNAL_BATCH_SIMD128 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
+#if BATCH_X86 || BATCH_SIMD128
+	done = use & KERNELS_4 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
 #endif
 	for (int i = done; i < n; i++) {
 		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
