@@ -47,6 +47,11 @@
 #define LANE_PAD 16
 // Blocks (vectors of chains) a frame steps together, segment by segment (see GROUP_FRAME).
 #define GROUP_CHUNK 8
+// The most blocks in a chunk whose frame runs its steps two at a time, a segment apart (see
+// GROUP_FRAME).
+#ifndef GROUP_PAIR_MAX
+#define GROUP_PAIR_MAX GROUP_CHUNK
+#endif
 
 // Float arrays across chains, a row of `stride` floats per segment. The state comes first.
 enum {
@@ -582,6 +587,68 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 		lanes_io_##SUFFIX(r, b, L, false);                                                                                      \
 		return L;                                                                                                               \
 	}                                                                                                                           \
+	/* What a step of a chunk's blocks feeds their segments (K(begin)'s results per block). */                                  \
+	typedef struct group_step_##SUFFIX {                                                                                        \
+		TM awake[GROUP_CHUNK], still[GROUP_CHUNK];                                                                              \
+		K(chain_in) ch[GROUP_CHUNK];                                                                                            \
+		T parent[GROUP_CHUNK];                                                                                                  \
+		bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                             \
+		bool any_still; /* some block has a still chain: the rest test follows the step */                                      \
+		bool last;      /* the frame's last step */                                                                             \
+	} group_step_##SUFFIX;                                                                                                      \
+	/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */                                       \
+	static inline K_ATTR_INLINE void begin_##SUFFIX(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,      \
+	                                                T(*to)[3], const TM *awake_frame, group_step_##SUFFIX *s)                   \
+	{                                                                                                                           \
+		const spring_chain2d_basis *at = &r->bases[k];                                                                          \
+		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
+		p->w1 = SPLAT(at->w1);                                                                                                  \
+		p->w2 = SPLAT(at->w2);                                                                                                  \
+		p->w3 = SPLAT(at->w3);                                                                                                  \
+		p->inv_span = SPLAT(at->inv_span);                                                                                      \
+		p->has_span = at->has_span;                                                                                             \
+		p->g = SPLAT(1.0f - r->fractions[k]);                                                                                   \
+		s->any_still = false;                                                                                                   \
+		s->last = k == r->steps - 1;                                                                                            \
+		for (int q = 0; q < nb; q++) {                                                                                          \
+			T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                          \
+			s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);       \
+			s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                            \
+			s->some[q] = any_##SUFFIX(s->awake[q]);                                                                             \
+			s->every[q] = !any_##SUFFIX(MNOT(s->awake[q]));                                                                     \
+			s->any_still = s->any_still || any_##SUFFIX(s->still[q]);                                                           \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	/* Segment i of block q (at b) in the step s. A block all awake with no still chain is all */                               \
+	/* awake in the next step (only the rest test puts a chain to sleep), which writes its angles */                            \
+	/* before, targets and kept sines again: only the last step of a frame stores them then. */                                 \
+	static inline K_ATTR_INLINE void step_seg_##SUFFIX(const group_frame *r, int i, size_t b, int q, group_step_##SUFFIX *s)    \
+	{                                                                                                                           \
+		if (s->every[q] && (s->last || any_##SUFFIX(s->still[q]))) {                                                            \
+			segment_##SUFFIX(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]);                                      \
+		} else if (s->every[q]) {                                                                                               \
+			segment_##SUFFIX(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]);                                     \
+		} else if (s->some[q]) {                                                                                                \
+			segment_##SUFFIX(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]);                                       \
+		}                                                                                                                       \
+	}                                                                                                                           \
+	/* The rest test after the step s of the chunk at c0, for the blocks with a still chain. */                                 \
+	static inline K_ATTR_INLINE void rest_##SUFFIX(const group_frame *shared, size_t c0, int nb, K(lane) *const *Lp,            \
+	                                               const group_step_##SUFFIX *s)                                                \
+	{                                                                                                                           \
+		const size_t lanes = sizeof(T) / sizeof(float);                                                                         \
+		for (int q = 0; s->any_still && q < nb; q++) {                                                                          \
+			if (any_##SUFFIX(s->still[q])) {                                                                                    \
+				const size_t b = c0 + (size_t)q * lanes;                                                                        \
+				int32_t still_bits[LANE_PAD];                                                                                   \
+				const TI still_lanes = LANES_OF(s->still[q]);                                                                   \
+				memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                           \
+				lanes_io_##SUFFIX(shared, b, Lp[q], true);                                                                      \
+				frame_try_rest(shared, b, lanes, still_bits);                                                                   \
+				lanes_io_##SUFFIX(shared, b, Lp[q], false);                                                                     \
+			}                                                                                                                   \
+		}                                                                                                                       \
+	}                                                                                                                           \
 	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *shared)                                                           \
 	{                                                                                                                           \
 		/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */                                \
@@ -599,7 +666,6 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 		}                                                                                                                       \
 		p.elapsed = SPLAT(frame->elapsed);                                                                                      \
 		p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);                                                                  \
-		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
 		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                            \
 		/* blocks' walks down their chains are independent work the processor overlaps. */                                      \
 		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
@@ -607,10 +673,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			                                                                    : GROUP_CHUNK);                                 \
 			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
 			T to[GROUP_CHUNK][3];                                                                                               \
-			TM awake_frame[GROUP_CHUNK], awake[GROUP_CHUNK];                                                                    \
-			K(chain_in) ch[GROUP_CHUNK];                                                                                        \
-			T parent[GROUP_CHUNK];                                                                                              \
-			bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                         \
+			TM awake_frame[GROUP_CHUNK];                                                                                        \
 			for (int q = 0; q < nb; q++) {                                                                                      \
 				const size_t b = c0 + (size_t)q * lanes;                                                                        \
 				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
@@ -622,50 +685,35 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
 				}                                                                                                               \
 			}                                                                                                                   \
-			for (int k = 0; k < r->steps; k++) {                                                                                \
-				const spring_chain2d_basis *at = &r->bases[k];                                                                  \
-				p.w1 = SPLAT(at->w1);                                                                                           \
-				p.w2 = SPLAT(at->w2);                                                                                           \
-				p.w3 = SPLAT(at->w3);                                                                                           \
-				p.inv_span = SPLAT(at->inv_span);                                                                               \
-				p.has_span = at->has_span;                                                                                      \
-				p.g = SPLAT(1.0f - r->fractions[k]);                                                                            \
-				bool any_still = false;                                                                                         \
-				TM still[GROUP_CHUNK];                                                                                          \
-				for (int q = 0; q < nb; q++) {                                                                                  \
-					T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                  \
-					awake[q] = K(begin)(&p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &ch[q], &still[q]);       \
-					parent[q] = SEL(awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                          \
-					some[q] = any_##SUFFIX(awake[q]);                                                                           \
-					every[q] = !any_##SUFFIX(MNOT(awake[q]));                                                                   \
-					any_still = any_still || any_##SUFFIX(still[q]);                                                            \
-				}                                                                                                               \
-				/* A block all awake with no still chain is all awake in the next step (only the rest */                        \
-				/* test puts a chain to sleep), which writes its angles before, targets and kept sines */                       \
-				/* again: only the last step of a frame stores them then. */                                                    \
-				const bool last = k == r->steps - 1;                                                                            \
-				for (int i = 0; i < r->n; i++) {                                                                                \
-					for (int q = 0; q < nb; q++) {                                                                              \
-						const size_t b = c0 + (size_t)q * lanes;                                                                \
-						if (every[q] && (last || any_##SUFFIX(still[q]))) {                                                     \
-							segment_##SUFFIX(r, i, b, false, true, &ch[q], &parent[q], awake[q]);                               \
-						} else if (every[q]) {                                                                                  \
-							segment_##SUFFIX(r, i, b, false, false, &ch[q], &parent[q], awake[q]);                              \
-						} else if (some[q]) {                                                                                   \
-							segment_##SUFFIX(r, i, b, true, true, &ch[q], &parent[q], awake[q]);                                \
+			for (int k = 0; k < r->steps;) {                                                                                    \
+				group_step_##SUFFIX s0, s1;                                                                                     \
+				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, &s0);                                                         \
+				if (k + 1 < r->steps && !s0.any_still && nb <= GROUP_PAIR_MAX) {                                                \
+					/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */                         \
+					/* start reads only what step k's start left in the lane state, and its segment */                          \
+					/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */                              \
+					begin_##SUFFIX(r, &p, k + 1, nb, Lp, to, awake_frame, &s1);                                                 \
+					for (int i = 0; i <= r->n; i++) {                                                                           \
+						for (int q = 0; q < nb; q++) {                                                                          \
+							const size_t b = c0 + (size_t)q * lanes;                                                            \
+							if (i < r->n) {                                                                                     \
+								step_seg_##SUFFIX(r, i, b, q, &s0);                                                             \
+							}                                                                                                   \
+							if (i > 0) {                                                                                        \
+								step_seg_##SUFFIX(r, i - 1, b, q, &s1);                                                         \
+							}                                                                                                   \
 						}                                                                                                       \
 					}                                                                                                           \
-				}                                                                                                               \
-				for (int q = 0; any_still && q < nb; q++) {                                                                     \
-					if (any_##SUFFIX(still[q])) {                                                                               \
-						const size_t b = c0 + (size_t)q * lanes;                                                                \
-						int32_t still_bits[LANE_PAD];                                                                           \
-						const TI still_lanes = LANES_OF(still[q]);                                                              \
-						memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                   \
-						lanes_io_##SUFFIX(r, b, Lp[q], true);                                                                   \
-						frame_try_rest(shared, b, lanes, still_bits);                                                           \
-						lanes_io_##SUFFIX(r, b, Lp[q], false);                                                                  \
+					rest_##SUFFIX(shared, c0, nb, Lp, &s1);                                                                     \
+					k += 2;                                                                                                     \
+				} else {                                                                                                        \
+					for (int i = 0; i < r->n; i++) {                                                                            \
+						for (int q = 0; q < nb; q++) {                                                                          \
+							step_seg_##SUFFIX(r, i, c0 + (size_t)q * lanes, q, &s0);                                            \
+						}                                                                                                       \
 					}                                                                                                           \
+					rest_##SUFFIX(shared, c0, nb, Lp, &s0);                                                                     \
+					k += 1;                                                                                                     \
 				}                                                                                                               \
 			}                                                                                                                   \
 			for (int q = 0; q < nb; q++) {                                                                                      \
