@@ -318,16 +318,36 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	}
 }
 
-// The padding lanes [count, stride): an inert segment, never awake.
+// The padding lanes [count, stride): an inert segment, never awake, standing where a step would
+// leave it: no field (no forces, inertia or pivot motion), root angle 0, each segment at its
+// target (the parent's angle plus its rest angle, wrapped as a step wraps it), at rest, its sine
+// and cosine kept. A step of any settings gives these lanes back the same angles (the error is 0,
+// so the spring adds 0) and a zero velocity, so a block whose chains are all awake steps its
+// padding with them instead of keeping it by selects (GROUP_FRAME), and nothing in it drifts
+// (no subnormals, no slow paths).
 static void fill_padding(spring_chain2d_group *g, const group_layout *l)
 {
-	for (int i = 0; i < g->segment_count; i++) {
-		for (int j = g->chain_count; j < g->stride; j++) {
+	spring_chain2d_view shape;
+	spring_chain2d_internal_view(scratch(g, l), &shape);
+	for (int j = g->chain_count; j < g->stride; j++) {
+		float parent = 0.0f; // the lane's root angle (its row is zero)
+		for (int i = 0; i < g->segment_count; i++) {
 			size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+			const float x = spring_chain2d_lane_wrap(parent + shape.rest[i]);
+			float s, c;
+			spring_chain2d_lane_sincos(x, &s, &c);
 			garr(g, l, G_W2)[k] = 1.0f;
 			garr(g, l, G_IW2)[k] = 1.0f;
 			garr(g, l, G_PP)[k] = 1.0f;
 			garr(g, l, G_VV)[k] = 1.0f;
+			garr(g, l, G_ANGLE)[k] = x;
+			garr(g, l, G_VELOCITY)[k] = 0.0f;
+			garr(g, l, G_PREV)[k] = x;
+			garr(g, l, G_TARGET)[k] = x;
+			garr(g, l, G_KEY)[k] = x;
+			garr(g, l, G_SIN)[k] = s;
+			garr(g, l, G_COS)[k] = c;
+			parent = x;
 		}
 	}
 }
@@ -598,7 +618,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 	} group_step_##SUFFIX;                                                                                                      \
 	/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */                                       \
 	static inline K_ATTR_INLINE void begin_##SUFFIX(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,      \
-	                                                T(*to)[3], const TM *awake_frame, group_step_##SUFFIX *s)                   \
+	                                                T(*to)[3], const TM *awake_frame, const TM *live, group_step_##SUFFIX *s)   \
 	{                                                                                                                           \
 		const spring_chain2d_basis *at = &r->bases[k];                                                                          \
 		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
@@ -615,7 +635,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);       \
 			s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                            \
 			s->some[q] = any_##SUFFIX(s->awake[q]);                                                                             \
-			s->every[q] = !any_##SUFFIX(MNOT(s->awake[q]));                                                                     \
+			s->every[q] = !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                                           \
 			s->any_still = s->any_still || any_##SUFFIX(s->still[q]);                                                           \
 		}                                                                                                                       \
 	}                                                                                                                           \
@@ -673,26 +693,27 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			                                                                    : GROUP_CHUNK);                                 \
 			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
 			T to[GROUP_CHUNK][3];                                                                                               \
-			TM awake_frame[GROUP_CHUNK];                                                                                        \
+			TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];                                                                     \
 			for (int q = 0; q < nb; q++) {                                                                                      \
 				const size_t b = c0 + (size_t)q * lanes;                                                                        \
 				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
 				for (int e = 0; e < 3; e++) {                                                                                   \
 					memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));                               \
 				}                                                                                                               \
-				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & r_padding_mask_##SUFFIX(r, b);    \
+				live[q] = r_padding_mask_##SUFFIX(r, b);                                                                        \
+				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];                          \
 				if (frame->knot) {                                                                                              \
 					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
 				}                                                                                                               \
 			}                                                                                                                   \
 			for (int k = 0; k < r->steps;) {                                                                                    \
 				group_step_##SUFFIX s0, s1;                                                                                     \
-				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, &s0);                                                         \
+				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, live, &s0);                                                   \
 				if (k + 1 < r->steps && !s0.any_still && nb <= GROUP_PAIR_MAX) {                                                \
 					/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */                         \
 					/* start reads only what step k's start left in the lane state, and its segment */                          \
 					/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */                              \
-					begin_##SUFFIX(r, &p, k + 1, nb, Lp, to, awake_frame, &s1);                                                 \
+					begin_##SUFFIX(r, &p, k + 1, nb, Lp, to, awake_frame, live, &s1);                                           \
 					for (int i = 0; i <= r->n; i++) {                                                                           \
 						for (int q = 0; q < nb; q++) {                                                                          \
 							const size_t b = c0 + (size_t)q * lanes;                                                            \
@@ -1413,6 +1434,10 @@ spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const vo
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	return spring_internal_restore(group, l.kept, offsetof(spring_chain2d_group, owner), SPRING_SNAPSHOT_CHAIN2D,
-	                               group_shape(group, &l), blob, size);
+	spring_result r = spring_internal_restore(group, l.kept, offsetof(spring_chain2d_group, owner), SPRING_SNAPSHOT_CHAIN2D,
+	                                          group_shape(group, &l), blob, size);
+	if (r == SPRING_OK) {
+		fill_padding(group, &l); // a blob of an older version has other padding: now it stands
+	}
+	return r;
 }

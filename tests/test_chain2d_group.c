@@ -327,6 +327,89 @@ static int test_long_chains_poses(void)
 	return 0;
 }
 
+// Two and three steps a frame, a block's steps run two at a time (a segment apart) when no chain
+// of it is still between them: 1, 2 and 3 chains (one block with padding on every vector kernel,
+// one chain a block on the scalar one) against their single twins on every kernel. First every
+// root moves all the time (every frame pairs: 2 steps as a pair, 3 as a pair and one alone);
+// then chain `holder` holds its root still from frame 40 to 220 (still steps in the middle of a
+// frame, its rest test before the next step, then asleep beside moving chains) and moves again.
+static spring_xform2 paired_root(int j, int f, int holder)
+{
+	if (j == holder && f > 40 && f < 220) {
+		f = 40;
+	}
+	double t = f / 60.0 + 0.21 * j;
+	return scene_xform2((float)(2.0 * j + 1.5 * spring_det_sin(2.3 * t)), (float)(0.8 * spring_det_sin(5.1 * t)),
+	                    (float)(0.4 * spring_det_sin(3.7 * t)));
+}
+
+static int paired_twins(const spring_chain2d_desc *d, int count, int holder, int frames)
+{
+	twins t;
+	ENSURE(twins_make(&t, d, count) == 0);
+	int resting = 0, moving = 0, steps[4] = {0};
+	for (int f = 1; f <= frames; f++) {
+		const int n = f % 4 == 0 ? 3 : 2; // 1/120 s steps
+		const float dt = (float)n / 120.0f;
+		spring_xform2 roots[MAX_CHAINS];
+		for (int j = 0; j < count; j++) {
+			roots[j] = paired_root(j, f, holder);
+			ENSURE(spring_chain2d_update(t.single[j], roots[j], dt) == SPRING_OK);
+			if (spring_chain2d_is_resting(t.single[j])) {
+				resting++;
+			} else {
+				moving++;
+			}
+		}
+		ENSURE(spring_chain2d_group_update(t.group, roots, dt) == SPRING_OK);
+		const int ran = spring_chain2d_group_clock(t.group)->last_steps;
+		ENSURE(ran >= 0 && ran < 4);
+		steps[ran]++;
+		if (twins_equal(&t, f)) {
+			twins_free(&t);
+			return 1;
+		}
+	}
+	twins_free(&t);
+	printf("    %d chains, %s: frames of 2 steps %d, of 3 steps %d; %d chain-frames resting, %d moving\n", count,
+	       holder < 0 ? "every root moving" : "one root held", steps[2], steps[3], resting, moving);
+	ENSURE(steps[2] > 0 && steps[3] > 0 && steps[0] == 0 && steps[1] == 0);
+	ENSURE(holder >= 0 ? resting > 0 : resting == 0); // held: it came to rest; moving: nothing rests
+	ENSURE(moving > 0);
+	return 0;
+}
+
+static int paired_steps_once(void)
+{
+	spring_chain2d_segment segs[MAX_SEGMENTS];
+	shape(segs, MAX_SEGMENTS);
+	spring_chain2d_desc d = {
+		.segment_count = MAX_SEGMENTS, .segments = segs, .gravity = {0.0f, -9.81f}, .inertia = 1.5f, .params = hz(3.0f, 0.9f)};
+	for (int count = 1; count <= 3; count++) {
+		if (paired_twins(&d, count, -1, 120) || paired_twins(&d, count, count - 1, 300)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int test_paired_steps_bit_for_bit(void)
+{
+	int tried = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			continue;
+		}
+		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		int failed = paired_steps_once();
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		tried++;
+	}
+	ENSURE(tried >= 1);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory
 
@@ -570,6 +653,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_group_is_single_chains_bit_for_bit);
 	RUN_TEST(test_comparison_can_fail);
 	RUN_TEST(test_long_chains_poses);
+	RUN_TEST(test_paired_steps_bit_for_bit);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_bad_descriptions);
 	RUN_TEST(test_bad_input_changes_nothing);
