@@ -91,8 +91,20 @@ struct spring_chain2d_group {
 typedef struct group_layout {
 	size_t heads, floats, row_bytes, rows, params, own, same; // offsets from the struct
 	size_t kept;                                              // bytes in snapshots
-	size_t bases, targets, scratch, total;
+	size_t bases, memo, targets, scratch, total;
 } group_layout;
+
+// The last frame's timeline work (scratch): what it read (the timeline before it, the frame time,
+// the clock's step, cap and carried time after it, the steps) and the timeline after it. The
+// bases and fractions it wrote stay beside it until the next frame's, so a frame that reads the
+// same (every frame of a steady frame rate, once the path has its knots) takes them as they are:
+// the same function of the same inputs.
+typedef struct group_memo {
+	int valid, steps, max_steps;
+	int32_t carried_ticks;
+	float frame_dt, step;
+	spring_chain2d_timeline before, after;
+} group_memo;
 
 static size_t align64(size_t x)
 {
@@ -132,6 +144,8 @@ static bool layout_of(int count, int n, int max_steps, group_layout *l)
 	l->kept = off; // scratch from here: in no snapshot
 	l->bases = off;
 	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
+	l->memo = off;
+	off += align64(sizeof(group_memo));
 	l->targets = off;
 	off += 3u * l->row_bytes;
 	l->scratch = off;
@@ -211,6 +225,11 @@ static bool same_settings(const spring_chain2d_group *g, const group_layout *l, 
 static spring_chain2d_basis *gbases(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d_basis *)(void *)(base_of(g) + l->bases);
+}
+
+static group_memo *gmemo(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (group_memo *)(void *)(base_of(g) + l->memo);
 }
 
 // The frame's roots, cleaned: rows of x, y and angle (scratch, written by the update's checks).
@@ -1176,6 +1195,50 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 	}
 }
 
+// The timelines a and b are the same bits (field by field: not the struct's padding).
+static bool same_timeline(const spring_chain2d_timeline *a, const spring_chain2d_timeline *b)
+{
+	return memcmp(a->gap, b->gap, sizeof a->gap) == 0 && a->count == b->count &&
+	       memcmp(&a->elapsed, &b->elapsed, sizeof a->elapsed) == 0 &&
+	       memcmp(&a->pivot_time, &b->pivot_time, sizeof a->pivot_time) == 0 && memcmp(a->node, b->node, sizeof a->node) == 0 &&
+	       memcmp(a->recip, b->recip, sizeof a->recip) == 0;
+}
+
+// The timeline's values of the frame and of each step (the same for every chain) into the bases
+// and fractions, the clock advanced by `steps` for frame_dt: taken from the last frame when it
+// read the same (group_memo), otherwise computed and remembered.
+static void frame_timeline(spring_chain2d_group *g, const group_layout *l, float frame_dt, int steps)
+{
+	group_memo *m = gmemo(g, l);
+	const spring_clock *clock = &g->clock;
+	if (m->valid && m->steps == steps && m->carried_ticks == clock->carried_ticks && m->max_steps == clock->max_steps &&
+	    memcmp(&m->frame_dt, &frame_dt, sizeof frame_dt) == 0 && memcmp(&m->step, &clock->step, sizeof m->step) == 0 &&
+	    same_timeline(&m->before, &g->time)) {
+		g->time = m->after;
+		return;
+	}
+	m->valid = 1;
+	m->steps = steps;
+	m->carried_ticks = clock->carried_ticks;
+	m->max_steps = clock->max_steps;
+	m->frame_dt = frame_dt;
+	m->step = clock->step;
+	m->before = g->time;
+	spring_chain2d_basis *bases = gbases(g, l);
+	float *fractions = gfractions(g, l);
+	spring_chain2d_basis frame;
+	const double begin = spring_chain2d_internal_timeline_advance(&g->time, (double)frame_dt, clock, &frame);
+	for (int k = 0; k < steps; k++) {
+		fractions[k] = spring_clock_substep_fraction(clock, k, steps);
+		bases[k] = frame;
+		spring_chain2d_internal_timeline_step(&g->time, begin + (double)fractions[k] * (double)frame_dt, &bases[k]);
+	}
+	if (steps == 0) {
+		bases[0] = frame;
+	}
+	m->after = g->time;
+}
+
 spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt)
 {
 	if (!group || !roots) {
@@ -1204,19 +1267,9 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	if (steps < 0) {
 		return (spring_result)(-steps);
 	}
-	// The timeline's values of the frame and of each step (the same for every chain).
 	spring_chain2d_basis *bases = gbases(group, &l);
 	float *fractions = gfractions(group, &l);
-	spring_chain2d_basis frame;
-	const double begin = spring_chain2d_internal_timeline_advance(&group->time, (double)frame_dt, &group->clock, &frame);
-	for (int k = 0; k < steps; k++) {
-		fractions[k] = spring_clock_substep_fraction(&group->clock, k, steps);
-		bases[k] = frame;
-		spring_chain2d_internal_timeline_step(&group->time, begin + (double)fractions[k] * (double)frame_dt, &bases[k]);
-	}
-	if (steps == 0) {
-		bases[0] = frame;
-	}
+	frame_timeline(group, &l, frame_dt, steps);
 	spring_chain2d_view shape;
 	spring_chain2d_internal_view(scratch(group, &l), &shape); // lengths, rest angles, limits
 	const int n = group->segment_count;
