@@ -15,8 +15,12 @@
 // A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is used where
 // it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
 // down the chains one segment at a time over the chunk's vectors (their walks are independent work
-// the processor overlaps). A segment's settings are read once for all chains while every chain has
-// the same bits; poses go out by 16 x 16 transposes on AVX-512.
+// the processor overlaps). Two steps with no rest test between them go down together a segment
+// apart (step k + 1's segment i - 1 beside step k's segment i), so even a lone vector has two
+// walks in flight. A segment's settings are read once for all chains while every chain has the
+// same bits; poses go out by 16 x 16 transposes on AVX-512. The padding lanes of a partial vector
+// stand still under a step (fill_padding), so they need no selects; the timeline's values of a
+// frame are the last frame's when it read the same (group_memo).
 //
 // Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
 // spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
@@ -47,11 +51,6 @@
 #define LANE_PAD 16
 // Blocks (vectors of chains) a frame steps together, segment by segment (see GROUP_FRAME).
 #define GROUP_CHUNK 8
-// The most blocks in a chunk whose frame runs its steps two at a time, a segment apart (see
-// GROUP_FRAME).
-#ifndef GROUP_PAIR_MAX
-#define GROUP_PAIR_MAX GROUP_CHUNK
-#endif
 
 // Float arrays across chains, a row of `stride` floats per segment. The state comes first.
 enum {
@@ -658,9 +657,10 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			s->any_still = s->any_still || any_##SUFFIX(s->still[q]);                                                           \
 		}                                                                                                                       \
 	}                                                                                                                           \
-	/* Segment i of block q (at b) in the step s. A block all awake with no still chain is all */                               \
-	/* awake in the next step (only the rest test puts a chain to sleep), which writes its angles */                            \
-	/* before, targets and kept sines again: only the last step of a frame stores them then. */                                 \
+	/* Segment i of block q (at b) in the step s. A block whose chains are all awake (its padding */                            \
+	/* stands: fill_padding) with no still chain is all awake in the next step (only the rest */                                \
+	/* test puts a chain to sleep), which writes its angles before, targets and kept sines */                                   \
+	/* again: only the last step of a frame stores them then. */                                                                \
 	static inline K_ATTR_INLINE void step_seg_##SUFFIX(const group_frame *r, int i, size_t b, int q, group_step_##SUFFIX *s)    \
 	{                                                                                                                           \
 		if (s->every[q] && (s->last || any_##SUFFIX(s->still[q]))) {                                                            \
@@ -728,7 +728,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			for (int k = 0; k < r->steps;) {                                                                                    \
 				group_step_##SUFFIX s0, s1;                                                                                     \
 				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, live, &s0);                                                   \
-				if (k + 1 < r->steps && !s0.any_still && nb <= GROUP_PAIR_MAX) {                                                \
+				if (k + 1 < r->steps && !s0.any_still) {                                                                        \
 					/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */                         \
 					/* start reads only what step k's start left in the lane state, and its segment */                          \
 					/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */                              \

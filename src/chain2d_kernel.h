@@ -218,11 +218,14 @@ static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 {
 	TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
 	T dx = tox - v[SPRING_CHAIN2D_LN_INX], dy = toy - v[SPRING_CHAIN2D_LN_INY];
-	T dist = SQRT(dx * dx + dy * dy), most = v[SPRING_CHAIN2D_LN_MAXV] * p->elapsed;
-	TM over = GT(v[SPRING_CHAIN2D_LN_MAXV], 0.0f) & GT(dist, most);
-	T scale = SEL(over, most / dist, SPLAT(1.0f));
-	dx = dx * scale;
-	dy = dy * scale;
+	TM capped = GT(v[SPRING_CHAIN2D_LN_MAXV], 0.0f);
+	if (ANY(capped)) { // otherwise no lane is capped (the same bits: dx and dy times 1)
+		T dist = SQRT(dx * dx + dy * dy), most = v[SPRING_CHAIN2D_LN_MAXV] * p->elapsed;
+		TM over = capped & GT(dist, most);
+		T scale = SEL(over, most / dist, SPLAT(1.0f));
+		dx = dx * scale;
+		dy = dy * scale;
+	}
 	d[4] = SEL(p->hitch, SPLAT(0.0f), d[2]);
 	d[5] = SEL(p->hitch, SPLAT(0.0f), d[3]);
 	d[2] = SEL(p->hitch, SPLAT(0.0f), d[0]);
@@ -241,6 +244,10 @@ static inline K_ATTR void K(knot)(const K(basis) * p, T tox, T toy, K(lane) * L)
 static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 {
 	const TL *v = L->v, *d = v + SPRING_CHAIN2D_LN_D;
+	TM resting = ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1);
+	if (!ANY(resting)) {
+		return resting; // no lane rests (most frames of moving chains): none sleeps
+	}
 	TM same = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_RX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_RY])) &
 	          IEQ(BITS(toa), BITS(v[SPRING_CHAIN2D_LN_RA]));
 	TM held = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_IX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_IY])) &
@@ -248,7 +255,7 @@ static inline K_ATTR TM K(frame_asleep)(const K(lane) * L, T tox, T toy, T toa)
 	TM still = IEQ(BITS(tox), BITS(v[SPRING_CHAIN2D_LN_INX])) & IEQ(BITS(toy), BITS(v[SPRING_CHAIN2D_LN_INY])) & EQ(d[0], 0.0f) &
 	           EQ(d[1], 0.0f) & EQ(d[2], 0.0f) & EQ(d[3], 0.0f) & EQ(d[4], 0.0f) & EQ(d[5], 0.0f) &
 	           EQ(v[SPRING_CHAIN2D_LN_PIVX], 0.0f) & EQ(v[SPRING_CHAIN2D_LN_PIVY], 0.0f);
-	return ITEST(BITS(v[SPRING_CHAIN2D_LN_RESTING]), -1) & same & held & still;
+	return resting & same & held & still;
 }
 
 /// The chain-level start of a step: the pivot's velocity u from its path; the root of the
