@@ -653,7 +653,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);       \
 			s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                            \
 			s->some[q] = any_##SUFFIX(s->awake[q]);                                                                             \
-			s->every[q] = !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                                           \
+			s->every[q] = s->some[q] && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                             \
 			s->any_still = s->any_still || any_##SUFFIX(s->still[q]);                                                           \
 		}                                                                                                                       \
 	}                                                                                                                           \
