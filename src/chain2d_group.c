@@ -15,9 +15,9 @@
 // A frame runs in chunks of GROUP_CHUNK vectors of chains: each chunk's chain state is used where
 // it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
 // down the chains one segment at a time over the chunk's vectors (their walks are independent work
-// the processor overlaps). Two steps with no rest test between them go down together a segment
-// apart (step k + 1's segment i - 1 beside step k's segment i), so even a lone vector has two
-// walks in flight. A segment's settings are read once for all chains while every chain has the
+// the processor overlaps). A chunk of one vector (a small group) takes two steps with no rest test
+// between them down together a segment apart (step k + 1's segment i - 1 beside step k's segment
+// i), so it too has two walks in flight. A segment's settings are read once for all chains while every chain has the
 // same bits; poses go out by 16 x 16 transposes on AVX-512. The padding lanes of a partial vector
 // stand still under a step (fill_padding), so they need no selects; the timeline's values of a
 // frame are the last frame's when it read the same (group_memo).
@@ -47,10 +47,16 @@
 
 // Rows of LANE_PAD floats: every row (one segment across the chains, or one value per chain) is
 // padded to a whole number of the widest vectors, so the kernels never take a partial vector. The
-// padding lanes hold an inert segment (w2 1, identity transition) and never wake.
+// padding lanes hold an inert segment (w2 1, identity transition), never wake and stand still
+// under a step (fill_padding).
 #define LANE_PAD 16
 // Blocks (vectors of chains) a frame steps together, segment by segment (see GROUP_FRAME).
 #define GROUP_CHUNK 8
+// The most blocks with chains (not padding only) a chunk may have for its frame to run two steps at
+// a time, a segment apart (see GROUP_FRAME): a lone block has nothing else to overlap its walk with (about 1.1x on W2 at 10
+// chains), while a chunk of several blocks already overlaps theirs, and pairing them measured 2-3%
+// slower at 1,000 and 10,000 chains (more state in flight).
+#define GROUP_PAIR_MAX 1
 
 // Float arrays across chains, a row of `stride` floats per segment. The state comes first.
 enum {
@@ -713,6 +719,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
 			T to[GROUP_CHUNK][3];                                                                                               \
 			TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];                                                                     \
+			int live_blocks = 0; /* blocks with chains (not padding only) */                                                    \
 			for (int q = 0; q < nb; q++) {                                                                                      \
 				const size_t b = c0 + (size_t)q * lanes;                                                                        \
 				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
@@ -720,6 +727,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 					memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));                               \
 				}                                                                                                               \
 				live[q] = r_padding_mask_##SUFFIX(r, b);                                                                        \
+				live_blocks += any_##SUFFIX(live[q]);                                                                           \
 				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];                          \
 				if (frame->knot) {                                                                                              \
 					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
@@ -728,7 +736,7 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			for (int k = 0; k < r->steps;) {                                                                                    \
 				group_step_##SUFFIX s0, s1;                                                                                     \
 				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, live, &s0);                                                   \
-				if (k + 1 < r->steps && !s0.any_still) {                                                                        \
+				if (k + 1 < r->steps && !s0.any_still && live_blocks <= GROUP_PAIR_MAX) {                                       \
 					/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */                         \
 					/* start reads only what step k's start left in the lane state, and its segment */                          \
 					/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */                              \
