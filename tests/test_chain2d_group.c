@@ -3,7 +3,8 @@
 // it protects against:
 //
 //  1. the group is N single chains bit for bit (per-chain roots, hitches, teleports, resets,
-//     parameter, inertia and force changes, sleeping chains, both integrators, root caps);
+//     parameter, inertia and force changes, sleeping chains, both integrators, root caps, a small
+//     group's two steps a frame run a segment apart);
 //  2. one allocation at creation, none per frame; caller memory of exactly the size asked;
 //  3. bad descriptions and bad input are refused and change nothing (the block stays byte-identical);
 //  4. snapshots replay bit for bit.
@@ -213,9 +214,9 @@ static int group_is_single_chains(void)
 	return run_twins(&capped, MAX_CHAINS, 400);
 }
 
-// The same on every kernel the machine runs (scalar, SSE2/AVX2/AVX-512 or wasm simd128): each
-// steps 4, 8 or 16 chains per vector and must give the single chain's bits.
-static int test_group_is_single_chains_bit_for_bit(void)
+// `run` on every kernel the machine runs (scalar, SSE2/AVX2/AVX-512 or wasm simd128), each
+// forced in turn: each steps 1, 4, 8 or 16 chains per vector and must give the single chain's bits.
+static int on_every_kernel(int (*run)(void))
 {
 	int tried = 0;
 	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
@@ -223,15 +224,18 @@ static int test_group_is_single_chains_bit_for_bit(void)
 			continue;
 		}
 		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
-		int failed = group_is_single_chains();
+		int failed = run();
 		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-		if (failed) {
-			return 1;
-		}
+		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
 		tried++;
 	}
 	ENSURE(tried >= 1);
 	return 0;
+}
+
+static int test_group_is_single_chains_bit_for_bit(void)
+{
+	return on_every_kernel(group_is_single_chains);
 }
 
 // A negative control: the comparison sees a one-ulp difference in one chain's root.
@@ -313,18 +317,7 @@ static int long_chains_once(void)
 
 static int test_long_chains_poses(void)
 {
-	int tried = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
-			continue;
-		}
-		int failed = long_chains_once();
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
-		tried++;
-	}
-	ENSURE(tried >= 1);
-	return 0;
+	return on_every_kernel(long_chains_once);
 }
 
 // Two and three steps a frame, a block's steps run two at a time (a segment apart) when no chain
@@ -395,19 +388,7 @@ static int paired_steps_once(void)
 
 static int test_paired_steps_bit_for_bit(void)
 {
-	int tried = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
-			continue;
-		}
-		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
-		int failed = paired_steps_once();
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
-		tried++;
-	}
-	ENSURE(tried >= 1);
-	return 0;
+	return on_every_kernel(paired_steps_once);
 }
 
 // ---------------------------------------------------------------------------------------------
