@@ -538,6 +538,12 @@ typedef struct group_frame {
 
 static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const int32_t *still);
 
+// How a block's segments take a step (group_step's `how`): not at all (no chain awake); keeping
+// the sleeping chains' state by selects; all its chains awake, storing the angles before, targets
+// and kept sines (the frame's last step, or before a rest test); all awake, not storing them (the
+// next step writes them again).
+enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
+
 // One instance per vector type: `frame_<suffix>` steps a whole frame of the chains, a block of one
 // vector of chains at a time (its chains' state stays in registers through the steps); `segments`
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
@@ -636,9 +642,9 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 		TM awake[GROUP_CHUNK], still[GROUP_CHUNK];                                                                              \
 		K(chain_in) ch[GROUP_CHUNK];                                                                                            \
 		T parent[GROUP_CHUNK];                                                                                                  \
-		bool every[GROUP_CHUNK], some[GROUP_CHUNK];                                                                             \
-		bool any_still; /* some block has a still chain: the rest test follows the step */                                      \
-		bool last;      /* the frame's last step */                                                                             \
+		int how[GROUP_CHUNK]; /* GROUP_SEG_*: how the block's segments step */                                                  \
+		bool any_still;       /* some block has a still chain: the rest test follows the step */                                \
+		bool last;            /* the frame's last step */                                                                       \
 	} group_step_##SUFFIX;                                                                                                      \
 	/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */                                       \
 	static inline K_ATTR_INLINE void begin_##SUFFIX(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,      \
@@ -658,9 +664,11 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 			T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                          \
 			s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);       \
 			s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                            \
-			s->some[q] = any_##SUFFIX(s->awake[q]);                                                                             \
-			s->every[q] = s->some[q] && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                             \
-			s->any_still = s->any_still || any_##SUFFIX(s->still[q]);                                                           \
+			const bool some = any_##SUFFIX(s->awake[q]);                                                                        \
+			const bool every = some && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                              \
+			const bool still = any_##SUFFIX(s->still[q]);                                                                       \
+			s->how[q] = !some ? GROUP_SEG_NONE : !every ? GROUP_SEG_BLEND : s->last || still ? GROUP_SEG_KEEP : GROUP_SEG_ONLY; \
+			s->any_still = s->any_still || still;                                                                               \
 		}                                                                                                                       \
 	}                                                                                                                           \
 	/* Segment i of block q (at b) in the step s. A block whose chains are all awake (its padding */                            \
@@ -669,12 +677,11 @@ static void frame_try_rest(const group_frame *fr, size_t b, size_t lanes, const 
 	/* again: only the last step of a frame stores them then. */                                                                \
 	static inline K_ATTR_INLINE void step_seg_##SUFFIX(const group_frame *r, int i, size_t b, int q, group_step_##SUFFIX *s)    \
 	{                                                                                                                           \
-		if (s->every[q] && (s->last || any_##SUFFIX(s->still[q]))) {                                                            \
-			segment_##SUFFIX(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]);                                      \
-		} else if (s->every[q]) {                                                                                               \
-			segment_##SUFFIX(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]);                                     \
-		} else if (s->some[q]) {                                                                                                \
-			segment_##SUFFIX(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]);                                       \
+		switch (s->how[q]) {                                                                                                    \
+		case GROUP_SEG_KEEP: segment_##SUFFIX(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]); break;              \
+		case GROUP_SEG_ONLY: segment_##SUFFIX(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]); break;             \
+		case GROUP_SEG_BLEND: segment_##SUFFIX(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]); break;              \
+		default: break;                                                                                                         \
 		}                                                                                                                       \
 	}                                                                                                                           \
 	/* The rest test after the step s of the chunk at c0, for the blocks with a still chain. */                                 \
