@@ -25,10 +25,10 @@
 // Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
 // spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
 // chains' rows (their state between steps: roots, velocity, path, rest; by blocks of 16 chains),
-// the parameters and the segments' same-settings flags; then,
-// not in snapshots, the frame's target roots, the timeline's values of each step and the scratch
-// chain. Arrays are addressed by offsets, never stored pointers, so a group in caller memory
-// copies byte for byte. Nothing is copied aside per update: every input is checked before
+// the parameters and the segments' same-settings flags; then, not in snapshots, the timeline's
+// values of each step and what they were computed from (group_memo), the frame's target roots and
+// the scratch chain. Arrays are addressed by offsets, never stored pointers, so a group in caller
+// memory copies byte for byte. Nothing is copied aside per update: every input is checked before
 // anything changes and a step cannot fail.
 #include "spring/chain.h"
 
