@@ -667,14 +667,15 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 			const bool some = any_##SUFFIX(s->awake[q]);                                                                        \
 			const bool every = some && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                              \
 			const bool still = any_##SUFFIX(s->still[q]);                                                                       \
+			/* A block whose chains are all awake (its padding stands: fill_padding) with no still */                           \
+			/* chain is all awake in the next step (only the rest test puts a chain to sleep), which */                         \
+			/* writes its angles before, targets and kept sines again: only the frame's last step */                            \
+			/* stores them then. */                                                                                             \
 			s->how[q] = !some ? GROUP_SEG_NONE : !every ? GROUP_SEG_BLEND : s->last || still ? GROUP_SEG_KEEP : GROUP_SEG_ONLY; \
 			s->any_still = s->any_still || still;                                                                               \
 		}                                                                                                                       \
 	}                                                                                                                           \
-	/* Segment i of block q (at b) in the step s. A block whose chains are all awake (its padding */                            \
-	/* stands: fill_padding) with no still chain is all awake in the next step (only the rest */                                \
-	/* test puts a chain to sleep), which writes its angles before, targets and kept sines */                                   \
-	/* again: only the last step of a frame stores them then. */                                                                \
+	/* Segment i of block q (at b) in the step s, as the block's `how` says. */                                                 \
 	static inline K_ATTR_INLINE void step_seg_##SUFFIX(const group_frame *r, int i, size_t b, int q, group_step_##SUFFIX *s)    \
 	{                                                                                                                           \
 		switch (s->how[q]) {                                                                                                    \
