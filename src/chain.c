@@ -254,7 +254,7 @@ typedef struct chain_arrays {
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
 	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
-	spring_xform3 *roots;       // 4 * lanes roots: the frame's, then three of steps (lane 0's header only)
+	spring_xform3 *roots;       // 4 rows of a chunk's roots (chunk_room): the frame's, then three of steps (lane 0's header only)
 	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
 } chain_arrays;
 
@@ -670,6 +670,14 @@ static int block_of(int lanes)
 	return lanes == 1 ? 1 : GROUP_BLOCK;
 }
 
+// The lanes of a chunk that a frame update takes through its steps (CHUNK_BLOCKS blocks, or all
+// of fewer lanes): the room of each row of the roots' scratch, indexed from the chunk's first lane.
+static int chunk_room(int lanes)
+{
+	const int chunk = CHUNK_BLOCKS * block_of(lanes);
+	return lanes < chunk ? lanes : chunk;
+}
+
 static size_t row_of(int lanes)
 {
 	return (size_t)P_COUNT * (size_t)block_of(lanes);
@@ -706,7 +714,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
 	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
-	PLACE(roots, 4u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -2032,8 +2040,8 @@ static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran,
 	}
 }
 
-// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
-// 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
+// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in row 1 of the
+// roots' scratch (normalised; the chunk's lane j at [chunk_room(n) + j - j0]). A lane asleep with the inputs of its last step (it rested through two steps
 // with them, so a step would change no bit) does not step: a single chain returns at once; in a
 // group the physics runs over every lane side by side and the sleeping lanes are then put back
 // (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
@@ -2067,11 +2075,11 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
 	const int padded = (int)blocks * a.B, j1 = j0 + m;
 	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
-	const spring_xform3 *roots = a.roots + n;
+	const spring_xform3 *roots = a.roots + chunk_room(n); // the step's, lane j's at [j - j0]
 	int running = 0;
 	for (int j = j0; j < j1; j++) {
 		spring_chain *mj = member(c, j);
-		const spring_xform3 *root = &roots[j];
+		const spring_xform3 *root = &roots[j - j0];
 		// Whether the inputs repeat matters only to a chain that rested (after_step); asleep (two
 		// resting steps in a row with these inputs), this step would change no bit.
 		same[j] = mj->still > 0 && same_inputs(mj, root, anim, &a);
@@ -2113,7 +2121,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		spring_chain *mj = member(c, j);
 		int at_rest = rest[j];
 		if (at_rest) {
-			snap_lane(mj, &roots[j], anim, solo);
+			snap_lane(mj, &roots[j - j0], anim, solo);
 		}
 		after_step(mj, WALK_3D, at_rest, same[j]);
 		mj->anim_explicit = anim != NULL;
@@ -2258,9 +2266,10 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			set_lane_accel(solo, a.B, j - j0, member(c, j)->accel);
 		}
 	}
-	// The roots of the last step run in cur, of the one before in prev; the buffers rotate among
-	// a.roots + n, + 2n and + 3n.
-	spring_xform3 *cur = a.roots + n, *prev = a.roots + 2 * n, *spare = a.roots + 3 * n;
+	// The roots of the last step run in cur, of the one before in prev (lane j at [j - j0]); the
+	// buffers rotate among the rows 1, 2 and 3 of the roots' scratch (row 0: the frame's roots).
+	const int room = chunk_room(n);
+	spring_xform3 *cur = a.roots + room, *prev = a.roots + 2 * room, *spare = a.roots + 3 * room;
 	int s = 0, rested = 0;
 	while (s < steps && !rested) {
 		const int two = pairs && s + 1 < steps;
@@ -2268,8 +2277,9 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			spring_xform3 *out = q == 0 ? spare : prev; // step s + q's roots
 			const float f = spring_clock_substep_fraction(clock, s + q, steps);
 			for (int j = j0; j < j1; j++) {
-				out[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
-				set_lane_root(q == 0 ? k : solo, a.B, j - j0, &out[j]);
+				spring_xform3 *o = &out[j - j0];
+				*o = f >= 1.0f ? a.roots[j - j0] : xform3_lerp(a.lane_roots[j].input, a.roots[j - j0], f);
+				set_lane_root(q == 0 ? k : solo, a.B, j - j0, o);
 				(q == 0 ? rest : rest2)[j] = 1;
 			}
 		}
@@ -2304,11 +2314,11 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	for (int j = j0; j < j1; j++) {
 		spring_chain *mj = member(c, j);
 		chain_roots *r = &a.lane_roots[j];
-		r->step_prev = s >= 2 ? prev[j] : r->step;
-		r->step = cur[j];
+		r->step_prev = s >= 2 ? prev[j - j0] : r->step;
+		r->step = cur[j - j0];
 		mj->steps_run += s - 1;
 		if (rest[j]) {
-			snap_lane(mj, &cur[j], NULL, solo);
+			snap_lane(mj, &cur[j - j0], NULL, solo);
 		}
 		after_step(mj, WALK_3D, rest[j], 0);
 		mj->anim_explicit = 0;
@@ -2356,29 +2366,30 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 	if (frame_dt < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	for (int j = 0; j < n; j++) {
-		a.roots[j].position = roots[j].position;
-		a.roots[j].rotation = spring_internal_quat_normalize(roots[j].rotation); // zero in, identity out
-	}
 	if (n > 1) {
 		share_transitions(c, n);
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	// Chunk by chunk of lanes, every step of the frame (the lanes are independent): a chunk's
 	// state stays in cache from one step to the next however many chains there are.
-	const int chunk = CHUNK_BLOCKS * a.B;
+	// The roots' scratch holds a chunk's (lane j at [j - j0]): row 0 the frame's, normalised.
+	const int chunk = CHUNK_BLOCKS * a.B, room = chunk_room(n);
 	for (int j0 = 0; j0 < n; j0 += chunk) {
 		const int m = n - j0 < chunk ? n - j0 : chunk;
+		for (int j = 0; j < m; j++) {
+			a.roots[j].position = roots[j0 + j].position;
+			a.roots[j].rotation = spring_internal_quat_normalize(roots[j0 + j].rotation); // zero in, identity out
+		}
 		int s = steps > 0 && plain_lanes(c, j0, m) ? plain_steps(c, &a, n, j0, m, clock, steps) : 0;
 		for (; s < steps; s++) {
 			float f = spring_clock_substep_fraction(clock, s, steps);
-			for (int j = j0; j < j0 + m; j++) {
-				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
+			for (int j = 0; j < m; j++) {
+				a.roots[room + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j0 + j].input, a.roots[j], f);
 			}
 			step_lanes(c, &a, n, j0, m, NULL);
 		}
-		for (int j = j0; j < j0 + m; j++) {
-			a.lane_roots[j].input = a.roots[j];
+		for (int j = 0; j < m; j++) {
+			a.lane_roots[j0 + j].input = a.roots[j];
 		}
 	}
 	return SPRING_OK;
@@ -2426,7 +2437,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 		return r;
 	}
 	const chain_arrays a = arrays(chain);
-	a.roots[1] = at;
+	a.roots[chunk_room(1)] = at; // row 1: the step's root
 	step_lanes(chain, &a, 1, 0, 1, anim_local);
 	roots_of(chain)->input = at;
 	return SPRING_OK;
