@@ -171,7 +171,8 @@ enum {
 // Byte offsets of the arrays from the start of the chain's header. For the planes (and the
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
-	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
+	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, rest_local, anim_local, tip_local, length,
+		tip_radius, cone_limit, world2, world2_prev;
 	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, lane_roots, total;
 } chain_layout;
 
@@ -232,10 +233,10 @@ typedef struct chain_arrays {
 	int B;         // lanes per block of the planes
 	float *planes; // slot k of bone i of lane 0 (this chain's lane, or a block's first) at planes + i * row + k * B
 	size_t row;
-	float *trans;        // the transition, likewise: slot k of bone i at trans + i * T_COUNT * B + k * B
-	float *trans_shared; // a group's shared rows: slot k of bone i at [(i * T_COUNT + k) * B], B copies (else unused)
-	int *trans_state;    // a group's TRANS_* per bone (else unused)
-	float *saved;        // a group's sleeping copies of a chunk's lanes (save_sleepers; else unused)
+	float *trans;              // the transition, likewise: slot k of bone i at trans + i * T_COUNT * B + k * B
+	float *trans_shared;       // a group's shared rows: slot k of bone i at [(i * T_COUNT + k) * B], B copies (else unused)
+	int *trans_state;          // a group's TRANS_* per bone (else unused)
+	float *saved;              // a group's sleeping copies of a chunk's lanes (save_sleepers; else unused)
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
 	// Shared per-bone configuration.
@@ -261,7 +262,7 @@ typedef struct chain_arrays {
 // Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
 #define PLANE_AT(a, slot, i) ((a)->planes + (size_t)(i) * (a)->row + (size_t)(slot) * (size_t)(a)->B)
 // Transition slot `slot` (T_*) of bone i of the chain's lane (or of a block's lane l at [l]).
-#define TRANS_AT(a, slot, i) ((a)->trans + ((size_t)(i) * T_COUNT + (size_t)(slot)) * (size_t)(a)->B)
+#define TRANS_AT(a, slot, i) ((a)->trans + ((size_t)(i)*T_COUNT + (size_t)(slot)) * (size_t)(a)->B)
 
 static chain_arrays arrays(const spring_chain *c)
 {
@@ -2041,13 +2042,12 @@ static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran,
 }
 
 // One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in row 1 of the
-// roots' scratch (normalised; the chunk's lane j at [chunk_room(n) + j - j0]). A lane asleep with the inputs of its last step (it rested through two steps
-// with them, so a step would change no bit) does not step: a single chain returns at once; in a
-// group the physics runs over every lane side by side and the sleeping lanes are then put back
-// (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
-// rest. `anim`: explicit locals of a single chain, or NULL.
-// Whether member m's last step was a 3D step with `root` and the same animation source as this one
-// (after a 3D step its root is that step's root: a teleport or reset moves it but also wakes).
+// roots' scratch (normalised; the chunk's lane j at [chunk_room(n) + j - j0]). A lane asleep with the inputs of its last step (it
+// rested through two steps with them, so a step would change no bit) does not step: a single chain returns at once; in a group
+// the physics runs over every lane side by side and the sleeping lanes are then put back (save_sleepers). The other lanes get the
+// caps, the physics, and the snap when they came to rest. `anim`: explicit locals of a single chain, or NULL. Whether member m's
+// last step was a 3D step with `root` and the same animation source as this one (after a 3D step its root is that step's root: a
+// teleport or reset moves it but also wakes).
 static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
 	return m->walk == WALK_3D && same_bits(root, &roots_of(m)->step, sizeof *root) &&
@@ -2812,6 +2812,14 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 		}
 	}
 	return SPRING_OK;
+}
+
+int spring_chain_internal_lanes_transition(const spring_chain *first, int bone)
+{
+	if (!first || first->lanes < 2 || bone < 0 || bone >= first->bone_count) {
+		return -1;
+	}
+	return arrays(first).trans_state[bone];
 }
 
 spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity)

@@ -377,6 +377,198 @@ static int test_determinism_group_many_chains(void)
 	return 0;
 }
 
+// Per-chain springs against single chains, with the kernels' shared transition rows: a group whose
+// chains all have the same spring for a bone reads one row of it; when one chain's spring changes,
+// the bone's lanes are read again (the single chains' bits say so), and once the chains agree again
+// (that chain set back, or every chain set alike one by one or at once) the shared row returns.
+static int shared_rows_vs_singles(spring_internal_batch_path path, int count)
+{
+	g_still_from = CHAINS; // every chain moves
+	spring_chain_desc d = group_desc(0);
+	spring_chain_group *g;
+	ENSURE(spring_chain_group_create(&d, count, &g, NULL) == SPRING_OK);
+	spring_chain *singles[CHAINS];
+	for (int c = 0; c < count; c++) {
+		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
+	}
+	for (int i = 0; i < BONES; i++) {
+		ENSURE(spring_chain_group_internal_transition(g, i) == 1); // as made: every chain alike
+	}
+	ENSURE(spring_chain_group_internal_transition(g, BONES) == -1 && spring_chain_group_internal_transition(g, -1) == -1);
+	ENSURE(spring_chain_group_internal_transition(NULL, 0) == -1);
+	spring_params stiff, soft;
+	spring_params_from_frequency(7.0f, 0.4f, &stiff);
+	spring_params_from_frequency(1.5f, 0.2f, &soft);
+	const int odd = count / 2; // the chain whose spring differs
+	static spring_xform3 roots[CHAINS];
+	int own = 0;
+	for (int f = 1; f <= 200; f++) {
+		const double t = f / 60.0;
+		for (int c = 0; c < count; c++) {
+			roots[c] = root_of(c, t);
+		}
+		int expect3 = -1, expect5 = -1, expect2 = -1; // after this frame's update (-1: not checked)
+		if (f == 20) {
+			// One chain's bone 3 differs: its lanes are read again from now on.
+			ENSURE(spring_chain_group_set_params(g, odd, 3, stiff) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[odd], 3, stiff) == SPRING_OK);
+			ENSURE(spring_chain_group_internal_transition(g, 3) == 2);
+			expect3 = 0;
+		}
+		if (f == 60) {
+			// Set back as described (unset: the chain's gradient), the same bits as the others.
+			ENSURE(spring_chain_group_set_params(g, odd, 3, d.bones[3].params) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[odd], 3, d.bones[3].params) == SPRING_OK);
+			expect3 = 1;
+		}
+		if (f == 90 || f == 91) {
+			// Every chain's bone 5 softened one chain at a time, over two frames: the bone is read
+			// lane by lane in between, and shared (with the new spring) once all agree.
+			for (int c = f == 90 ? 0 : count / 3; c < (f == 90 ? count / 3 : count); c++) {
+				ENSURE(spring_chain_group_set_params(g, c, 5, soft) == SPRING_OK);
+				ENSURE(spring_chain_set_params(singles[c], 5, soft) == SPRING_OK);
+			}
+			expect5 = f == 90 ? 0 : 1;
+		}
+		if (f == 120) {
+			// Every chain its own bone 2.
+			for (int c = 0; c < count; c++) {
+				spring_params p;
+				spring_params_from_frequency(2.0f + 0.25f * (float)c, 0.3f, &p);
+				ENSURE(spring_chain_group_set_params(g, c, 2, p) == SPRING_OK);
+				ENSURE(spring_chain_set_params(singles[c], 2, p) == SPRING_OK);
+			}
+			expect2 = 0;
+		}
+		if (f == 160) {
+			// ... then all alike at once.
+			ENSURE(spring_chain_group_set_params(g, -1, 2, stiff) == SPRING_OK);
+			for (int c = 0; c < count; c++) {
+				ENSURE(spring_chain_set_params(singles[c], 2, stiff) == SPRING_OK);
+			}
+			expect2 = 1;
+		}
+		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		for (int c = 0; c < count; c++) {
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(expect3 < 0 || spring_chain_group_internal_transition(g, 3) == expect3);
+		ENSURE(expect5 < 0 || spring_chain_group_internal_transition(g, 5) == expect5);
+		ENSURE(expect2 < 0 || spring_chain_group_internal_transition(g, 2) == expect2);
+		own += spring_chain_group_internal_transition(g, 3) == 0;
+		ENSURE_MSG(same_pose(g, singles, count) == 0, "frame %d differs", f);
+	}
+	ENSURE(own == 40); // bone 3 read lane by lane for frames 20 .. 59
+	ENSURE(!spring_chain_group_is_resting(g, odd));
+	printf("    %s, %d chains: bit-identical through per-chain springs; shared rows dropped and back\n",
+	       spring_internal_batch_path_name(path), count);
+	for (int c = 0; c < count; c++) {
+		spring_chain_destroy(singles[c]);
+	}
+	spring_chain_group_destroy(g);
+	g_still_from = 30;
+	return 0;
+}
+
+// On every instruction set, a group of one block (two steps at a time) and of several.
+static int test_determinism_group_per_chain_springs(void)
+{
+	int ran = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+			ENSURE(shared_rows_vs_singles((spring_internal_batch_path)p, 12) == 0);
+			ENSURE(shared_rows_vs_singles((spring_internal_batch_path)p, CHAINS) == 0);
+			ran++;
+		}
+	}
+	ENSURE(ran >= 1);
+	return 0;
+}
+
+// Sleeping chains among awake ones in every chunk of lanes of a large group (their tips and poses
+// are copied aside while their chunk steps, into room for one chunk): every 7th chain stands
+// still from the start and sleeps while its neighbours in the same block move; against single
+// chains bit for bit (poses, tips and velocities), on every instruction set.
+static int sleepers_in_every_chunk(spring_internal_batch_path path)
+{
+	enum { MANY = 300, FRAMES = 90 };
+	g_still_from = MANY;
+	spring_chain_desc d = group_desc(0);
+	spring_chain_group *g;
+	ENSURE(spring_chain_group_create(&d, MANY, &g, NULL) == SPRING_OK);
+	static spring_chain *singles[MANY];
+	static spring_xform3 roots[MANY], bones[MANY * BONES];
+	for (int c = 0; c < MANY; c++) {
+		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
+	}
+	for (int f = 1; f <= FRAMES; f++) {
+		const double t = f / 60.0;
+		for (int c = 0; c < MANY; c++) {
+			const int still = c % 7 == 3;
+			roots[c] = root_of(c % 29, still ? 0.0 : t + 0.01 * c);
+			roots[c].position.y += 50.0f * (float)(c / 29);
+			if (still) {
+				// Unturned: a frame's interpolated roots keep the bits of a root that stands still
+				// (a turned one may round to two values that take turns, and never sleep).
+				roots[c].rotation = spring_quat_identity();
+			}
+			if (f == 1 && still) {
+				ENSURE(spring_chain_group_reset(g, c, roots[c]) == SPRING_OK);
+				ENSURE(spring_chain_reset(singles[c], roots[c]) == SPRING_OK);
+			}
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		ENSURE(spring_chain_group_get_poses(g, bones, NULL, MANY * BONES) == SPRING_OK);
+		for (int c = 0; c < MANY; c++) {
+			spring_xform3 b[BONES];
+			ENSURE(spring_chain_get_pose(singles[c], b, NULL, BONES) == SPRING_OK);
+			ENSURE_MSG(memcmp(b, bones + c * BONES, sizeof b) == 0, "chain %d differs at frame %d", c, f);
+			for (int i = 0; i < BONES; i++) {
+				spring_state_vec3 s1, s2;
+				ENSURE(spring_chain_get_state(singles[c], i, &s1) == SPRING_OK);
+				ENSURE(spring_chain_group_get_state(g, c, i, &s2) == SPRING_OK);
+				ENSURE(memcmp(&s1, &s2, sizeof s1) == 0);
+			}
+			ENSURE(spring_chain_is_resting(singles[c]) == spring_chain_group_is_resting(g, c));
+		}
+	}
+	// The still chains slept (ran few steps) in every chunk, beside moving neighbours.
+	for (int c = 3; c < MANY; c += 7) {
+		ENSURE(spring_chain_group_is_resting(g, c) && !spring_chain_group_is_resting(g, c + 1));
+		ENSURE_MSG(spring_chain_internal_steps_run(singles[c]) < 10, "chain %d ran %lld steps", c,
+		           spring_chain_internal_steps_run(singles[c]));
+	}
+	ENSURE(spring_chain_internal_steps_run(singles[1]) == 2 * FRAMES);
+	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_batch_path_name(path), MANY,
+	       FRAMES);
+	for (int c = 0; c < MANY; c++) {
+		spring_chain_destroy(singles[c]);
+	}
+	spring_chain_group_destroy(g);
+	g_still_from = 30;
+	return 0;
+}
+
+static int test_determinism_group_sleepers_in_every_chunk(void)
+{
+	int ran = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+			ENSURE(sleepers_in_every_chunk((spring_internal_batch_path)p) == 0);
+			ran++;
+		}
+	}
+	ENSURE(ran >= 1);
+	return 0;
+}
+
 static int test_group_memory(void)
 {
 	spring_chain_desc d = group_desc(1);
@@ -492,6 +684,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_single_chain_two_steps);
 	RUN_TEST(test_determinism_single_chain_rests_in_a_pair);
 	RUN_TEST(test_determinism_group_many_chains);
+	RUN_TEST(test_determinism_group_per_chain_springs);
+	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_bad_input);
 	return TEST_SUMMARY();
