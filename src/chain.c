@@ -253,7 +253,7 @@ typedef struct chain_arrays {
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
-	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
+	float *scratch;             // a chunk's blocks' scratch, then one lane's (scratch_of; lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 4 rows of a chunk's roots (chunk_room): the frame's, then three of steps (lane 0's header only)
 	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
@@ -679,6 +679,12 @@ static int chunk_room(int lanes)
 	return lanes < chunk ? lanes : chunk;
 }
 
+// The blocks of a chunk (chunk_room's lanes).
+static size_t chunk_blocks(int lanes)
+{
+	return ((size_t)chunk_room(lanes) + (size_t)block_of(lanes) - 1u) / (size_t)block_of(lanes);
+}
+
 static size_t row_of(int lanes)
 {
 	return (size_t)P_COUNT * (size_t)block_of(lanes);
@@ -713,7 +719,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(saved, saved_floats * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
+	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
 	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
 	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
@@ -2071,8 +2077,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 {
 	chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
-	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	float *k = a.scratch, *solo = k + (size_t)K_COUNT * chunk_blocks(n) * (size_t)a.B; // the chunk's, one lane's
 	const int padded = (int)blocks * a.B, j1 = j0 + m;
 	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
 	const spring_xform3 *roots = a.roots + chunk_room(n); // the step's, lane j's at [j - j0]
@@ -2251,8 +2256,7 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 {
 	chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
-	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	float *k = a.scratch, *solo = k + (size_t)K_COUNT * chunk_blocks(n) * (size_t)a.B; // the chunk's, one lane's
 	int *rest = a.flags, *rest2 = a.flags + blocks * (size_t)a.B; // the second step's of a pair (the `ran` flags' room)
 	const int j1 = j0 + m;
 	skip_blocks(&a, c->bone_count, (size_t)(j0 / a.B));
