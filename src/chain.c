@@ -720,7 +720,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
 	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
-	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
+	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int));                // whole blocks: the kernels' rest flags
 	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -1082,29 +1082,31 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 // lanes' transitions changed since the last look (TRANS_CHANGED): the bone then gets its shared
 // row (TRANS_SHARED, lane 0's values in every lane of the row), otherwise the lanes' own are read
 // (TRANS_OWN). Stops at the first lane that differs.
-static void share_transitions(const spring_chain *c, int n)
+static void share_transitions(const spring_chain *c, const chain_arrays *a, int n)
 {
-	const chain_arrays a = arrays(c);
-	const size_t b = (size_t)a.B, per_block = (size_t)c->bone_count * T_COUNT * b;
+	const size_t b = (size_t)a->B, per_block = (size_t)c->bone_count * T_COUNT * b;
 	for (int i = 0; i < c->bone_count; i++) {
-		if (a.trans_state[i] != TRANS_CHANGED) {
+		if (a->trans_state[i] != TRANS_CHANGED) {
 			continue;
 		}
-		const float *first = TRANS_AT(&a, 0, i);
+		const float *first = TRANS_AT(a, 0, i);
 		int same = 1;
 		for (int j = 1; same && j < n; j++) {
 			const float *t = first + (size_t)j / b * per_block + (size_t)j % b;
 			for (int q = 0; q < T_COUNT; q++) {
-				same &= same_bits(&t[(size_t)q * b], &first[(size_t)q * b], sizeof(float));
+				uint32_t u, v; // the bits (a -0 or a NaN's payload would step apart)
+				memcpy(&u, &t[(size_t)q * b], sizeof u);
+				memcpy(&v, &first[(size_t)q * b], sizeof v);
+				same &= u == v;
 			}
 		}
-		float *row = a.trans_shared + (size_t)i * T_COUNT * b;
+		float *row = a->trans_shared + (size_t)i * T_COUNT * b;
 		for (int q = 0; same && q < T_COUNT; q++) {
 			for (size_t l = 0; l < b; l++) {
 				row[(size_t)q * b + l] = first[(size_t)q * b];
 			}
 		}
-		a.trans_state[i] = same ? TRANS_SHARED : TRANS_OWN;
+		a->trans_state[i] = same ? TRANS_SHARED : TRANS_OWN;
 	}
 }
 
@@ -1141,7 +1143,9 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
 	}
 	if (lanes > 1) {
-		share_transitions((spring_chain *)(void *)(base + first), lanes);
+		const spring_chain *c = (const spring_chain *)(void *)(base + first);
+		const chain_arrays a = arrays(c);
+		share_transitions(c, &a, lanes);
 	}
 	return SPRING_OK;
 }
@@ -2371,7 +2375,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	if (n > 1) {
-		share_transitions(c, n);
+		share_transitions(c, &a, n);
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	// Chunk by chunk of lanes, every step of the frame (the lanes are independent): a chunk's

@@ -379,16 +379,18 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		}
 		return 1;
 	}
+	// Bone i's constants in ks[i % 2], bone i - 1's (the second step's) in the other: not copied.
+	KERNEL(bone_k) ks[2];
+	ks[0] = bk;
 	for (int i = 1; i < n; i++) {
-		const KERNEL(bone_k) behind = bk;
-		bk = KERNEL(bone_consts)(first, i);
+		ks[i & 1] = KERNEL(bone_consts)(first, i);
 		for (int l0 = 0; l0 < first->lanes; l0 += W) {
-			KERNEL(bone)(first, i, l0, &bk, per_step);
-			KERNEL(bone)(second, i - 1, l0, &behind, per_step);
+			KERNEL(bone)(first, i, l0, &ks[i & 1], per_step);
+			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], per_step);
 		}
 	}
 	for (int l0 = 0; l0 < first->lanes; l0 += W) {
-		KERNEL(bone)(second, n - 1, l0, &bk, per_step);
+		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], per_step);
 	}
 	return 2;
 }
