@@ -13,17 +13,19 @@
 // [block][bone][slot][lane in block], so that a group of chains of one shape (chain_group.c) is
 // the same code with its chains side by side (blocks of GROUP_BLOCK lanes; a single chain is one
 // block of one lane): every chain of a group has its own spring_chain header whose array offsets
-// point at its lane. The common step (the exact integrator, 3D, no cone limit, no colliders) is
-// one kernel (chain_kernel.h) instantiated for one lane and for the vectors of each instruction
-// set; the rest runs bone by bone over the lanes of a block in plain float loops. Every operation
-// of a step is an IEEE float operation on one lane (no contraction, no reassociation), so a
-// lane's bits do not depend on its neighbours or on vectorisation. Rare per-lane work (cone
-// limits, colliders, degenerate directions, rest under forces, the inherited-motion caps) runs
-// as scalar code on the lanes that need it. A frame update takes a group's chains chunk by chunk
-// (CHUNK_BLOCKS blocks) through all the frame's steps, and the chunk's awake, uncapped chains
-// through them without per-step bookkeeping (plain_steps); lanes that fill one block (a single
-// chain, a small group) take two steps at a time a bone apart (fast_pair), so that the two walks
-// down the chain overlap.
+// point at its lane. The transitions (read, never written, by a step) are in an array of their
+// own laid out the same; a group whose chains all have the same for a bone (the common case)
+// reads one shared row of it instead, so a frame streams only the state it writes. The common
+// step (the exact integrator, 3D, no cone limit, no colliders) is one kernel (chain_kernel.h)
+// instantiated for one lane and for the vectors of each instruction set; the rest runs bone by
+// bone over the lanes of a block in plain float loops. Every operation of a step is an IEEE float
+// operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
+// neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
+// directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes that
+// need it. A frame update takes a group's chains chunk by chunk (CHUNK_BLOCKS blocks) through all
+// the frame's steps, and the chunk's awake, uncapped chains through them without per-step
+// bookkeeping (plain_steps); lanes that fill one block (a single chain, a small group) take two
+// steps at a time a bone apart (fast_pair), so that the two walks down the chain overlap.
 //
 // Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
