@@ -266,15 +266,19 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
 	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
 	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
-	// The transition: the group's shared row of bone i when every lane has the same, else the lanes'.
-	const float *t = B > 1 && a->trans_state[i] == TRANS_SHARED
+	const int valid = job->lanes - l0 < W ? job->lanes - l0 : W;
+	// The transition: the group's shared row of bone i when every lane has the same, else the
+	// lanes' own; a vector with padding lanes past the last chain reads the lanes' own too, whose
+	// zeros keep the padding lanes still (the shared spring would swing them down to denormal
+	// speeds over the frames, which the processor computes far slower).
+	const float *t = B > 1 && valid == W && a->trans_state[i] == TRANS_SHARED
 	                     ? a->trans_shared + (size_t)i * T_COUNT * B + in
 	                     : a->trans + blk * job->trans_floats + in + (size_t)i * T_COUNT * B;
 	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
 	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
 	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, job->lanes - l0 < W ? job->lanes - l0 : W};
+	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid};
 	KERNEL(core)
 	(job->c, &at, bk, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
 	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
