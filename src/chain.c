@@ -255,7 +255,7 @@ typedef struct chain_arrays {
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
-	float *scratch;             // a chunk's blocks' scratch, then one lane's (scratch_of; lane 0's header only)
+	float *scratch;             // a chunk's blocks' scratch (chunk_blocks), then one lane's (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
 	spring_xform3 *roots;       // 4 rows of a chunk's roots (chunk_room): the frame's, then three of steps (lane 0's header only)
 	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
