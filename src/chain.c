@@ -13,17 +13,19 @@
 // [block][bone][slot][lane in block], so that a group of chains of one shape (chain_group.c) is
 // the same code with its chains side by side (blocks of GROUP_BLOCK lanes; a single chain is one
 // block of one lane): every chain of a group has its own spring_chain header whose array offsets
-// point at its lane. The common step (the exact integrator, 3D, no cone limit, no colliders) is
-// one kernel (chain_kernel.h) instantiated for one lane and for the vectors of each instruction
-// set; the rest runs bone by bone over the lanes of a block in plain float loops. Every operation
-// of a step is an IEEE float operation on one lane (no contraction, no reassociation), so a
-// lane's bits do not depend on its neighbours or on vectorisation. Rare per-lane work (cone
-// limits, colliders, degenerate directions, rest under forces, the inherited-motion caps) runs
-// as scalar code on the lanes that need it. A frame update takes a group's chains chunk by chunk
-// (CHUNK_BLOCKS blocks) through all the frame's steps, and the chunk's awake, uncapped chains
-// through them without per-step bookkeeping (plain_steps); lanes that fill one block (a single
-// chain, a small group) take two steps at a time a bone apart (fast_pair), so that the two walks
-// down the chain overlap.
+// point at its lane. The transitions (read, never written, by a step) are in an array of their
+// own laid out the same; a group whose chains all have the same for a bone (the common case)
+// reads one shared row of it instead, so a frame streams only the state it writes. The common
+// step (the exact integrator, 3D, no cone limit, no colliders) is one kernel (chain_kernel.h)
+// instantiated for one lane and for the vectors of each instruction set; the rest runs bone by
+// bone over the lanes of a block in plain float loops. Every operation of a step is an IEEE float
+// operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
+// neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
+// directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes that
+// need it. A frame update takes a group's chains chunk by chunk (CHUNK_BLOCKS blocks) through all
+// the frame's steps, and the chunk's awake, uncapped chains through them without per-step
+// bookkeeping (plain_steps); lanes that fill one block (a single chain, a small group) take two
+// steps at a time a bone apart (fast_pair), so that the two walks down the chain overlap.
 //
 // Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
 // chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
@@ -88,7 +90,8 @@
 #define LANES_INDEPENDENT
 #endif
 
-// The float planes of a chain's lane, each bone_count * stride floats, [bone * stride + lane].
+// The float planes of a chain's lane, the state a step reads and writes (each slot of a block of
+// lanes one row of `block` floats, [block][bone][slot][lane in block]).
 enum {
 	P_TX, // simulated tip and velocity
 	P_TY,
@@ -101,16 +104,24 @@ enum {
 	P_GX = P_WPREV + 7, // rigid tip (target) of the last step
 	P_GY,
 	P_GZ,
-	P_PP, // the exact transition and its response to a unit acceleration (force position, velocity)
-	P_PV,
-	P_VP,
-	P_VV,
-	P_F0,
-	P_F1,
-	P_W2,   // k / m, for the rest position under forces
-	P_SAVE, // a sleeping lane's tip, velocity, world transform and target while its group steps (16 planes)
-	P_COUNT = P_SAVE + 16
+	P_COUNT
 };
+
+// The per-bone transition of a lane, stored like the planes but in an array of its own
+// ([block][bone][slot][lane in block]): the exact transition and its response to a unit
+// acceleration (force position, velocity), and k / m for the rest position under forces. A step
+// only reads them, and when every chain of a group has the same for a bone (the common case) it
+// reads the group's one shared row of that bone instead (trans_shared, trans_state).
+enum { T_PP, T_PV, T_VP, T_VV, T_F0, T_F1, T_W2, T_COUNT };
+
+// What trans_state says of a bone of a group: every lane's transition differs somewhere from the
+// others' (the lanes' own are read), all are the same (the shared row is), or a lane's changed
+// since it was last looked at (the lanes' own are read until the next frame update compares them).
+enum { TRANS_OWN = 0, TRANS_SHARED = 1, TRANS_CHANGED = 2 };
+
+// A group's sleeping lanes' tip, velocity, world transform and target are copied aside while the
+// physics runs over every lane of their chunk (save_sleepers): S_COUNT slots per bone.
+enum { S_COUNT = 16 };
 
 // Lanes per block of a group's planes (a single chain is one block of one lane): the planes are
 // stored [block][bone][slot][lane in block], so that one pointer per (block, bone) reaches every
@@ -162,7 +173,8 @@ enum {
 // Byte offsets of the arrays from the start of the chain's header. For the planes (and the
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
-	size_t planes, params_set, params, rest_local, anim_local, tip_local, length, tip_radius, cone_limit, world2, world2_prev;
+	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, rest_local, anim_local, tip_local, length,
+		tip_radius, cone_limit, world2, world2_prev;
 	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, lane_roots, total;
 } chain_layout;
 
@@ -223,6 +235,10 @@ typedef struct chain_arrays {
 	int B;         // lanes per block of the planes
 	float *planes; // slot k of bone i of lane 0 (this chain's lane, or a block's first) at planes + i * row + k * B
 	size_t row;
+	float *trans;              // the transition, likewise: slot k of bone i at trans + i * T_COUNT * B + k * B
+	float *trans_shared;       // a group's shared rows: slot k of bone i at [(i * T_COUNT + k) * B], B copies (else unused)
+	int *trans_state;          // a group's TRANS_* per bone (else unused)
+	float *saved;              // a group's sleeping copies of a chunk's lanes (save_sleepers; else unused)
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
 	// Shared per-bone configuration.
@@ -239,14 +255,16 @@ typedef struct chain_arrays {
 	spring_xform3 *step_local3; // the explicit locals of the last 3D step, as given
 	spring_xform2 *step_local2; // the explicit locals of the last 2D step, as given (mode_2d only)
 	spring_xform3 *locals;      // the explicit locals of a 3D step, normalised
-	float *scratch;             // K_COUNT * lanes floats (lane 0's header only)
+	float *scratch;             // a chunk's blocks' scratch (chunk_blocks), then one lane's (lane 0's header only)
 	int *flags;                 // 3 * padded lanes ints: at rest, ran, same inputs (lane 0's header only)
-	spring_xform3 *roots;       // 4 * lanes roots: the frame's, then three of steps (lane 0's header only)
+	spring_xform3 *roots;       // 4 rows of a chunk's roots (chunk_room): the frame's, then three of steps (lane 0's header only)
 	chain_roots *lane_roots;    // per lane: this chain's at [0] (a group's lane j at [j] from lane 0's header)
 } chain_arrays;
 
 // Slot `slot` of bone i of the chain's lane (or of a block's lane l at [l]).
 #define PLANE_AT(a, slot, i) ((a)->planes + (size_t)(i) * (a)->row + (size_t)(slot) * (size_t)(a)->B)
+// Transition slot `slot` (T_*) of bone i of the chain's lane (or of a block's lane l at [l]).
+#define TRANS_AT(a, slot, i) ((a)->trans + ((size_t)(i)*T_COUNT + (size_t)(slot)) * (size_t)(a)->B)
 
 static chain_arrays arrays(const spring_chain *c)
 {
@@ -257,6 +275,10 @@ static chain_arrays arrays(const spring_chain *c)
 	a.B = c->block;
 	a.planes = (float *)(void *)(base + l->planes);
 	a.row = c->row;
+	a.trans = (float *)(void *)(base + l->trans);
+	a.trans_shared = (float *)(void *)(base + l->trans_shared);
+	a.trans_state = (int *)(void *)(base + l->trans_state);
+	a.saved = (float *)(void *)(base + l->saved);
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
@@ -298,6 +320,7 @@ typedef struct fast_job {
 	const spring_chain *c;
 	const chain_arrays *a;       // the first block's view
 	size_t block_floats;         // floats from one block's planes to the next's
+	size_t trans_floats;         // floats from one block's transitions to the next's
 	const float *k;              // the first block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
 	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
 	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
@@ -305,8 +328,8 @@ typedef struct fast_job {
 	const spring_xform3 *locals; // every bone's local transform this step
 } fast_job;
 
-static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, int lane, spring_vec3 pivot,
-                                 spring_vec3 rigid_tip, spring_vec3 accel);
+static spring_vec3 rest_position(const spring_chain *c, float w2, float len, spring_vec3 pivot, spring_vec3 rigid_tip,
+                                 spring_vec3 accel);
 static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
                           float rz, float per_step);
 static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
@@ -627,29 +650,53 @@ static spring_result prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 	spring_transition tr;
 	spring_transition_compute(w2, g, h, &tr);
 	a->params[k] = p;
-	PLANE_AT(a, P_PP, i)[0] = st.pp;
-	PLANE_AT(a, P_PV, i)[0] = st.pv;
-	PLANE_AT(a, P_VP, i)[0] = st.vp;
-	PLANE_AT(a, P_VV, i)[0] = st.vv;
-	PLANE_AT(a, P_W2, i)[0] = p.stiffness / p.mass;
-	PLANE_AT(a, P_F0, i)[0] = (float)forced_position(w2, g, h, &tr);
-	PLANE_AT(a, P_F1, i)[0] = (float)tr.pv;
+	TRANS_AT(a, T_PP, i)[0] = st.pp;
+	TRANS_AT(a, T_PV, i)[0] = st.pv;
+	TRANS_AT(a, T_VP, i)[0] = st.vp;
+	TRANS_AT(a, T_VV, i)[0] = st.vv;
+	TRANS_AT(a, T_W2, i)[0] = p.stiffness / p.mass;
+	TRANS_AT(a, T_F0, i)[0] = (float)forced_position(w2, g, h, &tr);
+	TRANS_AT(a, T_F1, i)[0] = (float)tr.pv;
+	if (c->lanes > 1) {
+		a->trans_state[i] = TRANS_CHANGED; // the next frame update compares the lanes again
+	}
 	return SPRING_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
-// The lanes per block of the planes and the slots per bone of `lanes` chains side by side: a single
-// chain is one lane without the group's sleeping copies.
+// The lanes per block of the planes and the floats per bone of a block of `lanes` chains side by
+// side (a single chain is one lane).
 static int block_of(int lanes)
 {
 	return lanes == 1 ? 1 : GROUP_BLOCK;
 }
 
+// The lanes of a chunk that a frame update takes through its steps (CHUNK_BLOCKS blocks, or all
+// of fewer lanes): the room of each row of the roots' scratch, indexed from the chunk's first lane.
+static int chunk_room(int lanes)
+{
+	const int chunk = CHUNK_BLOCKS * block_of(lanes);
+	return lanes < chunk ? lanes : chunk;
+}
+
+// The blocks of a chunk (chunk_room's lanes).
+static size_t chunk_blocks(int lanes)
+{
+	return ((size_t)chunk_room(lanes) + (size_t)block_of(lanes) - 1u) / (size_t)block_of(lanes);
+}
+
 static size_t row_of(int lanes)
 {
-	return (size_t)(lanes == 1 ? P_SAVE : P_COUNT) * (size_t)block_of(lanes);
+	return (size_t)P_COUNT * (size_t)block_of(lanes);
+}
+
+// The view `a` (a block's first lane) moved on by `blocks` blocks of lanes of n bones.
+static void skip_blocks(chain_arrays *a, int n, size_t blocks)
+{
+	a->planes += blocks * (size_t)n * a->row;
+	a->trans += blocks * (size_t)n * T_COUNT * (size_t)a->B;
 }
 
 // Offsets from the start of a block whose arrays begin at `start`, for `lanes` chains side by side
@@ -659,18 +706,24 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	size_t at = spring_internal_align16(start);
 	size_t un = (size_t)n, plane = un * (size_t)stride;
 	int single = lanes == 1 && stride == 1;
-	size_t blocks = ((size_t)lanes + (size_t)block_of(lanes) - 1u) / (size_t)block_of(lanes);
+	size_t b = (size_t)block_of(lanes), blocks = ((size_t)lanes + b - 1u) / b;
+	// A group's sleeping copies: a chunk's lanes at a time (save_sleepers).
+	size_t saved_floats = lanes > 1 ? (blocks < CHUNK_BLOCKS ? blocks : CHUNK_BLOCKS) * un * S_COUNT * b : 0u;
 #define PLACE(field, bytes)                         \
 	do {                                            \
 		l->field = at;                              \
 		at = spring_internal_align16(at + (bytes)); \
 	} while (0)
 	PLACE(planes, blocks * un * row_of(lanes) * sizeof(float));
+	PLACE(trans, blocks * un * T_COUNT * b * sizeof(float));
+	PLACE(trans_shared, lanes > 1 ? un * T_COUNT * b * sizeof(float) : 0u);
+	PLACE(trans_state, lanes > 1 ? un * sizeof(int) : 0u);
+	PLACE(saved, saved_floats * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	PLACE(scratch, (size_t)K_COUNT * (blocks + 1u) * (size_t)block_of(lanes) * sizeof(float)); // per block, then one lane's
-	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int)); // whole blocks: the kernels' rest flags
-	PLACE(roots, 4u * (size_t)lanes * sizeof(spring_xform3));
+	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
+	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int));                // whole blocks: the kernels' rest flags
+	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -699,6 +752,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 	}
 	size_t b = (size_t)block_of(lanes);
 	l.planes += ((size_t)j / b * (size_t)n * row_of(lanes) + (size_t)j % b) * sizeof(float);
+	l.trans += ((size_t)j / b * (size_t)n * T_COUNT * b + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
 	l.lane_roots += (size_t)j * sizeof(chain_roots);
@@ -1026,6 +1080,38 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 	return SPRING_OK;
 }
 
+// Whether the n lanes of `c` (lane 0, n > 1) hold the same transition bits for each bone whose
+// lanes' transitions changed since the last look (TRANS_CHANGED): the bone then gets its shared
+// row (TRANS_SHARED, lane 0's values in every lane of the row), otherwise the lanes' own are read
+// (TRANS_OWN). Stops at the first lane that differs.
+static void share_transitions(const spring_chain *c, const chain_arrays *a, int n)
+{
+	const size_t b = (size_t)a->B, per_block = (size_t)c->bone_count * T_COUNT * b;
+	for (int i = 0; i < c->bone_count; i++) {
+		if (a->trans_state[i] != TRANS_CHANGED) {
+			continue;
+		}
+		const float *first = TRANS_AT(a, 0, i);
+		int same = 1;
+		for (int j = 1; same && j < n; j++) {
+			const float *t = first + (size_t)j / b * per_block + (size_t)j % b;
+			for (int q = 0; q < T_COUNT; q++) {
+				uint32_t u, v; // the bits (a -0 or a NaN's payload would step apart)
+				memcpy(&u, &t[(size_t)q * b], sizeof u);
+				memcpy(&v, &first[(size_t)q * b], sizeof v);
+				same &= u == v;
+			}
+		}
+		float *row = a->trans_shared + (size_t)i * T_COUNT * b;
+		for (int q = 0; same && q < T_COUNT; q++) {
+			for (size_t l = 0; l < b; l++) {
+				row[(size_t)q * b + l] = first[(size_t)q * b];
+			}
+		}
+		a->trans_state[i] = same ? TRANS_SHARED : TRANS_OWN;
+	}
+}
+
 size_t spring_chain_internal_lanes_size(const spring_chain_desc *desc, int lanes, size_t offset)
 {
 	if (lanes < 1 || validate_desc(desc, NULL) != SPRING_OK) {
@@ -1057,6 +1143,11 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 		size_t header = first + (size_t)j * member_bytes;
 		chain_layout mine = layout_of_member(&l, header, j, desc->bone_count, lanes);
 		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
+	}
+	if (lanes > 1) {
+		const spring_chain *c = (const spring_chain *)(void *)(base + first);
+		const chain_arrays a = arrays(c);
+		share_transitions(c, &a, lanes);
 	}
 	return SPRING_OK;
 }
@@ -1301,16 +1392,17 @@ static int is_zero3(spring_vec3 v)
 	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
 }
 
-// Where bone i's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
-// the pendulum (spring toward the rigid tip plus the force, on the bone's length sphere about
-// the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows.
-static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, int i, int lane, spring_vec3 pivot,
-                                 spring_vec3 rigid_tip, spring_vec3 accel)
+// Where a bone's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
+// the pendulum (spring toward the rigid tip plus the force, on the sphere of the bone's length
+// `len` about the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows
+// (w2: the lane's k / m, T_W2).
+static spring_vec3 rest_position(const spring_chain *c, float w2_lane, float len, spring_vec3 pivot, spring_vec3 rigid_tip,
+                                 spring_vec3 accel)
 {
 	if (is_zero3(accel)) {
 		return rigid_tip;
 	}
-	double w2 = (double)PLANE_AT(a, P_W2, i)[lane];
+	double w2 = (double)w2_lane;
 	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
 	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
 	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
@@ -1318,7 +1410,7 @@ static spring_vec3 rest_position(const spring_chain *c, const chain_arrays *a, i
 	if (!(n > 0.0)) {
 		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
 	}
-	double k = (double)a->length[i] / n;
+	double k = (double)len / n;
 	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
 }
 
@@ -1449,8 +1541,8 @@ static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, in
 	float *restrict xx = KS(K_XX), *restrict xy = KS(K_XY), *restrict xz = KS(K_XZ);
 	float *restrict nx = KS(K_VX), *restrict ny = KS(K_VY), *restrict nz = KS(K_VZ);
 	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-		const float *restrict pp = PL(P_PP, i), *restrict pv = PL(P_PV, i), *restrict vp = PL(P_VP, i);
-		const float *restrict vv = PL(P_VV, i), *restrict f0 = PL(P_F0, i), *restrict f1 = PL(P_F1, i);
+		const float *restrict pp = TRANS_AT(a, T_PP, i), *restrict pv = TRANS_AT(a, T_PV, i), *restrict vp = TRANS_AT(a, T_VP, i);
+		const float *restrict vv = TRANS_AT(a, T_VV, i), *restrict f0 = TRANS_AT(a, T_F0, i), *restrict f1 = TRANS_AT(a, T_F1, i);
 		for (int j = 0; j < n; j++) {
 			float ex = tx[j] - gx[j], ey = ty[j] - gy[j], ez = tz[j] - gz[j];
 			xx[j] = gx[j] + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * ax[j]);
@@ -1575,7 +1667,8 @@ static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int 
 	for (int j = 0; j < n; j++) {
 		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
 			kvec_set(k, a->B, K_XX, j,
-			         rest_position(c, a, i, j, kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j), kvec(k, a->B, K_AX, j)));
+			         rest_position(c, TRANS_AT(a, T_W2, i)[j], a->length[i], kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j),
+			                       kvec(k, a->B, K_AX, j)));
 		}
 	}
 }
@@ -1733,7 +1826,7 @@ static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, con
 			while (end < c->bone_count && fast_bone(c, &a, end)) {
 				end++;
 			}
-			const fast_job job = {c, &a, 0, k, rest, n, i, end, locals};
+			const fast_job job = {c, &a, 0, 0, k, rest, n, i, end, locals};
 			fast_run(&job);
 			i = end - 1;
 			continue;
@@ -1773,15 +1866,16 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 		locals = a->locals;
 	}
 	const size_t block_floats = (size_t)c->bone_count * a->row;
+	const size_t trans_floats = (size_t)c->bone_count * T_COUNT * (size_t)a->B;
 	if (!snap && all_fast(c, a)) {
 		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
 		// from one bone to the next however many chains there are).
 		chain_arrays ab = *a;
 		for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
 			const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
-			const fast_job job = {c, &ab, block_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
+			const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
 			fast_run(&job);
-			ab.planes += (size_t)CHUNK_BLOCKS * block_floats;
+			skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
 			k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
 		}
 		return;
@@ -1793,7 +1887,7 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	chain_arrays ab = *a;
 	for (int j0 = 0; j0 < n; j0 += a->B) {
 		walk_block(c, &ab, n - j0 < a->B ? n - j0 : a->B, locals, snap, k, rest + j0);
-		ab.planes += block_floats;
+		skip_blocks(&ab, c->bone_count, 1);
 		k += (size_t)K_COUNT * (size_t)a->B;
 	}
 }
@@ -1930,37 +2024,42 @@ static ALWAYS_INLINE void set_lane_inputs(float *k, int b, int j, spring_xform3 
 // The lanes of a group that sleep are stepped with the others (the loops run over every lane) and
 // then put back: their tip, velocity, world transform and target planes (P_TX .. P_W + 6 and
 // P_GX .. P_GZ) saved before the walk (`back` 0) and restored after it (`back` 1). Their previous
-// pose needs nothing: asleep, it equals the current one, which the walk copies into it.
+// pose needs nothing: asleep, it equals the current one, which the walk copies into it. The
+// copies of the chunk of lanes [j0, j1) (at most CHUNK_BLOCKS blocks from a block's first lane)
+// sit in the group's `saved` array, lane j - j0 of it, laid out like the planes.
 static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran, int back)
 {
-	static const int slots[16] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
-	                              P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
+	static const int slots[S_COUNT] = {P_TX,    P_TY,    P_TZ,    P_VX,    P_VY,    P_VZ, P_W,  P_W + 1,
+	                                   P_W + 2, P_W + 3, P_W + 4, P_W + 5, P_W + 6, P_GX, P_GY, P_GZ};
+	const size_t b = (size_t)c->block, n = (size_t)c->bone_count;
+	float *saved = arrays(c).saved;
 	for (int j = j0; j < j1; j++) {
 		if (ran[j]) {
 			continue;
 		}
 		chain_arrays a = arrays(member(c, j));
-		for (int q = 0; q < 16; q++) {
+		const size_t in = (size_t)(j - j0);
+		float *kept = saved + in / b * n * S_COUNT * b + in % b;
+		for (int q = 0; q < S_COUNT; q++) {
 			for (int i = 0; i < c->bone_count; i++) {
-				float *live = PL_A(slots[q], i), *kept = PL_A(P_SAVE + q, i);
+				float *live = PL_A(slots[q], i), *copy = kept + ((size_t)i * S_COUNT + (size_t)q) * b;
 				if (back) {
-					*live = *kept;
+					*live = *copy;
 				} else {
-					*kept = *live;
+					*copy = *live;
 				}
 			}
 		}
 	}
 }
 
-// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in roots[n ..
-// 2n) (normalised). A lane asleep with the inputs of its last step (it rested through two steps
-// with them, so a step would change no bit) does not step: a single chain returns at once; in a
-// group the physics runs over every lane side by side and the sleeping lanes are then put back
-// (save_sleepers). The other lanes get the caps, the physics, and the snap when they came to
-// rest. `anim`: explicit locals of a single chain, or NULL.
-// Whether member m's last step was a 3D step with `root` and the same animation source as this one
-// (after a 3D step its root is that step's root: a teleport or reset moves it but also wakes).
+// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in row 1 of the
+// roots' scratch (normalised; the chunk's lane j at [chunk_room(n) + j - j0]). A lane asleep with the inputs of its last step (it
+// rested through two steps with them, so a step would change no bit) does not step: a single chain returns at once; in a group
+// the physics runs over every lane side by side and the sleeping lanes are then put back (save_sleepers). The other lanes get the
+// caps, the physics, and the snap when they came to rest. `anim`: explicit locals of a single chain, or NULL. Whether member m's
+// last step was a 3D step with `root` and the same animation source as this one (after a 3D step its root is that step's root: a
+// teleport or reset moves it but also wakes).
 static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
 	return m->walk == WALK_3D && same_bits(root, &roots_of(m)->step, sizeof *root) &&
@@ -1984,15 +2083,14 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 {
 	chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
-	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	float *k = a.scratch, *solo = k + (size_t)K_COUNT * chunk_blocks(n) * (size_t)a.B; // the chunk's, one lane's
 	const int padded = (int)blocks * a.B, j1 = j0 + m;
 	int *rest = a.flags, *ran = a.flags + padded, *same = a.flags + 2 * padded;
-	const spring_xform3 *roots = a.roots + n;
+	const spring_xform3 *roots = a.roots + chunk_room(n); // the step's, lane j's at [j - j0]
 	int running = 0;
 	for (int j = j0; j < j1; j++) {
 		spring_chain *mj = member(c, j);
-		const spring_xform3 *root = &roots[j];
+		const spring_xform3 *root = &roots[j - j0];
 		// Whether the inputs repeat matters only to a chain that rested (after_step); asleep (two
 		// resting steps in a row with these inputs), this step would change no bit.
 		same[j] = mj->still > 0 && same_inputs(mj, root, anim, &a);
@@ -2022,7 +2120,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	if (running < m) {
 		save_sleepers(c, j0, j1, ran, 0);
 	}
-	a.planes += (size_t)(j0 / a.B) * (size_t)c->bone_count * a.row;
+	skip_blocks(&a, c->bone_count, (size_t)(j0 / a.B));
 	walk_lanes(c, &a, m, anim, 0, k, rest + j0);
 	if (running < m) {
 		save_sleepers(c, j0, j1, ran, 1);
@@ -2034,7 +2132,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		spring_chain *mj = member(c, j);
 		int at_rest = rest[j];
 		if (at_rest) {
-			snap_lane(mj, &roots[j], anim, solo);
+			snap_lane(mj, &roots[j - j0], anim, solo);
 		}
 		after_step(mj, WALK_3D, at_rest, same[j]);
 		mj->anim_explicit = anim != NULL;
@@ -2164,11 +2262,10 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 {
 	chain_arrays a = *ap;
 	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
-	float *solo = a.scratch + (size_t)K_COUNT * blocks * (size_t)a.B;
-	float *k = a.scratch + (size_t)(j0 / a.B) * (size_t)K_COUNT * (size_t)a.B;
+	float *k = a.scratch, *solo = k + (size_t)K_COUNT * chunk_blocks(n) * (size_t)a.B; // the chunk's, one lane's
 	int *rest = a.flags, *rest2 = a.flags + blocks * (size_t)a.B; // the second step's of a pair (the `ran` flags' room)
 	const int j1 = j0 + m;
-	a.planes += (size_t)(j0 / a.B) * (size_t)c->bone_count * a.row;
+	skip_blocks(&a, c->bone_count, (size_t)(j0 / a.B));
 	// Lanes that fill one block take their steps two at a time (fast_pair), the second step's
 	// inputs in the solo scratch (a block's worth; snapping comes after).
 	const int pairs = m <= a.B && all_fast(c, &a);
@@ -2179,9 +2276,10 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			set_lane_accel(solo, a.B, j - j0, member(c, j)->accel);
 		}
 	}
-	// The roots of the last step run in cur, of the one before in prev; the buffers rotate among
-	// a.roots + n, + 2n and + 3n.
-	spring_xform3 *cur = a.roots + n, *prev = a.roots + 2 * n, *spare = a.roots + 3 * n;
+	// The roots of the last step run in cur, of the one before in prev (lane j at [j - j0]); the
+	// buffers rotate among the rows 1, 2 and 3 of the roots' scratch (row 0: the frame's roots).
+	const int room = chunk_room(n);
+	spring_xform3 *cur = a.roots + room, *prev = a.roots + 2 * room, *spare = a.roots + 3 * room;
 	int s = 0, rested = 0;
 	while (s < steps && !rested) {
 		const int two = pairs && s + 1 < steps;
@@ -2189,15 +2287,16 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			spring_xform3 *out = q == 0 ? spare : prev; // step s + q's roots
 			const float f = spring_clock_substep_fraction(clock, s + q, steps);
 			for (int j = j0; j < j1; j++) {
-				out[j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
-				set_lane_root(q == 0 ? k : solo, a.B, j - j0, &out[j]);
+				spring_xform3 *o = &out[j - j0];
+				*o = f >= 1.0f ? a.roots[j - j0] : xform3_lerp(a.lane_roots[j].input, a.roots[j - j0], f);
+				set_lane_root(q == 0 ? k : solo, a.B, j - j0, o);
 				(q == 0 ? rest : rest2)[j] = 1;
 			}
 		}
 		int ran = 1;
 		if (two) {
-			const fast_job first = {c, &a, 0, k, rest + j0, m, 0, c->bone_count, locals};
-			const fast_job second = {c, &a, 0, solo, rest2 + j0, m, 0, c->bone_count, locals};
+			const fast_job first = {c, &a, 0, 0, k, rest + j0, m, 0, c->bone_count, locals};
+			const fast_job second = {c, &a, 0, 0, solo, rest2 + j0, m, 0, c->bone_count, locals};
 			ran = fast_pair(&first, &second);
 		} else {
 			walk_lanes(c, &a, m, NULL, 0, k, rest + j0);
@@ -2225,11 +2324,11 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	for (int j = j0; j < j1; j++) {
 		spring_chain *mj = member(c, j);
 		chain_roots *r = &a.lane_roots[j];
-		r->step_prev = s >= 2 ? prev[j] : r->step;
-		r->step = cur[j];
+		r->step_prev = s >= 2 ? prev[j - j0] : r->step;
+		r->step = cur[j - j0];
 		mj->steps_run += s - 1;
 		if (rest[j]) {
-			snap_lane(mj, &cur[j], NULL, solo);
+			snap_lane(mj, &cur[j - j0], NULL, solo);
 		}
 		after_step(mj, WALK_3D, rest[j], 0);
 		mj->anim_explicit = 0;
@@ -2277,26 +2376,30 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 	if (frame_dt < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	for (int j = 0; j < n; j++) {
-		a.roots[j].position = roots[j].position;
-		a.roots[j].rotation = spring_internal_quat_normalize(roots[j].rotation); // zero in, identity out
+	if (n > 1) {
+		share_transitions(c, &a, n);
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	// Chunk by chunk of lanes, every step of the frame (the lanes are independent): a chunk's
 	// state stays in cache from one step to the next however many chains there are.
-	const int chunk = CHUNK_BLOCKS * a.B;
+	// The roots' scratch holds a chunk's (lane j at [j - j0]): row 0 the frame's, normalised.
+	const int chunk = CHUNK_BLOCKS * a.B, room = chunk_room(n);
 	for (int j0 = 0; j0 < n; j0 += chunk) {
 		const int m = n - j0 < chunk ? n - j0 : chunk;
+		for (int j = 0; j < m; j++) {
+			a.roots[j].position = roots[j0 + j].position;
+			a.roots[j].rotation = spring_internal_quat_normalize(roots[j0 + j].rotation); // zero in, identity out
+		}
 		int s = steps > 0 && plain_lanes(c, j0, m) ? plain_steps(c, &a, n, j0, m, clock, steps) : 0;
 		for (; s < steps; s++) {
 			float f = spring_clock_substep_fraction(clock, s, steps);
-			for (int j = j0; j < j0 + m; j++) {
-				a.roots[n + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j].input, a.roots[j], f);
+			for (int j = 0; j < m; j++) {
+				a.roots[room + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j0 + j].input, a.roots[j], f);
 			}
 			step_lanes(c, &a, n, j0, m, NULL);
 		}
-		for (int j = j0; j < j0 + m; j++) {
-			a.lane_roots[j].input = a.roots[j];
+		for (int j = 0; j < m; j++) {
+			a.lane_roots[j0 + j].input = a.roots[j];
 		}
 	}
 	return SPRING_OK;
@@ -2344,7 +2447,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 		return r;
 	}
 	const chain_arrays a = arrays(chain);
-	a.roots[1] = at;
+	a.roots[chunk_room(1)] = at; // row 1: the step's root
 	step_lanes(chain, &a, 1, 0, 1, anim_local);
 	roots_of(chain)->input = at;
 	return SPRING_OK;
@@ -2681,6 +2784,19 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 		chain_arrays a = a0;
 		a.planes += (size_t)(j0 / a0.B) * (size_t)n * a0.row;
 		int m = lanes - j0 < a0.B ? lanes - j0 : a0.B;
+#if defined(__GNUC__)
+		// The lines read here of the block two on (7 of each bone's row: a pattern with gaps that
+		// the hardware's prefetchers follow less well than a stream) fetched ahead: the planes of
+		// many chains are out of the nearer caches by the time the poses are read.
+		if (j0 + 2 * a0.B < lanes) {
+			const float *ahead = a.planes + 2u * (size_t)n * a0.row + (size_t)slot * (size_t)a0.B;
+			for (int i = 0; i < n; i++) {
+				for (int q = 0; q < 7; q++) {
+					__builtin_prefetch(ahead + (size_t)i * a0.row + (size_t)q * (size_t)a0.B);
+				}
+			}
+		}
+#endif
 		for (int i = 0; i < n; i++) {
 			const float *px = PL_A(slot, i), *py = PL_A(slot + 1, i), *pz = PL_A(slot + 2, i);
 			const float *qx = PL_A(slot + 3, i), *qy = PL_A(slot + 4, i), *qz = PL_A(slot + 5, i), *qw = PL_A(slot + 6, i);
@@ -2719,6 +2835,14 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 		}
 	}
 	return SPRING_OK;
+}
+
+int spring_chain_internal_lanes_transition(const spring_chain *first, int bone)
+{
+	if (!first || first->lanes < 2 || bone < 0 || bone >= first->bone_count) {
+		return -1;
+	}
+	return arrays(first).trans_state[bone];
 }
 
 spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity)

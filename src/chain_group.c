@@ -229,6 +229,11 @@ bool spring_chain_group_is_resting(const spring_chain_group *group, int chain)
 	return valid_index(group, chain) && spring_chain_is_resting(chain_at(group, chain));
 }
 
+int spring_chain_group_internal_transition(const spring_chain_group *group, int bone)
+{
+	return group ? spring_chain_internal_lanes_transition(first_member(group), bone) : -1;
+}
+
 const spring_clock *spring_chain_group_clock(const spring_chain_group *group)
 {
 	return group ? &group->clock : NULL;

@@ -133,4 +133,13 @@ spring_result spring_chain_internal_update_lanes(spring_chain *first, int lanes,
 spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int lanes, float alpha, spring_xform3 *bones,
                                                spring_vec3 *tips);
 
+/// How the kernels read bone `bone`'s transition in the lanes whose member 0 is `first`: 1 when
+/// every lane has the same bits (one shared row), 0 when they differ (each lane's own), 2 when a
+/// lane's changed since the last frame update compared them (each lane's own until the next one
+/// does); -1 for a NULL `first`, a single chain or a bone out of range.
+int spring_chain_internal_lanes_transition(const spring_chain *first, int bone);
+
+/// spring_chain_internal_lanes_transition of a group's chains (white-box tests); -1 for NULL.
+int spring_chain_group_internal_transition(const spring_chain_group *group, int bone);
+
 #endif

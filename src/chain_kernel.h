@@ -93,26 +93,29 @@ TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *j
 }
 
 // Where a vector of lanes reads and writes: plane slot q of lane l at p[l] + q * B (one pointer
-// for lanes side by side, GATHER: one per lane, lanes 2 and 3 copies of 0 and 1), rest flags at
-// rest[l] (likewise); `bone`, `lane`: lane l's bone and lane index in `a` for the scalar fallbacks
-// (bone - l * dbone, lane + l * dlane), `valid` lanes of the vector in use.
+// for lanes side by side, GATHER: one per lane, lanes 2 and 3 copies of 0 and 1), transition slot
+// q at t[l] + q * B (the lanes' own or a shared row), rest flags at rest[l] (likewise); `valid`
+// lanes of the vector in use.
 typedef struct KERNEL(at) {
 	float *p[2];
+	const float *t[2];
 	int *rest[2];
-	const chain_arrays *a; // its planes `block` floats on (the lanes' block)
-	size_t block;
-	int bone, dbone, lane, dlane, valid;
+	int valid;
 } KERNEL(at);
 
 #if defined(GATHER)
 #define PLD(q) ((VF){at->p[0][q], at->p[1][q], at->p[0][q], at->p[1][q]})
 #define PST(q, v) (at->p[0][q] = (v)[0], at->p[1][q] = (v)[1])
+#define TLD(q) ((VF){at->t[0][q], at->t[1][q], at->t[0][q], at->t[1][q]})
+#define TLANE(q, l) (at->t[l][q])
 #define RLD() ((VI){*at->rest[0], *at->rest[1], *at->rest[0], *at->rest[1]})
 #define RST(r) (*at->rest[0] = (r)[0], *at->rest[1] = (r)[1])
 #define RSET(l, v) (*at->rest[l] = (v))
 #else
 #define PLD(q) KERNEL(ld)(at->p[0] + (size_t)(q)*B)
 #define PST(q, v) KERNEL(st)(at->p[0] + (size_t)(q)*B, v)
+#define TLD(q) KERNEL(ld)(at->t[0] + (size_t)(q)*B)
+#define TLANE(q, l) (at->t[0][(size_t)(q)*B + (size_t)(l)])
 #define RLD() KERNEL(ldi)(at->rest[0])
 #define RST(r) memcpy(at->rest[0], &(r), sizeof(r))
 #define RSET(l, v) (at->rest[0][l] = (v))
@@ -152,9 +155,9 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 	const VF tz = PLD(P_TZ);
 	const VF vx = PLD(P_VX), vy = PLD(P_VY);
 	const VF vz = PLD(P_VZ);
-	const VF pp = PLD(P_PP), pv = PLD(P_PV);
-	const VF vp = PLD(P_VP), vv = PLD(P_VV);
-	const VF f0 = PLD(P_F0), f1 = PLD(P_F1);
+	const VF pp = TLD(T_PP), pv = TLD(T_PV);
+	const VF vp = TLD(T_VP), vv = TLD(T_VV);
+	const VF f0 = TLD(T_F0), f1 = TLD(T_F1);
 	const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
 	const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
 	const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
@@ -209,10 +212,7 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
 					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
 					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-					chain_arrays ab = *at->a;
-					ab.planes += at->block;
-					spring_vec3 e = rest_position(c, &ab, at->bone - l * at->dbone, at->lane + l * at->dlane, pivot, rigid,
-					                              accel);
+					spring_vec3 e = rest_position(c, TLANE(T_W2, l), LANE(bk->len, l), pivot, rigid, accel);
 					RSET(l, rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), e.x, e.y, e.z,
 					                per_step));
 				}
@@ -266,12 +266,19 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
 	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
 	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
+	const int valid = job->lanes - l0 < W ? job->lanes - l0 : W;
+	// The transition: the group's shared row of bone i when every lane has the same, else the
+	// lanes' own; a vector with padding lanes past the last chain reads the lanes' own too, whose
+	// zeros keep the padding lanes still (the shared spring would swing them down to denormal
+	// speeds over the frames, which the processor computes far slower).
+	const float *t = B > 1 && valid == W && a->trans_state[i] == TRANS_SHARED
+	                     ? a->trans_shared + (size_t)i * T_COUNT * B + in
+	                     : a->trans + blk * job->trans_floats + in + (size_t)i * T_COUNT * B;
 	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
 	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
 	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-	const KERNEL(at) at = {{p, p}, {job->rest + l0, job->rest + l0},         a, blk * job->block_floats, i, 0, (int)in,
-	                       1,      job->lanes - l0 < W ? job->lanes - l0 : W};
+	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid};
 	KERNEL(core)
 	(job->c, &at, bk, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
 	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
@@ -302,6 +309,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	const VF kax = SPLAT(k0[K_AX]), kay = SPLAT(k0[K_AY]), kaz = SPLAT(k0[K_AZ]);
 	for (int i = 1; i < n; i++) {
 		float *p0 = a->planes + (size_t)i * a->row, *p1 = p0 - a->row;
+		const float *tr0 = a->trans + (size_t)i * T_COUNT, *tr1 = tr0 - T_COUNT;
 		// Parents: bone i - 1 (first step, done) and bone i - 2 or the second step's root.
 		const float *pos0 = p1 + P_W, *rot0 = pos0 + 3;
 		const float *pos1 = i == 1 ? k1 + K_RPX : p1 - a->row + P_W, *rot1 = i == 1 ? k1 + K_RQX : pos1 + 3;
@@ -322,7 +330,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		                           TWO(len0, len1),
 		                           TWO(1.0f / len0, 1.0f / len1),
 		                           TWO(2.0f * len0 * tiny0, 2.0f * len1 * tiny1)};
-		const KERNEL(at) at = {{p0, p1}, {first->rest, second->rest}, a, 0, i, 1, 0, 0, 2};
+		const KERNEL(at) at = {{p0, p1}, {tr0, tr1}, {first->rest, second->rest}, 2};
 		KERNEL(core)
 		(first->c, &at, &bk, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]), TWO(rot0[0], rot1[0]),
 		 TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
@@ -375,16 +383,18 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		}
 		return 1;
 	}
+	// Bone i's constants in ks[i % 2], bone i - 1's (the second step's) in the other: not copied.
+	KERNEL(bone_k) ks[2];
+	ks[0] = bk;
 	for (int i = 1; i < n; i++) {
-		const KERNEL(bone_k) behind = bk;
-		bk = KERNEL(bone_consts)(first, i);
+		ks[i & 1] = KERNEL(bone_consts)(first, i);
 		for (int l0 = 0; l0 < first->lanes; l0 += W) {
-			KERNEL(bone)(first, i, l0, &bk, per_step);
-			KERNEL(bone)(second, i - 1, l0, &behind, per_step);
+			KERNEL(bone)(first, i, l0, &ks[i & 1], per_step);
+			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], per_step);
 		}
 	}
 	for (int l0 = 0; l0 < first->lanes; l0 += W) {
-		KERNEL(bone)(second, n - 1, l0, &bk, per_step);
+		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], per_step);
 	}
 	return 2;
 }
@@ -393,6 +403,8 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 
 #undef PLD
 #undef PST
+#undef TLD
+#undef TLANE
 #undef RLD
 #undef RST
 #undef RSET

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #define BONES 8
-#define CHAINS 37 // not a multiple of the vector width: the last lanes are a partial row
+#define CHAINS 37       // not a multiple of the vector width: the last lanes are a partial row
+#define MOST_CHAINS 300 // the largest group compared chain by chain (several chunks of lanes)
 
 static spring_chain_bone_desc g_bones[BONES];
 
@@ -48,8 +49,9 @@ static float frame_dt(int f)
 
 static int same_pose(const spring_chain_group *g, spring_chain *const *singles, int count)
 {
-	static spring_xform3 bones[CHAINS * BONES];
-	static spring_vec3 tips[CHAINS * BONES];
+	static spring_xform3 bones[MOST_CHAINS * BONES];
+	static spring_vec3 tips[MOST_CHAINS * BONES];
+	ENSURE(count <= MOST_CHAINS);
 	ENSURE(spring_chain_group_get_poses(g, bones, tips, count * BONES) == SPRING_OK);
 	for (int c = 0; c < count; c++) {
 		spring_xform3 b[BONES], one[BONES];
@@ -70,6 +72,25 @@ static int same_pose(const spring_chain_group *g, spring_chain *const *singles, 
 	return 0;
 }
 
+// A group of `count` chains of `d` and as many single chains made from it; 0 on success.
+static int make_all(const spring_chain_desc *d, int count, spring_chain_group **g, spring_chain **singles)
+{
+	ENSURE(spring_chain_group_create(d, count, g, NULL) == SPRING_OK);
+	for (int c = 0; c < count; c++) {
+		ENSURE(spring_chain_create(d, &singles[c], NULL) == SPRING_OK);
+	}
+	return 0;
+}
+
+// Frees a group and the `count` single chains it was compared with.
+static void destroy_all(spring_chain_group *g, spring_chain *const *singles, int count)
+{
+	for (int c = 0; c < count; c++) {
+		spring_chain_destroy(singles[c]);
+	}
+	spring_chain_group_destroy(g);
+}
+
 // The group of `count` (at most CHAINS) chains against single chains over 900 frames, the group's
 // kernels on `path` (the batch module's instruction set, which the tip chain groups share); the
 // last seven (of CHAINS) or five chains stand still.
@@ -79,12 +100,9 @@ static int group_vs_singles(int cone, spring_internal_batch_path path, int count
 	const int hanging_chain = g_still_from + 1;
 	spring_chain_desc d = group_desc(cone);
 	spring_chain_group *g;
-	ENSURE(spring_chain_group_create(&d, count, &g, NULL) == SPRING_OK);
-	ENSURE(spring_chain_group_chain_count(g) == count && spring_chain_group_bone_count(g) == BONES);
 	spring_chain *singles[CHAINS];
-	for (int c = 0; c < count; c++) {
-		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
-	}
+	ENSURE(make_all(&d, count, &g, singles) == 0);
+	ENSURE(spring_chain_group_chain_count(g) == count && spring_chain_group_bone_count(g) == BONES);
 	spring_params stiff, soft;
 	spring_params_from_frequency(6.0f, 0.5f, &stiff);
 	spring_params_from_frequency(1.0f, 0.2f, &soft);
@@ -164,11 +182,30 @@ static int group_vs_singles(int cone, spring_internal_batch_path path, int count
 	ENSURE(resting > 100); // the still chains did come to rest (and sleep) among moving ones
 	ENSURE(!spring_chain_group_is_resting(g, 0));
 	ENSURE(spring_chain_internal_steps_run(singles[count - 2]) < spring_chain_internal_steps_run(singles[0]) / 2);
-	for (int c = 0; c < count; c++) {
-		spring_chain_destroy(singles[c]);
-	}
-	spring_chain_group_destroy(g);
+	destroy_all(g, singles, count);
 	return 0;
+}
+
+// `run(path, count)` on every instruction set this machine runs (the batch module's paths, which
+// the tip chain groups share); 0 when all pass.
+static int on_every_path(int (*run)(spring_internal_batch_path, int), int count)
+{
+	int ran = 0;
+	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
+		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+			ENSURE(run((spring_internal_batch_path)p, count) == 0);
+			ran++;
+		}
+	}
+	ENSURE(ran >= 1);
+	return 0;
+}
+
+// group_vs_singles with every bone fast.
+static int fast_group_vs_singles(spring_internal_batch_path path, int count)
+{
+	return group_vs_singles(0, path, count);
 }
 
 static int test_determinism_group_matches_single_chains(void)
@@ -180,31 +217,14 @@ static int test_determinism_group_matches_single_chains(void)
 // the chains, with a partial last block of lanes).
 static int test_determinism_group_every_instruction_set(void)
 {
-	int ran = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
-			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-			ENSURE(group_vs_singles(0, (spring_internal_batch_path)p, CHAINS) == 0);
-			ran++;
-		}
-	}
-	ENSURE(ran >= 1);
-	return 0;
+	return on_every_path(fast_group_vs_singles, CHAINS);
 }
 
 // A group that fills one block of lanes (12 chains) takes a frame's steps two at a time a bone
 // apart, on every instruction set, with moving, settling and resting chains: the single chains' bits.
 static int test_determinism_group_one_block(void)
 {
-	int ran = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
-			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-			ENSURE(group_vs_singles(0, (spring_internal_batch_path)p, 12) == 0);
-			ran++;
-		}
-	}
-	ENSURE(ran >= 1);
+	ENSURE(on_every_path(fast_group_vs_singles, 12) == 0);
 	g_still_from = 30;
 	return 0;
 }
@@ -350,12 +370,9 @@ static int test_determinism_group_many_chains(void)
 	enum { MANY = 300, FRAMES = 60 };
 	spring_chain_desc d = group_desc(0);
 	spring_chain_group *g;
-	ENSURE(spring_chain_group_create(&d, MANY, &g, NULL) == SPRING_OK);
 	static spring_chain *singles[MANY];
 	static spring_xform3 roots[MANY], bones[MANY * BONES];
-	for (int c = 0; c < MANY; c++) {
-		ENSURE(spring_chain_create(&d, &singles[c], NULL) == SPRING_OK);
-	}
+	ENSURE(make_all(&d, MANY, &g, singles) == 0);
 	for (int f = 1; f <= FRAMES; f++) {
 		double t = f / 60.0;
 		for (int c = 0; c < MANY; c++) {
@@ -370,11 +387,159 @@ static int test_determinism_group_many_chains(void)
 			ENSURE(memcmp(b, bones + c * BONES, sizeof b) == 0);
 		}
 	}
-	for (int c = 0; c < MANY; c++) {
-		spring_chain_destroy(singles[c]);
-	}
-	spring_chain_group_destroy(g);
+	destroy_all(g, singles, MANY);
 	return 0;
+}
+
+// Per-chain springs against single chains, with the kernels' shared transition rows: a group whose
+// chains all have the same spring for a bone reads one row of it; when one chain's spring changes,
+// the bone's lanes are read again (the single chains' bits say so), and once the chains agree again
+// (that chain set back, or every chain set alike one by one or at once) the shared row returns.
+static int shared_rows_vs_singles(spring_internal_batch_path path, int count)
+{
+	g_still_from = CHAINS; // every chain moves
+	spring_chain_desc d = group_desc(0);
+	spring_chain_group *g;
+	spring_chain *singles[CHAINS];
+	ENSURE(make_all(&d, count, &g, singles) == 0);
+	for (int i = 0; i < BONES; i++) {
+		ENSURE(spring_chain_group_internal_transition(g, i) == 1); // as made: every chain alike
+	}
+	ENSURE(spring_chain_group_internal_transition(g, BONES) == -1 && spring_chain_group_internal_transition(g, -1) == -1);
+	ENSURE(spring_chain_group_internal_transition(NULL, 0) == -1);
+	spring_params stiff, soft;
+	spring_params_from_frequency(7.0f, 0.4f, &stiff);
+	spring_params_from_frequency(1.5f, 0.2f, &soft);
+	const int odd = count / 2; // the chain whose spring differs
+	static spring_xform3 roots[CHAINS];
+	int own = 0;
+	for (int f = 1; f <= 200; f++) {
+		const double t = f / 60.0;
+		for (int c = 0; c < count; c++) {
+			roots[c] = root_of(c, t);
+		}
+		int expect3 = -1, expect5 = -1, expect2 = -1; // after this frame's update (-1: not checked)
+		if (f == 20) {
+			// One chain's bone 3 differs: its lanes are read again from now on.
+			ENSURE(spring_chain_group_set_params(g, odd, 3, stiff) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[odd], 3, stiff) == SPRING_OK);
+			ENSURE(spring_chain_group_internal_transition(g, 3) == 2);
+			expect3 = 0;
+		}
+		if (f == 60) {
+			// Set back as described (unset: the chain's gradient), the same bits as the others.
+			ENSURE(spring_chain_group_set_params(g, odd, 3, d.bones[3].params) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[odd], 3, d.bones[3].params) == SPRING_OK);
+			expect3 = 1;
+		}
+		if (f == 90 || f == 91) {
+			// Every chain's bone 5 softened one chain at a time, over two frames: the bone is read
+			// lane by lane in between, and shared (with the new spring) once all agree.
+			for (int c = f == 90 ? 0 : count / 3; c < (f == 90 ? count / 3 : count); c++) {
+				ENSURE(spring_chain_group_set_params(g, c, 5, soft) == SPRING_OK);
+				ENSURE(spring_chain_set_params(singles[c], 5, soft) == SPRING_OK);
+			}
+			expect5 = f == 90 ? 0 : 1;
+		}
+		if (f == 120) {
+			// Every chain its own bone 2.
+			for (int c = 0; c < count; c++) {
+				spring_params p;
+				spring_params_from_frequency(2.0f + 0.25f * (float)c, 0.3f, &p);
+				ENSURE(spring_chain_group_set_params(g, c, 2, p) == SPRING_OK);
+				ENSURE(spring_chain_set_params(singles[c], 2, p) == SPRING_OK);
+			}
+			expect2 = 0;
+		}
+		if (f == 160) {
+			// ... then all alike at once.
+			ENSURE(spring_chain_group_set_params(g, -1, 2, stiff) == SPRING_OK);
+			for (int c = 0; c < count; c++) {
+				ENSURE(spring_chain_set_params(singles[c], 2, stiff) == SPRING_OK);
+			}
+			expect2 = 1;
+		}
+		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		for (int c = 0; c < count; c++) {
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(expect3 < 0 || spring_chain_group_internal_transition(g, 3) == expect3);
+		ENSURE(expect5 < 0 || spring_chain_group_internal_transition(g, 5) == expect5);
+		ENSURE(expect2 < 0 || spring_chain_group_internal_transition(g, 2) == expect2);
+		own += spring_chain_group_internal_transition(g, 3) == 0;
+		ENSURE_MSG(same_pose(g, singles, count) == 0, "frame %d differs", f);
+	}
+	ENSURE(own == 40); // bone 3 read lane by lane for frames 20 .. 59
+	ENSURE(!spring_chain_group_is_resting(g, odd));
+	printf("    %s, %d chains: bit-identical through per-chain springs; shared rows dropped and back\n",
+	       spring_internal_batch_path_name(path), count);
+	destroy_all(g, singles, count);
+	g_still_from = 30;
+	return 0;
+}
+
+// On every instruction set, a group of one block (two steps at a time) and of several.
+static int test_determinism_group_per_chain_springs(void)
+{
+	ENSURE(on_every_path(shared_rows_vs_singles, 12) == 0);
+	return on_every_path(shared_rows_vs_singles, CHAINS);
+}
+
+// Sleeping chains among awake ones in every chunk of lanes of a large group (their tips and poses
+// are copied aside while their chunk steps, into room for one chunk): every 7th chain stands
+// still from the start and sleeps while its neighbours in the same block move; against single
+// chains bit for bit (poses, tips and velocities), on every instruction set.
+static int sleepers_in_every_chunk(spring_internal_batch_path path, int count)
+{
+	enum { FRAMES = 90 };
+	ENSURE(count <= MOST_CHAINS);
+	g_still_from = count;
+	spring_chain_desc d = group_desc(0);
+	spring_chain_group *g;
+	static spring_chain *singles[MOST_CHAINS];
+	static spring_xform3 roots[MOST_CHAINS];
+	ENSURE(make_all(&d, count, &g, singles) == 0);
+	for (int f = 1; f <= FRAMES; f++) {
+		const double t = f / 60.0;
+		for (int c = 0; c < count; c++) {
+			const int still = c % 7 == 3;
+			roots[c] = root_of(c % 29, still ? 0.0 : t + 0.01 * c);
+			roots[c].position.y += 50.0f * (float)(c / 29);
+			if (still) {
+				// Unturned: a frame's interpolated roots keep the bits of a root that stands still
+				// (a turned one may round to two values that take turns, and never sleep).
+				roots[c].rotation = spring_quat_identity();
+			}
+			if (f == 1 && still) {
+				ENSURE(spring_chain_group_reset(g, c, roots[c]) == SPRING_OK);
+				ENSURE(spring_chain_reset(singles[c], roots[c]) == SPRING_OK);
+			}
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		ENSURE_MSG(same_pose(g, singles, count) == 0, "frame %d differs", f);
+	}
+	// The still chains slept (ran few steps) in every chunk, beside moving neighbours.
+	for (int c = 3; c < count; c += 7) {
+		ENSURE(spring_chain_group_is_resting(g, c) && !spring_chain_group_is_resting(g, c + 1));
+		ENSURE_MSG(spring_chain_internal_steps_run(singles[c]) < 10, "chain %d ran %lld steps", c,
+		           spring_chain_internal_steps_run(singles[c]));
+	}
+	ENSURE(spring_chain_internal_steps_run(singles[1]) == 2 * FRAMES);
+	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_batch_path_name(path), count,
+	       FRAMES);
+	destroy_all(g, singles, count);
+	g_still_from = 30;
+	return 0;
+}
+
+static int test_determinism_group_sleepers_in_every_chunk(void)
+{
+	return on_every_path(sleepers_in_every_chunk, MOST_CHAINS);
 }
 
 static int test_group_memory(void)
@@ -492,6 +657,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_single_chain_two_steps);
 	RUN_TEST(test_determinism_single_chain_rests_in_a_pair);
 	RUN_TEST(test_determinism_group_many_chains);
+	RUN_TEST(test_determinism_group_per_chain_springs);
+	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_bad_input);
 	return TEST_SUMMARY();
