@@ -2241,6 +2241,18 @@ static ALWAYS_INLINE spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b,
 	return r;
 }
 
+// A sub-step's root: fraction f of the way from the last frame's root to this frame's, which is
+// taken as it is at f >= 1 and when the root has not moved. (Interpolating a root onto itself
+// renormalises its rotation, which can change its last bit: a held root must give every step the
+// same bits, or a chain at rest never falls asleep on frames of several steps.)
+static ALWAYS_INLINE spring_xform3 substep_root(const spring_xform3 *from, const spring_xform3 *to, float f)
+{
+	if (f >= 1.0f || memcmp(from, to, sizeof *to) == 0) {
+		return *to;
+	}
+	return xform3_lerp(*from, *to, f);
+}
+
 // Whether every member of the lanes [j0, j0 + m) is awake (not resting), uncapped and in 3D: then
 // a step runs every lane and needs no per-lane work until one comes to rest (plain_steps).
 static int plain_lanes(const spring_chain *c, int j0, int m)
@@ -2288,7 +2300,7 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			const float f = spring_clock_substep_fraction(clock, s + q, steps);
 			for (int j = j0; j < j1; j++) {
 				spring_xform3 *o = &out[j - j0];
-				*o = f >= 1.0f ? a.roots[j - j0] : xform3_lerp(a.lane_roots[j].input, a.roots[j - j0], f);
+				*o = substep_root(&a.lane_roots[j].input, &a.roots[j - j0], f);
 				set_lane_root(q == 0 ? k : solo, a.B, j - j0, o);
 				(q == 0 ? rest : rest2)[j] = 1;
 			}
@@ -2394,7 +2406,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		for (; s < steps; s++) {
 			float f = spring_clock_substep_fraction(clock, s, steps);
 			for (int j = 0; j < m; j++) {
-				a.roots[room + j] = f >= 1.0f ? a.roots[j] : xform3_lerp(a.lane_roots[j0 + j].input, a.roots[j], f);
+				a.roots[room + j] = substep_root(&a.lane_roots[j0 + j].input, &a.roots[j], f);
 			}
 			step_lanes(c, &a, n, j0, m, NULL);
 		}
