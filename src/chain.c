@@ -57,9 +57,9 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-// Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
-// the compiler vectorise it without run-time alias checks. Changes no result.
-#if defined(__GNUC__)
+// Forced inlining (and kernels kept out of line) is for speed: a build for size (-Os, -Oz: the npm
+// package's wasm, which must stay under 150 KB) leaves the choice to the compiler. Same results.
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #define NOINLINE __attribute__((noinline))
 #else
@@ -80,6 +80,8 @@
 #define CHAIN_SIMD128 0
 #endif
 
+// Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
+// the compiler vectorise it without run-time alias checks. Changes no result.
 #if defined(__clang__)
 // (A single chain runs the same loop once: clang then reports that it could not vectorise it.)
 #pragma clang diagnostic ignored "-Wpass-failed"
