@@ -2055,13 +2055,8 @@ static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran,
 	}
 }
 
-// One fixed step of the 3D walk over the n lanes of `c` (lane 0) under the roots in row 1 of the
-// roots' scratch (normalised; the chunk's lane j at [chunk_room(n) + j - j0]). A lane asleep with the inputs of its last step (it
-// rested through two steps with them, so a step would change no bit) does not step: a single chain returns at once; in a group
-// the physics runs over every lane side by side and the sleeping lanes are then put back (save_sleepers). The other lanes get the
-// caps, the physics, and the snap when they came to rest. `anim`: explicit locals of a single chain, or NULL. Whether member m's
-// last step was a 3D step with `root` and the same animation source as this one (after a 3D step its root is that step's root: a
-// teleport or reset moves it but also wakes).
+// Whether member m's last step was a 3D step with `root` and the same animation source as this one
+// (after a 3D step its root is that step's root: a teleport or reset moves it but also wakes).
 static int same_inputs(const spring_chain *m, const spring_xform3 *root, const spring_xform3 *anim, const chain_arrays *a)
 {
 	return m->walk == WALK_3D && same_bits(root, &roots_of(m)->step, sizeof *root) &&
@@ -2078,9 +2073,14 @@ static void snap_lane(spring_chain *m, const spring_xform3 *root, const spring_x
 	walk_lanes(m, &ma, 1, anim, 1, solo, &solo_rest);
 }
 
-// One fixed step of the lanes [j0, j0 + m) of the n lanes of `c` (lane 0; j0 a multiple of the
-// block), each lane independent of the others: the chunks of a group's lanes may take their steps
-// one chunk after the other.
+// One fixed step of the 3D walk over the lanes [j0, j0 + m) of the n lanes of `c` (lane 0; j0 a
+// multiple of the block) under the roots in row 1 of the roots' scratch (normalised; lane j at
+// [chunk_room(n) + j - j0]), each lane independent of the others: the chunks of a group's lanes
+// may take their steps one chunk after the other. A lane asleep with the inputs of its last step
+// (it rested through two steps with them, so a step would change no bit) does not step: a single
+// chain returns at once; in a group the physics runs over every lane side by side and the
+// sleeping lanes are then put back (save_sleepers). The other lanes get the caps, the physics,
+// and the snap when they came to rest. `anim`: explicit locals of a single chain, or NULL.
 static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, int m, const spring_xform3 *anim)
 {
 	chain_arrays a = *ap;
