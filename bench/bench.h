@@ -50,7 +50,8 @@ struct scenario {
 	double work; ///< units of work per run
 	void *data;  ///< the workload's state
 	double times[BENCH_MAX_REPS];
-	double checksum; ///< sum of the final outputs (printed, so the work is real)
+	double part_times[BENCH_MAX_THREADS][BENCH_MAX_REPS]; ///< each part's own time (threaded rows)
+	double checksum;                                      ///< sum of the final outputs (printed, so the work is real)
 };
 
 /// The items [*first, *first + *count) of part `part` of a row: `threads` nearly equal parts,

@@ -222,7 +222,8 @@ static int prepare_row(scenario *s)
 // end, as read inside the threads. Not the slowest part's own time: when the two threads share
 // one core (the other busy), one part may run to its end before the other starts, and only the
 // span shows it.
-static double run_once(scenario *s)
+// Each part's own time is kept in `s->part_times[k][rep]`.
+static double run_once(scenario *s, int rep)
 {
 	if (s->reset) {
 		s->reset(s);
@@ -230,9 +231,10 @@ static double run_once(scenario *s)
 	pool_run(TASK_RESET, s);
 	pool_run(TASK_RUN, s);
 	double first = g_pool.start[0], last = g_pool.end[0];
-	for (int k = 1; k < s->threads; k++) {
+	for (int k = 0; k < s->threads; k++) {
 		first = fmin(first, g_pool.start[k]);
 		last = fmax(last, g_pool.end[k]);
+		s->part_times[k][rep] = g_pool.end[k] - g_pool.start[k];
 	}
 	return last - first;
 }
@@ -522,6 +524,35 @@ static void print_other_load(cpu_ticks before, cpu_ticks after, double own_secon
 	       others, own_seconds / wall_seconds, steal / wall_seconds, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+// Each part's own time in the two-thread rows (medians). The parts do equal work, so when one
+// takes clearly longer than the other, its processor ran slower (a virtual processor sharing its
+// core with other work on the host), which no code can make up for: the pure-compute rows show
+// the same spread.
+static void print_parts(int reps)
+{
+	int any = 0;
+	for (int i = 0; i < g_row_count; i++) {
+		const scenario *s = &g_rows[i];
+		if (s->threads != 2) {
+			continue;
+		}
+		if (!any) {
+			printf(g_markdown ? "\nEach part's own time in the two-thread rows (medians; equal work, part 0 on the main "
+			                    "thread):\n\n| scenario | part 0 | part 1 | slower / faster |\n| --- | --- | --- | --- |\n"
+			                  : "\nEach part's own time in the two-thread rows (medians; equal work, part 0 on the main "
+			                    "thread):\n");
+			any = 1;
+		}
+		double t0 = median(s->part_times[0], reps), t1 = median(s->part_times[1], reps);
+		double spread = fmax(t0, t1) / fmin(t0, t1);
+		if (g_markdown) {
+			printf("| %s | %.3f ms | %.3f ms | %.2f |\n", s->name, 1e3 * t0, 1e3 * t1, spread);
+		} else {
+			printf("  %-46s part 0 %8.3f ms  part 1 %8.3f ms  slower / faster %.2f\n", s->name, 1e3 * t0, 1e3 * t1, spread);
+		}
+	}
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: spring_bench [--reps N] [--csv FILE] [--only TEXT] [--rig FILE] [--markdown] [--tiny]\n"
@@ -612,7 +643,7 @@ int main(int argc, char **argv)
 	double own_before = own_cpu_seconds(), wall_before = now_seconds();
 	for (int r = 0; r < reps; r++) {
 		for (int i = 0; i < g_row_count; i++) {
-			g_rows[i].times[r] = run_once(&g_rows[i]);
+			g_rows[i].times[r] = run_once(&g_rows[i], r);
 		}
 		if (!bench_tiny) {
 			fprintf(stderr, "spring_bench: repetition %d of %d done\n", r + 1, reps);
@@ -665,6 +696,7 @@ int main(int argc, char **argv)
 	}
 	if (!bench_tiny) {
 		print_other_load(ticks_before, ticks_after, own_seconds, wall_seconds);
+		print_parts(reps);
 		print_targets(reps);
 	}
 	pool_stop();
