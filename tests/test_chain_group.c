@@ -229,10 +229,11 @@ static int test_determinism_group_one_block(void)
 	return 0;
 }
 
-// A single chain takes a frame's two steps side by side in vectors (fast_pair_p2), a bone apart:
-// against the scalar walk (forced) bit for bit, with bones of different lengths and springs (a
-// root-to-tip gradient) swinging and then settling under gravity and wind.
-static int single_two_steps(float gravity, int *rested_frames)
+// A single chain takes up to four of a frame's steps side by side in vectors (fast_multi_p2), each
+// a bone behind the one before: against the scalar walk (forced, which takes them two at a time)
+// bit for bit, with bones of different lengths and springs (a root-to-tip gradient) swinging and
+// then settling under gravity and wind, at `steps` steps a frame (0: frames of 1 to 8 steps).
+static int single_steps(float gravity, int steps, int *rested_frames)
 {
 	spring_chain_bone_desc bones[BONES];
 	spring_chain_desc d = scene_tail_desc(bones, BONES);
@@ -250,9 +251,10 @@ static int single_two_steps(float gravity, int *rested_frames)
 	int rested = 0;
 	for (int f = 1; f <= 600; f++) {
 		spring_xform3 root = scene_tail_root(f < 120 ? f / 60.0 : 2.0);
-		ENSURE(spring_chain_update(vec, root, 1.0f / 60.0f) == SPRING_OK);
+		const float dt = steps > 0 ? (float)steps / 120.0f : (float)(1 + f % 8) / 120.0f;
+		ENSURE(spring_chain_update(vec, root, dt) == SPRING_OK);
 		ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SCALAR));
-		ENSURE(spring_chain_update(scalar, root, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain_update(scalar, root, dt) == SPRING_OK);
 		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 		spring_xform3 a[BONES], b[BONES];
 		ENSURE(spring_chain_get_pose(vec, a, NULL, BONES) == SPRING_OK);
@@ -268,25 +270,34 @@ static int single_two_steps(float gravity, int *rested_frames)
 	return 0;
 }
 
-static int test_determinism_single_chain_two_steps(void)
+static int test_determinism_single_chain_steps_side_by_side(void)
 {
-	for (int k = 0; k < 3; k++) {
-		int rested = 0;
-		ENSURE(single_two_steps(-100.0f - 211.0f * (float)k, &rested) == 0);
-		printf("    gravity %g: 600 frames bit-identical; at rest %d frames\n", -100.0 - 211.0 * k, rested);
-		ENSURE(rested > 100);
+	for (int steps = 0; steps <= 4; steps++) {
+		for (int k = 0; k < 3; k++) {
+			int rested = 0;
+			ENSURE(single_steps(-100.0f - 211.0f * (float)k, steps, &rested) == 0);
+			if (steps == 0) {
+				printf("    1 to 8 steps a frame, gravity %g: 600 frames bit-identical; at rest %d frames\n", -100.0 - 211.0 * k,
+				       rested);
+			} else {
+				printf("    %d step%s a frame, gravity %g: 600 frames bit-identical; at rest %d frames\n", steps,
+				       steps == 1 ? "" : "s", -100.0 - 211.0 * k, rested);
+			}
+			ENSURE(rested > 100);
+		}
 	}
 	return 0;
 }
 
-// The rest test under a force of a single chain's second step in the paired walk (fast_pair_p2,
-// which runs that step's bone i - 1 beside the first step's bone i): a chain comes to rest at the
-// second step of a pair only when its first step found bone 0 still moving, so bone 0 must be
-// the last bone to settle. Here it is: a long bone 0, overdamped, creeps toward its sag under
-// gravity and wind (its distance is the last threshold to pass) while short stiff bones follow
-// it; bone 1 differs from bone 0 in length and spring, so a rest position taken at the wrong bone
-// misses (the chain then rests a step late). The root stands still, so the steps do not depend on
-// how frames group them: with a first frame of one step (`lead`) every pair starts a step later.
+// The rest test under a force of a single chain's later steps in the walk that takes a frame's
+// steps side by side (fast_multi_p2, which runs step q's bone i - q beside the first step's bone
+// i): a chain comes to rest at a step taken beside the one before only when that one found bone 0
+// still moving, so bone 0 must be the last bone to settle. Here it is: a long bone 0, overdamped,
+// creeps toward its sag under gravity and wind (its distance is the last threshold to pass) while
+// short stiff bones follow it; bone 1 differs from bone 0 in length and spring, so a rest
+// position taken at the wrong bone misses (the chain then rests a step late). The root stands
+// still, so the steps do not depend on how frames group them: a first frame of fewer steps
+// (`lead`) moves every frame's first step.
 static spring_chain_desc settles_at_bone_0(spring_chain_bone_desc *bones)
 {
 	spring_chain_desc d = scene_tail_desc(bones, BONES);
@@ -302,9 +313,10 @@ static spring_chain_desc settles_at_bone_0(spring_chain_bone_desc *bones)
 	return d;
 }
 
-// Frames of two steps (after a first frame of one step with `lead`) on the paired walk against
-// the scalar walk (forced), bit for bit, until the chain rests; *rested: the steps run by then.
-static int single_settles_at_bone_0(int lead, long long *rested)
+// Frames of `steps` steps (after a first frame of `lead` steps, 0: none) on the walk that takes
+// them side by side against the scalar walk (forced, two at a time), bit for bit, until the chain
+// rests; *rested: the steps run by then.
+static int single_settles_at_bone_0(int steps, int lead, long long *rested)
 {
 	spring_chain_bone_desc bones[BONES];
 	const spring_chain_desc d = settles_at_bone_0(bones);
@@ -313,7 +325,7 @@ static int single_settles_at_bone_0(int lead, long long *rested)
 	ENSURE(spring_chain_create(&d, &scalar, NULL) == SPRING_OK);
 	*rested = -1;
 	for (int f = 0; f < 900 && *rested < 0; f++) {
-		const float dt = f == 0 && lead ? 1.0f / 120.0f : 1.0f / 60.0f;
+		const float dt = (float)(f == 0 && lead ? lead : steps) / 120.0f;
 		ENSURE(spring_chain_update(vec, d.root, dt) == SPRING_OK);
 		ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SCALAR));
 		ENSURE(spring_chain_update(scalar, d.root, dt) == SPRING_OK);
@@ -334,9 +346,9 @@ static int single_settles_at_bone_0(int lead, long long *rested)
 	return 0;
 }
 
-static int test_determinism_single_chain_rests_in_a_pair(void)
+static int test_determinism_single_chain_rests_side_by_side(void)
 {
-	// The step at which the chain first rests, one step per frame (no pairs).
+	// The step at which the chain first rests, one step per frame (none side by side).
 	spring_chain_bone_desc bones[BONES];
 	const spring_chain_desc d = settles_at_bone_0(bones);
 	spring_chain *one;
@@ -349,17 +361,24 @@ static int test_determinism_single_chain_rests_in_a_pair(void)
 	}
 	spring_chain_destroy(one);
 	ENSURE(first_rest > 120); // it hung and crept for a while
-	long long rested[2];
-	for (int lead = 0; lead < 2; lead++) {
-		ENSURE(single_settles_at_bone_0(lead, &rested[lead]) == 0);
-		printf("    first frame of %d step%s: bit-identical until at rest after step %lld\n", 2 - lead, lead ? "" : "s",
-		       rested[lead]);
-	}
-	// Frames of two steps end after even steps (odd after a lead): the run in which the chain's
-	// first rest is the second step of a frame's pair rested right there.
 	printf("    first at rest at step %lld (one step per frame)\n", first_rest);
-	ENSURE(rested[first_rest % 2] == first_rest);
-	ENSURE(rested[1 - first_rest % 2] == first_rest + 1);
+	// Frames of 2 to 4 steps, every alignment of the frames to that step: the chain rests at that
+	// step, whichever of a frame's steps it is (the steps after it in its frame do not start
+	// beside it), and is seen at rest at the end of that frame, having run one more step if the
+	// frame had more (a chain at rest under the same inputs for two steps is asleep: the frame's
+	// later steps are not run).
+	for (int steps = 2; steps <= 4; steps++) {
+		for (int lead = 0; lead < steps; lead++) {
+			long long rested, end = lead;
+			ENSURE(single_settles_at_bone_0(steps, lead, &rested) == 0);
+			while (end < first_rest) {
+				end += steps;
+			}
+			printf("    %d steps a frame, first frame of %d: bit-identical until at rest after step %lld\n", steps,
+			       lead ? lead : steps, rested);
+			ENSURE(rested == (end < first_rest + 1 ? end : first_rest + 1));
+		}
+	}
 	return 0;
 }
 
@@ -654,8 +673,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_group_matches_single_chains);
 	RUN_TEST(test_determinism_group_every_instruction_set);
 	RUN_TEST(test_determinism_group_one_block);
-	RUN_TEST(test_determinism_single_chain_two_steps);
-	RUN_TEST(test_determinism_single_chain_rests_in_a_pair);
+	RUN_TEST(test_determinism_single_chain_steps_side_by_side);
+	RUN_TEST(test_determinism_single_chain_rests_side_by_side);
 	RUN_TEST(test_determinism_group_many_chains);
 	RUN_TEST(test_determinism_group_per_chain_springs);
 	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
