@@ -134,9 +134,6 @@ enum { GROUP_BLOCK = 16 };
 // whole chain) before the next ones: 128 chains of 8 bones keep about 100 KB of planes in cache.
 enum { CHUNK_BLOCKS = 8 };
 
-// Steps of a frame a single chain's walk takes side by side in the lanes of one vector (fast_multi).
-enum { SINGLE_STEPS = 4 };
-
 // Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
 enum {
 	K_RQX, // parent rotation x y z w, then position x y z (bone 0: the root)
@@ -378,7 +375,7 @@ typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #include "chain_kernel.h"
 #undef KEEP_LANE_OPS
 
-// A single chain's steps side by side in the same four-lane vectors (chain_kernel.h's GATHER).
+// A single chain's two steps side by side in the same four-lane vectors (chain_kernel.h's GATHER).
 #define GATHER
 #define KERNEL(name) name##_p2
 #define TARGET
@@ -444,23 +441,16 @@ static void fast_run(const fast_job *job)
 	}
 }
 
-// The steps a frame's walk takes at once (fast_steps): up to SINGLE_STEPS for a single chain in
-// vectors, else two (the scalar path forced, or a group).
-static int steps_at_once(const chain_arrays *a)
-{
-#if CHAIN_X86 || CHAIN_SIMD128
-	if (a->B == 1 && spring_internal_batch_current_path() != SPRING_INTERNAL_BATCH_SCALAR) {
-		return SINGLE_STEPS;
-	}
-#endif
-	(void)a;
-	return 2;
-}
-
 // fast_pair_* of the same instance as fast_run: two steps a bone apart (chain_kernel.h).
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
 	if (first->a->B == 1) {
+#if CHAIN_X86 || CHAIN_SIMD128
+		// The two steps side by side in vectors, unless the scalar path is forced.
+		if (spring_internal_batch_current_path() != SPRING_INTERNAL_BATCH_SCALAR) {
+			return fast_pair_p2(first, second);
+		}
+#endif
 		return fast_pair_f(first, second);
 	}
 	switch (spring_internal_batch_current_path()) {
@@ -474,18 +464,6 @@ static int fast_pair(const fast_job *first, const fast_job *second)
 #endif
 	default: return fast_pair_g1(first, second);
 	}
-}
-
-// Steps [0, steps) of the lanes (2 .. steps_at_once), jobs[q] holding step q's scratch and rest
-// flags, each a bone behind the one before; returns the number run (fast_pair, fast_multi_p2).
-static int fast_steps(const fast_job *jobs, int steps)
-{
-#if CHAIN_X86 || CHAIN_SIMD128
-	if (steps_at_once(jobs[0].a) > 2) {
-		return fast_multi_p2(jobs, steps);
-	}
-#endif
-	return fast_pair(&jobs[0], &jobs[1]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -745,11 +723,8 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(saved, saved_floats * sizeof(float));
 	PLACE(params_set, plane * sizeof(spring_params));
 	PLACE(params, plane * sizeof(spring_params));
-	// The scratch: a chunk's blocks, then a block's for each further step taken at once.
-	const size_t steps_at_once = lanes == 1 ? SINGLE_STEPS : 2u;
-	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + steps_at_once - 1u) * b * sizeof(float));
-	// Whole blocks: the kernels' rest flags (and those of each step taken at once).
-	PLACE(flags, (steps_at_once > 3u ? steps_at_once : 3u) * blocks * (size_t)block_of(lanes) * sizeof(int));
+	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
+	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int));                // whole blocks: the kernels' rest flags
 	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
 	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
@@ -2300,60 +2275,56 @@ static int plain_lanes(const spring_chain *c, int j0, int m)
 static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, int m, const spring_clock *clock, int steps)
 {
 	chain_arrays a = *ap;
-	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B, block_k = (size_t)K_COUNT * (size_t)a.B;
-	float *k = a.scratch, *solo = k + block_k * chunk_blocks(n); // the chunk's, then a block's per further step
-	int *rest = a.flags;
+	const size_t blocks = ((size_t)n + (size_t)a.B - 1u) / (size_t)a.B;
+	float *k = a.scratch, *solo = k + (size_t)K_COUNT * chunk_blocks(n) * (size_t)a.B; // the chunk's, one lane's
+	int *rest = a.flags, *rest2 = a.flags + blocks * (size_t)a.B; // the second step's of a pair (the `ran` flags' room)
 	const int j1 = j0 + m;
 	skip_blocks(&a, c->bone_count, (size_t)(j0 / a.B));
-	// Lanes that fill one block take their steps several at a time (fast_steps): step q's inputs
-	// in the scratch's q-th block past the chunk's (step 0: the chunk's) and its rest flags in the
-	// q-th block of flags; snapping comes after.
-	const int width = m <= a.B && all_fast(c, &a) ? steps_at_once(&a) : 1;
-	float *ks[SINGLE_STEPS];
-	int *rs[SINGLE_STEPS];
-	for (int q = 0; q < width; q++) {
-		ks[q] = q == 0 ? k : solo + (size_t)(q - 1) * block_k;
-		rs[q] = a.flags + (size_t)q * blocks * (size_t)a.B;
-	}
+	// Lanes that fill one block take their steps two at a time (fast_pair), the second step's
+	// inputs in the solo scratch (a block's worth; snapping comes after).
+	const int pairs = m <= a.B && all_fast(c, &a);
 	const spring_xform3 *locals = c->animated ? a.anim_local : a.rest_local;
 	for (int j = j0; j < j1; j++) {
-		for (int q = 0; q < width; q++) {
-			set_lane_accel(ks[q], a.B, j - j0, member(c, j)->accel);
+		set_lane_accel(k, a.B, j - j0, member(c, j)->accel);
+		if (pairs) {
+			set_lane_accel(solo, a.B, j - j0, member(c, j)->accel);
 		}
 	}
-	// The roots of the last step run in cur, of the one before in prev (lane j at [j - j0]): rows
-	// 1 and 2 of the roots' scratch (row 0: the frame's roots), row 3 a step's alone; the steps
-	// taken at once have theirs in `batch` (their lanes fill one block).
+	// The roots of the last step run in cur, of the one before in prev (lane j at [j - j0]); the
+	// buffers rotate among the rows 1, 2 and 3 of the roots' scratch (row 0: the frame's roots).
 	const int room = chunk_room(n);
 	spring_xform3 *cur = a.roots + room, *prev = a.roots + 2 * room, *spare = a.roots + 3 * room;
-	spring_xform3 batch[SINGLE_STEPS][GROUP_BLOCK];
 	int s = 0, rested = 0;
 	while (s < steps && !rested) {
-		const int want = width < steps - s ? width : steps - s;
-		for (int q = 0; q < want; q++) {
+		const int two = pairs && s + 1 < steps;
+		for (int q = 0; q <= two; q++) {
+			spring_xform3 *out = q == 0 ? spare : prev; // step s + q's roots
 			const float f = spring_clock_substep_fraction(clock, s + q, steps);
 			for (int j = j0; j < j1; j++) {
-				spring_xform3 *o = want == 1 ? &spare[j - j0] : &batch[q][j - j0];
+				spring_xform3 *o = &out[j - j0];
 				*o = substep_root(&a.lane_roots[j].input, &a.roots[j - j0], f);
-				set_lane_root(ks[q], a.B, j - j0, o);
-				rs[q][j] = 1;
+				set_lane_root(q == 0 ? k : solo, a.B, j - j0, o);
+				(q == 0 ? rest : rest2)[j] = 1;
 			}
 		}
 		int ran = 1;
-		if (want > 1) {
-			fast_job jobs[SINGLE_STEPS];
-			for (int q = 0; q < want; q++) {
-				jobs[q] = (fast_job){c, &a, 0, 0, ks[q], rs[q] + j0, m, 0, c->bone_count, locals};
-			}
-			ran = fast_steps(jobs, want);
-			for (int j = j0; j < j1; j++) {
-				prev[j - j0] = ran >= 2 ? batch[ran - 2][j - j0] : cur[j - j0];
-				cur[j - j0] = batch[ran - 1][j - j0];
-				rest[j] = rs[ran - 1][j];
-			}
+		if (two) {
+			const fast_job first = {c, &a, 0, 0, k, rest + j0, m, 0, c->bone_count, locals};
+			const fast_job second = {c, &a, 0, 0, solo, rest2 + j0, m, 0, c->bone_count, locals};
+			ran = fast_pair(&first, &second);
 		} else {
 			walk_lanes(c, &a, m, NULL, 0, k, rest + j0);
-			spring_xform3 *t = spare;
+		}
+		spring_xform3 *t = spare;
+		if (ran == 2) {
+			// Steps s (in spare) and s + 1 (in prev).
+			spare = cur;
+			cur = prev;
+			prev = t;
+			for (int j = j0; j < j1; j++) {
+				rest[j] = rest2[j];
+			}
+		} else {
 			spare = prev;
 			prev = cur;
 			cur = t;

@@ -93,35 +93,25 @@ TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *j
 }
 
 // Where a vector of lanes reads and writes: plane slot q of lane l at p[l] + q * B (one pointer
-// for lanes side by side), transition slot q at t[l] + q * B (the lanes' own or a shared row),
-// rest flags at rest[l] (likewise); `valid` lanes of the vector in use. GATHER: one pointer per
-// lane for each; a lane that is off (on[l] 0) reads what another lane reads, computing its
-// values again, and writes to a sink.
+// for lanes side by side, GATHER: one per lane, lanes 2 and 3 copies of 0 and 1), transition slot
+// q at t[l] + q * B (the lanes' own or a shared row), rest flags at rest[l] (likewise); `valid`
+// lanes of the vector in use.
+typedef struct KERNEL(at) {
+	float *p[2];
+	const float *t[2];
+	int *rest[2];
+	int valid;
+} KERNEL(at);
+
 #if defined(GATHER)
-typedef struct KERNEL(at) {
-	const float *ld[4];
-	float *st[4];
-	const float *t[4];
-	const int *rl[4];
-	int *rs[4];
-	int on[4];
-	int valid;
-} KERNEL(at);
-#define PLD(q) ((VF){at->ld[0][q], at->ld[1][q], at->ld[2][q], at->ld[3][q]})
-#define PST(q, v) (at->st[0][q] = (v)[0], at->st[1][q] = (v)[1], at->st[2][q] = (v)[2], at->st[3][q] = (v)[3])
-#define TLD(q) ((VF){at->t[0][q], at->t[1][q], at->t[2][q], at->t[3][q]})
+#define PLD(q) ((VF){at->p[0][q], at->p[1][q], at->p[0][q], at->p[1][q]})
+#define PST(q, v) (at->p[0][q] = (v)[0], at->p[1][q] = (v)[1])
+#define TLD(q) ((VF){at->t[0][q], at->t[1][q], at->t[0][q], at->t[1][q]})
 #define TLANE(q, l) (at->t[l][q])
-#define RLD() ((VI){*at->rl[0], *at->rl[1], *at->rl[2], *at->rl[3]})
-#define RST(r) (*at->rs[0] = (r)[0], *at->rs[1] = (r)[1], *at->rs[2] = (r)[2], *at->rs[3] = (r)[3])
-#define RSET(l, v) (*at->rs[l] = (v))
-#define LANE_ON(l) (at->on[l])
+#define RLD() ((VI){*at->rest[0], *at->rest[1], *at->rest[0], *at->rest[1]})
+#define RST(r) (*at->rest[0] = (r)[0], *at->rest[1] = (r)[1])
+#define RSET(l, v) (*at->rest[l] = (v))
 #else
-typedef struct KERNEL(at) {
-	float *p[1];
-	const float *t[1];
-	int *rest[1];
-	int valid;
-} KERNEL(at);
 #define PLD(q) KERNEL(ld)(at->p[0] + (size_t)(q)*B)
 #define PST(q, v) KERNEL(st)(at->p[0] + (size_t)(q)*B, v)
 #define TLD(q) KERNEL(ld)(at->t[0] + (size_t)(q)*B)
@@ -129,7 +119,6 @@ typedef struct KERNEL(at) {
 #define RLD() KERNEL(ldi)(at->rest[0])
 #define RST(r) memcpy(at->rest[0], &(r), sizeof(r))
 #define RSET(l, v) (at->rest[0][l] = (v))
-#define LANE_ON(l) 1
 #endif
 
 TARGET static inline VI KERNEL(ldi)(const int *p)
@@ -219,7 +208,7 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 		RST(r);
 		if (ANY(forced & live)) {
 			for (int l = 0; l < at->valid; l++) {
-				if (LANE_ON(l) && LANE(forced, l) && LANE(r, l)) {
+				if (LANE(forced, l) && LANE(r, l)) {
 					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
 					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
 					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
@@ -248,7 +237,7 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 		const VI fix = NOT(m2 >= fix_below);
 		if (ANY(fix)) {
 			for (int l = 0; l < at->valid; l++) {
-				if (LANE_ON(l) && LANE(fix, l)) {
+				if (LANE(fix, l)) {
 					spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
 					                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
 					LANE(wx, l) = q.x;
@@ -289,7 +278,7 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
 	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-	const KERNEL(at) at = {{p}, {t}, {job->rest + l0}, valid};
+	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid};
 	KERNEL(core)
 	(job->c, &at, bk, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
 	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
@@ -298,84 +287,59 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 #endif
 
 #if defined(GATHER)
-// Up to four steps of a single chain (B == 1) side by side in the lanes of one vector, each a bone
-// behind the one before: lane l is step l's bone i - l, so that a step of n bones and its
-// followers take n + steps - 1 rounds of the vector instead of n each. Each lane performs exactly
-// its scalar step's operations. Step l + 1 starts (its bone 0, in lane l + 1) only once step l
-// has found the chain moving at its bone 0 (its rest flag cleared): a step that may end at rest
-// must be snapped before the next, so then no further step starts and the ones under way end.
-// jobs[l] gives step l's scratch (its root) and rest flag; returns the steps run (1 .. steps).
-TARGET static NOINLINE int KERNEL(fast_multi)(const fast_job *jobs, int steps)
+// fast_pair for one lane (a single chain, B == 1) with the two steps side by side in the lanes of
+// a vector: lane 0 the first step's bone i, lane 1 the second step's bone i - 1 (lanes 2 and 3
+// copies), each lane exactly its scalar step's operations. The first step's bone 0 and the second's
+// last bone run one lane alone (fast_run_f).
+TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
 {
-	const fast_job *first = &jobs[0];
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	const chain_arrays *a = first->a;
-	const spring_xform3 *locals = first->locals;
-	float sink[P_COUNT];
-	int sink_rest = 0;
-	const float *k0 = first->k;
-	const VF kax = SPLAT(k0[K_AX]), kay = SPLAT(k0[K_AY]), kaz = SPLAT(k0[K_AZ]);
-	int started = 1;
-	for (int i = 0; i < started + n - 1; i++) {
-		if (started == i && started < steps && *jobs[started - 1].rest == 0) {
-			started++;
-		}
-		// Lanes off (a step not started, or done) repeat the first lane on.
-		int lead = 0;
-		while (!(lead < started && i - lead < n)) {
-			lead++;
-		}
-		KERNEL(at) at;
-		at.valid = 4;
-		float par[7][4], cst[13][4];
-		for (int l = 0; l < 4; l++) {
-			const int on = l < started && i - l >= 0 && i - l < n, src = on ? l : lead, b = i - src;
-			float *row = a->planes + (size_t)b * a->row;
-			at.on[l] = on;
-			at.ld[l] = row;
-			at.st[l] = on ? row : sink;
-			at.t[l] = a->trans + (size_t)b * T_COUNT;
-			at.rl[l] = jobs[src].rest;
-			at.rs[l] = on ? jobs[src].rest : &sink_rest;
-			// The parent: the step's root at bone 0, else bone b - 1 as this step left it.
-			const float *pos = b == 0 ? jobs[src].k + K_RPX : row - a->row + P_W, *rot = b == 0 ? jobs[src].k + K_RQX : pos + 3;
-			for (int q = 0; q < 3; q++) {
-				par[q][l] = pos[q];
-			}
-			for (int q = 0; q < 4; q++) {
-				par[3 + q][l] = rot[q];
-			}
-			const spring_xform3 *lo = &locals[b];
-			const spring_vec3 tl = a->tip_local[b];
-			const float len = a->length[b], tiny = 1e-4f * len;
-			const float c[13] = {lo->rotation.x,
-			                     lo->rotation.y,
-			                     lo->rotation.z,
-			                     lo->rotation.w,
-			                     lo->position.x,
-			                     lo->position.y,
-			                     lo->position.z,
-			                     tl.x,
-			                     tl.y,
-			                     tl.z,
-			                     len,
-			                     1.0f / len,
-			                     2.0f * len * tiny};
-			for (int q = 0; q < 13; q++) {
-				cst[q][l] = c[q];
-			}
-		}
-#define FOUR(v) ((VF){(v)[0], (v)[1], (v)[2], (v)[3]})
-		const KERNEL(bone_k)
-			bk = {FOUR(cst[0]), FOUR(cst[1]), FOUR(cst[2]), FOUR(cst[3]),  FOUR(cst[4]),  FOUR(cst[5]), FOUR(cst[6]),
-		          FOUR(cst[7]), FOUR(cst[8]), FOUR(cst[9]), FOUR(cst[10]), FOUR(cst[11]), FOUR(cst[12])};
-		KERNEL(core)
-		(first->c, &at, &bk, FOUR(par[0]), FOUR(par[1]), FOUR(par[2]), FOUR(par[3]), FOUR(par[4]), FOUR(par[5]), FOUR(par[6]),
-		 kax, kay, kaz, per_step);
-#undef FOUR
+	fast_job alone = *first;
+	alone.i1 = 1;
+	fast_run_f(&alone);
+	if (first->rest[0]) {
+		alone.i0 = 1;
+		alone.i1 = n;
+		fast_run_f(&alone);
+		return 1;
 	}
-	return started;
+	const float *k0 = first->k, *k1 = second->k;
+	const VF kax = SPLAT(k0[K_AX]), kay = SPLAT(k0[K_AY]), kaz = SPLAT(k0[K_AZ]);
+	for (int i = 1; i < n; i++) {
+		float *p0 = a->planes + (size_t)i * a->row, *p1 = p0 - a->row;
+		const float *tr0 = a->trans + (size_t)i * T_COUNT, *tr1 = tr0 - T_COUNT;
+		// Parents: bone i - 1 (first step, done) and bone i - 2 or the second step's root.
+		const float *pos0 = p1 + P_W, *rot0 = pos0 + 3;
+		const float *pos1 = i == 1 ? k1 + K_RPX : p1 - a->row + P_W, *rot1 = i == 1 ? k1 + K_RQX : pos1 + 3;
+		const spring_xform3 *l0 = &first->locals[i], *l1 = &first->locals[i - 1];
+		const spring_vec3 t0 = a->tip_local[i], t1 = a->tip_local[i - 1];
+		const float len0 = a->length[i], len1 = a->length[i - 1], tiny0 = 1e-4f * len0, tiny1 = 1e-4f * len1;
+#define TWO(u, v) ((VF){u, v, u, v})
+		const KERNEL(bone_k) bk = {TWO(l0->rotation.x, l1->rotation.x),
+		                           TWO(l0->rotation.y, l1->rotation.y),
+		                           TWO(l0->rotation.z, l1->rotation.z),
+		                           TWO(l0->rotation.w, l1->rotation.w),
+		                           TWO(l0->position.x, l1->position.x),
+		                           TWO(l0->position.y, l1->position.y),
+		                           TWO(l0->position.z, l1->position.z),
+		                           TWO(t0.x, t1.x),
+		                           TWO(t0.y, t1.y),
+		                           TWO(t0.z, t1.z),
+		                           TWO(len0, len1),
+		                           TWO(1.0f / len0, 1.0f / len1),
+		                           TWO(2.0f * len0 * tiny0, 2.0f * len1 * tiny1)};
+		const KERNEL(at) at = {{p0, p1}, {tr0, tr1}, {first->rest, second->rest}, 2};
+		KERNEL(core)
+		(first->c, &at, &bk, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]), TWO(rot0[0], rot1[0]),
+		 TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
+#undef TWO
+	}
+	alone = *second;
+	alone.i0 = n - 1;
+	fast_run_f(&alone);
+	return 2;
 }
 #else
 // A step of the bones [i0, i1) of every lane: bone by bone over every vector of lanes (the
@@ -444,7 +408,6 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 #undef RLD
 #undef RST
 #undef RSET
-#undef LANE_ON
 #undef KERNEL
 #undef TARGET
 #undef B

@@ -229,10 +229,10 @@ static int test_determinism_group_one_block(void)
 	return 0;
 }
 
-// A single chain takes up to four of a frame's steps side by side in vectors (fast_multi_p2), each
-// a bone behind the one before: against the scalar walk (forced, which takes them two at a time)
-// bit for bit, with bones of different lengths and springs (a root-to-tip gradient) swinging and
-// then settling under gravity and wind, at `steps` steps a frame (0: frames of 1 to 8 steps).
+// A single chain takes a frame's steps two at a time side by side in vectors (fast_pair_p2), a
+// bone apart, and an odd last step alone: against the scalar walk (forced) bit for bit, with
+// bones of different lengths and springs (a root-to-tip gradient) swinging and then settling
+// under gravity and wind, at `steps` steps a frame (0: frames of 1 to 8 steps).
 static int single_steps(float gravity, int steps, int *rested_frames)
 {
 	spring_chain_bone_desc bones[BONES];
@@ -270,7 +270,7 @@ static int single_steps(float gravity, int steps, int *rested_frames)
 	return 0;
 }
 
-static int test_determinism_single_chain_steps_side_by_side(void)
+static int test_determinism_single_chain_paired_steps(void)
 {
 	for (int steps = 0; steps <= 4; steps++) {
 		for (int k = 0; k < 3; k++) {
@@ -289,10 +289,10 @@ static int test_determinism_single_chain_steps_side_by_side(void)
 	return 0;
 }
 
-// The rest test under a force of a single chain's later steps in the walk that takes a frame's
-// steps side by side (fast_multi_p2, which runs step q's bone i - q beside the first step's bone
-// i): a chain comes to rest at a step taken beside the one before only when that one found bone 0
-// still moving, so bone 0 must be the last bone to settle. Here it is: a long bone 0, overdamped,
+// The rest test under a force of a single chain's second step in the paired walk (fast_pair_p2,
+// which runs that step's bone i - 1 beside the first step's bone i): a chain comes to rest at the
+// second step of a pair only when its first step found bone 0 still moving, so bone 0 must be
+// the last bone to settle. Here it is: a long bone 0, overdamped,
 // creeps toward its sag under gravity and wind (its distance is the last threshold to pass) while
 // short stiff bones follow it; bone 1 differs from bone 0 in length and spring, so a rest
 // position taken at the wrong bone misses (the chain then rests a step late). The root stands
@@ -313,9 +313,9 @@ static spring_chain_desc settles_at_bone_0(spring_chain_bone_desc *bones)
 	return d;
 }
 
-// Frames of `steps` steps (after a first frame of `lead` steps, 0: none) on the walk that takes
-// them side by side against the scalar walk (forced, two at a time), bit for bit, until the chain
-// rests; *rested: the steps run by then.
+// Frames of `steps` steps (after a first frame of `lead` steps, 0: none) on the paired walk
+// against the scalar walk (forced), bit for bit, until the chain rests; *rested: the steps run by
+// then.
 static int single_settles_at_bone_0(int steps, int lead, long long *rested)
 {
 	spring_chain_bone_desc bones[BONES];
@@ -346,7 +346,7 @@ static int single_settles_at_bone_0(int steps, int lead, long long *rested)
 	return 0;
 }
 
-static int test_determinism_single_chain_rests_side_by_side(void)
+static int test_determinism_single_chain_rests_in_a_pair(void)
 {
 	// The step at which the chain first rests, one step per frame (none side by side).
 	spring_chain_bone_desc bones[BONES];
@@ -363,10 +363,10 @@ static int test_determinism_single_chain_rests_side_by_side(void)
 	ENSURE(first_rest > 120); // it hung and crept for a while
 	printf("    first at rest at step %lld (one step per frame)\n", first_rest);
 	// Frames of 2 to 4 steps, every alignment of the frames to that step: the chain rests at that
-	// step, whichever of a frame's steps it is (the steps after it in its frame do not start
-	// beside it), and is seen at rest at the end of that frame, having run one more step if the
-	// frame had more (a chain at rest under the same inputs for two steps is asleep: the frame's
-	// later steps are not run).
+	// step, whichever of a frame's steps it is (the step after it does not start beside it), and
+	// is seen at rest at the end of that frame, having run one more step if the frame had more (a
+	// chain at rest under the same inputs for two steps is asleep: the frame's later steps are not
+	// run).
 	for (int steps = 2; steps <= 4; steps++) {
 		for (int lead = 0; lead < steps; lead++) {
 			long long rested, end = lead;
@@ -673,8 +673,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_group_matches_single_chains);
 	RUN_TEST(test_determinism_group_every_instruction_set);
 	RUN_TEST(test_determinism_group_one_block);
-	RUN_TEST(test_determinism_single_chain_steps_side_by_side);
-	RUN_TEST(test_determinism_single_chain_rests_side_by_side);
+	RUN_TEST(test_determinism_single_chain_paired_steps);
+	RUN_TEST(test_determinism_single_chain_rests_in_a_pair);
 	RUN_TEST(test_determinism_group_many_chains);
 	RUN_TEST(test_determinism_group_per_chain_springs);
 	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
