@@ -276,13 +276,14 @@ static int test_determinism_single_chain_paired_steps(void)
 		for (int k = 0; k < 3; k++) {
 			int rested = 0;
 			ENSURE(single_steps(-100.0f - 211.0f * (float)k, steps, &rested) == 0);
+			char frames[32];
 			if (steps == 0) {
-				printf("    1 to 8 steps a frame, gravity %g: 600 frames bit-identical; at rest %d frames\n", -100.0 - 211.0 * k,
-				       rested);
+				snprintf(frames, sizeof frames, "1 to 8 steps");
 			} else {
-				printf("    %d step%s a frame, gravity %g: 600 frames bit-identical; at rest %d frames\n", steps,
-				       steps == 1 ? "" : "s", -100.0 - 211.0 * k, rested);
+				snprintf(frames, sizeof frames, "%d step%s", steps, steps == 1 ? "" : "s");
 			}
+			printf("    %s a frame, gravity %g: 600 frames bit-identical; at rest %d frames\n", frames, -100.0 - 211.0 * k,
+			       rested);
 			ENSURE(rested > 100);
 		}
 	}
@@ -292,12 +293,11 @@ static int test_determinism_single_chain_paired_steps(void)
 // The rest test under a force of a single chain's second step in the paired walk (fast_pair_p2,
 // which runs that step's bone i - 1 beside the first step's bone i): a chain comes to rest at the
 // second step of a pair only when its first step found bone 0 still moving, so bone 0 must be
-// the last bone to settle. Here it is: a long bone 0, overdamped,
-// creeps toward its sag under gravity and wind (its distance is the last threshold to pass) while
-// short stiff bones follow it; bone 1 differs from bone 0 in length and spring, so a rest
-// position taken at the wrong bone misses (the chain then rests a step late). The root stands
-// still, so the steps do not depend on how frames group them: a first frame of fewer steps
-// (`lead`) moves every frame's first step.
+// the last bone to settle. Here it is: a long bone 0, overdamped, creeps toward its sag under
+// gravity and wind (its distance is the last threshold to pass) while short stiff bones follow
+// it; bone 1 differs from bone 0 in length and spring, so a rest position taken at the wrong bone
+// misses (the chain then rests a step late). The root stands still, so the steps do not depend on
+// how frames group them: a first frame of fewer steps (`lead`) moves every frame's first step.
 static spring_chain_desc settles_at_bone_0(spring_chain_bone_desc *bones)
 {
 	spring_chain_desc d = scene_tail_desc(bones, BONES);
