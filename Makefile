@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: MIT
 # The Makefile only drives CMake and the set-up. Two commands matter:
-#   make demo   builds the release configuration and runs the demo
+#   make demo   builds what the demo runs (the `spring` command and the playground page), runs it
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
 #               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
-#               and the playground page (web/) in chromium (make test-web-page)
+#               and the playground page (web/) in chromium (make test-web-page), and the set-up
+#               scripts against a simulated bare Debian (make test-deps)
+#   make test-fresh   the two commands above on a brand-new Debian 12 root (root and the mirror
+#               needed; scripts/test-fresh.sh): what a new user meets
 #   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
 #               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
 #   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
@@ -18,7 +21,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: docs install soak all demo web test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo cli web test-deps test-fresh test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -28,9 +31,15 @@ deps:
 deps-test:
 	@scripts/ensure-deps.sh test
 
+RELEASE_CONFIGURE = cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
 release: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DSPRING_WERROR=ON
+	$(RELEASE_CONFIGURE)
 	cmake --build $(BUILD)/release -j $(JOBS)
+
+# The `spring` command alone (and the library it links), in the release build's tree.
+cli: deps
+	$(RELEASE_CONFIGURE)
+	cmake --build $(BUILD)/release -j $(JOBS) --target spring_cli
 
 # The API reference from the header comments (Doxyfile); the version from project(VERSION).
 docs:
@@ -42,7 +51,7 @@ docs:
 install: release
 	cmake --install $(BUILD)/release --prefix $(PREFIX)
 
-demo: release web
+demo: cli web
 	$(BUILD)/release/tools/spring demo
 	@echo "The playground (one self-contained page; open it in a browser): file://$(abspath $(BUILD))/web/index.html"
 
@@ -114,16 +123,24 @@ web:
 	BUILD=$(BUILD) scripts/build-wasm-js.sh
 	BUILD=$(BUILD) web/build.sh
 
-test-web: web release
+test-web: web cli
 	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
 	BUILD=$(BUILD) node --test js/test/
 
 # The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.
-test-web-page: web release
+test-web-page: web cli
 	@scripts/ensure-deps.sh web-page
 	BUILD=$(BUILD) node --test web/test/
 
-test: test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
+# The set-up (seconds, no network, no root): shellcheck, and ensure-deps on a simulated bare Debian.
+test-deps: deps-test
+	scripts/test-deps.sh
+
+# The README's two commands on a brand-new Debian 12 root (scripts/test-fresh.sh; .ci/run runs it).
+test-fresh:
+	scripts/test-fresh.sh
+
+test: test-deps test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
 
 clean:
 	rm -rf $(BUILD)

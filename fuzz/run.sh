@@ -39,7 +39,8 @@ cmake -S fuzz -B "$build" -DCMAKE_C_COMPILER=clang >"$build.configure.log" 2>&1 
 	cat "$build.configure.log"
 	exit 1
 }
-cmake --build "$build" -j "$jobs" --target $(printf 'fuzz_%s ' "${targets[@]}")
+mapfile -t fuzz_targets < <(printf 'fuzz_%s\n' "${targets[@]}")
+cmake --build "$build" -j "$jobs" --target "${fuzz_targets[@]}"
 
 # Inputs of a directory (notes excluded), one per line.
 inputs() {
@@ -53,10 +54,10 @@ replay() {
 	mapfile -t files < <(inputs "$dir")
 	[ ${#files[@]} -gt 0 ] || return 0
 	if "$build/fuzz_$target" "${files[@]}" >"$log" 2>&1; then
-		echo "  replayed ${#files[@]} input(s) of ${dir#$root/}: no crash"
+		echo "  replayed ${#files[@]} input(s) of ${dir#"$root"/}: no crash"
 		return 0
 	fi
-	echo "  replaying ${dir#$root/} crashed:"
+	echo "  replaying ${dir#"$root"/} crashed:"
 	grep -E -A3 'broken promise|ERROR: (Address|Undefined|Leak)Sanitizer|runtime error|Running: ' "$log" | head -30 | sed 's/^/    /'
 	return 1
 }
@@ -71,7 +72,7 @@ for t in "${targets[@]}"; do
 		if replay "$t" "$root/fuzz/crashes-open/$t" "$build/logs/$t.open.log" >/dev/null; then
 			echo "  the open crashes no longer crash: move them to fuzz/crashes/$t/ to wire the target back in"
 		else
-			echo "  open crashes still crash (log: ${build#$root/}/logs/$t.open.log)"
+			echo "  open crashes still crash (log: ${build#"$root"/}/logs/$t.open.log)"
 		fi
 		echo "  skipped: open crash (fuzz/crashes-open/README.md)"
 		if [ $ok -eq 1 ]; then skipped=$((skipped + 1)); else failed=$((failed + 1)); fi
@@ -98,7 +99,7 @@ for t in "${targets[@]}"; do
 		echo "  ${runs:-0} runs, corpus ${corpus:-0} inputs: no crash"
 	else
 		ok=0
-		echo "  CRASH (log: ${log#$root/}):"
+		echo "  CRASH (log: ${log#"$root"/}):"
 		grep -E -A3 'broken promise|ERROR: (Address|Undefined|Leak)Sanitizer|ERROR: libFuzzer|runtime error' "$log" | head -30 |
 			sed 's/^/    /'
 		grep -E '^artifact_prefix|Test unit written to' "$log" | sed 's/^/    /'

@@ -35,8 +35,8 @@ fi
 sed -e "s/@PROJECT_VERSION_MAJOR@/$major/" -e "s/@PROJECT_VERSION_MINOR@/$minor/" -e "s/@PROJECT_VERSION_PATCH@/$patch/" \
     -e "s/@PROJECT_VERSION@/$version/" cmake/version.h.in > "$out/include/spring/version.h"
 
-# cJSON (the rig-file reader's parser) from Debian's source package, as the thread test builds it.
-cjson=$(scripts/fetch-cjson-source.sh)
+# cJSON (the rig-file reader's parser), vendored in third_party/cjson as the thread test builds it.
+cjson=third_party/cjson
 cp "$cjson/cJSON.h" "$out/include/cjson/cJSON.h"
 
 # -ffp-contract=off and the library's own transcendental functions: the numbers are bit for bit
@@ -44,8 +44,10 @@ cp "$cjson/cJSON.h" "$out/include/cjson/cJSON.h"
 # for size (clang also runs binaryen's wasm-opt on the result when it is installed).
 cflags=(--target=wasm32-wasi -mexec-model=reactor -std=c11 -Oz -flto -ffp-contract=off -DNDEBUG
         -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$out/include" -Itools -Itools/io -Itools/io/include -Ijs/src)
+# shellcheck disable=SC2054 # the commas belong to -Wl, options
 ldflags=(-Wl,--gc-sections -Wl,--stack-first -Wl,-z,stack-size=262144)
 # SPRING_WASM_KEEP_NAMES=1 keeps the function names (to see what takes the room).
+# shellcheck disable=SC2054
 if [ -n "${SPRING_WASM_KEEP_NAMES:-}" ]; then ldflags+=(-Wl,--strip-debug); else ldflags+=(-Wl,--strip-all); fi
 clang "${cflags[@]}" -w -c "$cjson/cJSON.c" -o "$out/cJSON.o"
 # The rig-file reader (tools/io, through cJSON): the whole of it for rigs, its spring parser for

@@ -39,7 +39,7 @@ fi
 
 # The tracked sources (every C/C++ file when this is not a git checkout).
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp')
+	mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp' ':!third_party')
 else
 	mapfile -t files < <(find . -path ./build -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) -print |
 	                     sed 's|^\./||' | sort)

@@ -25,7 +25,7 @@ leader() {
 	esac
 }
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	mapfile -t files < <(git ls-files -- "${patterns[@]}")
+	mapfile -t files < <(git ls-files -- "${patterns[@]}" ':!third_party')
 else
 	echo "check-spdx: not a git checkout" >&2
 	exit 1

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Loads rig files from four threads at once under ThreadSanitizer (tests/test_io_threads.c).
-# cJSON is built from Debian's source package with the same -fsanitize=thread: the installed
-# libcjson is not instrumented, and a race inside it (on its global error record) would go unseen.
-# The source is fetched once into $BUILD/cjson-source by scripts/fetch-cjson-source.sh.
+# cJSON is built from its vendored source (third_party/cjson) with the same -fsanitize=thread: the
+# installed libcjson is not instrumented, and a race inside it (on its global error record) would
+# go unseen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 out=$build/tsan
-src=$(BUILD=$build scripts/fetch-cjson-source.sh)
+src=$(pwd)/third_party/cjson
 
 cmake -S . -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON \
 	-DSPRING_BUILD_BENCH=OFF -DSPRING_LTO=OFF "-DSPRING_CJSON_SOURCE_DIR=$src" \

@@ -8,6 +8,7 @@ out=${BUILD:-build}/wasm
 mkdir -p "$out/include/spring"
 sed -e 's/@PROJECT_VERSION_MAJOR@/0/' -e 's/@PROJECT_VERSION_MINOR@/0/' -e 's/@PROJECT_VERSION_PATCH@/0/' \
     -e 's/@PROJECT_VERSION@/wasm-test/' cmake/version.h.in > "$out/include/spring/version.h"
+# shellcheck disable=SC2054 # the commas belong to -Wl, options
 cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
         -Wall -Wextra -Wpedantic -Werror -Iinclude -I"$out/include" -Isrc -Itests -Itests/shared
         -DSPRING_BUILDING -DSPRING_SOURCE_DIR=\".\"
@@ -18,7 +19,7 @@ cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
 # The library and the shared test scenes (tests/shared), compiled into every test.
 lib=(src/*.c tests/shared/*.c)
 # Tests that use only the core library (the wasm build has no file system access).
-tests=(${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_rig test_motion test_batch})
+read -r -a tests <<<"${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_rig test_motion test_batch}"
 passed=0 failed=0
 for t in "${tests[@]}"; do
 	[ -f "tests/$t.c" ] || continue

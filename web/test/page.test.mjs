@@ -40,6 +40,26 @@ async function open(viewport) {
   return { context, page, problems };
 }
 
+// Waits until a section has drawn `count` more frames. The tests wait for what they read, never
+// for a time: on a busy machine the page only gets slower, and the wait with it.
+async function framesDrawn(page, id, count = 1) {
+  await page.evaluate(([sid, n]) => new Promise((resolve, reject) => {
+    const el = document.getElementById(sid);
+    const frames = () => Number(el.dataset.frames || 0);
+    const target = frames() + n;
+    const give_up = setTimeout(() => reject(new Error(`#${sid} drew ${frames()} of ${target} frames in 120 s`)), 120000);
+    const check = () => {
+      if (frames() >= target) {
+        clearTimeout(give_up);
+        resolve();
+      } else {
+        requestAnimationFrame(check);
+      }
+    };
+    check();
+  }), [id, count]);
+}
+
 // Variance of the screenshot's grey levels, computed by the browser from the PNG.
 async function pixelVariance(page, png) {
   return page.evaluate(async (b64) => {
@@ -65,11 +85,10 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   describe(`the page on a ${name} (${viewport.width}x${viewport.height})`, () => {
     test('loads from file:// with no console errors or failed requests; each section draws something', { timeout: 300000 }, async () => {
       const { context, page, problems } = await open(viewport);
-      await page.waitForTimeout(600);
       for (const id of SECTIONS) {
         const section = page.locator(`#${id}`);
         await section.scrollIntoViewIfNeeded();
-        await page.waitForTimeout(150);
+        await framesDrawn(page, id, 3);
         const png = await section.screenshot();
         if (shots) fs.writeFileSync(path.join(shots, `${name}-${id}.png`), png);
         const variance = await pixelVariance(page, png);
@@ -98,7 +117,7 @@ describe('retarget', () => {
     await field.scrollIntoViewIfNeeded();
     const box = await field.boundingBox();
     const state = () => page.evaluate(() => Array.from(window.playground.retarget.state));
-    await page.waitForTimeout(200);
+    await framesDrawn(page, 'retarget', 2);
     const start = await state();
     // a target in the right half (both balls go to the same place of their halves), to the right
     const half = box.width / 2;
@@ -129,7 +148,12 @@ describe('retarget', () => {
     assert.ok(moving, 'the tween and the spring were never both under way');
     assert.ok(distance(moving, 0, local) < distance(start, 0, local) - 1, `spring: ${start} -> ${moving}`);
     assert.ok(distance(moving, 3, local) < distance(start, 3, local) - 1, `tween: ${start} -> ${moving}`);
-    await page.waitForTimeout(400);
+    // both balls head for the second click: wait until each has come 20 px nearer
+    const near = ({ m, p }) => {
+      const s = window.playground.retarget.state;
+      return [0, 3].every((i) => Math.hypot(s[i] - p[0], s[i + 1] - p[1]) < Math.hypot(m[i] - p[0], m[i + 1] - p[1]) - 20);
+    };
+    await page.waitForFunction(near, { m: moving, p: second }, { timeout: 120000 }).catch(() => {});
     const later = await state();
     for (const i of [0, 3]) {
       assert.ok(distance(later, i, second) < distance(moving, i, second) - 20, `toward the click: ${moving} -> ${later}`);
@@ -213,7 +237,7 @@ describe('tail and hair', () => {
       await page.waitForFunction(() => document.getElementById('tail').dataset.measuredFlags !== '0');
       const on = await value();
       assert.ok(bound.on(on), `${id}: with the trap the figure is only ${on}`);
-      await page.waitForTimeout(300); // the live scene runs with the trap
+      await framesDrawn(page, 'tail', 10); // the live scene runs with the trap
       await row.locator('input').uncheck();
       await page.waitForFunction(() => document.getElementById('tail').dataset.measuredFlags === '0');
       const off = await value();
@@ -222,11 +246,11 @@ describe('tail and hair', () => {
     // the frame-rate selector, the flip and the teleport run without errors at every rate
     for (const rate of ['24', '30', '60', '144', '240', 'jittery']) {
       await page.locator(`#tail input[name="fps"][value="${rate}"]`).check({ force: true });
-      await page.waitForTimeout(150);
+      await framesDrawn(page, 'tail', 5);
     }
     await page.locator('#tail button.flip').click();
     await page.locator('#tail button.teleport').click();
-    await page.waitForTimeout(400);
+    await framesDrawn(page, 'tail', 20);
     const frames = await page.evaluate(() => window.playground.traps.frames);
     assert.ok(frames > 30, `the character ran ${frames} frames`);
     assert.deepEqual(problems, []);
@@ -239,13 +263,17 @@ describe('undulation', () => {
     const { context, page, problems } = await open(VIEWPORTS.desktop);
     const canvas = page.locator('#undulation canvas');
     await canvas.scrollIntoViewIfNeeded();
+    // the section steps its tail from its second drawn frame on (the first has no frame time)
+    await page.waitForFunction(() => window.playground.undulation.points !== null, null, { timeout: 120000 });
     const before = await page.evaluate(() => Array.from(window.playground.undulation.points));
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.3);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.4, { steps: 5 });
     await page.mouse.up();
-    await page.waitForTimeout(500);
+    // the root moved with the drag: wait for a frame that stepped the tail from it
+    await page.waitForFunction((b) => window.playground.undulation.points.slice(0, 3).some((v, i) => v !== b[i]),
+      before, { timeout: 120000 }).catch(() => {});
     const after_ = await page.evaluate(() => Array.from(window.playground.undulation.points));
     assert.notDeepEqual(after_.slice(0, 3), before.slice(0, 3));
     assert.equal(await page.evaluate(() => window.playground.undulation.depth), 0);
