@@ -11,7 +11,8 @@
 # afterwards, also when interrupted; the root is then removed.
 #
 # Usage: scripts/test-fresh.sh [--keep] [COMMAND...]
-#   COMMAND   the commands to run in the clone, in order (default: "make demo" "make test")
+#   COMMAND   the commands to run in the clone, in order (default: "make demo" "make test", then
+#             "make demo" once more in a new clone with no network: it must need none)
 #   --keep    leave the root in place (its path is printed) instead of removing it
 # Environment: SPRING_FRESH_SUITE (bookworm), SPRING_FRESH_DIR (where the root goes: /var/tmp).
 set -euo pipefail
@@ -22,12 +23,16 @@ commands=()
 for arg in "$@"; do
 	case "$arg" in
 		--keep) keep=1 ;;
-		-h | --help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h | --help) sed -n '3,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 		-*) echo "test-fresh: unknown option $arg (see --help)" >&2; exit 2 ;;
 		*) commands+=("$arg") ;;
 	esac
 done
-[ ${#commands[@]} -gt 0 ] || commands=("make demo" "make test")
+default_commands=0
+if [ ${#commands[@]} -eq 0 ]; then
+	commands=("make demo" "make test")
+	default_commands=1
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "test-fresh: needs root (it builds a Debian root and runs chroot in it); try: sudo make test-fresh" >&2
@@ -129,8 +134,12 @@ mount_in sysfs sysfs /sys
 mount_in bind /dev /dev
 
 # in_root CMD: a login-like environment with nothing of the host's but the proxy variables.
+# With offline=1, in a network namespace of its own: no network at all.
+offline=0
 in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
+	local net=()
+	[ "$offline" -eq 0 ] || net=(unshare --net)
+	${net[@]+"${net[@]}"} chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${proxy_env[@]}" \
 		/bin/bash -c "$1"
 }
@@ -141,7 +150,9 @@ step() { # step TITLE CMD: runs CMD in the root, timed, and lists the packages i
 	before=$(packages)
 	echo "== test-fresh: $1"
 	s=$(clock)
-	if ! in_root "$2"; then
+	# In the background and waited for: an interrupt reaches the trap at once, not when the step ends.
+	in_root "$2" &
+	if ! wait $!; then
 		echo "test-fresh: FAILED after $(took "$s"): $1" >&2
 		return 1
 	fi
@@ -172,6 +183,14 @@ for c in "${commands[@]}"; do
 	in_root "grep '^ensure-deps: installing' /root/fresh.log" | sed "s/^/test-fresh: $c: /" || true
 	in_root ": > /root/fresh.log"
 done
+
+# Once its packages are there, make demo needs no network: a new clone, built with none.
+if [ "$default_commands" -eq 1 ]; then
+	in_root "git clone --quiet /root/libspring /root/offline"
+	offline=1
+	step "make demo, offline (a new clone, no network)" "cd /root/offline && make demo >/root/offline.log 2>&1 || { tail -40 /root/offline.log; exit 1; }"
+	offline=0
+fi
 
 echo "== test-fresh: passed on a new Debian $suite root, in $(took "$start")"
 printf '  %s\n' "${timing[@]}"
