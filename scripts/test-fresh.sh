@@ -11,8 +11,8 @@
 # afterwards, also when interrupted; the root is then removed.
 #
 # Usage: scripts/test-fresh.sh [--keep] [COMMAND...]
-#   COMMAND   the commands to run in the clone, in order (default: "make demo" "make test", then
-#             "make demo" once more in a new clone with no network: it must need none)
+#   COMMAND   the commands to run in the clone, in order (default: "make demo" "make test"); after
+#             a "make demo", "make demo" once more in a new clone with no network: it needs none
 #   --keep    leave the root in place (its path is printed) instead of removing it
 # Environment: SPRING_FRESH_SUITE (bookworm), SPRING_FRESH_DIR (where the root goes: /var/tmp).
 set -euo pipefail
@@ -28,11 +28,7 @@ for arg in "$@"; do
 		*) commands+=("$arg") ;;
 	esac
 done
-default_commands=0
-if [ ${#commands[@]} -eq 0 ]; then
-	commands=("make demo" "make test")
-	default_commands=1
-fi
+[ ${#commands[@]} -gt 0 ] || commands=("make demo" "make test")
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "test-fresh: needs root (it builds a Debian root and runs chroot in it); try: sudo make test-fresh" >&2
@@ -185,7 +181,7 @@ for c in "${commands[@]}"; do
 done
 
 # Once its packages are there, make demo needs no network: a new clone, built with none.
-if [ "$default_commands" -eq 1 ]; then
+if printf '%s\n' "${commands[@]}" | grep -qx 'make demo'; then
 	in_root "git clone --quiet /root/libspring /root/offline"
 	offline=1
 	step "make demo, offline (a new clone, no network)" "cd /root/offline && make demo >/root/offline.log 2>&1 || { tail -40 /root/offline.log; exit 1; }"
