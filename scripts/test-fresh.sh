@@ -153,7 +153,7 @@ step() { # step TITLE CMD: runs CMD in the root, timed, and lists the packages i
 		return 1
 	fi
 	after=$(packages)
-	timing+=("$(printf '%-32s %s' "$1" "$(took "$s")")")
+	timing+=("$(printf '%-46s %s' "$1" "$(took "$s")")")
 	installed=$(comm -13 <(echo "$before") <(echo "$after") | wc -l)
 	timing+=("$(printf '  %d packages installed' "$installed")")
 	# What ensure-deps itself asked for (its own line), beside the count with dependencies.
@@ -184,7 +184,8 @@ done
 if printf '%s\n' "${commands[@]}" | grep -qx 'make demo'; then
 	in_root "git clone --quiet /root/libspring /root/offline"
 	offline=1
-	step "make demo, offline (a new clone, no network)" "cd /root/offline && make demo >/root/offline.log 2>&1 || { tail -40 /root/offline.log; exit 1; }"
+	step "make demo, offline (a new clone, no network)" "if (: </dev/tcp/deb.debian.org/80) 2>/dev/null; then echo 'test-fresh: the offline step reaches the network' >&2; exit 1; fi
+		cd /root/offline && make demo >/root/offline.log 2>&1 || { tail -40 /root/offline.log; exit 1; }"
 	offline=0
 fi
 
