@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Type declarations of the libspring package (written by hand; checked with tsc --noEmit).
+// Type declarations of the libspring package (written by hand; checked with tsc --noEmit, and
+// against the examples of the READMEs and a file of calls that must not compile: test/types.test.js).
 // Units: seconds, units, units per second; angles in radians.
+/// <reference lib="esnext.disposable" />
 
 /** The package's version: the C library's project version. */
 export declare const version: string;
@@ -21,18 +23,29 @@ export declare class SpringError extends Error {
 	readonly code: SpringErrorCode;
 }
 
-/** Every parameterisation the library converts from (the rig format's keys, in camelCase). */
-export type SpringSpec =
+/**
+ * Every parameterisation the library converts from (the rig format's keys, in camelCase), one
+ * form at a time: a key of another form is an error ({duration, frequency} mixes two).
+ */
+export type SpringSpec = OneOf<
 	| { stiffness: number; damping: number; mass?: number }
+	| { stiffness: number; dampingRatio: number; mass?: number }
 	| { frequency: number; dampingRatio: number }
 	| { duration: number; bounce?: number }
+	| { motionDuration: number; bounce?: number }
 	| { response: number; dampingFraction: number }
 	| { settling: number; dampingRatio: number; epsilon?: number }
 	| { visualDuration: number; bounce?: number }
 	| { halfLife: number }
 	| { tension: number; friction: number }
 	| { origamiTension: number; origamiFriction: number }
-	| { perFrameStiffness: number; perFrameDamping: number; fps: number };
+	| { perFrameStiffness: number; perFrameDamping: number; fps: number }
+>;
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+/** Each member of the union with every other member's keys forbidden. */
+type OneOf<T, All extends PropertyKey = KeysOfUnion<T>> = T extends unknown
+	? T & { [K in Exclude<All, keyof T>]?: never }
+	: never;
 
 /** A spring as objects take it: a SpringParams or a spec for springParams. */
 export type SpringLike = SpringParams | SpringSpec;
@@ -92,6 +105,8 @@ export declare function springProgress(
 export interface Disposable {
 	/** Frees the wasm memory now (a FinalizationRegistry also frees it once the object is garbage). */
 	dispose(): void;
+	/** The same, for `using` (TypeScript 5.2): freed at the end of the block. */
+	[Symbol.dispose](): void;
 }
 
 /** One value or 1 to 4 channels. */
@@ -121,9 +136,12 @@ export interface MotionState<V extends Channels> {
 	atRest: boolean;
 }
 
-/** An interruptible value driven by a spring: retargets keep velocity, exact at any frame times. */
-export declare class SpringMotion<V extends Channels = number> implements Disposable {
-	constructor(options?: SpringMotionOptions<V>);
+/**
+ * An interruptible value driven by a spring: retargets keep velocity, exact at any frame times.
+ * `SpringMotion<number>` holds one channel as numbers, `SpringMotion<readonly number[]>` 1 to 4
+ * channels as arrays: `new SpringMotion({value: 0})` is the first, `{value: [0, 0]}` the second.
+ */
+export interface SpringMotion<V extends Channels = number> extends Disposable {
 	readonly channels: number;
 	/** New target(s); position and velocity are kept. */
 	setTarget(target: V): this;
@@ -144,6 +162,17 @@ export declare class SpringMotion<V extends Channels = number> implements Dispos
 	timeToSettle(): number;
 	dispose(): void;
 }
+
+/**
+ * SpringMotion's constructor: a number (or nothing) for one channel, an array for 1 to 4. (One
+ * signature per kind, so that `{value: 0, target: 1}` is a motion of numbers, not of 0 | 1.)
+ */
+export interface SpringMotionConstructor {
+	new (options?: SpringMotionOptions<number>): SpringMotion<number>;
+	new (options: SpringMotionOptions<readonly number[]>): SpringMotion<readonly number[]>;
+	readonly prototype: SpringMotion<Channels>;
+}
+export declare const SpringMotion: SpringMotionConstructor;
 
 export interface CssLinear {
 	/** "linear(0, 0.0074, ..., 1)" */
@@ -235,6 +264,7 @@ export declare class Chain2D implements Disposable {
 	setRootLimits(maxRootSpeed: number, maxRootAngularSpeed: number): this;
 	readonly isResting: boolean;
 	dispose(): void;
+	[Symbol.dispose](): void;
 }
 
 /** A 3D transform; a zero or missing rotation is the identity. */
@@ -304,6 +334,7 @@ export declare class TipChain implements Disposable {
 	setRootLimits(maxRootSpeed: number, maxRootAngularSpeed: number): this;
 	readonly isResting: boolean;
 	dispose(): void;
+	[Symbol.dispose](): void;
 }
 
 /** The unit quaternion [x, y, z, w] of a rotation by `angle` radians about `axis`. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Type declarations of libspring/rig (written by hand; checked with tsc --noEmit).
+/// <reference lib="esnext.disposable" />
 import type { Disposable, Root2D } from './index.js';
 
 export interface RigTransform {
@@ -45,4 +46,5 @@ export declare class Rig implements Disposable {
 	chainIsResting(chain: string | number): boolean;
 	readonly time: number;
 	dispose(): void;
+	[Symbol.dispose](): void;
 }

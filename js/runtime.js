@@ -125,6 +125,10 @@ export async function instantiate(base64) {
 	return rt;
 }
 
+// Symbol.dispose where the engine has it (Node 18.18, 20.4); else the symbol TypeScript's `using`
+// falls back to when it compiles for older engines.
+export const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
+
 const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((free) => free()) : null;
 
 /**
@@ -151,6 +155,10 @@ export class Owned {
 			this._free(this._ptr);
 			this._ptr = 0;
 		}
+	}
+	/** `using m = new SpringMotion(...)` disposes at the end of the block (TypeScript 5.2, ES2026). */
+	[disposeSymbol]() {
+		this.dispose();
 	}
 }
 

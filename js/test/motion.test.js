@@ -279,3 +279,17 @@ test('cssLinear equals the CLI\'s spring css', () => {
 	assert.throws(() => cssLinear({ duration: 0.5 }, { maxDuration: 100, resolution: 0.5 }), (e) => e instanceof SpringError);
 	assert.throws(() => cssLinear({ duration: 0.5 }, { maxDuration: -1 }), (e) => e instanceof SpringError);
 });
+
+test('Symbol.dispose frees an object as dispose() does (`using` in TypeScript 5.2)', async () => {
+	// Symbol.dispose where the engine has it, else the symbol TypeScript's `using` falls back to.
+	const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
+	const { Chain2D, TipChain } = await import('../index.js');
+	const objects = [new SpringMotion({ value: 0, target: 1 }), new Chain2D({ segments: [{ length: 10 }] }),
+		new TipChain({ bones: [{ tip: [10, 0, 0] }] })];
+	for (const o of objects) {
+		assert.equal(typeof o[dispose], 'function');
+		o[dispose]();
+		assert.throws(() => o.pose?.() ?? o.advance(0.1), /was disposed/);
+		o[dispose](); // twice is harmless, as dispose() is
+	}
+});

@@ -28,3 +28,21 @@ try {
 }
 export { k, x, xy, css, tip, rig };
 [one, many, chain, tail].forEach((o) => o.dispose());
+
+// A motion of numbers, not of the literals it started with; an array motion takes arrays.
+const retargeted = new SpringMotion({ value: 0, target: 1 }).setTarget(5).jump(2, 0.5);
+const arrays = new SpringMotion({ value: [0, 0] as const }).setTarget([1, 2]);
+// Every form of the rig format's springs (Compose's stiffness and damping ratio, Motion's duration).
+const forms = [
+	springParams({ stiffness: 800, dampingRatio: 0.6 }),
+	springParams({ stiffness: 800, dampingRatio: 0.6, mass: 2 }),
+	springParams({ motionDuration: 0.5, bounce: 0.3 }),
+	springParams({ stiffness: 100, damping: 10 }),
+	springParams({ settling: 1, dampingRatio: 0.8, epsilon: 0.01 }),
+];
+// `using` frees the motion at the end of the block (TypeScript 5.2).
+function scoped(): number {
+	using m = new SpringMotion({ value: 0, target: 1 });
+	return m.advance(0.1).value;
+}
+export { retargeted, arrays, forms, scoped };

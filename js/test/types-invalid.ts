@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Calls that must not compile (test/types.test.js compiles this file alone): each line marked
+// `// error TSnnnn` must give exactly that error, and no other line any error.
+import { Chain2D, SpringMotion, springParams } from '../index.js';
+
+springParams({ duration: 0.5, frequency: 2 }); // error TS2345
+springParams({ stiffness: 100 }); // error TS2345
+springParams({ duration: '0.5' }); // error TS2322
+springParams({ halfLife: 0.2, bounce: 0.1 }); // error TS2345
+const one = new SpringMotion({ value: 0, target: 1 });
+one.setTarget([1, 2]); // error TS2345
+one.sample('0.016'); // error TS2345
+const two = new SpringMotion({ value: [0, 0] });
+two.setTarget(5); // error TS2345
+new Chain2D({ segments: [{ length: 10, restangle: 1 }] }); // error TS2561
