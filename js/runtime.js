@@ -58,9 +58,27 @@ const decoder = new TextDecoder();
  * release build writes nothing), files do not exist.
  */
 export async function instantiate(base64) {
-	let memory = null;
+	const imports = wasiImports();
+	const { instance } = await WebAssembly.instantiate(decodeBase64(base64), imports.object);
+	return started(instance, imports);
+}
+
+/**
+ * The same, synchronously: for the CommonJS build (require() cannot wait), in Node, where a module
+ * of any size may be compiled synchronously (browsers limit that on their main thread).
+ */
+export function instantiateSync(base64) {
+	const imports = wasiImports();
+	const instance = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(base64)), imports.object);
+	return started(instance, imports);
+}
+
+// The WASI functions the module imports (console output only); `memory` is set once it exists.
+function wasiImports() {
+	const imports = { memory: null };
 	const wasi = {
 		fd_write(fd, iovs, iovsLength, writtenPtr) {
+			const memory = imports.memory;
 			const view = new DataView(memory.buffer);
 			let written = 0;
 			let text = '';
@@ -80,9 +98,14 @@ export async function instantiate(base64) {
 		fd_close: () => WASI_ERRNO_BADF,
 		fd_seek: () => WASI_ERRNO_SPIPE,
 	};
-	const { instance } = await WebAssembly.instantiate(decodeBase64(base64), { wasi_snapshot_preview1: wasi });
+	imports.object = { wasi_snapshot_preview1: wasi };
+	return imports;
+}
+
+function started(instance, imports) {
 	const w = instance.exports;
-	memory = w.memory;
+	const memory = w.memory;
+	imports.memory = memory;
 	w._initialize();
 	const rt = {
 		w,
