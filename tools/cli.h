@@ -6,6 +6,7 @@
 #define SPRING_TOOLS_CLI_H
 
 #include "css_linear.h"
+#include "param_table.h"
 
 #include <spring/spring.h>
 
@@ -108,11 +109,9 @@ int cli_mkdirs(const char *dir);
 
 typedef enum cli_kind { CLI_FLAG, CLI_NUMBER, CLI_STRING } cli_kind;
 
-/// Allowed range of a number option (both ends may be infinite).
-typedef struct cli_range {
-	double lo, hi;
-	int lo_open, hi_open;
-} cli_range;
+/// Allowed range of a number option (both ends may be infinite): the spring table's range type,
+/// so that a flag and a rig file's key are checked and described by the same functions.
+typedef spring_param_range cli_range;
 
 #define CLI_ANY ((cli_range){-1e30, 1e30, 0, 0})
 #define CLI_POSITIVE ((cli_range){0.0, 1e30, 1, 0})

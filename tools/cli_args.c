@@ -39,34 +39,6 @@ cli_opt *cli_find(cli_args *a, const char *name)
 	return NULL;
 }
 
-static void range_text(char *buf, size_t size, cli_range r)
-{
-	char lo[40], hi[40];
-	fmt_num(lo, r.lo, 6);
-	fmt_num(hi, r.hi, 6);
-	int has_lo = r.lo > -1e29, has_hi = r.hi < 1e29;
-	if (has_lo && has_hi) {
-		snprintf(buf, size, "in %c%s, %s%c", r.lo_open ? '(' : '[', lo, hi, r.hi_open ? ')' : ']');
-	} else if (has_lo) {
-		snprintf(buf, size, "%s %s", r.lo_open ? ">" : ">=", lo);
-	} else if (has_hi) {
-		snprintf(buf, size, "%s %s", r.hi_open ? "<" : "<=", hi);
-	} else {
-		snprintf(buf, size, "a number");
-	}
-}
-
-static int in_range(double v, cli_range r)
-{
-	if (r.lo_open ? !(v > r.lo) : !(v >= r.lo)) {
-		return 0;
-	}
-	if (r.hi_open ? !(v < r.hi) : !(v <= r.hi)) {
-		return 0;
-	}
-	return 1;
-}
-
 // Strict number: the whole text, no leading space, finite, within float range.
 static int parse_number(const char *command, const char *flag, const char *text, cli_range range, double *out)
 {
@@ -90,9 +62,9 @@ static int parse_number(const char *command, const char *flag, const char *text,
 	if (isinf(v) || fabs(v) > (double)FLT_MAX) {
 		return cli_error(command, "%s: '%s' is not a finite number (too large)", flag, shown);
 	}
-	if (!in_range(v, range)) {
+	if (!spring_param_range_contains(range, v)) {
 		char r[96];
-		range_text(r, sizeof r, range);
+		spring_param_range_text(r, sizeof r, range);
 		return cli_error(command, "%s: %s is out of range (must be %s)", flag, shown, r);
 	}
 	*out = v == 0.0 ? 0.0 : v;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 // SwiftUI's default duration: the spring when none is given, and the duration --bounce alone keeps.
-#define CLI_DEFAULT_DURATION 0.5
 
 static int resolve_spring(cli_args *a, int allow_default, cli_spring *out);
 
@@ -38,8 +37,7 @@ void cli_add_spring_options(cli_args *a)
 	const spring_param_field *fields[SPRING_PARAM_FORM_COUNT * SPRING_PARAM_MAX_FIELDS];
 	int n = spring_fields(fields);
 	for (int i = 0; i < n; i++) {
-		const spring_param_range r = fields[i]->range;
-		cli_add(a, fields[i]->flag, CLI_NUMBER, fields[i]->meta, (cli_range){r.lo, r.hi, r.lo_open, r.hi_open});
+		cli_add(a, fields[i]->flag, CLI_NUMBER, fields[i]->meta, fields[i]->range);
 	}
 	cli_add(a, "--preset", CLI_STRING, "NAME", CLI_ANY);
 	cli_add(a, "--reduced-motion", CLI_FLAG, NULL, CLI_ANY);
@@ -61,7 +59,7 @@ void cli_print_spring_help(FILE *f)
 	fprintf(f,
 	        "spring (give one parameterisation or a preset; with none, SwiftUI's default duration %g, bounce 0;\n"
 	        "--bounce alone keeps that duration):\n",
-	        CLI_DEFAULT_DURATION);
+	        SPRING_PARAM_DEFAULT_DURATION);
 	for (int k = 0; k < SPRING_PARAM_FORM_COUNT; k++) {
 		const spring_param_form *form = &spring_param_forms[k];
 		int order[SPRING_PARAM_MAX_FIELDS];
@@ -352,10 +350,11 @@ static int resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 			return cli_error(a->command, "no spring given (for example --duration 0.5 --bounce 0.3; see --help)");
 		}
 		form = &spring_param_forms[SPRING_PARAM_DURATION];
-		v[0] = CLI_DEFAULT_DURATION;
+		v[0] = SPRING_PARAM_DEFAULT_DURATION;
 		v[1] = form->fields[1].fallback;
 		snprintf(out->kind, sizeof out->kind, "default");
-		snprintf(out->description, sizeof out->description, "SwiftUI default: duration %g s, bounce 0", CLI_DEFAULT_DURATION);
+		snprintf(out->description, sizeof out->description, "SwiftUI default: duration %g s, bounce 0",
+		         SPRING_PARAM_DEFAULT_DURATION);
 	} else {
 		int order[SPRING_PARAM_MAX_FIELDS];
 		int count = spring_param_form_listing(form, order);
@@ -364,7 +363,7 @@ static int resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 			if (cli_flag(a, field->flag)) {
 				v[order[i]] = cli_num(a, field->flag, 0.0);
 			} else if (implicit_duration && order[i] == form->primary) {
-				v[order[i]] = CLI_DEFAULT_DURATION;
+				v[order[i]] = SPRING_PARAM_DEFAULT_DURATION;
 			} else if (spring_param_field_optional(field)) {
 				v[order[i]] = field->fallback;
 			} else {

@@ -76,9 +76,15 @@ test('springParams: bad input throws the library\'s reason', () => {
 		assert.throws(() => springParams(spec), (e) => e instanceof SpringError && e.code === code && pattern.test(e.message),
 			JSON.stringify(spec));
 	};
-	throwsWith({ duration: 0 }, 'BAD_DEFINITION', /duration 0.*outside its allowed range/);
-	throwsWith({ duration: -1e-9 }, 'BAD_DEFINITION', /outside its allowed range/);
-	throwsWith({ duration: 0.5, bounce: -1 }, 'BAD_DEFINITION', /outside its allowed range/);
+	// the key and its range, as the CLI names them
+	throwsWith({ duration: 0 }, 'BAD_DEFINITION', /^springParams: duration: 0 is out of range \(must be > 0\)$/);
+	throwsWith({ duration: -1e-9 }, 'BAD_DEFINITION', /duration: -1e-09 is out of range \(must be > 0\)/);
+	throwsWith({ duration: 0.5, bounce: -1 }, 'BAD_DEFINITION', /^springParams: bounce: -1 is out of range \(must be in \(-1, 1\]\)$/);
+	throwsWith({ duration: 0.5, bounce: 1.5 }, 'BAD_DEFINITION', /bounce: 1.5 is out of range \(must be in \(-1, 1\]\)/);
+	throwsWith({ motionDuration: 20 }, 'BAD_DEFINITION', /motionDuration: 20 is out of range \(must be in \[0.01, 10\]\)/);
+	throwsWith({ stiffness: 10, damping: -1 }, 'BAD_DEFINITION', /damping: -1 is out of range \(must be >= 0\)/);
+	// values inside every range the library still refuses keep its reason
+	throwsWith({ origamiTension: -100, origamiFriction: 1 }, 'BAD_DEFINITION', /invalid spring \(origamiTension -100, origamiFriction 1\)/);
 	throwsWith({ duration: 0.5, stiffness: 3 }, 'BAD_DEFINITION', /"duration" and "stiffness" do not go together/);
 	throwsWith({ frequency: 2 }, 'BAD_DEFINITION', /missing key "dampingRatio"/);
 	throwsWith({ perFrameStiffness: 5, perFrameDamping: 0.9, fps: 60 }, 'BAD_DEFINITION', /unstable/);
@@ -292,4 +298,14 @@ test('Symbol.dispose frees an object as dispose() does (`using` in TypeScript 5.
 		assert.throws(() => o.pose?.() ?? o.advance(0.1), /was disposed/);
 		o[dispose](); // twice is harmless, as dispose() is
 	}
+});
+
+test('springParams({bounce}) alone keeps the default duration 0.5 s, as the CLI\'s --bounce does', () => {
+	const alone = springParams({ bounce: 0.3 });
+	const cli = cliJson('params', '--bounce', '0.3').spring;
+	assert.deepEqual([alone.stiffness, alone.damping, alone.mass], [f(cli.stiffness), f(cli.damping), f(cli.mass)]);
+	assert.deepEqual(alone.toJSON(), springParams({ duration: 0.5, bounce: 0.3 }).toJSON());
+	// a bounce with anything else is not alone: the other key decides, or the spec is incomplete
+	assert.throws(() => springParams({ bounce: 0.3, epsilon: 0.01 }), /do not go together|incomplete|missing/);
+	assert.throws(() => springParams({ bounce: 1.5 }), /bounce: 1.5 is out of range/);
 });

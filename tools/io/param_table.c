@@ -4,6 +4,7 @@
 #include "param_table.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 // The library's conversions with the values in field order.
@@ -127,6 +128,37 @@ const spring_param_form spring_param_forms[SPRING_PARAM_FORM_COUNT] = {
 		"Motion {type: \"spring\", duration, bounce}: done after S s\n(within 0.1%), not SwiftUI's duration; bounce default 0.3"},
 	// clang-format on
 };
+
+int spring_param_range_contains(spring_param_range r, double v)
+{
+	if (r.lo_open ? !(v > r.lo) : !(v >= r.lo)) {
+		return 0;
+	}
+	return r.hi_open ? v < r.hi : v <= r.hi;
+}
+
+// A bound as messages show it: 6 significant digits, never "-0".
+static void bound_text(char buf[40], double v)
+{
+	snprintf(buf, 40, "%.6g", v == 0.0 ? 0.0 : v);
+}
+
+void spring_param_range_text(char *buf, size_t size, spring_param_range r)
+{
+	char lo[40], hi[40];
+	bound_text(lo, r.lo);
+	bound_text(hi, r.hi);
+	int has_lo = r.lo > -1e29, has_hi = r.hi < 1e29;
+	if (has_lo && has_hi) {
+		snprintf(buf, size, "in %c%s, %s%c", r.lo_open ? '(' : '[', lo, hi, r.hi_open ? ')' : ']');
+	} else if (has_lo) {
+		snprintf(buf, size, "%s %s", r.lo_open ? ">" : ">=", lo);
+	} else if (has_hi) {
+		snprintf(buf, size, "%s %s", r.hi_open ? "<" : "<=", hi);
+	} else {
+		snprintf(buf, size, "a number");
+	}
+}
 
 int spring_param_field_optional(const spring_param_field *f)
 {

@@ -11,6 +11,8 @@
 
 #include "spring/spring.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,6 +67,16 @@ typedef enum spring_param_form_id {
 
 /// The table, indexed by spring_param_form_id.
 extern const spring_param_form spring_param_forms[SPRING_PARAM_FORM_COUNT];
+
+/// SwiftUI's default spring duration, seconds: the duration of a spring given only a bounce (CLI
+/// `--bounce 0.3`, a rig file's or JavaScript's `{"bounce": 0.3}`) or nothing where a default is allowed.
+#define SPRING_PARAM_DEFAULT_DURATION 0.5
+
+/// 1 when `v` lies in `r`.
+int spring_param_range_contains(spring_param_range r, double v);
+
+/// `r` in words for messages: "in (-1, 1]", "> 0", ">= 0" or "a number".
+void spring_param_range_text(char *buf, size_t size, spring_param_range r);
 
 /// 1 when the field may be left out (it has a fallback).
 int spring_param_field_optional(const spring_param_field *f);

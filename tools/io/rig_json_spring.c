@@ -122,6 +122,12 @@ spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_par
 			form = candidates[i];
 		}
 	}
+	// A bounce alone keeps SwiftUI's default duration, as the CLI's --bounce does.
+	const cJSON *bounce = cJSON_GetObjectItemCaseSensitive(j, "bounce");
+	const int bounce_alone = !form && bounce && !bounce->next && bounce == j->child;
+	if (bounce_alone) {
+		form = &spring_param_forms[SPRING_PARAM_DURATION];
+	}
 	if (!form) {
 		char t1[160], t2[160];
 		form_text(t1, sizeof t1, candidates[0]);
@@ -137,12 +143,18 @@ spring_result rj_spring_item(rj *c, const cJSON *j, const char *path, spring_par
 	for (int i = 0; i < count; i++) {
 		const spring_param_field *f = &form->fields[order[i]];
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, f->key);
-		v[order[i]] = f->fallback;
+		v[order[i]] = bounce_alone && order[i] == form->primary ? SPRING_PARAM_DEFAULT_DURATION : f->fallback;
 		if (e) {
 			char p[256];
 			PATH_KEY(p, path, f->key);
 			if (rj_number_item(c, e, p, -RJ_BIG, RJ_BIG, 0, &v[order[i]]) != SPRING_OK) {
 				return c->result;
+			}
+			// the key's own range, named as the CLI names it
+			if (!spring_param_range_contains(f->range, v[order[i]])) {
+				char range[96];
+				spring_param_range_text(range, sizeof range, f->range);
+				return rj_bad(c, p, "%.9g is out of range (must be %s)", v[order[i]], range);
 			}
 		}
 	}
