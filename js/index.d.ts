@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Type declarations of the libspring package (written by hand; checked with tsc --noEmit, and
-// against the examples of the READMEs and a file of calls that must not compile: test/types.test.js).
+// against the examples of the READMEs and a file of calls that must not compile: test/declarations.test.js).
 // Units: seconds, units, units per second; angles in radians.
 /// <reference lib="esnext.disposable" />
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Calls that must not compile (test/types.test.js compiles this file alone): each line marked
+// Calls that must not compile (test/declarations.test.js compiles this file alone): each line marked
 // `// error TSnnnn` must give exactly that error, and no other line any error.
 import { Chain2D, SpringMotion, springParams } from '../index.js';
 
