@@ -47,8 +47,31 @@ type OneOf<T, All extends PropertyKey = KeysOfUnion<T>> = T extends unknown
 	? T & { [K in Exclude<All, keyof T>]?: never }
 	: never;
 
-/** A spring as objects take it: a SpringParams or a spec for springParams. */
-export type SpringLike = SpringParams | SpringSpec;
+/**
+ * A Motion (motion.dev, framer-motion) spring transition as it is written there: physics keys win
+ * over time keys; `duration` is Motion's (seconds, done within 0.1 % then); velocity, restDelta and
+ * restSpeed belong to the motion and are passed over.
+ */
+export interface MotionSpringTransition {
+	type: 'spring';
+	stiffness?: number;
+	damping?: number;
+	mass?: number;
+	duration?: number;
+	visualDuration?: number;
+	bounce?: number;
+	velocity?: number;
+	restDelta?: number;
+	restSpeed?: number;
+}
+
+/** A react-spring config: {mass, tension, friction}, or {frequency, damping} (frequency: the period, s). */
+export type ReactSpringConfig =
+	| { mass: number; tension: number; friction: number }
+	| { frequency: number; damping: number };
+
+/** A spring as objects take it: a SpringParams, a spec for springParams, or another library's object. */
+export type SpringLike = SpringParams | SpringSpec | MotionSpringTransition | ReactSpringConfig;
 
 /** A move for the settling queries: `distance` units (default 1), starting at `velocity` (default 0), settled within `epsilon` units (default 0.001). */
 export interface SettleOptions {

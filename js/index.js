@@ -104,11 +104,68 @@ function paramsFromFloats(ptr) {
 
 const MESSAGE_BYTES = 512;
 
+// Motion's defaults (motion.dev 14): the spring of a bare {type: 'spring'}, and the duration
+// (seconds) and bounce of a time-defined spring that gives only one of them.
+const MOTION_PHYSICS = { stiffness: 100, damping: 10, mass: 1 };
+const MOTION_DURATION = 0.8;
+const MOTION_BOUNCE = 0.3;
+// Keys of a Motion transition that belong to the motion, not to its spring (SpringMotion takes
+// velocity, restDelta and restSpeed as options); springParams passes over them.
+const MOTION_STATE_KEYS = ['type', 'velocity', 'restDelta', 'restSpeed'];
+
+/**
+ * Other libraries' spring objects, pasted as they are, as the library's own forms:
+ * - Motion (motion.dev, framer-motion) transitions {type: 'spring', ...}: physics keys
+ *   {stiffness, damping, mass} (Motion's defaults 100, 10, 1 fill the rest) win over time keys,
+ *   as in Motion; {visualDuration, bounce}; {duration, bounce}, Motion's duration in seconds (done
+ *   within 0.1 % then: the motionDuration form); a bare {type: 'spring'} is Motion's default;
+ * - react-spring configs: {mass, tension, friction} (tension = stiffness, friction = damping) and
+ *   {frequency, damping} (frequency: the undamped period in seconds, SwiftUI's response);
+ * - SwiftUI's interpolatingSpring(mass:stiffness:damping:) and Compose's spring(dampingRatio,
+ *   stiffness) are the library's {stiffness, damping, mass} and {stiffness, dampingRatio} already.
+ * Anything else is returned as it is.
+ */
+function fromOtherLibraries(spec) {
+	const has = (key) => spec[key] !== undefined;
+	if (has('type') && spec.type !== 'spring') {
+		throw new SpringError(`springParams: type ${JSON.stringify(spec.type)} is not a spring (Motion's springs are {type: 'spring', ...})`,
+			'BAD_DEFINITION');
+	}
+	if (spec.type === 'spring') {
+		const rest = { ...spec };
+		for (const key of [...MOTION_STATE_KEYS, 'stiffness', 'damping', 'mass', 'duration', 'visualDuration', 'bounce']) {
+			delete rest[key];
+		}
+		if (has('stiffness') || has('damping') || has('mass')) {
+			const { stiffness = MOTION_PHYSICS.stiffness, damping = MOTION_PHYSICS.damping, mass = MOTION_PHYSICS.mass } = spec;
+			return { ...rest, stiffness, damping, mass };
+		}
+		if (has('visualDuration')) {
+			return { ...rest, visualDuration: spec.visualDuration, bounce: spec.bounce ?? MOTION_BOUNCE };
+		}
+		if (has('duration') || has('bounce')) {
+			return { ...rest, motionDuration: spec.duration ?? MOTION_DURATION, bounce: spec.bounce ?? MOTION_BOUNCE };
+		}
+		return { ...rest, ...MOTION_PHYSICS };
+	}
+	if (has('tension') && has('mass')) {
+		const { tension, friction, mass, ...rest } = spec;
+		return { ...rest, stiffness: tension, damping: friction, mass };
+	}
+	if (has('frequency') && has('damping') && !has('dampingRatio') && !has('stiffness')) {
+		const { frequency, damping, ...rest } = spec;
+		return { ...rest, response: frequency, dampingFraction: damping };
+	}
+	return spec;
+}
+
 /**
  * A spring from any parameterisation the library has, named as in rig files (camelCase):
  * {duration, bounce}, {stiffness, damping, mass}, {frequency, dampingRatio}, {response,
  * dampingFraction}, {settling, dampingRatio, epsilon}, {visualDuration, bounce}, {halfLife},
- * {tension, friction}, {origamiTension, origamiFriction}, {perFrameStiffness, perFrameDamping, fps}.
+ * {tension, friction}, {origamiTension, origamiFriction}, {perFrameStiffness, perFrameDamping, fps},
+ * {stiffness, dampingRatio, mass}, {motionDuration, bounce}, {bounce} (duration 0.5 s); and other
+ * libraries' objects as they are (fromOtherLibraries).
  * Throws a SpringError with the library's reason when the spec is not a valid spring.
  */
 export function springParams(spec) {
@@ -119,7 +176,7 @@ export function springParams(spec) {
 		throw new TypeError('springParams: expected an object such as {duration: 0.5, bounce: 0.3}');
 	}
 	const snake = {};
-	for (const [key, value] of Object.entries(spec)) {
+	for (const [key, value] of Object.entries(fromOtherLibraries(spec))) {
 		if (value === undefined) {
 			continue;
 		}

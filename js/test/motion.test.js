@@ -309,3 +309,30 @@ test('springParams({bounce}) alone keeps the default duration 0.5 s, as the CLI\
 	assert.throws(() => springParams({ bounce: 0.3, epsilon: 0.01 }), /do not go together|incomplete|missing/);
 	assert.throws(() => springParams({ bounce: 1.5 }), /bounce: 1.5 is out of range/);
 });
+
+test('other libraries\' spring objects, pasted as they are, give their springs (figures of the peers\' own code)', () => {
+	const ks = (spec) => {
+		const p = springParams(spec);
+		return [Number(p.stiffness.toFixed(3)), Number(p.damping.toFixed(4)), p.mass];
+	};
+	// react-spring 10: {mass, tension, friction} is k, c, m; {frequency, damping} is SwiftUI's response
+	assert.deepEqual(ks({ mass: 1, tension: 170, friction: 26 }), [170, 26, 1]);
+	assert.deepEqual(ks({ mass: 2, tension: 180, friction: 12 }), [180, 12, 2]);
+	assert.deepEqual(ks({ frequency: 0.5, damping: 0.7 }), [157.914, 17.5929, 1]);
+	// Motion 14 transitions: physics keys (Motion's defaults fill the rest), visualDuration, duration
+	assert.deepEqual(ks({ type: 'spring', stiffness: 500, damping: 25, restSpeed: 10 }), [500, 25, 1]);
+	assert.deepEqual(ks({ type: 'spring', stiffness: 500, velocity: 3 }), [500, 10, 1]);
+	assert.deepEqual(ks({ type: 'spring' }), [100, 10, 1]);
+	assert.deepEqual(ks({ type: 'spring', visualDuration: 0.5, bounce: 0.3 }), [109.662, 14.6608, 1]);
+	assert.deepEqual(ks({ type: 'spring', duration: 0.8, bounce: 0.25 }), [137.414, 17.5835, 1]);
+	assert.deepEqual(ks({ type: 'spring', duration: 0.8 }), [151.279, 17.2194, 1]);
+	assert.deepEqual(ks({ type: 'spring', duration: 0.5, bounce: 0 }), [341.024, 36.9337, 1]);
+	assert.deepEqual(ks({ type: 'spring', stiffness: 100, duration: 0.3 }), [100, 10, 1]); // physics wins, as in Motion
+	// SwiftUI interpolatingSpring(mass:stiffness:damping:) and Compose spring(dampingRatio, stiffness)
+	assert.deepEqual(ks({ mass: 1, stiffness: 170, damping: 15 }), [170, 15, 1]);
+	assert.deepEqual(ks({ stiffness: 1500, dampingRatio: 0.5 }), [1500, Number((2 * 0.5 * Math.sqrt(1500)).toFixed(4)), 1]);
+	// a transition of another type, or a misspelt key, is refused with a reason
+	assert.throws(() => springParams({ type: 'tween', duration: 0.3 }), /type "tween" is not a spring/);
+	assert.throws(() => springParams({ type: 'spring', stiffnes: 3 }), /did you mean "stiffness"/);
+	assert.throws(() => springParams({ mass: 1, tension: 170 }), SpringError);
+});

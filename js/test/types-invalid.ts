@@ -13,3 +13,5 @@ one.sample('0.016'); // error TS2345
 const two = new SpringMotion({ value: [0, 0] });
 two.setTarget(5); // error TS2345
 new Chain2D({ segments: [{ length: 10, restangle: 1 }] }); // error TS2561
+springParams({ type: 'tween', duration: 0.3 }); // error TS2345
+springParams({ mass: 1, tension: 170 }); // error TS2345

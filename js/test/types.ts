@@ -46,3 +46,13 @@ function scoped(): number {
 	return m.advance(0.1).value;
 }
 export { retargeted, arrays, forms, scoped };
+
+// Other libraries' objects as they are written there.
+const pasted = [
+	springParams({ mass: 1, tension: 170, friction: 26 }),
+	springParams({ frequency: 0.5, damping: 0.7 }),
+	springParams({ type: 'spring', stiffness: 500, damping: 25, mass: 1, velocity: 3 }),
+	springParams({ type: 'spring', visualDuration: 0.5, bounce: 0.3 }),
+	springParams({ type: 'spring', duration: 0.8 }),
+];
+export { pasted };
