@@ -15,7 +15,7 @@ have_cjson() {
 	[ -f /usr/include/cjson/cJSON.h ] && return 0
 	command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcjson && return 0
 	local dir
-	for dir in /usr /usr/local /opt/homebrew /opt/local ${CMAKE_PREFIX_PATH//:/ }; do
+	for dir in /usr /usr/local /opt/homebrew /opt/local ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }}; do
 		compgen -G "$dir/lib*/cmake/cJSON/cJSONConfig.cmake" >/dev/null && return 0
 		compgen -G "$dir/lib/*/cmake/cJSON/cJSONConfig.cmake" >/dev/null && return 0
 	done

@@ -31,34 +31,43 @@ typedef struct rig_layout {
 	rig_offsets at;
 	size_t chain_memory[SPRING_RIG_MAX_CHAINS];
 	size_t total;
+	// Bounded by the description's limits (SPRING_RIG_MAX_TOTAL_KEYS and the per-clip counts).
 	int tracks_total, keys_total, events_total, ik_bones_total, chain_bones_total, max_chain;
 } rig_layout;
 
-static size_t align16(size_t x)
+// Every byte count saturates (base_internal.h): a rig too large for this target's size_t gets a
+// total no check lets fit.
+static size_t bytes_of(size_t count, size_t each)
 {
-	return (x + 15u) & ~(size_t)15u;
+	return spring_internal_size_mul(count, each);
 }
 
 static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_layout *l, chain_scratch *s, spring_error *e)
 {
 	memset(l, 0, sizeof *l);
+	size_t tracks = 0, keys = 0, events = 0, ik_bones = 0;
 	for (int c = 0; c < d->clip_count; c++) {
-		l->tracks_total += d->clips[c].track_count;
-		l->events_total += d->clips[c].event_count;
+		tracks += (size_t)d->clips[c].track_count;
+		events += (size_t)d->clips[c].event_count;
 		for (int t = 0; t < d->clips[c].track_count; t++) {
-			l->keys_total += d->clips[c].tracks[t].key_count;
+			keys += (size_t)d->clips[c].tracks[t].key_count;
 		}
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		l->ik_bones_total += spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL,
-		                                                     0);
+		ik_bones += (size_t)spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL, 0);
 	}
+	// Validated: keys within SPRING_RIG_MAX_TOTAL_KEYS, the rest within the per-clip limits.
+	SPRING_ASSERT(keys <= SPRING_RIG_MAX_TOTAL_KEYS && tracks <= (size_t)SPRING_RIG_MAX_CLIPS * SPRING_RIG_MAX_TRACKS);
+	l->tracks_total = (int)tracks;
+	l->keys_total = (int)keys;
+	l->events_total = (int)events;
+	l->ik_bones_total = (int)ik_bones;
 	size_t nb = (size_t)d->bone_count;
-	size_t at = align16(sizeof(spring_rig));
-#define PLACE(field, bytes)         \
-	do {                            \
-		l->field = at;              \
-		at = align16(at + (bytes)); \
+	size_t at = spring_internal_align16(sizeof(spring_rig));
+#define PLACE(field, bytes)                                                  \
+	do {                                                                     \
+		l->field = at;                                                       \
+		at = spring_internal_align16(spring_internal_size_add(at, (bytes))); \
 	} while (0)
 	PLACE(at.names, nb * NAME_BYTES);
 	PLACE(at.parent, nb * sizeof(int));
@@ -70,11 +79,11 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 	PLACE(at.final_local, nb * sizeof(spring_xform2));
 	PLACE(at.final_local_prev, nb * sizeof(spring_xform2));
 	PLACE(at.clips, (size_t)d->clip_count * sizeof(rig_clip));
-	PLACE(at.tracks, (size_t)l->tracks_total * sizeof(rig_track));
-	PLACE(at.keys, (size_t)l->keys_total * sizeof(spring_rig_key));
-	PLACE(at.events, (size_t)l->events_total * sizeof(rig_event));
+	PLACE(at.tracks, bytes_of(tracks, sizeof(rig_track)));
+	PLACE(at.keys, bytes_of(keys, sizeof(spring_rig_key)));
+	PLACE(at.events, bytes_of(events, sizeof(rig_event)));
 	PLACE(at.iks, (size_t)d->ik_count * sizeof(rig_ik));
-	PLACE(at.ik_bones, (size_t)l->ik_bones_total * sizeof(int));
+	PLACE(at.ik_bones, bytes_of(ik_bones, sizeof(int)));
 	PLACE(at.ik_saved, nb * sizeof(float));
 	PLACE(at.chains, (size_t)d->chain_count * sizeof(rig_chain));
 	for (int c = 0; c < d->chain_count; c++) {
@@ -114,6 +123,11 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 	PLACE(at.fk_mark, nb);
 #undef PLACE
 	l->total = at;
+	if (!spring_internal_size_fits(at)) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clips",
+		                                "the rig needs more than %zu bytes, the most one block can hold here (%zu keys in all)",
+		                                SPRING_INTERNAL_MAX_BLOCK_BYTES, keys);
+	}
 	return SPRING_OK;
 }
 

@@ -412,6 +412,7 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 
 static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 {
+	size_t keys = 0; // of the clips so far: at most SPRING_RIG_MAX_TOTAL_KEYS + 2048 * 65536, no wrap
 	for (int c = 0; c < d->clip_count; c++) {
 		const spring_rig_clip_desc *cl = &d->clips[c];
 		spring_result r = CHECK_LIST_NAME(e, "clip", "clip", d->clips, spring_rig_clip_desc, c);
@@ -432,6 +433,17 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "event_count",
 			                                "event_count must be in 0..%d with events given (got %d)", SPRING_RIG_MAX_EVENTS,
 			                                cl->event_count);
+		}
+		// The total first, before any of this clip's keys is looked at (each count is checked by
+		// validate_track).
+		for (int t = 0; t < cl->track_count; t++) {
+			int n = cl->tracks[t].key_count;
+			keys += n > 0 && n <= SPRING_RIG_MAX_KEYS ? (size_t)n : 0u;
+		}
+		if (keys > SPRING_RIG_MAX_TOTAL_KEYS) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count",
+			                                "the clips up to this one hold %zu keys in all, more than the %d a rig takes", keys,
+			                                SPRING_RIG_MAX_TOTAL_KEYS);
 		}
 		for (int t = 0; t < cl->track_count; t++) {
 			r = validate_track(d, c, t, e);

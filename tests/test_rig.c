@@ -815,6 +815,69 @@ static int test_reach_stays_finite(void)
 	return 0;
 }
 
+// Every count in range, the keys of all tracks together too many: 64 clips x 1,024 tracks (342
+// bones, a rotate, translate and scale track each) x 65,536 keys (one key array per kind) is 2^32
+// keys, which an int sum wrapped to 0 (memory size 1.1 MB, create wrote out of bounds). Refused
+// before a key is looked at; the limit itself is accepted and sized in full.
+static int test_total_keys_bound(void)
+{
+	enum { PER_TRACK = SPRING_RIG_MAX_KEYS, TRACKS = 1024, CLIPS = SPRING_RIG_MAX_CLIPS, BONES = (TRACKS + 2) / 3 };
+	static spring_rig_key keys[3][PER_TRACK];
+	static spring_rig_track tracks[TRACKS + 1];
+	static spring_rig_clip_desc clips[CLIPS];
+	static char clip_names[CLIPS][8];
+	static spring_rig_bone_desc bones[BONES];
+	static char bone_names[BONES][8];
+	for (int k = 0; k < PER_TRACK; k++) {
+		for (int kind = 0; kind < 3; kind++) {
+			float v = kind == SPRING_RIG_TRACK_SCALE ? 1.0f : 0.0f;
+			keys[kind][k] = (spring_rig_key){(float)k / PER_TRACK, {v, v}, SPRING_RIG_CURVE_LINEAR, {0}};
+		}
+	}
+	for (int b = 0; b < BONES; b++) {
+		snprintf(bone_names[b], sizeof bone_names[b], "b%d", b);
+		bones[b] = (spring_rig_bone_desc){0};
+		bones[b].name = bone_names[b];
+		bones[b].length = 1.0f;
+		bones[b].setup = scene_xform2(0, 0, 0);
+	}
+	for (int t = 0; t <= TRACKS; t++) {
+		int kind = t % 3;
+		tracks[t] = (spring_rig_track){bone_names[t / 3 % BONES], (spring_rig_track_type)kind, PER_TRACK, keys[kind]};
+	}
+	for (int c = 0; c < CLIPS; c++) {
+		snprintf(clip_names[c], sizeof clip_names[c], "c%d", c);
+		clips[c] = (spring_rig_clip_desc){clip_names[c], 1.0f, 0, TRACKS, tracks, 0, NULL};
+	}
+	spring_rig_desc d = {0};
+	d.bone_count = BONES;
+	d.bones = bones;
+	d.clip_count = CLIPS;
+	d.clips = clips;
+	d.root = scene_xform2(0, 0, 0);
+	spring_rig *rig = NULL;
+	spring_error err;
+	ENSURE(spring_rig_memory_size(&d) == 0);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE && rig == NULL);
+	ENSURE_MSG(strstr(err.message, "16777216") != NULL, "%s", err.message);
+	// The limit reached: 256 tracks of 65,536 keys in one clip (2^24 keys, 512 MiB of them).
+	d.clip_count = 1;
+	clips[0].track_count = SPRING_RIG_MAX_TOTAL_KEYS / PER_TRACK;
+	size_t size = spring_rig_memory_size(&d);
+	ENSURE_MSG(spring_rig_init(&d, NULL, 0, &rig, &err) == SPRING_ERROR_INVALID_ARGUMENT && strstr(err.message, "bytes"), "%s",
+	           err.message);
+	ENSURE_MSG(size >= (size_t)SPRING_RIG_MAX_TOTAL_KEYS * sizeof(spring_rig_key), "%zu: %s", size, err.message);
+	// One key past it, in a second clip.
+	tracks[TRACKS].key_count = 1;
+	clips[1] = (spring_rig_clip_desc){"c1", 1.0f, 0, 1, &tracks[TRACKS], 0, NULL};
+	d.clip_count = 2;
+	ENSURE(spring_rig_memory_size(&d) == 0);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE && rig == NULL);
+	ENSURE_MSG(spring_error_innermost(&err).element == SPRING_ELEMENT_CLIP && spring_error_innermost(&err).index == 1, "%s",
+	           err.message);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -1117,6 +1180,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_rig_comes_to_rest);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_bad_definitions);
+	RUN_TEST(test_total_keys_bound);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
 }

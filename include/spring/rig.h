@@ -31,6 +31,9 @@ extern "C" {
 #define SPRING_RIG_MAX_TRACKS 2048 ///< per clip
 #define SPRING_RIG_MAX_KEYS 65536  ///< per track
 #define SPRING_RIG_MAX_EVENTS 1024 ///< per clip
+/// Keys of every track of every clip together (2^24: 512 MiB of keys; each track within
+/// SPRING_RIG_MAX_KEYS). A rig may share one key array between tracks; its copy holds every key.
+#define SPRING_RIG_MAX_TOTAL_KEYS 16777216
 #define SPRING_RIG_MAX_IK 64
 #define SPRING_RIG_MAX_CHAINS 64
 #define SPRING_RIG_MAX_NAME 63 ///< bytes, excluding the terminator
