@@ -276,7 +276,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		ikb += ik->bone_count;
 	}
 	int far_bone;
-	r->reach = spring_rig_internal_reach(desc, &refs, &far_bone);
+	r->reach = spring_rig_internal_reach(desc, &refs, &far_bone, r->chain_reach);
 	r->root_input = spring_rig_internal_clean_xform(desc->root);
 	r->root_prev_input = r->root_input;
 	r->root_step = r->root_input;
@@ -335,6 +335,13 @@ void spring_rig_destroy(spring_rig *rig)
 // ---------------------------------------------------------------------------------------------
 // Update
 
+// Whether the rig may be placed at `root` (clean): spring_rig_internal_placement's rule.
+static bool placed_within(const spring_rig *r, spring_xform2 root)
+{
+	double far;
+	return spring_rig_internal_placement(root, r->reach, r->chain_reach, r->chain_count, &far) == RIG_PLACEMENT_FITS;
+}
+
 static spring_result step_rig(spring_rig *r, spring_xform2 root, double clip_time)
 {
 	r->root_step_prev = r->root_step;
@@ -358,6 +365,12 @@ spring_result spring_rig_update(spring_rig *rig, float frame_dt)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (frame_dt < 0.0f) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	// The steps' roots lie between these two (the placement rule holds on the segment between
+	// two roots that keep it), so no chain refuses its root: the update cannot fail from here.
+	// Checked all the same before anything changes, for a block whose inputs came from elsewhere.
+	if (!placed_within(rig, rig->root_input) || !placed_within(rig, rig->root_prev_input)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	rig->fired_count = 0;
@@ -437,11 +450,32 @@ spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	root = spring_rig_internal_clean_xform(root);
-	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+	if (!placed_within(rig, root)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	rig->root_input = root;
 	return SPRING_OK;
+}
+
+spring_result spring_rig_check_root(const spring_rig *rig, spring_xform2 root, spring_error *error)
+{
+	if (error) {
+		memset(error, 0, sizeof *error);
+	}
+	if (!rig) {
+		return spring_rig_internal_fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "rig", "is NULL");
+	}
+	if (!spring_rig_internal_xform2_finite(root)) {
+		return spring_rig_internal_fail(error, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite (got %g, %g, %g)",
+		                                (double)root.position.x, (double)root.position.y, (double)root.angle);
+	}
+	root = spring_rig_internal_clean_xform(root);
+	double far;
+	int misfit = spring_rig_internal_placement(root, rig->reach, rig->chain_reach, rig->chain_count, &far);
+	if (misfit == RIG_PLACEMENT_FITS) {
+		return SPRING_OK;
+	}
+	return spring_rig_internal_placement_error(error, root, misfit, far, misfit >= 0 ? rig_chains(rig)[misfit].name : NULL);
 }
 
 spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 target)
@@ -530,7 +564,7 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	root = spring_rig_internal_clean_xform(root);
-	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+	if (!placed_within(rig, root)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	// D maps the old root frame onto the new: every chain moves with it.

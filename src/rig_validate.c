@@ -662,11 +662,11 @@ static double track_extent(const spring_rig_track *tr, int component)
 	return most;
 }
 
-double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone)
+double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone, double *chain_reach)
 {
 	// Per bone, bounds on its world scale and on its pivot's distance from the root; the tip adds
 	// scale * length. Rotations (clips, IK, chains) never change a distance.
-	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], reach = 0.0;
+	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], far_of[SPRING_RIG_MAX_BONES], reach = 0.0;
 	*far_bone = -1;
 	for (int i = 0; i < d->bone_count; i++) {
 		const spring_rig_bone_desc *b = &d->bones[i];
@@ -693,19 +693,53 @@ double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs,
 		pivot[i] = (p < 0 ? 0.0 : pivot[p]) + parent_scale * sqrt(ox * ox + oy * oy);
 		scale[i] = parent_scale * s;
 		double far = pivot[i] + scale[i] * (double)b->length;
+		far_of[i] = far;
 		reach = fmax(reach, far);
 		if (*far_bone < 0 && !(far <= (double)SPRING_RIG_MAX_REACH)) {
 			*far_bone = i;
 		}
 	}
+	for (int c = 0; chain_reach && c < d->chain_count; c++) {
+		int bones[SPRING_RIG_MAX_BONES];
+		int n = spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->chain[c][0], refs->chain[c][1], bones,
+		                                        SPRING_RIG_MAX_BONES);
+		chain_reach[c] = 0.0;
+		for (int k = 0; k < n; k++) {
+			chain_reach[c] = fmax(chain_reach[c], far_of[bones[k]]);
+		}
+	}
 	return reach;
 }
 
-bool spring_rig_internal_root_fits(spring_xform2 root, double reach)
+int spring_rig_internal_placement(spring_xform2 root, double reach, const double *chain_reach, int chain_count, double *far)
 {
 	double position = sqrt((double)root.position.x * root.position.x + (double)root.position.y * root.position.y);
 	double scale = fmax(fabs((double)root.scale.x), fabs((double)root.scale.y));
-	return position + scale * reach <= (double)SPRING_RIG_MAX_REACH;
+	for (int c = 0; c < chain_count; c++) {
+		*far = position + scale * chain_reach[c];
+		if (!(*far <= (double)SPRING_RIG_CHAIN_MAX_REACH)) {
+			return c;
+		}
+	}
+	*far = position + scale * reach;
+	return *far <= (double)SPRING_RIG_MAX_REACH ? RIG_PLACEMENT_FITS : RIG_PLACEMENT_REACH;
+}
+
+spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
+                                                  const char *chain_name)
+{
+	if (misfit >= 0) {
+		char q1[80];
+		// At the root (what is refused), the chain named in the message.
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
+		                                "root (%.9g, %.9g) carries chain %s up to %.9g units from the origin; a chain's "
+		                                "bones may reach at most %.9g (the chains' coordinate range)",
+		                                (double)root.position.x, (double)root.position.y, Q(chain_name), far,
+		                                (double)SPRING_RIG_CHAIN_MAX_REACH);
+	}
+	return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
+	                                "root (%.9g, %.9g) places bones up to %.3g units away; at most %g", (double)root.position.x,
+	                                (double)root.position.y, far, (double)SPRING_RIG_MAX_REACH);
 }
 
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
@@ -759,7 +793,8 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 	}
 	if (r == SPRING_OK) {
 		int far = -1;
-		double reach = spring_rig_internal_reach(d, refs, &far);
+		double chain_reach[SPRING_RIG_MAX_CHAINS];
+		double reach = spring_rig_internal_reach(d, refs, &far, chain_reach);
 		if (far >= 0) {
 			char q1[80];
 			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", far, "setup",
@@ -767,10 +802,11 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 			                                "hierarchy); at most %g",
 			                                Q(d->bones[far].name), reach, (double)SPRING_RIG_MAX_REACH);
 		}
-		if (!spring_rig_internal_root_fits(spring_rig_internal_clean_xform(d->root), reach)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
-			                                "root places bones up to %.3g units away; at most %g", reach,
-			                                (double)SPRING_RIG_MAX_REACH);
+		spring_xform2 root = spring_rig_internal_clean_xform(d->root);
+		double far_at;
+		int misfit = spring_rig_internal_placement(root, reach, chain_reach, d->chain_count, &far_at);
+		if (misfit != RIG_PLACEMENT_FITS) {
+			return spring_rig_internal_placement_error(e, root, misfit, far_at, misfit >= 0 ? d->chains[misfit].name : NULL);
 		}
 	}
 	return r;

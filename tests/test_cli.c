@@ -1319,6 +1319,26 @@ static int test_verify_fails_undamped(void)
 	return 0;
 }
 
+// --teleport-by past where the rig's chains can step is refused, naming the chain and the limit
+// (tests/cli/bad_input.txt); before, 2e6,0 passed and every update after it failed. The farthest
+// offset the library takes runs to the end.
+static int test_teleport_within_chains(void)
+{
+	// tail.json's chain "ear" reaches 134 units from its root (the clips' translations included),
+	// "tail" 120: 998,866 is the farthest offset along x.
+	const char *near[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998866,0", NULL};
+	run_result r;
+	ENSURE(run_in_work(near, &r) == 0);
+	ENSURE_MSG(r.status == 0 && r.err_len == 0, "status %d: %s", r.status, r.err);
+	run_free(&r);
+	const char *far[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998867,0", NULL};
+	ENSURE(run_in_work(far, &r) == 0);
+	ENSURE_MSG(r.status == 2 && strstr(r.err, "chain \"ear\" up to 999001 units") && strstr(r.err, "at most 999000"),
+	           "status %d: %s", r.status, r.err);
+	run_free(&r);
+	return 0;
+}
+
 static int test_help_everywhere(void)
 {
 	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
@@ -1619,6 +1639,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_fuzz_argv);
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
+	RUN_TEST(test_teleport_within_chains);
 	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);

@@ -2,6 +2,7 @@
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
 #include "random.h"
+#include "rig_internal.h"
 #include "scenes.h"
 #include "spring/rig.h"
 #include "spring/verify.h"
@@ -878,6 +879,82 @@ static int test_total_keys_bound(void)
 	return 0;
 }
 
+// A rig never gets stuck: its chains take coordinates only up to SPRING_CHAIN_MAX_COORDINATE, so a
+// rig with chains is placed only where every chain bone stays within SPRING_RIG_CHAIN_MAX_REACH.
+// Before, set_root took a root 2e6 units out (within the 1e12 reach) and every later update
+// returned OUT_OF_RANGE while advancing the clock, the clip and the bones.
+static int test_placement_within_chains(void)
+{
+	spring_rig_desc d = character(1, 1);
+	size_t size = spring_rig_memory_size(&d);
+	unsigned char *mem = aligned_alloc(16, (size + 15) / 16 * 16), *copy = malloc(size);
+	ENSURE(mem && copy);
+	spring_rig *rig;
+	ENSURE(spring_rig_init(&d, mem, size, &rig, NULL) == SPRING_OK);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	}
+	// 2e6 units out: refused by set_root and teleport, nothing changed, the chain and limit named.
+	memcpy(copy, mem, size);
+	spring_xform2 far = scene_xform2(2e6f, 0.0f, 0.0f);
+	ENSURE(spring_rig_set_root(rig, far) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_teleport(rig, far) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_error err;
+	ENSURE(spring_rig_check_root(rig, far, &err) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE_MSG(strstr(err.message, "\"tail\"") && strstr(err.message, "999000"), "%s", err.message);
+	ENSURE(strcmp(err.field, "root") == 0);
+	ENSURE(memcmp(copy, mem, size) == 0);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	// The bound on both sides: the farthest root along x that is taken, and the next float refused.
+	float lo = 0.0f, hi = 2e6f;
+	while (nextafterf(lo, hi) < hi) {
+		float mid = lo + (hi - lo) * 0.5f;
+		mid = mid > lo && mid < hi ? mid : nextafterf(lo, hi);
+		*(spring_rig_check_root(rig, scene_xform2(mid, 0.0f, 0.0f), NULL) == SPRING_OK ? &lo : &hi) = mid;
+	}
+	ENSURE_MSG(lo > 9e5f && lo < (float)SPRING_RIG_CHAIN_MAX_REACH, "%.9g", (double)lo);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(hi, 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_teleport(rig, scene_xform2(lo, 0.0f, 0.0f)) == SPRING_OK);
+	// At the limit, walking (clip translations included) and turning, every update steps.
+	for (int f = 0; f < 600; f++) {
+		spring_xform2 root = scene_xform2(lo, 0.0f, (float)f * 0.05f);
+		ENSURE(spring_rig_set_root(rig, root) == SPRING_OK);
+		ENSURE_MSG(spring_rig_update(rig, f % 9 == 4 ? 0.1f : 1.0f / 60.0f) == SPRING_OK, "frame %d", f);
+	}
+	spring_xform2 w[B_COUNT];
+	ENSURE(spring_rig_get_world(rig, w, B_COUNT) == SPRING_OK);
+	for (int i = 0; i < B_COUNT; i++) {
+		ENSURE(spring_is_finite(w[i].position.x) && fabsf(w[i].position.x) <= SPRING_CHAIN_MAX_COORDINATE);
+	}
+	// A refused update changes nothing, whatever refuses it: a root from elsewhere (a block
+	// written by hand) 2e6 units out is refused before the clock, the clip or a bone moves.
+	rig->root_input = far;
+	memcpy(copy, mem, size);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_update(rig, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(memcmp(copy, mem, size) == 0);
+	free(copy);
+	free(mem);
+	// A description placed past the chains' limit is refused at creation, naming the chain; the
+	// same rig without chains goes up to SPRING_RIG_MAX_REACH.
+	d.root = far;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE_MSG(strstr(err.message, "\"tail\"") && strstr(err.message, "999000"), "%s", err.message);
+	d.root = scene_xform2(lo, 0.0f, 0.0f);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.5f) == SPRING_OK);
+	spring_rig_destroy(rig);
+	d = character(1, 0);
+	d.root = far;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.5f) == SPRING_OK);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(9e11f, 0.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(1e12f, 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -1181,6 +1258,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_bad_definitions);
 	RUN_TEST(test_total_keys_bound);
+	RUN_TEST(test_placement_within_chains);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
 }

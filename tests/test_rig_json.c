@@ -489,6 +489,37 @@ static int test_generated_limits(void)
 	return 0;
 }
 
+// A rig file placed where its chains cannot step is refused at "$.root", naming the chain and the
+// limit; before, one at the documented maximum (x 1e6) loaded and every update failed. The
+// farthest placement that loads steps for 3 s.
+static int test_root_within_chains(void)
+{
+	const char *fmt = "{\"format\": \"libspring-rig\", \"version\": 1, \"root\": {\"x\": %.9g}, \"bones\": ["
+					  "{\"name\": \"body\", \"length\": 30, \"y\": 50}, {\"name\": \"t1\", \"parent\": \"body\", "
+					  "\"length\": 12, \"rotation\": 180}, {\"name\": \"t2\", \"parent\": \"t1\", \"length\": 10, \"x\": 12}], "
+					  "\"chains\": [{\"name\": \"tail\", \"type\": \"angle\", \"first\": \"t1\", \"last\": \"t2\", "
+					  "\"gravity\": [0, -50]}]}";
+	char json[1024];
+	snprintf(json, sizeof json, fmt, 1e6);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "carries chain \"tail\"") == 0);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "at most 999000") == 0);
+	// The chain's bones reach 50 + 12 + 10 units from the root (the body, not in the chain, 80):
+	// the root may go to 999000 less that.
+	double reach = 72.0;
+	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach - 0.01);
+	spring_rig *rig = SENTINEL;
+	spring_rig_file_error e;
+	ENSURE_MSG(spring_rig_load_json(json, strlen(json), "near.json", &rig, &e) == SPRING_OK, "%s", e.message);
+	for (int f = 0; f < 180; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE(world_is_finite(rig));
+	spring_rig_destroy(rig);
+	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach + 0.1);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "carries chain \"tail\"") == 0);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 4. Files that cannot be read, too big, empty
 
@@ -1151,6 +1182,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_corpus);
 	RUN_TEST(test_corpus_is_all_listed);
 	RUN_TEST(test_generated_limits);
+	RUN_TEST(test_root_within_chains);
 	RUN_TEST(test_file_errors);
 	RUN_TEST(test_sample_character);
 	RUN_TEST(test_sample_undulation);
