@@ -248,7 +248,8 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		cl->event_count = cd->event_count;
 		for (int t = 0; t < cd->track_count; t++, track++) {
 			const spring_rig_track *td = &cd->tracks[t];
-			rig_tracks(r)[track] = (rig_track){spring_rig_internal_find_bone(desc, td->bone), td->type, key, td->key_count};
+			rig_tracks(r)[track] = (rig_track){spring_rig_internal_find_bone(desc, &refs, td->bone), td->type, key,
+			                                   td->key_count};
 			memcpy(&rig_keys(r)[key], td->keys, (size_t)td->key_count * sizeof(spring_rig_key));
 			key += td->key_count;
 		}

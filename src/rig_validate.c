@@ -63,32 +63,59 @@ int spring_rig_internal_name_ok(const char *name)
 	return n >= 1 && n <= SPRING_RIG_MAX_NAME;
 }
 
-int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name)
+// FNV-1a of a name: the first slot to look at.
+static unsigned name_hash(const char *name)
 {
-	if (!name) {
-		return -1;
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		h = (h ^ *p) * 16777619u;
 	}
-	for (int i = 0; i < d->bone_count; i++) {
-		if (d->bones[i].name && strcmp(d->bones[i].name, name) == 0) {
-			return i;
+	return (unsigned)(h & (RIG_NAME_SLOTS - 1u));
+}
+
+// The slot holding `name`, or the empty slot where it would go (linear probing; the index is at
+// most half full, so a slot is always found).
+static unsigned name_slot(const spring_rig_desc *d, rig_refs *refs, const char *name)
+{
+	unsigned s = name_hash(name);
+	while (refs->name_slot[s] != 0) {
+		refs->name_compares++;
+		if (strcmp(d->bones[refs->name_slot[s] - 1].name, name) == 0) {
+			break;
 		}
+		s = (s + 1u) & (RIG_NAME_SLOTS - 1u);
 	}
-	return -1;
+	return s;
+}
+
+int spring_rig_internal_find_bone(const spring_rig_desc *d, rig_refs *refs, const char *name)
+{
+	return name ? refs->name_slot[name_slot(d, refs, name)] - 1 : -1;
 }
 
 void spring_rig_internal_resolve(const spring_rig_desc *d, rig_refs *refs)
 {
+	memset(refs->name_slot, 0, sizeof refs->name_slot);
+	refs->name_compares = 0;
 	for (int i = 0; i < d->bone_count; i++) {
-		refs->parent[i] = spring_rig_internal_find_bone(d, d->bones[i].parent);
+		if (d->bones[i].name) {
+			unsigned s = name_slot(d, refs, d->bones[i].name);
+			if (refs->name_slot[s] == 0) { // a later bone of the same name is not found by name
+				refs->name_slot[s] = (int16_t)(i + 1);
+			}
+		}
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		refs->parent[i] = spring_rig_internal_find_bone(d, refs, d->bones[i].parent);
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		refs->ik[k][0] = spring_rig_internal_find_bone(d, d->iks[k].first);
-		refs->ik[k][1] = spring_rig_internal_find_bone(d, d->iks[k].last);
-		refs->ik[k][2] = spring_rig_internal_find_bone(d, d->iks[k].target);
+		refs->ik[k][0] = spring_rig_internal_find_bone(d, refs, d->iks[k].first);
+		refs->ik[k][1] = spring_rig_internal_find_bone(d, refs, d->iks[k].last);
+		refs->ik[k][2] = spring_rig_internal_find_bone(d, refs, d->iks[k].target);
 	}
 	for (int c = 0; c < d->chain_count; c++) {
-		refs->chain[c][0] = spring_rig_internal_find_bone(d, d->chains[c].first);
-		refs->chain[c][1] = spring_rig_internal_find_bone(d, d->chains[c].last);
+		refs->chain[c][0] = spring_rig_internal_find_bone(d, refs, d->chains[c].first);
+		refs->chain[c][1] = spring_rig_internal_find_bone(d, refs, d->chains[c].last);
 	}
 }
 
@@ -266,13 +293,21 @@ static spring_result check_ref(const spring_rig_desc *d, spring_error *e, const 
 	return resolved < 0 ? unknown_bone(d, e, at, depth, field, name) : SPRING_OK;
 }
 
-static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *refs, spring_error *e)
+static spring_result validate_bones(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
 	char q1[80], q2[80];
 	for (int i = 0; i < d->bone_count; i++) {
-		spring_result r = CHECK_LIST_NAME(e, "bone", "bone", d->bones, spring_rig_bone_desc, i);
+		// As check_list_name, the earlier bone of the same name found through the index.
+		spring_result r = check_name(e, "bone", i, d->bones[i].name);
 		if (r != SPRING_OK) {
 			return r;
+		}
+		int first = spring_rig_internal_find_bone(d, refs, d->bones[i].name);
+		if (first != i) {
+			spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicate bone name %s",
+			                         Q(d->bones[i].name));
+			spring_internal_error_other(e, SPRING_ELEMENT_BONE, first);
+			return SPRING_ERROR_BAD_DEFINITION;
 		}
 	}
 	for (int i = 0; i < d->bone_count; i++) {
@@ -335,13 +370,17 @@ static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *re
 	return SPRING_OK;
 }
 
-static spring_result validate_track(const spring_rig_desc *d, int c, int t, spring_error *e)
+// Per bone and track type, the last track of that kind seen: clip * SPRING_RIG_MAX_TRACKS + track
+// + 1 (0: none), so that a duplicate track is found in constant time.
+typedef int track_seen[SPRING_RIG_MAX_BONES * 3];
+
+static spring_result validate_track(const spring_rig_desc *d, rig_refs *refs, int *seen, int c, int t, spring_error *e)
 {
 	const spring_rig_clip_desc *cl = &d->clips[c];
 	const spring_rig_track *tr = &cl->tracks[t];
 	spring_error_step at[3] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_TRACK, t}, {SPRING_ELEMENT_KEY, 0}};
 	char q1[80], q2[80];
-	int bone = spring_rig_internal_find_bone(d, tr->bone);
+	int bone = spring_rig_internal_find_bone(d, refs, tr->bone);
 	spring_result r = check_ref(d, e, at, 2, "bone", tr->bone, bone, true);
 	if (r != SPRING_OK) {
 		return r;
@@ -350,14 +389,14 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "type is unknown (got %d)", (int)tr->type);
 	}
 	static const char *const type_names[] = {"rotate", "translate", "scale"};
-	for (int o = 0; o < t; o++) {
-		if (cl->tracks[o].type == tr->type && strcmp(cl->tracks[o].bone, tr->bone) == 0) {
-			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
-			          Q(tr->bone), type_names[tr->type]);
-			spring_internal_error_other(e, SPRING_ELEMENT_TRACK, o);
-			return SPRING_ERROR_BAD_DEFINITION;
-		}
+	int *last = &seen[bone * 3 + (int)tr->type], from = c * SPRING_RIG_MAX_TRACKS;
+	if (*last > from) { // a track of this clip: the first earlier one of the same bone and kind
+		fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
+		          Q(tr->bone), type_names[tr->type]);
+		spring_internal_error_other(e, SPRING_ELEMENT_TRACK, *last - 1 - from);
+		return SPRING_ERROR_BAD_DEFINITION;
 	}
+	*last = from + t + 1;
 	if (tr->key_count < 1 || tr->key_count > SPRING_RIG_MAX_KEYS || !tr->keys) {
 		return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "keys", "a track needs 1..%d keys (got %d)", SPRING_RIG_MAX_KEYS,
 		                 tr->keys ? tr->key_count : 0);
@@ -410,8 +449,10 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 	return SPRING_OK;
 }
 
-static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
+static spring_result validate_clips(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
+	track_seen seen;
+	memset(seen, 0, sizeof seen);
 	size_t keys = 0; // of the clips so far: at most SPRING_RIG_MAX_TOTAL_KEYS + 2048 * 65536, no wrap
 	for (int c = 0; c < d->clip_count; c++) {
 		const spring_rig_clip_desc *cl = &d->clips[c];
@@ -446,7 +487,7 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			                                SPRING_RIG_MAX_TOTAL_KEYS);
 		}
 		for (int t = 0; t < cl->track_count; t++) {
-			r = validate_track(d, c, t, e);
+			r = validate_track(d, refs, seen, c, t, e);
 			if (r != SPRING_OK) {
 				return r;
 			}
@@ -662,32 +703,38 @@ static double track_extent(const spring_rig_track *tr, int component)
 	return most;
 }
 
-double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone, double *chain_reach)
+double spring_rig_internal_reach(const spring_rig_desc *d, rig_refs *refs, int *far_bone, double *chain_reach)
 {
 	// Per bone, bounds on its world scale and on its pivot's distance from the root; the tip adds
 	// scale * length. Rotations (clips, IK, chains) never change a distance.
+	// Each bone's own bounds first (setup, then every track of it, in one pass over the tracks:
+	// fmax does not depend on the order), then down the hierarchy.
 	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], far_of[SPRING_RIG_MAX_BONES], reach = 0.0;
+	double own_scale[SPRING_RIG_MAX_BONES], own_x[SPRING_RIG_MAX_BONES], own_y[SPRING_RIG_MAX_BONES];
 	*far_bone = -1;
 	for (int i = 0; i < d->bone_count; i++) {
-		const spring_rig_bone_desc *b = &d->bones[i];
-		spring_xform2 setup = spring_rig_internal_clean_xform(b->setup);
-		double s = fmax(fabs((double)setup.scale.x), fabs((double)setup.scale.y));
-		double ox = fabs((double)setup.position.x), oy = fabs((double)setup.position.y);
-		for (int c = 0; c < d->clip_count; c++) {
-			for (int t = 0; t < d->clips[c].track_count; t++) {
-				const spring_rig_track *tr = &d->clips[c].tracks[t];
-				if (spring_rig_internal_find_bone(d, tr->bone) != i) {
-					continue;
-				}
-				if (tr->type == SPRING_RIG_TRACK_SCALE) {
-					s = fmax(s, fmax(fabs((double)setup.scale.x) * track_extent(tr, 0),
-					                 fabs((double)setup.scale.y) * track_extent(tr, 1)));
-				} else if (tr->type == SPRING_RIG_TRACK_TRANSLATE) {
-					ox = fmax(ox, fabs((double)setup.position.x) + track_extent(tr, 0));
-					oy = fmax(oy, fabs((double)setup.position.y) + track_extent(tr, 1));
-				}
+		spring_xform2 setup = spring_rig_internal_clean_xform(d->bones[i].setup);
+		own_scale[i] = fmax(fabs((double)setup.scale.x), fabs((double)setup.scale.y));
+		own_x[i] = fabs((double)setup.position.x);
+		own_y[i] = fabs((double)setup.position.y);
+	}
+	for (int c = 0; c < d->clip_count; c++) {
+		for (int t = 0; t < d->clips[c].track_count; t++) {
+			const spring_rig_track *tr = &d->clips[c].tracks[t];
+			int i = spring_rig_internal_find_bone(d, refs, tr->bone);
+			spring_xform2 setup = spring_rig_internal_clean_xform(d->bones[i].setup);
+			if (tr->type == SPRING_RIG_TRACK_SCALE) {
+				own_scale[i] = fmax(own_scale[i], fmax(fabs((double)setup.scale.x) * track_extent(tr, 0),
+				                                       fabs((double)setup.scale.y) * track_extent(tr, 1)));
+			} else if (tr->type == SPRING_RIG_TRACK_TRANSLATE) {
+				own_x[i] = fmax(own_x[i], fabs((double)setup.position.x) + track_extent(tr, 0));
+				own_y[i] = fmax(own_y[i], fabs((double)setup.position.y) + track_extent(tr, 1));
 			}
 		}
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		const spring_rig_bone_desc *b = &d->bones[i];
+		double s = own_scale[i], ox = own_x[i], oy = own_y[i];
 		int p = refs->parent[i];
 		double parent_scale = p < 0 ? 1.0 : scale[p];
 		pivot[i] = (p < 0 ? 0.0 : pivot[p]) + parent_scale * sqrt(ox * ox + oy * oy);
@@ -783,7 +830,7 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 		r = validate_bones(d, refs, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_clips(d, e);
+		r = validate_clips(d, refs, e);
 	}
 	if (r == SPRING_OK) {
 		r = validate_iks(d, refs, e);

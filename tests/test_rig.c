@@ -955,6 +955,57 @@ static int test_placement_within_chains(void)
 	return 0;
 }
 
+// Validating a description costs work linear in its size: every bone reference is found through
+// a name index built once (rig_refs.name_compares counts the string comparisons). Four times the
+// bones and four times the tracks per clip: about four times the comparisons (they were
+// bones x tracks for the reach check alone, 64 times as many here, and tracks^2 for duplicates).
+static int count_name_compares(int bones, int tracks, unsigned long *out)
+{
+	static spring_rig_bone_desc b[SPRING_RIG_MAX_BONES];
+	static char names[SPRING_RIG_MAX_BONES][16];
+	static spring_rig_track tr[SPRING_RIG_MAX_TRACKS];
+	static spring_rig_clip_desc clips[4];
+	static const spring_rig_key key[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                      {0.0f, {1.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                      {0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	for (int i = 0; i < bones; i++) {
+		snprintf(names[i], sizeof names[i], "b%d", i);
+		b[i] = (spring_rig_bone_desc){0};
+		b[i].name = names[i];
+		b[i].parent = i ? names[i - 1] : NULL;
+		b[i].length = 1.0f;
+		b[i].setup = scene_xform2(i ? 1.0f : 0.0f, 0.0f, 0.0f);
+	}
+	for (int t = 0; t < tracks; t++) {
+		tr[t] = (spring_rig_track){names[t / 3 % bones], (spring_rig_track_type)(t % 3), 1, &key[t % 3]};
+	}
+	for (int c = 0; c < 4; c++) {
+		clips[c] = (spring_rig_clip_desc){c == 0 ? "c0" : c == 1 ? "c1" : c == 2 ? "c2" : "c3", 1.0f, 0, tracks, tr, 0, NULL};
+	}
+	spring_rig_desc d = {0};
+	d.bone_count = bones;
+	d.bones = b;
+	d.clip_count = 4;
+	d.clips = clips;
+	rig_refs refs;
+	ENSURE(spring_rig_internal_validate(&d, &refs, NULL) == SPRING_OK);
+	*out = refs.name_compares;
+	spring_rig *rig;
+	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
+static int test_validation_linear(void)
+{
+	unsigned long one = 0, four = 0;
+	ENSURE(count_name_compares(86, 256, &one) == 0 && count_name_compares(344, 1024, &four) == 0);
+	printf("    %lu name comparisons, then %lu for four times the description (x%.2f)\n", one, four, (double)four / (double)one);
+	ENSURE(one >= 86 + 4 * 256); // every reference is looked up
+	ENSURE_MSG((double)four <= 8.0 * (double)one, "%lu then %lu", one, four);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -1259,6 +1310,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_bad_definitions);
 	RUN_TEST(test_total_keys_bound);
 	RUN_TEST(test_placement_within_chains);
+	RUN_TEST(test_validation_linear);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
 }

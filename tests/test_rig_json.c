@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SPRING_SOURCE_DIR
@@ -517,6 +518,47 @@ static int test_root_within_chains(void)
 	spring_rig_destroy(rig);
 	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach + 0.1);
 	ENSURE(load_json_expect(json, "far.json", "$.root", "carries chain \"tail\"") == 0);
+	return 0;
+}
+
+// Loading costs time linear in the file's size (docs/rig-format.md): a file four times larger
+// (four times the bones, four times the tracks per clip) loads in about four times the time. The
+// reach check once compared names bones^2 x tracks times (a 4.2 MB file of 343 bones and 64 clips
+// of 1,024 tracks took 54 s): 64 times the work for this scaling; name lookups by a linear scan
+// gave x10.4. The best of five loads each, and a bound of 10: no absolute time is asserted.
+static double load_seconds(const char *json)
+{
+	double best = INFINITY;
+	for (int rep = 0; rep < 5; rep++) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		spring_rig *rig = SENTINEL;
+		spring_rig_file_error e;
+		spring_result r = spring_rig_load_json(json, strlen(json), "scaled.json", &rig, &e);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (r != SPRING_OK) {
+			fprintf(stderr, "  scaled rig failed: %s\n", e.message);
+			return -1.0;
+		}
+		spring_rig_destroy(rig);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		best = s < best ? s : best;
+	}
+	return best;
+}
+
+static int test_load_time_linear(void)
+{
+	char *one = generate(86, 4, 256, 0), *four = generate(344, 4, 1024, 0);
+	ENSURE(one && four);
+	double ratio_size = (double)strlen(four) / (double)strlen(one);
+	double t1 = load_seconds(one), t4 = load_seconds(four);
+	free(one);
+	free(four);
+	ENSURE(t1 > 0.0 && t4 > 0.0);
+	printf("    x%.2f the bytes: %.2f ms, then %.2f ms (x%.2f)\n", ratio_size, t1 * 1e3, t4 * 1e3, t4 / t1);
+	ENSURE(ratio_size > 3.8 && ratio_size < 4.2);
+	ENSURE_MSG(t4 / t1 < 10.0, "x%.1f the time for x%.1f the bytes", t4 / t1, ratio_size);
 	return 0;
 }
 
@@ -1183,6 +1225,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_corpus_is_all_listed);
 	RUN_TEST(test_generated_limits);
 	RUN_TEST(test_root_within_chains);
+	RUN_TEST(test_load_time_linear);
 	RUN_TEST(test_file_errors);
 	RUN_TEST(test_sample_character);
 	RUN_TEST(test_sample_undulation);
