@@ -37,6 +37,7 @@ int rig_file_load(const char *command, const char *path, rig_file *out)
 		out->info = NULL;
 		return cli_error(command, "out of memory");
 	}
+	cli_note_input(path);
 	spring_result r = spring_rig_load_file_ex(path, &out->rig, out->info, err);
 	if (r != SPRING_OK) {
 		char shown[160];
