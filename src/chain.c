@@ -40,6 +40,8 @@
 //
 // Memory: one block, the struct then 16-byte aligned arrays addressed by offsets from the
 // struct (never stored pointers), so a chain can be copied byte for byte and keep working.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "batch_internal.h"
@@ -52,10 +54,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // Forced inlining (and kernels kept out of line) is for speed: a build for size (-Os, -Oz: the npm
 // package's wasm, which must stay under 150 KB) leaves the choice to the compiler. Same results.

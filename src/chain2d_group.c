@@ -30,6 +30,8 @@
 // the scratch chain. Arrays are addressed by offsets, never stored pointers, so a group in caller
 // memory copies byte for byte. Nothing is copied aside per update: every input is checked before
 // anything changes and a step cannot fail.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "batch_internal.h"
@@ -40,10 +42,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // Rows of LANE_PAD floats: every row (one segment across the chains, or one value per chain) is
 // padded to a whole number of the widest vectors, so the kernels never take a partial vector. The

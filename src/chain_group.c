@@ -3,6 +3,8 @@
 // chains"). The group is a header, then `chain_count` spring_chain members whose per-bone state
 // is stored across the chains (chain.c's lanes): every per-chain call is the spring_chain call on
 // the member, and an update steps all members at once, bone by bone over the chains.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "chain_internal.h"

@@ -13,6 +13,8 @@
 //
 // One block holds the struct, every array and the chains (placed with their *_init in the
 // same block). Nothing allocates after creation.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Validation of rig descriptions: the one judge of what a description means (readers of rig
 // files check only their syntax and map this module's error locations to their own).
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"
