@@ -353,7 +353,8 @@ export declare class TipChain implements Disposable {
 	setParams(bone: number, params?: SpringLike): this;
 	setConeLimit(bone: number, coneLimit: number): this;
 	setForces(gravity: Vec3, wind: Vec3): this;
-	setColliders(colliders: readonly Collider[]): this;
+	/** The chain's colliders (null or nothing: none). */
+	setColliders(colliders?: readonly Collider[] | null): this;
 	setRootLimits(maxRootSpeed: number, maxRootAngularSpeed: number): this;
 	readonly isResting: boolean;
 	dispose(): void;
@@ -369,6 +370,11 @@ export declare function detCos(x: number): number;
 
 /** Bytes of WebAssembly memory the core module holds (it grows, never shrinks): for leak checks. */
 export declare function wasmMemoryBytes(): number;
+/**
+ * How many objects (motions, chains, rigs) hold wasm memory now: made and neither disposed nor
+ * freed by the garbage collector's safety net (which warns once when it frees one).
+ */
+export declare function liveObjectCount(): number;
 
 /** A rig from a rig file's text or parsed object; loads the rig module on first use. */
 export declare function loadRig(json: string | object, name?: string): Promise<import('./rig.js').Rig>;

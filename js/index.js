@@ -3,10 +3,11 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
+import { Owned, SpringError, bool, describe, finite, instantiate, integer, list as listOf, liveObjectCount, record, resultName,
+	text, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
-export { SpringError, version };
+export { SpringError, liveObjectCount, version };
 
 const rt = await instantiate(wasmBase64);
 const wasm = rt.w;
@@ -72,12 +73,14 @@ export class SpringParams {
 	 * Exact settling time in seconds: the last time |x - target| equals `epsilon` (units) for a move
 	 * of `distance` units starting at `velocity`; 0 when never outside, Infinity when undamped.
 	 */
-	settleTime({ distance = 1, velocity = 0, epsilon = 0.001 } = {}) {
+	settleTime(options) {
+		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settleTime options', true);
 		return wasm.js_settling_time(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
 			finite(epsilon, 'epsilon'));
 	}
 	/** SwiftUI's settlingDuration estimate (seconds), same arguments as settleTime. */
-	settlingDuration({ distance = 1, velocity = 0, epsilon = 0.001 } = {}) {
+	settlingDuration(options) {
+		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settlingDuration options', true);
 		return wasm.js_settling_duration(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
 			finite(epsilon, 'epsilon'));
 	}
@@ -85,7 +88,8 @@ export class SpringParams {
 	 * The closed form: value and velocity `time` seconds after starting at `from` with `velocity`,
 	 * pulled toward `to`. Invalid input gives the start back (as spring_evaluate).
 	 */
-	evaluate(time, { from = 0, velocity = 0, to = 1 } = {}) {
+	evaluate(time, options) {
+		const { from = 0, velocity = 0, to = 1 } = record(options, 'evaluate options', true);
 		const out = scratch + 16;
 		wasm.js_evaluate(this._write(scratch), finite(from, 'from'), finite(velocity, 'velocity'), finite(to, 'to'),
 			finite(time, 'time'), out);
@@ -180,9 +184,9 @@ export function springParams(spec) {
 		if (value === undefined) {
 			continue;
 		}
-		if (typeof value !== 'number' || !Number.isFinite(value)) {
-			throw new SpringError(`springParams: ${key} must be a finite number (got ${String(value)})`,
-				typeof value === 'number' ? 'NOT_FINITE' : 'INVALID_ARGUMENT');
+		finite(value, `springParams: ${key}`);
+		if (!Number.isFinite(value)) {
+			throw new SpringError(`springParams: ${key} must be a finite number (got ${String(value)})`, 'NOT_FINITE');
 		}
 		snake[toSnake(key)] = value;
 	}
@@ -226,7 +230,9 @@ function writeParams(params, ptr) {
  * units per second) sampled every `interval` seconds until rest or `maxDuration`:
  * {values: Float32Array, truncated, duration (seconds)}.
  */
-export function springProgress(params, { interval = 1 / 60, maxDuration = 10, initialVelocity = 0, restDelta = 0 } = {}) {
+export function springProgress(params, options) {
+	const { interval = 1 / 60, maxDuration = 10, initialVelocity = 0, restDelta = 0 } = record(options, 'springProgress options',
+		true);
 	const capacity = Math.floor(finite(maxDuration, 'maxDuration') / finite(interval, 'interval')) + 2;
 	if (!(capacity > 0 && capacity < 1e7)) {
 		throw new SpringError('springProgress: interval and maxDuration give no curve', 'OUT_OF_RANGE');
@@ -250,7 +256,7 @@ export function springProgress(params, { interval = 1 / 60, maxDuration = 10, in
 const MAX_CHANNELS = 4;
 
 function channelsOf(value, name, channels) {
-	const list = typeof value === 'number' ? [value] : Array.from(value ?? [], (v) => v);
+	const list = typeof value === 'number' ? [value] : listOf(value, name);
 	if (list.length < 1 || list.length > MAX_CHANNELS) {
 		throw new SpringError(`${name}: 1 to ${MAX_CHANNELS} channels (got ${list.length})`, 'INVALID_ARGUMENT');
 	}
@@ -266,7 +272,10 @@ function channelsOf(value, name, channels) {
  * retargeting keeps position and velocity, and the value at any frame time is the closed form.
  */
 export class SpringMotion extends Owned {
-	constructor({ value = 0, target, velocity, params, restDelta, restSpeed, clampOvershoot = false } = {}) {
+	constructor(options) {
+		const { value = 0, target, velocity, params, restDelta, restSpeed, clampOvershoot = false } = record(options,
+			'SpringMotion options', true);
+		bool(clampOvershoot, 'clampOvershoot');
 		const from = channelsOf(value, 'SpringMotion value');
 		const n = from.length;
 		const to = target === undefined ? from : channelsOf(target, 'SpringMotion target', n);
@@ -374,7 +383,8 @@ const CSS_ERRORS = { '-1': 'out of memory', '-2': 'cannot sample this spring',
  * `spring css` prints them. resolution: ms between stops (default: 10, refined automatically as the
  * CLI does); maxDuration: seconds (default 10).
  */
-export function cssLinear(params, { maxDuration = 10, resolution = 0 } = {}) {
+export function cssLinear(params, options) {
+	const { maxDuration = 10, resolution = 0 } = record(options, 'cssLinear options', true);
 	writeParams(params, scratch);
 	const result = scratch + 16;
 	const c = wasm.js_css_linear(scratch, finite(maxDuration, 'maxDuration'), finite(resolution, 'resolution'), result);
@@ -406,20 +416,25 @@ function choice(table, value, fallback, name) {
 	if (value === undefined) {
 		return fallback;
 	}
-	if (!(value in table)) {
+	text(value, name);
+	if (!Object.hasOwn(table, value)) {
 		throw new SpringError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')} (got ${String(value)})`,
 			'INVALID_ARGUMENT');
 	}
 	return table[value];
 }
 
-// A vector given as [x, y(, z)] or {x, y(, z)}; zeros when left out.
+// A vector given as [x, y(, z)] or {x, y(, z)} (a component left out of the object: 0); zeros when
+// left out. Anything else (a number for a vector, null, a string) is a TypeError.
 function vec(value, n, name) {
-	if (value === undefined || value === null) {
+	if (value === undefined) {
 		return new Array(n).fill(0);
 	}
-	const list = Array.isArray(value) || ArrayBuffer.isView(value) ? Array.from(value)
-		: ['x', 'y', 'z', 'w'].slice(0, n).map((k) => value[k] ?? 0);
+	const keys = ['x', 'y', 'z', 'w'].slice(0, n);
+	if (value === null || typeof value !== 'object') {
+		throw new TypeError(`${name} must be [${keys.join(', ')}] or {${keys.join(', ')}} (got ${describe(value)})`);
+	}
+	const list = Array.isArray(value) || ArrayBuffer.isView(value) ? listOf(value, name) : keys.map((k) => value[k] ?? 0);
 	if (list.length !== n) {
 		throw new SpringError(`${name} must have ${n} components (got ${list.length})`, 'INVALID_ARGUMENT');
 	}
@@ -428,17 +443,17 @@ function vec(value, n, name) {
 }
 
 const num = (value, name, fallback = 0) => (value === undefined ? fallback : finite(value, name));
-const flag = (value) => (value ? 1 : 0);
+const flag = (value, name) => (bool(value, name) ? 1 : 0);
 
-// A 2D root: {x, y, angle} (radians).
-function root2(root, name) {
-	const r = root ?? {};
+// A 2D root: {x, y, angle} (radians; a field left out: 0). `optional`: the root may be left out.
+function root2(root, name, optional = false) {
+	const r = record(root, `${name} ({x, y, angle})`, optional);
 	return [num(r.x, `${name}.x`), num(r.y, `${name}.y`), num(r.angle, `${name}.angle`)];
 }
 
 // A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out: identity).
-function xform3(t, name) {
-	const r = t ?? {};
+function xform3(t, name, optional = false) {
+	const r = record(t, `${name} ({position, rotation})`, optional);
 	return [...vec(r.position, 3, `${name}.position`), ...vec(r.rotation, 4, `${name}.rotation`)];
 }
 
@@ -484,22 +499,24 @@ function createChain(what, create) {
  * preserved by construction; limits, inertia, gravity and wind; exact rest and sleep.
  */
 export class Chain2D extends Owned {
-	constructor(desc = {}) {
-		const segments = Array.from(desc.segments ?? []);
+	constructor(description) {
+		const desc = record(description, 'Chain2D description', true);
+		const segments = listOf(desc.segments, 'segments', true);
 		const sf = [];
 		const si = [];
-		segments.forEach((s, i) => {
+		segments.forEach((segment, i) => {
 			const name = `segments[${i}]`;
+			const s = record(segment, name);
 			sf.push(num(s.length, `${name}.length`), num(s.restAngle, `${name}.restAngle`), ...paramsArray(s.params),
 				num(s.limit, `${name}.limit`), num(s.inertia, `${name}.inertia`), 0);
-			si.push(flag(s.noInertia));
+			si.push(flag(s.noInertia, `${name}.noInertia`));
 		});
 		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 2, 'gravity'),
-			...vec(desc.wind, 2, 'wind'), num(desc.step, 'step'), ...root2(desc.root, 'root'), num(desc.inertia, 'inertia'),
+			...vec(desc.wind, 2, 'wind'), num(desc.step, 'step'), ...root2(desc.root, 'root', true), num(desc.inertia, 'inertia'),
 			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
 			num(desc.restAngle, 'restAngle'), num(desc.restAngularSpeed, 'restAngularSpeed')];
 		const i = [integer(segments.length, 'segments.length'), integer(desc.maxSteps ?? 0, 'maxSteps'),
-			choice(INTEGRATORS, desc.integrator, 0, 'integrator'), flag(desc.noInertia)];
+			choice(INTEGRATORS, desc.integrator, 0, 'integrator'), flag(desc.noInertia, 'noInertia')];
 		const chain = withArrays([['f', f], ['i', i], ['f', sf], ['i', si]],
 			(fp, ip, sfp, sip) => createChain('Chain2D', (out, error) => wasm.js_chain2d_create(fp, ip, sfp, sip, out, error)));
 		const n = segments.length;
@@ -557,8 +574,8 @@ export class Chain2D extends Owned {
 			check(wasm.spring_chain2d_set_animation(c, 0, 0), 'setAnimation');
 			return this;
 		}
-		const list = Array.from(offsets, (v, k) => finite(v, `offsets[${k}]`));
-		check(withArrays([['f', list]], (p) => wasm.spring_chain2d_set_animation(c, p, list.length)), 'setAnimation');
+		const values = listOf(offsets, 'offsets').map((v, k) => finite(v, `offsets[${k}]`));
+		check(withArrays([['f', values]], (p) => wasm.spring_chain2d_set_animation(c, p, values.length)), 'setAnimation');
 		return this;
 	}
 	setParams(segment, params) {
@@ -599,23 +616,25 @@ export class Chain2D extends Owned {
  * the bone would be if it followed its parent rigidly; colliders, cone limits, exact rest.
  */
 export class TipChain extends Owned {
-	constructor(desc = {}) {
-		const bones = Array.from(desc.bones ?? []);
-		const colliders = Array.from(desc.colliders ?? []);
+	constructor(description) {
+		const desc = record(description, 'TipChain description', true);
+		const bones = listOf(desc.bones, 'bones', true);
+		const colliders = listOf(desc.colliders, 'colliders', true);
 		const bf = [];
-		bones.forEach((b, k) => {
+		bones.forEach((bone, k) => {
 			const name = `bones[${k}]`;
+			const b = record(bone, name);
 			bf.push(...vec(b.position, 3, `${name}.position`), ...vec(b.rotation, 4, `${name}.rotation`),
 				...vec(b.tip, 3, `${name}.tip`), ...paramsArray(b.params), num(b.tipRadius, `${name}.tipRadius`),
 				num(b.coneLimit, `${name}.coneLimit`));
 		});
 		const [cf, ci] = colliderArrays(colliders);
 		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 3, 'gravity'),
-			...vec(desc.wind, 3, 'wind'), num(desc.step, 'step'), ...xform3(desc.root, 'root'),
+			...vec(desc.wind, 3, 'wind'), num(desc.step, 'step'), ...xform3(desc.root, 'root', true),
 			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
 			num(desc.restDistance, 'restDistance'), num(desc.restSpeed, 'restSpeed')];
 		const i = [integer(bones.length, 'bones.length'), integer(colliders.length, 'colliders.length'),
-			integer(desc.maxColliders ?? 0, 'maxColliders'), flag(desc.mode2d),
+			integer(desc.maxColliders ?? 0, 'maxColliders'), flag(desc.mode2d, 'mode2d'),
 			choice(PROJECTIONS, desc.projection, 0, 'projection'), integer(desc.maxSteps ?? 0, 'maxSteps'),
 			choice(INTEGRATORS, desc.integrator, 0, 'integrator')];
 		const chain = withArrays([['f', f], ['i', i], ['f', bf], ['f', cf], ['i', ci]], (fp, ip, bp, cfp, cip) =>
@@ -683,8 +702,8 @@ export class TipChain extends Owned {
 			check(wasm.spring_chain_set_animation(c, 0, 0), 'setAnimation');
 			return this;
 		}
-		const list = Array.from(locals).flatMap((t, k) => xform3(t, `locals[${k}]`));
-		check(withArrays([['f', list]], (p) => wasm.spring_chain_set_animation(c, p, list.length / 7)), 'setAnimation');
+		const values = listOf(locals, 'locals').flatMap((t, k) => xform3(t, `locals[${k}]`));
+		check(withArrays([['f', values]], (p) => wasm.spring_chain_set_animation(c, p, values.length / 7)), 'setAnimation');
 		return this;
 	}
 	setParams(bone, params) {
@@ -704,9 +723,9 @@ export class TipChain extends Owned {
 	}
 	setColliders(colliders) {
 		const c = this._live('setColliders');
-		const list = Array.from(colliders ?? []);
-		const [cf, ci] = colliderArrays(list);
-		check(withArrays([['f', cf], ['i', ci]], (cfp, cip) => wasm.js_chain_set_colliders(c, cfp, cip, list.length)),
+		const given = colliders === null ? [] : listOf(colliders, 'colliders', true); // null or nothing: none
+		const [cf, ci] = colliderArrays(given);
+		check(withArrays([['f', cf], ['i', ci]], (cfp, cip) => wasm.js_chain_set_colliders(c, cfp, cip, given.length)),
 			'setColliders');
 		return this;
 	}
@@ -725,8 +744,9 @@ export class TipChain extends Owned {
 function colliderArrays(colliders) {
 	const cf = [];
 	const ci = [];
-	colliders.forEach((c, k) => {
+	colliders.forEach((collider, k) => {
 		const name = `colliders[${k}]`;
+		const c = record(collider, name);
 		ci.push(choice(COLLIDERS, c.type, 0, `${name}.type`));
 		cf.push(...vec(c.a, 3, `${name}.a`), ...vec(c.b, 3, `${name}.b`), num(c.radius, `${name}.radius`));
 	});

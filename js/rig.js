@@ -3,7 +3,7 @@
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
 import rigBase64 from './libspring-rig-wasm.js';
-import { Owned, SpringError, finite, instantiate, integer, resultName, withBuffer } from './runtime.js';
+import { Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, withBuffer } from './runtime.js';
 
 const rt = await instantiate(rigBase64);
 const wasm = rt.w;
@@ -18,7 +18,10 @@ function indexOf(rig, value, find, what) {
 	if (typeof value === 'number') {
 		return integer(value, what);
 	}
-	const [name] = rt.string(String(value));
+	if (typeof value !== 'string') {
+		throw new TypeError(`${what} must be a name or an index (got ${describe(value)})`);
+	}
+	const [name] = rt.string(value);
 	try {
 		const index = find(rig, name);
 		if (index < 0) {
@@ -37,9 +40,12 @@ export class Rig extends Owned {
 	 * JSON path and the reason, as the library's reader words it ("rig: $.bones[3].parent: ...").
 	 */
 	static fromJSON(json, name = 'rig') {
-		const text = typeof json === 'string' ? json : JSON.stringify(json);
+		const text = typeof json === 'string' ? json : JSON.stringify(record(json, 'rig file (its text or parsed object)'));
+		if (typeof name !== 'string') {
+			throw new TypeError(`rig file name must be a string (got ${describe(name)})`);
+		}
 		const [textPtr, length] = rt.string(text);
-		const [namePtr] = rt.string(String(name));
+		const [namePtr] = rt.string(name);
 		const info = alloc(wasm.js_rig_file_info_size());
 		const error = alloc(wasm.js_rig_file_error_size());
 		const out = scratch;
@@ -93,14 +99,14 @@ export class Rig extends Owned {
 	}
 	/** Where the whole skeleton is this frame: {x, y, angle}; the chains feel the move. */
 	setRoot(root) {
-		const r = root ?? {};
+		const r = record(root, 'root ({x, y, angle})');
 		check(wasm.js_rig_set_root(this._live('setRoot'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
 			finite(r.angle ?? 0, 'root.angle')), 'setRoot');
 		return this;
 	}
 	/** Moves the skeleton to `root` without the chains seeing motion. */
 	teleport(root) {
-		const r = root ?? {};
+		const r = record(root, 'root ({x, y, angle})');
 		check(wasm.js_rig_teleport(this._live('teleport'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
 			finite(r.angle ?? 0, 'root.angle')), 'teleport');
 		return this;
@@ -120,7 +126,7 @@ export class Rig extends Owned {
 	/** Sets the target [x, y] of an IK constraint (name or index) whose target the program gives. */
 	setIkTarget(ik, target) {
 		const r = this._live('setIkTarget');
-		const [x, y] = Array.isArray(target) ? target : [target?.x, target?.y];
+		const [x, y] = Array.isArray(target) ? target : [record(target, 'target ([x, y] or {x, y})').x, target.y];
 		check(wasm.js_rig_set_ik_target(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik'), finite(x, 'target.x'),
 			finite(y, 'target.y')), 'setIkTarget');
 		return this;
@@ -147,12 +153,15 @@ export class Rig extends Owned {
 		return this;
 	}
 	setPaused(paused) {
-		check(wasm.spring_rig_set_paused(this._live('setPaused'), paused ? 1 : 0), 'setPaused');
+		check(wasm.spring_rig_set_paused(this._live('setPaused'), bool(paused, 'paused') ? 1 : 0), 'setPaused');
 		return this;
 	}
 	_chain(chain) {
 		if (typeof chain === 'number') {
 			return integer(chain, 'chain');
+		}
+		if (typeof chain !== 'string') {
+			throw new TypeError(`chain must be a name or an index (got ${describe(chain)})`);
 		}
 		const index = this.chains.findIndex((c) => c.name === chain);
 		if (index < 0) {

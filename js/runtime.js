@@ -32,15 +32,72 @@ export function resultName(result) {
 	return RESULT_NAMES[result] ?? `RESULT_${result}`;
 }
 
+// Every argument's type is checked here: a wrong one throws a TypeError naming it (a value of the
+// right type out of range is the library's to refuse, with a SpringError).
+
+/** What a value is, for messages: "null", "an array", "a string"... */
+export function describe(value) {
+	if (value === null) {
+		return 'null';
+	}
+	if (Array.isArray(value)) {
+		return 'an array';
+	}
+	if (ArrayBuffer.isView(value)) {
+		return `a ${value.constructor.name}`;
+	}
+	const type = typeof value;
+	return type === 'object' ? 'an object' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} (${String(value)})`;
+}
+
 export function finite(value, name) {
 	if (typeof value !== 'number') {
-		throw new TypeError(`${name} must be a number (got ${typeof value})`);
+		throw new TypeError(`${name} must be a number (got ${describe(value)})`);
+	}
+	return value;
+}
+
+/** A plain object argument ({x, y, angle}, descriptions, options); undefined gives {} when optional. */
+export function record(value, name, optional = false) {
+	if (value === undefined && optional) {
+		return {};
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+		throw new TypeError(`${name} must be an object (got ${describe(value)})`);
+	}
+	return value;
+}
+
+/** An array (or typed array) argument; undefined gives [] when optional. */
+export function list(value, name, optional = false) {
+	if (value === undefined && optional) {
+		return [];
+	}
+	if (!Array.isArray(value) && !(ArrayBuffer.isView(value) && !(value instanceof DataView))) {
+		throw new TypeError(`${name} must be an array (got ${describe(value)})`);
+	}
+	return Array.from(value);
+}
+
+/** A boolean argument; undefined is false. */
+export function bool(value, name) {
+	if (value !== undefined && typeof value !== 'boolean') {
+		throw new TypeError(`${name} must be a boolean (got ${describe(value)})`);
+	}
+	return value === true;
+}
+
+/** A string argument. */
+export function text(value, name) {
+	if (typeof value !== 'string') {
+		throw new TypeError(`${name} must be a string (got ${describe(value)})`);
 	}
 	return value;
 }
 
 /** An integer argument (counts, indices, enum values), refused when it is not one. */
 export function integer(value, name) {
+	finite(value, name);
 	if (!Number.isInteger(value) || Math.abs(value) > 0x7fffffff) {
 		throw new SpringError(`${name} must be an integer (got ${String(value)})`, 'INVALID_ARGUMENT');
 	}
@@ -152,18 +209,34 @@ function started(instance, imports) {
 // falls back to when it compiles for older engines.
 export const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
-const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((free) => free()) : null;
+// Objects not disposed: the safety net frees their wasm memory once the garbage collector finds
+// them (never within the task that made them), and says so once.
+let live = 0;
+let warned = false;
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ free, kind }) => {
+	live--;
+	free();
+	if (!warned) {
+		warned = true;
+		console.warn(`libspring: a ${kind} was garbage-collected without dispose(); its WebAssembly memory was freed then. `
+			+ 'Call dispose() when an object is done with: until then its memory stays taken (this is said once).');
+	}
+}) : null;
+
+/** How many objects hold wasm memory now: made and neither disposed nor collected. */
+export const liveObjectCount = () => live;
 
 /**
  * An object holding wasm memory: dispose() frees it (a FinalizationRegistry frees it too once the
- * object is garbage, as a safety net).
+ * object is garbage, as a safety net, and warns once).
  */
 export class Owned {
 	constructor(ptr, free) {
 		this._ptr = ptr;
 		this._free = free;
 		this._token = {};
-		registry?.register(this, () => free(ptr), this._token);
+		live++;
+		registry?.register(this, { free: () => free(ptr), kind: new.target.name }, this._token);
 	}
 	_live(what) {
 		if (!this._ptr) {
@@ -175,6 +248,7 @@ export class Owned {
 	dispose() {
 		if (this._ptr) {
 			registry?.unregister(this._token);
+			live--;
 			this._free(this._ptr);
 			this._ptr = 0;
 		}

@@ -84,7 +84,7 @@ module() {
 	} > "js/$name-wasm.js"
 }
 
-module libspring src/*.c tools/css_linear.c "${reader[@]}" js/src/exports.c -- \
+module libspring src/*.c tools/css_linear.c "${reader[@]}" js/src/heap.c js/src/exports.c -- \
 	malloc free spring_result_string \
 	js_spring_from_json js_params_default js_params_query js_params_to_origami \
 	js_settling_duration js_settling_time js_evaluate \
@@ -103,7 +103,7 @@ module libspring src/*.c tools/css_linear.c "${reader[@]}" js/src/exports.c -- \
 	spring_chain_set_root_limits spring_chain_is_resting \
 	js_quat_from_axis_angle spring_det_sin spring_det_cos
 
-module libspring-rig src/*.c "${reader[@]}" js/src/exports_rig.c -- \
+module libspring-rig src/*.c "${reader[@]}" js/src/heap.c js/src/exports_rig.c -- \
 	malloc free spring_result_string \
 	js_rig_file_info_size js_rig_file_error_size js_rig_file_error_message js_rig_load js_rig_file_info \
 	js_rig_file_chain js_rig_file_ik js_rig_set_root js_rig_teleport js_rig_set_ik_target \

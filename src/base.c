@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Result strings, float checks, allocator and assertion hooks.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/base.h"
 
 #include "base_internal.h"

@@ -8,11 +8,37 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/// Rounds a byte count up to the 16-byte alignment every object block uses.
+/// Byte counts of object blocks never wrap: every sum and product of a layout goes through these,
+/// which saturate at SIZE_MAX (and stay there: SIZE_MAX plus, times or aligned is SIZE_MAX), and
+/// a block fits when spring_internal_size_fits says so. On 32-bit targets (wasm32) a group or rig
+/// whose counts are each in range can need more than 4 GB: its memory_size is then 0 and its
+/// init and create refuse it.
+static inline size_t spring_internal_size_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static inline size_t spring_internal_size_mul(size_t a, size_t b)
+{
+	return b != 0u && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/// Rounds a byte count up to the 16-byte alignment every object block uses (SIZE_MAX stays).
 static inline size_t spring_internal_align16(size_t x)
 {
-	return (x + 15u) & ~(size_t)15u;
+	return x > SIZE_MAX - 15u ? SIZE_MAX : (x + 15u) & ~(size_t)15u;
+}
+
+/// The largest block the library lays out: PTRDIFF_MAX bytes (2^31 - 1 on 32-bit targets), so
+/// that every offset inside it is a valid pointer difference.
+#define SPRING_INTERNAL_MAX_BLOCK_BYTES ((size_t)PTRDIFF_MAX)
+
+/// Whether a block of `bytes` (computed with the helpers above) can be laid out.
+static inline bool spring_internal_size_fits(size_t bytes)
+{
+	return bytes <= SPRING_INTERNAL_MAX_BLOCK_BYTES;
 }
 
 /// The test behind spring_is_finite, inline for loops over many floats: x - x is 0 for a finite x

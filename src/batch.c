@@ -7,6 +7,8 @@
 // (batch_kernel.h, included once per instruction set) perform the same float operations per lane
 // in the same order; contraction is off for the whole build and no instruction set here is asked
 // for FMA, so every path gives the same bits. Nothing allocates.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/batch.h"
 
 #include "base_internal.h"

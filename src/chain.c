@@ -40,6 +40,8 @@
 //
 // Memory: one block, the struct then 16-byte aligned arrays addressed by offsets from the
 // struct (never stored pointers), so a chain can be copied byte for byte and keep working.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "batch_internal.h"
@@ -52,10 +54,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // Forced inlining (and kernels kept out of line) is for speed: a build for size (-Os, -Oz: the npm
 // package's wasm, which must stay under 150 KB) leaves the choice to the compiler. Same results.
@@ -702,31 +700,34 @@ static void skip_blocks(chain_arrays *a, int n, size_t blocks)
 }
 
 // Offsets from the start of a block whose arrays begin at `start`, for `lanes` chains side by side
-// (stride = lanes rounded up to 4 for a group, 1 for a single chain).
+// (stride = lanes rounded up to 4 for a group, 1 for a single chain). Every byte count saturates
+// (base_internal.h): a block too large for a size_t gets total SIZE_MAX, which no check lets fit.
 static void layout_compute(int n, int colliders, int mode_2d, int lanes, int stride, size_t start, chain_layout *l)
 {
 	size_t at = spring_internal_align16(start);
-	size_t un = (size_t)n, plane = un * (size_t)stride;
+	size_t un = (size_t)n, plane = spring_internal_size_mul(un, (size_t)stride);
 	int single = lanes == 1 && stride == 1;
 	size_t b = (size_t)block_of(lanes), blocks = ((size_t)lanes + b - 1u) / b;
+	size_t bones_of_blocks = spring_internal_size_mul(blocks, un);
 	// A group's sleeping copies: a chunk's lanes at a time (save_sleepers).
 	size_t saved_floats = lanes > 1 ? (blocks < CHUNK_BLOCKS ? blocks : CHUNK_BLOCKS) * un * S_COUNT * b : 0u;
-#define PLACE(field, bytes)                         \
-	do {                                            \
-		l->field = at;                              \
-		at = spring_internal_align16(at + (bytes)); \
+#define BYTES(count, each) spring_internal_size_mul((count), (each))
+#define PLACE(field, bytes)                                                  \
+	do {                                                                     \
+		l->field = at;                                                       \
+		at = spring_internal_align16(spring_internal_size_add(at, (bytes))); \
 	} while (0)
-	PLACE(planes, blocks * un * row_of(lanes) * sizeof(float));
-	PLACE(trans, blocks * un * T_COUNT * b * sizeof(float));
+	PLACE(planes, BYTES(bones_of_blocks, row_of(lanes) * sizeof(float)));
+	PLACE(trans, BYTES(bones_of_blocks, T_COUNT * b * sizeof(float)));
 	PLACE(trans_shared, lanes > 1 ? un * T_COUNT * b * sizeof(float) : 0u);
 	PLACE(trans_state, lanes > 1 ? un * sizeof(int) : 0u);
 	PLACE(saved, saved_floats * sizeof(float));
-	PLACE(params_set, plane * sizeof(spring_params));
-	PLACE(params, plane * sizeof(spring_params));
+	PLACE(params_set, BYTES(plane, sizeof(spring_params)));
+	PLACE(params, BYTES(plane, sizeof(spring_params)));
 	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
-	PLACE(flags, 3u * blocks * (size_t)block_of(lanes) * sizeof(int));                // whole blocks: the kernels' rest flags
+	PLACE(flags, BYTES(blocks, 3u * (size_t)block_of(lanes) * sizeof(int)));          // whole blocks: the kernels' rest flags
 	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
-	PLACE(lane_roots, (size_t)lanes * sizeof(chain_roots));
+	PLACE(lane_roots, BYTES((size_t)lanes, sizeof(chain_roots)));
 	PLACE(world2, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(world2_prev, single && mode_2d ? un * sizeof(chain_pose2) : 0u);
 	PLACE(rest_local, un * sizeof(spring_xform3));
@@ -740,6 +741,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(step_local2, single && mode_2d ? un * sizeof(spring_xform2) : 0u);
 	PLACE(locals, single ? un * sizeof(spring_xform3) : 0u);
 #undef PLACE
+#undef BYTES
 	l->total = at;
 }
 
@@ -1121,9 +1123,10 @@ size_t spring_chain_internal_lanes_size(const spring_chain_desc *desc, int lanes
 	}
 	size_t member_bytes = spring_internal_align16(sizeof(spring_chain));
 	chain_layout l;
-	layout_compute(desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, lanes, stride_of(lanes),
-	               spring_internal_align16(offset) + (size_t)lanes * member_bytes, &l);
-	return l.total - offset;
+	layout_compute(
+		desc->bone_count, collider_capacity(desc), desc->mode_2d != 0, lanes, stride_of(lanes),
+		spring_internal_size_add(spring_internal_align16(offset), spring_internal_size_mul((size_t)lanes, member_bytes)), &l);
+	return spring_internal_size_fits(l.total) ? l.total - offset : 0;
 }
 
 spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, int lanes, void *block, size_t offset,

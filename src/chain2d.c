@@ -73,6 +73,8 @@
 //   per-step configuration, read every step     48 B: k/m, 1/(k/m), transition (16) and limit,
 //                                                     length, rest_angle, inertia, anim_to
 //   cold                                        24 B: params, own_params (the segment's setting)
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -83,10 +85,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 #define CHAIN2D_ALIGN 16u
 

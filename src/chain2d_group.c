@@ -30,6 +30,8 @@
 // the scratch chain. Arrays are addressed by offsets, never stored pointers, so a group in caller
 // memory copies byte for byte. Nothing is copied aside per update: every input is checked before
 // anything changes and a step cannot fail.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "batch_internal.h"
@@ -40,10 +42,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // Rows of LANE_PAD floats: every row (one segment across the chains, or one value per chain) is
 // padded to a whole number of the widest vectors, so the kernels never take a partial vector. The
@@ -113,7 +111,7 @@ typedef struct group_memo {
 
 static size_t align64(size_t x)
 {
-	return (x + 63u) & ~(size_t)63u;
+	return x > SIZE_MAX - 63u ? SIZE_MAX : (x + 63u) & ~(size_t)63u;
 }
 
 static int padded(int count)
@@ -122,41 +120,41 @@ static int padded(int count)
 }
 
 // The block of `count` chains of n segments stepped at most max_steps times a frame; false when
-// it does not fit a size_t.
+// it does not fit (spring_internal_size_fits: the byte counts saturate instead of wrapping).
 static bool layout_of(int count, int n, int max_steps, group_layout *l)
 {
 	size_t chain_bytes = spring_chain2d_internal_block_size(n);
 	*l = (group_layout){0};
-	uint64_t cells = (uint64_t)padded(count) * (uint64_t)n;
-	if (cells > (uint64_t)(SIZE_MAX / 256u)) {
-		return false;
-	}
-	size_t cn = (size_t)cells;
+	size_t cn = spring_internal_size_mul((size_t)padded(count), (size_t)n);
 	size_t off = align64(sizeof(spring_chain2d_group));
+#define MUL spring_internal_size_mul
+#define ADD(bytes) (off = spring_internal_size_add(off, (bytes)))
 	l->heads = off;
-	off += align64((size_t)count * sizeof(spring_chain2d));
+	ADD(align64(MUL((size_t)count, sizeof(spring_chain2d))));
 	l->floats = off;
-	l->row_bytes = (size_t)padded(count) * sizeof(float);
-	off += align64((size_t)G_FLOAT_COUNT * cn * sizeof(float));
+	l->row_bytes = MUL((size_t)padded(count), sizeof(float));
+	ADD(align64(MUL(cn, (size_t)G_FLOAT_COUNT * sizeof(float))));
 	l->rows = off;
-	off += (size_t)R_ROW_COUNT * l->row_bytes;
+	ADD(MUL((size_t)R_ROW_COUNT, l->row_bytes));
 	l->params = off;
-	off += align64(cn * sizeof(spring_params));
+	ADD(align64(MUL(cn, sizeof(spring_params))));
 	l->own = off;
-	off += align64(cn * sizeof(spring_params));
+	ADD(align64(MUL(cn, sizeof(spring_params))));
 	l->same = off;
-	off += align64((size_t)n * sizeof(int32_t));
+	ADD(align64((size_t)n * sizeof(int32_t)));
 	l->kept = off; // scratch from here: in no snapshot
 	l->bases = off;
-	off += align64((size_t)max_steps * (sizeof(spring_chain2d_basis) + sizeof(float)));
+	ADD(align64(MUL((size_t)max_steps, sizeof(spring_chain2d_basis) + sizeof(float))));
 	l->memo = off;
-	off += align64(sizeof(group_memo));
+	ADD(align64(sizeof(group_memo)));
 	l->targets = off;
-	off += 3u * l->row_bytes;
+	ADD(MUL(3u, l->row_bytes));
 	l->scratch = off;
-	off += align64(chain_bytes);
+	ADD(align64(chain_bytes));
+#undef ADD
+#undef MUL
 	l->total = off;
-	return (uint64_t)l->total < (uint64_t)SIZE_MAX / 2u;
+	return spring_internal_size_fits(l->total);
 }
 
 static unsigned char *base_of(const spring_chain2d_group *g)
@@ -419,8 +417,9 @@ static spring_result validate(const spring_chain2d_group_desc *desc, spring_erro
 	}
 	group_layout l;
 	if (!layout_of(desc->chain_count, desc->chain->segment_count, group_max_steps(desc), &l)) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, "chain_count", "%d chains of %d segments do not fit in memory",
-		                 desc->chain_count, desc->chain->segment_count);
+		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, "chain_count",
+		                 "%d chains of %d segments need more than %zu bytes, the most one block can hold here", desc->chain_count,
+		                 desc->chain->segment_count, SPRING_INTERNAL_MAX_BLOCK_BYTES);
 	}
 	for (int j = 0; desc->roots && j < desc->chain_count; j++) {
 		spring_result r = spring_chain2d_internal_check_root(desc->roots[j]);

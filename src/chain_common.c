@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The rules both chain kinds share: parameters (default, root-to-tip gradient), the per-bone
 // transition, freeing a created block.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "chain_internal.h"
 #include "spring_internal.h"
 

@@ -3,6 +3,8 @@
 // chains"). The group is a header, then `chain_count` spring_chain members whose per-bone state
 // is stored across the chains (chain.c's lanes): every per-chain call is the spring_chain call on
 // the member, and an update steps all members at once, bone by bone over the chains.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/chain.h"
 
 #include "chain_internal.h"
@@ -73,9 +75,15 @@ spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_c
 		return r;
 	}
 	size_t need = spring_chain_group_memory_size(desc, chain_count);
-	if (need == 0) {
+	if (need == 0 && spring_chain_memory_size(desc) == 0) {
 		// The description is invalid: let the chain's checks say why.
-		return spring_chain_internal_lanes_init(desc, chain_count, NULL, 0, error);
+		spring_chain *ignored;
+		return spring_chain_init(desc, NULL, 0, &ignored, error);
+	}
+	if (need == 0) {
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "chain_count",
+		                               "%d chains of %d bones need more than %zu bytes, the most one block can hold here",
+		                               chain_count, desc->bone_count, SPRING_INTERNAL_MAX_BLOCK_BYTES);
 	}
 	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < need) {
 		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "memory",

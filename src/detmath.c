@@ -28,18 +28,14 @@
 ///
 /// Constants are mathematical constants rounded to double (computed with 1500-bit arithmetic);
 /// the polynomial coefficients are the exact Taylor coefficients 1/n!, 1/n rounded to double.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/base.h"
 
 #include "detmath_internal.h"
 
 #include <math.h>
 #include <string.h>
-
-// The build passes -ffp-contract=off; this keeps clang from fusing a * b + c into an FMA even if
-// a build forgets it (gcc in ISO C mode does not contract by default).
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // ---------------------------------------------------------------------------------------------
 // Exact helpers

@@ -4,18 +4,14 @@
 /// at the end: a product of two floats is exact in double and no sum of a few of them can
 /// overflow, so finite input never gives NaN (a result beyond FLT_MAX becomes infinity), and
 /// the results stay deterministic under -ffp-contract=off. Trigonometry uses spring_det_*.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/math.h"
 
 #include "math_internal.h"
 
 #include <math.h>
 #include <string.h>
-
-// Keep clang from fusing a * b + c even if the build forgets -ffp-contract=off: the results
-// must not depend on it.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
 
 // ---------------------------------------------------------------------------------------------
 // Internal double-precision helpers

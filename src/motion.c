@@ -6,6 +6,8 @@
 // advance evaluates the closed-form transition at that elapsed time (one transition shared by all
 // channels). Frame times only decide when the state is looked at, never what it is, so there is
 // no accumulation of per-step rounding: 1e5 steps of 1e-5 s equal one step of 1 s.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/motion.h"
 
 #include "base_internal.h"

@@ -13,6 +13,8 @@
 //
 // One block holds the struct, every array and the chains (placed with their *_init in the
 // same block). Nothing allocates after creation.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"
@@ -31,34 +33,43 @@ typedef struct rig_layout {
 	rig_offsets at;
 	size_t chain_memory[SPRING_RIG_MAX_CHAINS];
 	size_t total;
+	// Bounded by the description's limits (SPRING_RIG_MAX_TOTAL_KEYS and the per-clip counts).
 	int tracks_total, keys_total, events_total, ik_bones_total, chain_bones_total, max_chain;
 } rig_layout;
 
-static size_t align16(size_t x)
+// Every byte count saturates (base_internal.h): a rig too large for this target's size_t gets a
+// total no check lets fit.
+static size_t bytes_of(size_t count, size_t each)
 {
-	return (x + 15u) & ~(size_t)15u;
+	return spring_internal_size_mul(count, each);
 }
 
 static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_layout *l, chain_scratch *s, spring_error *e)
 {
 	memset(l, 0, sizeof *l);
+	size_t tracks = 0, keys = 0, events = 0, ik_bones = 0;
 	for (int c = 0; c < d->clip_count; c++) {
-		l->tracks_total += d->clips[c].track_count;
-		l->events_total += d->clips[c].event_count;
+		tracks += (size_t)d->clips[c].track_count;
+		events += (size_t)d->clips[c].event_count;
 		for (int t = 0; t < d->clips[c].track_count; t++) {
-			l->keys_total += d->clips[c].tracks[t].key_count;
+			keys += (size_t)d->clips[c].tracks[t].key_count;
 		}
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		l->ik_bones_total += spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL,
-		                                                     0);
+		ik_bones += (size_t)spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->ik[k][0], refs->ik[k][1], NULL, 0);
 	}
+	// Validated: keys within SPRING_RIG_MAX_TOTAL_KEYS, the rest within the per-clip limits.
+	SPRING_ASSERT(keys <= SPRING_RIG_MAX_TOTAL_KEYS && tracks <= (size_t)SPRING_RIG_MAX_CLIPS * SPRING_RIG_MAX_TRACKS);
+	l->tracks_total = (int)tracks;
+	l->keys_total = (int)keys;
+	l->events_total = (int)events;
+	l->ik_bones_total = (int)ik_bones;
 	size_t nb = (size_t)d->bone_count;
-	size_t at = align16(sizeof(spring_rig));
-#define PLACE(field, bytes)         \
-	do {                            \
-		l->field = at;              \
-		at = align16(at + (bytes)); \
+	size_t at = spring_internal_align16(sizeof(spring_rig));
+#define PLACE(field, bytes)                                                  \
+	do {                                                                     \
+		l->field = at;                                                       \
+		at = spring_internal_align16(spring_internal_size_add(at, (bytes))); \
 	} while (0)
 	PLACE(at.names, nb * NAME_BYTES);
 	PLACE(at.parent, nb * sizeof(int));
@@ -70,11 +81,11 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 	PLACE(at.final_local, nb * sizeof(spring_xform2));
 	PLACE(at.final_local_prev, nb * sizeof(spring_xform2));
 	PLACE(at.clips, (size_t)d->clip_count * sizeof(rig_clip));
-	PLACE(at.tracks, (size_t)l->tracks_total * sizeof(rig_track));
-	PLACE(at.keys, (size_t)l->keys_total * sizeof(spring_rig_key));
-	PLACE(at.events, (size_t)l->events_total * sizeof(rig_event));
+	PLACE(at.tracks, bytes_of(tracks, sizeof(rig_track)));
+	PLACE(at.keys, bytes_of(keys, sizeof(spring_rig_key)));
+	PLACE(at.events, bytes_of(events, sizeof(rig_event)));
 	PLACE(at.iks, (size_t)d->ik_count * sizeof(rig_ik));
-	PLACE(at.ik_bones, (size_t)l->ik_bones_total * sizeof(int));
+	PLACE(at.ik_bones, bytes_of(ik_bones, sizeof(int)));
 	PLACE(at.ik_saved, nb * sizeof(float));
 	PLACE(at.chains, (size_t)d->chain_count * sizeof(rig_chain));
 	for (int c = 0; c < d->chain_count; c++) {
@@ -114,6 +125,11 @@ static spring_result layout(const spring_rig_desc *d, const rig_refs *refs, rig_
 	PLACE(at.fk_mark, nb);
 #undef PLACE
 	l->total = at;
+	if (!spring_internal_size_fits(at)) {
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "clips",
+		                                "the rig needs more than %zu bytes, the most one block can hold here (%zu keys in all)",
+		                                SPRING_INTERNAL_MAX_BLOCK_BYTES, keys);
+	}
 	return SPRING_OK;
 }
 
@@ -234,7 +250,8 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		cl->event_count = cd->event_count;
 		for (int t = 0; t < cd->track_count; t++, track++) {
 			const spring_rig_track *td = &cd->tracks[t];
-			rig_tracks(r)[track] = (rig_track){spring_rig_internal_find_bone(desc, td->bone), td->type, key, td->key_count};
+			rig_tracks(r)[track] = (rig_track){spring_rig_internal_find_bone(desc, &refs, td->bone), td->type, key,
+			                                   td->key_count};
 			memcpy(&rig_keys(r)[key], td->keys, (size_t)td->key_count * sizeof(spring_rig_key));
 			key += td->key_count;
 		}
@@ -262,7 +279,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 		ikb += ik->bone_count;
 	}
 	int far_bone;
-	r->reach = spring_rig_internal_reach(desc, &refs, &far_bone);
+	r->reach = spring_rig_internal_reach(desc, &refs, &far_bone, r->chain_reach);
 	r->root_input = spring_rig_internal_clean_xform(desc->root);
 	r->root_prev_input = r->root_input;
 	r->root_step = r->root_input;
@@ -321,6 +338,13 @@ void spring_rig_destroy(spring_rig *rig)
 // ---------------------------------------------------------------------------------------------
 // Update
 
+// Whether the rig may be placed at `root` (clean): spring_rig_internal_placement's rule.
+static bool placed_within(const spring_rig *r, spring_xform2 root)
+{
+	double far;
+	return spring_rig_internal_placement(root, r->reach, r->chain_reach, r->chain_count, &far) == RIG_PLACEMENT_FITS;
+}
+
 static spring_result step_rig(spring_rig *r, spring_xform2 root, double clip_time)
 {
 	r->root_step_prev = r->root_step;
@@ -344,6 +368,12 @@ spring_result spring_rig_update(spring_rig *rig, float frame_dt)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	if (frame_dt < 0.0f) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	// The steps' roots lie between these two (the placement rule holds on the segment between
+	// two roots that keep it), so no chain refuses its root: the update cannot fail from here.
+	// Checked all the same before anything changes, for a block whose inputs came from elsewhere.
+	if (!placed_within(rig, rig->root_input) || !placed_within(rig, rig->root_prev_input)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	rig->fired_count = 0;
@@ -423,11 +453,32 @@ spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	root = spring_rig_internal_clean_xform(root);
-	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+	if (!placed_within(rig, root)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	rig->root_input = root;
 	return SPRING_OK;
+}
+
+spring_result spring_rig_check_root(const spring_rig *rig, spring_xform2 root, spring_error *error)
+{
+	if (error) {
+		memset(error, 0, sizeof *error);
+	}
+	if (!rig) {
+		return spring_rig_internal_fail(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", -1, "rig", "is NULL");
+	}
+	if (!spring_rig_internal_xform2_finite(root)) {
+		return spring_rig_internal_fail(error, SPRING_ERROR_NOT_FINITE, "rig", -1, "root", "root must be finite (got %g, %g, %g)",
+		                                (double)root.position.x, (double)root.position.y, (double)root.angle);
+	}
+	root = spring_rig_internal_clean_xform(root);
+	double far;
+	int misfit = spring_rig_internal_placement(root, rig->reach, rig->chain_reach, rig->chain_count, &far);
+	if (misfit == RIG_PLACEMENT_FITS) {
+		return SPRING_OK;
+	}
+	return spring_rig_internal_placement_error(error, root, misfit, far, misfit >= 0 ? rig_chains(rig)[misfit].name : NULL);
 }
 
 spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 target)
@@ -516,7 +567,7 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	root = spring_rig_internal_clean_xform(root);
-	if (!spring_rig_internal_root_fits(root, rig->reach)) {
+	if (!placed_within(rig, root)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	// D maps the old root frame onto the new: every chain moves with it.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Spring chains on the final pose: their descriptions built from bone ranges, and each step
 // layered on the pose after clips and IK.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "chain_internal.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Keyframe clips: curves (linear, stepped, CSS cubic Bezier), sampling a pose at a clip time,
 // and the events a step crosses.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Inverse kinematics on the sampled pose: analytic two-bone and CCD, blended by mix.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"

@@ -76,7 +76,8 @@ struct spring_rig {
 	spring_xform2 root_input; // root set for the coming update
 	spring_xform2 root_prev_input;
 	spring_xform2 root_step, root_step_prev;
-	double reach; // how far from the root any bone can get, in root units (scale 1)
+	double reach;                              // how far from the root any bone can get, in root units (scale 1)
+	double chain_reach[SPRING_RIG_MAX_CHAINS]; // the same for the bones of each chain
 	int fired_count, fired_total;
 	spring_rig_event fired[MAX_FIRED];
 	char fired_names[MAX_FIRED][NAME_BYTES];
@@ -199,23 +200,42 @@ spring_element spring_rig_internal_element_of(const char *kind);
 int spring_rig_internal_finite2(spring_vec2 v);
 int spring_rig_internal_xform2_finite(spring_xform2 t);
 int spring_rig_internal_name_ok(const char *name);
+/// The slots of a description's bone-name index: a power of two, at least twice the most bones.
+#define RIG_NAME_SLOTS 1024
 /// A description's bone references (names) resolved to indices; -1: none (NULL) or unknown.
+/// Names are found through a hash index built once (spring_rig_internal_resolve), so that
+/// validating and creating a rig costs time linear in its description (docs/rig-format.md).
 typedef struct rig_refs {
 	int parent[SPRING_RIG_MAX_BONES];
 	int ik[SPRING_RIG_MAX_IK][3];        // first, last, target
 	int chain[SPRING_RIG_MAX_CHAINS][2]; // first, last
+	int16_t name_slot[RIG_NAME_SLOTS];   // bone index + 1 of the first bone of each name; 0: empty
+	unsigned long name_compares;         // string comparisons made with the index (the tests' measure)
 } rig_refs;
 /// The largest distance from the root (placed at the origin with scale 1) that any bone's pivot or
 /// tip can reach under any clip (IK and chains only turn bones); the first bone beyond
-/// SPRING_RIG_MAX_REACH in `*far_bone` (-1 when none).
-double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone);
-/// Whether the rig placed by `root` stays within SPRING_RIG_MAX_REACH given its reach.
-bool spring_rig_internal_root_fits(spring_xform2 root, double reach);
+/// SPRING_RIG_MAX_REACH in `*far_bone` (-1 when none); the same for the bones of each chain in
+/// `chain_reach` (d->chain_count of them).
+double spring_rig_internal_reach(const spring_rig_desc *d, rig_refs *refs, int *far_bone, double *chain_reach);
+/// Where a rig may be placed, the one rule (creation, set_root, teleport, check_root): with its
+/// root at `root` (clean), every bone within SPRING_RIG_MAX_REACH of the origin (`reach`: the
+/// rig's) and every bone of a chain within SPRING_RIG_CHAIN_MAX_REACH (`chain_reach`: each of
+/// the `chain_count` chains'). Returns RIG_PLACEMENT_FITS, RIG_PLACEMENT_REACH (the rig's reach
+/// passed) or the first chain whose bones would pass the chains' limit; how far in `*far`.
+enum { RIG_PLACEMENT_FITS = -2, RIG_PLACEMENT_REACH = -1 };
+int spring_rig_internal_placement(spring_xform2 root, double reach, const double *chain_reach, int chain_count, double *far);
+/// The refusal of a placement that spring_rig_internal_placement found `misfit` (not FITS):
+/// OUT_OF_RANGE, `e` (when not NULL) naming the chain `chain_name` (or the rig), how far its bones
+/// would reach and the limit.
+spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
+                                                  const char *chain_name);
 /// Validates `d` and resolves its bone references into `refs` (meaningful only on success).
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e);
-/// Index of the bone called `name` in the description, -1 when none (or `name` is NULL).
-int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name);
-/// Resolves every reference of a description whose counts are valid.
+/// Index of the first bone called `name` in the description, -1 when none (or `name` is NULL),
+/// through the index of `refs` (built by spring_rig_internal_resolve): constant expected time.
+int spring_rig_internal_find_bone(const spring_rig_desc *d, rig_refs *refs, const char *name);
+/// Builds the bone-name index and resolves every reference of a description whose counts are
+/// valid.
 void spring_rig_internal_resolve(const spring_rig_desc *d, rig_refs *refs);
 /// The bones of a parent-linked range first..last, root first; returns the count or -1.
 int spring_rig_internal_range_bones(const int *parent, int bone_count, int first, int last, int *out, int capacity);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Validation of rig descriptions: the one judge of what a description means (readers of rig
 // files check only their syntax and map this module's error locations to their own).
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "rig_internal.h"
 
 #include "base_internal.h"
@@ -63,32 +65,59 @@ int spring_rig_internal_name_ok(const char *name)
 	return n >= 1 && n <= SPRING_RIG_MAX_NAME;
 }
 
-int spring_rig_internal_find_bone(const spring_rig_desc *d, const char *name)
+// FNV-1a of a name: the first slot to look at.
+static unsigned name_hash(const char *name)
 {
-	if (!name) {
-		return -1;
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		h = (h ^ *p) * 16777619u;
 	}
-	for (int i = 0; i < d->bone_count; i++) {
-		if (d->bones[i].name && strcmp(d->bones[i].name, name) == 0) {
-			return i;
+	return (unsigned)(h & (RIG_NAME_SLOTS - 1u));
+}
+
+// The slot holding `name`, or the empty slot where it would go (linear probing; the index is at
+// most half full, so a slot is always found).
+static unsigned name_slot(const spring_rig_desc *d, rig_refs *refs, const char *name)
+{
+	unsigned s = name_hash(name);
+	while (refs->name_slot[s] != 0) {
+		refs->name_compares++;
+		if (strcmp(d->bones[refs->name_slot[s] - 1].name, name) == 0) {
+			break;
 		}
+		s = (s + 1u) & (RIG_NAME_SLOTS - 1u);
 	}
-	return -1;
+	return s;
+}
+
+int spring_rig_internal_find_bone(const spring_rig_desc *d, rig_refs *refs, const char *name)
+{
+	return name ? refs->name_slot[name_slot(d, refs, name)] - 1 : -1;
 }
 
 void spring_rig_internal_resolve(const spring_rig_desc *d, rig_refs *refs)
 {
+	memset(refs->name_slot, 0, sizeof refs->name_slot);
+	refs->name_compares = 0;
 	for (int i = 0; i < d->bone_count; i++) {
-		refs->parent[i] = spring_rig_internal_find_bone(d, d->bones[i].parent);
+		if (d->bones[i].name) {
+			unsigned s = name_slot(d, refs, d->bones[i].name);
+			if (refs->name_slot[s] == 0) { // a later bone of the same name is not found by name
+				refs->name_slot[s] = (int16_t)(i + 1);
+			}
+		}
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		refs->parent[i] = spring_rig_internal_find_bone(d, refs, d->bones[i].parent);
 	}
 	for (int k = 0; k < d->ik_count; k++) {
-		refs->ik[k][0] = spring_rig_internal_find_bone(d, d->iks[k].first);
-		refs->ik[k][1] = spring_rig_internal_find_bone(d, d->iks[k].last);
-		refs->ik[k][2] = spring_rig_internal_find_bone(d, d->iks[k].target);
+		refs->ik[k][0] = spring_rig_internal_find_bone(d, refs, d->iks[k].first);
+		refs->ik[k][1] = spring_rig_internal_find_bone(d, refs, d->iks[k].last);
+		refs->ik[k][2] = spring_rig_internal_find_bone(d, refs, d->iks[k].target);
 	}
 	for (int c = 0; c < d->chain_count; c++) {
-		refs->chain[c][0] = spring_rig_internal_find_bone(d, d->chains[c].first);
-		refs->chain[c][1] = spring_rig_internal_find_bone(d, d->chains[c].last);
+		refs->chain[c][0] = spring_rig_internal_find_bone(d, refs, d->chains[c].first);
+		refs->chain[c][1] = spring_rig_internal_find_bone(d, refs, d->chains[c].last);
 	}
 }
 
@@ -266,13 +295,21 @@ static spring_result check_ref(const spring_rig_desc *d, spring_error *e, const 
 	return resolved < 0 ? unknown_bone(d, e, at, depth, field, name) : SPRING_OK;
 }
 
-static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *refs, spring_error *e)
+static spring_result validate_bones(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
 	char q1[80], q2[80];
 	for (int i = 0; i < d->bone_count; i++) {
-		spring_result r = CHECK_LIST_NAME(e, "bone", "bone", d->bones, spring_rig_bone_desc, i);
+		// As check_list_name, the earlier bone of the same name found through the index.
+		spring_result r = check_name(e, "bone", i, d->bones[i].name);
 		if (r != SPRING_OK) {
 			return r;
+		}
+		int first = spring_rig_internal_find_bone(d, refs, d->bones[i].name);
+		if (first != i) {
+			spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "bone", i, "name", "duplicate bone name %s",
+			                         Q(d->bones[i].name));
+			spring_internal_error_other(e, SPRING_ELEMENT_BONE, first);
+			return SPRING_ERROR_BAD_DEFINITION;
 		}
 	}
 	for (int i = 0; i < d->bone_count; i++) {
@@ -335,13 +372,17 @@ static spring_result validate_bones(const spring_rig_desc *d, const rig_refs *re
 	return SPRING_OK;
 }
 
-static spring_result validate_track(const spring_rig_desc *d, int c, int t, spring_error *e)
+// Per bone and track type, the last track of that kind seen: clip * SPRING_RIG_MAX_TRACKS + track
+// + 1 (0: none), so that a duplicate track is found in constant time.
+typedef int track_seen[SPRING_RIG_MAX_BONES * 3];
+
+static spring_result validate_track(const spring_rig_desc *d, rig_refs *refs, int *seen, int c, int t, spring_error *e)
 {
 	const spring_rig_clip_desc *cl = &d->clips[c];
 	const spring_rig_track *tr = &cl->tracks[t];
 	spring_error_step at[3] = {{SPRING_ELEMENT_CLIP, c}, {SPRING_ELEMENT_TRACK, t}, {SPRING_ELEMENT_KEY, 0}};
 	char q1[80], q2[80];
-	int bone = spring_rig_internal_find_bone(d, tr->bone);
+	int bone = spring_rig_internal_find_bone(d, refs, tr->bone);
 	spring_result r = check_ref(d, e, at, 2, "bone", tr->bone, bone, true);
 	if (r != SPRING_OK) {
 		return r;
@@ -350,14 +391,14 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "type is unknown (got %d)", (int)tr->type);
 	}
 	static const char *const type_names[] = {"rotate", "translate", "scale"};
-	for (int o = 0; o < t; o++) {
-		if (cl->tracks[o].type == tr->type && strcmp(cl->tracks[o].bone, tr->bone) == 0) {
-			fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
-			          Q(tr->bone), type_names[tr->type]);
-			spring_internal_error_other(e, SPRING_ELEMENT_TRACK, o);
-			return SPRING_ERROR_BAD_DEFINITION;
-		}
+	int *last = &seen[bone * 3 + (int)tr->type], from = c * SPRING_RIG_MAX_TRACKS;
+	if (*last > from) { // a track of this clip: the first earlier one of the same bone and kind
+		fail_path(e, SPRING_ERROR_BAD_DEFINITION, at, 2, "", "duplicate track: bone %s already has a %s track in this clip",
+		          Q(tr->bone), type_names[tr->type]);
+		spring_internal_error_other(e, SPRING_ELEMENT_TRACK, *last - 1 - from);
+		return SPRING_ERROR_BAD_DEFINITION;
 	}
+	*last = from + t + 1;
 	if (tr->key_count < 1 || tr->key_count > SPRING_RIG_MAX_KEYS || !tr->keys) {
 		return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, at, 2, "keys", "a track needs 1..%d keys (got %d)", SPRING_RIG_MAX_KEYS,
 		                 tr->keys ? tr->key_count : 0);
@@ -410,8 +451,11 @@ static spring_result validate_track(const spring_rig_desc *d, int c, int t, spri
 	return SPRING_OK;
 }
 
-static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
+static spring_result validate_clips(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
 {
+	track_seen seen;
+	memset(seen, 0, sizeof seen);
+	size_t keys = 0; // of the clips so far: at most SPRING_RIG_MAX_TOTAL_KEYS + 2048 * 65536, no wrap
 	for (int c = 0; c < d->clip_count; c++) {
 		const spring_rig_clip_desc *cl = &d->clips[c];
 		spring_result r = CHECK_LIST_NAME(e, "clip", "clip", d->clips, spring_rig_clip_desc, c);
@@ -433,8 +477,19 @@ static spring_result validate_clips(const spring_rig_desc *d, spring_error *e)
 			                                "event_count must be in 0..%d with events given (got %d)", SPRING_RIG_MAX_EVENTS,
 			                                cl->event_count);
 		}
+		// The total first, before any of this clip's keys is looked at (each count is checked by
+		// validate_track).
 		for (int t = 0; t < cl->track_count; t++) {
-			r = validate_track(d, c, t, e);
+			int n = cl->tracks[t].key_count;
+			keys += n > 0 && n <= SPRING_RIG_MAX_KEYS ? (size_t)n : 0u;
+		}
+		if (keys > SPRING_RIG_MAX_TOTAL_KEYS) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "clip", c, "track_count",
+			                                "the clips up to this one hold %zu keys in all, more than the %d a rig takes", keys,
+			                                SPRING_RIG_MAX_TOTAL_KEYS);
+		}
+		for (int t = 0; t < cl->track_count; t++) {
+			r = validate_track(d, refs, seen, c, t, e);
 			if (r != SPRING_OK) {
 				return r;
 			}
@@ -650,50 +705,90 @@ static double track_extent(const spring_rig_track *tr, int component)
 	return most;
 }
 
-double spring_rig_internal_reach(const spring_rig_desc *d, const rig_refs *refs, int *far_bone)
+double spring_rig_internal_reach(const spring_rig_desc *d, rig_refs *refs, int *far_bone, double *chain_reach)
 {
 	// Per bone, bounds on its world scale and on its pivot's distance from the root; the tip adds
 	// scale * length. Rotations (clips, IK, chains) never change a distance.
-	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], reach = 0.0;
+	// Each bone's own bounds first (setup, then every track of it, in one pass over the tracks:
+	// fmax does not depend on the order), then down the hierarchy.
+	double scale[SPRING_RIG_MAX_BONES], pivot[SPRING_RIG_MAX_BONES], far_of[SPRING_RIG_MAX_BONES], reach = 0.0;
+	double own_scale[SPRING_RIG_MAX_BONES], own_x[SPRING_RIG_MAX_BONES], own_y[SPRING_RIG_MAX_BONES];
 	*far_bone = -1;
 	for (int i = 0; i < d->bone_count; i++) {
-		const spring_rig_bone_desc *b = &d->bones[i];
-		spring_xform2 setup = spring_rig_internal_clean_xform(b->setup);
-		double s = fmax(fabs((double)setup.scale.x), fabs((double)setup.scale.y));
-		double ox = fabs((double)setup.position.x), oy = fabs((double)setup.position.y);
-		for (int c = 0; c < d->clip_count; c++) {
-			for (int t = 0; t < d->clips[c].track_count; t++) {
-				const spring_rig_track *tr = &d->clips[c].tracks[t];
-				if (spring_rig_internal_find_bone(d, tr->bone) != i) {
-					continue;
-				}
-				if (tr->type == SPRING_RIG_TRACK_SCALE) {
-					s = fmax(s, fmax(fabs((double)setup.scale.x) * track_extent(tr, 0),
-					                 fabs((double)setup.scale.y) * track_extent(tr, 1)));
-				} else if (tr->type == SPRING_RIG_TRACK_TRANSLATE) {
-					ox = fmax(ox, fabs((double)setup.position.x) + track_extent(tr, 0));
-					oy = fmax(oy, fabs((double)setup.position.y) + track_extent(tr, 1));
-				}
+		spring_xform2 setup = spring_rig_internal_clean_xform(d->bones[i].setup);
+		own_scale[i] = fmax(fabs((double)setup.scale.x), fabs((double)setup.scale.y));
+		own_x[i] = fabs((double)setup.position.x);
+		own_y[i] = fabs((double)setup.position.y);
+	}
+	for (int c = 0; c < d->clip_count; c++) {
+		for (int t = 0; t < d->clips[c].track_count; t++) {
+			const spring_rig_track *tr = &d->clips[c].tracks[t];
+			int i = spring_rig_internal_find_bone(d, refs, tr->bone);
+			spring_xform2 setup = spring_rig_internal_clean_xform(d->bones[i].setup);
+			if (tr->type == SPRING_RIG_TRACK_SCALE) {
+				own_scale[i] = fmax(own_scale[i], fmax(fabs((double)setup.scale.x) * track_extent(tr, 0),
+				                                       fabs((double)setup.scale.y) * track_extent(tr, 1)));
+			} else if (tr->type == SPRING_RIG_TRACK_TRANSLATE) {
+				own_x[i] = fmax(own_x[i], fabs((double)setup.position.x) + track_extent(tr, 0));
+				own_y[i] = fmax(own_y[i], fabs((double)setup.position.y) + track_extent(tr, 1));
 			}
 		}
+	}
+	for (int i = 0; i < d->bone_count; i++) {
+		const spring_rig_bone_desc *b = &d->bones[i];
+		double s = own_scale[i], ox = own_x[i], oy = own_y[i];
 		int p = refs->parent[i];
 		double parent_scale = p < 0 ? 1.0 : scale[p];
 		pivot[i] = (p < 0 ? 0.0 : pivot[p]) + parent_scale * sqrt(ox * ox + oy * oy);
 		scale[i] = parent_scale * s;
 		double far = pivot[i] + scale[i] * (double)b->length;
+		far_of[i] = far;
 		reach = fmax(reach, far);
 		if (*far_bone < 0 && !(far <= (double)SPRING_RIG_MAX_REACH)) {
 			*far_bone = i;
 		}
 	}
+	for (int c = 0; chain_reach && c < d->chain_count; c++) {
+		int bones[SPRING_RIG_MAX_BONES];
+		int n = spring_rig_internal_range_bones(refs->parent, d->bone_count, refs->chain[c][0], refs->chain[c][1], bones,
+		                                        SPRING_RIG_MAX_BONES);
+		chain_reach[c] = 0.0;
+		for (int k = 0; k < n; k++) {
+			chain_reach[c] = fmax(chain_reach[c], far_of[bones[k]]);
+		}
+	}
 	return reach;
 }
 
-bool spring_rig_internal_root_fits(spring_xform2 root, double reach)
+int spring_rig_internal_placement(spring_xform2 root, double reach, const double *chain_reach, int chain_count, double *far)
 {
 	double position = sqrt((double)root.position.x * root.position.x + (double)root.position.y * root.position.y);
 	double scale = fmax(fabs((double)root.scale.x), fabs((double)root.scale.y));
-	return position + scale * reach <= (double)SPRING_RIG_MAX_REACH;
+	for (int c = 0; c < chain_count; c++) {
+		*far = position + scale * chain_reach[c];
+		if (!(*far <= (double)SPRING_RIG_CHAIN_MAX_REACH)) {
+			return c;
+		}
+	}
+	*far = position + scale * reach;
+	return *far <= (double)SPRING_RIG_MAX_REACH ? RIG_PLACEMENT_FITS : RIG_PLACEMENT_REACH;
+}
+
+spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
+                                                  const char *chain_name)
+{
+	if (misfit >= 0) {
+		char q1[80];
+		// At the root (what is refused), the chain named in the message.
+		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
+		                                "root (%.9g, %.9g) carries chain %s up to %.9g units from the origin; a chain's "
+		                                "bones may reach at most %.9g (the chains' coordinate range)",
+		                                (double)root.position.x, (double)root.position.y, Q(chain_name), far,
+		                                (double)SPRING_RIG_CHAIN_MAX_REACH);
+	}
+	return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
+	                                "root (%.9g, %.9g) places bones up to %.3g units away; at most %g", (double)root.position.x,
+	                                (double)root.position.y, far, (double)SPRING_RIG_MAX_REACH);
 }
 
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e)
@@ -737,7 +832,7 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 		r = validate_bones(d, refs, e);
 	}
 	if (r == SPRING_OK) {
-		r = validate_clips(d, e);
+		r = validate_clips(d, refs, e);
 	}
 	if (r == SPRING_OK) {
 		r = validate_iks(d, refs, e);
@@ -747,7 +842,8 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 	}
 	if (r == SPRING_OK) {
 		int far = -1;
-		double reach = spring_rig_internal_reach(d, refs, &far);
+		double chain_reach[SPRING_RIG_MAX_CHAINS];
+		double reach = spring_rig_internal_reach(d, refs, &far, chain_reach);
 		if (far >= 0) {
 			char q1[80];
 			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "bone", far, "setup",
@@ -755,10 +851,11 @@ spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *r
 			                                "hierarchy); at most %g",
 			                                Q(d->bones[far].name), reach, (double)SPRING_RIG_MAX_REACH);
 		}
-		if (!spring_rig_internal_root_fits(spring_rig_internal_clean_xform(d->root), reach)) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
-			                                "root places bones up to %.3g units away; at most %g", reach,
-			                                (double)SPRING_RIG_MAX_REACH);
+		spring_xform2 root = spring_rig_internal_clean_xform(d->root);
+		double far_at;
+		int misfit = spring_rig_internal_placement(root, reach, chain_reach, d->chain_count, &far_at);
+		if (misfit != RIG_PLACEMENT_FITS) {
+			return spring_rig_internal_placement_error(e, root, misfit, far_at, misfit >= 0 ? d->chains[misfit].name : NULL);
 		}
 	}
 	return r;

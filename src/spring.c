@@ -5,6 +5,8 @@
 //
 // All coefficient work is done in double with the library's own transcendental functions
 // (detmath.c), so results are bit-identical across compilers; states are stored as float.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/spring.h"
 
 #include "base_internal.h"

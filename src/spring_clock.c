@@ -8,6 +8,8 @@
 // SPRING_CLOCK_TICKS_PER_STEP times the step rate: 24, 25, 30, 50, 60, 90, 120, 144, 165, 240 fps
 // and more, for any whole step rate) runs exactly floor(total time / step) steps: the float
 // rounding of 1/24 s or 1/120 s is far below half a tick and vanishes in the rounding.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/spring.h"
 
 #include "base_internal.h"

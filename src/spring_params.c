@@ -5,6 +5,8 @@
 //
 // Coefficients are computed in double with the library's own transcendental functions, so they
 // are bit-identical across compilers.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/spring.h"
 
 #include "base_internal.h"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The three objective checks (energy, rest, envelope across frame rates).
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "spring/verify.h"
 
 #include <math.h>

@@ -16,6 +16,8 @@
 // 8. a seeded fuzz over valid and out-of-range input.
 #include "spring/spring.h"
 
+#include "base_internal.h"
+
 #include "random.h"
 #include "test_macros.h"
 
@@ -1590,9 +1592,27 @@ static int test_fuzz_params(void)
 	return 0;
 }
 
+// The byte counts of every layout (base_internal.h) saturate instead of wrapping, on either side
+// of SIZE_MAX, and a block fits up to PTRDIFF_MAX bytes and not one more.
+static int test_layout_sizes_saturate(void)
+{
+	ENSURE(spring_internal_size_add(SIZE_MAX - 2u, 2u) == SIZE_MAX - 0u &&
+	       spring_internal_size_add(SIZE_MAX - 2u, 1u) == SIZE_MAX - 1u);
+	ENSURE(spring_internal_size_add(SIZE_MAX - 2u, 3u) == SIZE_MAX && spring_internal_size_add(SIZE_MAX, SIZE_MAX) == SIZE_MAX);
+	ENSURE(spring_internal_size_mul(SIZE_MAX / 3u, 3u) == SIZE_MAX / 3u * 3u &&
+	       spring_internal_size_mul(SIZE_MAX / 3u + 1u, 3u) == SIZE_MAX);
+	ENSURE(spring_internal_size_mul(SIZE_MAX, 0u) == 0u && spring_internal_size_mul(0u, SIZE_MAX) == 0u);
+	ENSURE(spring_internal_size_mul((size_t)1 << (sizeof(size_t) * 4u), (size_t)1 << (sizeof(size_t) * 4u)) == SIZE_MAX);
+	ENSURE(spring_internal_align16(SIZE_MAX - 30u) == SIZE_MAX - 15u && spring_internal_align16(SIZE_MAX - 14u) == SIZE_MAX);
+	ENSURE(spring_internal_align16(17u) == 32u && spring_internal_align16(16u) == 16u);
+	ENSURE(spring_internal_size_fits((size_t)PTRDIFF_MAX) && !spring_internal_size_fits((size_t)PTRDIFF_MAX + 1u));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
+	RUN_TEST(test_layout_sizes_saturate);
 	RUN_TEST(test_params_valid_baselines);
 	RUN_TEST(test_params_corpus);
 	RUN_TEST(test_step_bad_input);

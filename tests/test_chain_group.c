@@ -8,6 +8,8 @@
 #include "spring/chain.h"
 #include "test_macros.h"
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -667,6 +669,44 @@ static int test_group_bad_input(void)
 	return 0;
 }
 
+// Sizes never wrap: 27 bones x 990,466 chains (both in range) need about 4.3e9 bytes, which a
+// 32-bit size_t wrapped to 9,120 (create then wrote out of bounds). Where the block fits
+// (64-bit) it is sized in full; where it does not (wasm32) it is refused, and the largest group
+// that fits there is accepted.
+static int test_group_sizes_never_wrap(void)
+{
+	enum { N = 27, CHAINS_BIG = 990466 };
+	static spring_chain_bone_desc bones[N];
+	spring_chain_desc d = scene_tail_desc(bones, N);
+	size_t a = spring_chain_group_memory_size(&d, 1000), b = spring_chain_group_memory_size(&d, 2000);
+	ENSURE(a > 0 && b > a);
+	double per_chain = (double)(b - a) / 1000.0, want = per_chain * (CHAINS_BIG - 1000) + (double)a;
+	ENSURE_MSG(want > 4.0e9, "%g", want);
+	size_t big = spring_chain_group_memory_size(&d, CHAINS_BIG);
+	spring_chain_group *g = NULL;
+	spring_error e;
+	if (want <= (double)PTRDIFF_MAX) {
+		ENSURE_MSG(big > 0 && (double)big >= want * 0.98 && (double)big <= want * 1.02, "%zu for %g", big, want);
+	} else {
+		ENSURE_MSG(big == 0, "%zu", big);
+		ENSURE(spring_chain_group_create(&d, CHAINS_BIG, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
+		ENSURE_MSG(strstr(e.message, "990466 chains of 27 bones") != NULL, "%s", e.message);
+		static _Alignas(16) unsigned char small[64];
+		ENSURE(spring_chain_group_init(&d, CHAINS_BIG, small, SIZE_MAX, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
+		// The largest count whose block fits this target is sized, not refused.
+		int fit = (int)(((double)PTRDIFF_MAX - (double)a) / per_chain * 0.99);
+		size_t near = spring_chain_group_memory_size(&d, fit);
+		ENSURE_MSG(near > (size_t)PTRDIFF_MAX / 100u * 98u && near <= (size_t)PTRDIFF_MAX, "%d chains: %zu", fit, near);
+	}
+	// The most chains of the most bones: sized in full or refused, never a wrapped size.
+	static spring_chain_bone_desc most[SPRING_CHAIN_MAX_BONES];
+	spring_chain_desc m = scene_tail_desc(most, SPRING_CHAIN_MAX_BONES);
+	size_t top = spring_chain_group_memory_size(&m, SPRING_CHAIN_GROUP_MAX_CHAINS);
+	double lower = (double)SPRING_CHAIN_GROUP_MAX_CHAINS * SPRING_CHAIN_MAX_BONES * per_chain / N * 0.8;
+	ENSURE_MSG(lower > (double)PTRDIFF_MAX ? top == 0 : (double)top >= lower, "%zu, %g", top, lower);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -680,5 +720,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_bad_input);
+	RUN_TEST(test_group_sizes_never_wrap);
 	return TEST_SUMMARY();
 }

@@ -938,6 +938,53 @@ static int test_write_planted_symlink_not_followed(void)
 	return 0;
 }
 
+// An output never replaces an input: `simulate rig.json --svg rig.json` replaced the rig with the
+// picture, and so did a symbolic link or another name of it; refused (status 2, the input named,
+// nothing written), and another output works. A dangling symbolic link as the output said only
+// "No such file or directory": the message says it is a link to a missing file.
+static int test_write_never_over_an_input(void)
+{
+	clean_work();
+	char rig[1024], link[1024], dangling[1024], other[1024];
+	char *original = read_all(SPRING_SOURCE_DIR "/tests/cli/rigs/tail.json", NULL);
+	ENSURE(original && write_all(work_path(rig, sizeof rig, "rig.json"), original) == 0);
+	ENSURE(symlink("rig.json", work_path(link, sizeof link, "link.svg")) == 0);
+	const char *outputs[][2] = {{"rig.json", "rig.json"}, {"rig.json", "link.svg"}, {"link.svg", "./rig.json"}};
+	for (int i = 0; i < 3; i++) {
+		const char *args[] = {"simulate", outputs[i][0], "--seconds", "0.1", "--svg", outputs[i][1], NULL};
+		run_result r;
+		ENSURE(run_in_work(args, &r) == 0);
+		ENSURE_MSG(r.status == 2 && one_line(r.err) && strstr(r.err, "refusing to write") &&
+		               strstr(r.err, "it is the input file"),
+		           "%s over %s: status %d: %s", outputs[i][1], outputs[i][0], r.status, r.err);
+		ENSURE(i != 1 || strstr(r.err, "(through a symbolic link)"));
+		run_free(&r);
+		char *now = read_all(rig, NULL);
+		ENSURE_MSG(now && strcmp(now, original) == 0, "the input was %s", now ? "overwritten" : "removed");
+		free(now);
+		ENSURE(no_temporary_left());
+	}
+	ENSURE(symlink("missing/out.svg", work_path(dangling, sizeof dangling, "dangling.svg")) == 0);
+	const char *args[] = {"simulate", "rig.json", "--seconds", "0.1", "--svg", "dangling.svg", NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == 2 && one_line(r.err) &&
+	               strstr(r.err, "is a symbolic link to 'missing/out.svg', which does not exist") &&
+	               !strstr(r.err, "No such file"),
+	           "status %d: %s", r.status, r.err);
+	run_free(&r);
+	const char *fine[] = {"simulate", "rig.json", "--seconds", "0.1", "--svg", "other.svg", NULL};
+	ENSURE(run_in_work(fine, &r) == 0);
+	ENSURE_MSG(r.status == 0, "status %d: %s", r.status, r.err);
+	run_free(&r);
+	char *svg = read_all(work_path(other, sizeof other, "other.svg"), NULL);
+	ENSURE(svg && strstr(svg, "</svg>"));
+	free(svg);
+	free(original);
+	clean_work();
+	return 0;
+}
+
 static int test_write_foreign_tmp_untouched(void)
 {
 	clean_work();
@@ -1319,6 +1366,26 @@ static int test_verify_fails_undamped(void)
 	return 0;
 }
 
+// --teleport-by past where the rig's chains can step is refused, naming the chain and the limit
+// (tests/cli/bad_input.txt); before, 2e6,0 passed and every update after it failed. The farthest
+// offset the library takes runs to the end.
+static int test_teleport_within_chains(void)
+{
+	// tail.json's chain "ear" reaches 134 units from its root (the clips' translations included),
+	// "tail" 120: 998,866 is the farthest offset along x.
+	const char *near[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998866,0", NULL};
+	run_result r;
+	ENSURE(run_in_work(near, &r) == 0);
+	ENSURE_MSG(r.status == 0 && r.err_len == 0, "status %d: %s", r.status, r.err);
+	run_free(&r);
+	const char *far[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998867,0", NULL};
+	ENSURE(run_in_work(far, &r) == 0);
+	ENSURE_MSG(r.status == 2 && strstr(r.err, "chain \"ear\" up to 999001 units") && strstr(r.err, "at most 999000"),
+	           "status %d: %s", r.status, r.err);
+	run_free(&r);
+	return 0;
+}
+
 static int test_help_everywhere(void)
 {
 	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
@@ -1619,6 +1686,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_fuzz_argv);
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
+	RUN_TEST(test_teleport_within_chains);
 	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);
@@ -1627,6 +1695,7 @@ int main(int argc, char **argv)
 	// Each write test starts by emptying the work directory and leaves its files (removed below).
 	RUN_TEST(test_write_planted_symlink_not_followed);
 	RUN_TEST(test_write_foreign_tmp_untouched);
+	RUN_TEST(test_write_never_over_an_input);
 	RUN_TEST(test_write_device_stays_device);
 	RUN_TEST(test_write_long_names);
 	RUN_TEST(test_write_fifo_in_place);

@@ -2,6 +2,7 @@
 // spring_rig: clips -> IK -> world -> springs, per fixed step; keyframes, IK, pause, time scale,
 // teleport, events, memory and bad definitions.
 #include "random.h"
+#include "rig_internal.h"
 #include "scenes.h"
 #include "spring/rig.h"
 #include "spring/verify.h"
@@ -815,6 +816,196 @@ static int test_reach_stays_finite(void)
 	return 0;
 }
 
+// Every count in range, the keys of all tracks together too many: 64 clips x 1,024 tracks (342
+// bones, a rotate, translate and scale track each) x 65,536 keys (one key array per kind) is 2^32
+// keys, which an int sum wrapped to 0 (memory size 1.1 MB, create wrote out of bounds). Refused
+// before a key is looked at; the limit itself is accepted and sized in full.
+static int test_total_keys_bound(void)
+{
+	enum { PER_TRACK = SPRING_RIG_MAX_KEYS, TRACKS = 1024, CLIPS = SPRING_RIG_MAX_CLIPS, BONES = (TRACKS + 2) / 3 };
+	static spring_rig_key keys[3][PER_TRACK];
+	static spring_rig_track tracks[TRACKS + 1];
+	static spring_rig_clip_desc clips[CLIPS];
+	static char clip_names[CLIPS][8];
+	static spring_rig_bone_desc bones[BONES];
+	static char bone_names[BONES][8];
+	for (int k = 0; k < PER_TRACK; k++) {
+		for (int kind = 0; kind < 3; kind++) {
+			float v = kind == SPRING_RIG_TRACK_SCALE ? 1.0f : 0.0f;
+			keys[kind][k] = (spring_rig_key){(float)k / PER_TRACK, {v, v}, SPRING_RIG_CURVE_LINEAR, {0}};
+		}
+	}
+	for (int b = 0; b < BONES; b++) {
+		snprintf(bone_names[b], sizeof bone_names[b], "b%d", b);
+		bones[b] = (spring_rig_bone_desc){0};
+		bones[b].name = bone_names[b];
+		bones[b].length = 1.0f;
+		bones[b].setup = scene_xform2(0, 0, 0);
+	}
+	for (int t = 0; t <= TRACKS; t++) {
+		int kind = t % 3;
+		tracks[t] = (spring_rig_track){bone_names[t / 3 % BONES], (spring_rig_track_type)kind, PER_TRACK, keys[kind]};
+	}
+	for (int c = 0; c < CLIPS; c++) {
+		snprintf(clip_names[c], sizeof clip_names[c], "c%d", c);
+		clips[c] = (spring_rig_clip_desc){clip_names[c], 1.0f, 0, TRACKS, tracks, 0, NULL};
+	}
+	spring_rig_desc d = {0};
+	d.bone_count = BONES;
+	d.bones = bones;
+	d.clip_count = CLIPS;
+	d.clips = clips;
+	d.root = scene_xform2(0, 0, 0);
+	spring_rig *rig = NULL;
+	spring_error err;
+	ENSURE(spring_rig_memory_size(&d) == 0);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE && rig == NULL);
+	ENSURE_MSG(strstr(err.message, "16777216") != NULL, "%s", err.message);
+	// The limit reached: 256 tracks of 65,536 keys in one clip (2^24 keys, 512 MiB of them).
+	d.clip_count = 1;
+	clips[0].track_count = SPRING_RIG_MAX_TOTAL_KEYS / PER_TRACK;
+	size_t size = spring_rig_memory_size(&d);
+	ENSURE_MSG(spring_rig_init(&d, NULL, 0, &rig, &err) == SPRING_ERROR_INVALID_ARGUMENT && strstr(err.message, "bytes"), "%s",
+	           err.message);
+	ENSURE_MSG(size >= (size_t)SPRING_RIG_MAX_TOTAL_KEYS * sizeof(spring_rig_key), "%zu: %s", size, err.message);
+	// One key past it, in a second clip.
+	tracks[TRACKS].key_count = 1;
+	clips[1] = (spring_rig_clip_desc){"c1", 1.0f, 0, 1, &tracks[TRACKS], 0, NULL};
+	d.clip_count = 2;
+	ENSURE(spring_rig_memory_size(&d) == 0);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE && rig == NULL);
+	ENSURE_MSG(spring_error_innermost(&err).element == SPRING_ELEMENT_CLIP && spring_error_innermost(&err).index == 1, "%s",
+	           err.message);
+	return 0;
+}
+
+// A rig never gets stuck: its chains take coordinates only up to SPRING_CHAIN_MAX_COORDINATE, so a
+// rig with chains is placed only where every chain bone stays within SPRING_RIG_CHAIN_MAX_REACH.
+// Before, set_root took a root 2e6 units out (within the 1e12 reach) and every later update
+// returned OUT_OF_RANGE while advancing the clock, the clip and the bones.
+static int test_placement_within_chains(void)
+{
+	spring_rig_desc d = character(1, 1);
+	size_t size = spring_rig_memory_size(&d);
+	unsigned char *mem = aligned_alloc(16, (size + 15) / 16 * 16), *copy = malloc(size);
+	ENSURE(mem && copy);
+	spring_rig *rig;
+	ENSURE(spring_rig_init(&d, mem, size, &rig, NULL) == SPRING_OK);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	}
+	// 2e6 units out: refused by set_root and teleport, nothing changed, the chain and limit named.
+	memcpy(copy, mem, size);
+	spring_xform2 far = scene_xform2(2e6f, 0.0f, 0.0f);
+	ENSURE(spring_rig_set_root(rig, far) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_teleport(rig, far) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_error err;
+	ENSURE(spring_rig_check_root(rig, far, &err) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE_MSG(strstr(err.message, "\"tail\"") && strstr(err.message, "999000"), "%s", err.message);
+	ENSURE(strcmp(err.field, "root") == 0);
+	ENSURE(memcmp(copy, mem, size) == 0);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	// The bound on both sides: the farthest root along x that is taken, and the next float refused.
+	float lo = 0.0f, hi = 2e6f;
+	while (nextafterf(lo, hi) < hi) {
+		float mid = lo + (hi - lo) * 0.5f;
+		mid = mid > lo && mid < hi ? mid : nextafterf(lo, hi);
+		*(spring_rig_check_root(rig, scene_xform2(mid, 0.0f, 0.0f), NULL) == SPRING_OK ? &lo : &hi) = mid;
+	}
+	ENSURE_MSG(lo > 9e5f && lo < (float)SPRING_RIG_CHAIN_MAX_REACH, "%.9g", (double)lo);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(hi, 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_teleport(rig, scene_xform2(lo, 0.0f, 0.0f)) == SPRING_OK);
+	// At the limit, walking (clip translations included) and turning, every update steps.
+	for (int f = 0; f < 600; f++) {
+		spring_xform2 root = scene_xform2(lo, 0.0f, (float)f * 0.05f);
+		ENSURE(spring_rig_set_root(rig, root) == SPRING_OK);
+		ENSURE_MSG(spring_rig_update(rig, f % 9 == 4 ? 0.1f : 1.0f / 60.0f) == SPRING_OK, "frame %d", f);
+	}
+	spring_xform2 w[B_COUNT];
+	ENSURE(spring_rig_get_world(rig, w, B_COUNT) == SPRING_OK);
+	for (int i = 0; i < B_COUNT; i++) {
+		ENSURE(spring_is_finite(w[i].position.x) && fabsf(w[i].position.x) <= SPRING_CHAIN_MAX_COORDINATE);
+	}
+	// A refused update changes nothing, whatever refuses it: a root from elsewhere (a block
+	// written by hand) 2e6 units out is refused before the clock, the clip or a bone moves.
+	rig->root_input = far;
+	memcpy(copy, mem, size);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_rig_update(rig, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(memcmp(copy, mem, size) == 0);
+	free(copy);
+	free(mem);
+	// A description placed past the chains' limit is refused at creation, naming the chain; the
+	// same rig without chains goes up to SPRING_RIG_MAX_REACH.
+	d.root = far;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE_MSG(strstr(err.message, "\"tail\"") && strstr(err.message, "999000"), "%s", err.message);
+	d.root = scene_xform2(lo, 0.0f, 0.0f);
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.5f) == SPRING_OK);
+	spring_rig_destroy(rig);
+	d = character(1, 0);
+	d.root = far;
+	ENSURE(spring_rig_create(&d, &rig, &err) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 0.5f) == SPRING_OK);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(9e11f, 0.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_rig_set_root(rig, scene_xform2(1e12f, 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
+// Validating a description costs work linear in its size: every bone reference is found through
+// a name index built once (rig_refs.name_compares counts the string comparisons). Four times the
+// bones and four times the tracks per clip: about four times the comparisons (they were
+// bones x tracks for the reach check alone, 64 times as many here, and tracks^2 for duplicates).
+static int count_name_compares(int bones, int tracks, unsigned long *out)
+{
+	static spring_rig_bone_desc b[SPRING_RIG_MAX_BONES];
+	static char names[SPRING_RIG_MAX_BONES][16];
+	static spring_rig_track tr[SPRING_RIG_MAX_TRACKS];
+	static spring_rig_clip_desc clips[4];
+	static const spring_rig_key key[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                      {0.0f, {1.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                      {0.0f, {1.0f, 1.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	for (int i = 0; i < bones; i++) {
+		snprintf(names[i], sizeof names[i], "b%d", i);
+		b[i] = (spring_rig_bone_desc){0};
+		b[i].name = names[i];
+		b[i].parent = i ? names[i - 1] : NULL;
+		b[i].length = 1.0f;
+		b[i].setup = scene_xform2(i ? 1.0f : 0.0f, 0.0f, 0.0f);
+	}
+	for (int t = 0; t < tracks; t++) {
+		tr[t] = (spring_rig_track){names[t / 3 % bones], (spring_rig_track_type)(t % 3), 1, &key[t % 3]};
+	}
+	for (int c = 0; c < 4; c++) {
+		clips[c] = (spring_rig_clip_desc){c == 0 ? "c0" : c == 1 ? "c1" : c == 2 ? "c2" : "c3", 1.0f, 0, tracks, tr, 0, NULL};
+	}
+	spring_rig_desc d = {0};
+	d.bone_count = bones;
+	d.bones = b;
+	d.clip_count = 4;
+	d.clips = clips;
+	rig_refs refs;
+	ENSURE(spring_rig_internal_validate(&d, &refs, NULL) == SPRING_OK);
+	*out = refs.name_compares;
+	spring_rig *rig;
+	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
+static int test_validation_linear(void)
+{
+	unsigned long one = 0, four = 0;
+	ENSURE(count_name_compares(86, 256, &one) == 0 && count_name_compares(344, 1024, &four) == 0);
+	printf("    %lu name comparisons, then %lu for four times the description (x%.2f)\n", one, four, (double)four / (double)one);
+	ENSURE(one >= 86 + 4 * 256); // every reference is looked up
+	ENSURE_MSG((double)four <= 8.0 * (double)one, "%lu then %lu", one, four);
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -1117,6 +1308,9 @@ int main(int argc, char **argv)
 	RUN_TEST(test_rig_comes_to_rest);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_bad_definitions);
+	RUN_TEST(test_total_keys_bound);
+	RUN_TEST(test_placement_within_chains);
+	RUN_TEST(test_validation_linear);
 	RUN_TEST(test_determinism_golden);
 	return TEST_SUMMARY();
 }

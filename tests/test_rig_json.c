@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SPRING_SOURCE_DIR
@@ -485,6 +486,78 @@ static int test_generated_limits(void)
 		ENSURE(strlen(spring_rig_bone_name(rig, 0)) == 63);
 		spring_rig_destroy(rig);
 	}
+	return 0;
+}
+
+// A rig file placed where its chains cannot step is refused at "$.root", naming the chain and the
+// limit; before, one at the documented maximum (x 1e6) loaded and every update failed. The
+// farthest placement that loads steps for 3 s.
+static int test_root_within_chains(void)
+{
+	const char *fmt = "{\"format\": \"libspring-rig\", \"version\": 1, \"root\": {\"x\": %.9g}, \"bones\": ["
+					  "{\"name\": \"body\", \"length\": 30, \"y\": 50}, {\"name\": \"t1\", \"parent\": \"body\", "
+					  "\"length\": 12, \"rotation\": 180}, {\"name\": \"t2\", \"parent\": \"t1\", \"length\": 10, \"x\": 12}], "
+					  "\"chains\": [{\"name\": \"tail\", \"type\": \"angle\", \"first\": \"t1\", \"last\": \"t2\", "
+					  "\"gravity\": [0, -50]}]}";
+	char json[1024];
+	snprintf(json, sizeof json, fmt, 1e6);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "carries chain \"tail\"") == 0);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "at most 999000") == 0);
+	// The chain's bones reach 50 + 12 + 10 units from the root (the body, not in the chain, 80):
+	// the root may go to 999000 less that.
+	double reach = 72.0;
+	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach - 0.01);
+	spring_rig *rig = SENTINEL;
+	spring_rig_file_error e;
+	ENSURE_MSG(spring_rig_load_json(json, strlen(json), "near.json", &rig, &e) == SPRING_OK, "%s", e.message);
+	for (int f = 0; f < 180; f++) {
+		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE(world_is_finite(rig));
+	spring_rig_destroy(rig);
+	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach + 0.1);
+	ENSURE(load_json_expect(json, "far.json", "$.root", "carries chain \"tail\"") == 0);
+	return 0;
+}
+
+// Loading costs time linear in the file's size (docs/rig-format.md): a file four times larger
+// (four times the bones, four times the tracks per clip) loads in about four times the time. The
+// reach check once compared names bones^2 x tracks times (a 4.2 MB file of 343 bones and 64 clips
+// of 1,024 tracks took 54 s): 64 times the work for this scaling; name lookups by a linear scan
+// gave x10.4. The best of five loads each, and a bound of 10: no absolute time is asserted.
+static double load_seconds(const char *json)
+{
+	double best = INFINITY;
+	for (int rep = 0; rep < 5; rep++) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		spring_rig *rig = SENTINEL;
+		spring_rig_file_error e;
+		spring_result r = spring_rig_load_json(json, strlen(json), "scaled.json", &rig, &e);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (r != SPRING_OK) {
+			fprintf(stderr, "  scaled rig failed: %s\n", e.message);
+			return -1.0;
+		}
+		spring_rig_destroy(rig);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		best = s < best ? s : best;
+	}
+	return best;
+}
+
+static int test_load_time_linear(void)
+{
+	char *one = generate(86, 4, 256, 0), *four = generate(344, 4, 1024, 0);
+	ENSURE(one && four);
+	double ratio_size = (double)strlen(four) / (double)strlen(one);
+	double t1 = load_seconds(one), t4 = load_seconds(four);
+	free(one);
+	free(four);
+	ENSURE(t1 > 0.0 && t4 > 0.0);
+	printf("    x%.2f the bytes: %.2f ms, then %.2f ms (x%.2f)\n", ratio_size, t1 * 1e3, t4 * 1e3, t4 / t1);
+	ENSURE(ratio_size > 3.8 && ratio_size < 4.2);
+	ENSURE_MSG(t4 / t1 < 10.0, "x%.1f the time for x%.1f the bytes", t4 / t1, ratio_size);
 	return 0;
 }
 
@@ -1150,6 +1223,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_corpus);
 	RUN_TEST(test_corpus_is_all_listed);
 	RUN_TEST(test_generated_limits);
+	RUN_TEST(test_root_within_chains);
+	RUN_TEST(test_load_time_linear);
 	RUN_TEST(test_file_errors);
 	RUN_TEST(test_sample_character);
 	RUN_TEST(test_sample_undulation);

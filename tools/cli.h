@@ -90,8 +90,12 @@ const char *cli_clean(char *buf, size_t size, const char *s);
 /// a link), synced, then renamed over it, keeping an existing file's permissions. Anything else
 /// (a device, a FIFO, a symbolic link, followed) is written in place. On failure, or when SIGINT,
 /// SIGTERM, SIGHUP or SIGXFSZ stops the command, the temporary is removed; on failure the error is
-/// printed and CLI_USAGE returned.
+/// printed and CLI_USAGE returned. A path that is (after following links) a file the command read
+/// (cli_note_input) is refused, and so is a dangling symbolic link, each with what is wrong.
 int cli_write_file(const char *command, const char *path, const sbuf *content);
+/// Records that the command reads the file at `path` (its device and inode, links followed), so
+/// that cli_write_file never writes over it.
+void cli_note_input(const char *path);
 /// Writes `content` to stdout; CLI_USAGE (message printed) when stdout fails.
 int cli_write_stdout(const char *command, const sbuf *content);
 /// The end of every command: writes `content` to stdout (cli_write_stdout), frees it and returns

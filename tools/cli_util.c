@@ -587,6 +587,57 @@ static int write_in_place(const char *path, const struct stat *st, const sbuf *c
 	return ok ? 0 : -1;
 }
 
+// The files the command reads (cli_note_input): never written over.
+enum { MAX_INPUTS = 8 };
+static struct {
+	dev_t dev;
+	ino_t ino;
+	char path[160];
+} g_inputs[MAX_INPUTS];
+static int g_input_count;
+
+void cli_note_input(const char *path)
+{
+	struct stat st;
+	if (g_input_count < MAX_INPUTS && stat(path, &st) == 0) {
+		g_inputs[g_input_count].dev = st.st_dev;
+		g_inputs[g_input_count].ino = st.st_ino;
+		cli_clean(g_inputs[g_input_count].path, sizeof g_inputs[g_input_count].path, path);
+		g_input_count++;
+	}
+}
+
+// What is wrong with writing to `path` before anything is written: it is an input (through a
+// link or another name), or a dangling link. CLI_OK when neither.
+static int check_target(const char *command, const char *path)
+{
+	char name[160], target[160];
+	struct stat link, st;
+	if (lstat(path, &link) != 0) {
+		return CLI_OK; // a new file (or an error the write reports)
+	}
+	int is_link = S_ISLNK(link.st_mode);
+	if (stat(path, &st) != 0) {
+		if (is_link && errno == ENOENT) {
+			char to[4096];
+			ssize_t n = readlink(path, to, sizeof to - 1);
+			to[n > 0 ? n : 0] = '\0';
+			return cli_error(command,
+			                 "cannot write '%s': it is a symbolic link to '%s', which does not exist (a link is not "
+			                 "followed to create a file: remove the link or name another output)",
+			                 cli_clean(name, sizeof name, path), cli_clean(target, sizeof target, to));
+		}
+		return CLI_OK;
+	}
+	for (int i = 0; i < g_input_count; i++) {
+		if (g_inputs[i].dev == st.st_dev && g_inputs[i].ino == st.st_ino) {
+			return cli_error(command, "refusing to write '%s': it is the input file '%s'%s; name another output",
+			                 cli_clean(name, sizeof name, path), g_inputs[i].path, is_link ? " (through a symbolic link)" : "");
+		}
+	}
+	return CLI_OK;
+}
+
 int cli_write_file(const char *command, const char *path, const sbuf *content)
 {
 	char name[160];
@@ -598,6 +649,9 @@ int cli_write_file(const char *command, const char *path, const sbuf *content)
 	}
 	if (path[0] == '\0') {
 		return cli_error(command, "empty output file name");
+	}
+	if (check_target(command, path) != CLI_OK) {
+		return CLI_USAGE;
 	}
 	struct stat link, st;
 	int r;

@@ -116,9 +116,10 @@ static int run(const char *cmd, rig_file *f, int clip, double fps, double second
 	for (int i = 1; i <= n; i++) {
 		double t0 = (double)(i - 1) / fps, t1 = (double)i / fps;
 		if (teleport && !teleported && t0 >= tele_at - 1e-9) {
-			if (rig_file_teleport(f, tx, ty) != 0) {
+			spring_error why;
+			if (rig_file_teleport(f, tx, ty, &why) != 0) {
 				sim_free(r);
-				return cli_error(cmd, "--teleport-by: the teleported root is not finite");
+				return cli_error(cmd, "--teleport-by %g,%g at %g s: %s", tx, ty, t0, spring_error_reason(&why));
 			}
 			r->offset_x[i] += tx;
 			r->offset_y[i] += ty;

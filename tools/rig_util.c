@@ -37,6 +37,7 @@ int rig_file_load(const char *command, const char *path, rig_file *out)
 		out->info = NULL;
 		return cli_error(command, "out of memory");
 	}
+	cli_note_input(path);
 	spring_result r = spring_rig_load_file_ex(path, &out->rig, out->info, err);
 	if (r != SPRING_OK) {
 		char shown[160];
@@ -123,12 +124,12 @@ void rig_bone_chains(const rig_file *f, int *out)
 	}
 }
 
-int rig_file_teleport(rig_file *f, double dx, double dy)
+int rig_file_teleport(rig_file *f, double dx, double dy, spring_error *error)
 {
 	spring_xform2 root = f->root;
 	root.position.x = (float)((double)root.position.x + dx);
 	root.position.y = (float)((double)root.position.y + dy);
-	if (spring_rig_teleport(f->rig, root) != SPRING_OK) {
+	if (spring_rig_check_root(f->rig, root, error) != SPRING_OK || spring_rig_teleport(f->rig, root) != SPRING_OK) {
 		return -1;
 	}
 	f->root = root;
@@ -144,7 +145,8 @@ spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported,
 	spring_rig_event ev[16];
 	int got = spring_rig_get_events(f->rig, ev, 16, NULL);
 	for (int e = 0; e < got; e++) {
-		if (strcmp(ev[e].name, "teleport") == 0 && rig_file_teleport(f, ev[e].value[0], ev[e].value[1]) == 0 && teleported) {
+		if (strcmp(ev[e].name, "teleport") == 0 && rig_file_teleport(f, ev[e].value[0], ev[e].value[1], NULL) == 0 &&
+		    teleported) {
 			teleported(context, ev[e].value[0], ev[e].value[1]);
 		}
 	}

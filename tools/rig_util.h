@@ -32,8 +32,9 @@ spring_vec2 rig_bone_tip(const rig_file *f, const spring_xform2 *world, int bone
 spring_vec2 rig_chain_tip(const rig_file *f, const spring_xform2 *world, int chain);
 /// Chain index of each bone (-1 when in none), `out` of bone_count entries.
 void rig_bone_chains(const rig_file *f, int *out);
-/// Teleports the rig by an offset (explicit: chains keep their shape and motion).
-int rig_file_teleport(rig_file *f, double dx, double dy);
+/// Teleports the rig by an offset (explicit: chains keep their shape and motion). Refused (-1,
+/// nothing changed): `error` (when not NULL) says why, as spring_rig_check_root does.
+int rig_file_teleport(rig_file *f, double dx, double dy, spring_error *error);
 
 /// Called after each teleport rig_file_update makes, with the offset.
 typedef void (*rig_teleport_fn)(void *context, double dx, double dy);

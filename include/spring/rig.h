@@ -31,6 +31,9 @@ extern "C" {
 #define SPRING_RIG_MAX_TRACKS 2048 ///< per clip
 #define SPRING_RIG_MAX_KEYS 65536  ///< per track
 #define SPRING_RIG_MAX_EVENTS 1024 ///< per clip
+/// Keys of every track of every clip together (2^24: 512 MiB of keys; each track within
+/// SPRING_RIG_MAX_KEYS). A rig may share one key array between tracks; its copy holds every key.
+#define SPRING_RIG_MAX_TOTAL_KEYS 16777216
 #define SPRING_RIG_MAX_IK 64
 #define SPRING_RIG_MAX_CHAINS 64
 #define SPRING_RIG_MAX_NAME 63 ///< bytes, excluding the terminator
@@ -42,6 +45,12 @@ extern "C" {
 /// 10, say) is refused at creation, naming the first such bone, and a root that would carry one
 /// beyond it is refused by spring_rig_set_root and spring_rig_teleport.
 #define SPRING_RIG_MAX_REACH 1e12f
+/// Largest distance from the origin any bone of a spring chain may reach, rig units: the chains
+/// take coordinates up to SPRING_CHAIN_MAX_COORDINATE (1e6), less 1,000 units left for the
+/// rounding of the bones' world transforms. A rig with chains is placed (its description's root,
+/// spring_rig_set_root, spring_rig_teleport) only where every bone of every chain, under any
+/// clip, stays within it; spring_rig_check_root says which chain would not.
+#define SPRING_RIG_CHAIN_MAX_REACH 999000.0f
 
 // ---------------------------------------------------------------------------------------------
 // Skeleton
@@ -202,8 +211,14 @@ SPRING_API spring_result spring_rig_play(spring_rig *rig, int clip, float time);
 SPRING_API int spring_rig_find_clip(const spring_rig *rig, const char *name);
 SPRING_API int spring_rig_find_bone(const spring_rig *rig, const char *name);
 /// Sets where the whole skeleton is placed this frame (interpolated across the next update's
-/// sub-steps, like chain roots).
+/// sub-steps, like chain roots). OUT_OF_RANGE, nothing changed, where spring_rig_check_root
+/// refuses `root`.
 SPRING_API spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root);
+/// Whether spring_rig_set_root and spring_rig_teleport take `root` (finite; placing every bone
+/// within SPRING_RIG_MAX_REACH of the origin and every bone of a spring chain within
+/// SPRING_RIG_CHAIN_MAX_REACH, under any clip). Refused: `error` names the chain (or the rig),
+/// how far its bones would reach and the limit. Changes nothing.
+SPRING_API spring_result spring_rig_check_root(const spring_rig *rig, spring_xform2 root, spring_error *error);
 /// World-space IK target (finite) for an IK constraint without a target bone, or overriding it
 /// until spring_rig_clear_ik_target.
 SPRING_API spring_result spring_rig_set_ik_target(spring_rig *rig, int ik, spring_vec2 target);
@@ -218,10 +233,12 @@ SPRING_API spring_result spring_rig_set_time_scale(spring_rig *rig, float scale)
 SPRING_API spring_result spring_rig_set_paused(spring_rig *rig, bool paused);
 
 /// Advances by frame_dt seconds (>= 0, finite): per fixed step, clips -> IK -> world -> chains.
+/// A refused update changes nothing (clock, clip time, bones, chains).
 SPRING_API spring_result spring_rig_update(spring_rig *rig, float frame_dt);
 
 /// Explicit teleport: the skeleton's root jumps to `root` and every chain moves rigidly with
-/// it, keeping its shape and motion (the jump is not seen as motion).
+/// it, keeping its shape and motion (the jump is not seen as motion). Refused, nothing changed,
+/// where spring_rig_check_root refuses `root`.
 SPRING_API spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root);
 /// Explicit reset: every chain snaps to rest on the current pose, velocities zero.
 SPRING_API spring_result spring_rig_reset(spring_rig *rig);

@@ -6,19 +6,38 @@
 # against it: a vendored build gives the same bits. (Without the float-rounding option, gcc 12
 # at -O3 -flto moves a chain2d joint by an ulp and the chain2d golden fails.)
 # Variables: SOURCE, WORK, CC, FLAGS (the float-rounding options of this compiler, may be empty),
-# LTO (ON for gcc).
+# LTO (ON for gcc). DEFAULTS=ON (vendored_build_defaults, clang): the library's sources with
+# the compiler's defaults instead, -std=c11 -O3 -march=native and no other flag (no
+# -ffp-contract=off: src/fp_contract.h must keep clang from fusing multiply-adds, which it does by
+# default on a machine with FMA); the tests' own code keeps -ffp-contract=off (it is not vendored).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 separate_arguments(extra UNIX_COMMAND "${FLAGS}")
 set(cflags -std=c11 -O3 -ffp-contract=off ${extra} -I${SOURCE}/include)
+set(library_flags ${cflags})
+if(DEFAULTS)
+  set(library_flags -std=c11 -O3 -march=native -I${SOURCE}/include)
+  set(cflags -std=c11 -O3 -march=native -ffp-contract=off -I${SOURCE}/include)
+  execute_process(COMMAND ${CC} -march=native -dM -E -x c /dev/null OUTPUT_VARIABLE macros)
+  if(macros MATCHES "__FMA__|__ARM_FEATURE_FMA")
+    message(STATUS "vendored build with the compiler's defaults: this machine has FMA")
+  else()
+    message(STATUS "vendored build with the compiler's defaults: this machine has no FMA (a weaker test)")
+  endif()
+endif()
 if(LTO)
   list(APPEND cflags -flto)
+  list(APPEND library_flags -flto)
 endif()
 file(GLOB sources ${SOURCE}/src/*.c ${SOURCE}/tests/shared/*.c)
 set(objects "")
 foreach(src ${sources})
   get_filename_component(name ${src} NAME_WE)
-  execute_process(COMMAND ${CC} ${cflags} -I${SOURCE}/tests/shared -c ${src} -o ${WORK}/${name}.o
+  set(flags ${cflags})
+  if(src MATCHES "/src/[^/]*[.]c$")
+    set(flags ${library_flags})
+  endif()
+  execute_process(COMMAND ${CC} ${flags} -I${SOURCE}/tests/shared -c ${src} -o ${WORK}/${name}.o
     RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
     message(FATAL_ERROR "vendored compile of ${src} failed:\n${err}")
@@ -37,4 +56,4 @@ foreach(test test_detmath test_step test_chain test_chain2d test_rig test_motion
     message(FATAL_ERROR "${test} determinism against the vendored build failed:\n${out}\n${err}")
   endif()
 endforeach()
-message(STATUS "vendored build (${CC} ${cflags}): determinism goldens match")
+message(STATUS "vendored build (${CC} ${library_flags}): determinism goldens match")
