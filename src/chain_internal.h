@@ -142,4 +142,9 @@ int spring_chain_internal_lanes_transition(const spring_chain *first, int bone);
 /// spring_chain_internal_lanes_transition of a group's chains (white-box tests); -1 for NULL.
 int spring_chain_group_internal_transition(const spring_chain_group *group, int bone);
 
+/// Accepts `image` (a chain's block read from a snapshot, any alignment; a group member's image at
+/// the member's header) for the live chain `live` only when it is a state `live` could reach by its
+/// own calls (see base.h, Snapshots); otherwise fills `error` (object "chain").
+spring_result spring_chain_internal_check_image(const spring_chain *live, const unsigned char *image, spring_error *error);
+
 #endif

@@ -799,10 +799,26 @@ spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size
 	                                size);
 }
 
-spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size)
+static spring_result rig_check_image(const spring_rig *live, const unsigned char *image, spring_error *error)
+{
+	(void)live, (void)image, (void)error;
+	return SPRING_OK;
+}
+
+spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size, spring_error *error)
 {
 	if (!rig) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", SPRING_ELEMENT_NONE, -1, "rig",
+		                               "the rig is NULL");
 	}
-	return spring_internal_restore(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig), blob, size);
+	const unsigned char *body;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_RIG, rig_shape(rig), rig->total, "rig", error,
+	                                                  &body);
+	if (r == SPRING_OK) {
+		r = rig_check_image(rig, body, error);
+	}
+	if (r == SPRING_OK) {
+		spring_internal_snapshot_install(rig, rig->total, offsetof(spring_rig, owner), body);
+	}
+	return r;
 }
