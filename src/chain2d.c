@@ -1452,6 +1452,11 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 	return SPRING_OK;
 }
 
+spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live, const unsigned char *image, spring_error *error)
+{
+	return spring_chain2d_internal_check_image(live, farr(live, ARR_LENGTH), farr(live, ARR_REST), image, error);
+}
+
 spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size, spring_error *error)
 {
 	if (!chain) {
@@ -1463,7 +1468,7 @@ spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, si
 	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_CHAIN2D, chain2d_shape(chain), bytes, "chain2d",
 	                                                  error, &body);
 	if (r == SPRING_OK) {
-		r = spring_chain2d_internal_check_image(chain, farr(chain, ARR_LENGTH), farr(chain, ARR_REST), body, error);
+		r = spring_chain2d_internal_check_own_image(chain, body, error);
 	}
 	if (r == SPRING_OK) {
 		spring_internal_snapshot_install(chain, bytes, offsetof(spring_chain2d, owner), body);

@@ -9,6 +9,7 @@
 #include "spring/rig.h"
 
 #include "chain2d_internal.h"
+#include "rig_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -307,6 +308,130 @@ static kind make_chain(int n, bool mode_2d)
 	return k;
 }
 
+// --- rig: a hip walking by a clip with an event, a two-bone arm reaching a target by IK, an angle
+// tail and a tip-chain ribbon with a collider.
+
+enum { R_HIP, R_T1, R_T2, R_T3, R_UPPER, R_FORE, R_RIB1, R_RIB2, R_COUNT };
+static const char *const g_rig_names[R_COUNT] = {"hip", "tail1", "tail2", "tail3", "upper", "fore", "ribbon1", "ribbon2"};
+
+static spring_rig *new_rig(void)
+{
+	static const int parent[R_COUNT] = {-1, R_HIP, R_T1, R_T2, R_HIP, R_UPPER, R_FORE, R_RIB1};
+	spring_rig_bone_desc bones[R_COUNT];
+	for (int b = 0; b < R_COUNT; b++) {
+		bones[b].name = g_rig_names[b];
+		bones[b].parent = parent[b] < 0 ? NULL : g_rig_names[parent[b]];
+		bones[b].length = 20.0f;
+		bones[b].setup = scene_xform2(b == R_HIP ? 0.0f : 20.0f, 0.0f, b == R_T1 ? 3.0f : b == R_UPPER ? 1.2f : 0.1f);
+	}
+	spring_rig_key keys[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                          {0.5f, {30.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                          {1.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	spring_rig_track track = {"hip", SPRING_RIG_TRACK_TRANSLATE, 3, keys};
+	spring_rig_event event = {0.25f, "step", {1.0f, 2.0f}};
+	spring_rig_clip_desc clip = {"walk", 1.0f, true, 1, &track, 1, &event};
+	spring_rig_ik_desc ik = {0};
+	ik.name = "arm";
+	ik.type = SPRING_RIG_IK_TWO_BONE;
+	ik.first = "upper";
+	ik.last = "fore";
+	spring_rig_chain_desc chains[2];
+	memset(chains, 0, sizeof chains);
+	chains[0].name = "tail";
+	chains[0].type = SPRING_RIG_CHAIN_ANGLE;
+	chains[0].first = "tail1";
+	chains[0].last = "tail3";
+	chains[0].gravity = spring_vec2_make(0.0f, -200.0f);
+	chains[1].name = "ribbon";
+	chains[1].type = SPRING_RIG_CHAIN_TIP;
+	chains[1].first = "ribbon1";
+	chains[1].last = "ribbon2";
+	chains[1].gravity = spring_vec2_make(0.0f, -200.0f);
+	spring_chain_collider ball = {SPRING_CHAIN_COLLIDER_SPHERE, {60.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 10.0f};
+	chains[1].collider_count = 1;
+	chains[1].colliders = &ball;
+	spring_rig_desc d = {0};
+	d.bone_count = R_COUNT;
+	d.bones = bones;
+	d.clip_count = 1;
+	d.clips = &clip;
+	d.ik_count = 1;
+	d.iks = &ik;
+	d.chain_count = 2;
+	d.chains = chains;
+	spring_rig *rig = NULL;
+	spring_error e;
+	if (spring_rig_create(&d, &rig, &e) != SPRING_OK) {
+		fprintf(stderr, "  the test rig: %s\n", e.message);
+		return NULL;
+	}
+	return rig;
+}
+
+static size_t rig_size(const void *o)
+{
+	return spring_rig_snapshot_size((const spring_rig *)o);
+}
+static spring_result rig_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_rig_snapshot((const spring_rig *)o, b, s);
+}
+static spring_result rig_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_rig_restore((spring_rig *)o, b, s, e);
+}
+static const char *rig_read(const spring_rig *rig)
+{
+	spring_xform2 w[R_COUNT];
+	const float *f = &w[0].position.x;
+	const size_t floats = (size_t)R_COUNT * sizeof w[0] / sizeof(float);
+	if (spring_rig_get_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_local(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_stepped_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_base_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats)) {
+		return "a pose failed or is not finite";
+	}
+	spring_rig_event events[8];
+	int total = 0, n = spring_rig_get_events(rig, events, 8, &total);
+	for (int i = 0; i < n; i++) {
+		if (strlen(events[i].name) > 63u || !spring_is_finite(events[i].time)) {
+			return "an event is not terminated or not finite";
+		}
+	}
+	return NULL;
+}
+static const char *rig_drive(void *o, int frames)
+{
+	spring_rig *rig = (spring_rig *)o;
+	const char *broken = rig_read(rig);
+	for (int f = 0; f < frames && !broken; f++) {
+		spring_result r = spring_rig_set_root(rig, scene_xform2(5.0f * (float)f, 0.0f, 0.05f * (float)f));
+		if (r != SPRING_OK) {
+			return "set_root refused a valid root";
+		}
+		r = spring_rig_update(rig, frame_dt(f));
+		if (r != SPRING_OK && r != SPRING_ERROR_OUT_OF_RANGE) {
+			return "update failed";
+		}
+		broken = rig_read(rig);
+	}
+	return broken;
+}
+static void rig_destroy(void *o)
+{
+	spring_rig_destroy((spring_rig *)o);
+}
+
+static kind make_rig(void)
+{
+	spring_rig *rig = new_rig();
+	spring_rig_play(rig, 0, 0.0f);
+	spring_rig_set_ik_target(rig, 0, spring_vec2_make(30.0f, 25.0f));
+	rig_drive(rig, 20);
+	kind k = {"rig", rig, rig_size, rig_snapshot, rig_restore, rig_drive, rig_destroy};
+	return k;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checks shared by the figures and the sweep
 
@@ -330,7 +455,7 @@ static const char *try_blob(const kind *k, const unsigned char *blob, size_t siz
 				broken = "a refused restore changed the object";
 			}
 		} else {
-			broken = k->drive(k->object, 4);
+			broken = k->drive(k->object, 3);
 		}
 	}
 	free(before);
@@ -660,6 +785,62 @@ static int test_chain_figures(void)
 	return 0;
 }
 
+// The rig: a bone's parent index 100000 in the body, a NaN in a chain inside it, an event name
+// without its terminator, another clip index; and its events name the rig's own bytes after a
+// restore into another rig (the blob holds no pointers).
+static int test_rig_figures(void)
+{
+	kind k = make_rig();
+	ENSURE(k.object != NULL);
+	spring_rig *rig = (spring_rig *)k.object;
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	const rig_offsets *at = &((const struct spring_rig *)rig)->at;
+	const size_t body = SPRING_SNAPSHOT_HEADER_BYTES;
+	memcpy(bad, blob, size);
+	int parent = 100000;
+	memcpy(bad + body + at->parent + 2u * sizeof(int), &parent, sizeof parent);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "bones") == 0);
+	// The tail's first segment's angle, inside the rig's angle chain.
+	const rig_chain *tail = &((const rig_chain *)(const void *)((const unsigned char *)rig + at->chains))[0];
+	const size_t angle_at = body + tail->memory + ((sizeof(spring_chain2d) + 15u) & ~(size_t)15u);
+	memcpy(bad, blob, size);
+	const float nan = NAN;
+	memcpy(bad + angle_at, &nan, sizeof nan);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 0 &&
+	               e.path[1].element == SPRING_ELEMENT_SEGMENT && strcmp(e.field, "angle") == 0,
+	           "%s", e.message);
+	// Another clip: -1 and 0 are clips, 1 is not.
+	const int clips[3] = {-1, 0, 1};
+	for (int j = 0; j < 3; j++) {
+		memcpy(bad, blob, size);
+		memcpy(bad + body + offsetof(struct spring_rig, clip), &clips[j], sizeof(int));
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted == (j < 2));
+		ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	}
+	// An event fired by the last update, its name without a terminator.
+	int fired = 1;
+	memcpy(bad, blob, size);
+	memcpy(bad + body + offsetof(struct spring_rig, fired_count), &fired, sizeof fired);
+	memcpy(bad + body + offsetof(struct spring_rig, fired_total), &fired, sizeof fired);
+	memset(bad + body + offsetof(struct spring_rig, fired_names), 'x', 64u);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "fired") == 0);
+	bad[body + offsetof(struct spring_rig, fired_names) + 63u] = '\0';
+	ENSURE(spring_rig_restore(rig, bad, size, &e) == SPRING_OK);
+	spring_rig_event event;
+	ENSURE(spring_rig_get_events(rig, &event, 1, NULL) == 1 && strlen(event.name) == 63u);
+	ENSURE((const char *)event.name >= (const char *)rig && (const char *)event.name < (const char *)rig + size);
+	free(bad);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every single-bit flip of each kind's blob body
 
@@ -722,7 +903,12 @@ static int test_bit_flips_chain(void)
 
 static int test_bit_flips_chain_2d_mode(void)
 {
-	ENSURE(sweep(make_chain(3, true), &g_flips, &g_accepted) == 0);
+	return sweep(make_chain(3, true), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_rig(void)
+{
+	ENSURE(sweep(make_rig(), &g_flips, &g_accepted) == 0);
 	printf("  all kinds: %ld flips, %ld accepted, %ld refused, no broken promise\n", g_flips, g_accepted, g_flips - g_accepted);
 	return 0;
 }
@@ -735,10 +921,12 @@ int main(int argc, char **argv)
 	RUN_TEST(test_chain2d_figures);
 	RUN_TEST(test_chain2d_group_figures);
 	RUN_TEST(test_chain_figures);
+	RUN_TEST(test_rig_figures);
 	RUN_TEST(test_bit_flips_motion);
 	RUN_TEST(test_bit_flips_chain2d);
 	RUN_TEST(test_bit_flips_chain2d_group);
 	RUN_TEST(test_bit_flips_chain);
 	RUN_TEST(test_bit_flips_chain_2d_mode);
+	RUN_TEST(test_bit_flips_rig);
 	return TEST_SUMMARY();
 }
