@@ -2935,6 +2935,11 @@ static uint64_t chain_shape(const spring_chain *c)
 	return spring_hash(h, counts, sizeof counts);
 }
 
+size_t spring_chain_internal_block_total(const spring_chain *first)
+{
+	return first->at.total;
+}
+
 size_t spring_chain_snapshot_size(const spring_chain *chain)
 {
 	return chain ? SPRING_SNAPSHOT_HEADER_BYTES + chain->at.total : 0;
@@ -2945,8 +2950,12 @@ spring_result spring_chain_snapshot(const spring_chain *chain, void *blob, size_
 	if (!chain) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	return spring_internal_snapshot(chain, chain->at.total, offsetof(spring_chain, owner), SPRING_SNAPSHOT_CHAIN,
-	                                chain_shape(chain), blob, size);
+	spring_result r = spring_internal_snapshot(chain, chain->at.total, offsetof(spring_chain, owner), SPRING_SNAPSHOT_CHAIN,
+	                                           chain_shape(chain), blob, size);
+	if (r == SPRING_OK) {
+		spring_chain_internal_clear_scratch(chain, (unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES);
+	}
+	return r;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3192,13 +3201,129 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 	return SPRING_OK;
 }
 
+// The scratch of the block of `first` (a single chain, or a group's member 0), from its header: the
+// sleepers' copies [saved, params_set) and a frame's workspace, flags and roots [scratch,
+// lane_roots). Every update writes them before it reads them; snapshots store them as zeros.
+static void scratch_spans(const spring_chain *first, size_t span[2][2])
+{
+	const chain_layout *l = &first->at;
+	span[0][0] = l->saved;
+	span[0][1] = l->params_set - l->saved;
+	span[1][0] = l->scratch;
+	span[1][1] = l->lane_roots - l->scratch;
+}
+
+void spring_chain_internal_clear_scratch(const spring_chain *first, unsigned char *image)
+{
+	size_t span[2][2];
+	scratch_spans(first, span);
+	for (int k = 0; k < 2; k++) {
+		memset(image + span[k][0], 0, span[k][1]);
+	}
+}
+
+static bool scratch_zero(const spring_chain *first, const unsigned char *image)
+{
+	size_t span[2][2];
+	scratch_spans(first, span);
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < span[k][1]; i++) {
+			if (image[span[k][0] + i] != 0u) {
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 spring_result spring_chain_internal_check_image(const spring_chain *live, const unsigned char *image, spring_error *error)
 {
 	const chain_snap_check k = {live, image, error};
 	spring_chain h;
 	memcpy(&h, image, sizeof h);
 	spring_result r = check_image_header(&k, &h);
+	if (r == SPRING_OK && live->lanes == 1 && !scratch_zero(live, image)) {
+		r = snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "scratch",
+		             "is not zero (as snapshots store it)");
+	}
 	return r == SPRING_OK ? check_image_bones(&k, &h) : r;
+}
+
+uint64_t spring_chain_internal_shape(const spring_chain *c)
+{
+	return chain_shape(c);
+}
+
+// A group's lanes: each member by spring_chain_internal_check_image, then what the lanes share:
+// each bone's shared-transition state (TRANS_SHARED only when every lane has lane 0's transition
+// and the shared row holds it), and the padding lanes of the last block and of the params' stride
+// exactly the live group's (the kernels run whole vectors over them).
+spring_result spring_chain_internal_check_lanes_image(const spring_chain *first, int lanes, const unsigned char *image,
+                                                      spring_error *error)
+{
+	for (int j = 0; j < lanes; j++) {
+		spring_error inner;
+		const spring_chain *mj = member(first, j);
+		spring_result r = spring_chain_internal_check_image(
+			mj, image + ((const unsigned char *)mj - (const unsigned char *)first), error ? &inner : NULL);
+		if (r != SPRING_OK) {
+			return error ? spring_internal_error_nest(error, &inner, "chain group", SPRING_ELEMENT_CHAIN, j) : r;
+		}
+	}
+	const chain_snap_check k = {first, image, error};
+	if (!scratch_zero(first, image)) {
+		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "scratch",
+		                "is not zero (as snapshots store it)");
+	}
+	const chain_arrays a = arrays(first);
+	const size_t b = (size_t)a.B, n = (size_t)first->bone_count, blocks = ((size_t)lanes + b - 1u) / b;
+	for (size_t i = 0; i < n; i++) {
+		int state;
+		memcpy(&state, snap_at(&k, &a.trans_state[i]), sizeof state);
+		bool ok = state == TRANS_OWN || state == TRANS_SHARED || state == TRANS_CHANGED;
+		for (int q = 0; q < T_COUNT && ok && state == TRANS_SHARED; q++) {
+			const float *lane0 = TRANS_AT(&a, q, i);
+			float t0 = snap_load(&k, lane0);
+			for (size_t j = 1; j < (size_t)lanes && ok; j++) {
+				float t = snap_load(&k, lane0 + j / b * n * T_COUNT * b + j % b);
+				ok = same_bits(&t, &t0, sizeof t);
+			}
+			for (size_t l = 0; l < b && ok; l++) {
+				float s = snap_load(&k, a.trans_shared + (i * T_COUNT + (size_t)q) * b + l);
+				ok = same_bits(&s, &t0, sizeof s);
+			}
+		}
+		if (!ok) {
+			return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_BONE, (int)i, "trans_state",
+			                "(the bone's shared transition) is not one the lanes have");
+		}
+	}
+	for (size_t j = (size_t)lanes; j < blocks * b; j++) {
+		for (size_t i = 0; i < n; i++) {
+			bool same = true; // the planes: stepped with the chains (finite as theirs), the transitions fixed
+			for (int slot = 0; slot < P_COUNT && same; slot++) {
+				float x = snap_load(&k, a.planes + j / b * n * a.row + i * a.row + (size_t)slot * b + j % b);
+				same = spring_internal_finite(x) && in_range(x, SNAP_SPEED_MAX);
+			}
+			for (int q = 0; q < T_COUNT && same; q++) {
+				same = snap_same(&k, TRANS_AT(&a, q, i) + j / b * n * T_COUNT * b + j % b, sizeof(float));
+			}
+			if (!same) {
+				return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "padding",
+				                "(the lanes past the last chain) differs from this group's");
+			}
+		}
+	}
+	for (size_t j = (size_t)lanes; j < (size_t)a.s; j++) {
+		for (size_t i = 0; i < n; i++) {
+			if (!snap_same(&k, &a.params_set[i * (size_t)a.s + j], sizeof(spring_params)) ||
+			    !snap_same(&k, &a.params[i * (size_t)a.s + j], sizeof(spring_params))) {
+				return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "padding",
+				                "(the lanes past the last chain) differs from this group's");
+			}
+		}
+	}
+	return SPRING_OK;
 }
 
 spring_result spring_chain_restore(spring_chain *chain, const void *blob, size_t size, spring_error *error)

@@ -379,7 +379,8 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
                                                   const unsigned char *image, spring_error *error);
 /// The same for a whole chain `live` (its own lengths and rest angles): a single chain's restore,
 /// and a rig's for each of its angle chains.
-spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live, const unsigned char *image, spring_error *error);
+spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live, const unsigned char *image,
+                                                      spring_error *error);
 
 /// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
 typedef struct spring_chain2d_view {

@@ -821,6 +821,12 @@ spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size
 		// Not state: the events' name pointers (into this rig; get_events names fired_names) and the
 		// slots past the last update's events (never read). Zero, so equal states give equal blobs.
 		unsigned char *body = (unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES;
+		for (int c = 0; c < rig->chain_count; c++) {
+			const rig_chain *ch = &rig_chains(rig)[c];
+			if (ch->type == SPRING_RIG_CHAIN_TIP) { // its scratch: zeros, as a tip chain's snapshot stores it
+				spring_chain_internal_clear_scratch(rig_chain_tip(rig, ch), body + ch->memory);
+			}
+		}
 		for (int k = 0; k < MAX_FIRED; k++) {
 			unsigned char *event = body + offsetof(spring_rig, fired) + (size_t)k * sizeof(spring_rig_event);
 			if (k < rig->fired_count) {
@@ -870,8 +876,8 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 	spring_rig h;
 	memcpy(&h, image, sizeof h);
 	const int counts[7] = {h.bone_count, h.clip_count, h.track_count, h.key_count, h.event_count, h.ik_count, h.chain_count};
-	const int own[7] = {live->bone_count, live->clip_count, live->track_count, live->key_count, live->event_count, live->ik_count,
-	                    live->chain_count};
+	const int own[7] = {live->bone_count,  live->clip_count, live->track_count, live->key_count,
+	                    live->event_count, live->ik_count,   live->chain_count};
 	if (memcmp(counts, own, sizeof own) != 0 || memcmp(&h.at, &live->at, sizeof h.at) != 0 || h.total != live->total ||
 	    memcmp(&h.reach, &live->reach, sizeof h.reach) != 0) {
 		return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "bone_count",
@@ -951,8 +957,8 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 		memcpy(ik + offsetof(rig_ik, mix), &mine->mix, sizeof mix);
 		memcpy(ik + offsetof(rig_ik, has_override), &mine->has_override, sizeof has_override);
 		memcpy(ik + offsetof(rig_ik, override_target), &mine->override_target, sizeof target);
-		if (memcmp(ik, mine, sizeof ik) != 0 ||
-		    !image_same(live, image, at->ik_bones + (size_t)mine->first_index * sizeof(int), (size_t)mine->bone_count * sizeof(int))) {
+		if (memcmp(ik, mine, sizeof ik) != 0 || !image_same(live, image, at->ik_bones + (size_t)mine->first_index * sizeof(int),
+		                                                    (size_t)mine->bone_count * sizeof(int))) {
 			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_IK, k, "bones", "differ from this rig's");
 		}
 	}
@@ -962,7 +968,8 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 		memcpy(&ch, image + at->chains + (size_t)c * sizeof ch, sizeof ch);
 		spring_result r = check_mix(ch.mix);
 		if (r != SPRING_OK || !spring_rig_internal_xform2_finite(ch.root) ||
-		    !(fabsf(ch.root.position.x) <= 2.0f * SPRING_RIG_MAX_REACH) || !(fabsf(ch.root.position.y) <= 2.0f * SPRING_RIG_MAX_REACH)) {
+		    !(fabsf(ch.root.position.x) <= 2.0f * SPRING_RIG_MAX_REACH) ||
+		    !(fabsf(ch.root.position.y) <= 2.0f * SPRING_RIG_MAX_REACH)) {
 			return rig_bad(error, r != SPRING_OK ? r : SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_CHAIN, c, "mix",
 			               "(or the chain's root) is not finite and in range");
 		}
@@ -974,7 +981,8 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 		}
 		spring_error inner;
 		r = mine->type == SPRING_RIG_CHAIN_ANGLE
-		        ? spring_chain2d_internal_check_own_image(rig_chain_angle(live, mine), image + mine->memory, error ? &inner : NULL)
+		        ? spring_chain2d_internal_check_own_image(rig_chain_angle(live, mine), image + mine->memory,
+		                                                  error ? &inner : NULL)
 		        : spring_chain_internal_check_image(rig_chain_tip(live, mine), image + mine->memory, error ? &inner : NULL);
 		if (r != SPRING_OK) {
 			return error ? spring_internal_error_nest(error, &inner, "rig", SPRING_ELEMENT_CHAIN, c) : r;

@@ -203,7 +203,8 @@ static const char *group2d_drive(void *o, int frames)
 		for (int j = 0; j < count; j++) {
 			for (int i = 0; i < n; i++) {
 				spring_state s;
-				if (spring_chain2d_group_get_state(g, j, i, &s) != SPRING_OK || !spring_is_finite(s.x) || !spring_is_finite(s.v)) {
+				if (spring_chain2d_group_get_state(g, j, i, &s) != SPRING_OK || !spring_is_finite(s.x) ||
+				    !spring_is_finite(s.v)) {
 					return "state not finite";
 				}
 			}
@@ -305,6 +306,76 @@ static kind make_chain(int n, bool mode_2d)
 	spring_chain_set_params(c, 1, (spring_params){300.0f, 4.0f, 1.0f});
 	chain_drive(c, 20);
 	kind k = {mode_2d ? "chain (2D)" : "chain", c, chain_size, chain_snapshot, chain_restore, chain_drive, chain_destroy};
+	return k;
+}
+
+// --- tip-chain group
+
+static size_t group_size(const void *o)
+{
+	return spring_chain_group_snapshot_size((const spring_chain_group *)o);
+}
+static spring_result group_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_chain_group_snapshot((const spring_chain_group *)o, b, s);
+}
+static spring_result group_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_chain_group_restore((spring_chain_group *)o, b, s, e);
+}
+static const char *group_drive(void *o, int frames)
+{
+	spring_chain_group *g = (spring_chain_group *)o;
+	const int count = spring_chain_group_chain_count(g), n = spring_chain_group_bone_count(g);
+	for (int f = 0; f < frames; f++) {
+		spring_xform3 roots[5];
+		for (int j = 0; j < count; j++) {
+			roots[j] = scene_tail_root(0.05 * f + 0.3 * j);
+		}
+		if (spring_chain_group_update(g, roots, frame_dt(f)) != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+		spring_xform3 bones[5 * 4];
+		spring_vec3 tips[5 * 4];
+		if (spring_chain_group_get_poses(g, bones, tips, count * n) != SPRING_OK ||
+		    !all_finite(&bones[0].position.x, (size_t)(count * n) * sizeof bones[0] / sizeof(float)) ||
+		    !all_finite(&tips[0].x, (size_t)(count * n) * 3u)) {
+			return "poses failed or not finite";
+		}
+		for (int j = 0; j < count; j++) {
+			for (int i = 0; i < n; i++) {
+				spring_state_vec3 st;
+				if (spring_chain_group_get_state(g, j, i, &st) != SPRING_OK || !all_finite(&st.x.x, 6u)) {
+					return "state not finite";
+				}
+			}
+		}
+	}
+	return NULL;
+}
+static void group_destroy(void *o)
+{
+	spring_chain_group_destroy((spring_chain_group *)o);
+}
+
+static spring_chain_group *new_group(int count, int n)
+{
+	spring_chain_bone_desc bones[4];
+	spring_chain_desc d = scene_tail_desc(bones, n);
+	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
+	bones[n - 1].cone_limit = 0.7f;
+	spring_chain_group *g = NULL;
+	spring_chain_group_create(&d, count, &g, NULL);
+	return g;
+}
+
+static kind make_group(int count, int n)
+{
+	spring_chain_group *g = new_group(count, n);
+	spring_chain_group_set_params(g, count - 1, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
+	spring_chain_group_set_forces(g, 0, spring_vec3_make(0.0f, -50.0f, 0.0f), spring_vec3_make(3.0f, 0.0f, 0.0f));
+	group_drive(g, 20);
+	kind k = {"chain_group", g, group_size, group_snapshot, group_restore, group_drive, group_destroy};
 	return k;
 }
 
@@ -626,7 +697,7 @@ static int test_chain2d_figures(void)
 		{angle_at + 11u * row + 4u, -0.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + row + 4u, NAN, "velocity", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + row + 4u, nextafterf(c->max_speed, INFINITY), "velocity", SPRING_ERROR_OUT_OF_RANGE}, // past pi / step
-		{angle_at + 2u * row, INFINITY, "angle", SPRING_ERROR_OUT_OF_RANGE},  // prev_angle
+		{angle_at + 2u * row, INFINITY, "angle", SPRING_ERROR_OUT_OF_RANGE},                              // prev_angle
 		{angle_at + 4u * row, NAN, "anim_offset", SPRING_ERROR_NOT_FINITE},
 		{angle_at + 6u * row + 8u, 0.5f, "sin", SPRING_ERROR_INVALID_ARGUMENT},
 		{angle_at + 9u * row + 4u, 15.5f, "length", SPRING_ERROR_INVALID_ARGUMENT},
@@ -644,8 +715,11 @@ static int test_chain2d_figures(void)
 	const struct {
 		size_t offset;
 		float value;
-	} edges[] = {{angle_at + row + 4u, c->max_speed}, {angle_at + row + 4u, -c->max_speed}, {angle_at + 2u * 4u, (float)SPRING_PI},
-	             {angle_at + 11u * row + 4u, 100.0f}, {angle_at + 11u * row + 4u, 0.0f}};
+	} edges[] = {{angle_at + row + 4u, c->max_speed},
+	             {angle_at + row + 4u, -c->max_speed},
+	             {angle_at + 2u * 4u, (float)SPRING_PI},
+	             {angle_at + 11u * row + 4u, 100.0f},
+	             {angle_at + 11u * row + 4u, 0.0f}};
 	for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
 		memcpy(bad, blob, size);
 		put_float(bad, edges[j].offset, edges[j].value);
@@ -785,6 +859,75 @@ static int test_chain_figures(void)
 	return 0;
 }
 
+// The tip-chain group (new snapshots): restored into another group of the same description, the
+// rest of the run is the same bits; a group of another chain count, a chain count in the body, a
+// NaN tip and a shared transition that no lane has are refused.
+static int test_chain_group_snapshots(void)
+{
+	kind k = make_group(5, 4);
+	spring_chain_group *a = (spring_chain_group *)k.object, *b = new_group(5, 4), *other = new_group(4, 4);
+	ENSURE(a && b && other);
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	ENSURE_MSG(spring_chain_group_restore(b, blob, size, &e) == SPRING_OK, "%s", e.message);
+	uint64_t ha = SPRING_HASH_INIT, hb = SPRING_HASH_INIT;
+	for (int f = 0; f < 300; f++) {
+		spring_xform3 roots[5];
+		for (int j = 0; j < 5; j++) {
+			roots[j] = scene_tail_root(0.02 * f + 0.7 * j);
+		}
+		const float dt = f % 50 == 7 ? 0.2f : frame_dt(f);
+		ENSURE(spring_chain_group_update(a, roots, dt) == SPRING_OK && spring_chain_group_update(b, roots, dt) == SPRING_OK);
+		spring_xform3 pa[20], pb[20];
+		ENSURE(spring_chain_group_get_poses(a, pa, NULL, 20) == SPRING_OK &&
+		       spring_chain_group_get_poses(b, pb, NULL, 20) == SPRING_OK);
+		ha = spring_hash(ha, pa, sizeof pa);
+		hb = spring_hash(hb, pb, sizeof pb);
+	}
+	ENSURE(ha == hb);
+	ENSURE(spring_chain_group_restore(a, blob, size, NULL) == SPRING_OK);
+	size_t other_size = spring_chain_group_snapshot_size(other);
+	ENSURE(spring_chain_group_restore(other, blob, size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(other_size != size && strcmp(e.field, "size") == 0);
+	memcpy(bad, blob, size);
+	int count = 4;
+	memcpy(bad + SPRING_SNAPSHOT_HEADER_BYTES, &count, sizeof count); // the group's chain_count comes first
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "chain_count") == 0);
+	// The kind: a single chain's blob is refused by a group.
+	memcpy(bad, blob, size);
+	const uint32_t chain_kind = 3u;
+	memcpy(bad + 8u, &chain_kind, sizeof chain_kind);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "kind") == 0);
+	// A NaN in chain 3's tip: its state (the tips sit in the first member's planes, found by value).
+	spring_state_vec3 st;
+	ENSURE(spring_chain_group_get_state(a, 3, 2, &st) == SPRING_OK);
+	size_t tip_at = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
+		if (memcmp(blob + off, &st.x.x, 4u) == 0) {
+			tip_at = off;
+			break;
+		}
+	}
+	ENSURE(tip_at > 0);
+	memcpy(bad, blob, size);
+	const float nan = NAN;
+	memcpy(bad + tip_at, &nan, sizeof nan);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 3 && strcmp(e.field, "tip") == 0,
+	           "%s", e.message);
+	printf("  snapshot of 5 tip chains of 4 bones: %zu bytes\n", size);
+	free(bad);
+	free(blob);
+	spring_chain_group_destroy(b);
+	spring_chain_group_destroy(other);
+	k.destroy(k.object);
+	return 0;
+}
+
 // The rig: a bone's parent index 100000 in the body, a NaN in a chain inside it, an event name
 // without its terminator, another clip index; and its events name the rig's own bytes after a
 // restore into another rig (the blob holds no pointers).
@@ -906,6 +1049,11 @@ static int test_bit_flips_chain_2d_mode(void)
 	return sweep(make_chain(3, true), &g_flips, &g_accepted);
 }
 
+static int test_bit_flips_chain_group(void)
+{
+	return sweep(make_group(2, 2), &g_flips, &g_accepted);
+}
+
 static int test_bit_flips_rig(void)
 {
 	ENSURE(sweep(make_rig(), &g_flips, &g_accepted) == 0);
@@ -921,12 +1069,14 @@ int main(int argc, char **argv)
 	RUN_TEST(test_chain2d_figures);
 	RUN_TEST(test_chain2d_group_figures);
 	RUN_TEST(test_chain_figures);
+	RUN_TEST(test_chain_group_snapshots);
 	RUN_TEST(test_rig_figures);
 	RUN_TEST(test_bit_flips_motion);
 	RUN_TEST(test_bit_flips_chain2d);
 	RUN_TEST(test_bit_flips_chain2d_group);
 	RUN_TEST(test_bit_flips_chain);
 	RUN_TEST(test_bit_flips_chain_2d_mode);
+	RUN_TEST(test_bit_flips_chain_group);
 	RUN_TEST(test_bit_flips_rig);
 	return TEST_SUMMARY();
 }
