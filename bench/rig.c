@@ -60,7 +60,7 @@ static void rig_reset(scenario *s)
 {
 	rig_data *w = s->data;
 	for (long r = 0; r < s->count; r++) {
-		if (spring_rig_restore(w->rigs[r], w->snapshot, w->snapshot_size) != SPRING_OK) {
+		if (spring_rig_restore(w->rigs[r], w->snapshot, w->snapshot_size, NULL) != SPRING_OK) {
 			fprintf(stderr, "spring_bench: rig restore failed\n");
 			exit(2);
 		}

@@ -32,7 +32,7 @@ done
 if [ -z "$seconds" ]; then
 	if [ $test_mode -eq 1 ]; then seconds=20; else seconds=${FUZZ_SECONDS:-600}; fi
 fi
-all=(params step chain chain2d motion rig_json cli)
+all=(params step chain chain2d motion restore rig_json cli)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 cmake -S fuzz -B "$build" -DCMAKE_C_COMPILER=clang >"$build.configure.log" 2>&1 || {

@@ -360,25 +360,56 @@ spring_result spring_internal_snapshot(const void *object, size_t block_size, si
 	return SPRING_OK;
 }
 
-spring_result spring_internal_restore(void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
-                                      const void *blob, size_t size)
+spring_result spring_internal_snapshot_header(const void *blob, size_t size, unsigned kind, uint64_t shape, size_t block_size,
+                                              const char *object, spring_error *error, const unsigned char **body)
 {
-	if (!object || !blob || size < sizeof(snapshot_header)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	if (!blob) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "blob",
+		                               "snapshot: the blob is NULL");
+	}
+	if (size != sizeof(snapshot_header) + block_size) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "size",
+		                               "snapshot: the blob is %zu bytes, this object's are %zu", size,
+		                               sizeof(snapshot_header) + block_size);
 	}
 	snapshot_header h;
 	memcpy(&h, blob, sizeof h);
-	if (memcmp(h.magic, "SPRS", 4) != 0 || h.version != SPRING_SNAPSHOT_VERSION || h.kind != kind || h.shape != shape ||
-	    h.size != (uint64_t)block_size || size != sizeof h + block_size) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	const char *field = NULL, *why = NULL;
+	if (memcmp(h.magic, "SPRS", 4) != 0) {
+		field = "magic", why = "does not start with SPRS";
+	} else if (h.version != SPRING_SNAPSHOT_VERSION) {
+		field = "version", why = "is of another format version";
+	} else if (h.kind != kind) {
+		field = "kind", why = "is of another kind of object";
+	} else if (h.reserved != 0u) {
+		field = "reserved", why = "has a non-zero reserved word";
+	} else if (h.shape != shape) {
+		field = "shape", why = "is of another shape (counts or settings the layout depends on)";
+	} else if (h.size != (uint64_t)block_size) {
+		field = "size", why = "gives another size in its header";
 	}
+	if (field) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, field,
+		                               "snapshot: the blob %s", why);
+	}
+	*body = (const unsigned char *)blob + sizeof h;
+	return SPRING_OK;
+}
+
+void spring_internal_snapshot_install(void *object, size_t block_size, size_t owner_offset, const unsigned char *body)
+{
 	spring_internal_owner keep;
 	if (owner_offset != SIZE_MAX) {
 		memcpy(&keep, (unsigned char *)object + owner_offset, sizeof keep);
 	}
-	memcpy(object, (const unsigned char *)blob + sizeof h, block_size);
+	memcpy(object, body, block_size);
 	if (owner_offset != SIZE_MAX) {
 		memcpy((unsigned char *)object + owner_offset, &keep, sizeof keep);
 	}
-	return SPRING_OK;
+}
+
+spring_result spring_internal_snapshot_bad(spring_error *error, spring_result r, const char *object, spring_element element,
+                                           int index, const char *field, const char *reason)
+{
+	return spring_internal_fail_at(error, r, object, element, index, field, "snapshot: %s %s", field, reason);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /// Byte counts of object blocks never wrap: every sum and product of a layout goes through these,
 /// which saturate at SIZE_MAX (and stay there: SIZE_MAX plus, times or aligned is SIZE_MAX), and
@@ -132,17 +133,40 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner);
 	}
 
 /// Kinds of object in a snapshot header.
-enum { SPRING_SNAPSHOT_MOTION = 1, SPRING_SNAPSHOT_CHAIN2D, SPRING_SNAPSHOT_CHAIN, SPRING_SNAPSHOT_RIG };
+enum {
+	SPRING_SNAPSHOT_MOTION = 1,
+	SPRING_SNAPSHOT_CHAIN2D,
+	SPRING_SNAPSHOT_CHAIN,
+	SPRING_SNAPSHOT_RIG,
+	SPRING_SNAPSHOT_CHAIN2D_GROUP,
+	SPRING_SNAPSHOT_CHAIN_GROUP
+};
 
 /// Writes a snapshot of `block_size` bytes at `object` into `blob` (at least
 /// SPRING_SNAPSHOT_HEADER_BYTES + block_size bytes): header, then the block with the owner record
 /// at `owner_offset` zeroed (SIZE_MAX: none), so equal states give equal blobs.
 spring_result spring_internal_snapshot(const void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
                                        void *blob, size_t size);
-/// Restores `object` from `blob` after checking its header against (kind, shape, block_size) and
-/// the version; the object's own owner record is kept.
-spring_result spring_internal_restore(void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
-                                      const void *blob, size_t size);
+/// The first half of every restore: checks the blob's header (magic, version, `kind`, reserved
+/// word 0, `shape`, `block_size`) and its size; on success `*body` points at the block image
+/// after the header (any alignment: read it with memcpy). Fills `error` (object `object`) and
+/// returns INVALID_ARGUMENT otherwise.
+spring_result spring_internal_snapshot_header(const void *blob, size_t size, unsigned kind, uint64_t shape, size_t block_size,
+                                              const char *object, spring_error *error, const unsigned char **body);
+/// The second half, once the kind's own checks accepted the body: copies it over the object,
+/// keeping the object's owner record at `owner_offset` (SIZE_MAX: none).
+void spring_internal_snapshot_install(void *object, size_t block_size, size_t owner_offset, const unsigned char *body);
+/// A refused snapshot value: fills `error` with "snapshot: FIELD REASON" at (element, index).
+spring_result spring_internal_snapshot_bad(spring_error *error, spring_result r, const char *object, spring_element element,
+                                           int index, const char *field, const char *reason);
+
+/// Reads a value of the block image `body` at byte `offset` (any alignment).
+static inline float spring_internal_load_float(const unsigned char *body, size_t offset)
+{
+	float x;
+	memcpy(&x, body + offset, sizeof x);
+	return x;
+}
 
 /// Builds an object in caller memory: the `*_init` of chains and rigs behind one signature.
 typedef spring_result spring_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error);

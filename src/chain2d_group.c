@@ -1478,6 +1478,7 @@ static uint64_t group_shape(const spring_chain2d_group *g, const group_layout *l
 	uint64_t h = spring_hash(SPRING_HASH_INIT, tag, sizeof tag);
 	h = spring_hash(h, &g->chain_count, sizeof g->chain_count);
 	h = spring_hash(h, &g->segment_count, sizeof g->segment_count);
+	h = spring_hash(h, &g->clock.max_steps, sizeof g->clock.max_steps); // the scratch's size after the kept bytes
 	return spring_hash(h, &l->kept, sizeof l->kept);
 }
 
@@ -1492,20 +1493,163 @@ spring_result spring_chain2d_group_snapshot(const spring_chain2d_group *group, v
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	return spring_internal_snapshot(group, l.kept, offsetof(spring_chain2d_group, owner), SPRING_SNAPSHOT_CHAIN2D,
+	return spring_internal_snapshot(group, l.kept, offsetof(spring_chain2d_group, owner), SPRING_SNAPSHOT_CHAIN2D_GROUP,
 	                                group_shape(group, &l), blob, size);
 }
 
-spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size)
+// A snapshot's group (`image`, any alignment): its own structure and clock those of `live`, every
+// chain one spring_chain2d_internal_check_image accepts (gathered from the image into the scratch
+// chain, which is scratch: every update writes it before reading it), the padding lanes as the
+// live group's (inert), the rest flags masks, the same-settings flags true only where every chain
+// has the same settings.
+static spring_result group_bad(spring_error *error, spring_result r, int chain, const char *field, const char *why)
+{
+	return spring_internal_snapshot_bad(error, r, "chain2d_group", chain >= 0 ? SPRING_ELEMENT_CHAIN : SPRING_ELEMENT_NONE, chain,
+	                                    field, why);
+}
+
+// Offsets in the image of chain j's entry of array `which` at segment i, and of its row `row`.
+static size_t image_arr(const spring_chain2d_group *g, const group_layout *l, int which, int i, int j)
+{
+	return l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes +
+	       ((size_t)i * (size_t)g->stride + (size_t)j) * sizeof(float);
+}
+
+static size_t image_row(const group_layout *l, int row, int j)
+{
+	return l->rows + (row_block((size_t)j) + (size_t)row * LANE_PAD) * sizeof(float);
+}
+
+// gather() from an image: chain j of `image` into the chain `c` (the scratch chain).
+static void gather_image(const spring_chain2d_group *g, const group_layout *l, const unsigned char *image, int j,
+                         spring_chain2d *c)
+{
+	memcpy(c, image + l->heads + (size_t)j * sizeof(spring_chain2d), sizeof *c);
+	memcpy(&c->time, image + offsetof(spring_chain2d_group, time), sizeof c->time);
+	spring_chain2d_lane_lane lane;
+	for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
+		lane.v[k] = spring_internal_load_float(image, image_row(l, k, j));
+	}
+	spring_chain2d_internal_lane_store(c, &lane);
+	spring_chain2d_view v;
+	spring_chain2d_internal_view(c, &v);
+	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
+	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	for (int i = 0; i < g->segment_count; i++) {
+		for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
+			dst[a][i] = spring_internal_load_float(image, image_arr(g, l, src[a], i, j));
+		}
+		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
+		memcpy(&v.params[i], image + l->params + k * sizeof(spring_params), sizeof(spring_params));
+		memcpy(&v.own_params[i], image + l->own + k * sizeof(spring_params), sizeof(spring_params));
+		spring_chain2d_lane_step_in *st = &v.steppers[i];
+		st->w2 = spring_internal_load_float(image, image_arr(g, l, G_W2, i, j));
+		st->inv_w2 = spring_internal_load_float(image, image_arr(g, l, G_IW2, i, j));
+		st->pp = spring_internal_load_float(image, image_arr(g, l, G_PP, i, j));
+		st->pv = spring_internal_load_float(image, image_arr(g, l, G_PV, i, j));
+		st->vp = spring_internal_load_float(image, image_arr(g, l, G_VP, i, j));
+		st->vv = spring_internal_load_float(image, image_arr(g, l, G_VV, i, j));
+	}
+}
+
+// The padding lanes of the image: exactly the live group's (the kernels step them with the chains).
+static bool padding_inert(const spring_chain2d_group *live, const group_layout *l, const unsigned char *image)
+{
+	const unsigned char *base = base_of(live);
+	for (int j = live->chain_count; j < live->stride; j++) {
+		for (int k = 0; k < SPRING_CHAIN2D_LN_COUNT; k++) {
+			if (memcmp(image + image_row(l, k, j), base + image_row(l, k, j), sizeof(float)) != 0) {
+				return false;
+			}
+		}
+		for (int i = 0; i < live->segment_count; i++) {
+			for (int a = 0; a < G_FLOAT_COUNT; a++) {
+				if (memcmp(image + image_arr(live, l, a, i, j), base + image_arr(live, l, a, i, j), sizeof(float)) != 0) {
+					return false;
+				}
+			}
+			size_t k = ((size_t)i * (size_t)live->stride + (size_t)j) * sizeof(spring_params);
+			if (memcmp(image + l->params + k, base + l->params + k, sizeof(spring_params)) != 0 ||
+			    memcmp(image + l->own + k, base + l->own + k, sizeof(spring_params)) != 0) {
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static spring_result group_check_image(spring_chain2d_group *live, const group_layout *l, const unsigned char *image,
+                                       spring_error *error)
+{
+	spring_chain2d_group h;
+	memcpy(&h, image, sizeof h);
+	if (h.chain_count != live->chain_count || h.segment_count != live->segment_count || h.stride != live->stride) {
+		return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "chain_count", "or segment_count differs from this group's");
+	}
+	const char *why = spring_internal_clock_check(&live->clock, &h.clock);
+	if (why) {
+		return group_bad(error, SPRING_ERROR_OUT_OF_RANGE, -1, "clock", why);
+	}
+	if (!padding_inert(live, l, image)) {
+		return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "padding", "(the lanes past the last chain) is not inert");
+	}
+	spring_chain2d *c = scratch(live, l);
+	spring_chain2d_view shape;
+	spring_chain2d_internal_view(c, &shape);
+	for (int j = 0; j < live->chain_count; j++) {
+		int32_t mask;
+		memcpy(&mask, image + image_row(l, SPRING_CHAIN2D_LN_RESTING, j), sizeof mask);
+		if ((mask != 0 && mask != -1) ||
+		    image[l->heads + (size_t)j * sizeof(spring_chain2d) + offsetof(spring_chain2d, resting)] > 1u) {
+			return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, j, "resting", "must be 0 or 1 (all bits or none)");
+		}
+		int segments; // the head's count decides where gather_image writes: checked first
+		memcpy(&segments, image + l->heads + (size_t)j * sizeof(spring_chain2d) + offsetof(spring_chain2d, segment_count),
+		       sizeof segments);
+		if (segments != live->segment_count) {
+			return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, j, "segment_count", "differs from this group's");
+		}
+		gather_image(live, l, image, j, c);
+		spring_error inner;
+		spring_result r = spring_chain2d_internal_check_image(&heads(live, l)[j], shape.length, shape.rest,
+		                                                      (const unsigned char *)c, error ? &inner : NULL);
+		if (r != SPRING_OK) {
+			return error ? spring_internal_error_nest(error, &inner, "chain2d_group", SPRING_ELEMENT_CHAIN, j) : r;
+		}
+	}
+	for (int i = 0; i < live->segment_count; i++) {
+		int32_t same;
+		memcpy(&same, image + l->same + (size_t)i * sizeof same, sizeof same);
+		bool ok = same == 0 || same == 1;
+		for (int j = 1; j < live->chain_count && ok && same; j++) {
+			for (int a = G_INERTIA; a <= G_VV && ok; a++) {
+				ok = memcmp(image + image_arr(live, l, a, i, j), image + image_arr(live, l, a, i, 0), sizeof(float)) == 0;
+			}
+		}
+		if (!ok) {
+			return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "same",
+			                 "(a segment's shared-settings flag) is set where the chains' settings differ");
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size, spring_error *error)
 {
 	if (!group) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain2d_group", SPRING_ELEMENT_NONE, -1, "group",
+		                               "the group is NULL");
 	}
 	const group_layout l = layout(group);
-	spring_result r = spring_internal_restore(group, l.kept, offsetof(spring_chain2d_group, owner), SPRING_SNAPSHOT_CHAIN2D,
-	                                          group_shape(group, &l), blob, size);
+	const unsigned char *body;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_CHAIN2D_GROUP, group_shape(group, &l), l.kept,
+	                                                  "chain2d_group", error, &body);
 	if (r == SPRING_OK) {
-		fill_padding(group, &l); // a blob of an older version has other padding: now it stands
+		r = group_check_image(group, &l, body, error);
+	}
+	if (r == SPRING_OK) {
+		spring_internal_snapshot_install(group, l.kept, offsetof(spring_chain2d_group, owner), body);
+		fill_padding(group, &l);
 	}
 	return r;
 }

@@ -371,6 +371,16 @@ void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chai
 
 /// The bytes of a chain's block with n segments (spring_chain2d_memory_size of a valid description).
 size_t spring_chain2d_internal_block_size(int n);
+/// Accepts `image` (a chain's block read from a snapshot, any alignment) for the chain whose struct
+/// is `live` and whose segment lengths and rest angles are `length` and `rest` only when it is a
+/// state that chain could reach by its own calls (see spring_chain2d_restore); otherwise fills
+/// `error`. A group checks each of its chains with it.
+spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, const float *length, const float *rest,
+                                                  const unsigned char *image, spring_error *error);
+/// The same for a whole chain `live` (its own lengths and rest angles): a single chain's restore,
+/// and a rig's for each of its angle chains.
+spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live, const unsigned char *image,
+                                                      spring_error *error);
 
 /// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
 typedef struct spring_chain2d_view {

@@ -10,6 +10,7 @@
 #include "chain_internal.h"
 #include "spring_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 struct spring_chain_group {
@@ -245,4 +246,73 @@ int spring_chain_group_internal_transition(const spring_chain_group *group, int 
 const spring_clock *spring_chain_group_clock(const spring_chain_group *group)
 {
 	return group ? &group->clock : NULL;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots: the whole block (header, members, their lanes' arrays)
+
+static size_t group_bytes(const spring_chain_group *g)
+{
+	return spring_chain_internal_block_total(first_member(g));
+}
+
+static uint64_t group_shape(const spring_chain_group *g)
+{
+	static const char tag[] = "chain_group";
+	uint64_t h = spring_hash(SPRING_HASH_INIT, tag, sizeof tag);
+	int counts[2] = {g->chain_count, g->bone_count};
+	h = spring_hash(h, counts, sizeof counts);
+	uint64_t lanes = spring_chain_internal_shape(first_member(g));
+	return spring_hash(h, &lanes, sizeof lanes);
+}
+
+size_t spring_chain_group_snapshot_size(const spring_chain_group *group)
+{
+	return group ? SPRING_SNAPSHOT_HEADER_BYTES + group_bytes(group) : 0;
+}
+
+spring_result spring_chain_group_snapshot(const spring_chain_group *group, void *blob, size_t size)
+{
+	if (!group) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = spring_internal_snapshot(group, group_bytes(group), offsetof(spring_chain_group, owner),
+	                                           SPRING_SNAPSHOT_CHAIN_GROUP, group_shape(group), blob, size);
+	if (r == SPRING_OK) {
+		const size_t first = (size_t)((const unsigned char *)first_member(group) - (const unsigned char *)group);
+		spring_chain_internal_clear_scratch(first_member(group), (unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES + first);
+	}
+	return r;
+}
+
+spring_result spring_chain_group_restore(spring_chain_group *group, const void *blob, size_t size, spring_error *error)
+{
+	if (!group) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "group",
+		                               "the group is NULL");
+	}
+	const size_t bytes = group_bytes(group);
+	const unsigned char *body;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_CHAIN_GROUP, group_shape(group), bytes,
+	                                                  "chain group", error, &body);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	spring_chain_group h;
+	memcpy(&h, body, sizeof h);
+	if (h.chain_count != group->chain_count || h.bone_count != group->bone_count) {
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1,
+		                                    "chain_count", "or bone_count differs from this group's");
+	}
+	const char *why = spring_internal_clock_check(&group->clock, &h.clock);
+	if (why) {
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "clock",
+		                                    why);
+	}
+	const size_t first = (size_t)((const unsigned char *)first_member(group) - (const unsigned char *)group);
+	r = spring_chain_internal_check_lanes_image(first_member(group), group->chain_count, body + first, error);
+	if (r == SPRING_OK) {
+		spring_internal_snapshot_install(group, bytes, offsetof(spring_chain_group, owner), body);
+	}
+	return r;
 }

@@ -142,4 +142,20 @@ int spring_chain_internal_lanes_transition(const spring_chain *first, int bone);
 /// spring_chain_internal_lanes_transition of a group's chains (white-box tests); -1 for NULL.
 int spring_chain_group_internal_transition(const spring_chain_group *group, int bone);
 
+/// Accepts `image` (a chain's block read from a snapshot, any alignment; a group member's image at
+/// the member's header) for the live chain `live` only when it is a state `live` could reach by its
+/// own calls (see base.h, Snapshots); otherwise fills `error` (object "chain").
+spring_result spring_chain_internal_check_image(const spring_chain *live, const unsigned char *image, spring_error *error);
+/// The same for a group's `lanes` members from `first` (image at first's header): each member, the
+/// bones' shared transitions and the padding lanes (object "chain group").
+spring_result spring_chain_internal_check_lanes_image(const spring_chain *first, int lanes, const unsigned char *image,
+                                                      spring_error *error);
+/// Zeroes the scratch (a frame's workspace, written before it is read) in `image`, a snapshot's copy
+/// of the block of `first` at first's header: snapshots store it as zeros and restore requires them.
+void spring_chain_internal_clear_scratch(const spring_chain *first, unsigned char *image);
+/// The hash of a chain's layout a snapshot's header carries (its array offsets and counts).
+uint64_t spring_chain_internal_shape(const spring_chain *c);
+/// Bytes of the block `first` (a single chain, or a group's member 0) lives in, from its start.
+size_t spring_chain_internal_block_total(const spring_chain *first);
+
 #endif

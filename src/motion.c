@@ -15,7 +15,9 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DERIVED_DELTA 1u
 #define DERIVED_SPEED 2u
@@ -487,10 +489,63 @@ spring_result spring_motion_snapshot(const spring_motion *m, void *blob, size_t 
 	return spring_internal_snapshot(m, sizeof *m, SIZE_MAX, SPRING_SNAPSHOT_MOTION, motion_shape(m), blob, size);
 }
 
-spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size)
+// A motion's snapshot body holds the struct itself. Accepted only when it is a motion of the same
+// channel count that motion_ok trusts (the rule every entry point applies), with bools 0 or 1,
+// threshold flags of two bits, the at-rest flag true only on the targets with velocity 0, and
+// the unused channels zero (as every call leaves them).
+static spring_result motion_check_body(const spring_motion *m, const unsigned char *body, spring_error *error)
+{
+	const size_t flags[2] = {offsetof(spring_motion, at_rest), offsetof(spring_motion, clamp_overshoot)};
+	for (int k = 0; k < 2; k++) {
+		if (body[flags[k]] > 1u) {
+			return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "motion", SPRING_ELEMENT_NONE, -1,
+			                                    k == 0 ? "at_rest" : "clamp_overshoot", "must be 0 or 1");
+		}
+	}
+	spring_motion n;
+	memcpy(&n, body, sizeof n);
+	if (n.channels != m->channels) {
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "motion", SPRING_ELEMENT_NONE, -1, "channels",
+		                                    "differs from this motion's channel count");
+	}
+	if (!motion_ok(&n)) {
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_OUT_OF_RANGE, "motion", SPRING_ELEMENT_NONE, -1, "state",
+		                                    "holds a NaN, an infinity, invalid params, a negative time or a threshold <= 0");
+	}
+	const float *arrays[] = {n.value, n.velocity, n.target, n.anchor_value, n.anchor_velocity, n.rest_delta, n.rest_speed};
+	for (int c = 0; c < SPRING_MOTION_MAX_CHANNELS; c++) {
+		if (n.derived_rest[c] > (DERIVED_DELTA | DERIVED_SPEED) || (c >= n.channels && n.derived_rest[c] != 0u)) {
+			return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "motion", SPRING_ELEMENT_NONE, -1,
+			                                    "derived_rest", "holds flags no motion sets");
+		}
+		for (size_t k = 0; c >= n.channels && k < sizeof arrays / sizeof arrays[0]; k++) {
+			if (arrays[k][c] != 0.0f) {
+				return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "motion", SPRING_ELEMENT_NONE, -1,
+				                                    "state", "has values in channels the motion does not have");
+			}
+		}
+		if (c < n.channels && n.at_rest && (n.value[c] != n.target[c] || n.velocity[c] != 0.0f)) {
+			return spring_internal_snapshot_bad(error, SPRING_ERROR_OUT_OF_RANGE, "motion", SPRING_ELEMENT_NONE, -1, "at_rest",
+			                                    "is set off the targets");
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size, spring_error *error)
 {
 	if (!m) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "motion", SPRING_ELEMENT_NONE, -1, "m",
+		                               "the motion is NULL");
 	}
-	return spring_internal_restore(m, sizeof *m, SIZE_MAX, SPRING_SNAPSHOT_MOTION, motion_shape(m), blob, size);
+	const unsigned char *body;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_MOTION, motion_shape(m), sizeof *m, "motion",
+	                                                  error, &body);
+	if (r == SPRING_OK) {
+		r = motion_check_body(m, body, error);
+	}
+	if (r == SPRING_OK) {
+		spring_internal_snapshot_install(m, sizeof *m, SIZE_MAX, body);
+	}
+	return r;
 }

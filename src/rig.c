@@ -18,6 +18,8 @@
 #include "rig_internal.h"
 
 #include "base_internal.h"
+#include "chain2d_internal.h"
+#include "chain_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
@@ -444,17 +446,25 @@ int spring_rig_find_bone(const spring_rig *rig, const char *name)
 	return -1;
 }
 
+// A root for `rig`: finite, and placing no bone beyond SPRING_RIG_MAX_REACH (*root cleaned). The
+// rule of set_root, teleport and restore.
+static spring_result check_root(const spring_rig *rig, spring_xform2 *root)
+{
+	if (!spring_rig_internal_xform2_finite(*root)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	*root = spring_rig_internal_clean_xform(*root);
+	return placed_within(rig, *root) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
 spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root)
 {
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_rig_internal_xform2_finite(root)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	root = spring_rig_internal_clean_xform(root);
-	if (!placed_within(rig, root)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = check_root(rig, &root);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	rig->root_input = root;
 	return SPRING_OK;
@@ -503,20 +513,25 @@ spring_result spring_rig_clear_ik_target(spring_rig *rig, int ik)
 	return SPRING_OK;
 }
 
+static spring_result check_mix(float mix)
+{
+	if (!spring_is_finite(mix)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return mix < 0.0f || mix > 1.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
+}
+
 // A mix in [0, 1] for element `index` of a list of `count`: stored only when valid.
 static spring_result set_mix(float *mix_of_index, int index, int count, float mix)
 {
 	if (index < 0 || index >= count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_is_finite(mix)) {
-		return SPRING_ERROR_NOT_FINITE;
+	spring_result r = check_mix(mix);
+	if (r == SPRING_OK) {
+		*mix_of_index = mix;
 	}
-	if (mix < 0.0f || mix > 1.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	*mix_of_index = mix;
-	return SPRING_OK;
+	return r;
 }
 
 spring_result spring_rig_set_ik_mix(spring_rig *rig, int ik, float mix)
@@ -534,19 +549,24 @@ spring_result spring_rig_set_chain_mix(spring_rig *rig, int chain, float mix)
 	                      mix);
 }
 
+static spring_result check_time_scale(float scale)
+{
+	if (!spring_is_finite(scale)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return scale < 0.0f || scale > 1000.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
+}
+
 spring_result spring_rig_set_time_scale(spring_rig *rig, float scale)
 {
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_is_finite(scale)) {
-		return SPRING_ERROR_NOT_FINITE;
+	spring_result r = check_time_scale(scale);
+	if (r == SPRING_OK) {
+		rig->time_scale = scale;
 	}
-	if (scale < 0.0f || scale > 1000.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	rig->time_scale = scale;
-	return SPRING_OK;
+	return r;
 }
 
 spring_result spring_rig_set_paused(spring_rig *rig, bool paused)
@@ -563,12 +583,9 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_rig_internal_xform2_finite(root)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	root = spring_rig_internal_clean_xform(root);
-	if (!placed_within(rig, root)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = check_root(rig, &root);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	// D maps the old root frame onto the new: every chain moves with it.
 	float da = spring_angle_delta(rig->root_step.angle, root.angle);
@@ -729,6 +746,9 @@ int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int c
 	}
 	int n = rig->fired_count < capacity ? rig->fired_count : capacity;
 	memcpy(events, rig->fired, (size_t)n * sizeof *events);
+	for (int i = 0; i < n; i++) {
+		events[i].name = rig->fired_names[i]; // this rig's own (a byte copy's stored pointers are another's)
+	}
 	return n;
 }
 
@@ -846,14 +866,224 @@ spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size
 	if (!rig) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	return spring_internal_snapshot(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig), blob,
-	                                size);
+	spring_result r = spring_internal_snapshot(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig),
+	                                           blob, size);
+	if (r == SPRING_OK) {
+		// Not state: the events' name pointers (into this rig; get_events names fired_names) and the
+		// slots past the last update's events (never read). Zero, so equal states give equal blobs.
+		unsigned char *body = (unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES;
+		for (int c = 0; c < rig->chain_count; c++) {
+			const rig_chain *ch = &rig_chains(rig)[c];
+			if (ch->type == SPRING_RIG_CHAIN_TIP) { // its scratch: zeros, as a tip chain's snapshot stores it
+				spring_chain_internal_clear_scratch(rig_chain_tip(rig, ch), body + ch->memory);
+			}
+		}
+		for (int k = 0; k < MAX_FIRED; k++) {
+			unsigned char *event = body + offsetof(spring_rig, fired) + (size_t)k * sizeof(spring_rig_event);
+			if (k < rig->fired_count) {
+				memset(event + offsetof(spring_rig_event, name), 0, sizeof(const char *));
+			} else {
+				memset(event, 0, sizeof(spring_rig_event));
+				memset(body + offsetof(spring_rig, fired_names) + (size_t)k * NAME_BYTES, 0, NAME_BYTES);
+			}
+		}
+	}
+	return r;
 }
 
-spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size)
+// Restore's checks of a snapshot's rig (`image`, any alignment) against the live rig: its
+// structure and everything its description decided (counts, layout, names, parents, setup, clips,
+// keys, events, IK and chain definitions, reach) must be the live rig's; each setting a call can
+// change passes that call's check (roots, time scale, clip, mixes, IK targets); the pose arrays
+// hold finite transforms whose forward kinematics stay within SPRING_RIG_MAX_REACH; the fired
+// events' names are terminated; each chain passes its own kind's restore checks.
+static spring_result rig_bad(spring_error *error, spring_result r, spring_element element, int index, const char *field,
+                             const char *why)
+{
+	return spring_internal_snapshot_bad(error, r, "rig", index >= 0 ? element : SPRING_ELEMENT_NONE, index, field, why);
+}
+
+static bool image_same(const spring_rig *live, const unsigned char *image, size_t offset, size_t bytes)
+{
+	return memcmp(image + offset, (const unsigned char *)live + offset, bytes) == 0;
+}
+
+// `count` transforms of the image at `offset`, finite and within the reach, into `out`.
+static bool image_poses(const unsigned char *image, size_t offset, int count, spring_xform2 *out)
+{
+	memcpy(out, image + offset, (size_t)count * sizeof *out);
+	for (int i = 0; i < count; i++) {
+		const spring_xform2 t = out[i];
+		if (!spring_rig_internal_xform2_finite(t) || !(fabsf(t.position.x) <= 2.0f * SPRING_RIG_MAX_REACH) ||
+		    !(fabsf(t.position.y) <= 2.0f * SPRING_RIG_MAX_REACH)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static spring_result rig_check_image(spring_rig *live, const unsigned char *image, spring_error *error)
+{
+	spring_rig h;
+	memcpy(&h, image, sizeof h);
+	const int counts[7] = {h.bone_count, h.clip_count, h.track_count, h.key_count, h.event_count, h.ik_count, h.chain_count};
+	const int own[7] = {live->bone_count,  live->clip_count, live->track_count, live->key_count,
+	                    live->event_count, live->ik_count,   live->chain_count};
+	if (memcmp(counts, own, sizeof own) != 0 || memcmp(&h.at, &live->at, sizeof h.at) != 0 || h.total != live->total ||
+	    memcmp(&h.reach, &live->reach, sizeof h.reach) != 0) {
+		return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "bone_count",
+		               "(or another count, the layout or the reach) differs from this rig's");
+	}
+	const int nb = live->bone_count;
+	const rig_offsets *at = &live->at;
+	const struct {
+		size_t offset, bytes;
+	} fixed[] = {{at->names, (size_t)nb * sizeof(rig_name)},
+	             {at->parent, (size_t)nb * sizeof(int)},
+	             {at->length, (size_t)nb * sizeof(float)},
+	             {at->setup, (size_t)nb * sizeof(spring_xform2)},
+	             {at->clips, (size_t)live->clip_count * sizeof(rig_clip)},
+	             {at->tracks, (size_t)live->track_count * sizeof(rig_track)},
+	             {at->keys, (size_t)live->key_count * sizeof(spring_rig_key)},
+	             {at->events, (size_t)live->event_count * sizeof(rig_event)},
+	             {at->bone_chain, (size_t)nb * sizeof(int)},
+	             {at->fk_mark, (size_t)nb}};
+	for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++) {
+		if (!image_same(live, image, fixed[f].offset, fixed[f].bytes)) {
+			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "bones",
+			               "(names, parents, lengths, setup, clips, keys or events) differ from this rig's");
+		}
+	}
+	const char *why = spring_internal_clock_check(&live->clock, &h.clock);
+	if (why) {
+		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "clock", why);
+	}
+	if (check_time_scale(h.time_scale) != SPRING_OK || (h.paused != 0 && h.paused != 1) || h.clip < -1 ||
+	    h.clip >= h.clip_count || !(h.clip_time - h.clip_time == 0.0)) {
+		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "time_scale",
+		               "(or paused, clip, clip_time) is not a value its call accepts");
+	}
+	spring_xform2 roots[4] = {h.root_input, h.root_prev_input, h.root_step, h.root_step_prev};
+	for (int k = 0; k < 4; k++) {
+		spring_xform2 cleaned = roots[k];
+		if (check_root(live, &cleaned) != SPRING_OK || memcmp(&cleaned, &roots[k], sizeof cleaned) != 0) {
+			return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "root",
+			               "is not one set_root accepts (finite, within the rig's reach and its chains' limit)");
+		}
+	}
+	if (h.fired_count < 0 || h.fired_count > MAX_FIRED || h.fired_total < h.fired_count) {
+		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "fired_count", "is out of range");
+	}
+	for (int k = 0; k < MAX_FIRED; k++) {
+		static const rig_name zero_name;
+		spring_rig_event zero_event;
+		memset(&zero_event, 0, sizeof zero_event);
+		zero_event.name = h.fired[k].name; // not state (snapshots store it zero)
+		bool ok = k < h.fired_count ? memchr(h.fired_names[k], 0, NAME_BYTES) != NULL && spring_is_finite(h.fired[k].time) &&
+		                                  spring_is_finite(h.fired[k].value[0]) && spring_is_finite(h.fired[k].value[1])
+		                            : memcmp(&h.fired[k], &zero_event, sizeof zero_event) == 0 &&
+		                                  memcmp(h.fired_names[k], zero_name, NAME_BYTES) == 0;
+		if (!ok) {
+			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_EVENT, k, "fired",
+			               "(an event of the last update) is not terminated and finite, or a slot past them not zero");
+		}
+	}
+	for (int k = 0; k < live->ik_count; k++) {
+		// Read field by field (bend_positive is a bool): the settings set_ik_mix and set_ik_target
+		// change, then the rest byte for byte as the live rig's.
+		const rig_ik *mine = &rig_iks(live)[k];
+		unsigned char ik[sizeof(rig_ik)];
+		memcpy(ik, image + at->iks + (size_t)k * sizeof(rig_ik), sizeof ik);
+		float mix;
+		int has_override;
+		spring_vec2 target;
+		memcpy(&mix, ik + offsetof(rig_ik, mix), sizeof mix);
+		memcpy(&has_override, ik + offsetof(rig_ik, has_override), sizeof has_override);
+		memcpy(&target, ik + offsetof(rig_ik, override_target), sizeof target);
+		spring_result r = check_mix(mix);
+		if (r != SPRING_OK || (has_override != 0 && has_override != 1) || !spring_rig_internal_finite2(target)) {
+			return rig_bad(error, r != SPRING_OK ? r : SPRING_ERROR_NOT_FINITE, SPRING_ELEMENT_IK, k, "mix",
+			               "(or the target override) is not one its call accepts");
+		}
+		memcpy(ik + offsetof(rig_ik, mix), &mine->mix, sizeof mix);
+		memcpy(ik + offsetof(rig_ik, has_override), &mine->has_override, sizeof has_override);
+		memcpy(ik + offsetof(rig_ik, override_target), &mine->override_target, sizeof target);
+		if (memcmp(ik, mine, sizeof ik) != 0 || !image_same(live, image, at->ik_bones + (size_t)mine->first_index * sizeof(int),
+		                                                    (size_t)mine->bone_count * sizeof(int))) {
+			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_IK, k, "bones", "differ from this rig's");
+		}
+	}
+	for (int c = 0; c < live->chain_count; c++) {
+		const rig_chain *mine = &rig_chains(live)[c];
+		rig_chain ch;
+		memcpy(&ch, image + at->chains + (size_t)c * sizeof ch, sizeof ch);
+		spring_result r = check_mix(ch.mix);
+		if (r != SPRING_OK || !spring_rig_internal_xform2_finite(ch.root) ||
+		    !(fabsf(ch.root.position.x) <= 2.0f * SPRING_RIG_MAX_REACH) ||
+		    !(fabsf(ch.root.position.y) <= 2.0f * SPRING_RIG_MAX_REACH)) {
+			return rig_bad(error, r != SPRING_OK ? r : SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_CHAIN, c, "mix",
+			               "(or the chain's root) is not finite and in range");
+		}
+		if (memcmp(mine->name, ch.name, sizeof ch.name) != 0 || mine->type != ch.type || mine->bone_count != ch.bone_count ||
+		    mine->first_index != ch.first_index || mine->memory != ch.memory ||
+		    !image_same(live, image, at->chain_bones + (size_t)mine->first_index * sizeof(int),
+		                (size_t)mine->bone_count * sizeof(int))) {
+			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_CHAIN, c, "bones", "differ from this rig's");
+		}
+		spring_error inner;
+		r = mine->type == SPRING_RIG_CHAIN_ANGLE
+		        ? spring_chain2d_internal_check_own_image(rig_chain_angle(live, mine), image + mine->memory,
+		                                                  error ? &inner : NULL)
+		        : spring_chain_internal_check_image(rig_chain_tip(live, mine), image + mine->memory, error ? &inner : NULL);
+		if (r != SPRING_OK) {
+			return error ? spring_internal_error_nest(error, &inner, "rig", SPRING_ELEMENT_CHAIN, c) : r;
+		}
+	}
+	// The poses: finite, and what get_world draws from them (forward kinematics from the roots)
+	// within the reach.
+	spring_xform2 local[SPRING_RIG_MAX_BONES], world[SPRING_RIG_MAX_BONES];
+	const size_t poses[3] = {at->local, at->world, at->base_world};
+	for (int k = 0; k < 3; k++) {
+		if (!image_poses(image, poses[k], nb, local)) {
+			return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "pose", "holds a transform out of range");
+		}
+	}
+	const size_t drawn[2] = {at->final_local, at->final_local_prev};
+	const spring_xform2 from[2] = {h.root_step, h.root_step_prev};
+	for (int k = 0; k < 2; k++) {
+		bool ok = image_poses(image, drawn[k], nb, local);
+		if (ok) {
+			spring_rig_internal_forward(live, from[k], local, world);
+			for (int i = 0; i < nb && ok; i++) {
+				ok = spring_rig_internal_xform2_finite(world[i]) && fabsf(world[i].position.x) <= 2.0f * SPRING_RIG_MAX_REACH &&
+				     fabsf(world[i].position.y) <= 2.0f * SPRING_RIG_MAX_REACH;
+			}
+		}
+		if (!ok) {
+			return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "final_local",
+			               "(the drawn pose) places a bone out of range");
+		}
+	}
+	return SPRING_OK;
+}
+
+spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size, spring_error *error)
 {
 	if (!rig) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "rig", SPRING_ELEMENT_NONE, -1, "rig",
+		                               "the rig is NULL");
 	}
-	return spring_internal_restore(rig, rig->total, offsetof(spring_rig, owner), SPRING_SNAPSHOT_RIG, rig_shape(rig), blob, size);
+	const unsigned char *body;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_RIG, rig_shape(rig), rig->total, "rig", error,
+	                                                  &body);
+	if (r == SPRING_OK) {
+		r = rig_check_image(rig, body, error);
+	}
+	if (r == SPRING_OK) {
+		spring_internal_snapshot_install(rig, rig->total, offsetof(spring_rig, owner), body);
+		for (int k = 0; k < MAX_FIRED; k++) {
+			rig->fired[k].name = rig->fired_names[k]; // this rig's own
+		}
+	}
+	return r;
 }

@@ -13,9 +13,11 @@
 #include "spring/spring.h"
 
 #include "base_internal.h"
+#include "spring_internal.h"
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #define TICKS ((double)SPRING_CLOCK_TICKS_PER_STEP)
 
@@ -54,10 +56,48 @@ static double frame_ticks(float step, float frame_dt)
 	return t < 0x1p52 ? floor(t + 0.5) : t;
 }
 
+// The fields spring_clock_advance trusts: a step in (0, 1], a cap in [1, 1000], a carried time in
+// [0, SPRING_CLOCK_TICKS_PER_STEP) ticks.
+static bool clock_usable(const spring_clock *c)
+{
+	return c && c->step > 0.0f && c->step <= 1.0f && c->max_steps >= 1 && c->max_steps <= 1000 && c->carried_ticks >= 0 &&
+	       c->carried_ticks < SPRING_CLOCK_TICKS_PER_STEP;
+}
+
+// The accumulator and alpha of `carried` ticks (what advance stores beside them).
+static void carried_time(float step, int32_t carried, float *accumulator, float *alpha)
+{
+	*accumulator = (float)((double)carried / TICKS * (double)step);
+	if (!(*accumulator < step)) {
+		*accumulator = nextafterf(step, 0.0f); // a denormal step: keep [0, step)
+	}
+	*alpha = (float)((double)carried / TICKS);
+}
+
+const char *spring_internal_clock_check(const spring_clock *live, const spring_clock *c)
+{
+	if (c->step != live->step || c->max_steps != live->max_steps) {
+		return "step or max_steps differs from this object's";
+	}
+	if (!clock_usable(c)) {
+		return "carried_ticks out of range";
+	}
+	float accumulator, alpha;
+	carried_time(c->step, c->carried_ticks, &accumulator, &alpha);
+	if (memcmp(&accumulator, &c->accumulator, sizeof accumulator) != 0 || memcmp(&alpha, &c->alpha, sizeof alpha) != 0) {
+		return "accumulator or alpha does not match carried_ticks";
+	}
+	if (!spring_internal_finite(c->dropped) || !(c->dropped >= 0.0f) || !spring_internal_finite(c->frame_dt) ||
+	    !(c->frame_dt >= 0.0f) || c->last_steps < 0 || c->last_steps > c->max_steps || !(c->time >= 0.0) ||
+	    !(c->time - c->time == 0.0)) {
+		return "dropped, frame_dt, last_steps or time out of range";
+	}
+	return NULL;
+}
+
 int spring_clock_advance(spring_clock *c, float frame_dt)
 {
-	if (!c || !(c->step > 0.0f && c->step <= 1.0f) || c->max_steps < 1 || c->max_steps > 1000 || c->carried_ticks < 0 ||
-	    c->carried_ticks >= SPRING_CLOCK_TICKS_PER_STEP) {
+	if (!clock_usable(c)) {
 		return -(int)SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (!spring_is_finite(frame_dt)) {
@@ -84,11 +124,7 @@ int spring_clock_advance(spring_clock *c, float frame_dt)
 		carried = (int32_t)(ticks % SPRING_CLOCK_TICKS_PER_STEP);
 	}
 	c->carried_ticks = carried;
-	c->accumulator = (float)((double)carried / TICKS * step);
-	if (!(c->accumulator < c->step)) {
-		c->accumulator = nextafterf(c->step, 0.0f); // a denormal step: keep [0, step)
-	}
-	c->alpha = (float)((double)carried / TICKS);
+	carried_time(c->step, carried, &c->accumulator, &c->alpha);
 	c->frame_dt = frame_dt;
 	c->last_steps = n;
 	c->time += (double)n * step;

@@ -38,4 +38,9 @@ double spring_solve_unit_gap(double zeta, double gap);
 /// interval: the one angle fold behind spring_angle_wrap/delta/lerp and the chains.
 float spring_internal_angle_fold(double d);
 
+/// A clock read from a snapshot, against the live object's: NULL when it is one spring_clock_advance
+/// could have left (the same step and cap, carried time in range with the accumulator and alpha
+/// advance derives from it, the rest finite and in range), else the reason.
+const char *spring_internal_clock_check(const spring_clock *live, const spring_clock *c);
+
 #endif

@@ -1878,12 +1878,12 @@ static int test_snapshot_replays_bit_for_bit(void)
 		ENSURE(chain_script(a, f, &seed, &original) == 0);
 	}
 	// Another chain of the same description, and the original itself, replay it.
-	ENSURE(spring_chain_restore(b, blob, size) == SPRING_OK);
+	ENSURE(spring_chain_restore(b, blob, size, NULL) == SPRING_OK);
 	seed = seed_at;
 	for (int f = taken; f < frames; f++) {
 		ENSURE(chain_script(b, f, &seed, &replayed) == 0);
 	}
-	ENSURE(spring_chain_restore(a, blob, size) == SPRING_OK);
+	ENSURE(spring_chain_restore(a, blob, size, NULL) == SPRING_OK);
 	seed = seed_at;
 	for (int f = taken; f < frames; f++) {
 		ENSURE(chain_script(a, f, &seed, &again) == 0);
@@ -1898,13 +1898,13 @@ static int test_snapshot_replays_bit_for_bit(void)
 	unsigned char *before = malloc(other_size);
 	ENSURE(before != NULL);
 	memcpy(before, other, other_size - SPRING_SNAPSHOT_HEADER_BYTES);
-	ENSURE(spring_chain_restore(other, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_restore(other, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(memcmp(before, other, other_size - SPRING_SNAPSHOT_HEADER_BYTES) == 0);
 	memcpy(before, b, 64);
 	blob[4] ^= 1u; // the version
-	ENSURE(spring_chain_restore(b, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_restore(b, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	blob[4] ^= 1u;
-	ENSURE(spring_chain_restore(b, blob, size - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_restore(b, blob, size - 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 #if UINTPTR_MAX > 0xffffffffu
 	{
 		// A blob of this chain as the library wrote it before the transitions moved out of the
@@ -1917,7 +1917,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 		memcpy(old + 16, &old_shape, sizeof old_shape);
 		memcpy(old + 24, &old_bytes, sizeof old_bytes);
 		memset(old + SPRING_SNAPSHOT_HEADER_BYTES, 0, old_bytes);
-		ENSURE(spring_chain_restore(b, old, SPRING_SNAPSHOT_HEADER_BYTES + old_bytes) == SPRING_ERROR_INVALID_ARGUMENT);
+		ENSURE(spring_chain_restore(b, old, SPRING_SNAPSHOT_HEADER_BYTES + old_bytes, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 		uint64_t shape;
 		memcpy(&shape, blob + 16, sizeof shape);
 		ENSURE(shape != old_shape); // refused for its layout, not only for its length

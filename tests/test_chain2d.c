@@ -2297,7 +2297,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	for (int f = 3000; f < 10000; f++) {
 		ENSURE(chain2d_script(a, f, &seed, &original) == 0);
 	}
-	ENSURE(spring_chain2d_restore(b, blob, size) == SPRING_OK);
+	ENSURE(spring_chain2d_restore(b, blob, size, NULL) == SPRING_OK);
 	seed = seed_at;
 	for (int f = 3000; f < 10000; f++) {
 		ENSURE(chain2d_script(b, f, &seed, &replayed) == 0);
@@ -2307,7 +2307,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	shorter.segment_count = 3;
 	spring_chain2d *other;
 	ENSURE(spring_chain2d_create(&shorter, &other, NULL) == SPRING_OK);
-	ENSURE(spring_chain2d_restore(other, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_restore(other, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	printf("  snapshot of a 4-segment chain: %zu bytes\n", size);
 	free(blob);
 	spring_chain2d_destroy(other);

@@ -608,7 +608,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	unsigned char *blob = malloc(size);
 	ENSURE(blob && spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
 	ENSURE(group_run(g, 700, 1500, &original) == 0);
-	ENSURE(spring_chain2d_group_restore(g, blob, size) == SPRING_OK);
+	ENSURE(spring_chain2d_group_restore(g, blob, size, NULL) == SPRING_OK);
 	ENSURE(group_run(g, 700, 1500, &replayed) == 0);
 	ENSURE(original == replayed);
 	// Another chain count: refused, nothing changes.
@@ -618,7 +618,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	size_t other_size = spring_chain2d_group_snapshot_size(other);
 	unsigned char *other_before = malloc(other_size);
 	ENSURE(other_before && spring_chain2d_group_snapshot(other, other_before, other_size) == SPRING_OK);
-	ENSURE(spring_chain2d_group_restore(other, blob, size) != SPRING_OK);
+	ENSURE(spring_chain2d_group_restore(other, blob, size, NULL) != SPRING_OK);
 	ENSURE(same_block(other, other_before, other_size));
 	ENSURE(spring_chain2d_group_snapshot(g, blob, size - 1) != SPRING_OK);
 	free(other_before);

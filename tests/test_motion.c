@@ -1121,7 +1121,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	for (int i = 3000; i < 10000; i++) {
 		ENSURE(motion_script(&a, i, &original) == 0);
 	}
-	ENSURE(spring_motion_restore(&b, blob, size) == SPRING_OK);
+	ENSURE(spring_motion_restore(&b, blob, size, NULL) == SPRING_OK);
 	for (int i = 3000; i < 10000; i++) {
 		ENSURE(motion_script(&b, i, &replayed) == 0);
 	}
@@ -1129,9 +1129,9 @@ static int test_snapshot_replays_bit_for_bit(void)
 	spring_motion one, before;
 	ENSURE(spring_motion_init(&one, &(spring_motion_desc){.channels = 1, .to = {1.0f}}) == SPRING_OK);
 	before = one;
-	ENSURE(spring_motion_restore(&one, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_motion_restore(&one, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	blob[0] = 'X';
-	ENSURE(spring_motion_restore(&b, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_motion_restore(&b, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(memcmp(&one, &before, sizeof one) == 0);
 	return 0;
 }

@@ -1240,7 +1240,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	for (int f = 2500; f < 10000; f++) {
 		ENSURE(rig_script(a, f, &seed, &original) == 0);
 	}
-	ENSURE(spring_rig_restore(b, blob, size) == SPRING_OK);
+	ENSURE(spring_rig_restore(b, blob, size, NULL) == SPRING_OK);
 	seed = seed_at;
 	for (int f = 2500; f < 10000; f++) {
 		ENSURE(rig_script(b, f, &seed, &replayed) == 0);
@@ -1250,7 +1250,7 @@ static int test_snapshot_replays_bit_for_bit(void)
 	spring_rig_desc other_desc = character(0, 0);
 	spring_rig *other;
 	ENSURE(spring_rig_create(&other_desc, &other, NULL) == SPRING_OK);
-	ENSURE(spring_rig_restore(other, blob, size) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_restore(other, blob, size, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	free(blob);
 	spring_rig_destroy(other);
 	spring_rig_destroy(a);

@@ -101,17 +101,28 @@ SPRING_API const char *spring_result_string(spring_result r);
 SPRING_API bool spring_is_finite(float x);
 
 /// @name Snapshots
-/// Every stateful object (spring_motion, spring_chain2d, spring_chain, spring_rig) can be copied
-/// into a flat byte blob and restored from it, for replays, rollback netcode and save states:
-/// `*_snapshot_size`, `*_snapshot(object, blob, size)`, `*_restore(object, blob, size)`. A blob
-/// starts with a 32-byte header (the bytes "SPRS", the format version, the kind of object, the
-/// shape: a hash of the object's layout, which its description's counts decide, and the size) and
-/// holds the object's whole state, so stepping a restored object reproduces the original run bit
-/// for bit. Restore refuses a blob of another kind, shape, size or version (INVALID_ARGUMENT) and
-/// then changes nothing. Blobs are plain bytes in the machine's byte order: save states move
+/// Every stateful object (spring_motion, spring_chain2d, spring_chain, their groups, spring_rig)
+/// can be copied into a flat byte blob and restored from it, for replays, rollback netcode and
+/// save states: `*_snapshot_size`, `*_snapshot(object, blob, size)`,
+/// `*_restore(object, blob, size, error)`. A blob starts with a 32-byte header (the bytes "SPRS",
+/// the format version, the kind of object, a reserved word 0, the shape: a hash of the counts and
+/// settings the object's layout depends on, and the size) and holds the object's whole state, so
+/// stepping a restored object reproduces the original run bit for bit.
+///
+/// Blobs may come from anywhere (the network, an old save file, a flipped bit): restore trusts
+/// nothing in them. It refuses a blob whose header does not match the object (INVALID_ARGUMENT),
+/// whose structure (counts, internal offsets, bone parents, anything set at creation) differs
+/// from the object's own (INVALID_ARGUMENT), or which holds a value the object's setters would
+/// refuse or its steps never produce: a NaN or infinity (NOT_FINITE), a number out of its range, a
+/// derived value (a transition, a cached sine) that does not match the setting it comes from, a
+/// bool other than 0 or 1, a count or index out of range (OUT_OF_RANGE or INVALID_ARGUMENT). A
+/// refused restore changes nothing and fills `error` (optional) with the element and field at
+/// fault ("segment 3: snapshot: velocity must be finite"). An accepted blob is a state the object
+/// could have reached by its own calls' rules, so every later call keeps its promises (finite
+/// outputs, bounded work). Blobs are plain bytes in the machine's byte order: save states move
 /// between runs and builds of the same library, not between machines of another endianness.
 /// @{
-#define SPRING_SNAPSHOT_VERSION 2u ///< 2 since the chains' float layouts; older blobs are refused
+#define SPRING_SNAPSHOT_VERSION 3u ///< 3 since restore checks the whole body; older blobs are refused
 #define SPRING_SNAPSHOT_HEADER_BYTES 32u
 /// @}
 

@@ -149,7 +149,7 @@ SPRING_API int spring_chain2d_segment_count(const spring_chain2d *chain);
 /// restoring it into a chain made from the same description reproduces the run bit for bit.
 SPRING_API size_t spring_chain2d_snapshot_size(const spring_chain2d *chain);
 SPRING_API spring_result spring_chain2d_snapshot(const spring_chain2d *chain, void *blob, size_t size);
-SPRING_API spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size);
+SPRING_API spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size, spring_error *error);
 /// Interpolated (by the clock's alpha) output. `joints` (optional) receives segment_count + 1
 /// transforms: joint i is the start of segment i with the segment's world angle; the last is the
 /// tip. `local_angles` (optional) receives each segment's angle relative to its parent.
@@ -298,7 +298,7 @@ SPRING_API int spring_chain_bone_count(const spring_chain *chain);
 /// restoring it into a chain made from the same description reproduces the run bit for bit.
 SPRING_API size_t spring_chain_snapshot_size(const spring_chain *chain);
 SPRING_API spring_result spring_chain_snapshot(const spring_chain *chain, void *blob, size_t size);
-SPRING_API spring_result spring_chain_restore(spring_chain *chain, const void *blob, size_t size);
+SPRING_API spring_result spring_chain_restore(spring_chain *chain, const void *blob, size_t size, spring_error *error);
 /// Interpolated world transforms of the bones (bone_count entries) and, optionally, the world
 /// tips (bone_count entries). Built root to tip: the interpolated root, then each bone's local
 /// transform (relative to its parent) interpolated between the last two steps, so every joint
@@ -386,6 +386,12 @@ SPRING_API spring_result spring_chain_group_set_forces(spring_chain_group *group
 SPRING_API bool spring_chain_group_is_resting(const spring_chain_group *group, int chain);
 /// The group's clock (one for all chains).
 SPRING_API const spring_clock *spring_chain_group_clock(const spring_chain_group *group);
+/// Snapshots (see base.h) of the whole group: restoring one into a group made from the same
+/// description and chain count reproduces the run bit for bit.
+SPRING_API size_t spring_chain_group_snapshot_size(const spring_chain_group *group);
+SPRING_API spring_result spring_chain_group_snapshot(const spring_chain_group *group, void *blob, size_t size);
+SPRING_API spring_result spring_chain_group_restore(spring_chain_group *group, const void *blob, size_t size,
+                                                    spring_error *error);
 
 // =============================================================================================
 // Groups of angle chains
@@ -463,7 +469,8 @@ SPRING_API bool spring_chain2d_group_is_resting(const spring_chain2d_group *grou
 /// description reproduces the run bit for bit.
 SPRING_API size_t spring_chain2d_group_snapshot_size(const spring_chain2d_group *group);
 SPRING_API spring_result spring_chain2d_group_snapshot(const spring_chain2d_group *group, void *blob, size_t size);
-SPRING_API spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size);
+SPRING_API spring_result spring_chain2d_group_restore(spring_chain2d_group *group, const void *blob, size_t size,
+                                                      spring_error *error);
 
 #ifdef __cplusplus
 }

@@ -143,7 +143,7 @@ SPRING_API bool spring_motion_at_rest(const spring_motion *m);
 /// bytes (176: the 144-byte state and the header); restore refuses a blob of another channel count.
 SPRING_API size_t spring_motion_snapshot_size(const spring_motion *m);
 SPRING_API spring_result spring_motion_snapshot(const spring_motion *m, void *blob, size_t size);
-SPRING_API spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size);
+SPRING_API spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size, spring_error *error);
 
 /// Copies the first `channels` (1 .. m->channels) values and velocities; either output may be NULL.
 SPRING_API spring_result spring_motion_get(const spring_motion *m, float *value, float *velocity, int channels);

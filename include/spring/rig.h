@@ -248,7 +248,7 @@ SPRING_API spring_result spring_rig_reset(spring_rig *rig);
 /// reproduces the run bit for bit (clip time, clock, inputs, chains).
 SPRING_API size_t spring_rig_snapshot_size(const spring_rig *rig);
 SPRING_API spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size);
-SPRING_API spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size);
+SPRING_API spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size, spring_error *error);
 
 /// The skeleton: bone count (0 for NULL); a bone's name (NULL), parent index (-1 for a root bone)
 /// and length in units (0) -- the values in parentheses for an index out of range.

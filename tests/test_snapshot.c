@@ -1,0 +1,1082 @@
+// SPDX-License-Identifier: MIT
+// Snapshots from untrusted sources (base.h): restore refuses a blob that is not a state the object
+// could reach by its own calls, and then changes nothing; a blob it accepts keeps every later call
+// finite and bounded. The blobs of issue 23 (a count raised in the body, a NaN in a segment's
+// state, a bool byte of 2, another channel count, another group's max_steps, a flipped bit of an
+// internal offset), and every single-bit flip of every kind's blob body.
+#include "spring/chain.h"
+#include "spring/motion.h"
+#include "spring/rig.h"
+
+#include "chain2d_internal.h"
+#include "rig_internal.h"
+#include "scenes.h"
+#include "test_macros.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+// ---------------------------------------------------------------------------------------------
+// The objects, behind one interface: a genuine mid-run state, its snapshot calls, and a drive
+// that steps and reads it and says whether every call kept its promises.
+
+typedef struct kind {
+	const char *name;
+	void *object;
+	size_t (*size)(const void *object);
+	spring_result (*snapshot)(const void *object, void *blob, size_t size);
+	spring_result (*restore)(void *object, const void *blob, size_t size, spring_error *error);
+	// Runs `frames` frames and reads everything out; 0 when every call returned OK or a defined
+	// error and every output is finite, otherwise a description of the first broken promise.
+	const char *(*drive)(void *object, int frames);
+	void (*destroy)(void *object);
+} kind;
+
+static bool all_finite(const float *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!spring_is_finite(f[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static float frame_dt(int frame)
+{
+	return frame % 7 == 3 ? 0.05f : 1.0f / 60.0f;
+}
+
+// --- motion
+
+static size_t motion_size(const void *o)
+{
+	return spring_motion_snapshot_size((const spring_motion *)o);
+}
+static spring_result motion_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_motion_snapshot((const spring_motion *)o, b, s);
+}
+static spring_result motion_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_motion_restore((spring_motion *)o, b, s, e);
+}
+static const char *motion_drive(void *o, int frames)
+{
+	spring_motion *m = (spring_motion *)o;
+	for (int f = 0; f < frames; f++) {
+		spring_result r = spring_motion_advance(m, frame_dt(f));
+		if (r != SPRING_OK && r != SPRING_ERROR_OUT_OF_RANGE) {
+			return "advance refused a valid frame";
+		}
+		float v[SPRING_MOTION_MAX_CHANNELS], w[SPRING_MOTION_MAX_CHANNELS];
+		if (spring_motion_get(m, v, w, m->channels) != SPRING_OK || !all_finite(v, (size_t)m->channels) ||
+		    !all_finite(w, (size_t)m->channels)) {
+			return "get failed or not finite";
+		}
+		float settle = spring_motion_time_to_settle(m);
+		if (settle != settle || settle < 0.0f) {
+			return "time_to_settle NaN or negative";
+		}
+	}
+	float to[2] = {3.0f, -1.0f};
+	if (spring_motion_set_target(m, to, m->channels) != SPRING_OK) {
+		return "set_target refused after an accepted restore";
+	}
+	return NULL;
+}
+static void no_destroy(void *o)
+{
+	(void)o;
+}
+
+static spring_motion g_motion;
+static kind make_motion(void)
+{
+	spring_motion_desc d = {0};
+	d.channels = 2;
+	d.to[0] = 300.0f, d.to[1] = 1.0f;
+	d.velocity[1] = -4.0f;
+	d.clamp_overshoot = false;
+	spring_motion_init(&g_motion, &d);
+	spring_motion_advance(&g_motion, 0.07f);
+	kind k = {"motion", &g_motion, motion_size, motion_snapshot, motion_restore, motion_drive, no_destroy};
+	return k;
+}
+
+// --- angle chain
+
+static size_t chain2d_size(const void *o)
+{
+	return spring_chain2d_snapshot_size((const spring_chain2d *)o);
+}
+static spring_result chain2d_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_chain2d_snapshot((const spring_chain2d *)o, b, s);
+}
+static spring_result chain2d_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_chain2d_restore((spring_chain2d *)o, b, s, e);
+}
+static const char *chain2d_drive(void *o, int frames)
+{
+	spring_chain2d *c = (spring_chain2d *)o;
+	const int n = spring_chain2d_segment_count(c);
+	for (int f = 0; f < frames; f++) {
+		spring_xform2 root = scene_xform2(10.0f * (float)f, (float)(f % 3), 0.1f * (float)f);
+		if (spring_chain2d_update(c, root, frame_dt(f)) != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+		spring_xform2 joints[SPRING_CHAIN_MAX_BONES + 1];
+		float local[SPRING_CHAIN_MAX_BONES];
+		if (spring_chain2d_get_pose(c, joints, local, n + 1) != SPRING_OK ||
+		    !all_finite(&joints[0].position.x, (size_t)(n + 1) * sizeof joints[0] / sizeof(float)) ||
+		    !all_finite(local, (size_t)n)) {
+			return "pose failed or not finite";
+		}
+		for (int i = 0; i < n; i++) {
+			spring_state s;
+			if (spring_chain2d_get_state(c, i, &s) != SPRING_OK || !spring_is_finite(s.x) || !spring_is_finite(s.v) ||
+			    !spring_is_finite(spring_chain2d_get_target(c, i))) {
+				return "state or target not finite";
+			}
+		}
+	}
+	return NULL;
+}
+static void chain2d_destroy(void *o)
+{
+	spring_chain2d_destroy((spring_chain2d *)o);
+}
+
+static spring_chain2d_desc chain2d_desc(spring_chain2d_segment *segs, int n)
+{
+	scene_tail_segments(segs, n);
+	segs[1].limit = 0.8f;
+	spring_chain2d_desc d = {.segment_count = n, .segments = segs, .gravity = {0.0f, -200.0f}, .max_root_speed = 500.0f};
+	return d;
+}
+
+static kind make_chain2d(int n)
+{
+	spring_chain2d_segment segs[8];
+	spring_chain2d_desc d = chain2d_desc(segs, n);
+	spring_chain2d *c = NULL;
+	spring_chain2d_create(&d, &c, NULL);
+	spring_chain2d_set_params(c, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
+	chain2d_drive(c, 20);
+	kind k = {"chain2d", c, chain2d_size, chain2d_snapshot, chain2d_restore, chain2d_drive, chain2d_destroy};
+	return k;
+}
+
+// --- angle group
+
+static size_t group2d_size(const void *o)
+{
+	return spring_chain2d_group_snapshot_size((const spring_chain2d_group *)o);
+}
+static spring_result group2d_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_chain2d_group_snapshot((const spring_chain2d_group *)o, b, s);
+}
+static spring_result group2d_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_chain2d_group_restore((spring_chain2d_group *)o, b, s, e);
+}
+static const char *group2d_drive(void *o, int frames)
+{
+	spring_chain2d_group *g = (spring_chain2d_group *)o;
+	const int count = spring_chain2d_group_chain_count(g), n = spring_chain2d_group_segment_count(g);
+	for (int f = 0; f < frames; f++) {
+		spring_xform2 roots[4];
+		for (int j = 0; j < count; j++) {
+			roots[j] = scene_xform2(10.0f * (float)f - 5.0f * (float)j, (float)(f % 3), 0.1f * (float)(f + j));
+		}
+		if (spring_chain2d_group_update(g, roots, frame_dt(f)) != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+		spring_xform2 joints[4 * 9];
+		if (spring_chain2d_group_get_poses(g, joints, count * (n + 1)) != SPRING_OK ||
+		    !all_finite(&joints[0].position.x, (size_t)(count * (n + 1)) * sizeof joints[0] / sizeof(float))) {
+			return "poses failed or not finite";
+		}
+		for (int j = 0; j < count; j++) {
+			for (int i = 0; i < n; i++) {
+				spring_state s;
+				if (spring_chain2d_group_get_state(g, j, i, &s) != SPRING_OK || !spring_is_finite(s.x) ||
+				    !spring_is_finite(s.v)) {
+					return "state not finite";
+				}
+			}
+		}
+	}
+	return NULL;
+}
+static void group2d_destroy(void *o)
+{
+	spring_chain2d_group_destroy((spring_chain2d_group *)o);
+}
+
+static spring_chain2d_group *new_group2d(int count, int n, int max_steps)
+{
+	spring_chain2d_segment segs[8];
+	spring_chain2d_desc d = chain2d_desc(segs, n);
+	d.max_steps = max_steps;
+	spring_chain2d_group_desc gd = {&d, count, NULL};
+	spring_chain2d_group *g = NULL;
+	spring_chain2d_group_create(&gd, &g, NULL);
+	return g;
+}
+
+static kind make_group2d(int count, int n, int max_steps)
+{
+	spring_chain2d_group *g = new_group2d(count, n, max_steps);
+	spring_chain2d_group_set_params(g, count - 1, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
+	spring_chain2d_group_set_forces(g, 0, (spring_vec2){0.0f, -50.0f}, (spring_vec2){3.0f, 0.0f});
+	group2d_drive(g, 20);
+	kind k = {"chain2d_group", g, group2d_size, group2d_snapshot, group2d_restore, group2d_drive, group2d_destroy};
+	return k;
+}
+
+// --- tip chain
+
+static size_t chain_size(const void *o)
+{
+	return spring_chain_snapshot_size((const spring_chain *)o);
+}
+static spring_result chain_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_chain_snapshot((const spring_chain *)o, b, s);
+}
+static spring_result chain_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_chain_restore((spring_chain *)o, b, s, e);
+}
+static const char *chain_drive(void *o, int frames)
+{
+	spring_chain *c = (spring_chain *)o;
+	const int n = spring_chain_bone_count(c);
+	for (int f = 0; f < frames; f++) {
+		spring_xform3 root = scene_tail_root(0.05 * f);
+		if (spring_chain_update(c, root, frame_dt(f)) != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+		spring_xform3 bones[SPRING_CHAIN_MAX_BONES];
+		spring_vec3 tips[SPRING_CHAIN_MAX_BONES];
+		if (spring_chain_get_pose(c, bones, tips, n) != SPRING_OK ||
+		    !all_finite(&bones[0].position.x, (size_t)n * sizeof bones[0] / sizeof(float)) ||
+		    !all_finite(&tips[0].x, (size_t)n * 3u)) {
+			return "pose failed or not finite";
+		}
+		if (spring_chain_get_stepped_pose(c, bones, tips, n) != SPRING_OK ||
+		    !all_finite(&bones[0].position.x, (size_t)n * sizeof bones[0] / sizeof(float)) ||
+		    !all_finite(&tips[0].x, (size_t)n * 3u)) {
+			return "stepped pose failed or not finite";
+		}
+		for (int i = 0; i < n; i++) {
+			spring_state_vec3 s;
+			spring_vec3 t = spring_chain_get_target(c, i);
+			if (spring_chain_get_state(c, i, &s) != SPRING_OK || !all_finite(&s.x.x, 6u) || !all_finite(&t.x, 3u)) {
+				return "state or target not finite";
+			}
+		}
+	}
+	return NULL;
+}
+static void chain_destroy(void *o)
+{
+	spring_chain_destroy((spring_chain *)o);
+}
+
+static kind make_chain(int n, bool mode_2d)
+{
+	spring_chain_bone_desc bones[8];
+	spring_chain_desc d = scene_tail_desc(bones, n);
+	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
+	d.mode_2d = mode_2d;
+	spring_chain_collider colliders[2] = {{SPRING_CHAIN_COLLIDER_SPHERE, {30.0f, -20.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 12.0f},
+	                                      {SPRING_CHAIN_COLLIDER_PLANE, {0.0f, -60.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 0.0f}};
+	d.colliders = colliders;
+	d.collider_count = 2;
+	d.max_colliders = 3;
+	d.max_root_speed = 400.0f;
+	bones[n - 1].cone_limit = 0.7f;
+	spring_chain *c = NULL;
+	spring_chain_create(&d, &c, NULL);
+	spring_chain_set_params(c, 1, (spring_params){300.0f, 4.0f, 1.0f});
+	chain_drive(c, 20);
+	kind k = {mode_2d ? "chain (2D)" : "chain", c, chain_size, chain_snapshot, chain_restore, chain_drive, chain_destroy};
+	return k;
+}
+
+// --- tip-chain group
+
+static size_t group_size(const void *o)
+{
+	return spring_chain_group_snapshot_size((const spring_chain_group *)o);
+}
+static spring_result group_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_chain_group_snapshot((const spring_chain_group *)o, b, s);
+}
+static spring_result group_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_chain_group_restore((spring_chain_group *)o, b, s, e);
+}
+static const char *group_drive(void *o, int frames)
+{
+	spring_chain_group *g = (spring_chain_group *)o;
+	const int count = spring_chain_group_chain_count(g), n = spring_chain_group_bone_count(g);
+	for (int f = 0; f < frames; f++) {
+		spring_xform3 roots[5];
+		for (int j = 0; j < count; j++) {
+			roots[j] = scene_tail_root(0.05 * f + 0.3 * j);
+		}
+		if (spring_chain_group_update(g, roots, frame_dt(f)) != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+		spring_xform3 bones[5 * 4];
+		spring_vec3 tips[5 * 4];
+		if (spring_chain_group_get_poses(g, bones, tips, count * n) != SPRING_OK ||
+		    !all_finite(&bones[0].position.x, (size_t)(count * n) * sizeof bones[0] / sizeof(float)) ||
+		    !all_finite(&tips[0].x, (size_t)(count * n) * 3u)) {
+			return "poses failed or not finite";
+		}
+		for (int j = 0; j < count; j++) {
+			for (int i = 0; i < n; i++) {
+				spring_state_vec3 st;
+				if (spring_chain_group_get_state(g, j, i, &st) != SPRING_OK || !all_finite(&st.x.x, 6u)) {
+					return "state not finite";
+				}
+			}
+		}
+	}
+	return NULL;
+}
+static void group_destroy(void *o)
+{
+	spring_chain_group_destroy((spring_chain_group *)o);
+}
+
+static spring_chain_group *new_group(int count, int n)
+{
+	spring_chain_bone_desc bones[4];
+	spring_chain_desc d = scene_tail_desc(bones, n);
+	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
+	bones[n - 1].cone_limit = 0.7f;
+	spring_chain_group *g = NULL;
+	spring_chain_group_create(&d, count, &g, NULL);
+	return g;
+}
+
+static kind make_group(int count, int n)
+{
+	spring_chain_group *g = new_group(count, n);
+	spring_chain_group_set_params(g, count - 1, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
+	spring_chain_group_set_forces(g, 0, spring_vec3_make(0.0f, -50.0f, 0.0f), spring_vec3_make(3.0f, 0.0f, 0.0f));
+	group_drive(g, 20);
+	kind k = {"chain_group", g, group_size, group_snapshot, group_restore, group_drive, group_destroy};
+	return k;
+}
+
+// --- rig: a hip walking by a clip with an event, a two-bone arm reaching a target by IK, an angle
+// tail and a tip-chain ribbon with a collider.
+
+enum { R_HIP, R_T1, R_T2, R_T3, R_UPPER, R_FORE, R_RIB1, R_RIB2, R_COUNT };
+static const char *const g_rig_names[R_COUNT] = {"hip", "tail1", "tail2", "tail3", "upper", "fore", "ribbon1", "ribbon2"};
+
+static spring_rig *new_rig(void)
+{
+	static const int parent[R_COUNT] = {-1, R_HIP, R_T1, R_T2, R_HIP, R_UPPER, R_FORE, R_RIB1};
+	spring_rig_bone_desc bones[R_COUNT];
+	for (int b = 0; b < R_COUNT; b++) {
+		bones[b].name = g_rig_names[b];
+		bones[b].parent = parent[b] < 0 ? NULL : g_rig_names[parent[b]];
+		bones[b].length = 20.0f;
+		bones[b].setup = scene_xform2(b == R_HIP ? 0.0f : 20.0f, 0.0f, b == R_T1 ? 3.0f : b == R_UPPER ? 1.2f : 0.1f);
+	}
+	spring_rig_key keys[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                          {0.5f, {30.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                          {1.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	spring_rig_track track = {"hip", SPRING_RIG_TRACK_TRANSLATE, 3, keys};
+	spring_rig_event event = {0.25f, "step", {1.0f, 2.0f}};
+	spring_rig_clip_desc clip = {"walk", 1.0f, true, 1, &track, 1, &event};
+	spring_rig_ik_desc ik = {0};
+	ik.name = "arm";
+	ik.type = SPRING_RIG_IK_TWO_BONE;
+	ik.first = "upper";
+	ik.last = "fore";
+	spring_rig_chain_desc chains[2];
+	memset(chains, 0, sizeof chains);
+	chains[0].name = "tail";
+	chains[0].type = SPRING_RIG_CHAIN_ANGLE;
+	chains[0].first = "tail1";
+	chains[0].last = "tail3";
+	chains[0].gravity = spring_vec2_make(0.0f, -200.0f);
+	chains[1].name = "ribbon";
+	chains[1].type = SPRING_RIG_CHAIN_TIP;
+	chains[1].first = "ribbon1";
+	chains[1].last = "ribbon2";
+	chains[1].gravity = spring_vec2_make(0.0f, -200.0f);
+	spring_chain_collider ball = {SPRING_CHAIN_COLLIDER_SPHERE, {60.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 10.0f};
+	chains[1].collider_count = 1;
+	chains[1].colliders = &ball;
+	spring_rig_desc d = {0};
+	d.bone_count = R_COUNT;
+	d.bones = bones;
+	d.clip_count = 1;
+	d.clips = &clip;
+	d.ik_count = 1;
+	d.iks = &ik;
+	d.chain_count = 2;
+	d.chains = chains;
+	spring_rig *rig = NULL;
+	spring_error e;
+	if (spring_rig_create(&d, &rig, &e) != SPRING_OK) {
+		fprintf(stderr, "  the test rig: %s\n", e.message);
+		return NULL;
+	}
+	return rig;
+}
+
+static size_t rig_size(const void *o)
+{
+	return spring_rig_snapshot_size((const spring_rig *)o);
+}
+static spring_result rig_snapshot(const void *o, void *b, size_t s)
+{
+	return spring_rig_snapshot((const spring_rig *)o, b, s);
+}
+static spring_result rig_restore(void *o, const void *b, size_t s, spring_error *e)
+{
+	return spring_rig_restore((spring_rig *)o, b, s, e);
+}
+static const char *rig_read(const spring_rig *rig)
+{
+	spring_xform2 w[R_COUNT];
+	const float *f = &w[0].position.x;
+	const size_t floats = (size_t)R_COUNT * sizeof w[0] / sizeof(float);
+	if (spring_rig_get_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_local(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_stepped_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats) ||
+	    spring_rig_get_base_world(rig, w, R_COUNT) != SPRING_OK || !all_finite(f, floats)) {
+		return "a pose failed or is not finite";
+	}
+	spring_rig_event events[8];
+	int total = 0, n = spring_rig_get_events(rig, events, 8, &total);
+	for (int i = 0; i < n; i++) {
+		if (strlen(events[i].name) > 63u || !spring_is_finite(events[i].time)) {
+			return "an event is not terminated or not finite";
+		}
+	}
+	return NULL;
+}
+static const char *rig_drive(void *o, int frames)
+{
+	spring_rig *rig = (spring_rig *)o;
+	const char *broken = rig_read(rig);
+	for (int f = 0; f < frames && !broken; f++) {
+		spring_result r = spring_rig_set_root(rig, scene_xform2(5.0f * (float)f, 0.0f, 0.05f * (float)f));
+		if (r != SPRING_OK) {
+			return "set_root refused a valid root";
+		}
+		r = spring_rig_update(rig, frame_dt(f));
+		if (r != SPRING_OK && r != SPRING_ERROR_OUT_OF_RANGE) {
+			return "update failed";
+		}
+		broken = rig_read(rig);
+	}
+	return broken;
+}
+static void rig_destroy(void *o)
+{
+	spring_rig_destroy((spring_rig *)o);
+}
+
+static kind make_rig(void)
+{
+	spring_rig *rig = new_rig();
+	spring_rig_play(rig, 0, 0.0f);
+	spring_rig_set_ik_target(rig, 0, spring_vec2_make(30.0f, 25.0f));
+	rig_drive(rig, 20);
+	kind k = {"rig", rig, rig_size, rig_snapshot, rig_restore, rig_drive, rig_destroy};
+	return k;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks shared by the figures and the sweep
+
+// Restores `blob` into k's object: either refused (and then a fresh snapshot is byte for byte what
+// it was) or accepted (and then the object is driven). Returns NULL or the broken promise;
+// `*accepted` says which.
+static const char *try_blob(const kind *k, const unsigned char *blob, size_t size, bool *accepted, spring_error *error)
+{
+	size_t own = k->size(k->object);
+	unsigned char *before = malloc(own), *after = malloc(own);
+	const char *broken = NULL;
+	if (!before || !after || k->snapshot(k->object, before, own) != SPRING_OK) {
+		broken = "no memory";
+	} else {
+		spring_result r = k->restore(k->object, blob, size, error);
+		*accepted = r == SPRING_OK;
+		if (r != SPRING_OK) {
+			if (r <= SPRING_OK || r >= SPRING_RESULT_COUNT || (error && error->result != r)) {
+				broken = "refused without a defined error";
+			} else if (k->snapshot(k->object, after, own) != SPRING_OK || memcmp(before, after, own) != 0) {
+				broken = "a refused restore changed the object";
+			}
+		} else {
+			broken = k->drive(k->object, 3);
+		}
+	}
+	free(before);
+	free(after);
+	return broken;
+}
+
+// The object's genuine blob (malloc'd).
+static unsigned char *genuine(const kind *k, size_t *size)
+{
+	*size = k->size(k->object);
+	unsigned char *blob = malloc(*size);
+	if (blob && k->snapshot(k->object, blob, *size) != SPRING_OK) {
+		free(blob);
+		blob = NULL;
+	}
+	return blob;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The figures of issue 23
+
+// The header: the reserved word, the kind, the version.
+static int test_header_is_checked(void)
+{
+	kind k = make_motion();
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	ENSURE(blob != NULL);
+	spring_error e;
+	bool accepted;
+	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	const size_t reserved = 12u, kind_at = 8u, version_at = 4u;
+	unsigned char *bad = malloc(size);
+	ENSURE(bad != NULL);
+	const size_t at[3] = {reserved, kind_at, version_at};
+	const char *field[3] = {"reserved", "kind", "version"};
+	for (int j = 0; j < 3; j++) {
+		memcpy(bad, blob, size);
+		bad[at[j]] ^= 1u;
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+		ENSURE(e.result == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, field[j]) == 0);
+		ENSURE(strstr(e.message, "snapshot") != NULL);
+	}
+	// Every bit of the header.
+	for (size_t bit = 0; bit < SPRING_SNAPSHOT_HEADER_BYTES * 8u; bit++) {
+		memcpy(bad, blob, size);
+		bad[bit / 8u] ^= (unsigned char)(1u << (bit % 8u));
+		ENSURE_MSG(try_blob(&k, bad, size, &accepted, NULL) == NULL && !accepted, "header bit %zu", bit);
+	}
+	ENSURE(spring_motion_restore(&g_motion, blob, size - 1, &e) == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "size") == 0);
+	ENSURE(spring_motion_restore(&g_motion, NULL, size, &e) == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "blob") == 0);
+	ENSURE(spring_motion_restore(NULL, blob, size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	free(bad);
+	free(blob);
+	return 0;
+}
+
+// A motion's bool byte 2, a 3-channel body for a 2-channel motion, a NaN value, flags no motion
+// sets, a value in a channel it does not have, and the at-rest flag off the target.
+static int test_motion_figures(void)
+{
+	kind k = make_motion();
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	const size_t body = SPRING_SNAPSHOT_HEADER_BYTES;
+	spring_error e;
+	bool accepted;
+	const size_t bools[2] = {offsetof(spring_motion, at_rest), offsetof(spring_motion, clamp_overshoot)};
+	for (int j = 0; j < 2; j++) {
+		for (unsigned v = 0; v <= 2u; v++) {
+			memcpy(bad, blob, size);
+			bad[body + bools[j]] = (unsigned char)v;
+			spring_motion *m = (spring_motion *)(void *)(bad + body);
+			if (j == 0 && v == 1u) { // at rest needs the state on the targets
+				for (int c = 0; c < 2; c++) {
+					m->value[c] = m->target[c];
+					m->velocity[c] = 0.0f;
+				}
+			}
+			ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+			ENSURE_MSG(accepted == (v <= 1u), "bool %d = %u", j, v);
+		}
+	}
+	spring_motion m;
+	memcpy(&m, blob + body, sizeof m);
+	spring_motion n = m;
+	n.channels = 3;
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "channels") == 0);
+	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted); // not bricked
+	n = m;
+	n.value[1] = NAN;
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	n = m;
+	n.rest_delta[0] = 0.0f;
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	n = m;
+	n.derived_rest[0] = 3u; // both derived: accepted
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted);
+	n.derived_rest[0] = 4u;
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "derived_rest") == 0);
+	n = m;
+	n.target[2] = 1.0f; // channel 2 of a 2-channel motion
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	n = m;
+	n.at_rest = true; // off its targets
+	memcpy(bad + body, &n, sizeof n);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "at_rest") == 0);
+	free(bad);
+	free(blob);
+	return 0;
+}
+
+// Writes float `value` at byte `offset` of the body.
+static void put_float(unsigned char *blob, size_t offset, float value)
+{
+	memcpy(blob + SPRING_SNAPSHOT_HEADER_BYTES + offset, &value, sizeof value);
+}
+
+// The angle chain: segment count 5 -> 200, a NaN in a segment's state, an angle past pi, a
+// velocity past pi / step, a kept sine that is not its angle's, another length.
+static int test_chain2d_figures(void)
+{
+	kind k = make_chain2d(5);
+	spring_chain2d *c = (spring_chain2d *)k.object;
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	const size_t count_at = SPRING_SNAPSHOT_HEADER_BYTES + offsetof(spring_chain2d, segment_count);
+	int count;
+	memcpy(&count, blob + count_at, sizeof count);
+	ENSURE(count == 5);
+	memcpy(bad, blob, size);
+	count = 200;
+	memcpy(bad + count_at, &count, sizeof count);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE(e.result == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "segment_count") == 0);
+	// The arrays: after the 16-byte-rounded struct, float arrays of 16-byte-rounded rows (5 floats:
+	// 32 bytes): angle, velocity, prev_angle, target, offset, anim_from, sin, cos, key, length, rest,
+	// inertia, anim_to.
+	const size_t angle_at = (sizeof(spring_chain2d) + 15u) & ~(size_t)15u;
+	spring_state s;
+	ENSURE(spring_chain2d_get_state(c, 2, &s) == SPRING_OK);
+	float stored;
+	memcpy(&stored, blob + SPRING_SNAPSHOT_HEADER_BYTES + angle_at + 8u, sizeof stored);
+	ENSURE(memcmp(&stored, &s.x, sizeof stored) == 0);
+	const size_t row = 32u;
+	struct {
+		size_t offset;
+		float value;
+		const char *field;
+		spring_result result;
+	} cases[] = {
+		{angle_at + 2u * 4u, NAN, "angle", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + 2u * 4u, nextafterf((float)SPRING_PI, INFINITY), "angle", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + 2u * 4u, -(float)SPRING_PI, "angle", SPRING_ERROR_OUT_OF_RANGE}, // folded onto +pi
+		{angle_at + 11u * row + 4u, -0.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + row + 4u, NAN, "velocity", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + row + 4u, nextafterf(c->max_speed, INFINITY), "velocity", SPRING_ERROR_OUT_OF_RANGE}, // past pi / step
+		{angle_at + 2u * row, INFINITY, "angle", SPRING_ERROR_OUT_OF_RANGE},                              // prev_angle
+		{angle_at + 4u * row, NAN, "anim_offset", SPRING_ERROR_NOT_FINITE},
+		{angle_at + 6u * row + 8u, 0.5f, "sin", SPRING_ERROR_INVALID_ARGUMENT},
+		{angle_at + 9u * row + 4u, 15.5f, "length", SPRING_ERROR_INVALID_ARGUMENT},
+		{angle_at + 11u * row + 4u, 100.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
+	};
+	for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++) {
+		memcpy(bad, blob, size);
+		put_float(bad, cases[j].offset, cases[j].value);
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+		ENSURE_MSG(!accepted && e.result == cases[j].result && strcmp(e.field, cases[j].field) == 0, "case %zu: %s", j,
+		           e.message);
+		ENSURE(e.depth == 1 && e.path[0].element == SPRING_ELEMENT_SEGMENT);
+	}
+	// The bounds themselves are accepted: an angle of pi, a velocity of pi / step, inertia 100.
+	const struct {
+		size_t offset;
+		float value;
+	} edges[] = {{angle_at + row + 4u, c->max_speed},
+	             {angle_at + row + 4u, -c->max_speed},
+	             {angle_at + 2u * 4u, (float)SPRING_PI},
+	             {angle_at + 11u * row + 4u, 100.0f},
+	             {angle_at + 11u * row + 4u, 0.0f}};
+	for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
+		memcpy(bad, blob, size);
+		put_float(bad, edges[j].offset, edges[j].value);
+		ENSURE_MSG(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted, "edge %zu: %s", j, e.message);
+		ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	}
+	free(bad);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
+// The angle group: a genuine blob of a group with the same counts and another max_steps (its
+// scratch after the kept bytes is sized by it), the angle chain's kind, another segment count in
+// the body, a NaN in a chain's state, a resting mask that is not one.
+static int test_chain2d_group_figures(void)
+{
+	kind k = make_group2d(3, 4, 0);
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	ENSURE(blob != NULL);
+	spring_error e;
+	bool accepted;
+	spring_chain2d_group *more = new_group2d(3, 4, 16);
+	size_t more_size = spring_chain2d_group_snapshot_size(more);
+	ENSURE(more_size == size); // the same kept bytes: the header's shape must tell them apart
+	unsigned char *other = malloc(size);
+	ENSURE(other && spring_chain2d_group_snapshot(more, other, size) == SPRING_OK);
+	ENSURE(try_blob(&k, other, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "shape") == 0);
+	spring_chain2d_group_destroy(more);
+	// Another max_steps in the body's clock, behind the genuine header.
+	memcpy(other, blob, size);
+	const size_t max_steps_at = SPRING_SNAPSHOT_HEADER_BYTES + offsetof(spring_clock, max_steps);
+	int steps = 16;
+	memcpy(other + max_steps_at, &steps, sizeof steps);
+	ENSURE(try_blob(&k, other, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "clock") == 0);
+	// A single angle chain's blob of the same size is of another kind.
+	memcpy(other, blob, size);
+	const uint32_t chain2d_kind = 2u;
+	memcpy(other + 8u, &chain2d_kind, sizeof chain2d_kind);
+	ENSURE(try_blob(&k, other, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "kind") == 0);
+	// The segment count in the body.
+	memcpy(other, blob, size);
+	typedef struct group_head { // the start of the group's struct (chain2d_group.c)
+		spring_clock clock;
+		spring_chain2d_timeline time;
+		int chain_count, segment_count;
+	} group_head;
+	const size_t counts_at = SPRING_SNAPSHOT_HEADER_BYTES + offsetof(group_head, segment_count);
+	int n = 200;
+	memcpy(other + counts_at, &n, sizeof n);
+	ENSURE(try_blob(&k, other, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "chain_count") == 0);
+	// Every float of the body made NaN in turn: refused, or (padding, unused slots) harmless.
+	long refused = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
+		memcpy(other, blob, size);
+		const float nan = NAN;
+		memcpy(other + off, &nan, sizeof nan);
+		const char *broken = try_blob(&k, other, size, &accepted, &e);
+		ENSURE_MSG(broken == NULL, "NaN at body byte %zu: %s", off - SPRING_SNAPSHOT_HEADER_BYTES, broken);
+		refused += !accepted;
+		if (accepted) {
+			ENSURE(k.restore(k.object, blob, size, NULL) == SPRING_OK);
+		}
+	}
+	ENSURE(refused > 0);
+	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	free(other);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
+// The tip chain: the bone count 8 -> 200 and one bit of an internal array offset in the body, a
+// collider count past max_colliders, a NaN tip, a params/transition mismatch.
+static int test_chain_figures(void)
+{
+	kind k = make_chain(8, false);
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	// The header's ints: resting, still, sleep_off, walk, anim_explicit, pose_2d, two caps, accel
+	// (3 floats), steps_run (8 bytes, aligned), bone_count, collider_count, max_colliders...
+	size_t count_at = 0;
+	for (size_t off = 0; off + 12u <= 128u; off += 4u) {
+		int v[3];
+		memcpy(v, blob + SPRING_SNAPSHOT_HEADER_BYTES + off, sizeof v);
+		if (v[0] == 8 && v[1] == 2 && v[2] == 3) {
+			count_at = SPRING_SNAPSHOT_HEADER_BYTES + off;
+			break;
+		}
+	}
+	ENSURE(count_at > 0);
+	const struct {
+		size_t at;
+		int value;
+		const char *field;
+	} ints[] = {{count_at, 200, "bone_count"}, {count_at + 4u, 4, "collider_count"}, {count_at + 4u, -1, "collider_count"}};
+	for (size_t j = 0; j < sizeof ints / sizeof ints[0]; j++) {
+		memcpy(bad, blob, size);
+		memcpy(bad + ints[j].at, &ints[j].value, sizeof(int));
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+		ENSURE_MSG(!accepted && strcmp(e.field, ints[j].field) == 0, "case %zu: %s", j, e.message);
+	}
+	// Both sides of the collider count: max_colliders (3) itself is accepted.
+	memcpy(bad, blob, size);
+	int three = 3;
+	memcpy(bad + count_at + 4u, &three, sizeof three);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted);
+	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	// Every bit of the layout (the arrays' offsets, at the end of the struct before nothing else).
+	const size_t layout_bytes = 24u * sizeof(size_t);
+	const size_t struct_end = SPRING_SNAPSHOT_HEADER_BYTES + ((size_t)(count_at - SPRING_SNAPSHOT_HEADER_BYTES) + 600u);
+	(void)struct_end;
+	size_t total = size - SPRING_SNAPSHOT_HEADER_BYTES, layout_at = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + sizeof total <= size && off < 1024u; off += sizeof(size_t)) {
+		size_t v;
+		memcpy(&v, blob + off, sizeof v);
+		if (v == total) { // the layout's last field
+			layout_at = off + sizeof(size_t) - layout_bytes;
+			break;
+		}
+	}
+	ENSURE(layout_at > 0);
+	for (size_t bit = 0; bit < layout_bytes * 8u; bit++) {
+		memcpy(bad, blob, size);
+		bad[layout_at + bit / 8u] ^= (unsigned char)(1u << (bit % 8u));
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+		ENSURE_MSG(!accepted && strcmp(e.field, "bone_count") == 0, "layout bit %zu: %s", bit, e.message);
+	}
+	free(bad);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
+// The tip-chain group (new snapshots): restored into another group of the same description, the
+// rest of the run is the same bits; a group of another chain count, a chain count in the body, a
+// NaN tip and a shared transition that no lane has are refused.
+static int test_chain_group_snapshots(void)
+{
+	kind k = make_group(5, 4);
+	spring_chain_group *a = (spring_chain_group *)k.object, *b = new_group(5, 4), *other = new_group(4, 4);
+	ENSURE(a && b && other);
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	ENSURE_MSG(spring_chain_group_restore(b, blob, size, &e) == SPRING_OK, "%s", e.message);
+	uint64_t ha = SPRING_HASH_INIT, hb = SPRING_HASH_INIT;
+	for (int f = 0; f < 300; f++) {
+		spring_xform3 roots[5];
+		for (int j = 0; j < 5; j++) {
+			roots[j] = scene_tail_root(0.02 * f + 0.7 * j);
+		}
+		const float dt = f % 50 == 7 ? 0.2f : frame_dt(f);
+		ENSURE(spring_chain_group_update(a, roots, dt) == SPRING_OK && spring_chain_group_update(b, roots, dt) == SPRING_OK);
+		spring_xform3 pa[20], pb[20];
+		ENSURE(spring_chain_group_get_poses(a, pa, NULL, 20) == SPRING_OK &&
+		       spring_chain_group_get_poses(b, pb, NULL, 20) == SPRING_OK);
+		ha = spring_hash(ha, pa, sizeof pa);
+		hb = spring_hash(hb, pb, sizeof pb);
+	}
+	ENSURE(ha == hb);
+	ENSURE(spring_chain_group_restore(a, blob, size, NULL) == SPRING_OK);
+	size_t other_size = spring_chain_group_snapshot_size(other);
+	ENSURE(spring_chain_group_restore(other, blob, size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(other_size != size && strcmp(e.field, "size") == 0);
+	memcpy(bad, blob, size);
+	int count = 4;
+	memcpy(bad + SPRING_SNAPSHOT_HEADER_BYTES, &count, sizeof count); // the group's chain_count comes first
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "chain_count") == 0);
+	// The kind: a single chain's blob is refused by a group.
+	memcpy(bad, blob, size);
+	const uint32_t chain_kind = 3u;
+	memcpy(bad + 8u, &chain_kind, sizeof chain_kind);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "kind") == 0);
+	// A NaN in chain 3's tip: its state (the tips sit in the first member's planes, found by value).
+	spring_state_vec3 st;
+	ENSURE(spring_chain_group_get_state(a, 3, 2, &st) == SPRING_OK);
+	size_t tip_at = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
+		if (memcmp(blob + off, &st.x.x, 4u) == 0) {
+			tip_at = off;
+			break;
+		}
+	}
+	ENSURE(tip_at > 0);
+	memcpy(bad, blob, size);
+	const float nan = NAN;
+	memcpy(bad + tip_at, &nan, sizeof nan);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 3 && strcmp(e.field, "tip") == 0,
+	           "%s", e.message);
+	printf("  snapshot of 5 tip chains of 4 bones: %zu bytes\n", size);
+	free(bad);
+	free(blob);
+	spring_chain_group_destroy(b);
+	spring_chain_group_destroy(other);
+	k.destroy(k.object);
+	return 0;
+}
+
+// The rig: a bone's parent index 100000 in the body, a NaN in a chain inside it, an event name
+// without its terminator, another clip index; and its events name the rig's own bytes after a
+// restore into another rig (the blob holds no pointers).
+static int test_rig_figures(void)
+{
+	kind k = make_rig();
+	ENSURE(k.object != NULL);
+	spring_rig *rig = (spring_rig *)k.object;
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	spring_error e;
+	bool accepted;
+	const rig_offsets *at = &((const struct spring_rig *)rig)->at;
+	const size_t body = SPRING_SNAPSHOT_HEADER_BYTES;
+	memcpy(bad, blob, size);
+	int parent = 100000;
+	memcpy(bad + body + at->parent + 2u * sizeof(int), &parent, sizeof parent);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "bones") == 0);
+	// The tail's first segment's angle, inside the rig's angle chain.
+	const rig_chain *tail = &((const rig_chain *)(const void *)((const unsigned char *)rig + at->chains))[0];
+	const size_t angle_at = body + tail->memory + ((sizeof(spring_chain2d) + 15u) & ~(size_t)15u);
+	memcpy(bad, blob, size);
+	const float nan = NAN;
+	memcpy(bad + angle_at, &nan, sizeof nan);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 0 &&
+	               e.path[1].element == SPRING_ELEMENT_SEGMENT && strcmp(e.field, "angle") == 0,
+	           "%s", e.message);
+	// Another clip: -1 and 0 are clips, 1 is not.
+	const int clips[3] = {-1, 0, 1};
+	for (int j = 0; j < 3; j++) {
+		memcpy(bad, blob, size);
+		memcpy(bad + body + offsetof(struct spring_rig, clip), &clips[j], sizeof(int));
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted == (j < 2));
+		ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	}
+	// An event fired by the last update, its name without a terminator.
+	int fired = 1;
+	memcpy(bad, blob, size);
+	memcpy(bad + body + offsetof(struct spring_rig, fired_count), &fired, sizeof fired);
+	memcpy(bad + body + offsetof(struct spring_rig, fired_total), &fired, sizeof fired);
+	memset(bad + body + offsetof(struct spring_rig, fired_names), 'x', 64u);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "fired") == 0);
+	bad[body + offsetof(struct spring_rig, fired_names) + 63u] = '\0';
+	ENSURE(spring_rig_restore(rig, bad, size, &e) == SPRING_OK);
+	spring_rig_event event;
+	ENSURE(spring_rig_get_events(rig, &event, 1, NULL) == 1 && strlen(event.name) == 63u);
+	ENSURE((const char *)event.name >= (const char *)rig && (const char *)event.name < (const char *)rig + size);
+	free(bad);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every single-bit flip of each kind's blob body
+
+static int sweep(kind k, long *flips, long *accepted_count)
+{
+	size_t size;
+	unsigned char *blob = genuine(&k, &size);
+	unsigned char *bad = malloc(size);
+	ENSURE(blob && bad);
+	long accepted_here = 0, flips_here = 0;
+	spring_error genuine_error;
+	ENSURE_MSG(k.restore(k.object, blob, size, &genuine_error) == SPRING_OK, "%s: the genuine blob refused: %s", k.name,
+	           genuine_error.message);
+	for (size_t bit = SPRING_SNAPSHOT_HEADER_BYTES * 8u; bit < size * 8u; bit++) {
+		memcpy(bad, blob, size);
+		bad[bit / 8u] ^= (unsigned char)(1u << (bit % 8u));
+		bool accepted = false;
+		spring_error e;
+		const char *broken = try_blob(&k, bad, size, &accepted, &e);
+		ENSURE_MSG(broken == NULL, "%s: body byte %zu bit %zu: %s", k.name, bit / 8u - SPRING_SNAPSHOT_HEADER_BYTES, bit % 8u,
+		           broken);
+		flips_here++;
+		if (accepted) {
+			accepted_here++;
+			ENSURE(k.restore(k.object, blob, size, NULL) == SPRING_OK); // back to the genuine state
+		}
+	}
+	printf("  %-14s %6zu-byte blob: %6ld flips, %6ld accepted (then stepped finite), %6ld refused unchanged\n", k.name, size,
+	       flips_here, accepted_here, flips_here - accepted_here);
+	*flips += flips_here;
+	*accepted_count += accepted_here;
+	free(bad);
+	free(blob);
+	k.destroy(k.object);
+	return 0;
+}
+
+// One test per kind (each within the per-test time limit); the totals are printed by the last.
+static long g_flips, g_accepted;
+
+static int test_bit_flips_motion(void)
+{
+	return sweep(make_motion(), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_chain2d(void)
+{
+	return sweep(make_chain2d(5), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_chain2d_group(void)
+{
+	return sweep(make_group2d(2, 3, 0), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_chain(void)
+{
+	return sweep(make_chain(5, false), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_chain_2d_mode(void)
+{
+	return sweep(make_chain(3, true), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_chain_group(void)
+{
+	return sweep(make_group(2, 2), &g_flips, &g_accepted);
+}
+
+static int test_bit_flips_rig(void)
+{
+	ENSURE(sweep(make_rig(), &g_flips, &g_accepted) == 0);
+	printf("  all kinds: %ld flips, %ld accepted, %ld refused, no broken promise\n", g_flips, g_accepted, g_flips - g_accepted);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	TEST_INIT(argc, argv);
+	RUN_TEST(test_header_is_checked);
+	RUN_TEST(test_motion_figures);
+	RUN_TEST(test_chain2d_figures);
+	RUN_TEST(test_chain2d_group_figures);
+	RUN_TEST(test_chain_figures);
+	RUN_TEST(test_chain_group_snapshots);
+	RUN_TEST(test_rig_figures);
+	RUN_TEST(test_bit_flips_motion);
+	RUN_TEST(test_bit_flips_chain2d);
+	RUN_TEST(test_bit_flips_chain2d_group);
+	RUN_TEST(test_bit_flips_chain);
+	RUN_TEST(test_bit_flips_chain_2d_mode);
+	RUN_TEST(test_bit_flips_chain_group);
+	RUN_TEST(test_bit_flips_rig);
+	return TEST_SUMMARY();
+}
