@@ -41,17 +41,19 @@
 // back while the hip speeds up and swings on when it stops. Because the spring is
 // linear, a constant angular acceleration over a step is the same as moving the target by
 // alpha m / k (alpha taken at the step's start angle): the segment steps towards
-// theta + (shortest arc to the target) + alpha m / k, whose fixed point is the physical balance
-// k wrap(theta - target) = m alpha(theta) for any strength. A field stiffer than a step resolves
-// (its stiffness beyond FIELD_STIFFNESS_MAX / step^2; a steady field counts its full |g + w| 1.5 /
-// L wherever the segment points) turns the step into a Newton step onto that balance.
+// theta - deflection + alpha m / k, whose fixed point is the physical balance
+// k deflection = m alpha(theta) for any strength (the deflection theta - target, never folded).
+// A field stiffer than a step resolves (its stiffness beyond FIELD_STIFFNESS_MAX / step^2; a
+// steady field counts its full |g + w| 1.5 / L wherever the segment points) turns the step into
+// a Newton step onto that balance.
 //
 // Rest. After a step whose root, animation and root velocity did not change, every segment whose
 // angular speed is within rest_angular_speed and which lies within rest_angle of its equilibrium
-// (its target without forces; with forces the root of k wrap(theta - t) = m alpha(theta) found by
-// bisection on the true torque, or its limit) is snapped onto it with zero velocity, all segments
-// or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
-// chain and skipping it are the same. Any change of input or setting wakes it.
+// (its target without forces; with forces the deflection u with k u = m alpha(t + u), found by
+// bisection on the true torque next to the segment's deflection, or its limit) is snapped onto
+// it with zero velocity, all segments or none; the chain then sleeps: a step with the same inputs
+// does nothing, so stepping a sleeping chain and skipping it are the same. Any change of input or
+// setting wakes it.
 //
 // Updates are all or nothing: every input is checked before anything changes, and a step cannot
 // fail (the forces and the pivot's acceleration are bounded, the error a segment steps on too:
