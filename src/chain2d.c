@@ -4,8 +4,10 @@
 // Segment i's target world angle in a step is its parent's world angle *simulated in this same
 // step* (the root's for segment 0) plus its rest and animated local angle, so a root rotation
 // reaches the tip in the step it happens and every length is exact by construction (the pose is
-// rebuilt by forward kinematics). The springs are the core's angle steppers, which fold the
-// target onto the shortest arc, so a heading crossing +-180 degrees never whips.
+// rebuilt by forward kinematics). Each segment keeps its deflection (angle minus target) unfolded
+// from step to step: only the target's move since the last step is taken on the shortest arc, so
+// a heading crossing +-180 degrees never whips, and a joint bent past half a turn is pulled back
+// the way it bent (a deflection folded onto (-pi, pi] would pull it onward, round the far side).
 //
 // Forces. Each segment is a uniform rod of length L, mass m, pivoting at its start, at world angle
 // theta, d = (cos theta, sin theta). In the frame of its pivot, which accelerates by a, a uniform
@@ -39,17 +41,19 @@
 // back while the hip speeds up and swings on when it stops. Because the spring is
 // linear, a constant angular acceleration over a step is the same as moving the target by
 // alpha m / k (alpha taken at the step's start angle): the segment steps towards
-// theta + (shortest arc to the target) + alpha m / k, whose fixed point is the physical balance
-// k wrap(theta - target) = m alpha(theta) for any strength. A field stiffer than a step resolves
-// (its stiffness beyond FIELD_STIFFNESS_MAX / step^2; a steady field counts its full |g + w| 1.5 /
-// L wherever the segment points) turns the step into a Newton step onto that balance.
+// theta - deflection + alpha m / k, whose fixed point is the physical balance
+// k deflection = m alpha(theta) for any strength (the deflection theta - target, never folded).
+// A field stiffer than a step resolves (its stiffness beyond FIELD_STIFFNESS_MAX / step^2; a
+// steady field counts its full |g + w| 1.5 / L wherever the segment points) turns the step into
+// a Newton step onto that balance.
 //
 // Rest. After a step whose root, animation and root velocity did not change, every segment whose
 // angular speed is within rest_angular_speed and which lies within rest_angle of its equilibrium
-// (its target without forces; with forces the root of k wrap(theta - t) = m alpha(theta) found by
-// bisection on the true torque, or its limit) is snapped onto it with zero velocity, all segments
-// or none; the chain then sleeps: a step with the same inputs does nothing, so stepping a sleeping
-// chain and skipping it are the same. Any change of input or setting wakes it.
+// (its target without forces; with forces the deflection u with k u = m alpha(t + u), found by
+// bisection on the true torque next to the segment's deflection, or its limit) is snapped onto
+// it with zero velocity, all segments or none; the chain then sleeps: a step with the same inputs
+// does nothing, so stepping a sleeping chain and skipping it are the same. Any change of input or
+// setting wakes it.
 //
 // Updates are all or nothing: every input is checked before anything changes, and a step cannot
 // fail (the forces and the pivot's acceleration are bounded, the error a segment steps on too:
@@ -94,6 +98,7 @@ enum {
 	ARR_VELOCITY,   // angular velocity of the last step, rad/s
 	ARR_PREV_ANGLE, // world angle of the step before (output interpolation)
 	ARR_TARGET,     // target world angle of the last step, without forces, (-pi, pi]
+	ARR_DEFLECTION, // angle minus target of the last step, rad, never folded (|.| <= 1e6)
 	ARR_OFFSET,     // animated offsets the last step used
 	ARR_ANIM_FROM,  // animated offsets of the previous frame
 	ARR_SIN,        // sine of the angle the last step's field was taken at (its key)
@@ -148,12 +153,15 @@ static void timeline_fit(spring_chain2d_timeline *t)
 	t->node[1] = -(g0 + g1);
 }
 
-double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, int steps, const spring_clock *clock,
                                                 spring_chain2d_basis *b)
 {
 	const double begin = t->elapsed, elapsed = begin + frame_dt;
 	memset(b, 0, sizeof *b);
-	b->knot = elapsed >= (double)clock->step;
+	// A frame the clock steps in ends a knot even when the frames' sum in double falls a rounding
+	// short of a step (ten frames of 1/1200 s): otherwise that step would see no motion and the
+	// next twice the root's speed, a jolt at 1200 fps that 1000 fps does not have.
+	b->knot = steps > 0 || elapsed >= (double)clock->step;
 	if (!b->knot) {
 		t->elapsed = elapsed;
 		return begin; // extends the newest cubic past its knot
@@ -354,7 +362,7 @@ static float resolve_inertia(const spring_chain2d_desc *desc, const spring_chain
 	if (desc->no_inertia) {
 		return 0.0f;
 	}
-	return desc->inertia > 0.0f ? desc->inertia : 1.0f;
+	return desc->inertia > 0.0f ? desc->inertia : SPRING_CHAIN2D_DEFAULT_INERTIA;
 }
 
 // The default rest angle: REST_TIP_FRACTION L / sum_i D_i (see chain.h), at least REST_ANGLE_MIN.
@@ -518,6 +526,7 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *prev = farr(c, ARR_PREV_ANGLE);
 	float *target = farr(c, ARR_TARGET), *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
 	float *from = farr(c, ARR_ANIM_FROM), *to = farr(c, ARR_ANIM_TO), *key = farr(c, ARR_KEY);
+	float *bend = farr(c, ARR_DEFLECTION);
 	float parent = root.angle;
 	for (int i = 0; i < n; i++) {
 		key[i] = NAN; // nothing kept
@@ -528,6 +537,7 @@ static void place_at_rest(spring_chain2d *c, spring_xform2 root)
 		prev[i] = a;
 		target[i] = a;
 		velocity[i] = 0.0f;
+		bend[i] = 0.0f;
 		parent = a;
 	}
 	c->root = root;
@@ -643,31 +653,30 @@ static double field_accel(const spring_chain2d *c, int i, double fx, double fy, 
 	return 1.5 * (co * fy - s * fx) / (double)farr(c, ARR_LENGTH)[i];
 }
 
-// Net angular acceleration (rad/s^2) of segment i held still at world angle x: the spring's pull
-// towards t along the shortest arc plus the field's (fx, fy) torque.
-static double net_accel(const spring_chain2d *c, int i, float t, double fx, double fy, double x)
+// Net angular acceleration (rad/s^2) of segment i held still at deflection u from its target t
+// (never folded): the spring's pull back, -w2 u, plus the field's (fx, fy) torque at t + u.
+static double net_accel(const spring_chain2d *c, int i, float t, double fx, double fy, double u)
 {
 	spring_params p = parr(c, ARR_PARAMS)[i];
-	double pull = (double)p.stiffness / (double)p.mass * (double)spring_det_fold_float((double)t - x);
-	return pull + field_accel(c, i, fx, fy, x);
+	return -(double)p.stiffness / (double)p.mass * u + field_accel(c, i, fx, fy, (double)t + u);
 }
 
-// The equilibrium of segment i under target t and the field (fx, fy) if one lies within the rest
-// angle of `angle`: t itself without a field; the limit when the field holds the segment against
-// it; otherwise the zero of the net acceleration, found by bisection on the true torque inside
-// [angle - rest, angle + rest] where it falls through zero (a stable balance). False when none.
-static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, float angle, float *out)
+// The equilibrium deflection of segment i under target t and the field (fx, fy) if one lies
+// within the rest angle of its deflection `bend`: 0 without a field; the limit when the field
+// holds the segment against it; otherwise the zero of the net acceleration, found by bisection on
+// the true torque inside [bend - rest, bend + rest] where it falls through zero (a stable
+// balance). False when none.
+static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, double bend, double *out)
 {
 	const double near = (double)c->rest_angle;
-	const float limit = steppers(c)[i].limit;
-	float eq = t;
+	const double limit = (double)steppers(c)[i].limit;
+	double eq = 0.0;
 	if (fx != 0.0 || fy != 0.0) {
-		float swing = spring_angle_delta(t, angle);
-		double edge = (double)t + (swing > 0.0f ? (double)limit : -(double)limit);
-		if (limit > 0.0f && fabsf(swing) >= limit - c->rest_angle && (net_accel(c, i, t, fx, fy, edge) > 0.0) == (swing > 0.0f)) {
-			eq = spring_det_fold_float(edge); // pressed against the limit
+		double edge = bend > 0.0 ? limit : -limit;
+		if (limit > 0.0 && fabs(bend) >= limit - near && (net_accel(c, i, t, fx, fy, edge) > 0.0) == (bend > 0.0)) {
+			eq = edge; // pressed against the limit
 		} else {
-			double lo = (double)angle - near, hi = (double)angle + near;
+			double lo = bend - near, hi = bend + near;
 			if (!(net_accel(c, i, t, fx, fy, lo) >= 0.0 && net_accel(c, i, t, fx, fy, hi) <= 0.0)) {
 				return false;
 			}
@@ -679,14 +688,14 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 					hi = mid;
 				}
 			}
-			eq = spring_det_fold_float(0.5 * (lo + hi));
-			if (limit > 0.0f && fabsf(spring_chain2d_delta(t, eq)) > limit) {
-				eq = spring_det_fold_float((double)t + (spring_chain2d_delta(t, eq) > 0.0f ? (double)limit : -(double)limit));
+			eq = 0.5 * (lo + hi);
+			if (limit > 0.0 && fabs(eq) > limit) {
+				eq = eq > 0.0 ? limit : -limit;
 			}
 		}
 	}
 	*out = eq;
-	return fabsf(spring_angle_delta(eq, angle)) <= c->rest_angle;
+	return fabs(eq - bend) <= near;
 }
 
 // After a step whose inputs were those of the step before (a still root and animation): when
@@ -696,7 +705,7 @@ static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, doub
 void spring_chain2d_internal_try_rest(spring_chain2d *c)
 {
 	int n = c->segment_count;
-	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY);
+	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *bend = farr(c, ARR_DEFLECTION);
 	for (int i = 0; i < n; i++) {
 		if (!(fabsf(velocity[i]) <= c->rest_angular_speed)) {
 			return;
@@ -705,18 +714,25 @@ void spring_chain2d_internal_try_rest(spring_chain2d *c)
 	const float *rest = farr(c, ARR_REST), *used = farr(c, ARR_OFFSET);
 	const double fx = (double)c->gravity.x + (double)c->wind.x;
 	const double fy = (double)c->gravity.y + (double)c->wind.y;
-	float eq[SPRING_CHAIN_MAX_BONES], goal[SPRING_CHAIN_MAX_BONES];
+	float eq[SPRING_CHAIN_MAX_BONES], goal[SPRING_CHAIN_MAX_BONES], eq_bend[SPRING_CHAIN_MAX_BONES];
 	float parent = c->root.angle;
 	for (int i = 0; i < n; i++) {
 		goal[i] = spring_det_fold_float((double)parent + (double)rest[i] + (double)used[i]);
-		if (!equilibrium(c, i, goal[i], fx, fy, angle[i], &eq[i])) {
+		// The deflection from this goal, continuing the last step's (as a step does).
+		const double from_goal = (double)bend[i] +
+		                         (double)spring_det_fold_float((double)spring_chain2d_delta(goal[i], angle[i]) - (double)bend[i]);
+		double u;
+		if (!equilibrium(c, i, goal[i], fx, fy, from_goal, &u)) {
 			return;
 		}
+		eq_bend[i] = (float)u;
+		eq[i] = spring_det_fold_float((double)goal[i] + u);
 		parent = eq[i];
 	}
 	memcpy(angle, eq, (size_t)n * sizeof(float));
 	memcpy(farr(c, ARR_PREV_ANGLE), eq, (size_t)n * sizeof(float));
 	memcpy(farr(c, ARR_TARGET), goal, (size_t)n * sizeof(float));
+	memcpy(bend, eq_bend, (size_t)n * sizeof(float));
 	memset(velocity, 0, (size_t)n * sizeof(float));
 	c->resting = true;
 }
@@ -743,6 +759,7 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->velocity = farr(c, ARR_VELOCITY);
 	out->prev = farr(c, ARR_PREV_ANGLE);
 	out->target = farr(c, ARR_TARGET);
+	out->deflection = farr(c, ARR_DEFLECTION);
 	out->inertia = farr(c, ARR_INERTIA);
 	out->length = farr(c, ARR_LENGTH);
 	out->rest = farr(c, ARR_REST);
@@ -815,7 +832,7 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 	spring_chain2d_basis tb;
 	spring_chain2d_lane_basis p;
 	spring_chain2d_internal_basis_settings(c, &p);
-	const double begin = spring_chain2d_internal_timeline_advance(&c->time, frame_dt, &c->clock, &tb);
+	const double begin = spring_chain2d_internal_timeline_advance(&c->time, frame_dt, steps, &c->clock, &tb);
 	basis_from(&tb, &p);
 	spring_chain2d_lane_lane L;
 	spring_chain2d_internal_lane_load(c, &L);
@@ -830,6 +847,7 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 	}
 	float *angle = farr(c, ARR_ANGLE), *velocity = farr(c, ARR_VELOCITY), *target = farr(c, ARR_TARGET);
 	float *prev = farr(c, ARR_PREV_ANGLE), *sn = farr(c, ARR_SIN), *cs = farr(c, ARR_COS), *key = farr(c, ARR_KEY);
+	float *bend = farr(c, ARR_DEFLECTION);
 	const float *length = farr(c, ARR_LENGTH), *inertia = farr(c, ARR_INERTIA), *rest = farr(c, ARR_REST);
 	const spring_chain2d_lane_step_in *st = steppers(c);
 	float offsets[SPRING_CHAIN_MAX_BONES];
@@ -859,7 +877,7 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 		float parent = L.v[SPRING_CHAIN2D_LN_RA]; // this step's simulated angle of the parent
 		for (int i = 0; i < n; i++) {
 			spring_chain2d_lane_step(&st[i], st[i].limit > 0.0f, alpha[i], stiff[i], parent, rest[i], off[i] != 0.0f, off[i],
-			                         in.held_max, in.max_speed, &angle[i], &velocity[i], &target[i]);
+			                         in.held_max, in.max_speed, &angle[i], &velocity[i], &bend[i], &target[i]);
 			parent = angle[i];
 		}
 		if (!same) {

@@ -62,7 +62,8 @@ enum {
 	G_VELOCITY,
 	G_PREV,
 	G_TARGET,
-	G_SIN, // kept by the last step's field: sin and cos of G_KEY
+	G_DEFLECTION, // angle minus target, never folded
+	G_SIN,        // kept by the last step's field: sin and cos of G_KEY
 	G_COS,
 	G_KEY,
 	G_STATE_COUNT,
@@ -277,8 +278,8 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
-	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
-	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
+	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
 	for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
 		const float *from = garr(g, l, src[a]);
 		for (int i = 0; i < n; i++) {
@@ -313,8 +314,8 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	}
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
-	const float *src[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
-	const int dst[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	const float *src[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
+	const int dst[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
 	for (int a = 0; a < (int)(sizeof dst / sizeof dst[0]); a++) {
 		float *to = garr(g, l, dst[a]);
 		for (int i = 0; i < n; i++) {
@@ -366,6 +367,7 @@ static void fill_padding(spring_chain2d_group *g, const group_layout *l)
 			garr(g, l, G_VELOCITY)[k] = 0.0f;
 			garr(g, l, G_PREV)[k] = x;
 			garr(g, l, G_TARGET)[k] = x;
+			garr(g, l, G_DEFLECTION)[k] = 0.0f;
 			garr(g, l, G_KEY)[k] = x;
 			garr(g, l, G_SIN)[k] = s;
 			garr(g, l, G_COS)[k] = c;
@@ -524,7 +526,7 @@ typedef struct group_frame {
 	spring_chain2d_group *g;
 	const group_layout *l;
 	int n, stride, steps;
-	float *angle, *velocity, *prev, *target, *sin, *cos, *key;
+	float *angle, *velocity, *prev, *target, *deflection, *sin, *cos, *key;
 	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
 	const int32_t *same;             // per segment: the settings above are chain 0's in every chain
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
@@ -557,7 +559,7 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 	{                                                                                                                           \
 		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
 		K(step_in) in;                                                                                                          \
-		T inertia, x, v, x1, v1, t1, s1, c1, key1;                                                                              \
+		T inertia, x, v, d, x1, v1, d1, t1, s1, c1, key1;                                                                       \
 		if (r->same[i]) {                                                                                                       \
 			const size_t k0 = (size_t)i * (size_t)r->stride;                                                                    \
 			in.w2 = SPLAT(r->w2[k0]);                                                                                           \
@@ -579,11 +581,13 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 		in.limit = SPLAT(r->limit[i]);                                                                                          \
 		memcpy(&x, r->angle + k, sizeof(T));                                                                                    \
 		memcpy(&v, r->velocity + k, sizeof(T));                                                                                 \
+		memcpy(&d, r->deflection + k, sizeof(T));                                                                               \
 		x1 = x;                                                                                                                 \
 		v1 = v;                                                                                                                 \
+		d1 = d;                                                                                                                 \
 		K(segment)                                                                                                              \
 		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), \
-		 &x1, &v1, &t1, &s1, &c1, &key1);                                                                                       \
+		 &x1, &v1, &d1, &t1, &s1, &c1, &key1);                                                                                  \
 		T prev = x;                                                                                                             \
 		if (blend) {                                                                                                            \
 			T old_prev, old_target, old_s, old_c, old_key;                                                                      \
@@ -595,6 +599,7 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 			prev = SEL(awake, x, old_prev);                                                                                     \
 			x1 = SEL(awake, x1, x);                                                                                             \
 			v1 = SEL(awake, v1, v);                                                                                             \
+			d1 = SEL(awake, d1, d);                                                                                             \
 			t1 = SEL(awake, t1, old_target);                                                                                    \
 			s1 = SEL(awake, s1, old_s);                                                                                         \
 			c1 = SEL(awake, c1, old_c);                                                                                         \
@@ -603,6 +608,7 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 		*parent = x1;                                                                                                           \
 		memcpy(r->angle + k, &x1, sizeof(T));                                                                                   \
 		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                \
+		memcpy(r->deflection + k, &d1, sizeof(T));                                                                              \
 		if (keep) {                                                                                                             \
 			memcpy(r->prev + k, &prev, sizeof(T));                                                                              \
 			memcpy(r->target + k, &t1, sizeof(T));                                                                              \
@@ -1242,7 +1248,7 @@ static void frame_timeline(spring_chain2d_group *g, const group_layout *l, float
 	spring_chain2d_basis *bases = gbases(g, l);
 	float *fractions = gfractions(g, l);
 	spring_chain2d_basis frame;
-	const double begin = spring_chain2d_internal_timeline_advance(&g->time, (double)frame_dt, clock, &frame);
+	const double begin = spring_chain2d_internal_timeline_advance(&g->time, (double)frame_dt, steps, clock, &frame);
 	for (int k = 0; k < steps; k++) {
 		fractions[k] = spring_clock_substep_fraction(clock, k, steps);
 		bases[k] = frame;
@@ -1302,6 +1308,7 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .velocity = garr(group, &l, G_VELOCITY),
 	                  .prev = garr(group, &l, G_PREV),
 	                  .target = garr(group, &l, G_TARGET),
+	                  .deflection = garr(group, &l, G_DEFLECTION),
 	                  .sin = garr(group, &l, G_SIN),
 	                  .cos = garr(group, &l, G_COS),
 	                  .key = garr(group, &l, G_KEY),

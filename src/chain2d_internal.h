@@ -385,6 +385,7 @@ spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live
 /// The per-segment arrays of a chain (segment_count entries each), for the group's copies.
 typedef struct spring_chain2d_view {
 	float *angle, *velocity, *prev, *target, *inertia; // the state, then the per-chain setting
+	float *deflection;                                 // state: angle minus target, never folded
 	float *sin, *cos, *key;                            // kept by the last step's field
 	float *length, *rest, *limit;                      // the shape
 	spring_params *params, *own_params;
@@ -410,10 +411,10 @@ typedef struct spring_chain2d_basis {
 	bool has_span;
 } spring_chain2d_basis;
 
-/// The pivot path's timeline advanced by a frame of `frame_dt` (chain2d.c, "The pivot's path"):
+/// The pivot path's timeline advanced by a frame of `frame_dt` with `steps` steps (chain2d.c, "The pivot's path"):
 /// returns the frame's start relative to the newest knot; *b receives whether a knot is added
 /// (and its reciprocals).
-double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, const spring_clock *clock,
+double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, double frame_dt, int steps, const spring_clock *clock,
                                                 spring_chain2d_basis *b);
 /// The Newton basis of a step ending `tau` after the newest knot, into *b; the timeline's last step
 /// moves there.

@@ -90,22 +90,28 @@ typedef struct K(step_in) {
 	T limit;          // 0 or (0, pi]
 } K(step_in);
 
-/// One fixed step of a segment at world angle *x with angular velocity *v, its field (alpha,
-/// stiff) taken at *x: the target t = fold(parent + rest + offset); the goal moved by the field,
-/// which over a step is the same as shifting the error by alpha / w2; where the field is stiffer
-/// than held_max (`stiff_field`: taken at the step's start it would overshoot and grow), a Newton
-/// step onto the balance instead: the error
-/// (delta w2 + alpha) / (w2 + excess), whose fixed point is the same balance; the spring on the
-/// unfolded error; the speed bound +-max_speed; the limit about t with the outward velocity
-/// removed. The error is bounded by SPRING_LANE_ERROR_MAX and every product of finite values stays
-/// a float or an infinity that a bound removes, so the new state is finite. *target receives t.
+/// One fixed step of a segment at world angle *x with angular velocity *v and deflection *bend (its
+/// angle minus its target at the end of the last step, never folded), its field (alpha, stiff)
+/// taken at *x: the target t = fold(parent + rest + offset); the deflection at the step's start is
+/// the last one moved by the shortest arc of (x - t) - *bend (the target's heading unwrapped as
+/// it moves, the chain's turn with it), so the spring pulls back the way the joint bent at any
+/// deflection; the goal moved by the field, which over a step is the same as shifting the error by
+/// alpha / w2; where the field is stiffer than held_max (`stiff_field`: taken at the step's start
+/// it would overshoot and grow), a Newton step onto the balance instead: the error
+/// (delta w2 + alpha) / (w2 + excess), whose fixed point is the same balance; the spring; the
+/// speed bound +-max_speed; the limit on the deflection with the outward velocity removed. The
+/// error and the deflection are bounded by SPRING_LANE_ERROR_MAX and every product of finite
+/// values stays a float or an infinity that a bound removes, so the new state is finite. *target
+/// receives t.
 static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T stiff_field, T parent, T rest, int animated,
-                                  T offset, T held_max, T max_speed, T *x, T *v, T *target)
+                                  T offset, T held_max, T max_speed, T *x, T *v, T *bend, T *target)
 {
-	T x0 = *x, v0 = *v;
+	T x0 = *x, v0 = *v, b0 = *bend;
 	// parent and rest are folded: without an offset their sum needs one wrap (the same bits).
 	T t = animated ? K(fold)((parent + rest) + offset) : K(wrap)(parent + rest);
-	T delta = K(wrap)(t - x0);
+	// x0 and t are folded: their difference needs one wrap; the last deflection may be any.
+	T b = b0 + K(fold)(K(wrap)(x0 - t) - b0);
+	T delta = -b;
 	T excess = stiff_field - held_max;
 	TM stiff = GT(excess, 0.0f);
 	T inv = ANY(stiff) ? SPLAT(1.0f) / (in->w2 + SEL(stiff, excess, SPLAT(0.0f))) : in->inv_w2;
@@ -118,18 +124,21 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, T alpha, T
 	// rare); K(fold) gives the same bits on the lanes where both apply.
 	T nx = x0 + (ne - e);
 	nx = ANY(GE(FABS(nx), SPRING_LANE_WRAP_MAX)) ? K(fold)(nx) : K(wrap)(nx);
+	T nb = b + (ne - e); // the same move, unfolded
+	nb = MAXV(MINV(nb, SPLAT(SPRING_LANE_ERROR_MAX)), SPLAT(-SPRING_LANE_ERROR_MAX));
 	nv = MAXV(MINV(nv, max_speed), -max_speed);
 	if (limited) { // some lane has a limit (otherwise none is crossed: the same bits)
-		T swing = K(wrap)(nx - t);
-		TM over = GT(in->limit, 0.0f) & GT(FABS(swing), in->limit);
-		TM up = GT(swing, 0.0f);
-		T edge = K(wrap)(t + SEL(up, in->limit, -in->limit));
-		nx = SEL(over, edge, nx);
+		TM over = GT(in->limit, 0.0f) & GT(FABS(nb), in->limit);
+		TM up = GT(nb, 0.0f);
+		T swing = SEL(up, in->limit, -in->limit);
+		nx = SEL(over, K(wrap)(t + swing), nx);
+		nb = SEL(over, swing, nb);
 		TM outward = over & NE(nv, 0.0f) & MNOT(GT(nv, 0.0f) ^ up);
 		nv = SEL(outward, SPLAT(0.0f), nv);
 	}
 	*x = nx;
 	*v = nv;
+	*bend = nb;
 	*target = t;
 }
 
@@ -163,11 +172,11 @@ static inline K_ATTR void K(segment_field)(const K(chain_in) * chain, int turnin
 /// A segment's whole step: K(segment_field), then K(step) under the parent's angle of this step.
 /// The caller keeps *x's old value as the previous angle.
 static inline K_ATTR void K(segment)(const K(step_in) * in, int limited, const K(chain_in) * chain, int turning, T inertia, T k15,
-                                     T parent, T rest, int animated, T offset, T *x, T *v, T *target, T *s, T *c, T *key)
+                                     T parent, T rest, int animated, T offset, T *x, T *v, T *bend, T *target, T *s, T *c, T *key)
 {
 	T alpha, stiff;
 	K(segment_field)(chain, turning, inertia, k15, x, &alpha, &stiff, s, c, key);
-	K(step)(in, limited, alpha, stiff, parent, rest, animated, offset, chain->held_max, chain->max_speed, x, v, target);
+	K(step)(in, limited, alpha, stiff, parent, rest, animated, offset, chain->held_max, chain->max_speed, x, v, bend, target);
 }
 
 /// The drawn angle between two stepped ones at `alpha` in (0, 1): along the shortest arc.

@@ -31,8 +31,8 @@
 // Hash of the standard chain2d scenario: identical for gcc, clang and wasm32 (determinism).
 // Without inertia (no_inertia): pure angle springs, as before inertia existed.
 #define SPRING_TEST_GOLDEN_CHAIN2D 0x3483c0d85d210eddull
-// The same scenario with the default inertia (1).
-#define SPRING_TEST_GOLDEN_CHAIN2D_INERTIA 0x072226c7c45d3a0dull
+// The same scenario with the default inertia (SPRING_CHAIN2D_DEFAULT_INERTIA, 0.2).
+#define SPRING_TEST_GOLDEN_CHAIN2D_INERTIA 0x64a8a7c4abbe976full
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -1718,6 +1718,7 @@ static spring_chain2d_desc tail_desc(spring_chain2d_segment *segs)
 	fill_segments(segs, TAIL_N, TAIL_LENGTH, 0.0f);
 	spring_chain2d_desc d = {
 		.segment_count = TAIL_N, .segments = segs, .params = hz(2.0f, 0.3f), .root = scene_xform2(0.0f, 0.0f, -0.5f * PI_F)};
+	d.inertia = 1.0f; // the whole pivot acceleration (the default is SPRING_CHAIN2D_DEFAULT_INERTIA)
 	return d;
 }
 

@@ -30,10 +30,11 @@ static const char verify_help[] =
 	"  2 rest      after a minute at that held pose the tip moves less than 1e-6 of the chain length and\n"
 	"              the chain has come to exact rest (on its targets, velocity exactly zero)\n"
 	"              over the last second\n"
-	"  3 envelope  the clip at each frame rate and on a jittery clock against a 1 kHz run: tip\n"
-	"              positions (relative to the rig's root) within 1% of the chain length every 0.5 s\n"
+	"  3 envelope  the clip at each frame rate and on a jittery clock against a 1 kHz run, stopped\n"
+	"              dead half way (the clip paused: a sudden stop): tip positions (relative to the rig's\n"
+	"              root) within 1% of the chain length every 0.5 s\n"
 	"\n"
-	"  --fps LIST        frame rates, comma-separated (default 30,60,144)\n"
+	"  --fps LIST        frame rates, comma-separated (default 24,30,60,144)\n"
 	"  --integrator I    spring: exact (the default integrator), semi-implicit, or both (default both)\n"
 	"  --step S          spring: the clock's fixed step in seconds (default 1/120)\n"
 	"  --clip NAME       rig: the clip to play (default the first)\n"
@@ -404,7 +405,14 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 	return CLI_OK;
 }
 
-// One envelope run: frames at `fps` (0: jittery), landing exactly on every checkpoint; records
+// The checkpoint of an envelope run of `checkpoints` at which the clip stops dead (is paused).
+static int rig_envelope_stop(int checkpoints)
+{
+	return (checkpoints + 1) / 2;
+}
+
+// One envelope run: frames at `fps` (0: jittery), landing exactly on every checkpoint, the clip
+// paused at checkpoint rig_envelope_stop (a sudden stop, at the same time at every rate); records
 // each chain's tip relative to the root at each checkpoint into out[(k * chains + c) * 2].
 static int rig_envelope_run(const char *cmd, const char *path, int clip, double fps, int checkpoints, double *out)
 {
@@ -436,6 +444,9 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 			spring_vec2 tip = rig_chain_tip(&f, world, c);
 			out[((size_t)k * chains + c) * 2] = (double)tip.x - f.root.position.x;
 			out[((size_t)k * chains + c) * 2 + 1] = (double)tip.y - f.root.position.y;
+		}
+		if (clock.checkpoints == rig_envelope_stop(checkpoints)) {
+			spring_rig_set_paused(f.rig, true);
 		}
 	}
 	free(world);
@@ -595,6 +606,7 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		jw_num(&w, "motion_seconds", RIG_MOTION_SECONDS);
 		jw_num(&w, "hold_seconds", RIG_HOLD_SECONDS);
 		jw_num(&w, "envelope_seconds", checkpoints * RIG_CHECKPOINT);
+		jw_num(&w, "envelope_stop_seconds", rig_envelope_stop(checkpoints) * RIG_CHECKPOINT);
 		jw_num_array(&w, "fps", fps, fps_count);
 		jw_array(&w, "warnings", 0);
 		for (int i = 0; i < f.info->warning_count && i < SPRING_RIG_FILE_MAX_WARNINGS; i++) {
@@ -618,7 +630,8 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 		sb_printf(&b, "energy and rest: 1 s of the clip, then the setup pose held for 60 s at 60 fps\n");
 		sb_printf(&b, "envelope: %s s of the clip at", fmt_num(n, checkpoints * RIG_CHECKPOINT, 6));
 		text_fps(&b, fps, fps_count);
-		sb_puts(&b, " fps and on a jittery clock, against 1 kHz, every 0.5 s\n");
+		sb_printf(&b, " fps and on a jittery clock, stopped dead at %s s, against 1 kHz, every 0.5 s\n",
+		          fmt_num(n, rig_envelope_stop(checkpoints) * RIG_CHECKPOINT, 6));
 		for (int c = 0; c < chains; c++) {
 			text_chain(&b, &f.info->chains[c], &res[c], fps, fps_count);
 		}
@@ -645,8 +658,8 @@ int cmd_verify(int argc, char **argv)
 	if (cli_parse_command(&a, argc, argv, verify_help, &status)) {
 		return status;
 	}
-	double fps[VERIFY_MAX_FPS] = {30.0, 60.0, 144.0};
-	int fps_count = 3;
+	double fps[VERIFY_MAX_FPS] = {24.0, 30.0, 60.0, 144.0};
+	int fps_count = 4;
 	if (cli_flag(&a, "--fps") && cli_parse_list(cmd, "--fps", cli_str(&a, "--fps", ""), fps, VERIFY_MAX_FPS, &fps_count,
 	                                            (cli_range){1.0, 10000.0, 0, 0}) != CLI_OK) {
 		return CLI_USAGE;

@@ -7,7 +7,10 @@
 ///   its parent's *simulated* world angle this step plus its rest (and animated) local angle, so
 ///   length is preserved by construction and limits read as "swings at most 30 degrees". Each
 ///   segment also feels the root's acceleration (`inertia`), gravity and wind as a torque, and the
-///   chain comes to an exact rest and sleeps (`spring_chain2d_is_resting`).
+///   chain comes to an exact rest and sleeps (`spring_chain2d_is_resting`). A joint's deflection
+///   (its angle minus its target) is continuous: only the target's move from step to step is taken
+///   on the shortest arc, so a root spinning through +-180 degrees never whips and a joint bent past
+///   half a turn swings back the way it bent.
 /// - `spring_chain`: tip springs (the undulation recipe), 3D with a 2D mode. Each bone's tip is
 ///   a point mass springing toward where the bone would be if it followed its simulated parent
 ///   rigidly; colliders and a cone limit act on it; it is projected back to the bone length
@@ -58,6 +61,12 @@ typedef struct spring_chain2d_segment {
 } spring_chain2d_segment;
 
 #define SPRING_CHAIN2D_MIN_STEP 1e-6f ///< s: the shortest physics step of an angle chain (1 MHz)
+/// The inertia an angle chain feels by default (spring_chain2d_desc.inertia). Measured on a
+/// 7-segment, 77-unit tail at 2 Hz, damping ratio 0.3, under a hip swaying at up to 130 units/s
+/// that stops dead, and under a dash from rest at 150 units/s: 0.2 keeps every joint within 160
+/// degrees of its target (0.3 bends one to 231, 1 to 439) and the tail within 0.5% of its length
+/// of an 8 kHz run at every frame rate from 24 fps up.
+#define SPRING_CHAIN2D_DEFAULT_INERTIA 0.2f
 
 typedef struct spring_chain2d_desc {
 	int segment_count;                      ///< 1 .. SPRING_CHAIN_MAX_BONES
@@ -75,7 +84,7 @@ typedef struct spring_chain2d_desc {
 	spring_xform2 root;           ///< initial root (position and angle; scale ignored); the chain
 	                              ///< starts at rest under it
 	float inertia;                ///< fraction of each pivot's acceleration the segments feel (the root's
-	                              ///< and the parents' motion), in [0, 100]; 0 -> 1
+	                              ///< and the parents' motion), in [0, 100]; 0 -> SPRING_CHAIN2D_DEFAULT_INERTIA (0.2)
 	bool no_inertia;              ///< true: pure angle springs, no pivot acceleration (segments may override)
 	float max_root_speed;         ///< units/s, >= 0: the root speed the chain inherits (its mean over
 	                              ///< each frame) is capped there: a faster dash reaches the inertia as

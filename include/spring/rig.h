@@ -164,12 +164,12 @@ typedef struct spring_rig_chain_desc {
 	spring_chain_projection projection;     ///< tip chains: the velocity after the length projection
 	                                        ///< (default: removed; KEEP_VELOCITY as legacy loops do)
 	float inertia;                          ///< angle chains: fraction of the pivot's acceleration each
-	                                        ///< segment feels, [0, 100]; 0 -> 1 (a tail lags when the hip
-	                                        ///< runs)
-	bool no_inertia;                        ///< angle chains: pure angle springs (inertia 0)
-	float max_root_speed;                   ///< units/s of the chain root's speed that reach the chain;
-	                                        ///< 0 = no cap (a dash does not whip the chain)
-	float max_root_angular_speed;           ///< rad/s, the same for its turning; 0 = no cap
+	               ///< segment feels, [0, 100]; 0 -> SPRING_CHAIN2D_DEFAULT_INERTIA (0.2: a tail lags when the hip
+	               ///< runs)
+	bool no_inertia;              ///< angle chains: pure angle springs (inertia 0)
+	float max_root_speed;         ///< units/s of the chain root's speed that reach the chain;
+	                              ///< 0 = no cap (a dash does not whip the chain)
+	float max_root_angular_speed; ///< rad/s, the same for its turning; 0 = no cap
 } spring_rig_chain_desc;
 
 // ---------------------------------------------------------------------------------------------

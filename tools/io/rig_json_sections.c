@@ -401,10 +401,11 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 	}
 	ch->integrator = (spring_integrator)integrator;
 	ch->projection = (spring_chain_projection)projection;
-	// Inertia 0 in a file means none (the rig reads a zero as "the default", 1); speeds in the file
-	// are units/s and degrees/s, 0 = no cap.
+	// Inertia 0 in a file means none (the rig reads a zero as "the default",
+	// SPRING_CHAIN2D_DEFAULT_INERTIA, which a file without the key gets); speeds in the file are
+	// units/s and degrees/s, 0 = no cap.
 	float angular_degrees = 0.0f;
-	if (rj_get_float(c, j, path, "inertia", 0, 1.0, -RJ_BIG, RJ_BIG, 0, &ch->inertia) ||
+	if (rj_get_float(c, j, path, "inertia", 0, SPRING_CHAIN2D_DEFAULT_INERTIA, -RJ_BIG, RJ_BIG, 0, &ch->inertia) ||
 	    rj_get_float(c, j, path, "max_root_speed", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->max_root_speed) ||
 	    rj_get_float(c, j, path, "max_root_angular_speed", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &angular_degrees)) {
 		return c->result;
