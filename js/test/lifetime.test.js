@@ -2,8 +2,9 @@
 // Objects that are not disposed: creating them costs the same early and late (it got 40-60 times
 // slower once the module's memory passed 64 MiB: every creation grew the wasm memory a few pages,
 // and past V8's external-memory limit every growth asked for a full collection of the JavaScript
-// heap; js/src/heap.c grows it geometrically), and the FinalizationRegistry frees the ones the
-// garbage collector finds, warning once.
+// heap; js/src/heap.c grows it geometrically, which this test counts: no clock, so a busy machine
+// cannot fail it), and the FinalizationRegistry frees the ones the garbage collector finds,
+// warning once.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { setFlagsFromString } from 'node:v8';
@@ -14,32 +15,32 @@ import { Chain2D, liveObjectCount, wasmMemoryBytes } from '../index.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const segments = Array.from({ length: 8 }, () => ({ length: 20, restAngle: 0.1 }));
-const BATCH = 1000;
 
-// Milliseconds for one batch of creations, the chains kept in `keep`.
-function batch(keep) {
-	const t0 = performance.now();
-	for (let i = 0; i < BATCH; i++) {
-		keep.push(new Chain2D({ segments }));
-	}
-	return performance.now() - t0;
-}
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-
-test('creation costs the same past 64 MiB of wasm memory, nothing disposed within the task', () => {
-	const warm = [];
-	batch(warm); // the first creations also compile the code
-	warm.forEach((c) => c.dispose());
+// The cause, measured without a clock: every growth of the wasm memory is one V8 may answer with a
+// full garbage collection once past its external-memory limit, so the growths must be few (half
+// again the memory each time: logarithmic in the memory used), not one every few creations.
+test('creating 96 MiB of objects not disposed within the task grows the wasm memory a logarithmic number of times', () => {
 	const keep = [];
-	const early = [batch(keep), batch(keep), batch(keep), batch(keep), batch(keep)];
+	const start = wasmMemoryBytes();
+	let last = start;
+	let growths = 0;
+	let smallest = Infinity; // the smallest growth, as a fraction of the memory before it
 	while (wasmMemoryBytes() < 96 * 2 ** 20) {
-		batch(keep);
+		keep.push(new Chain2D({ segments }));
+		const now = wasmMemoryBytes();
+		if (now !== last) {
+			growths++;
+			smallest = Math.min(smallest, (now - last) / last);
+			last = now;
+		}
 	}
-	const late = [batch(keep), batch(keep), batch(keep), batch(keep), batch(keep)];
-	const ratio = median(late) / median(early);
-	console.log(`  ${keep.length} chains, ${(wasmMemoryBytes() / 2 ** 20).toFixed(0)} MiB: ${median(early).toFixed(1)} ms a `
-		+ `thousand early, ${median(late).toFixed(1)} ms late (x${ratio.toFixed(2)})`);
-	assert.ok(ratio < 3, `creation got ${ratio.toFixed(1)} times slower`);
+	// half again each time from `start`: log(96 MiB / start) / log(1.5) growths, and a few more
+	const bound = Math.ceil(Math.log((96 * 2 ** 20) / start) / Math.log(1.5)) + 3;
+	console.log(`  ${keep.length} chains, ${(start / 2 ** 20).toFixed(1)} -> ${(last / 2 ** 20).toFixed(0)} MiB in ${growths} growths `
+		+ `(at most ${bound}; the smallest +${(100 * smallest).toFixed(0)} %)`);
+	assert.ok(growths <= bound, `the memory grew ${growths} times for ${keep.length} creations`);
+	assert.ok(smallest >= 0.49, `a growth of only ${(100 * smallest).toFixed(1)} % of the memory`);
+	assert.ok(growths >= 3, 'the test did not make the memory grow'); // the bound is reached, not vacuous
 	keep.forEach((c) => c.dispose());
 });
 
