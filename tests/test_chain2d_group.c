@@ -457,6 +457,40 @@ static int test_memory(void)
 // ---------------------------------------------------------------------------------------------
 // Bad input
 
+// Sizes never wrap (base_internal.h): the most chains of the most segments are sized in full
+// where the block fits (64-bit) and refused, naming the counts, where it does not (wasm32), where
+// the largest group that fits is still sized.
+static int test_group_sizes_never_wrap(void)
+{
+	static spring_chain2d_segment segs[SPRING_CHAIN_MAX_BONES];
+	shape(segs, SPRING_CHAIN_MAX_BONES);
+	spring_chain2d_desc d = {.segment_count = SPRING_CHAIN_MAX_BONES, .segments = segs};
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = 1024};
+	size_t a = spring_chain2d_group_memory_size(&gd);
+	gd.chain_count = 2048;
+	size_t b = spring_chain2d_group_memory_size(&gd);
+	ENSURE(a > 0 && b > a);
+	double per_chain = (double)(b - a) / 1024.0;
+	double want = (double)a + per_chain * (SPRING_CHAIN2D_GROUP_MAX_CHAINS - 1024);
+	ENSURE_MSG(want > 4.3e9, "%g", want);
+	gd.chain_count = SPRING_CHAIN2D_GROUP_MAX_CHAINS;
+	size_t most = spring_chain2d_group_memory_size(&gd);
+	spring_chain2d_group *g = NULL;
+	spring_error e;
+	if (want <= (double)PTRDIFF_MAX) {
+		ENSURE_MSG((double)most >= want * 0.98 && (double)most <= want * 1.02, "%zu for %g", most, want);
+	} else {
+		ENSURE_MSG(most == 0, "%zu", most);
+		ENSURE(spring_chain2d_group_create(&gd, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
+		ENSURE_MSG(strstr(e.message, "1048576 chains of 256 segments") != NULL, "%s", e.message);
+		gd.chain_count = (int)(((double)PTRDIFF_MAX - (double)a) / per_chain * 0.99);
+		size_t near = spring_chain2d_group_memory_size(&gd);
+		ENSURE_MSG(near > (size_t)PTRDIFF_MAX / 100u * 98u && near <= (size_t)PTRDIFF_MAX, "%d chains: %zu", gd.chain_count,
+		           near);
+	}
+	return 0;
+}
+
 static int test_bad_descriptions(void)
 {
 	spring_chain2d_segment segs[3];
@@ -637,6 +671,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_paired_steps_bit_for_bit);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_bad_descriptions);
+	RUN_TEST(test_group_sizes_never_wrap);
 	RUN_TEST(test_bad_input_changes_nothing);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	return TEST_SUMMARY();
