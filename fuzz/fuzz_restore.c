@@ -30,8 +30,8 @@ typedef struct kind {
 static void check_finite(const float *f, size_t n, const char *what, const char *call)
 {
 	for (size_t i = 0; i < n; i++) {
-		FZ_CHECK(spring_is_finite(f[i]), "%s: %s gave a non-finite value (float %zu: %g) after an accepted restore", what, call, i,
-		         (double)f[i]);
+		FZ_CHECK(spring_is_finite(f[i]), "%s: %s gave a non-finite value (float %zu: %g) after an accepted restore", what, call,
+		         i, (double)f[i]);
 	}
 }
 

@@ -1375,9 +1375,17 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 		timeline_ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] >= (double)h.clock.step : t->gap[g] >= 0.0);
 	}
 	if (timeline_ok) {
+		// One knot: as timeline_restart left it (no fit yet); more: the fit of their gaps.
 		spring_chain2d_timeline fit = *t;
-		timeline_fit(&fit);
-		timeline_ok = same_bits(fit.recip, t->recip, sizeof fit.recip) && same_bits(fit.node, t->node, sizeof fit.node);
+		if (t->count == 1) {
+			memset(fit.gap, 0, sizeof fit.gap);
+			memset(fit.node, 0, sizeof fit.node);
+			memset(fit.recip, 0, sizeof fit.recip);
+		} else {
+			timeline_fit(&fit);
+		}
+		timeline_ok = same_bits(fit.recip, t->recip, sizeof fit.recip) && same_bits(fit.node, t->node, sizeof fit.node) &&
+		              same_bits(fit.gap, t->gap, sizeof fit.gap);
 	}
 	if (!timeline_ok) {
 		return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1, "time", "(the pivot's path) is not one a step leaves");

@@ -1081,9 +1081,6 @@ spring_result spring_rig_restore(spring_rig *rig, const void *blob, size_t size,
 	}
 	if (r == SPRING_OK) {
 		spring_internal_snapshot_install(rig, rig->total, offsetof(spring_rig, owner), body);
-		for (int k = 0; k < MAX_FIRED; k++) {
-			rig->fired[k].name = rig->fired_names[k]; // this rig's own
-		}
 	}
 	return r;
 }

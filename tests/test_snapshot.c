@@ -549,6 +549,53 @@ static unsigned char *genuine(const kind *k, size_t *size)
 // ---------------------------------------------------------------------------------------------
 // The figures of issue 23
 
+// A genuine blob restores, for every kind, fresh from creation (never stepped: the angle chains'
+// pivot path has one knot and no fit yet) and after a run; a rig loaded and played but not stepped.
+static int restores_own(void *object, size_t (*size)(const void *), spring_result (*snapshot)(const void *, void *, size_t),
+                        spring_result (*restore)(void *, const void *, size_t, spring_error *), const char *name)
+{
+	size_t n = size(object);
+	unsigned char *blob = malloc(n);
+	spring_error e;
+	ENSURE(blob && snapshot(object, blob, n) == SPRING_OK);
+	ENSURE_MSG(restore(object, blob, n, &e) == SPRING_OK, "%s: %s", name, e.message);
+	free(blob);
+	return 0;
+}
+
+static int test_fresh_objects_restore(void)
+{
+	spring_motion m;
+	spring_motion_desc md = {0};
+	md.channels = 1;
+	ENSURE(spring_motion_init(&m, &md) == SPRING_OK);
+	ENSURE(restores_own(&m, motion_size, motion_snapshot, motion_restore, "motion") == 0);
+	spring_chain2d_segment segs[3];
+	spring_chain2d_desc d2 = chain2d_desc(segs, 3);
+	spring_chain2d *c2;
+	ENSURE(spring_chain2d_create(&d2, &c2, NULL) == SPRING_OK);
+	ENSURE(restores_own(c2, chain2d_size, chain2d_snapshot, chain2d_restore, "chain2d") == 0);
+	spring_chain2d_group *g2 = new_group2d(3, 3, 0);
+	ENSURE(g2 && restores_own(g2, group2d_size, group2d_snapshot, group2d_restore, "chain2d_group") == 0);
+	spring_chain_bone_desc bones[3];
+	spring_chain_desc d = scene_tail_desc(bones, 3);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	ENSURE(restores_own(c, chain_size, chain_snapshot, chain_restore, "chain") == 0);
+	spring_chain_group *g = new_group(3, 3);
+	ENSURE(g && restores_own(g, group_size, group_snapshot, group_restore, "chain_group") == 0);
+	spring_rig *rig = new_rig();
+	ENSURE(rig && restores_own(rig, rig_size, rig_snapshot, rig_restore, "rig") == 0);
+	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+	ENSURE(restores_own(rig, rig_size, rig_snapshot, rig_restore, "rig") == 0);
+	spring_chain2d_destroy(c2);
+	spring_chain2d_group_destroy(g2);
+	spring_chain_destroy(c);
+	spring_chain_group_destroy(g);
+	spring_rig_destroy(rig);
+	return 0;
+}
+
 // The header: the reserved word, the kind, the version.
 static int test_header_is_checked(void)
 {
@@ -833,6 +880,27 @@ static int test_chain_figures(void)
 	memcpy(bad + count_at + 4u, &three, sizeof three);
 	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && accepted);
 	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	// A tip's bounds: finite, within 1e12 units (both sides), the velocity within 1e15 units/s.
+	spring_state_vec3 st;
+	ENSURE(k.restore(k.object, blob, size, NULL) == SPRING_OK); // the state the blob holds
+	ENSURE(spring_chain_get_state((const spring_chain *)k.object, 5, &st) == SPRING_OK);
+	size_t tip_at = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
+		if (memcmp(blob + off, &st.x.x, 4u) == 0) {
+			tip_at = off;
+			break;
+		}
+	}
+	ENSURE(tip_at > 0);
+	const float tips[4] = {1e12f, -1e12f, nextafterf(1e12f, INFINITY), NAN};
+	for (int j = 0; j < 4; j++) {
+		memcpy(bad, blob, size);
+		memcpy(bad + tip_at, &tips[j], sizeof tips[j]);
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+		ENSURE_MSG(accepted == (j < 2) && (accepted || strcmp(e.field, "tip") == 0), "tip %g: %s", (double)tips[j],
+		           accepted ? "accepted" : e.message);
+		ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
+	}
 	// Every bit of the layout (the arrays' offsets, at the end of the struct before nothing else).
 	const size_t layout_bytes = 24u * sizeof(size_t);
 	const size_t struct_end = SPRING_SNAPSHOT_HEADER_BYTES + ((size_t)(count_at - SPRING_SNAPSHOT_HEADER_BYTES) + 600u);
@@ -1064,6 +1132,7 @@ static int test_bit_flips_rig(void)
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
+	RUN_TEST(test_fresh_objects_restore);
 	RUN_TEST(test_header_is_checked);
 	RUN_TEST(test_motion_figures);
 	RUN_TEST(test_chain2d_figures);
