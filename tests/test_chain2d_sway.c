@@ -9,9 +9,11 @@
 //  2. after the root stops, the tip's peaks from the largest on never grow (defaults and a
 //     root-to-tip gradient);
 //  3. no joint bends past the bound the defaults document, and a joint bent past half a turn by an
-//     impulse swings back the way it came.
+//     impulse swings back the way it came;
+//  4. 4,000 units from the origin the tail moves as at the origin.
 //
-// `test_chain2d_sway table` prints the measurements behind the defaults (CHANGELOG, issue 22).
+// `test_chain2d_sway table` prints the measurements behind the defaults (CHANGELOG, issue 22),
+// `test_chain2d_sway far` the tail at 4e3, 4e4 and 4e5 units from the origin.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
