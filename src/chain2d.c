@@ -1371,8 +1371,9 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 	bool timeline_ok = t->count >= 1 && t->count <= 4 && t->elapsed >= 0.0 && t->elapsed < (double)h.clock.step &&
 	                   t->pivot_time - t->pivot_time == 0.0;
 	for (int g = 0; g < 3 && timeline_ok; g++) {
-		// A knot's gap is a frame (or frames) of at least one step; gaps past the knots are 0 or stale.
-		timeline_ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] >= (double)h.clock.step : t->gap[g] >= 0.0);
+		// A knot's gap is the frames since the one before; gaps past the knots are 0 or stale.
+		// (A frame the clock steps in ends a knot, however short: a knot's gap is positive, not a step.)
+		timeline_ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] > 0.0 : t->gap[g] >= 0.0);
 	}
 	if (timeline_ok) {
 		// One knot: as timeline_restart left it (no fit yet); more: the fit of their gaps.
@@ -1459,6 +1460,9 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 		}
 		if (!within(velocity, h.max_speed)) {
 			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, i, "velocity", "is not finite and within pi / step");
+		}
+		if (!within(snap_float(&k, ARR_DEFLECTION, i), SPRING_LANE_ERROR_MAX)) {
+			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, i, "deflection", "is not finite and within 1e6 rad");
 		}
 		const float key = snap_float(&k, ARR_KEY, i);
 		if (key == key) { // a kept sine and cosine: those of the angle they are kept for

@@ -1540,8 +1540,8 @@ static void gather_image(const spring_chain2d_group *g, const group_layout *l, c
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_view v;
 	spring_chain2d_internal_view(c, &v);
-	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.sin, v.cos, v.key, v.inertia};
-	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_SIN, G_COS, G_KEY, G_INERTIA};
+	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
+	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
 	for (int i = 0; i < g->segment_count; i++) {
 		for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
 			dst[a][i] = spring_internal_load_float(image, image_arr(g, l, src[a], i, j));

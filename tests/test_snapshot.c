@@ -723,8 +723,8 @@ static int test_chain2d_figures(void)
 	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
 	ENSURE(e.result == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, "segment_count") == 0);
 	// The arrays: after the 16-byte-rounded struct, float arrays of 16-byte-rounded rows (5 floats:
-	// 32 bytes): angle, velocity, prev_angle, target, offset, anim_from, sin, cos, key, length, rest,
-	// inertia, anim_to.
+	// 32 bytes): angle, velocity, prev_angle, target, deflection, offset, anim_from, sin, cos, key,
+	// length, rest, inertia, anim_to.
 	const size_t angle_at = (sizeof(spring_chain2d) + 15u) & ~(size_t)15u;
 	spring_state s;
 	ENSURE(spring_chain2d_get_state(c, 2, &s) == SPRING_OK);
@@ -741,14 +741,16 @@ static int test_chain2d_figures(void)
 		{angle_at + 2u * 4u, NAN, "angle", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + 2u * 4u, nextafterf((float)SPRING_PI, INFINITY), "angle", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + 2u * 4u, -(float)SPRING_PI, "angle", SPRING_ERROR_OUT_OF_RANGE}, // folded onto +pi
-		{angle_at + 11u * row + 4u, -0.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + 12u * row + 4u, -0.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + row + 4u, NAN, "velocity", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + row + 4u, nextafterf(c->max_speed, INFINITY), "velocity", SPRING_ERROR_OUT_OF_RANGE}, // past pi / step
 		{angle_at + 2u * row, INFINITY, "angle", SPRING_ERROR_OUT_OF_RANGE},                              // prev_angle
-		{angle_at + 4u * row, NAN, "anim_offset", SPRING_ERROR_NOT_FINITE},
-		{angle_at + 6u * row + 8u, 0.5f, "sin", SPRING_ERROR_INVALID_ARGUMENT},
-		{angle_at + 9u * row + 4u, 15.5f, "length", SPRING_ERROR_INVALID_ARGUMENT},
-		{angle_at + 11u * row + 4u, 100.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + 5u * row, NAN, "anim_offset", SPRING_ERROR_NOT_FINITE},
+		{angle_at + 4u * row + 4u, NAN, "deflection", SPRING_ERROR_OUT_OF_RANGE},
+		{angle_at + 4u * row + 4u, 2e6f, "deflection", SPRING_ERROR_OUT_OF_RANGE}, // past the 1e6 rad a step keeps
+		{angle_at + 7u * row + 8u, 0.5f, "sin", SPRING_ERROR_INVALID_ARGUMENT},
+		{angle_at + 10u * row + 4u, 15.5f, "length", SPRING_ERROR_INVALID_ARGUMENT},
+		{angle_at + 12u * row + 4u, 100.5f, "inertia", SPRING_ERROR_OUT_OF_RANGE},
 	};
 	for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++) {
 		memcpy(bad, blob, size);
@@ -758,15 +760,18 @@ static int test_chain2d_figures(void)
 		           e.message);
 		ENSURE(e.depth == 1 && e.path[0].element == SPRING_ELEMENT_SEGMENT);
 	}
-	// The bounds themselves are accepted: an angle of pi, a velocity of pi / step, inertia 100.
+	// The bounds themselves are accepted: an angle of pi, a velocity of pi / step, inertia 100, a
+	// deflection of 1e6 rad.
 	const struct {
 		size_t offset;
 		float value;
 	} edges[] = {{angle_at + row + 4u, c->max_speed},
 	             {angle_at + row + 4u, -c->max_speed},
 	             {angle_at + 2u * 4u, (float)SPRING_PI},
-	             {angle_at + 11u * row + 4u, 100.0f},
-	             {angle_at + 11u * row + 4u, 0.0f}};
+	             {angle_at + 12u * row + 4u, 100.0f},
+	             {angle_at + 12u * row + 4u, 0.0f},
+	             {angle_at + 4u * row + 4u, 1e6f},
+	             {angle_at + 4u * row + 4u, -1e6f}};
 	for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
 		memcpy(bad, blob, size);
 		put_float(bad, edges[j].offset, edges[j].value);
