@@ -930,7 +930,8 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 	const int own[7] = {live->bone_count,  live->clip_count, live->track_count, live->key_count,
 	                    live->event_count, live->ik_count,   live->chain_count};
 	if (memcmp(counts, own, sizeof own) != 0 || memcmp(&h.at, &live->at, sizeof h.at) != 0 || h.total != live->total ||
-	    memcmp(&h.reach, &live->reach, sizeof h.reach) != 0 || memcmp(h.chain_reach, live->chain_reach, sizeof h.chain_reach) != 0) {
+	    memcmp(&h.reach, &live->reach, sizeof h.reach) != 0 ||
+	    memcmp(h.chain_reach, live->chain_reach, sizeof h.chain_reach) != 0) {
 		return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "bone_count",
 		               "(or another count, the layout or the reach of the rig or a chain) differs from this rig's");
 	}

@@ -765,12 +765,9 @@ static int test_chain2d_figures(void)
 	const struct {
 		size_t offset;
 		float value;
-	} edges[] = {{angle_at + row + 4u, c->max_speed},
-	             {angle_at + row + 4u, -c->max_speed},
-	             {angle_at + 2u * 4u, (float)SPRING_PI},
-	             {angle_at + 12u * row + 4u, 100.0f},
-	             {angle_at + 12u * row + 4u, 0.0f},
-	             {angle_at + 4u * row + 4u, 1e6f},
+	} edges[] = {{angle_at + row + 4u, c->max_speed},    {angle_at + row + 4u, -c->max_speed},
+	             {angle_at + 2u * 4u, (float)SPRING_PI}, {angle_at + 12u * row + 4u, 100.0f},
+	             {angle_at + 12u * row + 4u, 0.0f},      {angle_at + 4u * row + 4u, 1e6f},
 	             {angle_at + 4u * row + 4u, -1e6f}};
 	for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
 		memcpy(bad, blob, size);
