@@ -18,20 +18,51 @@ const js = dirname(fileURLToPath(import.meta.url));
 const SOURCES = ['index.js', 'rig.js', 'runtime.js', 'version.js', 'libspring-wasm.js', 'libspring-rig-wasm.js'];
 const cjsPath = (spec) => spec.replace(/\.js$/, '.cjs');
 
+// "a, b as c" -> [['a', 'a'], ['b', 'c']] (the name exported, the name bound here)
+function specifiers(list, where) {
+	return list.split(',').map((n) => n.trim()).filter((n) => n !== '').map((n) => {
+		const m = n.match(/^(\w+)(?: as (\w+))?$/);
+		if (!m) {
+			throw new Error(`build-cjs: ${where}: an import or export name this converter does not take: ${n}`);
+		}
+		return [m[1], m[2] || m[1]];
+	});
+}
+
+// Statements that span lines (an import list wrapped by the formatter) joined onto one.
+function logicalLines(source) {
+	const lines = source.split('\n');
+	const out = [];
+	for (let i = 0; i < lines.length; i++) {
+		let line = lines[i];
+		const start = i;
+		if (/^(import|export) \{/.test(line)) {
+			while (!/\}( from '[^']+')?;$/.test(line) && i + 1 < lines.length) {
+				line += ` ${lines[++i].trim()}`;
+			}
+		}
+		out.push({ line, number: start + 1 });
+	}
+	return out;
+}
+
 export function toCommonJS(source, name) {
 	const names = [];
 	const out = [];
-	source.split('\n').forEach((line, i) => {
-		const where = `${name}:${i + 1}`;
+	logicalLines(source).forEach(({ line, number }) => {
+		const where = `${name}:${number}`;
 		let m;
 		if ((m = line.match(/^import (\w+) from '(\.\/[\w-]+\.js)';$/))) {
 			out.push(`const ${m[1]} = require('${cjsPath(m[2])}').default;`);
-		} else if ((m = line.match(/^import \{ ([\w, ]+) \} from '(\.\/[\w-]+\.js)';$/))) {
+		} else if ((m = line.match(/^import \{([\w, ]+)\} from '(\.\/[\w-]+\.js)';$/))) {
 			// instantiate awaits; CommonJS cannot: the synchronous twin takes its place
-			const list = m[1].split(', ').map((n) => (n === 'instantiate' ? 'instantiateSync' : n));
+			const list = specifiers(m[1], where).map(([from, to]) => {
+				const source = from === 'instantiate' ? 'instantiateSync' : from;
+				return source === to ? source : `${source}: ${to}`;
+			});
 			out.push(`const { ${list.join(', ')} } = require('${cjsPath(m[2])}');`);
-		} else if ((m = line.match(/^export \{ ([\w, ]+) \};$/))) {
-			names.push(...m[1].split(', '));
+		} else if ((m = line.match(/^export \{([\w, ]+)\};$/))) {
+			names.push(...specifiers(m[1], where).map(([local, exported]) => (local === exported ? local : `${exported}: ${local}`)));
 		} else if ((m = line.match(/^export ((?:async )?function\*? (\w+)|class (\w+)|const (\w+))\b(.*)$/))) {
 			names.push(m[2] || m[3] || m[4]);
 			out.push(line.replace(/^export /, ''));

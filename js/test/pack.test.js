@@ -71,4 +71,8 @@ test('the CommonJS converter refuses a module form it does not take, naming the 
 	assert.throws(() => toCommonJS("export * from './a.js';\n", 'm.js'), /m\.js:1: a module form/);
 	assert.throws(() => toCommonJS("const x = 1;\nconst y = await fetch('u');\n", 'm.js'), /m\.js:2: a top-level await/);
 	assert.throws(() => toCommonJS("import a, { b } from './a.js';\n", 'm.js'), /m\.js:1/);
+	// an import list wrapped over lines, with a renamed name; an export list with one
+	const wrapped = toCommonJS("import { a, b as c,\n\td } from './a.js';\nexport { c as e, d };\n", 'm.js');
+	assert.match(wrapped, /const \{ a, b: c, d \} = require\('\.\/a\.cjs'\);/);
+	assert.match(wrapped, /Object\.assign\(exports, \{ e: c, d \}\);/);
 });
