@@ -57,8 +57,8 @@ export function toCommonJS(source, name) {
 		} else if ((m = line.match(/^import \{([\w, ]+)\} from '(\.\/[\w-]+\.js)';$/))) {
 			// instantiate awaits; CommonJS cannot: the synchronous twin takes its place
 			const list = specifiers(m[1], where).map(([from, to]) => {
-				const source = from === 'instantiate' ? 'instantiateSync' : from;
-				return source === to ? source : `${source}: ${to}`;
+				const sync = (n) => (n === 'instantiate' ? 'instantiateSync' : n);
+				return sync(from) === sync(to) ? sync(from) : `${sync(from)}: ${to}`;
 			});
 			out.push(`const { ${list.join(', ')} } = require('${cjsPath(m[2])}');`);
 		} else if ((m = line.match(/^export \{([\w, ]+)\};$/))) {

@@ -68,6 +68,9 @@ test('npm pack: the tarball installs offline into the example project, which run
 test('the CommonJS converter refuses a module form it does not take, naming the line', async () => {
 	const { toCommonJS } = await import('../build-cjs.mjs');
 	assert.match(toCommonJS("import { a } from './a.js';\nexport const b = a;\n", 'm.js'), /const \{ a \} = require\('\.\/a\.cjs'\);/);
+	// the module awaits instantiate(); the CommonJS one calls the synchronous twin under its own name
+	const sync = toCommonJS("import { a, instantiate } from './r.js';\nconst rt = await instantiate(b);\n", 'm.js');
+	assert.match(sync, /const \{ a, instantiateSync \} = require\('\.\/r\.cjs'\);\nconst rt = instantiateSync\(b\);/);
 	assert.throws(() => toCommonJS("export * from './a.js';\n", 'm.js'), /m\.js:1: a module form/);
 	assert.throws(() => toCommonJS("const x = 1;\nconst y = await fetch('u');\n", 'm.js'), /m\.js:2: a top-level await/);
 	assert.throws(() => toCommonJS("import a, { b } from './a.js';\n", 'm.js'), /m\.js:1/);
