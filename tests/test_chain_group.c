@@ -693,10 +693,16 @@ static int test_group_sizes_never_wrap(void)
 		ENSURE_MSG(strstr(e.message, "990466 chains of 27 bones") != NULL, "%s", e.message);
 		static _Alignas(16) unsigned char small[64];
 		ENSURE(spring_chain_group_init(&d, CHAINS_BIG, small, SIZE_MAX, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
-		// The largest count whose block fits this target is sized, not refused.
-		int fit = (int)(((double)PTRDIFF_MAX - (double)a) / per_chain * 0.99);
+		// The largest count whose block fits this target (found by bisection: the vector width
+		// pads the count) is sized, within a chain of the bound, and one chain more is refused.
+		int fit = 1000, refused = CHAINS_BIG;
+		while (refused - fit > 1) {
+			int mid = fit + (refused - fit) / 2;
+			*(spring_chain_group_memory_size(&d, mid) > 0 ? &fit : &refused) = mid;
+		}
 		size_t near = spring_chain_group_memory_size(&d, fit);
 		ENSURE_MSG(near > (size_t)PTRDIFF_MAX / 100u * 98u && near <= (size_t)PTRDIFF_MAX, "%d chains: %zu", fit, near);
+		ENSURE(spring_chain_group_memory_size(&d, fit + 1) == 0);
 	}
 	// The most chains of the most bones: sized in full or refused, never a wrapped size.
 	static spring_chain_bone_desc most[SPRING_CHAIN_MAX_BONES];
