@@ -14,7 +14,8 @@
 #   make install PREFIX=/some/where   installs the release build (default /usr/local): library, headers,
 #               CMake package, pkg-config files, spring::io, the `spring` command, sample rigs, docs
 #   make docs   the API reference (Doxygen, installed from Debian when missing): $(BUILD)/docs/html/index.html
-#   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600)
+#   make fuzz   runs every libFuzzer target for FUZZ_SECONDS seconds each (default 600), or FUZZ_RUNS
+#               inputs each when set; FUZZ_TARGETS chooses targets (e.g. FUZZ_TARGETS=restore)
 JOBS ?= 2
 SOAK_HOURS ?= 1
 BUILD ?= build
@@ -115,7 +116,7 @@ test-fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --test
 
 fuzz: deps-test
-	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS)
+	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS) $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS)) $(FUZZ_TARGETS)
 
 # The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
 web:

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (fuzz/CMakeLists.txt, clang) and runs them. See fuzz/README.md.
 #
-# Usage: fuzz/run.sh [--test] [--seconds N] [TARGET...]
+# Usage: fuzz/run.sh [--test] [--seconds N] [--runs N] [TARGET...]
 #   (default)  `make fuzz`: every target (TARGET... to choose) for N seconds each
 #              (FUZZ_SECONDS, default 600), after replaying its past crashes.
+#   --runs N   `make fuzz FUZZ_RUNS=N`: N inputs per target instead, however long they take.
 #   --test     `make test`: replays every past crash (fuzz/crashes/TARGET/) and fuzzes each target
 #              for N seconds (default 20) from the committed corpus; a target with an open crash
 #              (fuzz/crashes-open/TARGET/) is skipped, its open crashes replayed for information.
@@ -18,12 +19,14 @@ jobs=${JOBS:-2}
 
 test_mode=0
 seconds=
+run_count=
 targets=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--test) test_mode=1 ;;
 	--seconds) seconds=$2; shift ;;
-	-h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+	--runs) run_count=$2; shift ;;
+	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
 	-*) echo "fuzz/run.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1") ;;
 	esac
@@ -35,6 +38,7 @@ fi
 all=(params step chain chain2d motion restore rig_json cli)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
+mkdir -p "$build"
 cmake -S fuzz -B "$build" -DCMAKE_C_COMPILER=clang >"$build.configure.log" 2>&1 || {
 	cat "$build.configure.log"
 	exit 1
@@ -87,6 +91,8 @@ for t in "${targets[@]}"; do
 		# `make test` must give the same verdict on every run: a fixed seed and a fixed number of
 		# inputs (about 20 s on this machine), with the time as a backstop only.
 		flags+=(-seed=1 -runs="${FUZZ_TEST_RUNS:-15000}" -max_total_time=$((seconds * 4)))
+	elif [ -n "$run_count" ]; then
+		flags+=(-runs="$run_count")
 	else
 		flags+=(-max_total_time="$seconds")
 	fi
