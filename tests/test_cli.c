@@ -1418,6 +1418,74 @@ static int test_help_everywhere(void)
 
 // Every flag a command accepts is explained in its --help: each flag known anywhere is tried on
 // each command; when the command does not call it unknown, its help must name it.
+// Runs `args` in the work directory; 0 when it exits with `status`, its stdout holds `out` and its
+// stderr `err` (NULL: empty), each found by strstr.
+static int run_expect(const char *const *args, int status, const char *out, const char *err)
+{
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == status, "spring %s exited %d: %s", args[0], r.status, r.err);
+	ENSURE_MSG(!out || strstr(r.out, out), "spring %s: stdout lacks '%s':\n%s", args[0], out, r.out);
+	ENSURE_MSG(err ? strstr(r.err, err) != NULL : r.err_len == 0, "spring %s: stderr '%s', expected '%s'", args[0], r.err,
+	           err ? err : "");
+	run_free(&r);
+	clean_work();
+	return 0;
+}
+
+// Names in any case (commands, presets, platforms), the note for milliseconds given as seconds on
+// both sides of its threshold, JSON numbers as people wrote them, one line for --svg alone,
+// code --json and demo --out.
+static int test_names_notes_and_outputs(void)
+{
+	const char *upper[] = {"PARAMS", "--preset", "Bouncy", "--json", NULL};
+	ENSURE(run_expect(upper, 0, "\"preset\": \"bouncy\"", NULL) == 0);
+	const char *platform[] = {"code", "--for", "SwiftUI", "--duration", "0.5", NULL};
+	ENSURE(run_expect(platform, 0, "Spring(duration: 0.5, bounce: 0)", NULL) == 0);
+	const char *ms[] = {"params", "--duration", "500", NULL};
+	ENSURE(run_expect(ms, 0, "duration 500 s",
+	                  "params: note: --duration 500 is 500 seconds; did you mean 0.5 s (500 milliseconds)?\n") == 0);
+	const char *below[] = {"params", "--duration", "9.99", NULL};
+	ENSURE(run_expect(below, 0, "duration 9.99 s", NULL) == 0);
+	const char *at[] = {"curve", "--half-life", "10", NULL};
+	ENSURE(run_expect(at, 0, NULL, "note: --half-life 10 is 10 seconds; did you mean 0.01 s") == 0);
+	const char *frames[] = {"params", "--per-frame-stiffness", "0.1", "--per-frame-damping",
+	                        "0.9",    "--per-frame-fps",       "60",  NULL};
+	ENSURE(run_expect(frames, 0, NULL, NULL) == 0); // 60 frames a second is not a time
+	const char *json[] = {"params", "--json", "--duration", "0.5", "--bounce", "0.3", NULL};
+	ENSURE(run_expect(json, 0, "\"bounce\": 0.3\n", NULL) == 0);
+	ENSURE(run_expect(json, 0, "\"damping_ratio\": 0.7\n", NULL) == 0);
+	ENSURE(run_expect(json, 0, "\"stiffness\": 157.91367,", NULL) == 0); // 157.913666 before: as many digits as the float needs
+	const char *compare[] = {"compare", "--svg", "c.svg", NULL};
+	run_result r;
+	ENSURE(run_in_work(compare, &r) == 0 && r.status == 0);
+	ENSURE_MSG(one_line(r.out) && strncmp(r.out, "wrote c.svg (", 13) == 0, "%s", r.out);
+	run_free(&r);
+	clean_work();
+	const char *simulate[] = {"simulate", "@SRC@/examples/rigs/character.json", "--seconds", "0.5", "--svg", "s.svg", NULL};
+	ENSURE(run_in_work(simulate, &r) == 0 && r.status == 0);
+	ENSURE_MSG(one_line(r.out) && strstr(r.out, "wrote s.svg (31 frames at 60 fps, 0.5 s)"), "%s", r.out);
+	run_free(&r);
+	clean_work();
+	const char *code[] = {"code", "--for", "compose", "--preset", "snappy", "--json", NULL};
+	ENSURE(run_in_work(code, &r) == 0 && r.status == 0);
+	ENSURE(check_json("code --json", r.out) == 0);
+	ENSURE(strstr(r.out, "\"for\": \"compose\"") && strstr(r.out, "\"code\": \"// spring: preset snappy"));
+	run_free(&r);
+	clean_work();
+	const char *demo[] = {"demo", "--out", "pages/demo", NULL};
+	ENSURE(run_in_work(demo, &r) == 0 && r.status == 0);
+	ENSURE(strstr(r.out, "wrote pages/demo/index.html"));
+	run_free(&r);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/pages/demo/index.html", g_work);
+	ENSURE(xml_well_formed(path));
+	snprintf(path, sizeof path, "%s/out", g_work);
+	ENSURE_MSG(access(path, F_OK) != 0, "demo --out also wrote out/");
+	clean_work();
+	return 0;
+}
+
 static int test_help_names_every_flag(void)
 {
 	static const char *const commands[] = {"params", "curve", "css", "code", "compare", "simulate", "verify", "demo"};
@@ -1429,7 +1497,7 @@ static int test_help_names_every_flag(void)
 		"--per-frame-fps", "--epsilon", "--preset", "--reduced-motion", "--from", "--to", "--velocity", "--dt", "--until",
 		"--csv", "--json", "--svg", "--resolution", "--max-duration", "--fallback", "--keyframes", "--property", "--unit",
 		"--for", "--retarget-to", "--retarget-at", "--tween-duration", "--clip", "--fps", "--seconds", "--teleport-at",
-		"--teleport-by", "--integrator", "--step",
+		"--teleport-by", "--integrator", "--step", "--out",
 		// clang-format on
 	};
 	const size_t spring_flags = 23; // the first ones: every command taking a spring prints the same spring help
@@ -1690,6 +1758,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);
+	RUN_TEST(test_names_notes_and_outputs);
 	RUN_TEST(test_param_table_cli_and_rig_agree);
 	RUN_TEST(test_presets_cli_and_rig_agree);
 	// Each write test starts by emptying the work directory and leaves its files (removed below).

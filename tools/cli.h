@@ -43,7 +43,8 @@ void sb_num(sbuf *b, double v, int digits);
 char *fmt_num(char *buf, double v, int digits);
 
 // ---------------------------------------------------------------------------------------------
-// JSON writer: one pretty-printed document, keys in the order written, numbers "%.9g",
+// JSON writer: one pretty-printed document, keys in the order written, numbers as the shortest
+// decimal that reads back to the same float ("%.9g" for values that are not floats),
 // non-finite numbers as null. Arrays opened "inline" keep their elements on one line.
 
 typedef struct jw {
@@ -84,6 +85,11 @@ int cli_error(const char *command, const char *fmt, ...) CLI_PRINTF(2, 3);
 /// Copies `s` into `buf` for a one-line message: control characters become '?', long strings are
 /// shortened with "...".
 const char *cli_clean(char *buf, size_t size, const char *s);
+/// Looks `given` up among lower-case `names` (`count` of them, or up to a NULL entry when `count`
+/// is negative) ignoring ASCII case: its index, or -1. When none matches, `hint` (at least 96 bytes)
+/// gets ": did you mean 'NAME'?" for the closest name by spring_closest_name, or "" when none is
+/// close.
+int cli_lookup_name(const char *given, const char *const *names, int count, char *hint, size_t hint_size);
 
 /// Writes `content` to `path`, or to stdout when `path` is "-". A regular file (new or existing) is
 /// replaced atomically: a new temporary in the same directory (created exclusively, never through

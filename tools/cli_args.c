@@ -146,8 +146,17 @@ int cli_parse(cli_args *a, int argc, char **argv, int first)
 		name[len] = '\0';
 		cli_opt *o = cli_find(a, name);
 		if (!o) {
-			return cli_error(a->command, "unknown option '%s' (see spring %s --help)", cli_clean(shown, sizeof shown, name),
-			                 a->command);
+			const char *names[CLI_MAX_OPTS];
+			for (int k = 0; k < a->count; k++) {
+				names[k] = a->opts[k].name;
+			}
+			char hint[96];
+			const int same = cli_lookup_name(name, names, a->count, hint, sizeof hint);
+			if (same >= 0) { // another case: --Duration
+				snprintf(hint, sizeof hint, ": did you mean '%s'?", names[same]);
+			}
+			return cli_error(a->command, "unknown option '%s'%s (see spring %s --help)", cli_clean(shown, sizeof shown, name),
+			                 hint, a->command);
 		}
 		if (o->seen) {
 			return cli_error(a->command, "%s given twice", o->name);

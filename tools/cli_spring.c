@@ -256,16 +256,26 @@ int cli_parse_spring_command(cli_args *a, int argc, char **argv, const char *hel
 // --preset NAME: the library's named spring, described by the form it is published in.
 static int resolve_preset(cli_args *a, cli_spring *out)
 {
-	const char *name = cli_str(a, "--preset", "");
+	const char *given = cli_str(a, "--preset", "");
 	char shown[160];
-	cli_clean(shown, sizeof shown, name);
-	if (spring_params_from_preset(name, &out->p) != SPRING_OK) {
+	cli_clean(shown, sizeof shown, given);
+	enum { MAX_PRESETS = 64 };
+	const char *presets[MAX_PRESETS];
+	int count = 0;
+	while (count < MAX_PRESETS && spring_preset_name(count)) {
+		presets[count] = spring_preset_name(count);
+		count++;
+	}
+	char hint[96];
+	const int which = cli_lookup_name(given, presets, count, hint, sizeof hint);
+	const char *name = which >= 0 ? presets[which] : given; // the preset's own spelling
+	if (which < 0 || spring_params_from_preset(name, &out->p) != SPRING_OK) {
 		char names[600] = "";
-		for (int i = 0; spring_preset_name(i); i++) {
+		for (int i = 0; i < count; i++) {
 			strncat(names, i ? ", " : "", sizeof names - strlen(names) - 1);
-			strncat(names, spring_preset_name(i), sizeof names - strlen(names) - 1);
+			strncat(names, presets[i], sizeof names - strlen(names) - 1);
 		}
-		return cli_error(a->command, "--preset: no preset is called '%s' (the presets: %s)", shown, names);
+		return cli_error(a->command, "--preset: no preset is called '%s'%s (the presets: %s)", shown, hint, names);
 	}
 	snprintf(out->kind, sizeof out->kind, "preset");
 	snprintf(out->preset, sizeof out->preset, "%s", name);
@@ -318,6 +328,18 @@ int cli_resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 	return status == CLI_OK ? apply_reduced_motion(a, out) : status;
 }
 
+// The commonest unit mistake: milliseconds given for seconds (--duration 500). A time of
+// SPRING_CLI_PLAUSIBLE_SECONDS or more is taken as given, with a note on stderr.
+#define SPRING_CLI_PLAUSIBLE_SECONDS 10.0
+static void note_milliseconds(const cli_args *a, const spring_param_field *field, double seconds)
+{
+	if (field->seconds && seconds >= SPRING_CLI_PLAUSIBLE_SECONDS) {
+		char given[40], meant[40];
+		fprintf(stderr, "spring: %s: note: %s %s is %s seconds; did you mean %s s (%s milliseconds)?\n", a->command, field->flag,
+		        fmt_num(given, seconds, 6), given, fmt_num(meant, seconds / 1000.0, 6), given);
+	}
+}
+
 static int resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 {
 	memset(out, 0, sizeof *out);
@@ -362,6 +384,7 @@ static int resolve_spring(cli_args *a, int allow_default, cli_spring *out)
 			const spring_param_field *field = &form->fields[order[i]];
 			if (cli_flag(a, field->flag)) {
 				v[order[i]] = cli_num(a, field->flag, 0.0);
+				note_milliseconds(a, field, v[order[i]]);
 			} else if (implicit_duration && order[i] == form->primary) {
 				v[order[i]] = SPRING_PARAM_DEFAULT_DURATION;
 			} else if (spring_param_field_optional(field)) {

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -264,13 +265,32 @@ void jw_array(jw *w, const char *key, int inline_elements) { jw_open(w, key, '['
 void jw_array_end(jw *w) { jw_close(w, ']'); }
 // clang-format on
 
+// The digits JSON gets for `v`: a value that is a float (every value the library computes) as
+// the shortest decimal that reads back to the same float (0.3, not 0.300000012); anything else
+// with 9 significant digits.
+static int json_digits(double v)
+{
+	const float f = (float)v;
+	if (!isfinite(f) || (double)f != v) {
+		return 9;
+	}
+	char buf[40];
+	const int exponent = strchr(fmt_num(buf, v, 9), 'e') != NULL; // 60, not 6e+01
+	for (int digits = 1; digits < 9; digits++) {
+		if ((float)strtod(fmt_num(buf, v, digits), NULL) == f && (exponent || !strchr(buf, 'e'))) {
+			return digits;
+		}
+	}
+	return 9;
+}
+
 void jw_num(jw *w, const char *key, double v)
 {
 	jw_pre(w, key);
 	if (!isfinite(v)) {
 		sb_puts(w->b, "null");
 	} else {
-		sb_num(w->b, v, 9);
+		sb_num(w->b, v, json_digits(v));
 	}
 }
 
@@ -341,6 +361,27 @@ void cli_json_end(jw *w)
 
 // ---------------------------------------------------------------------------------------------
 // Errors
+
+int cli_lookup_name(const char *given, const char *const *names, int count, char *hint, size_t hint_size)
+{
+	char lower[64];
+	size_t n = 0;
+	for (; given[n] && n + 1 < sizeof lower; n++) {
+		lower[n] = (char)tolower((unsigned char)given[n]);
+	}
+	lower[n] = '\0';
+	hint[0] = '\0';
+	for (int i = 0; count < 0 ? names[i] != NULL : i < count; i++) {
+		if (given[n] == '\0' && strcmp(lower, names[i]) == 0) {
+			return i;
+		}
+	}
+	const int closest = given[n] == '\0' ? spring_closest_name(lower, names, count) : -1;
+	if (closest >= 0) {
+		snprintf(hint, hint_size, ": did you mean '%s'?", names[closest]);
+	}
+	return -1;
+}
 
 const char *cli_clean(char *buf, size_t size, const char *s)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const char code_help[] =
-	"usage: spring code --for PLATFORM [SPRING]\n"
+	"usage: spring code --for PLATFORM [SPRING] [--json]\n"
 	"\n"
 	"A snippet of the spring in a platform's own parameters, ready to paste:\n"
 	"  swiftui        .spring(duration:bounce:) (and .interpolatingSpring(mass:stiffness:damping:))\n"
@@ -23,7 +23,8 @@ static const char code_help[] =
 	"significant digits, a form that cannot hold the spring exactly says so, and react-spring's own\n"
 	"integrator (semi-implicit Euler every 1 ms) is run to measure what it adds.\n"
 	"\n"
-	"  --for PLATFORM     swiftui, compose, flutter, motion, react-spring or css\n"
+	"  --for PLATFORM     swiftui, compose, flutter, motion, react-spring or css (any case)\n"
+	"  --json             one JSON object: the spring, the platform and the snippet as a string\n"
 	"\n";
 
 #define CODE_DIGITS 6
@@ -235,6 +236,7 @@ int cmd_code(int argc, char **argv)
 	cli_args_init(&a, cmd, 0);
 	cli_add_spring_options(&a);
 	cli_add(&a, "--for", CLI_STRING, "PLATFORM", CLI_ANY);
+	cli_add_outputs(&a, 0, 0);
 	int status;
 	cli_spring sp;
 	if (cli_parse_spring_command(&a, argc, argv, code_help, &sp, &status)) {
@@ -244,16 +246,11 @@ int cmd_code(int argc, char **argv)
 	if (!target) {
 		return cli_error(cmd, "--for PLATFORM is needed (swiftui, compose, flutter, motion, react-spring or css)");
 	}
-	int which = -1;
-	for (int i = 0; i < (int)(sizeof platforms / sizeof platforms[0]); i++) {
-		if (strcmp(platforms[i], target) == 0) {
-			which = i;
-		}
-	}
-	char shown[160];
+	char shown[160], hint[96];
+	const int which = cli_lookup_name(target, platforms, (int)(sizeof platforms / sizeof platforms[0]), hint, sizeof hint);
 	if (which < 0) {
-		return cli_error(cmd, "--for: unknown platform '%s' (swiftui, compose, flutter, motion, react-spring or css)",
-		                 cli_clean(shown, sizeof shown, target));
+		return cli_error(cmd, "--for: unknown platform '%s'%s (swiftui, compose, flutter, motion, react-spring or css)",
+		                 cli_clean(shown, sizeof shown, target), hint);
 	}
 	if (cli_flag(&a, "--epsilon")) {
 		return cli_error(cmd, "--epsilon: a snippet carries the spring, not a settling threshold");
@@ -283,6 +280,17 @@ int cmd_code(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		break;
+	}
+	if (cli_flag(&a, "--json")) {
+		sbuf j;
+		jw w;
+		cli_json_begin(&w, &j, cmd);
+		cli_json_spring(&w, "spring", &sp);
+		jw_str(&w, "for", platforms[which]);
+		jw_str(&w, "code", b.data);
+		cli_json_end(&w);
+		sb_free(&b);
+		return cli_output(cmd, &j);
 	}
 	return cli_output(cmd, &b);
 }

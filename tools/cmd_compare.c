@@ -317,6 +317,8 @@ int cmd_compare(int argc, char **argv)
 			jw_num_array(&w, cols[c].key, cols[c].v, r.n);
 		}
 		cli_json_end(&w);
+	} else if (svg_path) {
+		sb_printf(&b, "wrote %s (tween and spring, %s to %s s)\n", svg_path, fmt_num(n[0], 0.0, 6), fmt_num(n[1], d.until, 6));
 	} else {
 		sb_printf(&b, "spring parameters: %s\n", s.description);
 		sb_printf(&b, "tween: %s ms ease-in-out (cubic-bezier(0.42, 0, 0.58, 1)), restarted from rest on a retarget\n",
@@ -351,9 +353,6 @@ int cmd_compare(int argc, char **argv)
 			sb_printf(&b, "; the spring comes to rest at %s s\n", fmt_num(n[1], r.spring_rest_time, 6));
 		} else {
 			sb_printf(&b, "; the spring is not at rest by %s s\n", fmt_num(n[1], d.until, 6));
-		}
-		if (svg_path) {
-			sb_printf(&b, "wrote %s\n", svg_path);
 		}
 	}
 	compare_free(&r);

@@ -130,22 +130,36 @@ static int demo_checks(demo_report *report)
 }
 
 static const char demo_help[] =
-	"usage: spring demo\n"
+	"usage: spring demo [--out DIR]\n"
 	"\n"
 	"Prints the conversion table, the secondary-motion section (an 8-bone, 20-unit tail across frame rates, a\n"
 	"teleport with and without reset, rest) and the three objective checks, and writes a\n"
 	"self-contained page, out/demo/index.html (relative to the current directory), with SVG figures:\n"
 	"the three damping regimes, tween versus spring speed on a retarget, the energy of explicit\n"
 	"Euler versus semi-implicit versus exact, the sample character's tail at 30/60/144 fps, and a\n"
-	"teleport with and without reset. Exit status 1 when a check fails.\n";
+	"teleport with and without reset. Exit status 1 when a check fails.\n"
+	"\n"
+	"  --out DIR          write the page as DIR/index.html instead (DIR is created)\n"
+	"\n"
+	"The demo is a show for people: it has no --json (the checks themselves are spring verify --json).\n";
 
 int cmd_demo(int argc, char **argv)
 {
 	cli_args a;
 	cli_args_init(&a, "demo", 0);
+	cli_add(&a, "--out", CLI_STRING, "DIR", CLI_ANY);
+	cli_add(&a, "--json", CLI_FLAG, NULL, CLI_ANY); // only to say what to use instead
 	int status;
 	if (cli_parse_command(&a, argc, argv, demo_help, &status)) {
 		return status;
+	}
+	if (cli_flag(&a, "--json")) {
+		return cli_error("demo", "--json: the demo has no JSON form (spring verify --json gives its checks as JSON)");
+	}
+	char path[4096];
+	const char *dir = cli_str(&a, "--out", "out/demo");
+	if (!dir[0] || snprintf(path, sizeof path, "%s/index.html", dir) >= (int)sizeof path) {
+		return cli_error("demo", "--out: give a directory (at most 4,000 bytes)");
 	}
 	demo_report report;
 	memset(&report, 0, sizeof report);
@@ -156,7 +170,6 @@ int cmd_demo(int argc, char **argv)
 	}
 	int chain_failures = demo_chains(&report);
 	int check_failures = demo_checks(&report);
-	const char *path = "out/demo/index.html";
 	char message[512] = "", rig_note[512] = "";
 	int html = demo_write_html(path, &report, message, sizeof message, rig_note, sizeof rig_note);
 	printf("%s\n", rig_note);

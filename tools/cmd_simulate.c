@@ -463,6 +463,9 @@ int cmd_simulate(int argc, char **argv)
 		}
 		jw_array_end(&w);
 		cli_json_end(&w);
+	} else if (svg_path) {
+		sb_printf(&b, "wrote %s (%d frames at %s fps, %s s)\n", svg_path, r.frames, fmt_num(n[0], fps, 6),
+		          fmt_num(n[1], r.time[r.frames - 1], 6));
 	} else {
 		char shown[200];
 		sb_printf(&b, "rig: %s (%d bones, %d clips, %d IK, %d chains)\n", cli_clean(shown, sizeof shown, a.positional[0]),
@@ -506,9 +509,6 @@ int cmd_simulate(int argc, char **argv)
 			          fmt_num(n[1], last[k].position.y, 6), fmt_num(n[2], deg(last[k].angle), 6));
 		}
 		sb_puts(&b, "\n(--csv or --json for every frame, --svg FILE for a filmstrip)\n");
-		if (svg_path) {
-			sb_printf(&b, "wrote %s\n", svg_path);
-		}
 	}
 	sim_free(&r);
 	rig_file_close(&f);

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L // readlink
 #include "rig_util.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__APPLE__)
@@ -26,8 +28,31 @@ int rig_file_open(const char *command, const char *path, rig_file *out)
 	return status;
 }
 
+// The file a user named: the path as given when it opens; otherwise the installed sample rig of
+// that name (`character.json` or `examples/rigs/character.json`, rig_find_sample), so the
+// installed command plays its samples from any directory.
+static const char *rig_resolve(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (fp || errno != ENOENT || path[0] == '/') {
+		if (fp) {
+			fclose(fp);
+		}
+		return path;
+	}
+	char relative[512];
+	const char *found = NULL;
+	if (!strchr(path, '/') && snprintf(relative, sizeof relative, "examples/rigs/%s", path) < (int)sizeof relative) {
+		found = rig_find_sample(relative);
+	} else if (strchr(path, '/')) {
+		found = rig_find_sample(path);
+	}
+	return found ? found : path;
+}
+
 int rig_file_load(const char *command, const char *path, rig_file *out)
 {
+	path = rig_resolve(path);
 	memset(out, 0, sizeof *out);
 	out->info = calloc(1, sizeof *out->info);
 	spring_rig_file_error *err = calloc(1, sizeof *err);

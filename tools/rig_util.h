@@ -14,7 +14,9 @@ typedef struct rig_file {
 	spring_xform2 root; ///< where the rig's root is now (initial placement + teleports)
 } rig_file;
 
-/// Loads `path`. On failure prints "spring: <command>: <file: path: reason>" and returns CLI_USAGE.
+/// Loads `path`, or when no such file exists the installed sample rig of that name (`character.json`,
+/// `examples/rigs/character.json`: rig_find_sample). On failure prints "spring: <command>: <file:
+/// path: reason>" and returns CLI_USAGE.
 /// The file's warnings (f->info->warnings: a degree value that looks like radians) go to standard
 /// error, "spring: <command>: warning: <file>: <path>: <reason>"; they do not stop the command.
 int rig_file_open(const char *command, const char *path, rig_file *out);

@@ -45,11 +45,15 @@ int main(int argc, char **argv)
 		int (*run)(int, char **);
 	} commands[] = {{"params", cmd_params},     {"curve", cmd_curve},   {"css", cmd_css},   {"compare", cmd_compare},
 	                {"simulate", cmd_simulate}, {"verify", cmd_verify}, {"demo", cmd_demo}, {"code", cmd_code}};
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-		if (strcmp(cmd, commands[i].name) == 0) {
-			return commands[i].run(argc, argv);
-		}
+	enum { COMMANDS = sizeof commands / sizeof commands[0] };
+	const char *names[COMMANDS];
+	for (int i = 0; i < COMMANDS; i++) {
+		names[i] = commands[i].name;
 	}
-	char shown[160];
-	return cli_error(NULL, "unknown command '%s' (try spring --help)", cli_clean(shown, sizeof shown, cmd));
+	char shown[160], hint[96];
+	const int which = cli_lookup_name(cmd, names, COMMANDS, hint, sizeof hint);
+	if (which >= 0) {
+		return commands[which].run(argc, argv);
+	}
+	return cli_error(NULL, "unknown command '%s'%s (try spring --help)", cli_clean(shown, sizeof shown, cmd), hint);
 }

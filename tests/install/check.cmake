@@ -98,4 +98,11 @@ string(FIND "${out}" "sample rig: ${moved}/bin/../share/spring/examples/rigs/cha
 if(rc OR at EQUAL -1)
   message(FATAL_ERROR "the installed spring demo did not use the installed sample rig (${rc}):\n${out}\n${err}")
 endif()
+# ... and plays and checks the installed samples by name (as the README shows), from there too.
+foreach(args "simulate;character.json;--seconds;0.1" "verify;examples/rigs/undulation.json")
+  execute_process(COMMAND ${moved}/bin/spring ${args} WORKING_DIRECTORY ${WORK}/elsewhere RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "the installed spring ${args} did not find the installed sample (${rc}):\n${out}\n${err}")
+  endif()
+endforeach()
 message(STATUS "install, relocation, find_package(spring COMPONENTS io) and pkg-config work")

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static bool all_finite(const float *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -284,7 +283,8 @@ snapshot_kind snapshot_kind_chain(int n, bool mode_2d, int frames)
 	spring_chain_create(&d, &c, NULL);
 	spring_chain_set_params(c, 1, (spring_params){300.0f, 4.0f, 1.0f});
 	chain_drive(c, frames);
-	snapshot_kind k = {mode_2d ? "chain (2D)" : "chain", c, chain_size, chain_snapshot, chain_restore, chain_drive, chain_destroy};
+	snapshot_kind k = {
+		mode_2d ? "chain (2D)" : "chain", c, chain_size, chain_snapshot, chain_restore, chain_drive, chain_destroy};
 	return k;
 }
 
@@ -362,7 +362,8 @@ snapshot_kind snapshot_kind_group(int count, int n, int frames)
 // tail and a tip-chain ribbon with a collider.
 
 enum { R_HIP, R_T1, R_T2, R_T3, R_UPPER, R_FORE, R_RIB1, R_RIB2 };
-static const char *const g_rig_names[SNAPSHOT_RIG_BONES] = {"hip", "tail1", "tail2", "tail3", "upper", "fore", "ribbon1", "ribbon2"};
+static const char *const g_rig_names[SNAPSHOT_RIG_BONES] = {"hip",   "tail1", "tail2",   "tail3",
+                                                            "upper", "fore",  "ribbon1", "ribbon2"};
 
 spring_rig *snapshot_new_rig(void)
 {

@@ -34,6 +34,7 @@ typedef struct spring_param_field {
 	spring_param_range range; ///< what the CLI flag accepts
 	int shared_flag;          ///< 1: the flag also serves other purposes (--epsilon): giving it does
 	                          ///< not choose this parameterisation and it is not listed in its usage
+	int seconds;              ///< 1: a time in seconds (the CLI notes values that look like milliseconds)
 } spring_param_field;
 
 /// One parameterisation.
