@@ -1473,6 +1473,27 @@ static int test_names_notes_and_outputs(void)
 	ENSURE(strstr(r.out, "\"for\": \"compose\"") && strstr(r.out, "\"code\": \"// spring: preset snappy"));
 	run_free(&r);
 	clean_work();
+	// Angles for people: one turn, -180 to 180 degrees (a walking tail reached 382.8 unwrapped).
+	const char *walk[] = {"simulate", "@SRC@/examples/rigs/character.json", "--clip", "walk", "--seconds", "30", "--csv", NULL};
+	ENSURE(run_in_work(walk, &r) == 0 && r.status == 0);
+	int rows = 0;
+	double lowest = 0.0, highest = 0.0;
+	for (const char *line = strchr(r.out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		const char *end = strchr(line + 1, '\n'), *angle = end;
+		while (angle && angle > line && *angle != ',') {
+			angle--;
+		}
+		if (end && angle > line) {
+			double a = strtod(angle + 1, NULL);
+			lowest = rows == 0 || a < lowest ? a : lowest;
+			highest = rows == 0 || a > highest ? a : highest;
+			rows++;
+		}
+	}
+	ENSURE_MSG(rows > 60000 && lowest >= -180.001 && highest <= 180.001, "%d rows, angles %g to %g", rows, lowest, highest);
+	ENSURE_MSG(lowest < -179.0 && highest > 179.0, "the walk's tail crosses half a turn: %g to %g", lowest, highest);
+	run_free(&r);
+	clean_work();
 	const char *demo[] = {"demo", "--out", "pages/demo", NULL};
 	ENSURE(run_in_work(demo, &r) == 0 && r.status == 0);
 	ENSURE(strstr(r.out, "wrote pages/demo/index.html"));

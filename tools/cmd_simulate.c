@@ -140,9 +140,19 @@ static int run(const char *cmd, rig_file *f, int clip, double fps, double second
 	return CLI_OK;
 }
 
+// An angle for people: degrees wrapped to one turn, -180 to 180 (the rig keeps world angles
+// unwrapped). Half a turn stays on its side within float rounding: a float pi is 180.000005
+// degrees, and a tail hanging straight back reads 180.000005, not -179.999995.
+#define DEG_WRAP_SLACK 1e-3
 static double deg(double rad)
 {
-	return rad * (180.0 / SPRING_PI);
+	double d = fmod(rad * (180.0 / SPRING_PI), 360.0);
+	if (d > 180.0 + DEG_WRAP_SLACK) {
+		d -= 360.0;
+	} else if (d < -180.0 - DEG_WRAP_SLACK) {
+		d += 360.0;
+	}
+	return d == 0.0 ? 0.0 : d; // no -0
 }
 
 static void csv_name(sbuf *b, const char *name)
