@@ -19,7 +19,7 @@ cflags=(--target=wasm32-wasi -std=c11 -O2 -ffp-contract=off
 # The library and the shared test scenes (tests/shared), compiled into every test.
 lib=(src/*.c tests/shared/*.c)
 # Tests that use only the core library (the wasm build has no file system access).
-read -r -a tests <<<"${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_rig test_motion test_batch}"
+read -r -a tests <<<"${SPRING_WASM_TESTS:-test_detmath test_math test_params test_step test_bad_input test_chain test_chain_group test_chain2d test_chain2d_group test_chain2d_sway test_rig test_motion test_batch test_snapshot}"
 passed=0 failed=0
 for t in "${tests[@]}"; do
 	[ -f "tests/$t.c" ] || continue
