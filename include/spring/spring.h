@@ -68,6 +68,7 @@ SPRING_API spring_params spring_params_default(void);
 /// (k/m or c/m beyond float range, k/m below FLT_MIN: a frequency above about 2.9e18 Hz or
 /// below about 1.7e-20 Hz) is OUT_OF_RANGE too.
 /// @{
+
 /// Physical mass (kg, > 0), stiffness (N/m, > 0), damping (N*s/m, >= 0): spring_params' ranges.
 SPRING_API spring_result spring_params_from_physical(float mass, float stiffness, float damping, spring_params *out);
 /// Natural frequency in hertz (> 0) and damping ratio zeta (>= 0): k = (2 pi f)^2, c = 2 zeta (2 pi f).
@@ -137,6 +138,7 @@ SPRING_API spring_result spring_params_from_motion_duration(float duration, floa
 ///   overshoots), e.g. "expressive-default-spatial" (spring_params_from_damping_ratio with mass 1
 ///   and the token's stiffness and damping ratio).
 /// @{
+
 /// The preset called `name` (exact, lower case). `name` or `out` NULL, or a name that is no preset:
 /// INVALID_ARGUMENT. Writes `*out` only on success.
 SPRING_API spring_result spring_params_from_preset(const char *name, spring_params *out);
@@ -156,6 +158,7 @@ SPRING_API const char *spring_preset_name(int index);
 /// settling time and u = 9.2334 (the critically damped unit move is within 0.001 at omega_n t = u).
 /// Mass 1.
 /// @{
+
 /// `p` valid (NOT_FINITE, OUT_OF_RANGE otherwise), `out` not NULL (INVALID_ARGUMENT);
 /// OUT_OF_RANGE when the reduced spring's stiffness would leave float range (omega_n' above about
 /// 1.8e19 rad/s). Writes `*out` only on success.
@@ -197,6 +200,7 @@ SPRING_API float spring_settling_time(spring_params p, float distance, float vel
 
 /// @name Closed form and exact stepping
 /// @{
+
 /// State at time t >= 0 seconds after `start`, pulled towards a fixed `target`. Exact in all
 /// regimes. Invalid input (invalid params, non-finite values, t < 0) or a result beyond float
 /// range returns `start` unchanged.

@@ -91,6 +91,33 @@ run("c++ consumer_io.c (pkg-config spring-io)" ${CXX} ${cflags} -x c++ ${SOURCE}
 run("consumer_io (C++, pkg-config)" ${WORK}/pc_io_cxx ${rig})
 message(STATUS "pkg-config: ${run_output}")
 
+# Every relative link of the installed documents leads to an installed file.
+file(GLOB_RECURSE docs ${moved}/share/doc/*.md)
+list(LENGTH docs doc_count)
+if(doc_count LESS 8)
+  message(FATAL_ERROR "only ${doc_count} documents installed: ${docs}")
+endif()
+set(link_count 0)
+foreach(doc ${docs})
+  file(READ ${doc} text)
+  get_filename_component(dir ${doc} DIRECTORY)
+  # Semicolons and brackets would split CMake's lists: mark the links, then drop them.
+  string(REPLACE "](" "@LINK@" text "${text}")
+  string(REGEX REPLACE "[][;]" " " text "${text}")
+  string(REGEX MATCHALL "@LINK@[^)# \n]+" links "${text}")
+  foreach(link ${links})
+    string(SUBSTRING "${link}" 6 -1 target)
+    if(target MATCHES "^[a-z]+:")
+      continue()
+    endif()
+    math(EXPR link_count "${link_count} + 1")
+    if(NOT EXISTS ${dir}/${target})
+      message(FATAL_ERROR "${doc}: the link ${target} leads to no installed file")
+    endif()
+  endforeach()
+endforeach()
+message(STATUS "${doc_count} installed documents, ${link_count} relative links, all resolve")
+
 # The installed command finds its sample rig under the (moved) prefix, from any directory.
 file(MAKE_DIRECTORY ${WORK}/elsewhere)
 execute_process(COMMAND ${moved}/bin/spring demo WORKING_DIRECTORY ${WORK}/elsewhere RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
