@@ -62,7 +62,7 @@ export function setupTraps(lab, root) {
     row.dataset.trap = t.id;
     row.innerHTML = `<input type="checkbox" name="trap-${t.id}">
       <span class="trap-name">${t.name} <em class="part part-${t.part}">${t.part}</em><small>${t.fails}</small></span>
-      <span class="trap-figure"><b class="value"></b> <small>${t.unit}</small><small class="lib">library: <i class="library"></i></small></span>`;
+      <span class="trap-figure"><b class="value"></b> <small>${t.unit}</small><small class="lib">library: <i class="library"></i></small><small class="with"></small></span>`;
     row.querySelector('input').addEventListener('change', (ev) => {
       state.flags = ev.target.checked ? state.flags | t.bit : state.flags & ~t.bit;
       e.lab_scene_set_traps(state.flags);
@@ -88,6 +88,8 @@ export function setupTraps(lab, root) {
       const v = state.measured[t.metric], lib = state.library[t.metric];
       row.querySelector('.value').textContent = v.toFixed(t.digits);
       row.querySelector('.library').textContent = lib.toFixed(t.digits);
+      const count = TRAPS.filter((x) => state.flags & x.bit).length;
+      row.querySelector('.with').textContent = `measured with ${count === 0 ? 'no' : count} switch${count > 1 ? 'es' : ''} on`;
       row.dataset.value = v;
       row.dataset.library = lib;
       row.classList.toggle('on', (state.flags & t.bit) !== 0);

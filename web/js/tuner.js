@@ -160,8 +160,8 @@ export function setupTuner(lab, root) {
     state.mode = mode;
     for (const b of modeButtons) b.checked = b.value === mode;
     for (const box of fieldsBox.querySelectorAll('.group')) box.hidden = box.dataset.mode !== mode;
-    fill(); // the new mode's fields read the current spring
-    changed();
+    fill(); // the new mode's fields read the current spring, which stays as it is
+    refresh();
   }
 
   const reduced = root.querySelector('input[name="reduced-motion"]');
@@ -181,16 +181,23 @@ export function setupTuner(lab, root) {
     for (const s of presetBox.querySelectorAll('select')) if (s !== from && !(from.parentElement === compose && s.parentElement === compose)) s.value = '';
     state.params = springParams(spec);
     fill();
-    changed();
+    refresh();
     replay();
   }
 
+  // The spring is set (a preset, a mode switch): the fields show it; only the velocity is read.
+  function refresh() {
+    for (const key of Object.keys(MODES[state.mode].read(state.params))) errors[key].textContent = '';
+    changed({ keep: true });
+  }
+
   // Reads the current mode's fields and the velocity: the spring, or the errors beside the fields.
-  function changed() {
+  // keep: the spring is set already (the fields show it rounded): check only the velocity.
+  function changed({ keep = false } = {}) {
     for (const p of Object.values(errors)) p.textContent = '';
     const spec = {};
     let problem = false;
-    const keys = [...MODES[state.mode].fields.map((f) => f[0]), 'velocity'];
+    const keys = keep ? ['velocity'] : [...MODES[state.mode].fields.map((f) => f[0]), 'velocity'];
     for (const key of keys) {
       const text = inputs[key].number.value.trim();
       if (text === '') {
@@ -204,7 +211,9 @@ export function setupTuner(lab, root) {
       }
     }
     let params = null;
-    if (!problem) {
+    if (!problem && keep) {
+      params = state.params;
+    } else if (!problem) {
       try {
         params = springParams(spec);
       } catch (err) {
