@@ -102,6 +102,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         }), id);
         assert.ok(drawn, `${id}: a canvas is empty`);
       }
+      // the speed graph's axes carry values (0 px/s up, and "now")
+      const axis = await page.evaluate(() => window.playground.retarget.axis);
+      assert.ok(axis && axis.speed[0] === 0 && axis.speed.length >= 2 && axis.seconds.at(-1) === 0, JSON.stringify(axis));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
       assert.deepEqual(problems, []);
@@ -191,9 +194,26 @@ const setField = (page, key, value) => page.locator(`input[name="tuner.${key}"]`
 const figure = (page, k) => page.locator(`#tuner [data-out="${k}"]`).textContent();
 const cliJson = (...args) => JSON.parse(execFileSync(cli, [...args, '--json'], { encoding: 'utf8' }));
 
-describe('tuner', () => {
+// Chooses Time or Physics as a person does: the switch scrolled into sight (below what stays at the
+// top of a phone's screen), then its label clicked.
+async function chooseMode(page, mode) {
+  const choice = page.locator(`#tuner .mode label:has(input[value="${mode}"]) span`);
+  await choice.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await choice.click();
+  assert.equal(await page.locator(`#tuner .mode input[value="${mode}"]`).isChecked(), true);
+}
+
+// A screenshot of what a test just checked, kept under SCREENSHOTS, and checked for content.
+async function shot(page, locator, file) {
+  const png = await locator.screenshot();
+  if (shots) fs.writeFileSync(path.join(shots, `${file}.png`), png);
+  const variance = await pixelVariance(page, png);
+  assert.ok(variance > 100, `${file}: the screenshot is blank (grey-level variance ${variance.toFixed(1)})`);
+}
+
+for (const [size, viewport] of Object.entries(VIEWPORTS)) describe(`tuner on a ${size}`, () => {
   test('duration 0.5, bounce 0.3: stiffness 157.9, damping 17.6; one settle figure (settleTime, spring params, the curve); the CSS is the CLI\'s', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
+    const { context, page, problems } = await open(viewport);
     await setField(page, 'duration', 1.2);
     await setField(page, 'bounce', 0);
     assert.notEqual(await figure(page, 'stiffness'), '157.9');
@@ -209,6 +229,7 @@ describe('tuner', () => {
     assert.equal(await figure(page, 'settle'), `${exact.toFixed(3)} s`);
     assert.equal(await figure(page, 'settle'), '0.819 s');
     assert.equal(inPage.toFixed(3), exact.toFixed(3));
+    await shot(page, page.locator('#tuner .tuner-view'), `${size}-tuner-settle`);
     // the curve's settle line is the same number
     assert.equal(await page.evaluate(() => window.playground.tuner.settle.toFixed(3)), exact.toFixed(3));
     // The CSS: the CLI's text; its duration ends after the settle time, at most two stops later
@@ -227,7 +248,7 @@ describe('tuner', () => {
     const clipboard = await page.evaluate(() => navigator.clipboard.readText().catch(() => null));
     if (clipboard !== null) assert.equal(clipboard, cliLines);
     // Time -> Physics keeps the spring: the physics fields read it, nothing changes
-    await page.locator('#tuner .mode input[value="physics"]').check({ force: true });
+    await chooseMode(page, 'physics');
     assert.equal(await page.locator('input[name="tuner.stiffness"]').inputValue(), '157.9');
     assert.equal(await page.locator('input[name="tuner.damping"]').inputValue(), '17.59');
     assert.equal(await page.locator('input[name="tuner.mass"]').inputValue(), '1');
@@ -237,7 +258,7 @@ describe('tuner', () => {
     await setField(page, 'damping', 25.13);
     assert.equal(await figure(page, 'damping-ratio'), '1.000');
     const physical = await page.evaluate(() => window.playground.tuner.params.toJSON());
-    await page.locator('#tuner .mode input[value="time"]').check({ force: true });
+    await chooseMode(page, 'time');
     assert.ok(Math.abs(Number(await page.locator('input[name="tuner.bounce"]').inputValue())) < 1e-3);
     // switching modes alone changes nothing (the rounded fields are not read back)
     assert.deepEqual(await page.evaluate(() => window.playground.tuner.params.toJSON()), physical);
@@ -246,7 +267,7 @@ describe('tuner', () => {
   });
 
   test('presets: SwiftUI and Material 3 Expressive are the library\'s, Compose\'s constants and react-spring\'s config.* as those libraries publish them', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
+    const { context, page, problems } = await open(viewport);
     const pick = async (name, value) => {
       const plays = await page.evaluate(() => Number(document.getElementById('tuner').dataset.plays || 0));
       await page.locator(`#tuner select[name="${name}"]`).selectOption(value);
@@ -284,13 +305,14 @@ describe('tuner', () => {
     assert.equal(await figure(page, 'damping'), (2 * 0.2 * Math.sqrt(200)).toFixed(1));
     // the other families' menus went back to their titles; Compose's pair stays
     assert.equal(await page.locator('#tuner select[name="preset-react-spring"]').inputValue(), '');
+    await shot(page, page.locator('#tuner .tuner-view'), `${size}-tuner-preset`);
     assert.equal(await page.locator('#tuner select[name="preset-compose-damping"]').inputValue(), 'DampingRatioHighBouncy');
     assert.deepEqual(problems, []);
     await context.close();
   });
 
   test('errors name the field and its range in plain words beside it; an emptied field is not 0; the old figures are marked', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
+    const { context, page, problems } = await open(viewport);
     const error = (key) => page.locator(`#tuner [data-field="${key}"] .error`).textContent();
     const stale = () => page.evaluate(() => document.getElementById('tuner').dataset.stale);
     assert.equal(await stale(), 'false');
@@ -302,6 +324,8 @@ describe('tuner', () => {
     assert.ok(await page.locator('#tuner .stale-note').isVisible());
     assert.match(await page.locator('#tuner .stale-note').textContent(), /last valid spring \(duration 0\.5 s, bounce 0\.3/);
     assert.equal(await figure(page, 'stiffness'), '157.9');
+    await page.locator('#tuner [data-field="bounce"]').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await shot(page, page.locator('#tuner [data-field="bounce"]'), `${size}-tuner-error`);
     // the figures say they are old
     assert.equal(await page.locator('#tuner [data-out="settle"]').evaluate((el) => getComputedStyle(el, '::after').content), '" (old)"');
     // the bound itself is allowed
@@ -323,7 +347,7 @@ describe('tuner', () => {
     assert.equal(await stale(), 'false');
     assert.equal(await error('duration'), '');
     // physics mode: each field's own range
-    await page.locator('#tuner .mode input[value="physics"]').check({ force: true });
+    await chooseMode(page, 'physics');
     await setField(page, 'damping', -2);
     assert.equal(await error('damping'), 'Damping must be at least 0 (it is -2).');
     await setField(page, 'damping', 0);
@@ -337,7 +361,7 @@ describe('tuner', () => {
   });
 
   test('the card replays the spring beside the curve: it moves, grows and turns, and comes to rest at the target; initial velocity and reduced motion change the preview', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
+    const { context, page, problems } = await open(viewport);
     const tuner = page.locator('#tuner');
     await tuner.scrollIntoViewIfNeeded();
     const card = page.locator('#tuner .card');
@@ -363,6 +387,7 @@ describe('tuner', () => {
     seen.push(...trail);
     assert.ok(Math.max(...seen) > 1.03, `it overshoots as the curve does (peak ${Math.max(...seen)})`);
     assert.ok(Math.abs(end.value - 1) < 0.01, `at rest on the target: ${end.value}`);
+    await shot(page, page.locator('#tuner .card-stage'), `${size}-tuner-card`);
     const cardBox = await card.boundingBox();
     assert.ok(cardBox.y >= stage.y && cardBox.y + cardBox.height <= stage.y + stage.height, 'the card stays on its stage');
     // Initial velocity: the settle figure is settleTime's for that move; the replay starts with it
@@ -396,14 +421,11 @@ describe('tuner', () => {
     await context.close();
   });
 
-  test('on a phone the curve and the card stay in view while any slider moves', { timeout: 300000 }, async () => {
+  if (size === 'phone') test('the curve and the card stay in view while any slider moves', { timeout: 300000 }, async () => {
     const { context, page, problems } = await open(VIEWPORTS.phone);
     const view = page.locator('#tuner .tuner-view');
     for (const mode of ['time', 'physics']) {
-      const choice = page.locator(`#tuner .mode label:has(input[value="${mode}"]) span`);
-      await choice.evaluate((el) => el.scrollIntoView({ block: 'end' }));
-      await choice.click();
-      assert.equal(await page.locator(`#tuner .mode input[value="${mode}"]`).isChecked(), true);
+      await chooseMode(page, mode);
       const keys = mode === 'time' ? ['duration', 'bounce', 'velocity'] : ['stiffness', 'damping', 'mass', 'velocity'];
       for (const key of keys) {
         const slider = page.locator(`#tuner [data-field="${key}"] input[type="range"]`);
@@ -493,8 +515,8 @@ describe('tail and hair', () => {
 });
 
 describe('tail and hair: what the figures measure', () => {
-  test('the caption names every switch that is on (the figures are measured with all of them); each figure says what it measures', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) test(`on a ${size}: the caption names every switch that is on (the figures are measured with all of them); each figure says what it measures`, { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
     const caption = () => page.locator('#tail .trap-caption').textContent();
     assert.match(await caption(), /no switch on, every figure is the library's own/);
     await page.locator('#tail .trap[data-trap="euler"] input').check();
@@ -512,6 +534,8 @@ describe('tail and hair: what the figures measure', () => {
       ['springs-before-ik', /gap from the hand to the ribbon/], ['teleport-no-reset', /after a 300-unit teleport/]]) {
       assert.match(await page.locator(`#tail .trap[data-trap="${id}"] .trap-figure`).textContent(), words, id);
     }
+    await page.locator('#tail .trap-caption').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await shot(page, page.locator('#tail .trap-caption'), `${size}-tail-caption`);
     assert.deepEqual(problems, []);
     await context.close();
   });
