@@ -173,6 +173,11 @@ describe('retarget', () => {
     assert.ok(ta < 0.05 * tb, `the tween has a cliff: ${r.tween.map(Math.round)} px/s`);
     assert.ok(Math.abs(sa - sb) < 0.01 * sb, `the spring has no cliff: ${r.spring.map(Math.round)} px/s`);
     // the speed graph's axis values: from 0 up past the fastest speed it shows, in seconds back to now
+    // (once the graph holds more than a second: waited for by the page's own clock, not a timer)
+    await page.waitForFunction(() => {
+      const t = window.playground.retarget.time;
+      return t.length > 1 && t[t.length - 1] - t[Math.max(0, t.length - 240)] > 1.1;
+    }, null, { timeout: 120000 });
     await framesDrawn(page, 'retarget', 1);
     const axis = await page.evaluate(() => {
       const rec = window.playground.retarget;
