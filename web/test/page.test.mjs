@@ -297,6 +297,11 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) describe(`tuner on a $
     await pick('preset-material', 'expressive-fast-spatial');
     assert.equal(await figure(page, 'damping-ratio'), '0.600');
     assert.equal(await figure(page, 'stiffness'), '800.0');
+    // an initial velocity does not read the spring back from its rounded fields
+    const exactly = await page.evaluate(() => window.playground.tuner.params.toJSON());
+    await setField(page, 'velocity', 1);
+    assert.deepEqual(await page.evaluate(() => window.playground.tuner.params.toJSON()), exactly);
+    await setField(page, 'velocity', 0);
     // react-spring config.wobbly {tension 180, friction 12}, config.molasses {280, 120}
     await pick('preset-react-spring', 'wobbly');
     assert.deepEqual(await physics(), [180, 12, 1]);
