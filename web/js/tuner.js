@@ -135,8 +135,8 @@ export function setupTuner(lab, root) {
       <input type="number" id="tuner-${key}" step="${step}" name="tuner.${key}">
       <p class="error" role="alert"></p>`;
     const [range, number] = row.querySelectorAll('input');
-    range.addEventListener('input', () => { number.value = range.value; changed(); });
-    number.addEventListener('input', () => { if (number.value !== '') range.value = number.value; changed(); });
+    range.addEventListener('input', () => { number.value = range.value; changed(key); });
+    number.addEventListener('input', () => { if (number.value !== '') range.value = number.value; changed(key); });
     range.addEventListener('change', replay); // the slider let go: show the new spring once
     inputs[key] = { range, number };
     errors[key] = row.querySelector('.error');
@@ -161,15 +161,17 @@ export function setupTuner(lab, root) {
     for (const b of modeButtons) b.checked = b.value === mode;
     for (const box of fieldsBox.querySelectorAll('.group')) box.hidden = box.dataset.mode !== mode;
     fill(); // the new mode's fields read the current spring, which stays as it is
-    refresh();
+    changed();
   }
 
   const reduced = root.querySelector('input[name="reduced-motion"]');
   reduced.checked = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   reduced.addEventListener('change', () => { update(); replay(); });
 
-  // Writes the spring into the current mode's fields (and clears their errors).
+  // Writes the spring into the current mode's fields. Until one of them is edited the spring is
+  // kept as it is, not read back from their rounded text (a preset stays exactly the preset).
   function fill() {
+    state.edited = false;
     if (!state.params) return;
     for (const [key, v] of Object.entries(MODES[state.mode].read(state.params))) {
       inputs[key].number.value = show(v);
@@ -181,19 +183,15 @@ export function setupTuner(lab, root) {
     for (const s of presetBox.querySelectorAll('select')) if (s !== from && !(from.parentElement === compose && s.parentElement === compose)) s.value = '';
     state.params = springParams(spec);
     fill();
-    refresh();
+    changed();
     replay();
   }
 
-  // The spring is set (a preset, a mode switch): the fields show it; only the velocity is read.
-  function refresh() {
-    for (const key of Object.keys(MODES[state.mode].read(state.params))) errors[key].textContent = '';
-    changed({ keep: true });
-  }
-
   // Reads the current mode's fields and the velocity: the spring, or the errors beside the fields.
-  // keep: the spring is set already (the fields show it rounded): check only the velocity.
-  function changed({ keep = false } = {}) {
+  // `key`: the field just edited (none: the spring was set by a preset or a mode switch).
+  function changed(key) {
+    if (key && key !== 'velocity') state.edited = true;
+    const keep = !state.edited;
     for (const p of Object.values(errors)) p.textContent = '';
     const spec = {};
     let problem = false;
