@@ -278,6 +278,11 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) describe(`tuner on a $
       await page.locator(`#tuner select[name="${name}"]`).selectOption(value);
       // a preset replays the card
       assert.equal(await page.evaluate(() => Number(document.getElementById('tuner').dataset.plays)), plays + 1);
+      // the CSS note's claim: the CSS duration ends at or after the settle time (the curve also has
+      // to be nearly still: 84 ms after it for Compose's HighBouncy at StiffnessLow)
+      const { cssMs, settle } = await page.evaluate(() => ({ cssMs: window.playground.tuner.cssMs,
+        settle: window.playground.tuner.params.settleTime() }));
+      assert.ok(cssMs / 1000 >= settle, `${value}: CSS ${cssMs} ms, settles ${settle} s`);
     };
     const physics = async () => [Number(await figure(page, 'stiffness')), Number(await figure(page, 'damping')),
       Number(await figure(page, 'mass'))];
