@@ -12,7 +12,7 @@ async function start() {
   // Reachable from the console (and by the browser tests): what each section recorded.
   window.playground = {
     retarget: setupRetarget(lab, section('retarget')),
-    tuner: setupTuner(section('tuner')),
+    tuner: setupTuner(lab, section('tuner')),
     traps: setupTraps(lab, section('tail')),
     undulation: setupUndulation(lab, section('undulation')),
   };

@@ -17,7 +17,7 @@ export function setupRetarget(lab, root) {
   const start = [half() / 2, size.height / 2];
   lab.check(e.lab_retarget_init(start[0], start[1], SPRING.duration, SPRING.bounce, TWEEN_SECONDS), 'retarget');
   // Everything recorded, for the graph and for anyone checking the page (the browser tests).
-  const record = { time: [], spring: [], tween: [], clicks: [], state: null };
+  const record = { time: [], spring: [], tween: [], clicks: [], state: null, axis: null };
   let time = 0;
   let target = start;
 
@@ -71,13 +71,16 @@ export function setupRetarget(lab, root) {
     }
     label(ctx, 'click or tap anywhere', width - 12, height - 12, colors.muted, 'right');
 
-    const g = fitCanvas(graph, 0.16, 110);
+    const g = fitCanvas(graph, 0.16, 130);
     g.ctx.clearRect(0, 0, g.width, g.height);
     const from = Math.max(0, record.time.length - GRAPH_FRAMES);
     const springs = record.spring.slice(from);
     const tweens = record.tween.slice(from);
-    const top = Math.max(200, ...springs, ...tweens) * 1.1;
-    const box = { x: 1, y: 18, w: g.width - 2, h: g.height - 20 };
+    // The speed axis in round steps (100, 200, 500, 1000 px/s...), its top a whole step above the fastest.
+    const fastest = Math.max(200, ...springs, ...tweens);
+    const step = [100, 200, 500, 1000, 2000, 5000, 10000].find((s) => fastest / s <= 4) ?? 20000;
+    const top = Math.ceil((fastest * 1.05) / step) * step;
+    const box = { x: 44, y: 26, w: g.width - 46, h: g.height - 44 };
     plotSeries(g.ctx, box, [
       { values: tweens, color: colors.tween },
       { values: springs, color: colors.spring },
@@ -93,8 +96,26 @@ export function setupRetarget(lab, root) {
       g.ctx.stroke();
       g.ctx.setLineDash([]);
     }
+    // The axes' values: speed on the left, seconds before now underneath.
+    const yTicks = [];
+    for (let v = 0; v <= top; v += step) {
+      const py = box.y + box.h - (v / top) * box.h;
+      label(g.ctx, String(v), box.x - 5, py + 4, colors.muted, 'right');
+      yTicks.push(v);
+    }
+    // (the graph holds the last GRAPH_FRAMES frames: whole seconds back from the newest, by the frames' times)
+    const xTicks = [];
+    const newest = record.time.length - 1;
+    const span = newest > from ? record.time[newest] - record.time[from] : 0;
+    const right = box.x + ((springs.length - 1) / (GRAPH_FRAMES - 1)) * box.w;
+    for (let t = Math.floor(span); t >= 0; t -= 1) {
+      const px = span > 0 ? right - (t / span) * (right - box.x) : right;
+      label(g.ctx, t === 0 ? 'now' : `−${t} s`, Math.min(Math.max(px, box.x + 14), box.x + box.w - 14), g.height - 4, colors.muted, 'center');
+      xTicks.push(t);
+    }
+    record.axis = { speed: yTicks, seconds: xTicks };
     // The legend on the right; the caption shortens where the canvas is narrow (phones).
-    label(g.ctx, g.width < 520 ? 'speed (px/s), last 4 s' : 'speed (px/s), last 4 s: dashed lines are clicks', 4, 12);
+    label(g.ctx, g.width < 520 ? 'speed (px/s)' : 'speed (px/s) over the last 4 s: dashed lines are clicks', 4, 12);
     label(g.ctx, 'tween', g.width - 56, 12, colors.tween, 'right');
     label(g.ctx, 'spring', g.width - 4, 12, colors.spring, 'right');
     const last = record.time.length - 1;

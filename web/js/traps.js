@@ -9,21 +9,21 @@ import characterJson from './character-json.js';
 // Bit, name, what goes wrong, the measurement it moves (index in lab_measure's output), its unit.
 export const TRAPS = [
   { bit: 1, id: 'euler', name: 'Explicit Euler', fails: 'adds energy: the tail rings on',
-    metric: 0, unit: '× energy left', digits: 2 },
+    metric: 0, unit: '× the exact energy left 1 s after a swing', digits: 2, part: 'tail' },
   { bit: 2, id: 'variable-step', name: 'Variable step', fails: 'the look depends on the frame rate',
-    metric: 1, unit: '% tip spread across frame rates', digits: 1 },
+    metric: 1, unit: '% tail-tip spread across 24 to 240 fps and jittery frames', digits: 1, part: 'tail' },
   { bit: 4, id: 'previous-order', name: 'Previous-frame chain order', fails: 'each segment lags a frame more',
-    metric: 2, unit: '° tip lag in a spin', digits: 1 },
+    metric: 2, unit: '° tail-tip lag in a steady spin', digits: 1, part: 'tail' },
   { bit: 8, id: 'no-projection', name: 'Position spring without length projection', fails: 'the hair stretches',
-    metric: 4, unit: '% bone stretch', digits: 1 },
+    metric: 4, unit: '% largest hair bone stretch while shaken', digits: 1, part: 'hair' },
   { bit: 16, id: 'keep-velocity', name: 'Projection without velocity correction', fails: 'the hair never comes to rest',
-    metric: 5, unit: 'units/s tip speed at rest', digits: 2 },
+    metric: 5, unit: 'units/s hair-tip speed 3 s after the shaking stops', digits: 2, part: 'hair' },
   { bit: 32, id: 'no-folding', name: 'No angle folding', fails: 'a flip whips the tail the long way round',
-    metric: 3, unit: '° largest swing from target', digits: 0 },
+    metric: 3, unit: '° largest angle of a segment from its target in a spin', digits: 0, part: 'tail' },
   { bit: 64, id: 'springs-before-ik', name: 'Springs before IK', fails: 'the ribbon hangs where the hand was',
-    metric: 6, unit: 'units gap hand to ribbon', digits: 1 },
+    metric: 6, unit: 'units largest gap from the hand to the ribbon', digits: 1, part: 'ribbon' },
   { bit: 128, id: 'teleport-no-reset', name: 'Teleport without reset', fails: 'a teleport whips the hair',
-    metric: 7, unit: 'units hair swing after a teleport', digits: 1 },
+    metric: 7, unit: 'units hair-tip swing after a 300-unit teleport', digits: 1, part: 'hair' },
 ];
 const METRICS = 8;
 const RATES = ['24', '30', '60', '144', '240', 'jittery'];
@@ -61,8 +61,8 @@ export function setupTraps(lab, root) {
     row.className = 'trap';
     row.dataset.trap = t.id;
     row.innerHTML = `<input type="checkbox" name="trap-${t.id}">
-      <span class="trap-name">${t.name}<small>${t.fails}</small></span>
-      <span class="trap-figure"><b class="value"></b> <small>${t.unit}</small><small class="lib">library: <i class="library"></i></small></span>`;
+      <span class="trap-name">${t.name} <em class="part part-${t.part}">${t.part}</em><small>${t.fails}</small></span>
+      <span class="trap-figure"><b class="value"></b> <small>${t.unit}</small><small class="lib">library: <i class="library"></i></small><small class="with"></small></span>`;
     row.querySelector('input').addEventListener('change', (ev) => {
       state.flags = ev.target.checked ? state.flags | t.bit : state.flags & ~t.bit;
       e.lab_scene_set_traps(state.flags);
@@ -88,11 +88,19 @@ export function setupTraps(lab, root) {
       const v = state.measured[t.metric], lib = state.library[t.metric];
       row.querySelector('.value').textContent = v.toFixed(t.digits);
       row.querySelector('.library').textContent = lib.toFixed(t.digits);
+      const count = TRAPS.filter((x) => state.flags & x.bit).length;
+      row.querySelector('.with').textContent = `measured with ${count === 0 ? 'no' : count} switch${count > 1 ? 'es' : ''} on`;
       row.dataset.value = v;
       row.dataset.library = lib;
       row.classList.toggle('on', (state.flags & t.bit) !== 0);
     }
     root.dataset.measuredFlags = state.flags;
+    // What the figures measure: one scripted run with every switch that is on, not each alone.
+    const on = TRAPS.filter((t) => state.flags & t.bit).map((t) => t.name.toLowerCase());
+    root.querySelector('.trap-caption').textContent = on.length === 0
+      ? 'With no switch on, every figure is the library\'s own, measured in a scripted run of this scene.'
+      : `Every figure is measured in one scripted run of this scene with ${on.length === 1 ? 'the switch' : `all ${on.length} switches`} ` +
+        `that are on (${on.join(', ')}), not the one beside it alone; "library" is the same run with none on.`;
   }
   measure();
 

@@ -102,6 +102,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         }), id);
         assert.ok(drawn, `${id}: a canvas is empty`);
       }
+      // the speed graph's axes carry values (0 px/s up, and "now")
+      const axis = await page.evaluate(() => window.playground.retarget.axis);
+      assert.ok(axis && axis.speed[0] === 0 && axis.speed.length >= 2 && axis.seconds.at(-1) === 0, JSON.stringify(axis));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
       assert.deepEqual(problems, []);
@@ -169,44 +172,312 @@ describe('retarget', () => {
     assert.ok(tb > 100 && sb > 100, `both were moving at the retarget (tween ${tb}, spring ${sb} px/s)`);
     assert.ok(ta < 0.05 * tb, `the tween has a cliff: ${r.tween.map(Math.round)} px/s`);
     assert.ok(Math.abs(sa - sb) < 0.01 * sb, `the spring has no cliff: ${r.spring.map(Math.round)} px/s`);
+    // the speed graph's axis values: from 0 up past the fastest speed it shows, in seconds back to now
+    // (once the graph holds more than a second: waited for by the page's own clock, not a timer)
+    await page.waitForFunction(() => {
+      const t = window.playground.retarget.time;
+      return t.length > 1 && t[t.length - 1] - t[Math.max(0, t.length - 240)] > 1.1;
+    }, null, { timeout: 120000 });
+    await framesDrawn(page, 'retarget', 1);
+    const axis = await page.evaluate(() => {
+      const rec = window.playground.retarget;
+      const from = Math.max(0, rec.time.length - 240);
+      return { ...rec.axis, fastest: Math.max(...rec.spring.slice(from), ...rec.tween.slice(from)) };
+    });
+    assert.equal(axis.speed[0], 0);
+    assert.ok(axis.speed.length >= 3 && axis.speed.at(-1) >= axis.fastest && axis.speed.at(-2) < axis.fastest * 1.05,
+      `speed axis ${axis.speed} for a fastest ${axis.fastest} px/s`);
+    assert.equal(axis.seconds.at(-1), 0);
+    assert.ok(axis.seconds.length >= 2, `seconds axis ${axis.seconds}`);
     assert.deepEqual(problems, []);
     await context.close();
   });
 });
 
-describe('tuner', () => {
-  test('duration 0.5, bounce 0.3 shows stiffness 157.9 and damping 17.6; the CSS is the CLI\'s', { timeout: 300000 }, async () => {
-    const { context, page, problems } = await open(VIEWPORTS.desktop);
-    const set = async (name, value) => {
-      const input = page.locator(`input[name="${name}"]`);
-      await input.fill(String(value));
-    };
-    await set('duration-bounce.duration', 1.2);
-    await set('duration-bounce.bounce', 0);
-    const text = (k) => page.locator(`[data-out="${k}"]`).textContent();
-    assert.notEqual(await text('stiffness'), '157.9');
-    await set('duration-bounce.duration', 0.5);
-    await set('duration-bounce.bounce', 0.3);
-    assert.equal(await text('stiffness'), '157.9');
-    assert.equal(await text('damping'), '17.6');
-    // the other parameterisations followed (frequency 2 Hz, damping ratio 0.7)
-    assert.equal(await page.locator('input[name="frequency.frequency"]').inputValue(), '2');
-    assert.equal(await page.locator('input[name="frequency.dampingRatio"]').inputValue(), '0.7');
+// The tuner's helpers: set a field as a person types it; read a figure.
+const setField = (page, key, value) => page.locator(`input[name="tuner.${key}"]`).fill(String(value));
+const figure = (page, k) => page.locator(`#tuner [data-out="${k}"]`).textContent();
+const cliJson = (...args) => JSON.parse(execFileSync(cli, [...args, '--json'], { encoding: 'utf8' }));
+
+// Chooses Time or Physics as a person does: the switch scrolled into sight (below what stays at the
+// top of a phone's screen), then its label clicked.
+async function chooseMode(page, mode) {
+  const choice = page.locator(`#tuner .mode label:has(input[value="${mode}"]) span`);
+  await choice.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await choice.click();
+  assert.equal(await page.locator(`#tuner .mode input[value="${mode}"]`).isChecked(), true);
+}
+
+// A screenshot of what a test just checked, kept under SCREENSHOTS, and checked for content.
+async function shot(page, locator, file) {
+  const png = await locator.screenshot();
+  if (shots) fs.writeFileSync(path.join(shots, `${file}.png`), png);
+  const variance = await pixelVariance(page, png);
+  assert.ok(variance > 100, `${file}: the screenshot is blank (grey-level variance ${variance.toFixed(1)})`);
+}
+
+for (const [size, viewport] of Object.entries(VIEWPORTS)) describe(`tuner on a ${size}`, () => {
+  test('duration 0.5, bounce 0.3: stiffness 157.9, damping 17.6; one settle figure (settleTime, spring params, the curve); the CSS is the CLI\'s', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
+    await setField(page, 'duration', 1.2);
+    await setField(page, 'bounce', 0);
+    assert.notEqual(await figure(page, 'stiffness'), '157.9');
+    await setField(page, 'duration', 0.5);
+    await setField(page, 'bounce', 0.3);
+    assert.equal(await figure(page, 'stiffness'), '157.9');
+    assert.equal(await figure(page, 'damping'), '17.6');
+    assert.equal(await figure(page, 'damping-ratio'), '0.700');
+    assert.equal(await figure(page, 'frequency'), '2.000 Hz');
+    // One settle figure: the page's, its settleTime() and `spring params`' exact settling time
+    const exact = cliJson('params', '--duration', '0.5', '--bounce', '0.3').settling.time_exact;
+    const inPage = await page.evaluate(() => window.playground.tuner.params.settleTime());
+    assert.equal(await figure(page, 'settle'), `${exact.toFixed(3)} s`);
+    assert.equal(await figure(page, 'settle'), '0.819 s');
+    assert.equal(inPage.toFixed(3), exact.toFixed(3));
+    await shot(page, page.locator('#tuner .tuner-view'), `${size}-tuner-settle`);
+    // the curve's settle line is the same number
+    assert.equal(await page.evaluate(() => window.playground.tuner.settle.toFixed(3)), exact.toFixed(3));
+    // The CSS: the CLI's text; its duration ends after the settle time, at most two stops later
     const cliOut = execFileSync(cli, ['css', '--duration', '0.5', '--bounce', '0.3'], { encoding: 'utf8' });
     const cliLines = cliOut.split('\n').filter((l) => /^transition-(timing-function|duration):/.test(l)).join('\n');
     assert.match(cliLines, /^transition-timing-function: linear\(/);
     const shown = await page.locator('[data-snippet="css"] pre').textContent();
     assert.equal(shown, cliLines);
+    const cssMs = Number(/transition-duration: (\d+)ms/.exec(shown)[1]);
+    assert.ok(cssMs / 1000 >= exact && cssMs / 1000 < exact + 0.02, `CSS ${cssMs} ms against a settle time of ${exact} s`);
+    assert.match(await page.locator('[data-snippet="css"] .snippet-note').textContent(), /820 ms here, for a settle time from rest of 0\.819 s/);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
     await page.locator('[data-snippet="css"] button').click();
     await page.waitForFunction(() => document.getElementById('tuner').dataset.copied !== undefined);
     assert.equal(await page.evaluate(() => document.getElementById('tuner').dataset.copied), cliLines);
     const clipboard = await page.evaluate(() => navigator.clipboard.readText().catch(() => null));
     if (clipboard !== null) assert.equal(clipboard, cliLines);
-    // and a bad value is refused with the library's reason, the rest of the page unchanged
-    await set('duration-bounce.duration', -1);
-    assert.match(await page.locator('[data-group="duration-bounce"] .error').textContent(), /duration/);
-    assert.equal(await text('stiffness'), '157.9');
+    // Time -> Physics keeps the spring: the physics fields read it, nothing changes
+    await chooseMode(page, 'physics');
+    assert.equal(await page.locator('input[name="tuner.stiffness"]').inputValue(), '157.9');
+    assert.equal(await page.locator('input[name="tuner.damping"]').inputValue(), '17.59');
+    assert.equal(await page.locator('input[name="tuner.mass"]').inputValue(), '1');
+    assert.equal(await page.locator('input[name="tuner.duration"]').isVisible(), false);
+    assert.equal(await figure(page, 'damping-ratio'), '0.700');
+    assert.equal(await figure(page, 'settle'), '0.819 s');
+    await setField(page, 'damping', 25.13);
+    assert.equal(await figure(page, 'damping-ratio'), '1.000');
+    const physical = await page.evaluate(() => window.playground.tuner.params.toJSON());
+    await chooseMode(page, 'time');
+    assert.ok(Math.abs(Number(await page.locator('input[name="tuner.bounce"]').inputValue())) < 1e-3);
+    // switching modes alone changes nothing (the rounded fields are not read back)
+    assert.deepEqual(await page.evaluate(() => window.playground.tuner.params.toJSON()), physical);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('presets: SwiftUI and Material 3 Expressive are the library\'s, Compose\'s constants and react-spring\'s config.* as those libraries publish them', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
+    const pick = async (name, value) => {
+      const plays = await page.evaluate(() => Number(document.getElementById('tuner').dataset.plays || 0));
+      await page.locator(`#tuner select[name="${name}"]`).selectOption(value);
+      // a preset replays the card
+      assert.equal(await page.evaluate(() => Number(document.getElementById('tuner').dataset.plays)), plays + 1);
+      // the CSS note's claim: the CSS duration ends at or after the settle time (the curve also has
+      // to be nearly still: 84 ms after it for Compose's HighBouncy at StiffnessLow)
+      const { cssMs, settle } = await page.evaluate(() => ({ cssMs: window.playground.tuner.cssMs,
+        settle: window.playground.tuner.params.settleTime() }));
+      assert.ok(cssMs / 1000 >= settle, `${value}: CSS ${cssMs} ms, settles ${settle} s`);
+    };
+    const physics = async () => [Number(await figure(page, 'stiffness')), Number(await figure(page, 'damping')),
+      Number(await figure(page, 'mass'))];
+    // SwiftUI .bouncy: duration 0.5, bounce 0.3 (k 157.914, c 17.5929)
+    await pick('preset-swiftui', 'bouncy');
+    assert.deepEqual(await physics(), [157.9, 17.6, 1]);
+    assert.equal(await page.locator('input[name="tuner.bounce"]').inputValue(), '0.3');
+    await pick('preset-swiftui', 'smooth');
+    assert.deepEqual(await physics(), [157.9, 25.1, 1]);
+    // Material 3 Expressive: the CLI's preset (the same table)
+    for (const name of ['expressive-fast-spatial', 'standard-default-effects']) {
+      await pick('preset-material', name);
+      const c = cliJson('params', '--preset', name).spring;
+      assert.deepEqual(await physics(), [Number(c.stiffness.toFixed(1)), Number(c.damping.toFixed(1)), c.mass], name);
+    }
+    // expressive-fast-spatial is stiffness 800, damping ratio 0.6
+    await pick('preset-material', 'expressive-fast-spatial');
+    assert.equal(await figure(page, 'damping-ratio'), '0.600');
+    assert.equal(await figure(page, 'stiffness'), '800.0');
+    // an initial velocity does not read the spring back from its rounded fields
+    const exactly = await page.evaluate(() => window.playground.tuner.params.toJSON());
+    await setField(page, 'velocity', 1);
+    assert.deepEqual(await page.evaluate(() => window.playground.tuner.params.toJSON()), exactly);
+    await setField(page, 'velocity', 0);
+    // react-spring config.wobbly {tension 180, friction 12}, config.molasses {280, 120}
+    await pick('preset-react-spring', 'wobbly');
+    assert.deepEqual(await physics(), [180, 12, 1]);
+    await pick('preset-react-spring', 'molasses');
+    assert.deepEqual(await physics(), [280, 120, 1]);
+    // Compose: spring(dampingRatio = Spring.DampingRatioHighBouncy, stiffness = Spring.StiffnessLow): 0.2, 200
+    await pick('preset-compose-damping', 'DampingRatioHighBouncy');
+    await pick('preset-compose-stiffness', 'StiffnessLow');
+    assert.equal(await figure(page, 'stiffness'), '200.0');
+    assert.equal(await figure(page, 'damping-ratio'), '0.200');
+    assert.equal(await figure(page, 'damping'), (2 * 0.2 * Math.sqrt(200)).toFixed(1));
+    // the other families' menus went back to their titles; Compose's pair stays
+    assert.equal(await page.locator('#tuner select[name="preset-react-spring"]').inputValue(), '');
+    await shot(page, page.locator('#tuner .tuner-view'), `${size}-tuner-preset`);
+    assert.equal(await page.locator('#tuner select[name="preset-compose-damping"]').inputValue(), 'DampingRatioHighBouncy');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('errors name the field and its range in plain words beside it; an emptied field is not 0; the old figures are marked', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
+    const error = (key) => page.locator(`#tuner [data-field="${key}"] .error`).textContent();
+    const stale = () => page.evaluate(() => document.getElementById('tuner').dataset.stale);
+    assert.equal(await stale(), 'false');
+    assert.equal(await page.locator('#tuner .stale-note').isVisible(), false);
+    await setField(page, 'bounce', 1.5);
+    assert.equal(await error('bounce'), 'Bounce must be more than -1 and at most 1 (it is 1.5).');
+    assert.equal(await error('duration'), '');
+    assert.equal(await stale(), 'true');
+    assert.ok(await page.locator('#tuner .stale-note').isVisible());
+    assert.match(await page.locator('#tuner .stale-note').textContent(), /last valid spring \(duration 0\.5 s, bounce 0\.3/);
+    assert.equal(await figure(page, 'stiffness'), '157.9');
+    await page.locator('#tuner [data-field="bounce"]').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await shot(page, page.locator('#tuner [data-field="bounce"]'), `${size}-tuner-error`);
+    // the figures say they are old
+    assert.equal(await page.locator('#tuner [data-out="settle"]').evaluate((el) => getComputedStyle(el, '::after').content), '" (old)"');
+    // the bound itself is allowed
+    await setField(page, 'bounce', 1);
+    assert.equal(await error('bounce'), '');
+    assert.equal(await stale(), 'false');
+    await setField(page, 'bounce', 0.3);
+    await setField(page, 'duration', -1);
+    assert.equal(await error('duration'), 'Duration must be more than 0 (it is -1).');
+    assert.equal(await stale(), 'true');
+    // emptied: said so, not read as 0
+    await setField(page, 'duration', '');
+    assert.equal(await error('duration'), 'Duration is empty: type a number.');
+    assert.equal(await figure(page, 'stiffness'), '157.9');
+    await setField(page, 'velocity', '');
+    assert.equal(await error('velocity'), 'Initial velocity is empty: type a number.');
+    await setField(page, 'velocity', 0);
+    await setField(page, 'duration', 0.5);
+    assert.equal(await stale(), 'false');
+    assert.equal(await error('duration'), '');
+    // physics mode: each field's own range
+    await chooseMode(page, 'physics');
+    await setField(page, 'damping', -2);
+    assert.equal(await error('damping'), 'Damping must be at least 0 (it is -2).');
+    await setField(page, 'damping', 0);
+    assert.equal(await error('damping'), '');
+    await setField(page, 'mass', 0);
+    assert.equal(await error('mass'), 'Mass must be more than 0 (it is 0).');
+    // no page text speaks the library's internal prefix
+    assert.doesNotMatch(await page.locator('#tuner').textContent(), /springParams|invalid spring/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the card replays the spring beside the curve: it moves, grows and turns, and comes to rest at the target; initial velocity and reduced motion change the preview', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
+    const tuner = page.locator('#tuner');
+    await tuner.scrollIntoViewIfNeeded();
+    const card = page.locator('#tuner .card');
+    const curve = await page.locator('#tuner canvas.curve').boundingBox();
+    const stage = await page.locator('#tuner .card-stage').boundingBox();
+    assert.ok(stage.x >= curve.x + curve.width && Math.abs(stage.y - curve.y) < 1, 'the card sits beside the curve');
+    const transformAt = () => card.evaluate((el) => ({ value: Number(el.dataset.value), t: el.style.transform }));
+    // clicked and read in one task, before any frame moves it
+    const start = await page.evaluate(() => {
+      document.querySelector('#tuner button.play').click();
+      const el = document.querySelector('#tuner .card');
+      return { value: Number(el.dataset.value), t: el.style.transform };
+    });
+    assert.equal(start.value, 0);
+    assert.match(start.t, /^translateY\([\d.-]+px\) scale\(0\.7\) rotate\(-25deg\)$/);
+    const seen = [];
+    await page.waitForFunction(() => document.getElementById('tuner').dataset.playing === 'false', null, { timeout: 120000 });
+    const end = await transformAt();
+    // at rest: full size and upright
+    const [, scale, turn] = /scale\(([\d.]+)\) rotate\(([-\d.e]+)deg\)/.exec(end.t).map(Number);
+    assert.ok(Math.abs(scale - 1) < 0.005 && Math.abs(turn) < 0.5, end.t);
+    const trail = await page.evaluate(() => window.playground.tuner.play.trail.map(([, v]) => v));
+    seen.push(...trail);
+    assert.ok(Math.max(...seen) > 1.03, `it overshoots as the curve does (peak ${Math.max(...seen)})`);
+    assert.ok(Math.abs(end.value - 1) < 0.01, `at rest on the target: ${end.value}`);
+    await shot(page, page.locator('#tuner .card-stage'), `${size}-tuner-card`);
+    const cardBox = await card.boundingBox();
+    assert.ok(cardBox.y >= stage.y && cardBox.y + cardBox.height <= stage.y + stage.height, 'the card stays on its stage');
+    // Initial velocity: the settle figure is settleTime's for that move; the replay starts with it
+    await setField(page, 'velocity', 5);
+    const withV = await page.evaluate(() => window.playground.tuner.params.settleTime({ velocity: 5 }));
+    assert.equal(await figure(page, 'settle'), `${withV.toFixed(3)} s`);
+    assert.notEqual(await figure(page, 'settle'), '0.819 s');
+    await page.locator('#tuner button.play').click();
+    await framesDrawn(page, 'tuner', 3);
+    const fast = await page.evaluate(() => {
+      const { play, params } = window.playground.tuner;
+      const [t, v] = play.trail[1];
+      return { v, withV: params.evaluate(t, { velocity: 5 }).value, without: params.evaluate(t).value };
+    });
+    assert.ok(Math.abs(fast.v - fast.withV) < 1e-3 && fast.v > fast.without, JSON.stringify(fast));
+    await setField(page, 'velocity', 0);
+    // Reduced motion: the library's reduced form, no overshoot, within half the settle time
+    await page.locator('#tuner input[name="reduced-motion"]').check();
+    assert.ok(await page.locator('#tuner .reduced-figure').isVisible());
+    const reduced = await page.evaluate(() => {
+      const { preview, params } = window.playground.tuner;
+      return { overshoot: preview.overshoot, ratio: preview.dampingRatio, settle: preview.settleTime(), original: params.settleTime() };
+    });
+    assert.equal(reduced.overshoot, 0);
+    assert.ok(reduced.ratio >= 1 && reduced.settle <= reduced.original / 2 + 1e-6, JSON.stringify(reduced));
+    assert.equal(await figure(page, 'reduced'), `settles ${reduced.settle.toFixed(3)} s, 0.0 % overshoot`);
+    await page.waitForFunction(() => document.getElementById('tuner').dataset.playing === 'false', null, { timeout: 120000 });
+    const peak = await page.evaluate(() => Math.max(...window.playground.tuner.play.trail.map(([, v]) => v)));
+    assert.ok(peak <= 1 + 1e-6, `the reduced replay does not overshoot (peak ${peak})`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  if (size === 'phone') test('the curve and the card stay in view while any slider moves', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(VIEWPORTS.phone);
+    const view = page.locator('#tuner .tuner-view');
+    for (const mode of ['time', 'physics']) {
+      await chooseMode(page, mode);
+      const keys = mode === 'time' ? ['duration', 'bounce', 'velocity'] : ['stiffness', 'damping', 'mass', 'velocity'];
+      for (const key of keys) {
+        const slider = page.locator(`#tuner [data-field="${key}"] input[type="range"]`);
+        // the slider just under the curve: the page scrolled as far as it can go with the slider still
+        // in sight (on a page without a fixed curve this scrolls the curve away)
+        await slider.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+        await page.evaluate((k) => {
+          const el = document.querySelector(`#tuner [data-field="${k}"] input[type="range"]`);
+          const view = document.querySelector('#tuner .tuner-view').getBoundingClientRect();
+          window.scrollBy(0, el.getBoundingClientRect().top - view.height - 10);
+        }, key);
+        const before = await page.evaluate(() => window.playground.tuner.params.toJSON());
+        const frames = await page.evaluate(() => Number(document.getElementById('tuner').dataset.frames));
+        const box = await slider.boundingBox();
+        await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 4 });
+        // mid-drag: the curve is on screen, drawn, and not over the slider
+        await page.waitForFunction((f) => Number(document.getElementById('tuner').dataset.frames) > f, frames);
+        const curve = await page.locator('#tuner canvas.curve').boundingBox();
+        const card = await page.locator('#tuner .card-stage').boundingBox();
+        const now = await slider.boundingBox();
+        for (const [what, b] of [['curve', curve], ['card', card]]) {
+          assert.ok(b.y >= 0 && b.y + b.height <= VIEWPORTS.phone.height, `${key}: the ${what} is off screen (${b.y}..${b.y + b.height})`);
+        }
+        const viewBox = await view.boundingBox();
+        assert.ok(now.y >= viewBox.y + viewBox.height, `${key}: the slider is under the curve`);
+        await page.mouse.up();
+        if (key !== 'velocity') {
+          assert.notDeepEqual(await page.evaluate(() => window.playground.tuner.params.toJSON()), before, `${key}: the slider moved nothing`);
+        }
+        const png = await page.locator('#tuner canvas.curve').screenshot();
+        if (shots) fs.writeFileSync(path.join(shots, `phone-tuner-${key}.png`), png);
+        const variance = await pixelVariance(page, png);
+        assert.ok(variance > 100, `${key}: the curve is blank mid-drag (variance ${variance.toFixed(1)})`);
+      }
+    }
     assert.deepEqual(problems, []);
     await context.close();
   });
@@ -253,6 +524,56 @@ describe('tail and hair', () => {
     await framesDrawn(page, 'tail', 20);
     const frames = await page.evaluate(() => window.playground.traps.frames);
     assert.ok(frames > 30, `the character ran ${frames} frames`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
+describe('tail and hair: what the figures measure', () => {
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) test(`on a ${size}: the caption names every switch that is on (the figures are measured with all of them); each figure says what it measures`, { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(viewport);
+    const caption = () => page.locator('#tail .trap-caption').textContent();
+    assert.match(await caption(), /no switch on, every figure is the library's own/);
+    await page.locator('#tail .trap[data-trap="euler"] input').check();
+    await page.waitForFunction(() => document.getElementById('tail').dataset.measuredFlags === '1');
+    assert.match(await caption(), /with the switch that are on \(explicit euler\), not the one beside it alone/);
+    const eulerAlone = await page.locator('#tail .trap[data-trap="variable-step"]').evaluate((r) => Number(r.dataset.value));
+    await page.locator('#tail .trap[data-trap="variable-step"] input').check();
+    await page.waitForFunction(() => document.getElementById('tail').dataset.measuredFlags === '3');
+    assert.match(await caption(), /with all 2 switches that are on \(explicit euler, variable step\)/);
+    assert.equal(await page.locator('#tail .trap[data-trap="no-folding"] .with').textContent(), 'measured with 2 switches on');
+    // the variable-step figure is the run with both on, not with Euler alone or variable step alone
+    const both = await page.locator('#tail .trap[data-trap="variable-step"]').evaluate((r) => Number(r.dataset.value));
+    assert.notEqual(both, eulerAlone);
+    for (const [id, words] of [['euler', /energy left 1 s after a swing/], ['variable-step', /across 24 to 240 fps/],
+      ['springs-before-ik', /gap from the hand to the ribbon/], ['teleport-no-reset', /after a 300-unit teleport/]]) {
+      assert.match(await page.locator(`#tail .trap[data-trap="${id}"] .trap-figure`).textContent(), words, id);
+    }
+    await page.locator('#tail .trap-caption').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await shot(page, page.locator('#tail .trap-caption'), `${size}-tail-caption`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('on a phone the character stays in view beside each switch', { timeout: 300000 }, async () => {
+    const { context, page, problems } = await open(VIEWPORTS.phone);
+    const ids = await page.evaluate(() => [...document.querySelectorAll('#tail .trap')].map((r) => r.dataset.trap));
+    assert.equal(ids.length, 8);
+    for (const id of ids) {
+      const row = page.locator(`#tail .trap[data-trap="${id}"]`);
+      await row.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      await row.locator('input').check();
+      await framesDrawn(page, 'tail', 2);
+      const stage = await page.locator('#tail canvas.stage').boundingBox();
+      const box = await row.boundingBox();
+      assert.ok(stage.y >= 0 && stage.y + stage.height <= VIEWPORTS.phone.height, `${id}: the character is off screen (${stage.y})`);
+      assert.ok(box.y >= stage.y + stage.height && box.y + box.height <= VIEWPORTS.phone.height, `${id}: the switch is hidden (row ${box.y}..${box.y + box.height}, character ${stage.y}..${stage.y + stage.height})`);
+      const png = await page.screenshot();
+      if (shots) fs.writeFileSync(path.join(shots, `phone-tail-${id}.png`), png);
+      const stagePng = await page.locator('#tail canvas.stage').screenshot();
+      assert.ok(await pixelVariance(page, stagePng) > 100, `${id}: the character is blank`);
+      await row.locator('input').uncheck();
+    }
     assert.deepEqual(problems, []);
     await context.close();
   });

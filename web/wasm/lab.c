@@ -1188,3 +1188,37 @@ LAB_EXPORT(lab_undulation_update) int lab_undulation_update(float x, float y, fl
 	o[3 + 3 * SCENE_TAIL_BONES] = depth;
 	return 4 + 3 * SCENE_TAIL_BONES;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The tuner's presets and its reduced-motion preview: the library's own tables and rule
+// (spring_params_from_preset, spring_params_reduced_motion), read back as (k, c, m).
+
+static void put_params(spring_params p)
+{
+	lab_out_buf[0] = p.stiffness;
+	lab_out_buf[1] = p.damping;
+	lab_out_buf[2] = p.mass;
+}
+
+// The name of preset `index` (NULL past the last); its spring in lab_out()[0..2].
+LAB_EXPORT(lab_preset) const char *lab_preset(int index)
+{
+	const char *name = spring_preset_name(index);
+	spring_params p;
+	if (!name || spring_params_from_preset(name, &p) != SPRING_OK) {
+		return NULL;
+	}
+	put_params(p);
+	return name;
+}
+
+// The reduced-motion form of the spring (k, c, m) in lab_out()[0..2]; the library's result code.
+LAB_EXPORT(lab_reduced_motion) int lab_reduced_motion(float stiffness, float damping, float mass)
+{
+	spring_params p = {stiffness, damping, mass}, q;
+	spring_result r = spring_params_reduced_motion(p, &q);
+	if (r == SPRING_OK) {
+		put_params(q);
+	}
+	return (int)r;
+}
