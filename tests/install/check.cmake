@@ -91,6 +91,29 @@ run("c++ consumer_io.c (pkg-config spring-io)" ${CXX} ${cflags} -x c++ ${SOURCE}
 run("consumer_io (C++, pkg-config)" ${WORK}/pc_io_cxx ${rig})
 message(STATUS "pkg-config: ${run_output}")
 
+# The example programs (examples/), with find_package and with pkg-config, each run.
+run("examples configure" ${CMAKE_COMMAND} -S ${SOURCE}/examples -B ${WORK}/examples
+  -DCMAKE_PREFIX_PATH=${moved} -DCMAKE_C_COMPILER=${CC}
+  "-DCMAKE_C_FLAGS=${CFLAGS} -Wall -Wextra -Werror" "-DCMAKE_EXE_LINKER_FLAGS=${CFLAGS}")
+run("examples build" ${CMAKE_COMMAND} --build ${WORK}/examples)
+foreach(example ui_value tail crowd character)
+  set(example_args)
+  set(module spring)
+  if(example STREQUAL "character")
+    set(example_args ${rig})
+    set(module spring-io)
+  endif()
+  run("example ${example} (find_package)" ${WORK}/examples/${example} ${example_args})
+  set(found_output "${run_output}")
+  run("cc examples/${example}.c (pkg-config ${module})" ${CC} ${cflags} -std=c11 -Wall -Wextra -Werror
+    ${SOURCE}/examples/${example}.c ${flags_${module}} -o ${WORK}/pc_${example})
+  run("example ${example} (pkg-config)" ${WORK}/pc_${example} ${example_args})
+  if(NOT example STREQUAL "crowd" AND NOT run_output STREQUAL found_output)
+    message(FATAL_ERROR "example ${example}: the pkg-config build printed other output:\n${run_output}\n---\n${found_output}")
+  endif()
+endforeach()
+message(STATUS "examples: ${found_output}")
+
 # Every relative link of the installed documents leads to an installed file.
 file(GLOB_RECURSE docs ${moved}/share/doc/*.md)
 list(LENGTH docs doc_count)
