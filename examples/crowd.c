@@ -40,8 +40,8 @@ int main(void)
 		const double t = frame * frame_dt;
 		for (int c = 0; c < CHAINS; c++) { // each root walks its own circle
 			roots[c] = spring_xform3_identity();
-			roots[c].position = spring_vec3_make((float)(30.0 * spring_det_cos(2.0 * t + 0.01 * c)), (float)(10.0 * spring_det_sin(3.0 * t + c)),
-			                                     (float)c);
+			roots[c].position = spring_vec3_make((float)(30.0 * spring_det_cos(2.0 * t + 0.01 * c)),
+			                                     (float)(10.0 * spring_det_sin(3.0 * t + c)), (float)c);
 		}
 		clock_t start = clock();
 		if (spring_chain_group_update(crowd, roots, frame_dt) != SPRING_OK) {

@@ -14,7 +14,8 @@ int main(void)
 	desc.channels = 1;
 	desc.from[0] = 0.0f;
 	desc.to[0] = 300.0f;
-	if (spring_params_from_duration_bounce(0.5f, 0.3f, &desc.params) != SPRING_OK || spring_motion_init(&card, &desc) != SPRING_OK) {
+	if (spring_params_from_duration_bounce(0.5f, 0.3f, &desc.params) != SPRING_OK ||
+	    spring_motion_init(&card, &desc) != SPRING_OK) {
 		return 1;
 	}
 	const float frame_dt = 1.0f / 60.0f;

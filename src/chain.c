@@ -2373,6 +2373,15 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 // The frame update of the n lanes of `c` (lane 0) on `clock`: every root checked (nothing
 // changes on an error) and normalised, then each sub-step's roots interpolated from each lane's
 // last frame root (the last sub-step is the frame's root itself) and stepped.
+// A frame time an update takes: finite (NOT_FINITE) and >= 0 (OUT_OF_RANGE).
+static spring_result check_frame_dt(float frame_dt)
+{
+	if (!spring_internal_finite(frame_dt)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return frame_dt < 0.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
+}
+
 static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, const spring_xform3 *roots, float frame_dt)
 {
 	chain_arrays a = arrays(c);
@@ -2404,11 +2413,9 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 			return r;
 		}
 	}
-	if (!spring_internal_finite(frame_dt)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (frame_dt < 0.0f) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = check_frame_dt(frame_dt);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	if (n > 1) {
 		share_transitions(c, &a, n);
@@ -2521,13 +2528,16 @@ spring_result spring_chain_update_many(spring_chain *const *chains, const spring
 	if (!chains || !roots || count < 0) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	for (int i = 0; i < count; i++) {
-		spring_result r = spring_chain_update(chains[i], roots[i], frame_dt);
-		if (r != SPRING_OK) {
-			return r;
-		}
+	// Everything an update checks, checked for every chain before any moves: a refused call
+	// changes no chain.
+	spring_result r = check_frame_dt(frame_dt);
+	for (int i = 0; i < count && r == SPRING_OK; i++) {
+		r = chains[i] ? check_xform3(&roots[i]) : SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	return SPRING_OK;
+	for (int i = 0; i < count && r == SPRING_OK; i++) {
+		r = spring_chain_update(chains[i], roots[i], frame_dt);
+	}
+	return r;
 }
 
 spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root)

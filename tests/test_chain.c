@@ -975,6 +975,61 @@ static int test_update_many_matches_single(void)
 	return 0;
 }
 
+// A refused update_many moves no chain: a bad root or a NULL chain anywhere in the list (here
+// the third of four), or a bad frame time, leaves every chain byte for byte as it was.
+static int test_update_many_refused_moves_none(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *chains[4];
+	for (int i = 0; i < 4; i++) {
+		ENSURE(spring_chain_create(&d, &chains[i], NULL) == SPRING_OK);
+	}
+	spring_xform3 roots[4];
+	for (int f = 0; f < 10; f++) {
+		for (int i = 0; i < 4; i++) {
+			roots[i] = scene_tail_root(f / 60.0 + 0.3 * i);
+		}
+		ENSURE(spring_chain_update_many(chains, roots, 4, 1.0f / 60.0f) == SPRING_OK);
+	}
+	const size_t size = spring_chain_snapshot_size(chains[0]);
+	unsigned char *before = malloc(4 * size), *after = malloc(4 * size);
+	ENSURE(before && after);
+	for (int i = 0; i < 4; i++) {
+		ENSURE(spring_chain_snapshot(chains[i], before + i * size, size) == SPRING_OK);
+	}
+	struct {
+		float bad;
+		float dt;
+		spring_result expected;
+	} cases[] = {{NAN, 1.0f / 60.0f, SPRING_ERROR_NOT_FINITE},
+	             {2.0f * SPRING_CHAIN_MAX_COORDINATE, 1.0f / 60.0f, SPRING_ERROR_OUT_OF_RANGE},
+	             {0.0f, -1.0f / 60.0f, SPRING_ERROR_OUT_OF_RANGE},
+	             {0.0f, INFINITY, SPRING_ERROR_NOT_FINITE}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		spring_xform3 bad[4];
+		memcpy(bad, roots, sizeof bad);
+		bad[2].position.x += cases[k].bad;
+		ENSURE_MSG(spring_chain_update_many(chains, bad, 4, cases[k].dt) == cases[k].expected, "case %zu", k);
+		for (int i = 0; i < 4; i++) {
+			ENSURE(spring_chain_snapshot(chains[i], after + i * size, size) == SPRING_OK);
+		}
+		ENSURE_MSG(memcmp(before, after, 4 * size) == 0, "case %zu moved a chain", k);
+	}
+	spring_chain *with_null[4] = {chains[0], chains[1], NULL, chains[3]};
+	ENSURE(spring_chain_update_many(with_null, roots, 4, 1.0f / 60.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	for (int i = 0; i < 4; i++) {
+		ENSURE(spring_chain_snapshot(chains[i], after + i * size, size) == SPRING_OK);
+	}
+	ENSURE(memcmp(before, after, 4 * size) == 0);
+	ENSURE(spring_chain_update_many(chains, roots, 4, 1.0f / 60.0f) == SPRING_OK); // and then it steps
+	free(before);
+	free(after);
+	for (int i = 0; i < 4; i++) {
+		spring_chain_destroy(chains[i]);
+	}
+	return 0;
+}
+
 // Determinism: a standard scene (gravity, colliders, cone limits, 2D and 3D) hashed; the same
 // constant for gcc, clang and wasm32.
 #define SPRING_TEST_GOLDEN_CHAIN 0x4c992509ff4ff666ull
@@ -2024,6 +2079,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_changes_keep_state);
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_update_many_matches_single);
+	RUN_TEST(test_update_many_refused_moves_none);
 	RUN_TEST(test_determinism_golden);
 	RUN_TEST(test_internal_step_is_the_update_step);
 	RUN_TEST(test_step2d_matches_the_3d_walk);

@@ -273,7 +273,8 @@ SPRING_API void spring_chain_destroy(spring_chain *chain);
 /// sub-steps: position linearly, rotation by normalised lerp on the shortest path). In every
 /// transform given to a tip chain a zero rotation means identity; other rotations are normalised.
 SPRING_API spring_result spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);
-/// Steps many chains with one frame time; roots[i] drives chains[i]. Stops at the first error.
+/// Steps many chains with one frame time; roots[i] drives chains[i]. Every chain, root and the
+/// frame time are checked first (as spring_chain_update checks them): on an error no chain moves.
 SPRING_API spring_result spring_chain_update_many(spring_chain *const *chains, const spring_xform3 *roots, int count,
                                                   float frame_dt);
 
