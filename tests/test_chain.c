@@ -975,6 +975,94 @@ static int test_update_many_matches_single(void)
 	return 0;
 }
 
+// Descriptions are copied at creation: chains, tip groups, angle chains and angle groups made from
+// arrays that are scribbled over and freed right after move exactly as twins made from arrays
+// kept alive (the docs promise the caller may free them once init or create returns).
+static int test_descriptions_may_be_freed_after_create(void)
+{
+	enum { N = 5, GROUP = 3 };
+	spring_chain_bone_desc *bones = malloc(sizeof *bones * N), kept_bones[N];
+	spring_chain_collider *colliders = malloc(sizeof *colliders), kept_collider;
+	spring_chain2d_segment *segments = malloc(sizeof *segments * N), kept_segments[N];
+	spring_xform2 *roots2 = malloc(sizeof *roots2 * GROUP), kept_roots2[GROUP];
+	ENSURE(bones && colliders && segments && roots2);
+	spring_chain_desc d = scene_tail_desc(bones, N), kd = scene_tail_desc(kept_bones, N);
+	const spring_chain_collider ball = {SPRING_CHAIN_COLLIDER_SPHERE, {30.0f, -20.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 12.0f};
+	*colliders = ball;
+	kept_collider = ball;
+	d.colliders = colliders, kd.colliders = &kept_collider;
+	d.collider_count = kd.collider_count = 1;
+	d.gravity = kd.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
+	scene_tail_segments(segments, N);
+	scene_tail_segments(kept_segments, N);
+	for (int j = 0; j < GROUP; j++) {
+		roots2[j] = kept_roots2[j] = scene_xform2(10.0f * (float)j, 0.0f, 0.2f * (float)j);
+	}
+	spring_chain2d_desc d2 = {.segment_count = N, .segments = segments, .gravity = {0.0f, -200.0f}};
+	spring_chain2d_desc kd2 = d2;
+	kd2.segments = kept_segments;
+	spring_chain2d_group_desc g2 = {&d2, GROUP, roots2}, kg2 = {&kd2, GROUP, kept_roots2};
+	spring_chain *c, *kc;
+	spring_chain_group *g, *kg;
+	spring_chain2d *c2, *kc2;
+	spring_chain2d_group *gg, *kgg;
+	spring_chain_desc dg = d, kdg = kd; // groups take no colliders
+	dg.colliders = kdg.colliders = NULL;
+	dg.collider_count = kdg.collider_count = 0;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK && spring_chain_create(&kd, &kc, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_create(&dg, GROUP, &g, NULL) == SPRING_OK &&
+	       spring_chain_group_create(&kdg, GROUP, &kg, NULL) == SPRING_OK);
+	ENSURE(spring_chain2d_create(&d2, &c2, NULL) == SPRING_OK && spring_chain2d_create(&kd2, &kc2, NULL) == SPRING_OK);
+	ENSURE(spring_chain2d_group_create(&g2, &gg, NULL) == SPRING_OK &&
+	       spring_chain2d_group_create(&kg2, &kgg, NULL) == SPRING_OK);
+	memset(bones, 0xff, sizeof *bones * N); // NaNs, should anything still read them
+	memset(colliders, 0xff, sizeof *colliders);
+	memset(segments, 0xff, sizeof *segments * N);
+	memset(roots2, 0xff, sizeof *roots2 * GROUP);
+	memset(&d, 0xff, sizeof d);
+	memset(&d2, 0xff, sizeof d2);
+	free(bones);
+	free(colliders);
+	free(segments);
+	free(roots2);
+	for (int f = 0; f < 120; f++) {
+		const float dt = f % 9 == 4 ? 0.05f : 1.0f / 60.0f;
+		spring_xform3 r3[GROUP];
+		spring_xform2 r2[GROUP];
+		for (int j = 0; j < GROUP; j++) {
+			r3[j] = scene_tail_root(f / 60.0 + 0.3 * j);
+			r2[j] = scene_xform2(r3[j].position.x, r3[j].position.y, 0.1f * (float)f);
+		}
+		ENSURE(spring_chain_update(c, r3[0], dt) == SPRING_OK && spring_chain_update(kc, r3[0], dt) == SPRING_OK);
+		ENSURE(spring_chain_group_update(g, r3, dt) == SPRING_OK && spring_chain_group_update(kg, r3, dt) == SPRING_OK);
+		ENSURE(spring_chain2d_update(c2, r2[0], dt) == SPRING_OK && spring_chain2d_update(kc2, r2[0], dt) == SPRING_OK);
+		ENSURE(spring_chain2d_group_update(gg, r2, dt) == SPRING_OK && spring_chain2d_group_update(kgg, r2, dt) == SPRING_OK);
+	}
+	spring_vec3 t[GROUP * N], kt[GROUP * N];
+	spring_xform2 j2[GROUP * (N + 1)], kj2[GROUP * (N + 1)];
+	ENSURE(spring_chain_get_pose(c, NULL, t, N) == SPRING_OK && spring_chain_get_pose(kc, NULL, kt, N) == SPRING_OK);
+	ENSURE(memcmp(t, kt, sizeof t[0] * N) == 0);
+	ENSURE(spring_chain_group_get_poses(g, NULL, t, GROUP * N) == SPRING_OK &&
+	       spring_chain_group_get_poses(kg, NULL, kt, GROUP * N) == SPRING_OK);
+	ENSURE(memcmp(t, kt, sizeof t) == 0);
+	ENSURE(spring_chain2d_get_pose(c2, j2, NULL, N + 1) == SPRING_OK &&
+	       spring_chain2d_get_pose(kc2, kj2, NULL, N + 1) == SPRING_OK);
+	ENSURE(memcmp(j2, kj2, sizeof j2[0] * (N + 1)) == 0);
+	ENSURE(spring_chain2d_group_get_poses(gg, j2, GROUP * (N + 1)) == SPRING_OK &&
+	       spring_chain2d_group_get_poses(kgg, kj2, GROUP * (N + 1)) == SPRING_OK);
+	ENSURE(memcmp(j2, kj2, sizeof j2) == 0);
+	ENSURE(spring_is_finite(t[0].x) && spring_is_finite(j2[N].position.x));
+	spring_chain_destroy(c);
+	spring_chain_destroy(kc);
+	spring_chain_group_destroy(g);
+	spring_chain_group_destroy(kg);
+	spring_chain2d_destroy(c2);
+	spring_chain2d_destroy(kc2);
+	spring_chain2d_group_destroy(gg);
+	spring_chain2d_group_destroy(kgg);
+	return 0;
+}
+
 // A refused update_many moves no chain: a bad root or a NULL chain anywhere in the list (here
 // the third of four), or a bad frame time, leaves every chain byte for byte as it was.
 static int test_update_many_refused_moves_none(void)
@@ -2080,6 +2168,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_gradient);
 	RUN_TEST(test_update_many_matches_single);
 	RUN_TEST(test_update_many_refused_moves_none);
+	RUN_TEST(test_descriptions_may_be_freed_after_create);
 	RUN_TEST(test_determinism_golden);
 	RUN_TEST(test_internal_step_is_the_update_step);
 	RUN_TEST(test_step2d_matches_the_3d_walk);

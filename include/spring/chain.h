@@ -102,7 +102,8 @@ typedef struct spring_chain2d spring_chain2d;
 /// Bytes needed by spring_chain2d_init for this description (0 if the description is invalid).
 SPRING_API size_t spring_chain2d_memory_size(const spring_chain2d_desc *desc);
 /// Creates a chain in caller memory of at least spring_chain2d_memory_size bytes, aligned to 16.
-/// `error` (optional) names the segment and field of an invalid description.
+/// `error` (optional) names the segment and field of an invalid description. The description and
+/// its arrays are copied: they may be changed or freed as soon as init (or create) returns.
 SPRING_API spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
                                              spring_error *error);
 /// Creates a chain with one allocation through the allocator hooks.
@@ -262,7 +263,8 @@ typedef struct spring_chain_desc {
 typedef struct spring_chain spring_chain;
 
 /// Tip chains: the same life cycle as spring_chain2d (memory_size, init in caller memory aligned
-/// to 16, create with one allocation, destroy; `error` optional, naming the bone and field).
+/// to 16, create with one allocation, destroy; `error` optional, naming the bone and field; the
+/// description, its bones and colliders copied, free to go once init or create returns).
 SPRING_API size_t spring_chain_memory_size(const spring_chain_desc *desc);
 SPRING_API spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,
                                            spring_error *error);
@@ -352,7 +354,8 @@ typedef struct spring_chain_group spring_chain_group;
 SPRING_API size_t spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count);
 /// Creates a group in caller memory of at least spring_chain_group_memory_size bytes, aligned to 16.
 /// Every chain starts at rest under `desc->root`. `error` (optional) names the field of an invalid
-/// description (the same checks as spring_chain_init, plus colliders refused).
+/// description (the same checks as spring_chain_init, plus colliders refused). The description and
+/// its arrays are copied, free to go once init or create returns.
 SPRING_API spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
                                                  spring_chain_group **out, spring_error *error);
 /// Creates a group with one allocation through the allocator hooks.
@@ -434,7 +437,9 @@ typedef struct spring_chain2d_group spring_chain2d_group;
 /// Bytes needed by spring_chain2d_group_init for this description (0 if it is invalid).
 SPRING_API size_t spring_chain2d_group_memory_size(const spring_chain2d_group_desc *desc);
 /// Creates a group in caller memory of at least spring_chain2d_group_memory_size bytes, aligned
-/// to 16. `error` (optional) names the field (and segment) of an invalid description.
+/// to 16. `error` (optional) names the field (and segment) of an invalid description. The
+/// descriptions and their arrays (segments, roots) are copied, free to go once init or create
+/// returns.
 SPRING_API spring_result spring_chain2d_group_init(const spring_chain2d_group_desc *desc, void *memory, size_t size,
                                                    spring_chain2d_group **out, spring_error *error);
 /// Creates a group with one allocation through the allocator hooks.
