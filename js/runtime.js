@@ -105,7 +105,7 @@ export function unknownKey(key, keys, name) {
  * not 0.699999988). Written back to the library it is the same float again.
  */
 export function shortest32(x) {
-	for (let digits = 1; digits < 9; digits++) {
+	for (let digits = 1; digits <= 9; digits++) {
 		const s = Number(x.toPrecision(digits));
 		if (Math.fround(s) === x) {
 			return s;

@@ -336,3 +336,34 @@ test('other libraries\' spring objects, pasted as they are, give their springs (
 	assert.throws(() => springParams({ type: 'spring', stiffnes: 3 }), /did you mean "stiffness"/);
 	assert.throws(() => springParams({ mass: 1, tension: 170 }), SpringError);
 });
+
+test('getters for people give the shortest decimal of the library\'s float (0.7, not 0.699999988), the same float written back', () => {
+	const p = springParams({ duration: 0.5, bounce: 0.3 });
+	assert.equal(p.dampingRatio, 0.7);
+	assert.equal(p.bounce, 0.3);
+	assert.equal(p.mass, 1);
+	assert.equal(springParams({ frequency: 2, dampingRatio: 0.7 }).dampingRatio, 0.7);
+	assert.equal(springParams({ stiffness: 800, dampingRatio: 0.6 }).dampingRatio, 0.6);
+	assert.equal(springParams({ stiffness: 800, dampingRatio: 0.6 }).stiffness, 800);
+	for (const [spec, flags] of FORMS) {
+		const q = springParams(spec);
+		const c = cliJson('params', ...flags);
+		for (const [mine, theirs] of [[q.stiffness, c.spring.stiffness], [q.damping, c.spring.damping], [q.dampingRatio, c.damping_ratio],
+			[q.halfLife, c.half_life], [q.overshoot, c.overshoot]]) {
+			const float = f(theirs);
+			assert.equal(Math.fround(mine), float, 'the same float');
+			// the decimal of fewest significant digits that gives that float
+			let digits = 1;
+			while (Math.fround(Number(float.toPrecision(digits))) !== float) digits++;
+			assert.equal(mine, Number(float.toPrecision(digits)));
+		}
+		// written back to the library it is the same spring, bit for bit
+		const again = springParams(q.toJSON());
+		assert.deepEqual(floatBytes([again.stiffness, again.damping, again.mass]), floatBytes([q.stiffness, q.damping, q.mass]));
+	}
+	// a motion's params and timeToSettle too
+	const m = new SpringMotion({ value: 0, target: 1, params: { frequency: 2, dampingRatio: 0.7 } });
+	assert.equal(m.params.dampingRatio, 0.7);
+	assert.equal(Math.fround(m.timeToSettle()), m.timeToSettle() === 0 ? 0 : Math.fround(m.timeToSettle()));
+	m.dispose();
+});
