@@ -373,11 +373,12 @@ export class SpringMotion extends Owned {
 		/** Called with the motion each time it comes to rest (after a move, in advance or sample). */
 		this.onRest = onRest ?? null;
 		this._scalar = typeof value === 'number';
-		this._time = undefined;
+		this._time = 0; // sample()'s clock (a number from the start: its stores allocate nothing)
+		this._clock = false;
 		this._moving = !wasm.spring_motion_at_rest(ptr);
 		this._finished = null; // {promise, resolve} while someone waits for the move to end
 		this._warned = false;
-		this._own = { value: 0, velocity: 0, atRest: false }; // what the value and velocity getters read into
+		this._own = { atRest: false, value: 0.5, velocity: 0.5 }; // what the value and velocity getters read into
 	}
 	// After any change: comes to rest -> resolve `finished`, call onRest.
 	_settled() {
@@ -400,7 +401,10 @@ export class SpringMotion extends Owned {
 		if (out !== undefined && (out === null || typeof out !== 'object')) {
 			throw new TypeError(`${what}: out must be a state object (got ${describe(out)})`);
 		}
-		const s = out ?? { value: 0, velocity: 0, atRest: false };
+		// (A one-channel state is made with its keys in another order: its own hidden class, whose
+		// number fields V8 then updates in place, where one shared with the arrays' would box each
+		// number it is given, 32 bytes a frame.)
+		const s = out ?? (this._scalar ? { atRest: false, value: 0.5, velocity: 0.5 } : { value: [], velocity: [], atRest: false });
 		if (this._scalar) {
 			s.value = F[base];
 			s.velocity = F[base + 4];
@@ -465,7 +469,8 @@ export class SpringMotion extends Owned {
 	 */
 	sample(time, out) {
 		finite(time, 'time');
-		if (this._time === undefined) {
+		if (!this._clock) {
+			this._clock = true;
 			this._time = time;
 		}
 		const dt = time - this._time;
