@@ -238,7 +238,10 @@ export interface SpringMotionConstructor {
 }
 export declare const SpringMotion: SpringMotionConstructor;
 
-/** The longest step (seconds) a moving motion takes without warning that times may be milliseconds. */
+/**
+ * The longest step (seconds) a moving motion, chain or rig takes without a console warning (once
+ * per object) that times may be milliseconds.
+ */
 export declare const LONG_STEP_SECONDS: number;
 
 export interface CssLinear {

@@ -3,11 +3,11 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { Owned, SpringError, bool, describe, finite, instantiate, integer, list as listOf, liveObjectCount, record, resultName,
-	closest, shortest32, text, unknownKey, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, list as listOf, liveObjectCount, record, resultName,
+	closest, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
-export { SpringError, liveObjectCount, version };
+export { LONG_STEP_SECONDS, SpringError, liveObjectCount, version };
 
 const rt = await instantiate(wasmBase64);
 const wasm = rt.w;
@@ -322,12 +322,6 @@ function channelsOf(value, name, channels) {
 
 const MOTION_KEYS = ['value', 'target', 'velocity', 'params', 'restDelta', 'restSpeed', 'clampOvershoot', 'onRest'];
 
-/**
- * The longest step (seconds) a moving motion takes without a warning: requestAnimationFrame's
- * timestamps are milliseconds, and a frame of 16 read as seconds ends any move at once. Longer
- * steps are exact (the closed form) and happen (a page in a background tab): said once per motion.
- */
-export const LONG_STEP_SECONDS = 2;
 
 // Fills `target` (an array of n numbers, reused when it is one) with n floats of F from `base`.
 function fillChannels(target, F, base, n) {
@@ -377,7 +371,6 @@ export class SpringMotion extends Owned {
 		this._clock = false;
 		this._moving = !wasm.spring_motion_at_rest(ptr);
 		this._finished = null; // {promise, resolve} while someone waits for the move to end
-		this._warned = false;
 		this._own = { atRest: false, value: 0.5, velocity: 0.5 }; // what the value and velocity getters read into
 	}
 	// After any change: comes to rest -> resolve `finished`, call onRest.
@@ -417,11 +410,8 @@ export class SpringMotion extends Owned {
 	}
 	_step(dt, out, what) {
 		const ptr = this._live(what);
-		if (dt > LONG_STEP_SECONDS && this._moving && !this._warned) {
-			this._warned = true;
-			console.warn(`libspring: SpringMotion.${what}: a step of ${dt} s while moving (more than ${LONG_STEP_SECONDS} s). Times are `
-				+ 'seconds: requestAnimationFrame gives milliseconds, pass now / 1000. (Said once per motion; after a page was '
-				+ 'hidden a long step is right.)');
+		if (dt > LONG_STEP_SECONDS && this._moving) {
+			warnLongStep(this, dt, `SpringMotion.${what}`);
 		}
 		check(wasm.spring_motion_advance(ptr, dt), what);
 		const state = this._read(out, what);
@@ -769,7 +759,11 @@ export class Chain2D extends Owned {
 		const F = heapF32();
 		const r = scratch >> 2;
 		root2Into(root, F, r);
-		check(wasm.js_chain2d_update(this._live('update'), F[r], F[r + 1], F[r + 2], finite(frameDt, 'frameDt')), 'update');
+		const c = this._live('update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain2d_is_resting(c)) {
+			warnLongStep(this, frameDt, 'Chain2D.update');
+		}
+		check(wasm.js_chain2d_update(c, F[r], F[r + 1], F[r + 2], frameDt), 'update');
 		return this;
 	}
 	/**
@@ -904,7 +898,10 @@ export class TipChain extends Owned {
 	/** Advances by frameDt seconds with the root at {position, rotation} this frame. */
 	update(root, frameDt) {
 		const c = this._live('update');
-		check(wasm.js_chain_update(c, this._xform(root, 'root'), finite(frameDt, 'frameDt')), 'update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain_is_resting(c)) {
+			warnLongStep(this, frameDt, 'TipChain.update');
+		}
+		check(wasm.js_chain_update(c, this._xform(root, 'root'), frameDt), 'update');
 		return this;
 	}
 	/**

@@ -3,7 +3,8 @@
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
 import rigBase64 from './libspring-rig-wasm.js';
-import { Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, shortest32, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, shortest32,
+	warnLongStep, withBuffer } from './runtime.js';
 
 const rt = await instantiate(rigBase64);
 const wasm = rt.w;
@@ -95,7 +96,11 @@ export class Rig extends Owned {
 	}
 	/** Advances by frameDt seconds (clips, IK and chains at the rig's fixed step). */
 	update(frameDt) {
-		check(wasm.spring_rig_update(this._live('update'), finite(frameDt, 'frameDt')), 'update');
+		const r = this._live('update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_rig_is_resting(r)) {
+			warnLongStep(this, frameDt, 'Rig.update');
+		}
+		check(wasm.spring_rig_update(r, frameDt), 'update');
 		return this;
 	}
 	/** Where the whole skeleton is this frame: {x, y, angle}; the chains feel the move. */

@@ -150,6 +150,26 @@ export function integer(value, name) {
 	return value;
 }
 
+/**
+ * The longest step (seconds) a moving object (motion, chain, rig) takes without a warning:
+ * requestAnimationFrame's timestamps are milliseconds, and a frame of 16 read as seconds ends a
+ * move at once. Longer steps are right at times (a page back from a background tab): said once
+ * per object, not refused.
+ */
+export const LONG_STEP_SECONDS = 2;
+
+const warnedLongStep = new WeakSet();
+
+/** The warning for a step of `dt` s over LONG_STEP_SECONDS while `object` moves (`what`: the call), once per object. */
+export function warnLongStep(object, dt, what) {
+	if (!warnedLongStep.has(object)) {
+		warnedLongStep.add(object);
+		console.warn(`libspring: ${what}: a step of ${dt} s while moving (more than ${LONG_STEP_SECONDS} s). Times are seconds: `
+			+ 'requestAnimationFrame gives milliseconds, pass now / 1000. (Said once per object; after a page was hidden a long '
+			+ 'step is right.)');
+	}
+}
+
 const WASI_ERRNO_BADF = 8;
 const WASI_ERRNO_SPIPE = 70;
 const SCRATCH_BYTES = 4096;

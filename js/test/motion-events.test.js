@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 // What SpringMotion says and tells: a step of more than LONG_STEP_SECONDS while moving warns once
-// (milliseconds given for seconds); onRest and `finished` when the motion comes to rest, on
-// retarget and on dispose.
+// (milliseconds given for seconds), as the chains' and rigs' updates do; onRest and `finished`
+// when the motion comes to rest, on retarget and on dispose.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { LONG_STEP_SECONDS, SpringMotion } from '../index.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { Chain2D, LONG_STEP_SECONDS, SpringMotion, TipChain, loadRig } from '../index.js';
+import { root } from './helpers.js';
 
 // console.warn's messages while `fn` runs.
 function warnings(fn) {
@@ -93,4 +97,27 @@ test('finished resolves true at rest, waits through a retarget for the new targe
 	const still = new SpringMotion({ value: 2 });
 	assert.equal(await still.finished, true);
 	still.dispose();
+});
+
+test('chains and rigs: an update over LONG_STEP_SECONDS while moving warns once per object; the limit, and at rest, do not', async () => {
+	const swinging = () => new Chain2D({ segments: [{ length: 10 }, { length: 10 }], gravity: [0, -100] })
+		.update({ x: 0, y: 0, angle: 0 }, 1 / 60).update({ x: 30, y: 0, angle: 0 }, 1 / 60);
+	const at = swinging();
+	assert.deepEqual(warnings(() => at.update({ x: 30, y: 0, angle: 0 }, LONG_STEP_SECONDS)), []);
+	const over = swinging();
+	const said = warnings(() => { over.update({ x: 30 }, 16); over.update({ x: 30 }, 16); });
+	assert.equal(said.length, 1);
+	assert.match(said[0], /Chain2D\.update: a step of 16 s while moving \(more than 2 s\)/);
+	const resting = new Chain2D({ segments: [{ length: 10 }] });
+	for (let i = 0; i < 10000 && !resting.isResting; i++) resting.update({ x: 0 }, 1 / 60);
+	assert.equal(resting.isResting, true);
+	assert.deepEqual(warnings(() => resting.update({ x: 0 }, 16)), [], 'a chain at rest');
+	const tip = new TipChain({ bones: [{ tip: [10, 0, 0] }], gravity: [0, -100, 0] });
+	tip.update({ position: [0, 0, 0] }, 1 / 60).update({ position: [30, 0, 0] }, 1 / 60);
+	assert.match(warnings(() => tip.update({ position: [30, 0, 0] }, 16)).join('\n'), /TipChain\.update: a step of 16 s/);
+	const rig = await loadRig(readFileSync(resolve(root, 'examples/rigs/character.json'), 'utf8'));
+	rig.play(0).update(1 / 60).setRoot({ x: 40 }).update(1 / 60);
+	assert.equal(rig.isResting, false);
+	assert.match(warnings(() => rig.update(16)).join('\n'), /Rig\.update: a step of 16 s/);
+	[at, over, resting, tip, rig].forEach((o) => o.dispose());
 });
