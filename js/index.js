@@ -3,8 +3,8 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, list as listOf, liveObjectCount, record, resultName,
-	closest, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, closest, describe, finite, instantiate, integer, list as listOf,
+	liveObjectCount, record, resultName, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
 export { LONG_STEP_SECONDS, SpringError, liveObjectCount, version };
@@ -322,7 +322,6 @@ function channelsOf(value, name, channels) {
 
 const MOTION_KEYS = ['value', 'target', 'velocity', 'params', 'restDelta', 'restSpeed', 'clampOvershoot', 'onRest'];
 
-
 // Fills `target` (an array of n numbers, reused when it is one) with n floats of F from `base`.
 function fillChannels(target, F, base, n) {
 	const list = Array.isArray(target) && target.length === n ? target : new Array(n).fill(0);
@@ -364,7 +363,7 @@ export class SpringMotion extends Owned {
 		}
 		super(ptr, wasm.free);
 		this.channels = n;
-		/** Called with the motion each time it comes to rest (after a move, in advance or sample). */
+		/** Called with the motion each time it comes to rest after moving (in the call that got it there). */
 		this.onRest = onRest ?? null;
 		this._scalar = typeof value === 'number';
 		this._time = 0; // sample()'s clock (a number from the start: its stores allocate nothing)
