@@ -23,11 +23,38 @@ export declare class SpringError extends Error {
 	readonly code: SpringErrorCode;
 }
 
+/** The library's presets (spring_preset_name): SwiftUI's and the Material 3 Expressive tokens. */
+export type PresetName =
+	| 'smooth'
+	| 'snappy'
+	| 'bouncy'
+	| 'standard-fast-spatial'
+	| 'standard-default-spatial'
+	| 'standard-slow-spatial'
+	| 'standard-fast-effects'
+	| 'standard-default-effects'
+	| 'standard-slow-effects'
+	| 'expressive-fast-spatial'
+	| 'expressive-default-spatial'
+	| 'expressive-slow-spatial'
+	| 'expressive-fast-effects'
+	| 'expressive-default-effects'
+	| 'expressive-slow-effects';
+
+/** The preset names, in the library's order. */
+export declare const presetNames: readonly PresetName[];
+
+/** `reducedMotion: true` beside any spring gives its reduced-motion form (SpringParams.reducedMotion). */
+export interface ReducedMotionOption {
+	reducedMotion?: boolean;
+}
+
 /**
  * Every parameterisation the library converts from (the rig format's keys, in camelCase), one
- * form at a time: a key of another form is an error ({duration, frequency} mixes two).
+ * form at a time: a key of another form is an error ({duration, frequency} mixes two); or a
+ * preset, alone.
  */
-export type SpringSpec = OneOf<
+export type SpringSpec = ReducedMotionOption & OneOf<
 	| { stiffness: number; damping: number; mass?: number }
 	| { stiffness: number; dampingRatio: number; mass?: number }
 	| { frequency: number; dampingRatio: number }
@@ -40,6 +67,7 @@ export type SpringSpec = OneOf<
 	| { tension: number; friction: number }
 	| { origamiTension: number; origamiFriction: number }
 	| { perFrameStiffness: number; perFrameDamping: number; fps: number }
+	| { preset: PresetName }
 >;
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 /** Each member of the union with every other member's keys forbidden. */
@@ -52,7 +80,7 @@ type OneOf<T, All extends PropertyKey = KeysOfUnion<T>> = T extends unknown
  * over time keys; `duration` is Motion's (seconds, done within 0.1 % then); velocity, restDelta and
  * restSpeed belong to the motion and are passed over.
  */
-export interface MotionSpringTransition {
+export interface MotionSpringTransition extends ReducedMotionOption {
 	type: 'spring';
 	stiffness?: number;
 	damping?: number;
@@ -66,9 +94,8 @@ export interface MotionSpringTransition {
 }
 
 /** A react-spring config: {mass, tension, friction}, or {frequency, damping} (frequency: the period, s). */
-export type ReactSpringConfig =
-	| { mass: number; tension: number; friction: number }
-	| { frequency: number; damping: number };
+export type ReactSpringConfig = ReducedMotionOption &
+	({ mass: number; tension: number; friction: number } | { frequency: number; damping: number });
 
 /** A spring as objects take it: a SpringParams, a spec for springParams, or another library's object. */
 export type SpringLike = SpringParams | SpringSpec | MotionSpringTransition | ReactSpringConfig;
@@ -109,6 +136,8 @@ export declare class SpringParams {
 	settlingDuration(move?: SettleOptions): number;
 	/** The closed form `time` seconds after starting at `from` (0) with `velocity` (0), pulled toward `to` (1). */
 	evaluate(time: number, start?: { from?: number; velocity?: number; to?: number }): { value: number; velocity: number };
+	/** The reduced-motion form (the CLI's --reduced-motion): critically damped, settling in at most half the time. */
+	reducedMotion(): SpringParams;
 	toJSON(): { stiffness: number; damping: number; mass: number };
 }
 
@@ -149,6 +178,8 @@ export interface SpringMotionOptions<V extends Channels> {
 	restSpeed?: V;
 	/** Stop each channel exactly on its target when it gets there (default false). */
 	clampOvershoot?: boolean;
+	/** Called with the motion each time it comes to rest after moving. */
+	onRest?: ((motion: SpringMotion<V>) => void) | null;
 }
 
 type StateOf<V> = V extends number ? number : number[];
@@ -172,10 +203,20 @@ export interface SpringMotion<V extends Channels = number> extends Disposable {
 	jump(value: V, velocity?: V): this;
 	/** New spring (nothing: the default); position and velocity kept. */
 	setParams(params?: SpringLike): this;
-	/** Advances by dt seconds (>= 0). */
-	advance(dt: number): MotionState<V>;
+	/**
+	 * Advances by dt seconds (>= 0; a step over LONG_STEP_SECONDS while moving warns once) and
+	 * returns the state: `out` (a state returned before) refilled, or a new object.
+	 */
+	advance(dt: number, out?: MotionState<V>): MotionState<V>;
 	/** The state at `time` seconds (e.g. requestAnimationFrame's timestamp / 1000); the first call sets the clock. */
-	sample(time: number): MotionState<V>;
+	sample(time: number, out?: MotionState<V>): MotionState<V>;
+	/** Called with the motion each time it comes to rest after moving. */
+	onRest: ((motion: SpringMotion<V>) => void) | null;
+	/**
+	 * Resolves with true when the motion comes to rest (at once when at rest now; a retarget before
+	 * then extends the wait to the new target), with false when it is disposed first.
+	 */
+	readonly finished: Promise<boolean>;
 	readonly state: MotionState<V>;
 	readonly value: StateOf<V>;
 	readonly velocity: StateOf<V>;
@@ -196,6 +237,12 @@ export interface SpringMotionConstructor {
 	readonly prototype: SpringMotion<Channels>;
 }
 export declare const SpringMotion: SpringMotionConstructor;
+
+/**
+ * The longest step (seconds) a moving motion, chain or rig takes without a console warning (once
+ * per object) that times may be milliseconds.
+ */
+export declare const LONG_STEP_SECONDS: number;
 
 export interface CssLinear {
 	/** "linear(0, 0.0074, ..., 1)" */
@@ -274,7 +321,8 @@ export declare class Chain2D implements Disposable {
 	constructor(desc: Chain2DDesc);
 	readonly segmentCount: number;
 	update(root: Root2D, frameDt: number): this;
-	pose(): Chain2DPose;
+	/** The pose: `out` (a pose returned before) refilled, or a new one. */
+	pose(out?: Chain2DPose): Chain2DPose;
 	teleport(root: Root2D): this;
 	reset(root: Root2D): this;
 	translate(delta: Vec2): this;
@@ -344,7 +392,8 @@ export declare class TipChain implements Disposable {
 	constructor(desc: TipChainDesc);
 	readonly boneCount: number;
 	update(root: Transform3, frameDt: number): this;
-	pose(): TipChainPose;
+	/** The pose: `out` (a pose returned before) refilled, or a new one. */
+	pose(out?: TipChainPose): TipChainPose;
 	teleport(root: Transform3): this;
 	reset(root: Transform3): this;
 	translate(delta: Vec3): this;

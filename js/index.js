@@ -3,15 +3,15 @@
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
-import { Owned, SpringError, bool, describe, finite, instantiate, integer, list as listOf, liveObjectCount, record, resultName,
-	text, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, closest, describe, finite, instantiate, integer, list as listOf,
+	liveObjectCount, record, resultName, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
-export { SpringError, liveObjectCount, version };
+export { LONG_STEP_SECONDS, SpringError, liveObjectCount, version };
 
 const rt = await instantiate(wasmBase64);
 const wasm = rt.w;
-const { f32, f64, i32, u32, cString, alloc, scratch } = rt;
+const { f32, f64, i32, u32, cString, alloc, scratch, heapF32 } = rt;
 const check = rt.check;
 
 // ---------------------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ export class SpringParams {
 		return ptr;
 	}
 	_query(index) {
-		return wasm.js_params_query(this._write(scratch), index);
+		return shortest32(wasm.js_params_query(this._write(scratch), index));
 	}
 	/** zeta = c / (2 sqrt(k m)) */
 	get dampingRatio() { return this._query(QUERY.dampingRatio); }
@@ -67,43 +67,87 @@ export class SpringParams {
 		const out = scratch + 16;
 		wasm.js_params_to_origami(this._write(scratch), out);
 		const o = f32(out, 2);
-		return { tension: o[0], friction: o[1] };
+		return { tension: shortest32(o[0]), friction: shortest32(o[1]) };
 	}
 	/**
 	 * Exact settling time in seconds: the last time |x - target| equals `epsilon` (units) for a move
 	 * of `distance` units starting at `velocity`; 0 when never outside, Infinity when undamped.
 	 */
 	settleTime(options) {
-		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settleTime options', true);
-		return wasm.js_settling_time(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
-			finite(epsilon, 'epsilon'));
+		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settleTime options', true, SETTLE_KEYS);
+		return shortest32(wasm.js_settling_time(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
+			finite(epsilon, 'epsilon')));
 	}
 	/** SwiftUI's settlingDuration estimate (seconds), same arguments as settleTime. */
 	settlingDuration(options) {
-		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settlingDuration options', true);
-		return wasm.js_settling_duration(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
-			finite(epsilon, 'epsilon'));
+		const { distance = 1, velocity = 0, epsilon = 0.001 } = record(options, 'settlingDuration options', true, SETTLE_KEYS);
+		return shortest32(wasm.js_settling_duration(this._write(scratch), finite(distance, 'distance'), finite(velocity, 'velocity'),
+			finite(epsilon, 'epsilon')));
 	}
 	/**
 	 * The closed form: value and velocity `time` seconds after starting at `from` with `velocity`,
 	 * pulled toward `to`. Invalid input gives the start back (as spring_evaluate).
 	 */
 	evaluate(time, options) {
-		const { from = 0, velocity = 0, to = 1 } = record(options, 'evaluate options', true);
+		const { from = 0, velocity = 0, to = 1 } = record(options, 'evaluate options', true, ['from', 'velocity', 'to']);
 		const out = scratch + 16;
 		wasm.js_evaluate(this._write(scratch), finite(from, 'from'), finite(velocity, 'velocity'), finite(to, 'to'),
 			finite(time, 'time'), out);
 		const o = f32(out, 2);
 		return { value: o[0], velocity: o[1] };
 	}
+	/**
+	 * The reduced-motion form (for Reduce Motion, prefers-reduced-motion), as the CLI's
+	 * --reduced-motion: critically damped, settling in at most half the time (the library's
+	 * spring_params_reduced_motion).
+	 */
+	reducedMotion() {
+		const out = scratch + 16;
+		check(wasm.js_params_reduced_motion(this._write(scratch), out), 'reducedMotion');
+		return paramsFromFloats(out);
+	}
 	toJSON() {
 		return { stiffness: this.stiffness, damping: this.damping, mass: this.mass };
 	}
 }
 
+const SETTLE_KEYS = ['distance', 'velocity', 'epsilon'];
+
+// The library's floats as people read them (shortest32: the same floats when written back).
 function paramsFromFloats(ptr) {
 	const p = f32(ptr, 3);
-	return new SpringParams(p[0], p[1], p[2]);
+	return new SpringParams(shortest32(p[0]), shortest32(p[1]), shortest32(p[2]));
+}
+
+/** The names of the library's presets (spring_preset_name), in its order. */
+export const presetNames = Object.freeze(Array.from((function* names() {
+	for (let i = 0, name; (name = wasm.spring_preset_name(i)) !== 0; i++) {
+		yield cString(name);
+	}
+})()));
+
+// {preset: NAME} (a whole spring: no other key), through spring_params_from_preset; an unknown
+// name is refused as the CLI's --preset refuses it, with the closest name when one is close.
+function fromPreset(spec) {
+	const { preset, ...others } = spec;
+	text(preset, 'springParams: preset');
+	const other = Object.keys(others).find((key) => others[key] !== undefined);
+	if (other !== undefined) {
+		throw new SpringError(`springParams: preset is a whole spring: give it without other spring keys (got ${other})`,
+			'BAD_DEFINITION');
+	}
+	const [name] = rt.string(preset);
+	try {
+		if (wasm.js_params_from_preset(name, scratch) !== 0) {
+			const near = closest(preset, presetNames);
+			const hint = near !== null ? ` (did you mean '${near}'?)` : '';
+			throw new SpringError(`springParams: preset: no preset is called '${preset}'${hint} (the presets: ${presetNames.join(', ')})`,
+				'BAD_DEFINITION');
+		}
+		return paramsFromFloats(scratch);
+	} finally {
+		wasm.free(name);
+	}
 }
 
 const MESSAGE_BYTES = 512;
@@ -168,17 +212,26 @@ function fromOtherLibraries(spec) {
  * {duration, bounce}, {stiffness, damping, mass}, {frequency, dampingRatio}, {response,
  * dampingFraction}, {settling, dampingRatio, epsilon}, {visualDuration, bounce}, {halfLife},
  * {tension, friction}, {origamiTension, origamiFriction}, {perFrameStiffness, perFrameDamping, fps},
- * {stiffness, dampingRatio, mass}, {motionDuration, bounce}, {bounce} (duration 0.5 s); and other
- * libraries' objects as they are (fromOtherLibraries).
+ * {stiffness, dampingRatio, mass}, {motionDuration, bounce}, {bounce} (duration 0.5 s); a preset
+ * {preset: 'bouncy'} (presetNames); and other libraries' objects as they are (fromOtherLibraries).
+ * `reducedMotion: true` beside any of them gives the spring's reduced-motion form.
  * Throws a SpringError with the library's reason when the spec is not a valid spring.
  */
 export function springParams(spec) {
 	if (spec instanceof SpringParams) {
 		return spec;
 	}
-	if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-		throw new TypeError('springParams: expected an object such as {duration: 0.5, bounce: 0.3}');
+	if (spec === null || typeof spec !== 'object' || Array.isArray(spec) || ArrayBuffer.isView(spec)) {
+		throw new TypeError(`springParams: expected an object such as {duration: 0.5, bounce: 0.3} (got ${describe(spec)})`);
 	}
+	const { reducedMotion, ...form } = spec;
+	bool(reducedMotion, 'springParams: reducedMotion');
+	const p = form.preset !== undefined ? fromPreset(form) : fromForm(form);
+	return reducedMotion ? p.reducedMotion() : p;
+}
+
+// One parameterisation (or another library's object), read by the rig-file reader's spring parser.
+function fromForm(spec) {
 	const snake = {};
 	for (const [key, value] of Object.entries(fromOtherLibraries(spec))) {
 		if (value === undefined) {
@@ -232,7 +285,7 @@ function writeParams(params, ptr) {
  */
 export function springProgress(params, options) {
 	const { interval = 1 / 60, maxDuration = 10, initialVelocity = 0, restDelta = 0 } = record(options, 'springProgress options',
-		true);
+		true, ['interval', 'maxDuration', 'initialVelocity', 'restDelta']);
 	const capacity = Math.floor(finite(maxDuration, 'maxDuration') / finite(interval, 'interval')) + 2;
 	if (!(capacity > 0 && capacity < 1e7)) {
 		throw new SpringError('springProgress: interval and maxDuration give no curve', 'OUT_OF_RANGE');
@@ -267,15 +320,29 @@ function channelsOf(value, name, channels) {
 	return list;
 }
 
+const MOTION_KEYS = ['value', 'target', 'velocity', 'params', 'restDelta', 'restSpeed', 'clampOvershoot', 'onRest'];
+
+// Fills `target` (an array of n numbers, reused when it is one) with n floats of F from `base`.
+function fillChannels(target, F, base, n) {
+	const list = Array.isArray(target) && target.length === n ? target : new Array(n).fill(0);
+	for (let c = 0; c < n; c++) {
+		list[c] = F[base + c];
+	}
+	return list;
+}
+
 /**
  * An interruptible value of 1 to 4 channels driven toward a target by one spring (spring_motion):
  * retargeting keeps position and velocity, and the value at any frame time is the closed form.
  */
 export class SpringMotion extends Owned {
 	constructor(options) {
-		const { value = 0, target, velocity, params, restDelta, restSpeed, clampOvershoot = false } = record(options,
-			'SpringMotion options', true);
+		const { value = 0, target, velocity, params, restDelta, restSpeed, clampOvershoot = false, onRest } = record(options,
+			'SpringMotion options', true, MOTION_KEYS);
 		bool(clampOvershoot, 'clampOvershoot');
+		if (onRest !== undefined && onRest !== null && typeof onRest !== 'function') {
+			throw new TypeError(`onRest must be a function (got ${describe(onRest)})`);
+		}
 		const from = channelsOf(value, 'SpringMotion value');
 		const n = from.length;
 		const to = target === undefined ? from : channelsOf(target, 'SpringMotion target', n);
@@ -296,17 +363,66 @@ export class SpringMotion extends Owned {
 		}
 		super(ptr, wasm.free);
 		this.channels = n;
+		/** Called with the motion each time it comes to rest after moving (in the call that got it there). */
+		this.onRest = onRest ?? null;
 		this._scalar = typeof value === 'number';
-		this._time = undefined;
+		this._time = 0; // sample()'s clock (a number from the start: its stores allocate nothing)
+		this._clock = false;
+		this._moving = !wasm.spring_motion_at_rest(ptr);
+		this._finished = null; // {promise, resolve} while someone waits for the move to end
+		this._own = { atRest: false, value: 0.5, velocity: 0.5 }; // what the value and velocity getters read into
 	}
-	_out(list) {
-		return this._scalar ? list[0] : Array.from(list);
+	// After any change: comes to rest -> resolve `finished`, call onRest.
+	_settled() {
+		const moving = !wasm.spring_motion_at_rest(this._ptr);
+		const rested = this._moving && !moving;
+		this._moving = moving;
+		if (rested) {
+			const waiting = this._finished;
+			this._finished = null;
+			waiting?.resolve(true);
+			this.onRest?.(this);
+		}
+	}
+	// The state into `out` (a state returned before, whose arrays are reused) or a new object.
+	_read(out, what) {
+		const ptr = this._live(what);
+		check(wasm.spring_motion_get(ptr, scratch, scratch + 16, this.channels), what);
+		const F = heapF32();
+		const base = scratch >> 2;
+		if (out !== undefined && (out === null || typeof out !== 'object')) {
+			throw new TypeError(`${what}: out must be a state object (got ${describe(out)})`);
+		}
+		// (A one-channel state is made with its keys in another order: its own hidden class, whose
+		// number fields V8 then updates in place, where one shared with the arrays' would box each
+		// number it is given, 32 bytes a frame.)
+		const s = out ?? (this._scalar ? { atRest: false, value: 0.5, velocity: 0.5 } : { value: [], velocity: [], atRest: false });
+		if (this._scalar) {
+			s.value = F[base];
+			s.velocity = F[base + 4];
+		} else {
+			s.value = fillChannels(s.value, F, base, this.channels);
+			s.velocity = fillChannels(s.velocity, F, base + 4, this.channels);
+		}
+		s.atRest = wasm.spring_motion_at_rest(ptr) !== 0;
+		return s;
+	}
+	_step(dt, out, what) {
+		const ptr = this._live(what);
+		if (dt > LONG_STEP_SECONDS && this._moving) {
+			warnLongStep(this, dt, `SpringMotion.${what}`);
+		}
+		check(wasm.spring_motion_advance(ptr, dt), what);
+		const state = this._read(out, what);
+		this._settled();
+		return state;
 	}
 	/** New target(s); position and velocity are kept (no speed cliff). */
 	setTarget(target) {
 		const list = channelsOf(target, 'setTarget', this.channels);
 		f32(scratch, this.channels).set(list);
 		check(wasm.spring_motion_set_target(this._live('setTarget'), scratch, this.channels), 'setTarget');
+		this._settled();
 		return this;
 	}
 	/** Teleports to `value` with `velocity` (default 0), keeping the target. */
@@ -319,48 +435,67 @@ export class SpringMotion extends Owned {
 			v = scratch + 16;
 		}
 		check(wasm.spring_motion_set_value(this._live('jump'), scratch, v, this.channels), 'jump');
+		this._settled();
 		return this;
 	}
 	/** New spring (a SpringParams or a spec for springParams; nothing: the default); state kept. */
 	setParams(params) {
 		check(wasm.js_motion_set_params(this._live('setParams'), writeParams(params, scratch)), 'setParams');
+		this._settled();
 		return this;
 	}
-	/** Advances by dt seconds (>= 0, any size) and returns the state. */
-	advance(dt) {
-		check(wasm.spring_motion_advance(this._live('advance'), finite(dt, 'dt')), 'advance');
-		return this.state;
+	/**
+	 * Advances by dt seconds (>= 0, any size) and returns the state: into `out` when given (a
+	 * state returned before: its arrays are refilled, nothing is allocated), else a new object.
+	 */
+	advance(dt, out) {
+		return this._step(finite(dt, 'dt'), out, 'advance');
 	}
 	/**
 	 * The state at time `time` (seconds, e.g. requestAnimationFrame's timestamp / 1000): the first
 	 * call only sets the clock; each later one advances by the time since the previous call.
+	 * `out` as for advance.
 	 */
-	sample(time) {
+	sample(time, out) {
 		finite(time, 'time');
-		if (this._time === undefined) {
+		if (!this._clock) {
+			this._clock = true;
 			this._time = time;
 		}
 		const dt = time - this._time;
 		if (dt < 0) {
 			throw new SpringError(`sample: time went backwards (${time} < ${this._time})`, 'OUT_OF_RANGE');
 		}
-		this.advance(dt);
+		const state = this._step(dt, out, 'sample');
 		this._time = time;
-		return this.state;
+		return state;
 	}
-	/** {value, velocity, atRest}: numbers for a one-channel motion made from a number, else arrays. */
+	/** {value, velocity, atRest}: numbers for a one-channel motion made from a number, else arrays (a new object). */
 	get state() {
-		const ptr = this._live('state');
-		check(wasm.spring_motion_get(ptr, scratch, scratch + 16, this.channels), 'state');
-		return {
-			value: this._out(f32(scratch, this.channels)),
-			velocity: this._out(f32(scratch + 16, this.channels)),
-			atRest: wasm.spring_motion_at_rest(ptr) !== 0,
-		};
+		return this._read(undefined, 'state');
 	}
-	get value() { return this.state.value; }
-	get velocity() { return this.state.velocity; }
+	get value() { return this._scalar ? this._read(this._own, 'value').value : this._read(undefined, 'value').value; }
+	get velocity() { return this._scalar ? this._read(this._own, 'velocity').velocity : this._read(undefined, 'velocity').velocity; }
 	get atRest() { return wasm.spring_motion_at_rest(this._live('atRest')) !== 0; }
+	/**
+	 * A promise that resolves when the motion comes to rest: with true then (at once when it rests
+	 * now), with false when it is disposed first. A retarget before rest extends the same move: the
+	 * promise resolves when the motion rests at its last target.
+	 */
+	get finished() {
+		if (!this._ptr) {
+			return Promise.resolve(false);
+		}
+		if (!this._moving) {
+			return Promise.resolve(true);
+		}
+		if (!this._finished) {
+			let resolve;
+			const promise = new Promise((r) => { resolve = r; });
+			this._finished = { promise, resolve };
+		}
+		return this._finished.promise;
+	}
 	/** The resolved spring. */
 	get params() {
 		wasm.js_motion_params(this._live('params'), scratch);
@@ -368,7 +503,14 @@ export class SpringMotion extends Owned {
 	}
 	/** Seconds from now after which the motion rests for good (0 at rest, Infinity if undamped). */
 	timeToSettle() {
-		return wasm.spring_motion_time_to_settle(this._live('timeToSettle'));
+		return shortest32(wasm.spring_motion_time_to_settle(this._live('timeToSettle')));
+	}
+	/** Frees the wasm memory; a pending `finished` resolves with false. */
+	dispose() {
+		const waiting = this._finished;
+		this._finished = null;
+		super.dispose();
+		waiting?.resolve(false);
 	}
 }
 
@@ -384,7 +526,7 @@ const CSS_ERRORS = { '-1': 'out of memory', '-2': 'cannot sample this spring',
  * CLI does); maxDuration: seconds (default 10).
  */
 export function cssLinear(params, options) {
-	const { maxDuration = 10, resolution = 0 } = record(options, 'cssLinear options', true);
+	const { maxDuration = 10, resolution = 0 } = record(options, 'cssLinear options', true, ['maxDuration', 'resolution']);
 	writeParams(params, scratch);
 	const result = scratch + 16;
 	const c = wasm.js_css_linear(scratch, finite(maxDuration, 'maxDuration'), finite(resolution, 'resolution'), result);
@@ -424,37 +566,76 @@ function choice(table, value, fallback, name) {
 	return table[value];
 }
 
-// A vector given as [x, y(, z)] or {x, y(, z)} (a component left out of the object: 0); zeros when
-// left out. Anything else (a number for a vector, null, a string) is a TypeError.
-function vec(value, n, name) {
+const VEC_KEYS = [null, null, ['x', 'y'], ['x', 'y', 'z'], ['x', 'y', 'z', 'w']];
+
+// A vector given as [x, y(, z)] or {x, y(, z)} (a component left out of the object: 0), written
+// into `F` from `base`; zeros when left out. Anything else (a number for a vector, null, a string,
+// an unknown key) is refused. Allocates nothing (the per-frame calls use it).
+function vecInto(value, n, name, F, base) {
+	const keys = VEC_KEYS[n];
 	if (value === undefined) {
-		return new Array(n).fill(0);
+		for (let i = 0; i < n; i++) {
+			F[base + i] = 0;
+		}
+		return;
 	}
-	const keys = ['x', 'y', 'z', 'w'].slice(0, n);
 	if (value === null || typeof value !== 'object') {
 		throw new TypeError(`${name} must be [${keys.join(', ')}] or {${keys.join(', ')}} (got ${describe(value)})`);
 	}
-	const list = Array.isArray(value) || ArrayBuffer.isView(value) ? listOf(value, name) : keys.map((k) => value[k] ?? 0);
-	if (list.length !== n) {
-		throw new SpringError(`${name} must have ${n} components (got ${list.length})`, 'INVALID_ARGUMENT');
+	const indexed = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+	if (indexed && value.length !== n) {
+		throw new SpringError(`${name} must have ${n} components (got ${value.length})`, 'INVALID_ARGUMENT');
 	}
-	list.forEach((v, i) => finite(v, `${name}[${i}]`));
+	if (!indexed) {
+		record(value, name, false, keys);
+	}
+	for (let i = 0; i < n; i++) {
+		const v = indexed ? value[i] : (value[keys[i]] ?? 0);
+		if (typeof v !== 'number') {
+			throw new TypeError(`${name}[${i}] must be a number (got ${describe(v)})`);
+		}
+		F[base + i] = v;
+	}
+}
+
+// The same as a new array (for descriptions).
+function vec(value, n, name) {
+	const list = new Array(n).fill(0);
+	vecInto(value, n, name, list, 0);
 	return list;
 }
 
 const num = (value, name, fallback = 0) => (value === undefined ? fallback : finite(value, name));
 const flag = (value, name) => (bool(value, name) ? 1 : 0);
 
+const ROOT2_KEYS = ['x', 'y', 'angle'];
+const XFORM3_KEYS = ['position', 'rotation'];
+
 // A 2D root: {x, y, angle} (radians; a field left out: 0). `optional`: the root may be left out.
 function root2(root, name, optional = false) {
-	const r = record(root, `${name} ({x, y, angle})`, optional);
+	const r = record(root, `${name} ({x, y, angle})`, optional, ROOT2_KEYS);
 	return [num(r.x, `${name}.x`), num(r.y, `${name}.y`), num(r.angle, `${name}.angle`)];
 }
 
-// A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out: identity).
+// A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out:
+// identity), written into F from `base` (7 floats). Allocates nothing.
+function xform3Into(t, name, optional, F, base) {
+	if (t === undefined && optional) {
+		F.fill(0, base, base + 7);
+		return;
+	}
+	if (t === null || typeof t !== 'object' || Array.isArray(t) || ArrayBuffer.isView(t)) {
+		record(t, `${name} ({position, rotation})`); // throws
+	}
+	record(t, name, false, XFORM3_KEYS);
+	vecInto(t.position, 3, name === 'root' ? 'root.position' : `${name}.position`, F, base);
+	vecInto(t.rotation, 4, name === 'root' ? 'root.rotation' : `${name}.rotation`, F, base + 3);
+}
+
 function xform3(t, name, optional = false) {
-	const r = record(t, `${name} ({position, rotation})`, optional);
-	return [...vec(r.position, 3, `${name}.position`), ...vec(r.rotation, 4, `${name}.rotation`)];
+	const list = new Array(7).fill(0);
+	xform3Into(t, name, optional, list, 0);
+	return list;
 }
 
 function paramsArray(params) {
@@ -494,19 +675,65 @@ function createChain(what, create) {
 	}
 }
 
+const CHAIN2D_KEYS = ['segments', 'params', 'tipParams', 'gravity', 'wind', 'step', 'maxSteps', 'integrator', 'root', 'inertia',
+	'noInertia', 'maxRootSpeed', 'maxRootAngularSpeed', 'restAngle', 'restAngularSpeed'];
+const SEGMENT_KEYS = ['length', 'restAngle', 'params', 'limit', 'inertia', 'noInertia'];
+const TIPCHAIN_KEYS = ['bones', 'params', 'tipParams', 'gravity', 'wind', 'colliders', 'maxColliders', 'mode2d', 'projection', 'step',
+	'maxSteps', 'integrator', 'root', 'maxRootSpeed', 'maxRootAngularSpeed', 'restDistance', 'restSpeed'];
+const BONE_KEYS = ['position', 'rotation', 'tip', 'params', 'tipRadius', 'coneLimit'];
+const COLLIDER_KEYS = ['type', 'a', 'b', 'radius'];
+
+// A root of a per-frame call ({x, y, angle}), checked without allocating: [x, y, angle] into F.
+function root2Into(root, F, base) {
+	if (root === null || typeof root !== 'object' || Array.isArray(root) || ArrayBuffer.isView(root)) {
+		record(root, 'root ({x, y, angle})'); // throws
+	}
+	record(root, 'root', false, ROOT2_KEYS);
+	F[base] = num(root.x, 'root.x');
+	F[base + 1] = num(root.y, 'root.y');
+	F[base + 2] = num(root.angle, 'root.angle');
+}
+
+// True when `list` is an array of `count` objects (a pose's list returned before).
+function objectsOf(list, count) {
+	if (!Array.isArray(list) || list.length !== count) {
+		return false;
+	}
+	for (let k = 0; k < count; k++) {
+		if (list[k] === null || typeof list[k] !== 'object') {
+			return false;
+		}
+	}
+	return true;
+}
+
+// The joints of a 2D pose to fill: `list` when it has the shape, else new ones.
+function joints2(list, count) {
+	return objectsOf(list, count) ? list : Array.from({ length: count }, () => ({ x: 0, y: 0, angle: 0, scaleX: 1, scaleY: 1 }));
+}
+function poseOut(out, what) {
+	if (out === undefined) {
+		return {};
+	}
+	if (out === null || typeof out !== 'object' || Array.isArray(out)) {
+		throw new TypeError(`${what}: out must be a pose returned before (got ${describe(out)})`);
+	}
+	return out;
+}
+
 /**
  * A 2D chain of angle springs (spring_chain2d): hair, tails, antennae dragged by a root. Lengths
  * preserved by construction; limits, inertia, gravity and wind; exact rest and sleep.
  */
 export class Chain2D extends Owned {
 	constructor(description) {
-		const desc = record(description, 'Chain2D description', true);
+		const desc = record(description, 'Chain2D description', true, CHAIN2D_KEYS);
 		const segments = listOf(desc.segments, 'segments', true);
 		const sf = [];
 		const si = [];
 		segments.forEach((segment, i) => {
 			const name = `segments[${i}]`;
-			const s = record(segment, name);
+			const s = record(segment, name, false, SEGMENT_KEYS);
 			sf.push(num(s.length, `${name}.length`), num(s.restAngle, `${name}.restAngle`), ...paramsArray(s.params),
 				num(s.limit, `${name}.limit`), num(s.inertia, `${name}.inertia`), 0);
 			si.push(flag(s.noInertia, `${name}.noInertia`));
@@ -528,20 +755,37 @@ export class Chain2D extends Owned {
 	}
 	/** Advances by frameDt seconds with the root at {x, y, angle} this frame. */
 	update(root, frameDt) {
-		const [x, y, a] = root2(root, 'root');
-		check(wasm.js_chain2d_update(this._live('update'), x, y, a, finite(frameDt, 'frameDt')), 'update');
+		const F = heapF32();
+		const r = scratch >> 2;
+		root2Into(root, F, r);
+		const c = this._live('update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain2d_is_resting(c)) {
+			warnLongStep(this, frameDt, 'Chain2D.update');
+		}
+		check(wasm.js_chain2d_update(c, F[r], F[r + 1], F[r + 2], frameDt), 'update');
 		return this;
 	}
-	/** {joints: [{x, y, angle, scaleX, scaleY}] (segmentCount + 1, the last is the tip), localAngles: number[]} */
-	pose() {
+	/**
+	 * {joints: [{x, y, angle, scaleX, scaleY}] (segmentCount + 1, the last is the tip), localAngles:
+	 * number[]}: into `out` when given (a pose returned before, refilled: nothing allocated), else new.
+	 */
+	pose(out) {
 		const n = this.segmentCount;
+		const p = poseOut(out, 'pose');
 		check(wasm.spring_chain2d_get_pose(this._live('pose'), this._pose, this._pose + 4 * 5 * (n + 1), n + 1), 'pose');
-		const j = f32(this._pose, 5 * (n + 1));
-		const joints = [];
+		const F = heapF32();
+		const j = this._pose >> 2;
+		p.joints = joints2(p.joints, n + 1);
 		for (let k = 0; k <= n; k++) {
-			joints.push({ x: j[5 * k], y: j[5 * k + 1], angle: j[5 * k + 2], scaleX: j[5 * k + 3], scaleY: j[5 * k + 4] });
+			const o = p.joints[k];
+			o.x = F[j + 5 * k];
+			o.y = F[j + 5 * k + 1];
+			o.angle = F[j + 5 * k + 2];
+			o.scaleX = F[j + 5 * k + 3];
+			o.scaleY = F[j + 5 * k + 4];
 		}
-		return { joints, localAngles: Array.from(f32(this._pose + 4 * 5 * (n + 1), n)) };
+		p.localAngles = fillChannels(p.localAngles, F, j + 5 * (n + 1), n);
+		return p;
 	}
 	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
 	teleport(root) {
@@ -617,13 +861,13 @@ export class Chain2D extends Owned {
  */
 export class TipChain extends Owned {
 	constructor(description) {
-		const desc = record(description, 'TipChain description', true);
+		const desc = record(description, 'TipChain description', true, TIPCHAIN_KEYS);
 		const bones = listOf(desc.bones, 'bones', true);
 		const colliders = listOf(desc.colliders, 'colliders', true);
 		const bf = [];
 		bones.forEach((bone, k) => {
 			const name = `bones[${k}]`;
-			const b = record(bone, name);
+			const b = record(bone, name, false, BONE_KEYS);
 			bf.push(...vec(b.position, 3, `${name}.position`), ...vec(b.rotation, 4, `${name}.rotation`),
 				...vec(b.tip, 3, `${name}.tip`), ...paramsArray(b.params), num(b.tipRadius, `${name}.tipRadius`),
 				num(b.coneLimit, `${name}.coneLimit`));
@@ -647,28 +891,42 @@ export class TipChain extends Owned {
 		this._pose = pose;
 	}
 	_xform(t, name) {
-		f32(scratch, 7).set(xform3(t, name));
+		xform3Into(t, name, false, heapF32(), scratch >> 2);
 		return scratch;
 	}
 	/** Advances by frameDt seconds with the root at {position, rotation} this frame. */
 	update(root, frameDt) {
 		const c = this._live('update');
-		check(wasm.js_chain_update(c, this._xform(root, 'root'), finite(frameDt, 'frameDt')), 'update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain_is_resting(c)) {
+			warnLongStep(this, frameDt, 'TipChain.update');
+		}
+		check(wasm.js_chain_update(c, this._xform(root, 'root'), frameDt), 'update');
 		return this;
 	}
-	/** {bones: [{position, rotation}] (world), tips: [[x, y, z]]}, interpolated for rendering. */
-	pose() {
+	/**
+	 * {bones: [{position, rotation}] (world), tips: [[x, y, z]]}, interpolated for rendering: into
+	 * `out` when given (a pose returned before, refilled: nothing allocated), else new.
+	 */
+	pose(out) {
 		const n = this.boneCount;
+		const p = poseOut(out, 'pose');
 		check(wasm.spring_chain_get_pose(this._live('pose'), this._pose, this._pose + 4 * 7 * n, n), 'pose');
-		const b = f32(this._pose, 7 * n);
-		const t = f32(this._pose + 4 * 7 * n, 3 * n);
-		const bones = [];
-		const tips = [];
-		for (let k = 0; k < n; k++) {
-			bones.push({ position: Array.from(b.subarray(7 * k, 7 * k + 3)), rotation: Array.from(b.subarray(7 * k + 3, 7 * k + 7)) });
-			tips.push(Array.from(t.subarray(3 * k, 3 * k + 3)));
+		const F = heapF32();
+		const b = this._pose >> 2;
+		const t = b + 7 * n;
+		if (!objectsOf(p.bones, n)) {
+			p.bones = Array.from({ length: n }, () => ({}));
 		}
-		return { bones, tips };
+		if (!Array.isArray(p.tips) || p.tips.length !== n) {
+			p.tips = new Array(n).fill(null);
+		}
+		for (let k = 0; k < n; k++) {
+			const bone = p.bones[k];
+			bone.position = fillChannels(bone.position, F, b + 7 * k, 3);
+			bone.rotation = fillChannels(bone.rotation, F, b + 7 * k + 3, 4);
+			p.tips[k] = fillChannels(p.tips[k], F, t + 3 * k, 3);
+		}
+		return p;
 	}
 	/** Teleport keeping the motion: the chain moves rigidly with the root to `root`. */
 	teleport(root) {
@@ -746,7 +1004,7 @@ function colliderArrays(colliders) {
 	const ci = [];
 	colliders.forEach((collider, k) => {
 		const name = `colliders[${k}]`;
-		const c = record(collider, name);
+		const c = record(collider, name, false, COLLIDER_KEYS);
 		ci.push(choice(COLLIDERS, c.type, 0, `${name}.type`));
 		cf.push(...vec(c.a, 3, `${name}.a`), ...vec(c.b, 3, `${name}.b`), num(c.radius, `${name}.radius`));
 	});

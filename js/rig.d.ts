@@ -40,8 +40,9 @@ export declare class Rig implements Disposable {
 	setChainMix(chain: string | number, mix: number): this;
 	setTimeScale(scale: number): this;
 	setPaused(paused: boolean): this;
-	pose(): RigTransform[];
-	localPose(): RigTransform[];
+	/** World transforms: `out` (a pose returned before) refilled, or a new array. */
+	pose(out?: RigTransform[]): RigTransform[];
+	localPose(out?: RigTransform[]): RigTransform[];
 	readonly isResting: boolean;
 	chainIsResting(chain: string | number): boolean;
 	readonly time: number;

@@ -3,11 +3,13 @@
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
 import rigBase64 from './libspring-rig-wasm.js';
-import { Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, shortest32,
+	warnLongStep, withBuffer } from './runtime.js';
 
 const rt = await instantiate(rigBase64);
 const wasm = rt.w;
-const { f32, i32, u32, cString, alloc, scratch } = rt;
+const { f32, i32, u32, cString, alloc, scratch, heapF32 } = rt;
+const ROOT_KEYS = ['x', 'y', 'angle'];
 const check = rt.check;
 
 const CHAIN_TYPES = ['angle', 'tip'];
@@ -68,17 +70,17 @@ export class Rig extends Owned {
 		this._pose = pose;
 		/** Bones, parents first: {name, parent (index, -1 for a root bone), length}. */
 		this.bones = Array.from({ length: n }, (_, b) => ({ name: cString(wasm.spring_rig_bone_name(rig, b)),
-			parent: wasm.spring_rig_bone_parent(rig, b), length: wasm.spring_rig_bone_length(rig, b) }));
+			parent: wasm.spring_rig_bone_parent(rig, b), length: shortest32(wasm.spring_rig_bone_length(rig, b)) }));
 		/** Clips: {name, duration (seconds)}. */
 		this.clips = Array.from({ length: wasm.spring_rig_clip_count(rig) }, (_, c) => ({
-			name: cString(wasm.spring_rig_clip_name(rig, c)), duration: wasm.spring_rig_clip_duration(rig, c) }));
+			name: cString(wasm.spring_rig_clip_name(rig, c)), duration: shortest32(wasm.spring_rig_clip_duration(rig, c)) }));
 		wasm.js_rig_file_info(info, scratch);
 		const [step, maxSteps, x, y, angle, , ikCount, chainCount] = f32(scratch, 8);
 		/** The physics step (seconds) and the cap on steps per update. */
-		this.step = step;
+		this.step = shortest32(step);
 		this.maxSteps = maxSteps;
 		/** The file's initial root placement {x, y, angle}. */
-		this.root = { x, y, angle };
+		this.root = { x: shortest32(x), y: shortest32(y), angle: shortest32(angle) };
 		/** IK constraints: {name, type ('two-bone' or 'ccd'), firstBone, lastBone, targetBone (-1: set by the program)}. */
 		this.iks = Array.from({ length: ikCount }, (_, k) => {
 			const ikName = cString(wasm.js_rig_file_ik(info, k, scratch));
@@ -94,19 +96,23 @@ export class Rig extends Owned {
 	}
 	/** Advances by frameDt seconds (clips, IK and chains at the rig's fixed step). */
 	update(frameDt) {
-		check(wasm.spring_rig_update(this._live('update'), finite(frameDt, 'frameDt')), 'update');
+		const r = this._live('update');
+		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_rig_is_resting(r)) {
+			warnLongStep(this, frameDt, 'Rig.update');
+		}
+		check(wasm.spring_rig_update(r, frameDt), 'update');
 		return this;
 	}
 	/** Where the whole skeleton is this frame: {x, y, angle}; the chains feel the move. */
 	setRoot(root) {
-		const r = record(root, 'root ({x, y, angle})');
+		const r = record(root, 'root ({x, y, angle})', false, ROOT_KEYS);
 		check(wasm.js_rig_set_root(this._live('setRoot'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
 			finite(r.angle ?? 0, 'root.angle')), 'setRoot');
 		return this;
 	}
 	/** Moves the skeleton to `root` without the chains seeing motion. */
 	teleport(root) {
-		const r = record(root, 'root ({x, y, angle})');
+		const r = record(root, 'root ({x, y, angle})', false, ROOT_KEYS);
 		check(wasm.js_rig_teleport(this._live('teleport'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
 			finite(r.angle ?? 0, 'root.angle')), 'teleport');
 		return this;
@@ -126,7 +132,7 @@ export class Rig extends Owned {
 	/** Sets the target [x, y] of an IK constraint (name or index) whose target the program gives. */
 	setIkTarget(ik, target) {
 		const r = this._live('setIkTarget');
-		const [x, y] = Array.isArray(target) ? target : [record(target, 'target ([x, y] or {x, y})').x, target.y];
+		const [x, y] = Array.isArray(target) ? target : [record(target, 'target ([x, y] or {x, y})', false, ['x', 'y']).x, target.y];
 		check(wasm.js_rig_set_ik_target(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik'), finite(x, 'target.x'),
 			finite(y, 'target.y')), 'setIkTarget');
 		return this;
@@ -169,20 +175,41 @@ export class Rig extends Owned {
 		}
 		return index;
 	}
-	_transforms(get, what) {
+	_transforms(get, what, out) {
 		const n = this.bones.length;
+		if (out !== undefined && !Array.isArray(out)) {
+			throw new TypeError(`${what}: out must be a pose returned before (got ${describe(out)})`);
+		}
 		check(get(this._live(what), this._pose, n), what);
-		const t = f32(this._pose, 5 * n);
-		return Array.from({ length: n }, (_, b) => ({ x: t[5 * b], y: t[5 * b + 1], angle: t[5 * b + 2], scaleX: t[5 * b + 3],
-			scaleY: t[5 * b + 4] }));
+		const F = heapF32();
+		const t = this._pose >> 2;
+		let list = out;
+		if (list === undefined || list.length !== n) {
+			list = Array.from({ length: n }, () => ({ x: 0, y: 0, angle: 0, scaleX: 1, scaleY: 1 }));
+		}
+		for (let b = 0; b < n; b++) {
+			let o = list[b];
+			if (o === null || typeof o !== 'object') {
+				o = list[b] = { x: 0, y: 0, angle: 0, scaleX: 1, scaleY: 1 };
+			}
+			o.x = F[t + 5 * b];
+			o.y = F[t + 5 * b + 1];
+			o.angle = F[t + 5 * b + 2];
+			o.scaleX = F[t + 5 * b + 3];
+			o.scaleY = F[t + 5 * b + 4];
+		}
+		return list;
 	}
-	/** World transform of every bone, interpolated for rendering: [{x, y, angle, scaleX, scaleY}]. */
-	pose() {
-		return this._transforms(wasm.spring_rig_get_world, 'pose');
+	/**
+	 * World transform of every bone, interpolated for rendering: [{x, y, angle, scaleX, scaleY}];
+	 * into `out` when given (a pose returned before, refilled: nothing allocated), else new.
+	 */
+	pose(out) {
+		return this._transforms(wasm.spring_rig_get_world, 'pose', out);
 	}
 	/** Local transforms (relative to each parent), as pose(). */
-	localPose() {
-		return this._transforms(wasm.spring_rig_get_local, 'localPose');
+	localPose(out) {
+		return this._transforms(wasm.spring_rig_get_local, 'localPose', out);
 	}
 	/** True when every chain came to exact rest. */
 	get isResting() {

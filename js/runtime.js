@@ -57,15 +57,61 @@ export function finite(value, name) {
 	return value;
 }
 
-/** A plain object argument ({x, y, angle}, descriptions, options); undefined gives {} when optional. */
-export function record(value, name, optional = false) {
+const EMPTY = Object.freeze({});
+
+/**
+ * A plain object argument ({x, y, angle}, descriptions, options); undefined gives {} when optional.
+ * `keys`: the keys it may have; any other is refused, naming the closest allowed one.
+ */
+export function record(value, name, optional = false, keys = undefined) {
 	if (value === undefined && optional) {
-		return {};
+		return EMPTY;
 	}
 	if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
 		throw new TypeError(`${name} must be an object (got ${describe(value)})`);
 	}
+	if (keys !== undefined) {
+		for (const key in value) {
+			if (!keys.includes(key) && Object.hasOwn(value, key)) {
+				throw unknownKey(key, keys, name);
+			}
+		}
+	}
 	return value;
+}
+
+// The library's "did you mean" (spring_closest_name) of the first module instantiated.
+let closestName = null;
+
+/** The candidate closest to `given` as the library's messages suggest names (null: none is close). */
+export function closest(given, candidates) {
+	const i = closestName ? closestName(given, candidates) : -1;
+	return i >= 0 ? candidates[i] : null;
+}
+
+/**
+ * The error for a key `name` does not take: "name: unknown key "restangle" (did you mean
+ * "restAngle"?)", or the keys it takes when none is close (as the rig-file reader says it).
+ */
+export function unknownKey(key, keys, name) {
+	const near = closest(key, keys);
+	const quoted = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}...` : key);
+	const tail = near !== null ? `did you mean "${near}"?` : `expected one of: ${keys.join(', ')}`;
+	return new SpringError(`${name}: unknown key ${quoted} (${tail})`, 'BAD_DEFINITION');
+}
+
+/**
+ * A float32 result as people read it: the shortest decimal that rounds to the same float (0.7,
+ * not 0.699999988). Written back to the library it is the same float again.
+ */
+export function shortest32(x) {
+	for (let digits = 1; digits <= 9; digits++) {
+		const s = Number(x.toPrecision(digits));
+		if (Math.fround(s) === x) {
+			return s;
+		}
+	}
+	return x;
 }
 
 /** An array (or typed array) argument; undefined gives [] when optional. */
@@ -102,6 +148,26 @@ export function integer(value, name) {
 		throw new SpringError(`${name} must be an integer (got ${String(value)})`, 'INVALID_ARGUMENT');
 	}
 	return value;
+}
+
+/**
+ * The longest step (seconds) a moving object (motion, chain, rig) takes without a warning:
+ * requestAnimationFrame's timestamps are milliseconds, and a frame of 16 read as seconds ends a
+ * move at once. Longer steps are right at times (a page back from a background tab): said once
+ * per object, not refused.
+ */
+export const LONG_STEP_SECONDS = 2;
+
+const warnedLongStep = new WeakSet();
+
+/** The warning for a step of `dt` s over LONG_STEP_SECONDS while `object` moves (`what`: the call), once per object. */
+export function warnLongStep(object, dt, what) {
+	if (!warnedLongStep.has(object)) {
+		warnedLongStep.add(object);
+		console.warn(`libspring: ${what}: a step of ${dt} s while moving (more than ${LONG_STEP_SECONDS} s). Times are seconds: `
+			+ 'requestAnimationFrame gives milliseconds, pass now / 1000. (Said once per object; after a page was hidden a long '
+			+ 'step is right.)');
+	}
 }
 
 const WASI_ERRNO_BADF = 8;
@@ -164,9 +230,20 @@ function started(instance, imports) {
 	const memory = w.memory;
 	imports.memory = memory;
 	w._initialize();
+	// Views of the whole memory for the per-frame calls, made again only after memory grew
+	// (memory.grow detaches the old ones).
+	let buffer = null;
+	let heapF32 = null;
 	const rt = {
 		w,
-		// Views are made per call: memory.grow detaches old ones.
+		heapF32() {
+			if (memory.buffer !== buffer) {
+				buffer = memory.buffer;
+				heapF32 = new Float32Array(buffer);
+			}
+			return heapF32;
+		},
+		// Other views are made per call.
 		f32: (ptr, count) => new Float32Array(memory.buffer, ptr, count),
 		f64: (ptr, count) => new Float64Array(memory.buffer, ptr, count),
 		i32: (ptr, count) => new Int32Array(memory.buffer, ptr, count),
@@ -202,6 +279,18 @@ function started(instance, imports) {
 	};
 	// Memory for the arguments and results of one call at a time (calls are synchronous).
 	rt.scratch = rt.alloc(SCRATCH_BYTES);
+	if (!closestName) {
+		closestName = (given, candidates) => {
+			const strings = [given, ...candidates].map((t) => rt.string(t)[0]);
+			const table = rt.alloc(4 * candidates.length);
+			try {
+				rt.u32(table, candidates.length).set(strings.slice(1));
+				return w.spring_closest_name(strings[0], table, candidates.length);
+			} finally {
+				[table, ...strings].forEach((ptr) => w.free(ptr));
+			}
+		};
+	}
 	return rt;
 }
 

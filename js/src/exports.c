@@ -56,6 +56,29 @@ int js_params_default(float *out)
 	return 0;
 }
 
+// A named preset (spring_params_from_preset); INVALID_ARGUMENT for a name that is none. The names
+// are spring_preset_name's, exported as they are.
+int js_params_from_preset(const char *name, float *out)
+{
+	spring_params p;
+	spring_result r = spring_params_from_preset(name, &p);
+	if (r == SPRING_OK) {
+		params_to(p, out);
+	}
+	return (int)r;
+}
+
+// The reduced-motion form of a spring (spring_params_reduced_motion), as the CLI's --reduced-motion.
+int js_params_reduced_motion(const float *p, float *out)
+{
+	spring_params q;
+	spring_result r = spring_params_reduced_motion(params_of(p), &q);
+	if (r == SPRING_OK) {
+		params_to(q, out);
+	}
+	return (int)r;
+}
+
 // The queries (spring.h), indexed in the order js/index.js lists them.
 float js_params_query(const float *p, int query)
 {

@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { shortest32 } from '../runtime.js';
+
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const build = resolve(root, process.env.BUILD ?? 'build');
 
@@ -24,6 +26,8 @@ export function cliJson(...args) {
 
 /** A float as the CLI prints it (%.9g round-trips a float): the float itself. */
 export const f = (text) => Math.fround(Number(text));
+/** The same float as the package's getters for people give it (0.7 for 0.699999988). */
+export const g = (text) => shortest32(f(text));
 
 /** spring_random_unit and random_range of the C tests (tests/shared/random.c), for the same draws. */
 export function randomUnit(state) {

@@ -8,7 +8,7 @@ import test from 'node:test';
 
 import { SpringError, SpringMotion, SpringParams, cssLinear, defaultParams, springParams, springProgress, version } from '../index.js';
 import wasmBase64 from '../libspring-wasm.js';
-import { HASH_INIT, cGolden, cli, cliJson, f, floatBytes, fnv1a, randomRange, root } from './helpers.js';
+import { HASH_INIT, cGolden, cli, cliJson, f, floatBytes, fnv1a, g, randomRange, root } from './helpers.js';
 
 // Each parameterisation as the package takes it and as the CLI's flags give it.
 const FORMS = [
@@ -43,22 +43,22 @@ test('springParams: every parameterisation gives the C library\'s spring and que
 		const p = springParams(spec);
 		const c = cliJson('params', ...flags);
 		assert.ok(p instanceof SpringParams);
-		assert.equal(p.stiffness, f(c.spring.stiffness), JSON.stringify(spec));
-		assert.equal(p.damping, f(c.spring.damping), JSON.stringify(spec));
-		assert.equal(p.mass, f(c.spring.mass), JSON.stringify(spec));
-		assert.equal(p.dampingRatio, f(c.damping_ratio));
-		assert.equal(p.frequency, f(c.frequency.hertz));
-		assert.equal(p.naturalFrequency, f(c.frequency.omega_rad_per_s));
-		assert.equal(p.duration, f(c.swiftui.duration));
+		assert.equal(p.stiffness, g(c.spring.stiffness), JSON.stringify(spec));
+		assert.equal(p.damping, g(c.spring.damping), JSON.stringify(spec));
+		assert.equal(p.mass, g(c.spring.mass), JSON.stringify(spec));
+		assert.equal(p.dampingRatio, g(c.damping_ratio));
+		assert.equal(p.frequency, g(c.frequency.hertz));
+		assert.equal(p.naturalFrequency, g(c.frequency.omega_rad_per_s));
+		assert.equal(p.duration, g(c.swiftui.duration));
 		// (the CLI prints a bounce within 1e-5 of 0 as 0)
-		assert.ok(Math.abs(p.bounce - f(c.swiftui.bounce)) < 1e-5 && (p.bounce === f(c.swiftui.bounce) || c.swiftui.bounce === 0));
-		assert.equal(p.visualDuration, f(c.motion.visual_duration));
-		assert.equal(p.overshoot, f(c.overshoot));
-		assert.equal(p.halfLife, f(c.half_life));
-		assert.deepEqual(p.origami, { tension: f(c.origami.tension), friction: f(c.origami.friction) });
+		assert.ok(Math.abs(p.bounce - g(c.swiftui.bounce)) < 1e-5 && (p.bounce === g(c.swiftui.bounce) || c.swiftui.bounce === 0));
+		assert.equal(p.visualDuration, g(c.motion.visual_duration));
+		assert.equal(p.overshoot, g(c.overshoot));
+		assert.equal(p.halfLife, g(c.half_life));
+		assert.deepEqual(p.origami, { tension: g(c.origami.tension), friction: g(c.origami.friction) });
 		const move = { distance: c.settling.distance, velocity: c.settling.initial_velocity, epsilon: c.settling.epsilon };
-		assert.equal(p.settleTime(move), f(c.settling.time_exact), JSON.stringify(spec));
-		assert.equal(p.settlingDuration(move), f(c.settling.duration_estimate));
+		assert.equal(p.settleTime(move), g(c.settling.time_exact), JSON.stringify(spec));
+		assert.equal(p.settlingDuration(move), g(c.settling.duration_estimate));
 		// the result converts back to itself, as a params object and as plain numbers
 		assert.equal(springParams(p), p);
 		assert.deepEqual(springParams(JSON.parse(JSON.stringify(p))), p);
@@ -68,7 +68,7 @@ test('springParams: every parameterisation gives the C library\'s spring and que
 	assert.equal(p.stiffness.toFixed(1), '157.9');
 	assert.equal(p.damping.toFixed(1), '17.6');
 	assert.equal(p.settleTime().toFixed(4), '0.8187');
-	assert.equal(defaultParams().dampingRatio, Math.fround(0.3));
+	assert.equal(defaultParams().dampingRatio, 0.3);
 });
 
 test('springParams: bad input throws the library\'s reason', () => {
@@ -303,7 +303,7 @@ test('Symbol.dispose frees an object as dispose() does (`using` in TypeScript 5.
 test('springParams({bounce}) alone keeps the default duration 0.5 s, as the CLI\'s --bounce does', () => {
 	const alone = springParams({ bounce: 0.3 });
 	const cli = cliJson('params', '--bounce', '0.3').spring;
-	assert.deepEqual([alone.stiffness, alone.damping, alone.mass], [f(cli.stiffness), f(cli.damping), f(cli.mass)]);
+	assert.deepEqual([alone.stiffness, alone.damping, alone.mass], [g(cli.stiffness), g(cli.damping), g(cli.mass)]);
 	assert.deepEqual(alone.toJSON(), springParams({ duration: 0.5, bounce: 0.3 }).toJSON());
 	// a bounce with anything else is not alone: the other key decides, or the spec is incomplete
 	assert.throws(() => springParams({ bounce: 0.3, epsilon: 0.01 }), /do not go together|incomplete|missing/);
@@ -335,4 +335,35 @@ test('other libraries\' spring objects, pasted as they are, give their springs (
 	assert.throws(() => springParams({ type: 'tween', duration: 0.3 }), /type "tween" is not a spring/);
 	assert.throws(() => springParams({ type: 'spring', stiffnes: 3 }), /did you mean "stiffness"/);
 	assert.throws(() => springParams({ mass: 1, tension: 170 }), SpringError);
+});
+
+test('getters for people give the shortest decimal of the library\'s float (0.7, not 0.699999988), the same float written back', () => {
+	const p = springParams({ duration: 0.5, bounce: 0.3 });
+	assert.equal(p.dampingRatio, 0.7);
+	assert.equal(p.bounce, 0.3);
+	assert.equal(p.mass, 1);
+	assert.equal(springParams({ frequency: 2, dampingRatio: 0.7 }).dampingRatio, 0.7);
+	assert.equal(springParams({ stiffness: 800, dampingRatio: 0.6 }).dampingRatio, 0.6);
+	assert.equal(springParams({ stiffness: 800, dampingRatio: 0.6 }).stiffness, 800);
+	for (const [spec, flags] of FORMS) {
+		const q = springParams(spec);
+		const c = cliJson('params', ...flags);
+		for (const [mine, theirs] of [[q.stiffness, c.spring.stiffness], [q.damping, c.spring.damping], [q.dampingRatio, c.damping_ratio],
+			[q.halfLife, c.half_life], [q.overshoot, c.overshoot]]) {
+			const float = f(theirs);
+			assert.equal(Math.fround(mine), float, 'the same float');
+			// the decimal of fewest significant digits that gives that float
+			let digits = 1;
+			while (Math.fround(Number(float.toPrecision(digits))) !== float) digits++;
+			assert.equal(mine, Number(float.toPrecision(digits)));
+		}
+		// written back to the library it is the same spring, bit for bit
+		const again = springParams(q.toJSON());
+		assert.deepEqual(floatBytes([again.stiffness, again.damping, again.mass]), floatBytes([q.stiffness, q.damping, q.mass]));
+	}
+	// a motion's params and timeToSettle too
+	const m = new SpringMotion({ value: 0, target: 1, params: { frequency: 2, dampingRatio: 0.7 } });
+	assert.equal(m.params.dampingRatio, 0.7);
+	assert.equal(Math.fround(m.timeToSettle()), m.timeToSettle() === 0 ? 0 : Math.fround(m.timeToSettle()));
+	m.dispose();
 });

@@ -79,3 +79,19 @@ test('the CommonJS converter refuses a module form it does not take, naming the 
 	assert.match(wrapped, /const \{ a, b: c, d \} = require\('\.\/a\.cjs'\);/);
 	assert.match(wrapped, /Object\.assign\(exports, \{ e: c, d \}\);/);
 });
+
+test('npm publish --dry-run is clean: no warning but the registry login it cannot check, no repository field', () => {
+	const js = resolve(root, 'js');
+	const pkg = JSON.parse(readFileSync(join(js, 'package.json'), 'utf8'));
+	// the project has no public repository address: none is given (npm would otherwise rewrite it)
+	assert.equal(pkg.repository, undefined);
+	for (const key of ['name', 'version', 'description', 'license', 'keywords', 'exports', 'types', 'files', 'engines']) {
+		assert.ok(pkg[key] !== undefined, `package.json has ${key}`);
+	}
+	const r = spawnSync('npm', ['publish', '--dry-run', '--offline', '--json'], { cwd: js, encoding: 'utf8' });
+	assert.equal(r.status, 0, r.stderr);
+	const warnings = r.stderr.split('\n').filter((line) => /^npm (warn|WARN|error|ERR)/.test(line))
+		.filter((line) => !/requires you to be logged in to .* \(dry-run\)$/.test(line));
+	assert.deepEqual(warnings, []);
+	assert.equal(JSON.parse(r.stdout).libspring.id, `libspring@${pkg.version}`);
+});

@@ -15,3 +15,10 @@ two.setTarget(5); // error TS2345
 new Chain2D({ segments: [{ length: 10, restangle: 1 }] }); // error TS2561
 springParams({ type: 'tween', duration: 0.3 }); // error TS2345
 springParams({ mass: 1, tension: 170 }); // error TS2345
+springParams({ preset: 'bouncey' }); // error TS2820
+springParams({ preset: 'bouncy', duration: 0.5 }); // error TS2345
+springParams({ duration: 0.5, reducedMotion: 1 }); // error TS2322
+new SpringMotion({ value: 0, onRest: 3 }); // error TS2769
+new SpringMotion({ value: 0, taget: 1 }); // error TS2769
+one.advance(0.016, two.state); // error TS2345
+const finished: Promise<number> = one.finished; // error TS2322

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Compiled (not run) by `tsc --noEmit` (make test-web): the declarations describe the API as the
 // tests and the README use it.
-import { Chain2D, SpringError, SpringMotion, TipChain, cssLinear, loadRig, quatFromAxisAngle, springParams } from '../index.js';
+import { Chain2D, LONG_STEP_SECONDS, SpringError, SpringMotion, TipChain, cssLinear, loadRig, presetNames, quatFromAxisAngle,
+	springParams } from '../index.js';
+import type { PresetName } from '../index.js';
 import type { Rig } from '../rig.js';
 
 const p = springParams({ duration: 0.5, bounce: 0.3 });
@@ -56,3 +58,21 @@ const pasted = [
 	springParams({ type: 'spring', duration: 0.8 }),
 ];
 export { pasted };
+
+// Presets and reduced motion; onRest, finished; out parameters for the per-frame calls.
+const named = [springParams({ preset: 'bouncy' }), springParams({ preset: 'expressive-default-spatial', reducedMotion: true }),
+	springParams({ duration: 0.5, bounce: 0.3, reducedMotion: true }), springParams({ preset: 'smooth' }).reducedMotion(),
+	springParams({ type: 'spring', visualDuration: 0.3, reducedMotion: true })];
+const firstPreset: PresetName = presetNames[0];
+const rests = new SpringMotion({ value: 0, target: 1, onRest: (m) => m.setTarget(0) });
+rests.onRest = null;
+const done: Promise<boolean> = rests.finished;
+const frame = rests.sample(0);
+const again: number = rests.sample(0.016, frame).value;
+const pair = new SpringMotion({ value: [0, 0] });
+const pairFrame = pair.advance(0.016);
+const pairAgain: number[] = pair.advance(0.016, pairFrame).value;
+const chainPose = chain.pose();
+const tipPose = tail.pose(tail.pose());
+const limit: number = LONG_STEP_SECONDS;
+export { named, firstPreset, done, again, pairAgain, chainPose, tipPose, limit };

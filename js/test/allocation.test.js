@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// No allocation per sampled frame: a motion's advance/sample and the chains' and rig's update and
+// pose, given the state or pose they returned before, refill it. Measured as the JavaScript heap's
+// growth over 200,000 frames in a Node with a new space large enough that no collection runs
+// meanwhile (--min-semi-space-size, --expose-gc): the smallest allocation V8 makes (a boxed number)
+// is 16 bytes, so a frame that allocates grows the heap by 16 bytes or more, on average.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import test from 'node:test';
+
+import { Chain2D, SpringMotion, TipChain, loadRig } from '../index.js';
+import { root } from './helpers.js';
+
+const FRAMES = 200000;
+const js = (file) => JSON.stringify(pathToFileURL(resolve(root, 'js', file)).href);
+
+// Bytes the heap grows per frame for each per-frame path, measured in a fresh Node.
+function bytesPerFrame(newObjects) {
+	const pass = newObjects ? '' : 'out'; // the red check: `true` measures the calls that make new objects
+	const program = `
+import { readFileSync } from 'node:fs';
+import { Chain2D, SpringMotion, TipChain, loadRig } from ${js('index.js')};
+const FRAMES = ${FRAMES};
+const result = {};
+function measure(name, frame) {
+	for (let i = 0; i < FRAMES; i++) frame(i); // warmed up: the compiler's own allocations are done
+	globalThis.gc();
+	const before = process.memoryUsage().heapUsed;
+	for (let i = FRAMES; i < 2 * FRAMES; i++) frame(i);
+	result[name] = (process.memoryUsage().heapUsed - before) / FRAMES;
+}
+const two = new SpringMotion({ value: [0, 0], target: [100, 50], params: { duration: 1e6 } });
+const twoState = two.state;
+measure('SpringMotion.advance (2 channels)', () => two.advance(1e-4, ${pass ? 'twoState' : 'undefined'}));
+const one = new SpringMotion({ value: 0, target: 100, params: { duration: 1e6 } });
+const oneState = one.state;
+measure('SpringMotion.sample (1 channel)', (i) => one.sample(i * 1e-4, ${pass ? 'oneState' : 'undefined'}));
+const chain = new Chain2D({ segments: [{ length: 10 }, { length: 10 }, { length: 10 }], gravity: [0, -100] });
+const root2 = { x: 0, y: 0, angle: 0 };
+const pose2 = chain.pose();
+measure('Chain2D.update, pose', (i) => { root2.x = i % 100; chain.update(root2, 1 / 60).pose(${pass ? 'pose2' : ''}); });
+const tip = new TipChain({ bones: [{ tip: [1, 0, 0] }, { position: [1, 0, 0], tip: [1, 0, 0] }] });
+const root3 = { position: [0, 0, 0], rotation: [0, 0, 0, 1] };
+const pose3 = tip.pose();
+measure('TipChain.update, pose', (i) => { root3.position[0] = i % 10; tip.update(root3, 1 / 60).pose(${pass ? 'pose3' : ''}); });
+const rig = await loadRig(readFileSync(${JSON.stringify(resolve(root, 'examples/rigs/character.json'))}, 'utf8'));
+rig.play(0);
+const world = rig.pose();
+const local = rig.localPose();
+measure('Rig.update, pose, localPose', () => { rig.update(1 / 60); rig.pose(${pass ? 'world' : ''}); rig.localPose(${pass ? 'local' : ''}); });
+console.log(JSON.stringify(result));
+`;
+	const work = mkdtempSync(join(tmpdir(), 'libspring-alloc-'));
+	try {
+		writeFileSync(join(work, 'frames.mjs'), program);
+		const out = execFileSync(process.execPath, ['--expose-gc', '--min-semi-space-size=128', '--max-semi-space-size=128',
+			join(work, 'frames.mjs')], { encoding: 'utf8' });
+		return JSON.parse(out.trim().split('\n').pop());
+	} finally {
+		rmSync(work, { recursive: true, force: true });
+	}
+}
+
+test('the per-frame calls given their last result allocate nothing (heap growth per frame under 8 bytes)', (t) => {
+	const measured = bytesPerFrame(false);
+	t.diagnostic(JSON.stringify(measured));
+	assert.equal(Object.keys(measured).length, 5);
+	for (const [path, bytes] of Object.entries(measured)) {
+		assert.ok(bytes < 8, `${path}: ${bytes} bytes a frame`);
+	}
+});
+
+test('the same measure sees the calls that make new objects (it would see an allocation)', (t) => {
+	const measured = bytesPerFrame(true);
+	t.diagnostic(JSON.stringify(measured));
+	for (const [path, bytes] of Object.entries(measured)) {
+		assert.ok(bytes >= 16, `${path}: ${bytes} bytes a frame`);
+	}
+});
+
+test('out: the state and pose objects are refilled, their arrays and joints the same objects', async () => {
+	const m = new SpringMotion({ value: [0, 0], target: [10, 5] });
+	const s = m.advance(0.01);
+	const { value, velocity } = s;
+	assert.equal(m.advance(0.01, s), s);
+	assert.equal(s.value, value);
+	assert.equal(s.velocity, velocity);
+	assert.deepEqual(m.state, s, 'the refilled state is the state');
+	assert.equal(m.sample(1, s), s);
+	assert.throws(() => m.advance(0.01, 3), /advance: out must be a state object/);
+	m.dispose();
+	const chain = new Chain2D({ segments: [{ length: 10 }, { length: 10 }] });
+	const p = chain.pose();
+	const joint = p.joints[1];
+	chain.update({ x: 3, y: 0, angle: 0.2 }, 1 / 60);
+	assert.equal(chain.pose(p), p);
+	assert.equal(p.joints[1], joint);
+	assert.deepEqual(p, chain.pose());
+	chain.dispose();
+	const tip = new TipChain({ bones: [{ tip: [1, 0, 0] }] });
+	const q = tip.pose();
+	const tipArray = q.tips[0];
+	tip.update({ position: [1, 0, 0] }, 1 / 60);
+	assert.equal(tip.pose(q), q);
+	assert.equal(q.tips[0], tipArray);
+	assert.deepEqual(q, tip.pose());
+	tip.dispose();
+	const { readFileSync } = await import('node:fs');
+	const rig = await loadRig(readFileSync(resolve(root, 'examples/rigs/character.json'), 'utf8'));
+	const w = rig.pose();
+	const bone = w[0];
+	rig.update(0.1);
+	assert.equal(rig.pose(w), w);
+	assert.equal(w[0], bone);
+	assert.deepEqual(w, rig.pose());
+	rig.dispose();
+});
