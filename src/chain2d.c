@@ -32,7 +32,9 @@
 // knots' displacements are capped at max_root_speed over their gaps, and u at
 // SPRING_LANE_SPEED_MAX. The acceleration in a step is (u - the last step's u) / step; it
 // telescopes, so the root's velocity the chain has felt never drifts from the root's. (The rig
-// steps its chains through the same path, one frame of one step per step.) Every segment's pivot takes the
+// steps its chains one step at a time, each step a knot of this path; its roots interpolated
+// linearly inside a rig frame make that the step-to-step velocity: 1.5% of a tail off at 24 fps
+// on a smooth run at inertia 1, where this path is 0.4%.) Every segment's pivot takes the
 // root's acceleration; the parents' simulated motion reaches a child through its target (their
 // angles, as without inertia), not through its pivot: in a one-way cascade (no reaction on the
 // parent) the parent's tip acceleration fed to the child diverges on long chains -- its
