@@ -10,10 +10,14 @@
 //     root-to-tip gradient);
 //  3. no joint bends past the bound the defaults document, and a joint bent past half a turn by an
 //     impulse swings back the way it came;
-//  4. 4,000 units from the origin the tail moves as at the origin.
+//  4. 4,000 units from the origin the tail moves as at the origin;
+//  5. a velocity step of the root (the dash's start and stop) reaches the tail as the same
+//     impulse at every frame rate.
 //
 // `test_chain2d_sway table` prints the measurements behind the defaults (CHANGELOG, issue 22),
-// `test_chain2d_sway far` the tail at 4e3, 4e4 and 4e5 units from the origin.
+// `test_chain2d_sway far` the tail at 4e3, 4e4 and 4e5 units from the origin, `impulse` the tail
+// shortly after the dash's start and stop at each rate, `peaks [inertia]` the tip's peaks after
+// the stop.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -111,6 +115,7 @@ typedef struct record {
 	double energy_worst;          // the largest such growth, relative to the energy
 	int peak_growths;             // tip peaks after the largest that grew
 	double peak_worst;            // their largest ratio
+	double later_peak;            // the largest peak after the largest, relative to it
 } record;
 
 // The chain's mechanical energy (per unit moment of inertia): per segment 1/2 w2 D^2 +
@@ -232,6 +237,7 @@ static int run(motion m, double fps, const setup *u, record *out)
 		}
 	}
 	for (int k = largest_at + 1; largest_at >= 0 && k < peak_count; k++) {
+		out->later_peak = fmax(out->later_peak, peaks[k] / largest);
 		if (peaks[k] > peaks[k - 1] * (1.0 + 1e-6)) {
 			out->peak_growths++;
 			out->peak_worst = fmax(out->peak_worst, peaks[k] / peaks[k - 1]);
@@ -508,6 +514,22 @@ int main(int argc, char **argv)
 				       ref.max_deflection * 180.0 / SPRING_PI, ref.energy_growths, ref.energy_worst, ref.peak_growths,
 				       ref.peak_worst);
 			}
+		}
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "peaks") == 0) {
+		// `peaks [inertia]`: after the stop, the tip's peaks from the largest on (0: the default inertia).
+		const setup defaults = {.inertia = argc > 2 ? (float)atof(argv[2]) : 0.0f};
+		for (int m = 0; m < 3; m++) {
+			printf("%s, inertia %g (0: default): peak growths after the largest (their largest ratio), the largest later peak "
+			       "over the largest, at",
+			       motion_name[m], (double)defaults.inertia);
+			for (int f = 0; f < RATE_COUNT; f++) {
+				record r;
+				(void)run((motion)m, rates[f], &defaults, &r);
+				printf(" %g: %d (%.2f) %.2f;", rates[f], r.peak_growths, r.peak_worst, r.later_peak);
+			}
+			printf("\n");
 		}
 		return 0;
 	}
