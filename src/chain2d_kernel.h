@@ -227,9 +227,10 @@ static inline K_ATTR void K(fit)(const T *r, const TL *d, TL *coef)
 		a3[k] = (a2[k] - b2[k]) * r[5];
 		coef[k] = a1;
 	}
-	// Scaled by the largest component first, so no square overflows or underflows.
+	// Scaled by the largest component first, so no square overflows or underflows (and no
+	// reciprocal of a denormal overflows: second differences below 1e-30 units/s^2 count as 0).
 	T s = MAXV(MAXV(FABS(a2[0]), FABS(a2[1])), MAXV(FABS(b2[0]), FABS(b2[1])));
-	TM some = GT(s, 0.0f);
+	TM some = GT(s, 1e-30f);
 	T inv = SPLAT(1.0f) / SEL(some, s, SPLAT(1.0f));
 	T ax = a2[0] * inv, ay = a2[1] * inv, bx = b2[0] * inv, by = b2[1] * inv;
 	T w = (ax * bx + ay * by) / SEL(some, MAXV(ax * ax + ay * ay, bx * bx + by * by), SPLAT(1.0f));
