@@ -19,16 +19,22 @@
 // lags). The pivot of segment 0 is the root. Its velocity is not the slope of the root path
 // interpolated linearly inside the frame: that path's velocity is constant within a frame and
 // jumps at frame boundaries, so a frame's whole change of velocity would arrive as one impulse,
-// an error that grows with the square of the frame time (1.5% of a tail's length at 24 fps). The
-// pivot's velocity u(t) is instead a continuous path through the root's mean velocity over each
-// frame, taken at the frame's middle (where it is the true velocity to second order): from the
-// velocity it had at the frame's start it moves linearly to the frame's mean by mid-frame, then
-// continues with the slope between the last frame's mean and this one's, until the next frame
-// corrects it. Frames shorter than a step join the next (the mean is taken over at least one
-// step, so float noise in the root is never divided by a tiny time). The means are capped at
-// max_root_speed, and so is u. The acceleration in a step is (u - the last step's u) / step; it
-// telescopes, so the root's velocity the chain has felt never drifts from the root's. (The rig,
-// which interpolates its own roots per step, feeds the step-to-step velocity.) Every segment's pivot takes the
+// an error that grows with the square of the frame time (1.5% of a tail's length at 24 fps on a
+// smooth run). The pivot's path u(t) instead goes through the root's positions at the ends of
+// frames (its knots) as the cubic through the last four, whose orders above the first are
+// weighted by how alike its last two second differences are (chain2d_kernel.h, K(fit)): on a
+// smooth motion the weight is about 1 and the path is second-order accurate; a velocity step at
+// a knot (a dash's start, a dead stop) makes one of them 0, the path the straight line between
+// the two newest knots on either side of it, so the step reaches the chain as the same impulse in
+// the one step that crosses the knot, at any frame rate (the plain cubic spread it over three
+// frames, a different time at each rate). Frames shorter than a step join the next (the mean is
+// taken over at least one step, so float noise in the root is never divided by a tiny time). The
+// knots' displacements are capped at max_root_speed over their gaps, and u at
+// SPRING_LANE_SPEED_MAX. The acceleration in a step is (u - the last step's u) / step; it
+// telescopes, so the root's velocity the chain has felt never drifts from the root's. (The rig
+// steps its chains one step at a time, each step a knot of this path; its roots interpolated
+// linearly inside a rig frame make that the step-to-step velocity: 1.5% of a tail off at 24 fps
+// on a smooth run at inertia 1, where this path is 0.4%.) Every segment's pivot takes the
 // root's acceleration; the parents' simulated motion reaches a child through its target (their
 // angles, as without inertia), not through its pivot: in a one-way cascade (no reaction on the
 // parent) the parent's tip acceleration fed to the child diverges on long chains -- its
@@ -1366,7 +1372,7 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, -1, "fx",
 		                "or another value derived from the settings does not match them");
 	}
-	// The pivot's path: its knots, their reciprocals and the cubic through them.
+	// The pivot's path: its knots, their reciprocals and the weighted cubic through them.
 	const spring_chain2d_timeline *t = &h.time;
 	bool timeline_ok = t->count >= 1 && t->count <= 4 && t->elapsed >= 0.0 && t->elapsed < (double)h.clock.step &&
 	                   t->pivot_time - t->pivot_time == 0.0;

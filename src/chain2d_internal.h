@@ -48,7 +48,8 @@ struct spring_chain2d {
 	spring_vec2 root_velocity; // units/s, the pivot's velocity u at the last step (capped)
 	// The pivot's path, relative to its newest knot: the root's displacements between the last
 	// knots (newest first, x y pairs; each capped at max_root_speed over its gap), the Newton
-	// coefficients of the cubic through them (orders 1, 2, 3), the path's position at the last
+	// coefficients of the cubic through them (orders 1, 2, 3; 2 and 3 weighted, chain2d_kernel.h
+	// K(fit)), the path's position at the last
 	// step, and the root's (uncapped) position at the newest knot.
 	float path_d[6];
 	float path_coef[6];

@@ -209,14 +209,37 @@ typedef struct K(basis) {
 
 /// The Newton coefficients of the pivot's path through the displacements d (x y pairs, newest
 /// first); a reciprocal of 0 (a knot the path does not have yet) drops the orders that need it.
+/// The orders above the first (the line between the two newest knots) are weighted by w in
+/// [0, 1], how alike the path's last two second differences are (r, their dot product over the
+/// larger's square, at least 0; w = r (2 - r), flat at r = 1): about 1 on a smooth motion,
+/// where the cubic is second-order accurate (a run and bob at 24 fps: 0.37% of the tail off a
+/// 1 kHz run, 0.13% unweighted, 1.45% with the line alone), and 0
+/// when either is 0 -- a velocity step at a knot (a dash's start, a dead stop) leaves the line
+/// on one side of it, so the step reaches the chain in the one step that crosses that knot at any
+/// frame rate, not spread over the cubic's three gaps. With fewer than four knots w is 0.
 static inline K_ATTR void K(fit)(const T *r, const TL *d, TL *coef)
 {
+	T a2[2], b2[2], a3[2];
 	for (int k = 0; k < 2; k++) {
 		T a1 = d[k] * r[0], b1 = d[2 + k] * r[1], c1 = d[4 + k] * r[2];
-		T a2 = (a1 - b1) * r[3], b2 = (b1 - c1) * r[4];
+		a2[k] = (a1 - b1) * r[3];
+		b2[k] = (b1 - c1) * r[4];
+		a3[k] = (a2[k] - b2[k]) * r[5];
 		coef[k] = a1;
-		coef[2 + k] = a2;
-		coef[4 + k] = (a2 - b2) * r[5];
+	}
+	// Scaled by the largest component first, so no square overflows or underflows (and no
+	// reciprocal of a denormal overflows: second differences below 1e-30 units/s^2 count as 0).
+	T s = MAXV(MAXV(FABS(a2[0]), FABS(a2[1])), MAXV(FABS(b2[0]), FABS(b2[1])));
+	TM some = GT(s, 1e-30f);
+	T inv = SPLAT(1.0f) / SEL(some, s, SPLAT(1.0f));
+	T ax = a2[0] * inv, ay = a2[1] * inv, bx = b2[0] * inv, by = b2[1] * inv;
+	T w = (ax * bx + ay * by) / SEL(some, MAXV(ax * ax + ay * ay, bx * bx + by * by), SPLAT(1.0f));
+	w = SEL(GT(w, 0.0f), w, SPLAT(0.0f));
+	w = SEL(GT(w, 1.0f), SPLAT(1.0f), w);
+	w = w * (SPLAT(2.0f) - w);
+	for (int k = 0; k < 2; k++) {
+		coef[2 + k] = a2[k] * w;
+		coef[4 + k] = a3[k] * w;
 	}
 }
 

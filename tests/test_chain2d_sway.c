@@ -10,10 +10,14 @@
 //     root-to-tip gradient);
 //  3. no joint bends past the bound the defaults document, and a joint bent past half a turn by an
 //     impulse swings back the way it came;
-//  4. 4,000 units from the origin the tail moves as at the origin.
+//  4. 4,000 units from the origin the tail moves as at the origin;
+//  5. a velocity step of the root (the dash's start and stop) reaches the tail as the same
+//     impulse at every frame rate.
 //
 // `test_chain2d_sway table` prints the measurements behind the defaults (CHANGELOG, issue 22),
-// `test_chain2d_sway far` the tail at 4e3, 4e4 and 4e5 units from the origin.
+// `test_chain2d_sway far` the tail at 4e3, 4e4 and 4e5 units from the origin, `impulse` the tail
+// shortly after the dash's start and stop at each rate, `peaks [inertia]` the tip's peaks after
+// the stop.
 #include "spring/chain.h"
 
 #include "chain2d_internal.h"
@@ -105,11 +109,13 @@ static spring_chain2d_desc desc_of(const setup *u, spring_chain2d_segment *s, mo
 // What a run records.
 typedef struct record {
 	spring_vec2 tip[CHECKPOINTS]; // relative to the scene's origin
+	double omega[CHECKPOINTS];    // rad/s: the tip segment's angular velocity
 	double max_deflection;        // rad: the largest |deflection| of any joint, unwrapped frame to frame
 	int energy_growths;           // after the stop, steps whose energy grew beyond float noise
 	double energy_worst;          // the largest such growth, relative to the energy
 	int peak_growths;             // tip peaks after the largest that grew
 	double peak_worst;            // their largest ratio
+	double later_peak;            // the largest peak after the largest, relative to it
 } record;
 
 // The chain's mechanical energy (per unit moment of inertia): per segment 1/2 w2 D^2 +
@@ -128,6 +134,14 @@ static double energy(const spring_chain2d *c, const double *deflection, const sp
 		parent_v = (double)s.v;
 	}
 	return e;
+}
+
+// The checkpoints' times: every 0.5 s unless a test sets its own (at most CHECKPOINTS).
+static const double *check_times;
+
+static double checkpoint_time(int k)
+{
+	return check_times ? check_times[k] : 0.5 * (k + 1);
 }
 
 // Runs motion m at `fps` (0: a jittery clock of 4 to 45 ms frames) for 6 s; every frame's end
@@ -151,13 +165,16 @@ static int run(motion m, double fps, const setup *u, record *out)
 	spring_vec2 stopped_tip = rest_tip;
 	bool have_stopped_tip = false;
 	while (checkpoint < CHECKPOINTS) {
-		double next = 0.5 * (checkpoint + 1), end;
+		double next = checkpoint_time(checkpoint), end;
 		if (fps > 0.0) {
 			frame++;
 			end = (double)frame / fps;
 		} else {
 			seed = seed * 1664525u + 1013904223u;
 			end = t + 0.004 + 0.041 * (double)(seed >> 8) / 16777216.0;
+		}
+		if (end > next + 1e-9 && fps > 0.0) {
+			frame--; // cut at the checkpoint; the frame after ends where this one would have
 		}
 		if (end > next - 1e-9) {
 			end = next;
@@ -213,10 +230,14 @@ static int run(motion m, double fps, const setup *u, record *out)
 			last_tip = dist;
 		}
 		if (t == next) {
+			spring_state st;
+			(void)spring_chain2d_get_state(c, N - 1, &st);
+			out->omega[checkpoint] = (double)st.v;
 			out->tip[checkpoint++] = tip;
 		}
 	}
 	for (int k = largest_at + 1; largest_at >= 0 && k < peak_count; k++) {
+		out->later_peak = fmax(out->later_peak, peaks[k] / largest);
 		if (peaks[k] > peaks[k - 1] * (1.0 + 1e-6)) {
 			out->peak_growths++;
 			out->peak_worst = fmax(out->peak_worst, peaks[k] / peaks[k - 1]);
@@ -389,8 +410,78 @@ static int test_far_from_the_origin(void)
 	return 0;
 }
 
+// Shortly after the dash's start (0.5 s) and its dead stop (2 s).
+static const double impulse_times[CHECKPOINTS] = {0.55, 0.6, 0.7, 0.8, 1.0, 1.25, 2.05, 2.1, 2.2, 2.3, 2.5, 2.75};
+
+// The worst difference of the tip segment's angular velocity between two runs, rad/s.
+static double worst_omega(const record *a, const record *b)
+{
+	double worst = 0.0;
+	for (int k = 0; k < CHECKPOINTS; k++) {
+		worst = fmax(worst, fabs(a->omega[k] - b->omega[k]));
+	}
+	return worst;
+}
+
+// A velocity step of the root reaches the chain as the same impulse at every frame rate: the
+// dash's start from rest and its dead stop fall on frame ends at 24, 30, 60, 144, 240 and 1000 fps,
+// and shortly after each (50 ms to 750 ms) the tip is within 0.01% of the chain and its segment's
+// angular velocity within 0.01 rad/s of the 8 kHz run, at the defaults and at inertia 1 (a cubic
+// through the last four knots spread each step over three frames: 0.64% off at 24 fps at the
+// defaults, 74% at inertia 1). The other side: on the jittery clock the steps fall inside frames,
+// whose mean velocity spreads them over a frame, and the measure sees it.
+static int test_velocity_step_is_the_same_impulse_at_every_rate(void)
+{
+	check_times = impulse_times;
+	const setup setups[] = {{.inertia = 0.0f}, {.inertia = 1.0f}};
+	for (int k = 0; k < 2; k++) {
+		record ref, r;
+		ENSURE(run(MOTION_DASH, REF_FPS, &setups[k], &ref) == 0);
+		double worst = 0.0;
+		for (int f = 0; f < RATE_COUNT && rates[f] > 0.0; f++) {
+			if (rates[f] > 1000.0) {
+				continue;
+			}
+			ENSURE(run(MOTION_DASH, rates[f], &setups[k], &r) == 0);
+			ENSURE_MSG(worst_percent(&r, &ref) <= 0.01 && worst_omega(&r, &ref) <= 0.01,
+			           "inertia %g at %g fps: tip %.3f%% of the chain, %.3f rad/s from the 8 kHz run", (double)setups[k].inertia,
+			           rates[f], worst_percent(&r, &ref), worst_omega(&r, &ref));
+			worst = fmax(worst, worst_percent(&r, &ref));
+		}
+		ENSURE(run(MOTION_DASH, 0.0, &setups[k], &r) == 0);
+		printf("  inertia %s: worst %.4f%% of the chain at 24-1000 fps; jittery clock %.3f%%, %.3f rad/s\n", k ? "1" : "default",
+		       worst, worst_percent(&r, &ref), worst_omega(&r, &ref));
+		ENSURE(worst_percent(&r, &ref) > 0.05);
+	}
+	check_times = NULL;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "impulse") == 0) {
+		check_times = impulse_times;
+		const setup steps[] = {{.inertia = 0.0f}, {.inertia = 1.0f}};
+		for (int k = 0; k < 2; k++) {
+			record ref, r;
+			(void)run(MOTION_DASH, REF_FPS, &steps[k], &ref);
+			printf("inertia %s: tip %% / tip omega rad/s from 8 kHz after the start and stop; at 24 30 60 144 240 1000 jitter\n",
+			       k ? "1" : "default");
+			for (int f = 0; f < RATE_COUNT; f++) {
+				if (rates[f] > 1000.0) {
+					continue;
+				}
+				(void)run(MOTION_DASH, rates[f], &steps[k], &r);
+				printf("  %6g: %.3f%% %.3f (ref peak omega", rates[f], worst_percent(&r, &ref), worst_omega(&r, &ref));
+				double most = 0.0;
+				for (int c = 0; c < CHECKPOINTS; c++) {
+					most = fmax(most, fabs(ref.omega[c]));
+				}
+				printf(" %.3f)\n", most);
+			}
+		}
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "table") == 0) {
 		setup setups[9];
 		char names[9][32];
@@ -426,6 +517,22 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "peaks") == 0) {
+		// `peaks [inertia]`: after the stop, the tip's peaks from the largest on (0: the default inertia).
+		const setup defaults = {.inertia = argc > 2 ? (float)atof(argv[2]) : 0.0f};
+		for (int m = 0; m < 3; m++) {
+			printf("%s, inertia %g (0: default): peak growths after the largest (their largest ratio), the largest later peak "
+			       "over the largest, at",
+			       motion_name[m], (double)defaults.inertia);
+			for (int f = 0; f < RATE_COUNT; f++) {
+				record r;
+				(void)run((motion)m, rates[f], &defaults, &r);
+				printf(" %g: %d (%.2f) %.2f;", rates[f], r.peak_growths, r.peak_worst, r.later_peak);
+			}
+			printf("\n");
+		}
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "far") == 0) {
 		const double offsets[] = {4e3, 4e4, 4e5};
 		for (int m = 0; m < 3; m++) {
@@ -448,5 +555,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_bent_past_half_a_turn_swings_back);
 	RUN_TEST(test_tip_peaks_never_grow_after_the_stop);
 	RUN_TEST(test_far_from_the_origin);
+	RUN_TEST(test_velocity_step_is_the_same_impulse_at_every_rate);
 	return TEST_SUMMARY();
 }

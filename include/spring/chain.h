@@ -115,7 +115,10 @@ SPRING_API void spring_chain2d_destroy(spring_chain2d *chain);
 /// interpolated from the previous frame's across the sub-steps (position linearly, angle along
 /// the shortest arc). The acceleration the segments feel (inertia) comes from a smooth path
 /// through the last four frames' root positions, so it does not arrive as one jolt per frame and
-/// 24 fps moves the chain like 240 fps. The segments step in float (the arithmetic a group runs
+/// 24 fps moves the chain like 240 fps; where the root's velocity changes at once at a frame's end
+/// (a dash's start, a dead stop) the path is straight on either side, and the change reaches the
+/// chain as the same impulse, in the one step that crosses that frame's end, at any frame rate.
+/// The segments step in float (the arithmetic a group runs
 /// on 4, 8 or 16 chains at once, the same bits on every platform); every input is checked before
 /// anything changes and a step cannot fail: the forces and the pivot's acceleration a segment
 /// feels are bounded at 1e15 units/s^2 and the error it steps on at 1e6 rad, far beyond any
