@@ -4,6 +4,9 @@
 #   make test   builds the test configurations (gcc and clang, ASan+UBSan, -Werror) and runs every
 #               test, then runs the core tests as wasm32 under Node (determinism goldens must match),
 #               and checks that the sources follow .clang-format (`make format` reformats them),
+#               and cross-builds the library and its C tests for aarch64 and runs them under qemu-user
+#               (make test-aarch64, scripts/test-aarch64.sh: the same goldens, bit for bit),
+#               and runs the whole suite again in the release build (-O3, LTO: make test-release),
 #               and runs each libFuzzer target on 15,000 inputs from a fixed seed and replays its past crashes (fuzz/README.md);
 #               rig files loaded from four threads run under ThreadSanitizer (scripts/test-threads.sh),
 #               and the npm package (js/, built by `make web`) is tested under Node (make test-web)
@@ -22,7 +25,7 @@ BUILD ?= build
 PREFIX ?= /usr/local
 CMAKE_TEST_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DSPRING_WERROR=ON -DSPRING_SANITIZE=ON
 
-.PHONY: docs install soak all demo cli web test-deps test-fresh test-web test-web-page test test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
+.PHONY: docs install soak all demo cli web test-deps test-fresh test-web test-web-page test test-gcc test-clang test-wasm test-aarch64 test-threads test-release test-format test-fuzz fuzz format release bench deps deps-test clean
 
 all: release
 
@@ -94,12 +97,15 @@ test-wasm: deps-test
 test-threads: deps-test
 	scripts/test-threads.sh
 
-# The determinism goldens again in the optimised build users ship (-O3, no sanitizers).
-GOLDEN_TESTS = test_detmath test_step test_chain test_chain_group test_chain2d test_rig test_motion
-test-release: release
-	@passed=0; failed=0; for t in $(GOLDEN_TESTS); do echo "== release $$t"; \
-		if $(BUILD)/release/tests/$$t determinism; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; done; \
-		echo "release goldens: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
+# The library and its C tests cross-built for 64-bit ARM Linux (release configuration) and run
+# under qemu-user: the determinism goldens are the x86-64 ones (scripts/test-aarch64.sh).
+test-aarch64: deps-test
+	JOBS=$(JOBS) BUILD=$(BUILD) scripts/test-aarch64.sh
+
+# The whole CTest suite again in the optimised build users ship (-O3, LTO, no sanitizers): the
+# determinism goldens and the tests that force each instruction set's kernels and compare bits.
+test-release: deps-test release
+	ctest --test-dir $(BUILD)/release --output-on-failure -j $(JOBS)
 
 # The layout of every tracked C/C++ source (clang-format 14, as Debian 12 ships it), and the
 # licence line at the top of every source, header, script and CMake file (scripts/check-spdx.sh).
@@ -141,7 +147,7 @@ test-deps: deps-test
 test-fresh:
 	scripts/test-fresh.sh
 
-test: test-deps test-gcc test-clang test-wasm test-threads test-release test-format test-fuzz test-web test-web-page
+test: test-deps test-gcc test-clang test-wasm test-aarch64 test-threads test-release test-format test-fuzz test-web test-web-page
 
 clean:
 	rm -rf $(BUILD)

@@ -4,7 +4,8 @@
 # otherwise). Usage: scripts/ensure-deps.sh WHAT, where WHAT is
 #   build     the release build: cmake, make, a C compiler that links, cJSON
 #   test      the test suite (make test): build's, plus g++, clang with its sanitizer, fuzzer and
-#             wasm32 runtimes, clang-format 14, shellcheck, xmllint, Node.js
+#             wasm32 runtimes, clang-format 14, shellcheck, xmllint, Node.js, and the aarch64
+#             cross compiler with its C library and qemu-user (make test-aarch64)
 #   docs      doxygen
 #   web       the npm package and the playground page (clang for wasm32, Node.js and npm, binaryen)
 #   web-page  the playground's browser tests (Debian's chromium, npm's playwright-core)
@@ -29,7 +30,8 @@ case "$what" in
 		# Every name below, for make test-fresh's check that each exists (apt-cache show).
 		printf '%s\n' cmake make gcc libc6-dev libcjson-dev g++ pkg-config clang libxml2-utils \
 			clang-format-14 shellcheck nodejs npm wasi-libc lld "libclang-rt-$clang_default-dev-wasm32" \
-			libclang-rt-dev binaryen chromium doxygen mmdebstrap | sort -u
+			libclang-rt-dev binaryen chromium doxygen mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+			qemu-user | sort -u
 		exit 0 ;;
 	*) echo "ensure-deps: unknown target '$what' (build, test, docs, web, web-page, fresh or packages)" >&2; exit 2 ;;
 esac
@@ -80,6 +82,11 @@ if [ "$what" = test ]; then
 	need clang-format-14 clang-format-14
 	# The set-up scripts pass shellcheck (scripts/test-deps.sh).
 	need shellcheck shellcheck
+	# make test-aarch64: the library and tests cross-built for 64-bit ARM and run under qemu-user.
+	# The cross gcc comes without recommends, so without its C library (crt files, headers).
+	need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+	if ! have aarch64-linux-gnu-gcc || ! links aarch64-linux-gnu-gcc; then missing+=(libc6-dev-arm64-cross); fi
+	need qemu-aarch64 qemu-user
 fi
 
 # make web: the npm package (js/) is built for wasm32 by clang and packed and tested with npm.

@@ -88,7 +88,8 @@ build=(cmake make gcc libc6-dev libcjson-dev)
 wasm=(clang nodejs wasi-libc lld libclang-rt-14-dev-wasm32)
 check build 0 "${build[@]}"
 check build 1000 "${build[@]}"
-check test 0 "${build[@]}" "${wasm[@]}" g++ pkg-config libxml2-utils clang-format-14 shellcheck libclang-rt-dev
+aarch64=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+check test 0 "${build[@]}" "${wasm[@]}" "${aarch64[@]}" g++ pkg-config libxml2-utils clang-format-14 shellcheck libclang-rt-dev
 check docs 0 doxygen
 check web 0 "${wasm[@]}" npm binaryen
 check web-page 0 chromium npm
@@ -109,6 +110,24 @@ env -i PATH="$dir/bin" HOME="$dir" SPRING_DEPS_SYSROOT="$dir/sysroot" bash "$dir
 [ "$(cat "$dir/apt.log" 2>/dev/null)" = libc6-dev ] ||
 	fail "ensure-deps build with a gcc that cannot link asked for '$(tr '\n' ' ' <"$dir/apt.log" 2>/dev/null)', not libc6-dev"
 echo "test-deps: a gcc that cannot link: $(tr '\n' ' ' <"$dir/apt.log" 2>/dev/null)"
+
+# The aarch64 cross gcc installed without its C library (no recommends) asks for
+# libc6-dev-arm64-cross alone; with everything else of the test target in place.
+dir=$tmp/noarmlibc
+make_system "$dir" 0
+printf '#!/bin/bash\necho "ld: cannot find crt1.o: No such file or directory" >&2\nexit 1\n' >"$dir/bin/aarch64-linux-gnu-gcc"
+# (the compilers read the program piped to them, "-": the writer must not meet a closed pipe)
+for c in cmake make gcc g++ pkg-config clang clang++ xmllint clang-format-14 shellcheck qemu-aarch64 node; do
+	# shellcheck disable=SC2016 # ($a expands when the stub runs)
+	printf '#!/bin/bash\nfor a; do [ "$a" = - ] && exec %s >/dev/null; done\nexit 0\n' "$(command -v cat)" >"$dir/bin/$c"
+done
+chmod +x "$dir/bin/"*
+mkdir -p "$dir/sysroot/usr/include/cjson" && : >"$dir/sysroot/usr/include/cjson/cJSON.h"
+env -i PATH="$dir/bin" HOME="$dir" SPRING_DEPS_SYSROOT="$dir/sysroot" bash "$dir/repo/scripts/ensure-deps.sh" test >/dev/null 2>&1 ||
+	fail "ensure-deps test with an aarch64 gcc that cannot link exited non-zero"
+[ "$(cat "$dir/apt.log" 2>/dev/null)" = libc6-dev-arm64-cross ] ||
+	fail "ensure-deps test with an aarch64 gcc that cannot link asked for '$(tr '\n' ' ' <"$dir/apt.log" 2>/dev/null)', not libc6-dev-arm64-cross"
+echo "test-deps: an aarch64 gcc that cannot link: $(tr '\n' ' ' <"$dir/apt.log" 2>/dev/null)"
 
 echo "== test-deps: the pinned npm packages run on Debian 12's Node.js"
 node - "$repo" <<'EOF' || failures=$((failures + 1))

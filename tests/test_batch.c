@@ -89,6 +89,9 @@ static void find_paths(void)
 			if (!printed) {
 				printf("    path %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
 			}
+		} else if (!printed) {
+			printf("    path %s: not built for or not run by this machine, skipped\n",
+			       spring_internal_batch_path_name((spring_internal_batch_path)p));
 		}
 	}
 	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
@@ -720,6 +723,15 @@ static int test_force_path_hook(void)
 #endif
 #if defined(__wasm_simd128__)
 	ENSURE(chosen == SPRING_INTERNAL_BATCH_SIMD128);
+#endif
+#if defined(__aarch64__)
+	// 64-bit ARM (make test-aarch64): the x86 and wasm kernels are not built in; forcing them is
+	// refused and the tests that force each kernel skip them.
+	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SSE2));
+	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AVX2));
+	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AVX512));
+	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SIMD128));
+	ENSURE(spring_internal_batch_current_path() == chosen);
 #endif
 	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 	return 0;

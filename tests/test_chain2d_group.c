@@ -221,6 +221,8 @@ static int on_every_kernel(int (*run)(void))
 	int tried = 0;
 	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
 		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+			printf("  kernel %s: not built for or not run by this machine, skipped\n",
+			       spring_internal_batch_path_name((spring_internal_batch_path)p));
 			continue;
 		}
 		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));

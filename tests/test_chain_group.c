@@ -198,6 +198,9 @@ static int on_every_path(int (*run)(spring_internal_batch_path, int), int count)
 			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
 			ENSURE(run((spring_internal_batch_path)p, count) == 0);
 			ran++;
+		} else {
+			printf("    %s: not built for or not run by this machine, skipped\n",
+			       spring_internal_batch_path_name((spring_internal_batch_path)p));
 		}
 	}
 	ENSURE(ran >= 1);

@@ -152,13 +152,22 @@ static void run_free(run_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-// Runs the CLI with `args` (NULL-terminated, expanded) in directory `cwd`.
+// Runs the CLI with `args` (NULL-terminated, expanded) in directory `cwd`. A cross-built CLI runs
+// under the command in SPRING_TEST_EMULATOR (words separated by spaces, at most 8, e.g.
+// "qemu-aarch64 -L /usr/aarch64-linux-gnu"; scripts/test-aarch64.sh sets it).
 static int run_cli(const char *cwd, const char *const *args, run_result *r)
 {
 	memset(r, 0, sizeof *r);
 	char *argv[64];
 	int n = 0;
+	static char emulator[512];
+	const char *words = getenv("SPRING_TEST_EMULATOR");
+	snprintf(emulator, sizeof emulator, "%s", words ? words : "");
+	for (char *w = strtok(emulator, " "); w && n < 8; w = strtok(NULL, " ")) {
+		argv[n++] = w;
+	}
 	argv[n++] = (char *)SPRING_CLI_PATH;
+	const int first = n;
 	for (int i = 0; args[i] && n < 62; i++) {
 		argv[n++] = expand(args[i]);
 	}
@@ -188,7 +197,7 @@ static int run_cli(const char *cwd, const char *const *args, run_result *r)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	for (int i = 1; i < n; i++) {
+	for (int i = first; i < n; i++) {
 		free(argv[i]);
 	}
 	if (pid < 0) {

@@ -17,6 +17,8 @@ static const char *test_filter;
 // has used TEST_SECONDS_EACH seconds of processor time, instead of hanging until CTest's timeout.
 // Processor time, not wall time: on a machine busy with other work a test gets slower by the
 // clock but uses the same processor time, so a busy machine cannot fail it (tests/test_watchdog.c).
+// Under an emulator (qemu-user, scripts/test-aarch64.sh) the same work takes several times the
+// processor time: SPRING_TEST_CPU_SCALE=N (a whole number from 1 to 1000) multiplies the limit.
 // POSIX only: the wasm build runs without the watchdog.
 #ifndef TEST_SECONDS_EACH
 #define TEST_SECONDS_EACH 120
@@ -45,7 +47,23 @@ static void test_alarm(long seconds)
 	t.it_value.tv_sec = seconds;
 	(void)setitimer(ITIMER_PROF, &t, NULL);
 }
-#define TEST_WATCH(name) (test_running = (name), signal(SIGPROF, test_watchdog), test_alarm(TEST_SECONDS_EACH))
+// TEST_SECONDS_EACH times SPRING_TEST_CPU_SCALE (1 when unset; anything else is refused loudly,
+// so that a typo cannot leave the limit other than asked).
+static long test_seconds_each(void)
+{
+	const char *text = getenv("SPRING_TEST_CPU_SCALE");
+	if (!text || !*text) {
+		return TEST_SECONDS_EACH;
+	}
+	char *end = NULL;
+	long scale = strtol(text, &end, 10);
+	if (*end != '\0' || scale < 1 || scale > 1000) {
+		fprintf(stderr, "SPRING_TEST_CPU_SCALE must be a whole number from 1 to 1000, not \"%s\"\n", text);
+		exit(2);
+	}
+	return TEST_SECONDS_EACH * scale;
+}
+#define TEST_WATCH(name) (test_running = (name), signal(SIGPROF, test_watchdog), test_alarm(test_seconds_each()))
 #define TEST_UNWATCH() test_alarm(0)
 #else
 #define TEST_WATCH(name) ((void)(name))

@@ -28,8 +28,32 @@ static int test_spins(void)
 	return 0;
 }
 
+// SPRING_TEST_CPU_SCALE multiplies the limit (1 to 1000; tests/CMakeLists.txt checks that 0 and
+// 1001 stop the program with an error naming the variable).
+static int test_scale_multiplies_the_limit(void)
+{
+	const char *outer = getenv("SPRING_TEST_CPU_SCALE");
+	char saved[32] = "";
+	if (outer) {
+		snprintf(saved, sizeof saved, "%s", outer);
+	}
+	ENSURE(unsetenv("SPRING_TEST_CPU_SCALE") == 0);
+	ENSURE(test_seconds_each() == TEST_SECONDS_EACH);
+	ENSURE(setenv("SPRING_TEST_CPU_SCALE", "", 1) == 0);
+	ENSURE(test_seconds_each() == TEST_SECONDS_EACH);
+	ENSURE(setenv("SPRING_TEST_CPU_SCALE", "1", 1) == 0);
+	ENSURE(test_seconds_each() == TEST_SECONDS_EACH);
+	ENSURE(setenv("SPRING_TEST_CPU_SCALE", "7", 1) == 0);
+	ENSURE(test_seconds_each() == 7 * TEST_SECONDS_EACH);
+	ENSURE(setenv("SPRING_TEST_CPU_SCALE", "1000", 1) == 0);
+	ENSURE(test_seconds_each() == 1000 * TEST_SECONDS_EACH);
+	ENSURE(outer ? setenv("SPRING_TEST_CPU_SCALE", saved, 1) == 0 : unsetenv("SPRING_TEST_CPU_SCALE") == 0);
+	return 0;
+}
+
 int main(void)
 {
+	RUN_TEST(test_scale_multiplies_the_limit);
 	RUN_TEST(test_waits_past_the_limit);
 	RUN_TEST(test_spins);
 	return TEST_SUMMARY();

@@ -6,13 +6,15 @@
 # against it: a vendored build gives the same bits. (Without the float-rounding option, gcc 12
 # at -O3 -flto moves a chain2d joint by an ulp and the chain2d golden fails.)
 # Variables: SOURCE, WORK, CC, FLAGS (the float-rounding options of this compiler, may be empty),
-# LTO (ON for gcc). DEFAULTS=ON (vendored_build_defaults, clang): the library's sources with
+# LTO (ON for gcc), EMULATOR (cross builds: the command the programs run under, e.g.
+# "qemu-aarch64 -L /usr/aarch64-linux-gnu"; empty for native ones). DEFAULTS=ON (vendored_build_defaults, clang): the library's sources with
 # the compiler's defaults instead, -std=c11 -O3 -march=native and no other flag (no
 # -ffp-contract=off: src/fp_contract.h must keep clang from fusing multiply-adds, which it does by
 # default on a machine with FMA); the tests' own code keeps -ffp-contract=off (it is not vendored).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 separate_arguments(extra UNIX_COMMAND "${FLAGS}")
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
 set(cflags -std=c11 -O3 -ffp-contract=off ${extra} -I${SOURCE}/include)
 set(library_flags ${cflags})
 if(DEFAULTS)
@@ -51,7 +53,7 @@ foreach(test test_detmath test_step test_chain test_chain2d test_rig test_motion
   if(rc)
     message(FATAL_ERROR "vendored build of ${test} failed:\n${err}")
   endif()
-  execute_process(COMMAND ${WORK}/${test} determinism RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${emulator} ${WORK}/${test} determinism RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(rc)
     message(FATAL_ERROR "${test} determinism against the vendored build failed:\n${out}\n${err}")
   endif()
