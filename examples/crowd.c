@@ -7,13 +7,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { CHAINS = 1000, BONES = 6 };
 
 int main(void)
 {
-	spring_chain_bone_desc bones[BONES] = {{0}};
+	spring_chain_bone_desc bones[BONES];
+	memset(bones, 0, sizeof bones);
 	for (int b = 0; b < BONES; b++) {
 		bones[b].rest_local = spring_xform3_identity();
 		bones[b].rest_local.position = spring_vec3_make(b == 0 ? 0.0f : 5.0f, 0.0f, 0.0f);
