@@ -283,6 +283,7 @@ int cmd_code(int argc, char **argv)
 	}
 	if (cli_flag(&a, "--json")) {
 		sbuf j;
+		sb_init(&j);
 		jw w;
 		cli_json_begin(&w, &j, cmd);
 		cli_json_spring(&w, "spring", &sp);
