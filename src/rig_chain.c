@@ -35,7 +35,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 	if (n < 1 || n > SPRING_CHAIN_MAX_BONES) {
 		return -1;
 	}
-	spring_clock probe;
+	spring_clock probe = {0}; // a refused init leaves it: zero, never read as garbage (gcc -flto -Werror saw it)
 	spring_clock_init(&probe, d->step, d->max_steps);
 	if (ch->type == SPRING_RIG_CHAIN_ANGLE) {
 		memset(a, 0, sizeof *a);
