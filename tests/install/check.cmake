@@ -7,6 +7,15 @@
 # and runs the installed `spring demo`, which must find the installed sample rig.
 # Variables: SOURCE, BUILD, WORK, CC, CXX, CFLAGS (sanitizer flags of the build, or empty).
 set(prefix ${WORK}/prefix)
+# A build configured before a C++ compiler was installed (make demo on a new machine, then
+# make test) passes none: the C++ consumers use the one installed by then.
+if(NOT CXX)
+  find_program(installed_cxx NAMES c++ g++ clang++)
+  if(NOT installed_cxx)
+    message(FATAL_ERROR "no C++ compiler for the C++ consumers (g++ or clang++)")
+  endif()
+  set(CXX ${installed_cxx})
+endif()
 set(moved ${WORK}/moved)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
