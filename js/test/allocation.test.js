@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // No allocation per sampled frame: a motion's advance/sample and the chains' and rig's update and
 // pose, given the state or pose they returned before, refill it. Measured as the JavaScript heap's
-// growth over 200,000 frames in a Node with a new space large enough that no collection runs
-// meanwhile (--min-semi-space-size, --expose-gc): the smallest allocation V8 makes (a boxed number)
+// growth over 200,000 frames (the least of three such windows) in a Node with a new space large
+// enough that no collection runs meanwhile (--min-semi-space-size, --expose-gc): the smallest
+// allocation V8 makes (a boxed number)
 // is 16 bytes, so a frame that allocates grows the heap by 16 bytes or more, on average.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -27,11 +28,18 @@ import { Chain2D, SpringMotion, TipChain, loadRig } from ${js('index.js')};
 const FRAMES = ${FRAMES};
 const result = {};
 function measure(name, frame) {
-	for (let i = 0; i < FRAMES; i++) frame(i); // warmed up: the compiler's own allocations are done
-	globalThis.gc();
-	const before = process.memoryUsage().heapUsed;
-	for (let i = FRAMES; i < 2 * FRAMES; i++) frame(i);
-	result[name] = (process.memoryUsage().heapUsed - before) / FRAMES;
+	for (let i = 0; i < FRAMES; i++) frame(i); // warmed up: most of the compiler's own allocations are done
+	// The least of three windows: a call that allocates grows the heap in every window, while the
+	// optimising compiler, finishing late on a loaded machine, puts its code and feedback objects into
+	// one of them (seen once in CI as a single window over the bound).
+	let least = Infinity;
+	for (let w = 1; w <= 3; w++) {
+		globalThis.gc();
+		const before = process.memoryUsage().heapUsed;
+		for (let i = w * FRAMES; i < (w + 1) * FRAMES; i++) frame(i);
+		least = Math.min(least, (process.memoryUsage().heapUsed - before) / FRAMES);
+	}
+	result[name] = least;
 }
 const two = new SpringMotion({ value: [0, 0], target: [100, 50], params: { duration: 1e6 } });
 const twoState = two.state;
