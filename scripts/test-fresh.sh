@@ -180,6 +180,17 @@ for c in "${commands[@]}"; do
 	in_root ": > /root/fresh.log"
 done
 
+# make demo configured the release tree before make test installed g++: the release suite still
+# ran its C++ checks (the headers and every doc example compiled as C++).
+if printf '%s\n' "${commands[@]}" | grep -qxE 'make test(-release)?'; then
+	cxx=$(in_root "cd /root/libspring && ctest --test-dir build/release -N -R '_cxx\$' 2>/dev/null | sed -n 's/^Total Tests: //p'")
+	if [ "${cxx:-0}" -eq 0 ]; then
+		echo "test-fresh: the release tree has no C++ checks (configured before g++ was installed, and never looked again)" >&2
+		exit 1
+	fi
+	echo "test-fresh: the release suite ran $cxx C++ checks"
+fi
+
 # Once its packages are there, make demo needs no network: a new clone, built with none.
 if printf '%s\n' "${commands[@]}" | grep -qx 'make demo'; then
 	in_root "git clone --quiet /root/libspring /root/offline"
