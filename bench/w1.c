@@ -9,7 +9,7 @@
 
 #include <spring/batch.h>
 
-#include "batch_internal.h" // the kernels' instruction set, forced per row (src/, white-box)
+#include "simd_internal.h" // the kernels' instruction set, forced per row (src/, white-box)
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +159,7 @@ static void w1_reset(scenario *s)
 {
 	// Every row picks its batch kernels (AUTO: what the library would choose) before it runs;
 	// the threads of a two-thread row only read the choice.
-	if (!spring_internal_batch_force_path((spring_internal_batch_path)s->option)) {
+	if (!spring_internal_isa_force((spring_internal_isa)s->option)) {
 		fprintf(stderr, "spring_bench: W1: batch path %d is not available\n", s->option);
 		exit(2);
 	}
@@ -330,18 +330,18 @@ void w1_register(void)
 	w1_row(many, plain, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 1, 0);
 	w1_row(batch, plain, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
 	// Each instruction set of the batch kernels this machine runs (the library picks the widest).
-	static char path_names[SPRING_INTERNAL_BATCH_PATH_COUNT][64];
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+	static char path_names[SPRING_INTERNAL_ISA_COUNT][64];
+	for (int p = SPRING_INTERNAL_ISA_SCALAR; p < SPRING_INTERNAL_ISA_COUNT; p++) {
+		if (spring_internal_isa_force((spring_internal_isa)p)) {
 			snprintf(path_names[p], sizeof path_names[p], "W1 spring_batch, %s kernels only",
-			         spring_internal_batch_path_name((spring_internal_batch_path)p));
+			         spring_internal_isa_name((spring_internal_isa)p));
 			scenario *row = w1_row(path_names[p], batch, "w1", 0.0, W1_BATCH, 10000, 1200, 1, 0);
 			if (row) {
 				row->option = p;
 			}
 		}
 	}
-	spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	w1_row("W1 spring_batch_advance", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
 	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);

@@ -12,23 +12,20 @@
 #include "spring/batch.h"
 
 #include "base_internal.h"
-#include "batch_internal.h"
+#include "simd_internal.h"
 
 #include <float.h>
 #include <limits.h>
 #include <string.h>
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define BATCH_X86 1
+#if SPRING_SIMD_X86
 #include <immintrin.h>
-#else
-#define BATCH_X86 0
 #endif
-#if defined(__wasm_simd128__)
-#define BATCH_SIMD128 1
+#if SPRING_SIMD_WASM
 #include <wasm_simd128.h>
-#else
-#define BATCH_SIMD128 0
+#endif
+#if SPRING_SIMD_NEON
+#include <arm_neon.h>
 #endif
 
 // What one call steps: the arrays from the first spring of the range, the shared or per-spring
@@ -61,7 +58,7 @@ static spring_result step_one(const batch_job *job, int i)
 // ---------------------------------------------------------------------------------------------
 // The vector kernels, one instance per instruction set
 
-#if BATCH_X86 || BATCH_SIMD128
+#if SPRING_SIMD_V4
 #define ALWAYS_INLINE __attribute__((always_inline))
 
 // Four lanes: SSE2 (the x86-64 baseline, no attribute needed) or wasm simd128.
@@ -72,10 +69,12 @@ typedef int32_t vi4 __attribute__((vector_size(16)));
 #define LANES 4
 #define VF vf4
 #define VI vi4
-#if BATCH_X86
+#if SPRING_SIMD_X86
 #define ALL(m) (_mm_movemask_ps((__m128)(m)) == 0xf)
-#else
+#elif SPRING_SIMD_WASM
 #define ALL(m) wasm_i32x4_all_true((v128_t)(m))
+#else
+#define ALL(m) (vminvq_u32((uint32x4_t)(m)) != 0)
 #endif
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
@@ -88,7 +87,7 @@ typedef int32_t vi4 __attribute__((vector_size(16)));
 #include "batch_kernel.h"
 #endif
 
-#if BATCH_X86
+#if SPRING_SIMD_X86
 typedef float vf8 __attribute__((vector_size(32)));
 typedef int32_t vi8 __attribute__((vector_size(32)));
 #define KERNEL(name) name##_avx2
@@ -135,65 +134,31 @@ typedef int32_t vi16 __attribute__((vector_size(64)));
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// Choosing the path
+// Running the kernels of the instruction set in use (simd_internal.h)
 
-static spring_internal_batch_path forced_path = SPRING_INTERNAL_BATCH_AUTO;
-
-static int path_available(spring_internal_batch_path path)
-{
-	switch (path) {
-	case SPRING_INTERNAL_BATCH_AUTO:
-	case SPRING_INTERNAL_BATCH_SCALAR: return 1;
-#if BATCH_X86
-	case SPRING_INTERNAL_BATCH_SSE2: return 1;
-	case SPRING_INTERNAL_BATCH_AVX2: return __builtin_cpu_supports("avx2");
-	case SPRING_INTERNAL_BATCH_AVX512: return __builtin_cpu_supports("avx512f");
-#endif
-#if BATCH_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: return 1;
-#endif
-	default: return 0;
-	}
-}
-
-int spring_internal_batch_force_path(spring_internal_batch_path path)
-{
-	if (!path_available(path)) {
-		return 0;
-	}
-	forced_path = path;
-	return 1;
-}
-
-spring_internal_batch_path spring_internal_batch_current_path(void)
-{
-	if (forced_path != SPRING_INTERNAL_BATCH_AUTO) {
-		return forced_path;
-	}
-#if BATCH_X86
-	if (__builtin_cpu_supports("avx512f")) {
-		return SPRING_INTERNAL_BATCH_AVX512;
-	}
-	if (__builtin_cpu_supports("avx2")) {
-		return SPRING_INTERNAL_BATCH_AVX2;
-	}
-	return SPRING_INTERNAL_BATCH_SSE2;
-#elif BATCH_SIMD128
-	return SPRING_INTERNAL_BATCH_SIMD128;
-#else
-	return SPRING_INTERNAL_BATCH_SCALAR;
-#endif
-}
-
-const char *spring_internal_batch_path_name(spring_internal_batch_path path)
-{
-	static const char *const names[SPRING_INTERNAL_BATCH_PATH_COUNT] = {"auto", "scalar", "sse2", "avx2", "avx512", "simd128"};
-	return (unsigned)path < SPRING_INTERNAL_BATCH_PATH_COUNT ? names[path] : "unknown";
-}
-
-#if BATCH_X86 || BATCH_SIMD128
 typedef int soa_kernel(const batch_job *job, int n, int *bad);
 typedef int aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
+
+// The kernels a range goes through for each instruction set, widest first: its own, then each
+// narrower one (on AVX-512: 16, then 8, then 4 lanes). None: one spring at a time.
+typedef struct batch_kernels {
+	soa_kernel *soa[3];
+	aos_kernel *aos[3];
+} batch_kernels;
+
+static const batch_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
+#if SPRING_SIMD_X86
+	[SPRING_INTERNAL_ISA_SSE2] = {{soa_v4}, {aos_v4}},
+	[SPRING_INTERNAL_ISA_AVX2] = {{soa_avx2, soa_v4}, {aos_avx2, aos_v4}},
+	[SPRING_INTERNAL_ISA_AVX512] = {{soa_avx512, soa_avx2, soa_v4}, {aos_avx512, aos_avx2, aos_v4}},
+#endif
+#if SPRING_SIMD_WASM
+	[SPRING_INTERNAL_ISA_SIMD128] = {{soa_v4}, {aos_v4}},
+#endif
+#if SPRING_SIMD_NEON
+	[SPRING_INTERNAL_ISA_NEON] = {{soa_v4}, {aos_v4}},
+#endif
+};
 
 // Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
 // gets the first refused index when it is still -1 (the springs go in index order).
@@ -222,36 +187,16 @@ static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *
 	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
 	return done + k;
 }
-#endif
 
-// The kernels a range goes through, widest first: the path's own, then each narrower one.
-enum { KERNELS_16 = 1, KERNELS_8 = 2, KERNELS_4 = 4 };
-static unsigned kernels_in_use(void)
-{
-	switch (spring_internal_batch_current_path()) {
-	case SPRING_INTERNAL_BATCH_AVX512: return KERNELS_16 | KERNELS_8 | KERNELS_4;
-	case SPRING_INTERNAL_BATCH_AVX2: return KERNELS_8 | KERNELS_4;
-	case SPRING_INTERNAL_BATCH_SSE2:
-	case SPRING_INTERNAL_BATCH_SIMD128: return KERNELS_4;
-	default: return 0;
-	}
-}
-
-// Springs [0, n) of a job: the whole vectors by the path's kernel, what is left by the narrower
-// ones (on AVX-512: 8 then 4 lanes), the last few one at a time; every kernel gives the same
-// bits. Returns the first refused spring's index, or -1.
+// Springs [0, n) of a job: the whole vectors by the kernels in use, the last few one at a time;
+// every kernel gives the same bits. Returns the first refused spring's index, or -1.
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	const unsigned use = kernels_in_use();
-	(void)use; // unused in builds without vectors
-#if BATCH_X86
-	done = use & KERNELS_16 ? soa_from(soa_avx512, job, done, n, &bad) : done;
-	done = use & KERNELS_8 ? soa_from(soa_avx2, job, done, n, &bad) : done;
-#endif
-#if BATCH_X86 || BATCH_SIMD128
-	done = use & KERNELS_4 ? soa_from(soa_v4, job, done, n, &bad) : done;
-#endif
+	const batch_kernels *use = &kernels[spring_internal_isa_current()];
+	for (int k = 0; k < 3 && use->soa[k]; k++) {
+		done = soa_from(use->soa[k], job, done, n, &bad);
+	}
 	for (int i = done; i < n; i++) {
 		if (step_one(job, i) != SPRING_OK && bad < 0) {
 			bad = i;
@@ -263,15 +208,10 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	const unsigned use = kernels_in_use();
-	(void)use; // unused in builds without vectors
-#if BATCH_X86
-	done = use & KERNELS_16 ? aos_from(aos_avx512, st, states, targets, done, n, &bad) : done;
-	done = use & KERNELS_8 ? aos_from(aos_avx2, st, states, targets, done, n, &bad) : done;
-#endif
-#if BATCH_X86 || BATCH_SIMD128
-	done = use & KERNELS_4 ? aos_from(aos_v4, st, states, targets, done, n, &bad) : done;
-#endif
+	const batch_kernels *use = &kernels[spring_internal_isa_current()];
+	for (int k = 0; k < 3 && use->aos[k]; k++) {
+		done = aos_from(use->aos[k], st, states, targets, done, n, &bad);
+	}
 	for (int i = done; i < n; i++) {
 		if (spring_stepper_step(st, &states[i], targets[i]) != SPRING_OK && bad < 0) {
 			bad = i;

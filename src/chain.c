@@ -44,7 +44,7 @@
 
 #include "spring/chain.h"
 
-#include "batch_internal.h"
+#include "simd_internal.h"
 #include "chain_internal.h"
 #include "math_internal.h"
 #include "spring_internal.h"
@@ -65,17 +65,14 @@
 #define NOINLINE
 #endif
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define CHAIN_X86 1
+#if SPRING_SIMD_X86
 #include <immintrin.h>
-#else
-#define CHAIN_X86 0
 #endif
-#if defined(__wasm_simd128__)
-#define CHAIN_SIMD128 1
+#if SPRING_SIMD_WASM
 #include <wasm_simd128.h>
-#else
-#define CHAIN_SIMD128 0
+#endif
+#if SPRING_SIMD_NEON
+#include <arm_neon.h>
 #endif
 
 // Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
@@ -347,8 +344,8 @@ static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat ri
 #define B GROUP_BLOCK
 #include "chain_kernel.h"
 
-#if CHAIN_X86 || CHAIN_SIMD128
-// Four lanes: SSE2 (the x86-64 baseline) or wasm simd128.
+#if SPRING_SIMD_V4
+// Four lanes: SSE2 (the x86-64 baseline), wasm simd128 or NEON.
 typedef float chain_vf4 __attribute__((vector_size(16)));
 typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #define KERNEL(name) name##_v4
@@ -358,12 +355,15 @@ typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #define W 4
 #define B GROUP_BLOCK
 #define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
-#if CHAIN_X86
+#if SPRING_SIMD_X86
 #define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
 #define ANY(m) _mm_movemask_ps((__m128)(m))
-#else
+#elif SPRING_SIMD_WASM
 #define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
 #define ANY(m) wasm_v128_any_true((v128_t)(m))
+#else
+#define SQRT(v) ((VF)vsqrtq_f32((float32x4_t)(v)))
+#define ANY(m) (vmaxvq_u32((uint32x4_t)(m)) != 0)
 #endif
 #define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
 #define NOT(m) (~(m))
@@ -382,7 +382,7 @@ typedef int32_t chain_vi4 __attribute__((vector_size(16)));
 #undef GATHER
 #endif
 
-#if CHAIN_X86
+#if SPRING_SIMD_X86
 typedef float chain_vf8 __attribute__((vector_size(32)));
 typedef int32_t chain_vi8 __attribute__((vector_size(32)));
 #define KERNEL(name) name##_avx2
@@ -418,50 +418,52 @@ typedef int32_t chain_vi16 __attribute__((vector_size(64)));
 #include "chain_kernel.h"
 #endif
 
+// The group kernels of each instruction set (one lane at a time where it has none), and the
+// single chain's two steps side by side in vectors (fast_pair_p2) wherever there are vectors.
+typedef struct chain_kernels {
+	void (*run)(const fast_job *job);
+	int (*pair)(const fast_job *first, const fast_job *second);
+	int (*single_pair)(const fast_job *first, const fast_job *second);
+} chain_kernels;
+
+static const chain_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
+	[SPRING_INTERNAL_ISA_AUTO] = {fast_run_g1, fast_pair_g1, fast_pair_f}, // never in use: complete
+	[SPRING_INTERNAL_ISA_SCALAR] = {fast_run_g1, fast_pair_g1, fast_pair_f},
+#if SPRING_SIMD_X86
+	[SPRING_INTERNAL_ISA_SSE2] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_AVX2] = {fast_run_avx2, fast_pair_avx2, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_AVX512] = {fast_run_avx512, fast_pair_avx512, fast_pair_p2},
+#endif
+#if SPRING_SIMD_WASM
+	[SPRING_INTERNAL_ISA_SIMD128] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
+#endif
+#if SPRING_SIMD_NEON
+	[SPRING_INTERNAL_ISA_NEON] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
+#endif
+};
+
+// The instruction set in use has an entry: it is one this build has (simd.c chooses only those).
+static const chain_kernels *kernels_in_use(void)
+{
+	return &kernels[spring_internal_isa_current()];
+}
+
 // The kernel for a block of B lanes: one lane for a single chain; for a group the widest vectors
-// of the batch path in use (batch.c chooses it once for both; the tests force each in turn).
+// of the instruction set in use (the tests force each in turn).
 static void fast_run(const fast_job *job)
 {
 	if (job->a->B == 1) {
 		fast_run_f(job);
 		return;
 	}
-	switch (spring_internal_batch_current_path()) {
-#if CHAIN_X86
-	case SPRING_INTERNAL_BATCH_SSE2: fast_run_v4(job); return;
-	case SPRING_INTERNAL_BATCH_AVX2: fast_run_avx2(job); return;
-	case SPRING_INTERNAL_BATCH_AVX512: fast_run_avx512(job); return;
-#endif
-#if CHAIN_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: fast_run_v4(job); return;
-#endif
-	default: fast_run_g1(job); return;
-	}
+	kernels_in_use()->run(job);
 }
 
 // fast_pair_* of the same instance as fast_run: two steps a bone apart (chain_kernel.h).
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
-	if (first->a->B == 1) {
-#if CHAIN_X86 || CHAIN_SIMD128
-		// The two steps side by side in vectors, unless the scalar path is forced.
-		if (spring_internal_batch_current_path() != SPRING_INTERNAL_BATCH_SCALAR) {
-			return fast_pair_p2(first, second);
-		}
-#endif
-		return fast_pair_f(first, second);
-	}
-	switch (spring_internal_batch_current_path()) {
-#if CHAIN_X86
-	case SPRING_INTERNAL_BATCH_SSE2: return fast_pair_v4(first, second);
-	case SPRING_INTERNAL_BATCH_AVX2: return fast_pair_avx2(first, second);
-	case SPRING_INTERNAL_BATCH_AVX512: return fast_pair_avx512(first, second);
-#endif
-#if CHAIN_SIMD128
-	case SPRING_INTERNAL_BATCH_SIMD128: return fast_pair_v4(first, second);
-#endif
-	default: return fast_pair_g1(first, second);
-	}
+	const chain_kernels *k = kernels_in_use();
+	return first->a->B == 1 ? k->single_pair(first, second) : k->pair(first, second);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2788,7 +2790,7 @@ spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha,
 	return SPRING_OK;
 }
 
-#if CHAIN_X86
+#if SPRING_SIMD_X86
 // Four lanes' transforms (slots P_W .. P_W + 6 from px .. qw, lane j at [j]) into out[0], out[step],
 // out[2 step], out[3 step]: the rows of the planes transposed (the same floats, moved).
 static void pose4(const float *px, const float *py, const float *pz, const float *qx, const float *qy, const float *qz,
@@ -2856,7 +2858,7 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 				}
 			}
 			int j4 = bones ? 0 : m;
-#if CHAIN_X86
+#if SPRING_SIMD_X86
 			// Four lanes at a time: the planes' rows transposed into the transforms.
 			for (; j4 + 4 <= m; j4 += 4) {
 				pose4(px + j4, py + j4, pz + j4, qx + j4, qy + j4, qz + j4, qw + j4,

@@ -34,7 +34,7 @@
 
 #include "spring/chain.h"
 
-#include "batch_internal.h"
+#include "simd_internal.h"
 #include "chain2d_internal.h"
 #include "spring_internal.h"
 
@@ -980,7 +980,7 @@ SPRING_CHAIN2D_SCALAR_MASKS_END
 #undef K_ATTR_ROWS
 #undef K_ATTR_INLINE
 
-#if (defined(__GNUC__) && defined(__x86_64__)) || defined(__wasm_simd128__)
+#if SPRING_SIMD_V4
 // The vector instances: the generic arithmetic (chain2d_kernel.h) over GCC/Clang vector types.
 #define TM TI
 #define TL T
@@ -1000,12 +1000,19 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #define K_ATTR
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
-#if defined(__wasm_simd128__)
+#if SPRING_SIMD_WASM
 #include <wasm_simd128.h>
 #define SQRT(x) ((T)wasm_f32x4_sqrt((v128_t)(x)))
 #define ANY(m) wasm_v128_any_true((v128_t)(m))
 #define MINV(a, b) ((T)wasm_f32x4_pmin((v128_t)(b), (v128_t)(a))) // a < b ? a : b
 #define MAXV(a, b) ((T)wasm_f32x4_pmax((v128_t)(b), (v128_t)(a))) // a > b ? a : b
+#elif SPRING_SIMD_NEON
+#include <arm_neon.h>
+#define SQRT(x) ((T)vsqrtq_f32((float32x4_t)(x)))
+#define ANY(m) (vmaxvq_u32((uint32x4_t)(m)) != 0)
+// SSE's minps/maxps exactly (the second operand when either is NaN), not NEON's fmin/fmax.
+#define MINV(a, b) SEL((a) < (b), (a), (b))
+#define MAXV(a, b) SEL((a) > (b), (a), (b))
 #else
 #include <immintrin.h>
 #define SQRT(x) ((T)_mm_sqrt_ps((__m128)(x)))
@@ -1017,7 +1024,7 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #include "chain2d_group_instance.h"
 #endif
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#if SPRING_SIMD_X86
 typedef float group_vf8 __attribute__((vector_size(32)));
 typedef int32_t group_vi8 __attribute__((vector_size(32)));
 #define T group_vf8
@@ -1148,44 +1155,48 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #define GROUP_POSE_BATCH 1
 #endif
 
-// `NAME_<instance>(ARG)` of the widest kernel this machine runs (the batch module's choice).
-#if defined(__GNUC__) && defined(__x86_64__)
-#define GROUP_DISPATCH(NAME, ARG)                                  \
-	switch (spring_internal_batch_current_path()) {                \
-	case SPRING_INTERNAL_BATCH_SSE2: NAME##_v4(ARG); return;       \
-	case SPRING_INTERNAL_BATCH_AVX2: NAME##_avx2(ARG); return;     \
-	case SPRING_INTERNAL_BATCH_AVX512: NAME##_avx512(ARG); return; \
-	default: NAME##_scalar(ARG); return;                           \
-	}
-#elif defined(__wasm_simd128__)
-#define GROUP_DISPATCH(NAME, ARG)                               \
-	switch (spring_internal_batch_current_path()) {             \
-	case SPRING_INTERNAL_BATCH_SIMD128: NAME##_v4(ARG); return; \
-	default: NAME##_scalar(ARG); return;                        \
-	}
-#else
-#define GROUP_DISPATCH(NAME, ARG) NAME##_scalar(ARG)
+// The kernels of each instruction set; `fields` widest first (on AVX-512: 16, 8, then 4 lanes),
+// the scalar one finishing what whole vectors leave.
+typedef struct group_kernels {
+	void (*frame)(const group_frame *shared);
+	void (*poses)(const group_pose *shared);
+	int (*fields[3])(const spring_chain2d_fields *a, int first);
+} group_kernels;
+
+static const group_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
+	[SPRING_INTERNAL_ISA_AUTO] = {frame_scalar, poses_scalar, {NULL}}, // never in use: complete
+	[SPRING_INTERNAL_ISA_SCALAR] = {frame_scalar, poses_scalar, {NULL}},
+#if SPRING_SIMD_X86
+	[SPRING_INTERNAL_ISA_SSE2] = {frame_v4, poses_v4, {fields_v4}},
+	[SPRING_INTERNAL_ISA_AVX2] = {frame_avx2, poses_avx2, {fields_avx2, fields_v4}},
+	[SPRING_INTERNAL_ISA_AVX512] = {frame_avx512, poses_avx512, {fields_avx512, fields_avx2, fields_v4}},
 #endif
+#if SPRING_SIMD_WASM
+	[SPRING_INTERNAL_ISA_SIMD128] = {frame_v4, poses_v4, {fields_v4}},
+#endif
+#if SPRING_SIMD_NEON
+	[SPRING_INTERNAL_ISA_NEON] = {frame_v4, poses_v4, {fields_v4}},
+#endif
+};
+
+// The instruction set in use has an entry: it is one this build has (simd.c chooses only those).
+static const group_kernels *kernels_in_use(void)
+{
+	return &kernels[spring_internal_isa_current()];
+}
 
 // A frame of every chain.
 static void run_frame(const group_frame *r)
 {
-	GROUP_DISPATCH(frame, r);
+	kernels_in_use()->frame(r);
 }
 
 void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
 {
+	const group_kernels *use = kernels_in_use();
 	int done = 0;
-	switch (spring_internal_batch_current_path()) {
-#if defined(__GNUC__) && defined(__x86_64__)
-	case SPRING_INTERNAL_BATCH_AVX512: done = fields_avx512(a, done); /* fall through */
-	case SPRING_INTERNAL_BATCH_AVX2: done = fields_avx2(a, done);     /* fall through */
-	case SPRING_INTERNAL_BATCH_SSE2: done = fields_v4(a, done); break;
-#endif
-#if defined(__wasm_simd128__)
-	case SPRING_INTERNAL_BATCH_SIMD128: done = fields_v4(a, done); break;
-#endif
-	default: break;
+	for (int k = 0; k < 3 && use->fields[k]; k++) {
+		done = use->fields[k](a, done);
 	}
 	(void)fields_scalar(a, done);
 }
@@ -1201,7 +1212,7 @@ static const float *group_lengths(const spring_chain2d_group *g, const group_lay
 // Every chain's pose.
 static void run_poses(const group_pose *r)
 {
-	GROUP_DISPATCH(poses, r);
+	kernels_in_use()->poses(r);
 }
 
 // The rest test of the block's chains whose step was still (the rows hold their state).

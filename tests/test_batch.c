@@ -6,7 +6,7 @@
 // The cached exact steps give spring_step_exact's bits.
 #include "spring/batch.h"
 
-#include "batch_internal.h"
+#include "simd_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -76,25 +76,25 @@ static spring_stepper test_stepper(int k)
 	return st;
 }
 
-static int paths[SPRING_INTERNAL_BATCH_PATH_COUNT], path_count;
+static int paths[SPRING_INTERNAL_ISA_COUNT], path_count;
 
 // The paths built in and runnable here (AUTO first: the run-time choice).
 static void find_paths(void)
 {
 	static int printed;
 	path_count = 0;
-	for (int p = 0; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+	for (int p = 0; p < SPRING_INTERNAL_ISA_COUNT; p++) {
+		if (spring_internal_isa_force((spring_internal_isa)p)) {
 			paths[path_count++] = p;
 			if (!printed) {
-				printf("    path %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
+				printf("    path %s\n", spring_internal_isa_name((spring_internal_isa)p));
 			}
 		} else if (!printed) {
 			printf("    path %s: not built for or not run by this machine, skipped\n",
-			       spring_internal_batch_path_name((spring_internal_batch_path)p));
+			       spring_internal_isa_name((spring_internal_isa)p));
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	printed = 1;
 }
 
@@ -138,15 +138,15 @@ static int test_step_many_matches_scalar(void)
 				for (int p = 0; p < path_count; p++) {
 					static spring_state got[MAX_SPRINGS + MAX_START];
 					memcpy(got, states, sizeof states);
-					ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+					ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 					spring_result r = spring_stepper_step_many(&st, got + start, targets + start, n);
 					ENSURE_MSG(r == want && memcmp(got, expect, sizeof got) == 0, "path %s, stepper %d, count %d, start %d",
-					           spring_internal_batch_path_name((spring_internal_batch_path)paths[p]), k, n, start);
+					           spring_internal_isa_name((spring_internal_isa)paths[p]), k, n, start);
 				}
 			}
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	ENSURE(refusals > 50); // the random states do exercise refusals
 	return 0;
 }
@@ -215,18 +215,18 @@ static int test_batch_matches_scalar(void)
 				for (int p = 0; p < path_count; p++) {
 					memcpy(gx, x, sizeof x);
 					memcpy(gv, v, sizeof v);
-					ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+					ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 					int bad = 12345;
 					spring_result r = spring_batch_step_range(&b, first, n, &bad);
 					ENSURE_MSG(r == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
 					           "path %s, mode %d, count %d, first %d: result %d/%d, bad %d/%d",
-					           spring_internal_batch_path_name((spring_internal_batch_path)paths[p]), mode, n, first, r, want,
+					           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, n, first, r, want,
 					           bad, want_bad);
 				}
 			}
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	ENSURE(snapped > 100); // rest snapping does happen
 	return 0;
 }
@@ -240,7 +240,7 @@ static int test_batch_rest(void)
 	spring_batch_desc desc = {.x = x, .v = v, .target = t, .count = 20, .step = 0.0f};
 	find_paths();
 	for (int p = 0; p < path_count; p++) {
-		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 		desc.rest_delta = desc.rest_speed = 0.0f;
 		ENSURE(spring_batch_init(&b, &desc) == SPRING_OK);
 		for (int i = 0; i < 20; i++) {
@@ -274,7 +274,7 @@ static int test_batch_rest(void)
 		ENSURE(spring_batch_count_resting(&b, 1, 1) == 1);
 		ENSURE(spring_batch_count_resting(&b, 0, 1) == 0);
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	ENSURE(spring_batch_count_resting(NULL, 0, 0) == -1);
 	ENSURE(spring_batch_count_resting(&b, 0, 21) == -1);
 	ENSURE(spring_batch_count_resting(&b, -1, 1) == -1);
@@ -294,7 +294,7 @@ static int test_bad_springs_refused_alone(void)
 	find_paths();
 	spring_stepper st = test_stepper(0);
 	for (int p = 0; p < path_count; p++) {
-		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 		for (int where = 0; where < 3; where++) {
 			for (int a = 0; a < N; a += 5) {
 				int b2 = (a * 7 + 3) % N; // a second bad spring, before or after the first
@@ -335,7 +335,7 @@ static int test_bad_springs_refused_alone(void)
 			}
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	return 0;
 }
 
@@ -439,7 +439,7 @@ static int test_advance_matches_repeated_steps(void)
 	find_paths();
 	int refused = 0;
 	for (int p = 0; p < path_count; p++) {
-		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 		for (int mode = 0; mode < 4; mode++) {
 			for (int r = 0; r < (int)(sizeof ranges / sizeof ranges[0]); r++) {
 				int first = ranges[r][0], n = ranges[r][1], steps = step_counts[(r + mode) % 4];
@@ -480,12 +480,12 @@ static int test_advance_matches_repeated_steps(void)
 				spring_result got = spring_batch_advance(&b, first, n, steps, &bad);
 				ENSURE_MSG(got == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
 				           "path %s, mode %d, first %d, count %d, steps %d: result %d/%d, bad %d/%d",
-				           spring_internal_batch_path_name((spring_internal_batch_path)paths[p]), mode, first, n, steps, got,
+				           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, first, n, steps, got,
 				           want, bad, want_bad);
 			}
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	ENSURE(refused > 10);
 
 	// Refusals only beyond the first block (and two in one block): the index counts from `first`.
@@ -530,7 +530,7 @@ static int test_retarget_and_split_ranges(void)
 	static spring_state ref[N];
 	find_paths();
 	for (int p = 0; p < path_count; p++) {
-		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 		spring_batch b;
 		ENSURE(spring_batch_init(&b, &(spring_batch_desc){
 										 .x = x, .v = v, .target = t, .count = N, .params = {170.0f, 26.0f, 1.0f}}) == SPRING_OK);
@@ -556,7 +556,7 @@ static int test_retarget_and_split_ranges(void)
 			ENSURE(float_bits(x[i]) == float_bits(ref[i].x) && float_bits(v[i]) == float_bits(ref[i].v));
 		}
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	return 0;
 }
 
@@ -606,7 +606,7 @@ static int test_golden_many_springs(void)
 	find_paths();
 	uint64_t first = 0;
 	for (int p = 0; p < path_count; p++) {
-		ENSURE(spring_internal_batch_force_path((spring_internal_batch_path)paths[p]));
+		ENSURE(spring_internal_isa_force((spring_internal_isa)paths[p]));
 		spring_stepper st = test_stepper(0);
 		uint64_t h = SPRING_HASH_INIT;
 		for (int i = 0; i < N; i++) {
@@ -623,14 +623,14 @@ static int test_golden_many_springs(void)
 				h = spring_hash(h, s, sizeof s);
 			}
 		}
-		printf("    %s: golden hash %016llx\n", spring_internal_batch_path_name((spring_internal_batch_path)paths[p]),
+		printf("    %s: golden hash %016llx\n", spring_internal_isa_name((spring_internal_isa)paths[p]),
 		       (unsigned long long)h);
 		if (p == 0) {
 			first = h;
 		}
 		ENSURE(h == first);
 	}
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	ENSURE(first == SPRING_TEST_GOLDEN_BATCH);
 	return 0;
 }
@@ -707,33 +707,39 @@ static int test_exact_cache_matches_uncached(void)
 // The test hook itself: unknown paths are refused, AUTO restores the run-time choice.
 static int test_force_path_hook(void)
 {
-	spring_internal_batch_path chosen = spring_internal_batch_current_path();
-	ENSURE(chosen != SPRING_INTERNAL_BATCH_AUTO);
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_PATH_COUNT));
-	ENSURE(!spring_internal_batch_force_path((spring_internal_batch_path)-1));
-	ENSURE(spring_internal_batch_current_path() == chosen);
-	ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SCALAR));
-	ENSURE(spring_internal_batch_current_path() == SPRING_INTERNAL_BATCH_SCALAR);
-	ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO));
-	ENSURE(spring_internal_batch_current_path() == chosen);
-	printf("    run-time choice: %s\n", spring_internal_batch_path_name(chosen));
+	spring_internal_isa chosen = spring_internal_isa_current();
+	ENSURE(chosen != SPRING_INTERNAL_ISA_AUTO);
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_COUNT));
+	ENSURE(!spring_internal_isa_force((spring_internal_isa)-1));
+	ENSURE(spring_internal_isa_current() == chosen);
+	ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_SCALAR));
+	ENSURE(spring_internal_isa_current() == SPRING_INTERNAL_ISA_SCALAR);
+	ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO));
+	ENSURE(spring_internal_isa_current() == chosen);
+	printf("    run-time choice: %s\n", spring_internal_isa_name(chosen));
 #if defined(__x86_64__)
-	ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SSE2));
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SIMD128));
+	ENSURE(chosen == SPRING_INTERNAL_ISA_SSE2 || chosen == SPRING_INTERNAL_ISA_AVX2 || chosen == SPRING_INTERNAL_ISA_AVX512);
+	ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_SSE2));
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_SIMD128));
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_NEON));
 #endif
 #if defined(__wasm_simd128__)
-	ENSURE(chosen == SPRING_INTERNAL_BATCH_SIMD128);
+	ENSURE(chosen == SPRING_INTERNAL_ISA_SIMD128);
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_NEON));
 #endif
 #if defined(__aarch64__)
-	// 64-bit ARM (make test-aarch64): the x86 and wasm kernels are not built in; forcing them is
-	// refused and the tests that force each kernel skip them.
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SSE2));
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AVX2));
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AVX512));
-	ENSURE(!spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SIMD128));
-	ENSURE(spring_internal_batch_current_path() == chosen);
+	// 64-bit ARM (make test-aarch64): the NEON kernels are the choice; the x86 and wasm kernels are
+	// not built in, forcing them is refused and the tests that force each kernel skip them.
+	ENSURE(chosen == SPRING_INTERNAL_ISA_NEON);
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_SSE2));
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_AVX2));
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_AVX512));
+	ENSURE(!spring_internal_isa_force(SPRING_INTERNAL_ISA_SIMD128));
+	ENSURE(spring_internal_isa_current() == chosen);
 #endif
-	(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+	ENSURE(strcmp(spring_internal_isa_name(SPRING_INTERNAL_ISA_NEON), "neon") == 0);
+	ENSURE(strcmp(spring_internal_isa_name(SPRING_INTERNAL_ISA_COUNT), "unknown") == 0);
+	(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	return 0;
 }
 

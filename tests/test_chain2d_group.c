@@ -12,7 +12,7 @@
 
 #include "spring/verify.h"
 
-#include "../src/batch_internal.h"
+#include "../src/simd_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
 
@@ -219,16 +219,16 @@ static int group_is_single_chains(void)
 static int on_every_kernel(int (*run)(void))
 {
 	int tried = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (!spring_internal_batch_force_path((spring_internal_batch_path)p)) {
+	for (int p = SPRING_INTERNAL_ISA_SCALAR; p < SPRING_INTERNAL_ISA_COUNT; p++) {
+		if (!spring_internal_isa_force((spring_internal_isa)p)) {
 			printf("  kernel %s: not built for or not run by this machine, skipped\n",
-			       spring_internal_batch_path_name((spring_internal_batch_path)p));
+			       spring_internal_isa_name((spring_internal_isa)p));
 			continue;
 		}
-		printf("  kernel %s\n", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		printf("  kernel %s\n", spring_internal_isa_name((spring_internal_isa)p));
 		int failed = run();
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-		ENSURE_MSG(!failed, "kernel %s", spring_internal_batch_path_name((spring_internal_batch_path)p));
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
+		ENSURE_MSG(!failed, "kernel %s", spring_internal_isa_name((spring_internal_isa)p));
 		tried++;
 	}
 	ENSURE(tried >= 1);

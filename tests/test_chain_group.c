@@ -2,7 +2,7 @@
 // spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
 // bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
 // input is refused and changes nothing.
-#include "batch_internal.h"
+#include "simd_internal.h"
 #include "chain_internal.h"
 #include "scenes.h"
 #include "spring/chain.h"
@@ -96,7 +96,7 @@ static void destroy_all(spring_chain_group *g, spring_chain *const *singles, int
 // The group of `count` (at most CHAINS) chains against single chains over 900 frames, the group's
 // kernels on `path` (the batch module's instruction set, which the tip chain groups share); the
 // last seven (of CHAINS) or five chains stand still.
-static int group_vs_singles(int cone, spring_internal_batch_path path, int count)
+static int group_vs_singles(int cone, spring_internal_isa path, int count)
 {
 	g_still_from = count == CHAINS ? 30 : count - 5;
 	const int hanging_chain = g_still_from + 1;
@@ -160,9 +160,9 @@ static int group_vs_singles(int cone, spring_internal_batch_path path, int count
 			ENSURE(spring_chain_group_reset(g, 3, roots[3]) == SPRING_OK);
 			ENSURE(spring_chain_reset(singles[3], roots[3]) == SPRING_OK);
 		}
-		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_internal_isa_force(path));
 		ENSURE(spring_chain_group_update(g, roots, dt) == SPRING_OK);
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 		for (int c = 0; c < count; c++) {
 			ENSURE(spring_chain_update(singles[c], roots[c], dt) == SPRING_OK);
 		}
@@ -177,7 +177,7 @@ static int group_vs_singles(int cone, spring_internal_batch_path path, int count
 	}
 	printf("    %s, %s: %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) "
 	       "frames\n",
-	       spring_internal_batch_path_name(path), cone ? "a cone limit on bone 4" : "every bone fast", count, BONES, resting,
+	       spring_internal_isa_name(path), cone ? "a cone limit on bone 4" : "every bone fast", count, BONES, resting,
 	       hanging);
 	ENSURE(interpolated > 100); // poses between steps were compared too, not only stepped ones
 	ENSURE(hanging > 100);
@@ -190,17 +190,17 @@ static int group_vs_singles(int cone, spring_internal_batch_path path, int count
 
 // `run(path, count)` on every instruction set this machine runs (the batch module's paths, which
 // the tip chain groups share); 0 when all pass.
-static int on_every_path(int (*run)(spring_internal_batch_path, int), int count)
+static int on_every_path(int (*run)(spring_internal_isa, int), int count)
 {
 	int ran = 0;
-	for (int p = SPRING_INTERNAL_BATCH_SCALAR; p < SPRING_INTERNAL_BATCH_PATH_COUNT; p++) {
-		if (spring_internal_batch_force_path((spring_internal_batch_path)p)) {
-			(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
-			ENSURE(run((spring_internal_batch_path)p, count) == 0);
+	for (int p = SPRING_INTERNAL_ISA_SCALAR; p < SPRING_INTERNAL_ISA_COUNT; p++) {
+		if (spring_internal_isa_force((spring_internal_isa)p)) {
+			(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
+			ENSURE(run((spring_internal_isa)p, count) == 0);
 			ran++;
 		} else {
 			printf("    %s: not built for or not run by this machine, skipped\n",
-			       spring_internal_batch_path_name((spring_internal_batch_path)p));
+			       spring_internal_isa_name((spring_internal_isa)p));
 		}
 	}
 	ENSURE(ran >= 1);
@@ -208,14 +208,14 @@ static int on_every_path(int (*run)(spring_internal_batch_path, int), int count)
 }
 
 // group_vs_singles with every bone fast.
-static int fast_group_vs_singles(spring_internal_batch_path path, int count)
+static int fast_group_vs_singles(spring_internal_isa path, int count)
 {
 	return group_vs_singles(0, path, count);
 }
 
 static int test_determinism_group_matches_single_chains(void)
 {
-	return group_vs_singles(1, SPRING_INTERNAL_BATCH_AUTO, CHAINS);
+	return group_vs_singles(1, SPRING_INTERNAL_ISA_AUTO, CHAINS);
 }
 
 // Every instruction set this machine runs gives the single chains' bits (the fast kernel over all
@@ -258,9 +258,9 @@ static int single_steps(float gravity, int steps, int *rested_frames)
 		spring_xform3 root = scene_tail_root(f < 120 ? f / 60.0 : 2.0);
 		const float dt = steps > 0 ? (float)steps / 120.0f : (float)(1 + f % 8) / 120.0f;
 		ENSURE(spring_chain_update(vec, root, dt) == SPRING_OK);
-		ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SCALAR));
+		ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_SCALAR));
 		ENSURE(spring_chain_update(scalar, root, dt) == SPRING_OK);
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 		spring_xform3 a[BONES], b[BONES];
 		ENSURE(spring_chain_get_pose(vec, a, NULL, BONES) == SPRING_OK);
 		ENSURE(spring_chain_get_pose(scalar, b, NULL, BONES) == SPRING_OK);
@@ -332,9 +332,9 @@ static int single_settles_at_bone_0(int steps, int lead, long long *rested)
 	for (int f = 0; f < 900 && *rested < 0; f++) {
 		const float dt = (float)(f == 0 && lead ? lead : steps) / 120.0f;
 		ENSURE(spring_chain_update(vec, d.root, dt) == SPRING_OK);
-		ENSURE(spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_SCALAR));
+		ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_SCALAR));
 		ENSURE(spring_chain_update(scalar, d.root, dt) == SPRING_OK);
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 		spring_xform3 a[BONES], b[BONES];
 		spring_vec3 ta[BONES], tb[BONES];
 		ENSURE(spring_chain_get_pose(vec, a, ta, BONES) == SPRING_OK);
@@ -419,7 +419,7 @@ static int test_determinism_group_many_chains(void)
 // chains all have the same spring for a bone reads one row of it; when one chain's spring changes,
 // the bone's lanes are read again (the single chains' bits say so), and once the chains agree again
 // (that chain set back, or every chain set alike one by one or at once) the shared row returns.
-static int shared_rows_vs_singles(spring_internal_batch_path path, int count)
+static int shared_rows_vs_singles(spring_internal_isa path, int count)
 {
 	g_still_from = CHAINS; // every chain moves
 	spring_chain_desc d = group_desc(0);
@@ -483,9 +483,9 @@ static int shared_rows_vs_singles(spring_internal_batch_path path, int count)
 			}
 			expect2 = 1;
 		}
-		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_internal_isa_force(path));
 		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 		for (int c = 0; c < count; c++) {
 			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
 		}
@@ -498,7 +498,7 @@ static int shared_rows_vs_singles(spring_internal_batch_path path, int count)
 	ENSURE(own == 40); // bone 3 read lane by lane for frames 20 .. 59
 	ENSURE(!spring_chain_group_is_resting(g, odd));
 	printf("    %s, %d chains: bit-identical through per-chain springs; shared rows dropped and back\n",
-	       spring_internal_batch_path_name(path), count);
+	       spring_internal_isa_name(path), count);
 	destroy_all(g, singles, count);
 	g_still_from = 30;
 	return 0;
@@ -515,7 +515,7 @@ static int test_determinism_group_per_chain_springs(void)
 // are copied aside while their chunk steps, into room for one chunk): every 7th chain stands
 // still from the start and sleeps while its neighbours in the same block move; against single
 // chains bit for bit (poses, tips and velocities), on every instruction set.
-static int sleepers_in_every_chunk(spring_internal_batch_path path, int count)
+static int sleepers_in_every_chunk(spring_internal_isa path, int count)
 {
 	enum { FRAMES = 90 };
 	ENSURE(count <= MOST_CHAINS);
@@ -542,9 +542,9 @@ static int sleepers_in_every_chunk(spring_internal_batch_path path, int count)
 			}
 			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
 		}
-		ENSURE(spring_internal_batch_force_path(path));
+		ENSURE(spring_internal_isa_force(path));
 		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
-		(void)spring_internal_batch_force_path(SPRING_INTERNAL_BATCH_AUTO);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 		ENSURE_MSG(same_pose(g, singles, count) == 0, "frame %d differs", f);
 	}
 	// The still chains slept (ran few steps) in every chunk, beside moving neighbours.
@@ -554,7 +554,7 @@ static int sleepers_in_every_chunk(spring_internal_batch_path path, int count)
 		           spring_chain_internal_steps_run(singles[c]));
 	}
 	ENSURE(spring_chain_internal_steps_run(singles[1]) == 2 * FRAMES);
-	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_batch_path_name(path), count,
+	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_isa_name(path), count,
 	       FRAMES);
 	destroy_all(g, singles, count);
 	g_still_from = 30;
