@@ -44,9 +44,9 @@
 
 #include "spring/chain.h"
 
-#include "simd_internal.h"
 #include "chain_internal.h"
 #include "math_internal.h"
+#include "simd_internal.h"
 #include "spring_internal.h"
 
 #include <float.h>

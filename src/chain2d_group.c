@@ -34,8 +34,8 @@
 
 #include "spring/chain.h"
 
-#include "simd_internal.h"
 #include "chain2d_internal.h"
+#include "simd_internal.h"
 #include "spring_internal.h"
 
 #include <stdarg.h>

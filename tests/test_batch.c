@@ -6,8 +6,8 @@
 // The cached exact steps give spring_step_exact's bits.
 #include "spring/batch.h"
 
-#include "simd_internal.h"
 #include "scenes.h"
+#include "simd_internal.h"
 #include "test_macros.h"
 
 #include <float.h>
@@ -220,8 +220,7 @@ static int test_batch_matches_scalar(void)
 					spring_result r = spring_batch_step_range(&b, first, n, &bad);
 					ENSURE_MSG(r == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
 					           "path %s, mode %d, count %d, first %d: result %d/%d, bad %d/%d",
-					           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, n, first, r, want,
-					           bad, want_bad);
+					           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, n, first, r, want, bad, want_bad);
 				}
 			}
 		}
@@ -480,8 +479,8 @@ static int test_advance_matches_repeated_steps(void)
 				spring_result got = spring_batch_advance(&b, first, n, steps, &bad);
 				ENSURE_MSG(got == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
 				           "path %s, mode %d, first %d, count %d, steps %d: result %d/%d, bad %d/%d",
-				           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, first, n, steps, got,
-				           want, bad, want_bad);
+				           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, first, n, steps, got, want, bad,
+				           want_bad);
 			}
 		}
 	}
@@ -623,8 +622,7 @@ static int test_golden_many_springs(void)
 				h = spring_hash(h, s, sizeof s);
 			}
 		}
-		printf("    %s: golden hash %016llx\n", spring_internal_isa_name((spring_internal_isa)paths[p]),
-		       (unsigned long long)h);
+		printf("    %s: golden hash %016llx\n", spring_internal_isa_name((spring_internal_isa)paths[p]), (unsigned long long)h);
 		if (p == 0) {
 			first = h;
 		}

@@ -2,9 +2,9 @@
 // spring_chain_group: many tip chains of one shape stepped together give, chain by chain, the
 // bits of single spring_chain objects driven by the same calls; no allocation per frame; bad
 // input is refused and changes nothing.
-#include "simd_internal.h"
 #include "chain_internal.h"
 #include "scenes.h"
+#include "simd_internal.h"
 #include "spring/chain.h"
 #include "test_macros.h"
 #include <math.h>
@@ -177,8 +177,7 @@ static int group_vs_singles(int cone, spring_internal_isa path, int count)
 	}
 	printf("    %s, %s: %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) "
 	       "frames\n",
-	       spring_internal_isa_name(path), cone ? "a cone limit on bone 4" : "every bone fast", count, BONES, resting,
-	       hanging);
+	       spring_internal_isa_name(path), cone ? "a cone limit on bone 4" : "every bone fast", count, BONES, resting, hanging);
 	ENSURE(interpolated > 100); // poses between steps were compared too, not only stepped ones
 	ENSURE(hanging > 100);
 	ENSURE(resting > 100); // the still chains did come to rest (and sleep) among moving ones
@@ -554,8 +553,7 @@ static int sleepers_in_every_chunk(spring_internal_isa path, int count)
 		           spring_chain_internal_steps_run(singles[c]));
 	}
 	ENSURE(spring_chain_internal_steps_run(singles[1]) == 2 * FRAMES);
-	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_isa_name(path), count,
-	       FRAMES);
+	printf("    %s: %d chains (every 7th asleep), %d frames: bit-identical\n", spring_internal_isa_name(path), count, FRAMES);
 	destroy_all(g, singles, count);
 	g_still_from = 30;
 	return 0;
