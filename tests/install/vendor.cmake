@@ -2,8 +2,9 @@
 # ctest driver (vendored_build): builds libspring as a game engine would vendor it -- the compiler
 # alone on src/*.c with the flags README.md's "Vendoring" section names, no CMake
 # configuration and no generated header (include/ only) -- optimised as hard as a release build
-# (-O3, and link-time optimisation with gcc), and runs the determinism goldens of the tests
-# against it: a vendored build gives the same bits. (Without the float-rounding option, gcc 12
+# (-O3, and link-time optimisation with gcc), and runs the determinism goldens of the tests, and
+# the groups' and batch's same-bits checks of every instruction set, against it: a vendored build
+# gives the same bits. (Without the float-rounding option, gcc 12
 # at -O3 -flto moves a chain2d joint by an ulp and the chain2d golden fails.)
 # Variables: SOURCE, WORK, CC, FLAGS (the float-rounding options of this compiler, may be empty),
 # LTO (ON for gcc), EMULATOR (cross builds: the command the programs run under, e.g.
@@ -47,15 +48,23 @@ foreach(src ${sources})
   list(APPEND objects ${WORK}/${name}.o)
 endforeach()
 # The tests look inside the library (src/) and at their shared helpers; the library itself does not.
-foreach(test test_detmath test_step test_chain test_chain2d test_rig test_motion)
+# Each test with the name filter of the tests it runs: the determinism goldens, and for the groups
+# and the batch the checks that every instruction set's kernels give the single chains' (the
+# scalar springs') bits (a filter that runs no test fails: tests/test_macros.h).
+foreach(run test_detmath:determinism test_step:determinism test_chain:determinism test_chain2d:determinism
+    test_rig:determinism test_motion:determinism test_chain_group:determinism test_chain2d_group:bit_for_bit
+    test_batch:test_)
+  string(REPLACE ":" ";" run ${run})
+  list(GET run 0 test)
+  list(GET run 1 filter)
   execute_process(COMMAND ${CC} ${cflags} -I${SOURCE}/src -I${SOURCE}/tests -I${SOURCE}/tests/shared
     ${SOURCE}/tests/${test}.c ${objects} -lm -o ${WORK}/${test} RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
     message(FATAL_ERROR "vendored build of ${test} failed:\n${err}")
   endif()
-  execute_process(COMMAND ${emulator} ${WORK}/${test} determinism RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${emulator} ${WORK}/${test} ${filter} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(rc)
-    message(FATAL_ERROR "${test} determinism against the vendored build failed:\n${out}\n${err}")
+    message(FATAL_ERROR "${test} ${filter} against the vendored build failed:\n${out}\n${err}")
   endif()
 endforeach()
 message(STATUS "vendored build (${CC} ${library_flags}): determinism goldens match")
