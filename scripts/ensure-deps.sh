@@ -31,7 +31,7 @@ case "$what" in
 		printf '%s\n' cmake make gcc libc6-dev libcjson-dev g++ pkg-config clang libxml2-utils \
 			clang-format-14 shellcheck nodejs npm wasi-libc lld "libclang-rt-$clang_default-dev-wasm32" \
 			libclang-rt-dev binaryen chromium doxygen mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-			qemu-user | sort -u
+			g++-aarch64-linux-gnu qemu-user | sort -u
 		exit 0 ;;
 	*) echo "ensure-deps: unknown target '$what' (build, test, docs, web, web-page, fresh or packages)" >&2; exit 2 ;;
 esac
@@ -87,6 +87,8 @@ if [ "$what" = test ]; then
 	need aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 	if ! have aarch64-linux-gnu-gcc || ! links aarch64-linux-gnu-gcc; then missing+=(libc6-dev-arm64-cross); fi
 	need qemu-aarch64 qemu-user
+	# Its C++ checks (the headers and every documentation example compiled as C++).
+	need aarch64-linux-gnu-g++ g++-aarch64-linux-gnu
 fi
 
 # make web: the npm package (js/) is built for wasm32 by clang and packed and tested with npm.

@@ -8,8 +8,8 @@
 # Left out: install_consumer (it installs spring::io, which is installed only against an installed
 # cJSON; here cJSON is built from third_party/cjson, as no arm64 libcjson-dev is installed) and the
 # benchmarks (not tests; gcc 12's aarch64 cross compiler stops with an internal error on
-# bench/bench_main.c under -O3 -flto). The C++ header check and the documentation examples need
-# g++-aarch64-linux-gnu and are left out without it.
+# bench/bench_main.c under -O3 -flto). The C++ header check and the documentation examples are
+# built with g++-aarch64-linux-gnu (ensure-deps installs it) and run under qemu too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BUILD:-build}/aarch64
