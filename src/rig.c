@@ -150,33 +150,7 @@ size_t spring_rig_memory_size(const spring_rig_desc *desc)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Forward kinematics
-
-void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local, spring_xform2 *world)
-{
-	for (int i = 0; i < r->bone_count; i++) {
-		spring_xform2 parent = rig_parent(r)[i] < 0 ? root : world[rig_parent(r)[i]];
-		world[i] = spring_xform2_mul(parent, local[i]);
-	}
-}
-
-void spring_rig_internal_forward_subtree(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
-                                         spring_xform2 *world, int top)
-{
-	// Bones are listed parent before child, so the subtree of `top` is found in one pass over
-	// the bones after it: a bone belongs when its parent does.
-	const int *parent = rig_parent(r);
-	unsigned char *mark = rig_fk_mark(r);
-	world[top] = spring_xform2_mul(parent[top] < 0 ? root : world[parent[top]], local[top]);
-	mark[top] = 1;
-	for (int i = top + 1; i < r->bone_count; i++) {
-		if (parent[i] >= 0 && mark[parent[i]]) {
-			world[i] = spring_xform2_mul(world[parent[i]], local[i]);
-			mark[i] = 1;
-		}
-	}
-	memset(mark + top, 0, (size_t)(r->bone_count - top));
-}
+// Interpolation (forward kinematics: rig_internal.h)
 
 spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, float t)
 {

@@ -177,6 +177,37 @@ static inline unsigned char *rig_fk_mark(const spring_rig *r)
 {
 	return (unsigned char *)(void *)((unsigned char *)(uintptr_t)r + r->at.fk_mark);
 }
+
+// Forward kinematics: the world transforms of every bone from their locals (parents listed first).
+// Here, not in rig.c, so that the clip, IK and chain units call down to it, never back up.
+static inline void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
+                                               spring_xform2 *world)
+{
+	for (int i = 0; i < r->bone_count; i++) {
+		spring_xform2 parent = rig_parent(r)[i] < 0 ? root : world[rig_parent(r)[i]];
+		world[i] = spring_xform2_mul(parent, local[i]);
+	}
+}
+
+/// Recomputes the world transforms of `top` and its descendants only (after their locals changed).
+static inline void spring_rig_internal_forward_subtree(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
+                                                       spring_xform2 *world, int top)
+{
+	// Bones are listed parent before child, so the subtree of `top` is found in one pass over
+	// the bones after it: a bone belongs when its parent does.
+	const int *parent = rig_parent(r);
+	unsigned char *mark = rig_fk_mark(r);
+	world[top] = spring_xform2_mul(parent[top] < 0 ? root : world[parent[top]], local[top]);
+	mark[top] = 1;
+	for (int i = top + 1; i < r->bone_count; i++) {
+		if (parent[i] >= 0 && mark[parent[i]]) {
+			world[i] = spring_xform2_mul(world[parent[i]], local[i]);
+			mark[i] = 1;
+		}
+	}
+	memset(mark + top, 0, (size_t)(r->bone_count - top));
+}
+
 static inline spring_chain2d *rig_chain_angle(const spring_rig *r, const rig_chain *ch)
 {
 	return (spring_chain2d *)(void *)((unsigned char *)(uintptr_t)r + ch->memory);
@@ -243,11 +274,7 @@ int spring_rig_internal_params_zero(spring_params p);
 /// A setup or root transform with the zero scale read as 1.
 spring_xform2 spring_rig_internal_clean_xform(spring_xform2 t);
 
-// Forward kinematics and interpolation (rig.c).
-void spring_rig_internal_forward(const spring_rig *r, spring_xform2 root, const spring_xform2 *local, spring_xform2 *world);
-/// Recomputes the world transforms of `top` and its descendants only (after their locals changed).
-void spring_rig_internal_forward_subtree(const spring_rig *r, spring_xform2 root, const spring_xform2 *local,
-                                         spring_xform2 *world, int top);
+// Interpolation (rig.c).
 spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, float t);
 
 // Clips (rig_clip.c).

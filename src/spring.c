@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The core spring in motion: the exact transition, closed form, exact and semi-implicit stepping
 // (one implementation over 1-3 components and angles), the precomputed stepper, rest detection,
-// follow and the angle helpers.
+// follow, the angle helpers, and the check of a valid spring.
 //
 // All coefficient work is done in double with the library's own transcendental functions
 // (detmath.c), so results are bit-identical across compilers; states are stored as float.
@@ -19,6 +19,26 @@
 #include <string.h>
 
 #define LN2 0.69314718055994530942
+
+// ---------------------------------------------------------------------------------------------
+// A valid spring (here, below the parameterisations of spring_params.c, which call it)
+
+spring_result spring_params_validate(spring_params p)
+{
+	if (!spring_is_finite(p.stiffness) || !spring_is_finite(p.damping) || !spring_is_finite(p.mass)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	if (!(p.mass > 0.0f) || !(p.stiffness > 0.0f) || !(p.damping >= 0.0f)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	// k/m and c/m must themselves be representable (a 1e-38 kg mass with 1e38 stiffness is not).
+	double w2 = spring_internal_w2(p);
+	double g = spring_internal_gamma(p);
+	if (!(w2 <= (double)FLT_MAX) || !(g <= (double)FLT_MAX) || !(w2 >= (double)FLT_MIN)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	return SPRING_OK;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The exact transition. For e = x - target, gamma = c/m, w2 = k/m, lambda = gamma/2,

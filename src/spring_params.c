@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Spring parameters: validation, every parameterisation the library offers (all converted to
-// stiffness, damping and mass) and the queries that read a spring's character back out of them
-// (damping ratio, frequency, duration, bounce, overshoot, settling and half-life).
+// Spring parameters: every parameterisation the library offers (all converted to stiffness,
+// damping and mass, and checked by spring.c's spring_params_validate) and the queries that read a
+// spring's character back out of them (damping ratio, frequency, duration, bounce, overshoot,
+// settling and half-life).
 //
 // Coefficients are computed in double with the library's own transcendental functions, so they
 // are bit-identical across compilers.
@@ -25,23 +26,6 @@
 static int finite_d(double x)
 {
 	return (x - x) == 0.0;
-}
-
-spring_result spring_params_validate(spring_params p)
-{
-	if (!spring_is_finite(p.stiffness) || !spring_is_finite(p.damping) || !spring_is_finite(p.mass)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (!(p.mass > 0.0f) || !(p.stiffness > 0.0f) || !(p.damping >= 0.0f)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	// k/m and c/m must themselves be representable (a 1e-38 kg mass with 1e38 stiffness is not).
-	double w2 = spring_internal_w2(p);
-	double g = spring_internal_gamma(p);
-	if (!(w2 <= (double)FLT_MAX) || !(g <= (double)FLT_MAX) || !(w2 >= (double)FLT_MIN)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
-	}
-	return SPRING_OK;
 }
 
 // Writes a mass-1 spring from (k, c) computed in double, after checking it is a valid float spring.
