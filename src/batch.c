@@ -147,6 +147,7 @@ typedef struct batch_kernels {
 } batch_kernels;
 
 static const batch_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
+	[SPRING_INTERNAL_ISA_SCALAR] = {{NULL}, {NULL}}, // one spring at a time
 #if SPRING_SIMD_X86
 	[SPRING_INTERNAL_ISA_SSE2] = {{soa_v4}, {aos_v4}},
 	[SPRING_INTERNAL_ISA_AVX2] = {{soa_avx2, soa_v4}, {aos_avx2, aos_v4}},
