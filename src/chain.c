@@ -111,7 +111,7 @@ spring_result spring_chain_reset(spring_chain *chain, spring_xform3 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	chain_pose_at_rest(chain, root);
+	spring_chain_impl_pose_at_rest(chain, root);
 	return SPRING_OK;
 }
 
@@ -124,9 +124,9 @@ spring_result spring_chain_teleport(spring_chain *chain, spring_xform3 root)
 	if (r != SPRING_OK) {
 		return r;
 	}
-	chain_move_rigidly(chain, root);
+	spring_chain_impl_move_rigidly(chain, root);
 	roots_of(chain)->input = root;
-	chain_wake(chain);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 
@@ -174,13 +174,13 @@ spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform
 			return SPRING_ERROR_INVALID_ARGUMENT;
 		}
 		chain->animated = 0;
-		chain_wake(chain);
+		spring_chain_impl_wake(chain);
 		return SPRING_OK;
 	}
 	if (count != chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	spring_result r = chain_check_animation(chain, local, count);
+	spring_result r = spring_chain_impl_check_animation(chain, local, count);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -190,7 +190,7 @@ spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform
 		a.anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
 	}
 	chain->animated = 1;
-	chain_wake(chain);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 
@@ -203,11 +203,11 @@ spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_para
 	size_t at = (size_t)bone * (size_t)a.s;
 	spring_params old = a.params_set[at];
 	a.params_set[at] = params;
-	spring_result r = chain_prepare_bone(chain, &a, bone);
+	spring_result r = spring_chain_impl_prepare_bone(chain, &a, bone);
 	if (r != SPRING_OK) {
 		a.params_set[at] = old;
 	} else {
-		chain_wake(chain);
+		spring_chain_impl_wake(chain);
 	}
 	return r;
 }
@@ -224,7 +224,7 @@ spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float c
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	arrays(chain).cone_limit[bone] = cone_limit;
-	chain_wake(chain);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 
@@ -242,7 +242,7 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	chain->gravity = gravity;
 	chain->wind = wind;
 	chain->accel = spring_vec3_add(gravity, wind);
-	chain_wake(chain);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 
@@ -252,7 +252,7 @@ spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	for (int i = 0; i < count; i++) {
-		spring_result r = chain_validate_collider(&colliders[i], i, NULL);
+		spring_result r = spring_chain_impl_validate_collider(&colliders[i], i, NULL);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -262,7 +262,7 @@ spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain
 		a.colliders[i] = colliders[i];
 	}
 	chain->collider_count = count;
-	chain_wake(chain);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 
@@ -277,8 +277,8 @@ spring_result spring_chain_set_root_limits(spring_chain *chain, float max_root_s
 	if (max_root_speed < 0.0f || max_root_angular_speed < 0.0f) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	chain_set_root_limits(chain, max_root_speed, max_root_angular_speed);
-	chain_wake(chain);
+	spring_chain_impl_set_root_limits(chain, max_root_speed, max_root_angular_speed);
+	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }
 

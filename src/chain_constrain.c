@@ -19,7 +19,7 @@ static spring_vec3 any_perpendicular(spring_vec3 d)
 
 // Keeps direction `dir` (unit) within `limit` radians of `axis` (unit); returns the clamped
 // direction and, through `outward`, the unit direction of increasing angle (zero if inside).
-spring_vec3 chain_cone_clamp(spring_vec3 dir, spring_vec3 axis, float limit, int mode_2d, spring_vec3 *outward)
+spring_vec3 spring_chain_impl_cone_clamp(spring_vec3 dir, spring_vec3 axis, float limit, int mode_2d, spring_vec3 *outward)
 {
 	*outward = spring_vec3_make(0.0f, 0.0f, 0.0f);
 	float cosang = spring_vec3_dot(dir, axis);
@@ -95,8 +95,8 @@ static spring_vec3 closest_on_segment(spring_vec3 p, spring_vec3 a, spring_vec3 
 
 // Keeps the tip (at distance len from pivot along dir) outside one collider; returns 1 and the
 // contact normal when it moved the tip.
-int chain_collide(const spring_chain_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir, int mode_2d,
-                  spring_vec3 *normal)
+int spring_chain_impl_collide(const spring_chain_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir,
+                              int mode_2d, spring_vec3 *normal)
 {
 	const float margin = 1e-4f; // pushed a hair beyond the surface so tests with 1e-4 hold
 	float r = k->radius + tip_radius;
@@ -153,7 +153,7 @@ int chain_collide(const spring_chain_collider *k, float tip_radius, spring_vec3 
 // Removes the component of v along `n` when it points the way `sign` forbids: sign > 0 removes
 // a positive component (moving outwards along n), sign < 0 a negative one (moving into a
 // surface whose normal is n), sign == 0 removes the component whatever its sign.
-spring_vec3 chain_remove_component(spring_vec3 v, spring_vec3 n, int sign)
+spring_vec3 spring_chain_impl_remove_component(spring_vec3 v, spring_vec3 n, int sign)
 {
 	float c = spring_vec3_dot(v, n);
 	if (sign == 0 || (sign > 0 && c > 0.0f) || (sign < 0 && c < 0.0f)) {
@@ -165,7 +165,7 @@ spring_vec3 chain_remove_component(spring_vec3 v, spring_vec3 n, int sign)
 // Moves everything simulated rigidly with the root from the last step's root to `to`
 // (normalised): tips, velocities, both stepped poses, targets and the previous root. The root
 // input of the frame is left to the caller.
-void chain_move_rigidly(spring_chain *c, spring_xform3 to)
+void spring_chain_impl_move_rigidly(spring_chain *c, spring_xform3 to)
 {
 	// D maps the old root frame onto the new one; everything simulated moves with it.
 	spring_xform3 d = xform3_normalized(spring_xform3_mul(to, spring_xform3_inverse(roots_of(c)->step)));
@@ -198,7 +198,7 @@ void chain_move_rigidly(spring_chain *c, spring_xform3 to)
 // The inherited-motion caps. When this step's root moves or turns further from the last step's
 // root than the caps allow in one step, the chain is first moved rigidly by the excess (as by a
 // teleport), so the motion it feels is the capped part only and it stays attached to the root.
-void chain_cap_root_motion(spring_chain *c, spring_xform3 root)
+void spring_chain_impl_cap_root_motion(spring_chain *c, spring_xform3 root)
 {
 	if (!(c->max_root_speed > 0.0f) && !(c->max_root_angular_speed > 0.0f)) {
 		return;
@@ -230,6 +230,6 @@ void chain_cap_root_motion(spring_chain *c, spring_xform3 root)
 		}
 	}
 	if (capped) {
-		chain_move_rigidly(c, start);
+		spring_chain_impl_move_rigidly(c, start);
 	}
 }

@@ -486,25 +486,26 @@ static inline spring_result check_frame_dt(float frame_dt)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shared between the parts
+// Shared between the parts (spring_chain_impl_*: every symbol of the library starts with spring_)
 
 // chain_layout.c
-spring_result chain_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out, float trans[T_COUNT]);
-spring_result chain_prepare_bone(spring_chain *c, const chain_arrays *a, int i);
-spring_result chain_validate_collider(const spring_chain_collider *k, int index, spring_error *error);
-spring_result chain_check_animation(const spring_chain *chain, const spring_xform3 *local, int count);
-spring_result chain_accept_xform2(spring_xform2 t);
-void chain_wake(spring_chain *c);
-void chain_set_root_limits(spring_chain *c, float speed, float angular);
-void chain_pose_at_rest(spring_chain *c, spring_xform3 root);
-void chain_share_transitions(const spring_chain *c, const chain_arrays *a, int n);
+spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out,
+                                              float trans[T_COUNT]);
+spring_result spring_chain_impl_prepare_bone(spring_chain *c, const chain_arrays *a, int i);
+spring_result spring_chain_impl_validate_collider(const spring_chain_collider *k, int index, spring_error *error);
+spring_result spring_chain_impl_check_animation(const spring_chain *chain, const spring_xform3 *local, int count);
+spring_result spring_chain_impl_accept_xform2(spring_xform2 t);
+void spring_chain_impl_wake(spring_chain *c);
+void spring_chain_impl_set_root_limits(spring_chain *c, float speed, float angular);
+void spring_chain_impl_pose_at_rest(spring_chain *c, spring_xform3 root);
+void spring_chain_impl_share_transitions(const spring_chain *c, const chain_arrays *a, int n);
 
 // chain_constrain.c
-spring_vec3 chain_cone_clamp(spring_vec3 dir, spring_vec3 axis, float limit, int mode_2d, spring_vec3 *outward);
-int chain_collide(const spring_chain_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir, int mode_2d,
-                  spring_vec3 *normal);
-spring_vec3 chain_remove_component(spring_vec3 v, spring_vec3 n, int sign);
-void chain_move_rigidly(spring_chain *c, spring_xform3 to);
-void chain_cap_root_motion(spring_chain *c, spring_xform3 root);
+spring_vec3 spring_chain_impl_cone_clamp(spring_vec3 dir, spring_vec3 axis, float limit, int mode_2d, spring_vec3 *outward);
+int spring_chain_impl_collide(const spring_chain_collider *k, float tip_radius, spring_vec3 pivot, float len, spring_vec3 *dir,
+                              int mode_2d, spring_vec3 *normal);
+spring_vec3 spring_chain_impl_remove_component(spring_vec3 v, spring_vec3 n, int sign);
+void spring_chain_impl_move_rigidly(spring_chain *c, spring_xform3 to);
+void spring_chain_impl_cap_root_motion(spring_chain *c, spring_xform3 root);
 
 #endif

@@ -73,7 +73,8 @@ static void set_error_kind(spring_error *e, spring_result r, const char *kind, i
 
 // What bone i steps with when its own setting is `own`: the effective params and its transition
 // row (T_COUNT floats). The rule of set_params (through prepare_bone) and of restore.
-spring_result chain_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out, float trans[T_COUNT])
+spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out,
+                                              float trans[T_COUNT])
 {
 	spring_params p;
 	spring_result r = spring_chain_internal_bone_params(own, c->chain_params, c->tip_params, i, c->bone_count, &p);
@@ -100,12 +101,12 @@ spring_result chain_bone_settings(const spring_chain *c, int i, spring_params ow
 	return SPRING_OK;
 }
 
-spring_result chain_prepare_bone(spring_chain *c, const chain_arrays *a, int i)
+spring_result spring_chain_impl_prepare_bone(spring_chain *c, const chain_arrays *a, int i)
 {
 	size_t k = (size_t)i * (size_t)a->s;
 	spring_params p;
 	float trans[T_COUNT];
-	spring_result r = chain_bone_settings(c, i, a->params_set[k], &p, trans);
+	spring_result r = spring_chain_impl_bone_settings(c, i, a->params_set[k], &p, trans);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -190,7 +191,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 	l.lane_roots += (size_t)j * sizeof(chain_roots);
 	return l;
 }
-spring_result chain_validate_collider(const spring_chain_collider *k, int index, spring_error *error)
+spring_result spring_chain_impl_validate_collider(const spring_chain_collider *k, int index, spring_error *error)
 {
 	if ((int)k->type < 0 || (int)k->type > (int)SPRING_CHAIN_COLLIDER_PLANE) {
 		set_error_kind(error, SPRING_ERROR_INVALID_ARGUMENT, "collider", index, "type", "is not a collider type (got %g)",
@@ -243,7 +244,7 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	for (int i = 0; i < d->collider_count; i++) {
-		spring_result r = chain_validate_collider(&d->colliders[i], i, error);
+		spring_result r = spring_chain_impl_validate_collider(&d->colliders[i], i, error);
 		if (r != SPRING_OK) {
 			return r;
 		}
@@ -381,7 +382,7 @@ size_t spring_chain_memory_size(const spring_chain_desc *desc)
 
 // Animation locals handed to the chain (set_animation, a direct step, restore): each a valid
 // transform, and in a 2D chain in its plane (z 0).
-spring_result chain_check_animation(const spring_chain *chain, const spring_xform3 *local, int count)
+spring_result spring_chain_impl_check_animation(const spring_chain *chain, const spring_xform3 *local, int count)
 {
 	for (int i = 0; i < count; i++) {
 		spring_xform3 t = local[i];
@@ -397,7 +398,7 @@ spring_result chain_check_animation(const spring_chain *chain, const spring_xfor
 }
 
 // A 2D transform handed to the chain: finite, its position within SPRING_CHAIN_MAX_COORDINATE.
-spring_result chain_accept_xform2(spring_xform2 t)
+spring_result spring_chain_impl_accept_xform2(spring_xform2 t)
 {
 	if (!spring_vec2_is_finite(t.position) || !spring_is_finite(t.angle)) {
 		return SPRING_ERROR_NOT_FINITE;
@@ -412,7 +413,7 @@ spring_result chain_accept_xform2(spring_xform2 t)
 // Pose at rest
 
 // Forget rest and sleep: the next step looks at the chain afresh.
-void chain_wake(spring_chain *c)
+void spring_chain_impl_wake(spring_chain *c)
 {
 	c->resting = 0;
 	c->still = 0;
@@ -420,7 +421,7 @@ void chain_wake(spring_chain *c)
 }
 
 // The per-step forms of the inherited-motion caps.
-void chain_set_root_limits(spring_chain *c, float speed, float angular)
+void spring_chain_impl_set_root_limits(spring_chain *c, float speed, float angular)
 {
 	c->max_root_speed = speed;
 	c->max_root_angular_speed = angular;
@@ -430,7 +431,7 @@ void chain_set_root_limits(spring_chain *c, float speed, float angular)
 }
 
 // Rigid pose under `root`: every bone follows its parent exactly; tips at rest, no velocity.
-void chain_pose_at_rest(spring_chain *c, spring_xform3 root)
+void spring_chain_impl_pose_at_rest(spring_chain *c, spring_xform3 root)
 {
 	chain_arrays a = arrays(c);
 	spring_xform3 parent = root;
@@ -451,7 +452,7 @@ void chain_pose_at_rest(spring_chain *c, spring_xform3 root)
 	roots_of(c)->step = root;
 	roots_of(c)->step_prev = root;
 	roots_of(c)->input = root;
-	chain_wake(c);
+	spring_chain_impl_wake(c);
 }
 
 // Fills the header at `c` (validated description) whose arrays are described by `l`, for lane
@@ -472,7 +473,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	c->projection = desc->projection;
 	c->integrator = desc->integrator;
 	spring_clock_init(&c->clock, desc->step, desc->max_steps);
-	chain_set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
+	spring_chain_impl_set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
 	c->accel = spring_vec3_add(c->gravity, c->wind);
@@ -488,11 +489,11 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	c->rest_speed = desc->rest_speed > 0.0f ? desc->rest_speed : 1e-3f * shortest;
 	for (int i = 0; i < c->bone_count; i++) {
 		a.params_set[(size_t)i * (size_t)a.s] = desc->bones[i].params;
-		chain_prepare_bone(c, &a, i); // validated
+		spring_chain_impl_prepare_bone(c, &a, i); // validated
 	}
 	spring_xform3 root = desc->root;
 	accept_xform3(&root); // validated
-	chain_pose_at_rest(c, root);
+	spring_chain_impl_pose_at_rest(c, root);
 }
 
 // The shared per-bone configuration of a validated description, written once per block.
@@ -545,7 +546,7 @@ spring_result spring_chain_init(const spring_chain_desc *desc, void *memory, siz
 // lanes' transitions changed since the last look (TRANS_CHANGED): the bone then gets its shared
 // row (TRANS_SHARED, lane 0's values in every lane of the row), otherwise the lanes' own are read
 // (TRANS_OWN). Stops at the first lane that differs.
-void chain_share_transitions(const spring_chain *c, const chain_arrays *a, int n)
+void spring_chain_impl_share_transitions(const spring_chain *c, const chain_arrays *a, int n)
 {
 	const size_t b = (size_t)a->B, per_block = (size_t)c->bone_count * T_COUNT * b;
 	for (int i = 0; i < c->bone_count; i++) {
@@ -609,7 +610,7 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 	if (lanes > 1) {
 		const spring_chain *c = (const spring_chain *)(void *)(base + first);
 		const chain_arrays a = arrays(c);
-		chain_share_transitions(c, &a, lanes);
+		spring_chain_impl_share_transitions(c, &a, lanes);
 	}
 	return SPRING_OK;
 }

@@ -180,13 +180,13 @@ static spring_result check_image_header(const chain_snap_check *k, const spring_
 		                "or max_root_angular_speed is not finite and >= 0");
 	}
 	spring_chain derived = *h;
-	chain_set_root_limits(&derived, h->max_root_speed, h->max_root_angular_speed);
+	spring_chain_impl_set_root_limits(&derived, h->max_root_speed, h->max_root_angular_speed);
 	if (!same_bits(&derived.cap_distance, &h->cap_distance, sizeof h->cap_distance) ||
 	    !same_bits(&derived.cap_cos_half, &h->cap_cos_half, sizeof h->cap_cos_half)) {
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "cap_distance",
 		                "(the caps' per-step forms) do not match the caps");
 	}
-	if (chain_accept_xform2(h->last_root2) != SPRING_OK) {
+	if (spring_chain_impl_accept_xform2(h->last_root2) != SPRING_OK) {
 		return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "last_root2",
 		                "is not finite and within the coordinate range");
 	}
@@ -211,7 +211,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 		memcpy(&own, snap_at(k, &a.params_set[at]), sizeof own);
 		memcpy(&effective, snap_at(k, &a.params[at]), sizeof effective);
 		float trans[T_COUNT];
-		spring_result r = chain_bone_settings(c, i, own, &p, trans);
+		spring_result r = spring_chain_impl_bone_settings(c, i, own, &p, trans);
 		if (r != SPRING_OK) {
 			return snap_bad(k, r, SPRING_ELEMENT_BONE, i, "params", "are not a spring set_params accepts");
 		}
@@ -229,7 +229,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 			return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_BONE, i, "cone_limit", "must be in [0, pi)");
 		}
 		spring_xform3 anim = snap_xform(k, &a.anim_local[i]);
-		if (h->animated && (chain_check_animation(h, &anim, 1) != SPRING_OK || !unit_quat(anim.rotation))) {
+		if (h->animated && (spring_chain_impl_check_animation(h, &anim, 1) != SPRING_OK || !unit_quat(anim.rotation))) {
 			return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_BONE, i, "anim_local",
 			                "is not an animation set_animation accepts");
 		}
@@ -258,7 +258,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 				memcpy(&w, snap_at(k, &a.world2[i]), sizeof w);
 				memcpy(&wp, snap_at(k, &a.world2_prev[i]), sizeof wp);
 				memcpy(&s2, snap_at(k, &a.step_local2[i]), sizeof s2);
-				if (!snap_pose2_ok(w) || !snap_pose2_ok(wp) || chain_accept_xform2(s2) != SPRING_OK) {
+				if (!snap_pose2_ok(w) || !snap_pose2_ok(wp) || spring_chain_impl_accept_xform2(s2) != SPRING_OK) {
 					return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_BONE, i, "world2",
 					                "(a bone's 2D pose) is not finite, within bounds and of unit direction");
 				}
@@ -268,7 +268,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 	for (int j = 0; j < h->collider_count; j++) {
 		spring_chain_collider col;
 		memcpy(&col, snap_at(k, &a.colliders[j]), sizeof col);
-		spring_result r = chain_validate_collider(&col, j, NULL);
+		spring_result r = spring_chain_impl_validate_collider(&col, j, NULL);
 		if (r != SPRING_OK) {
 			return snap_bad(k, r, SPRING_ELEMENT_COLLIDER, j, "collider", "is not one set_colliders accepts");
 		}

@@ -397,9 +397,9 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 		for (int j = 0; j < n; j++) {
 			spring_vec3 outward, v = kvec(k, a->B, K_VX, j);
 			spring_vec3 axis = spring_vec3_normalize(kvec(k, a->B, K_UX, j));
-			spring_vec3 dir = chain_cone_clamp(kvec(k, a->B, K_DX, j), axis, limit, c->mode_2d, &outward);
+			spring_vec3 dir = spring_chain_impl_cone_clamp(kvec(k, a->B, K_DX, j), axis, limit, c->mode_2d, &outward);
 			if (spring_vec3_length(outward) > 0.0f) {
-				kvec_set(k, a->B, K_VX, j, chain_remove_component(v, outward, 1));
+				kvec_set(k, a->B, K_VX, j, spring_chain_impl_remove_component(v, outward, 1));
 			}
 			kvec_set(k, a->B, K_DX, j, dir);
 		}
@@ -428,8 +428,9 @@ static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i,
 			int moved = 0;
 			for (int q = 0; q < c->collider_count; q++) {
 				spring_vec3 normal;
-				if (chain_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], &dir, c->mode_2d, &normal)) {
-					v = chain_remove_component(v, normal, -1);
+				if (spring_chain_impl_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], &dir, c->mode_2d,
+				                              &normal)) {
+					v = spring_chain_impl_remove_component(v, normal, -1);
 					moved = 1;
 				}
 			}
@@ -803,7 +804,7 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 			mj->pose_2d = 0;
 		}
 		if (mj->max_root_speed > 0.0f || mj->max_root_angular_speed > 0.0f) {
-			chain_cap_root_motion(mj, *root);
+			spring_chain_impl_cap_root_motion(mj, *root);
 		}
 		roots_of(mj)->step_prev = roots_of(mj)->step;
 		roots_of(mj)->step = *root;
@@ -898,7 +899,7 @@ static int step_chain_2d(spring_chain *c, spring_xform2 root, const spring_xform
 	chain_pose2 parent = pose2_of_xform2(root);
 	// The root is kept in 3D for teleports and the caps.
 	spring_xform3 root3 = xform3_of_pose2(parent);
-	chain_cap_root_motion(c, root3);
+	spring_chain_impl_cap_root_motion(c, root3);
 	roots_of(c)->step_prev = roots_of(c)->step;
 	roots_of(c)->step = root3;
 	int at_rest = walk_2d(c, parent, anim, 0);
@@ -1074,7 +1075,7 @@ static spring_result update_lanes(spring_chain *c, int n, spring_clock *clock, c
 		return r;
 	}
 	if (n > 1) {
-		chain_share_transitions(c, &a, n);
+		spring_chain_impl_share_transitions(c, &a, n);
 	}
 	int steps = spring_clock_advance(clock, frame_dt);
 	// Chunk by chunk of lanes, every step of the frame (the lanes are independent): a chunk's
@@ -1124,7 +1125,7 @@ spring_result spring_chain_internal_step(spring_chain *chain, const spring_xform
 	spring_xform3 at = *root;
 	spring_result r = accept_xform3(&at);
 	if (r == SPRING_OK && anim_local) {
-		r = chain_check_animation(chain, anim_local, chain->bone_count);
+		r = spring_chain_impl_check_animation(chain, anim_local, chain->bone_count);
 	}
 	if (r != SPRING_OK) {
 		return r;
@@ -1141,9 +1142,9 @@ spring_result spring_chain_internal_step2d(spring_chain *chain, spring_xform2 ro
 	if (!chain || !chain->mode_2d) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	spring_result r = chain_accept_xform2(root);
+	spring_result r = spring_chain_impl_accept_xform2(root);
 	for (int i = 0; r == SPRING_OK && anim_local && i < chain->bone_count; i++) {
-		r = chain_accept_xform2(anim_local[i]);
+		r = spring_chain_impl_accept_xform2(anim_local[i]);
 	}
 	if (r != SPRING_OK) {
 		return r;
