@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The common case of the tip chains' physics step (chain.c's fast_run: the exact integrator, 3D,
-// no cone limit, no colliders, the projected velocity removed), written once and included by
-// chain.c once per lane type: a float (one lane: single chains, and groups without vectors) and
-// the float vectors of each instruction set. Before including, chain.c defines (this file
+// The common case of the tip chains' physics step (chain_step.c's fast_run: the exact integrator,
+// 3D, no cone limit, no colliders, the projected velocity removed), written once and included by
+// chain_step.c once per lane type: a float (one lane: single chains, and groups without vectors)
+// and the float vectors of each instruction set. Before including, chain_step.c defines (this file
 // undefines them at its end; with KEEP_LANE_OPS defined, only KERNEL, TARGET and B):
 //   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
 //                 instruction set (may be empty)
@@ -20,18 +20,7 @@
 // GATHER defined (B 1, four-lane vectors) it puts a single chain's two steps side by side in the
 // lanes of one vector, each lane reading and writing its own bone's slots.
 
-#ifndef VF
-#define VF float
-#define VI int
-#define W 1
-#define SPLAT(x) (x)
-#define SQRT(v) sqrtf(v)
-#define SEL(m, a, b) ((m) ? (a) : (b))
-#define NOT(m) (!(m))
-#define ANY(m) (m)
-#define ABSV(v) fabsf(v)
-#define LANE(v, l) (v)
-#endif
+#include "chain_lane_ops.h"
 
 TARGET static inline VF KERNEL(ld)(const float *p)
 {
@@ -43,25 +32,6 @@ TARGET static inline VF KERNEL(ld)(const float *p)
 TARGET static inline void KERNEL(st)(float *p, VF v)
 {
 	memcpy(p, &v, sizeof v);
-}
-
-// The quaternion product a * b, as quat_mul_f.
-TARGET static ALWAYS_INLINE void KERNEL(qmul)(VF ax, VF ay, VF az, VF aw, VF bx, VF by, VF bz, VF bw, VF *ox, VF *oy, VF *oz,
-                                              VF *ow)
-{
-	*ox = (aw * bx + ax * bw) + (ay * bz - az * by);
-	*oy = (aw * by - ax * bz) + (ay * bw + az * bx);
-	*oz = (aw * bz + ax * by) - (ay * bx - az * bw);
-	*ow = (aw * bw - ax * bx) - (ay * by + az * bz);
-}
-
-// v rotated by the unit quaternion q, as rotate_f.
-TARGET static ALWAYS_INLINE void KERNEL(rot)(VF qx, VF qy, VF qz, VF qw, VF vx, VF vy, VF vz, VF *ox, VF *oy, VF *oz)
-{
-	VF tx = 2.0f * (qy * vz - qz * vy), ty = 2.0f * (qz * vx - qx * vz), tz = 2.0f * (qx * vy - qy * vx);
-	*ox = vx + qw * tx + (qy * tz - qz * ty);
-	*oy = vy + qw * ty + (qz * tx - qx * tz);
-	*oz = vz + qw * tz + (qx * ty - qy * tx);
 }
 
 // The constants of bone i for a step: its local transform and rigid tip in every lane, its length.
