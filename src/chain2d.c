@@ -73,8 +73,13 @@
 // are in double.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
-// 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
-// so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
+// 16-byte aligned (chain2d_block_internal.h). Arrays are addressed by offsets from the struct,
+// never by stored pointers, so a chain made by spring_chain2d_init can be copied byte for byte
+// (snapshots, rollback).
+//
+// Files: this one creates, steps, sets and queries; chain2d_validate.c checks descriptions and
+// inputs, chain2d_snapshot.c takes and restores snapshots, chain2d_kernels.c takes the segments'
+// fields a vector of segments at a time.
 //
 // Per-segment budget: 96 bytes (plus padding of each array to 16 bytes)
 //   hot state, read and written every step     36 B: angle, velocity, prev_angle, target, the kept

@@ -2,11 +2,12 @@
 // The angle chains' vector kernels: every segment of every chain of a spring_chain2d_group, one
 // vector of chains at a time (a frame, the poses), and the field half of a single chain's step a
 // vector of segments at a time (spring_chain2d_internal_fields, for spring_chain2d). The
-// arithmetic is chain2d_kernel.h's, instantiated here for 4, 8 and 16 lanes (chain2d_group_instance.h)
-// and chosen at run time from one table per instruction set (simd.c chooses it). The kernels call
-// neither chain2d.c nor chain2d_group.c: a frame's job (chain2d_group_internal.h) brings the
-// arrays and the group's rest test, and a single chain's fields job (chain2d_internal.h) its
-// segments.
+// arithmetic is chain2d_kernel.h's, instantiated here for 4, 8 and 16 lanes
+// (chain2d_group_instance.h) and chosen at run time from one table per instruction set (simd.c
+// chooses the set). The kernels call neither chain2d.c nor chain2d_group.c: a frame's job
+// (chain2d_group_internal.h) brings the arrays and the group's rest test, and a single chain's
+// fields job (chain2d_internal.h) its segments. The loops over the segments and every function
+// they call are here and inline, so the per-segment code needs no link-time optimisation.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "chain2d_group_internal.h"
@@ -159,7 +160,7 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 			const bool some = any_##SUFFIX(s->awake[q]);                                                                        \
 			const bool every = some && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                              \
 			const bool still = any_##SUFFIX(s->still[q]);                                                                       \
-			/* A block whose chains are all awake (its padding stands: fill_padding) with no still */                           \
+			/* A block whose chains are all awake (its padding stands: chain2d_group.c, fill_padding) with no still */          \
 			/* chain is all awake in the next step (only the rest test puts a chain to sleep), which */                         \
 			/* writes its angles before, targets and kept sines again: only the frame's last step */                            \
 			/* stores them then. */                                                                                             \
@@ -189,7 +190,7 @@ enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 				const TI still_lanes = LANES_OF(s->still[q]);                                                                   \
 				memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                           \
 				lanes_io_##SUFFIX(shared, b, Lp[q], true);                                                                      \
-				shared->try_rest(shared, b, lanes, still_bits);                                                                   \
+				shared->try_rest(shared, b, lanes, still_bits);                                                                 \
 				lanes_io_##SUFFIX(shared, b, Lp[q], false);                                                                     \
 			}                                                                                                                   \
 		}                                                                                                                       \
@@ -281,7 +282,7 @@ static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
 	{                                                                                      \
 		TI index;                                                                          \
 		memcpy(&index, group_lane_index, sizeof index);                                    \
-		return ILT(index + (int32_t)b, (int32_t)r->count);                        \
+		return ILT(index + (int32_t)b, (int32_t)r->count);                                 \
 	}
 
 static inline size_t group_min_size(size_t a, size_t b)
