@@ -119,6 +119,7 @@ static inline spring_result check_limit(float limit)
 	return check_range(limit, (float)SPRING_PI);
 }
 
+// Animated offsets (set_animation, a rig's step): finite.
 static inline spring_result check_offsets(const float *offsets, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -129,11 +130,13 @@ static inline spring_result check_offsets(const float *offsets, int n)
 	return SPRING_OK;
 }
 
+// Gravity and wind (set_forces): finite.
 static inline spring_result check_forces(spring_vec2 gravity, spring_vec2 wind)
 {
 	return spring_vec2_is_finite(gravity) && spring_vec2_is_finite(wind) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
 }
 
+// The caps on inherited motion (set_root_limits): finite and >= 0, 0 no cap.
 static inline spring_result check_root_limits(float max_root_speed, float max_root_angular_speed)
 {
 	spring_result r = check_range(max_root_speed, INFINITY);

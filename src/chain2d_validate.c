@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // spring_chain2d's checks: of a description (every field, each segment's spring under the
-// integrator and step it will be stepped with), of a root and of a frame time. They call nothing
-// of the chain's other files (chain2d_block_internal.h).
+// integrator and step it will be stepped with), of the memory init is given, of a root and of a
+// frame time. They call nothing of the chain's other files; the checks of single settings, which
+// restore runs too, are inline in chain2d_block_internal.h.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "spring/chain.h"
