@@ -73,8 +73,13 @@
 // are in double.
 //
 // Memory: one block, the struct then dense per-segment arrays (structure of arrays), each
-// 16-byte aligned. Arrays are addressed by offsets from the struct, never by stored pointers,
-// so a chain made by spring_chain2d_init can be copied byte for byte (snapshots, rollback).
+// 16-byte aligned (chain2d_block_internal.h). Arrays are addressed by offsets from the struct,
+// never by stored pointers, so a chain made by spring_chain2d_init can be copied byte for byte
+// (snapshots, rollback).
+//
+// Files: this one creates, steps, sets and queries; chain2d_validate.c checks descriptions and
+// inputs, chain2d_snapshot.c takes and restores snapshots, chain2d_kernels.c takes the segments'
+// fields a vector of segments at a time.
 //
 // Per-segment budget: 96 bytes (plus padding of each array to 16 bytes)
 //   hot state, read and written every step     36 B: angle, velocity, prev_angle, target, the kept
@@ -87,50 +92,14 @@
 
 #include "spring/chain.h"
 
+#include "chain2d_block_internal.h"
 #include "chain2d_internal.h"
 #include "spring_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
-#define CHAIN2D_ALIGN 16u
-
-// Float arrays, n entries each, in this order after the struct. The mutable state comes first.
-enum {
-	ARR_ANGLE,      // world angle of the last step, radians in (-pi, pi]
-	ARR_VELOCITY,   // angular velocity of the last step, rad/s
-	ARR_PREV_ANGLE, // world angle of the step before (output interpolation)
-	ARR_TARGET,     // target world angle of the last step, without forces, (-pi, pi]
-	ARR_DEFLECTION, // angle minus target of the last step, rad, never folded (|.| <= 1e6)
-	ARR_OFFSET,     // animated offsets the last step used
-	ARR_ANIM_FROM,  // animated offsets of the previous frame
-	ARR_SIN,        // sine of the angle the last step's field was taken at (its key)
-	ARR_COS,        // its cosine
-	ARR_KEY,        // that angle; NaN: nothing kept
-	ARR_STATE_COUNT,
-	ARR_LENGTH = ARR_STATE_COUNT, // segment length, > 0
-	ARR_REST,                     // rest local angle, radians, folded onto (-pi, pi]
-	ARR_INERTIA,                  // fraction of the pivot's acceleration felt, [0, 100]; 0 none
-	ARR_ANIM_TO,                  // animated offsets of the frame submitted by the next update
-	ARR_FLOAT_COUNT
-};
-// spring_params arrays after the float arrays.
-enum {
-	ARR_PARAMS,     // parameters the segment is stepped with
-	ARR_OWN_PARAMS, // the segment's own setting; all zero -> chain default or gradient
-	ARR_PARAMS_COUNT
-};
-
-// Bounds of the settings (documented in chain.h).
-#define INERTIA_MAX 100.0f
-// Derived rest thresholds: the tip moves at most REST_TIP_FRACTION of the chain's length when
-// every segment is off by the rest angle; never below REST_ANGLE_MIN (a few float steps of pi).
-#define REST_TIP_FRACTION 1e-4
-#define REST_ANGLE_MIN 1e-6f
-#define REST_SPEED_PER_ANGLE 10.0f
 // Bisection steps of the equilibrium inside a bracket of twice the rest angle (far below float).
 #define EQUILIBRIUM_ITERATIONS 40
 
@@ -146,7 +115,7 @@ static void timeline_restart(spring_chain2d_timeline *t)
 
 // The reciprocals of the knots' distances the fit needs (0 for a knot the path does not have) and
 // the nodes of the Newton basis.
-static void timeline_fit(spring_chain2d_timeline *t)
+void spring_chain2d_internal_timeline_fit(spring_chain2d_timeline *t)
 {
 	const int n = t->count;
 	const double g0 = t->gap[0], g1 = t->gap[1], g2 = t->gap[2];
@@ -182,7 +151,7 @@ double spring_chain2d_internal_timeline_advance(spring_chain2d_timeline *t, doub
 	t->count = n < 4 ? n + 1 : 4;
 	t->elapsed = 0.0;
 	t->pivot_time -= elapsed;
-	timeline_fit(t);
+	spring_chain2d_internal_timeline_fit(t);
 	for (int k = 0; k < 6; k++) {
 		b->r[k] = t->recip[k];
 	}
@@ -221,69 +190,13 @@ static void path_restart(spring_chain2d *c, spring_vec2 position)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layout
+// Small helpers
 
-static size_t round_up(size_t x)
-{
-	return (x + (CHAIN2D_ALIGN - 1u)) & ~(size_t)(CHAIN2D_ALIGN - 1u);
-}
-
-static size_t header_bytes(void)
-{
-	return round_up(sizeof(spring_chain2d));
-}
-
-static size_t float_stride(int n)
-{
-	return round_up((size_t)n * sizeof(float));
-}
-
-static size_t params_stride(int n)
-{
-	return round_up((size_t)n * sizeof(spring_params));
-}
-
-static size_t stepper_stride(int n)
-{
-	return round_up((size_t)n * sizeof(spring_chain2d_lane_step_in));
-}
-
-static size_t total_bytes(int n)
-{
-	return header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(n) + (size_t)ARR_PARAMS_COUNT * params_stride(n) +
-	       stepper_stride(n);
-}
-
+// The block's layout is chain2d_block_internal.h's.
 size_t spring_chain2d_internal_block_size(int n)
 {
 	return total_bytes(n);
 }
-
-static float *farr(const spring_chain2d *c, int which)
-{
-	unsigned char *base = (unsigned char *)(uintptr_t)c;
-	return (float *)(void *)(base + header_bytes() + (size_t)which * float_stride(c->segment_count));
-}
-
-static spring_params *parr(const spring_chain2d *c, int which)
-{
-	unsigned char *base = (unsigned char *)(uintptr_t)c;
-	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count);
-	return (spring_params *)(void *)(base + offset + (size_t)which * params_stride(c->segment_count));
-}
-
-// Each segment's k/m and one-step transition (kept in step with ARR_PARAMS) and its limit: the max
-// swing from the target, (0, pi]; 0 unlimited (24 bytes).
-static spring_chain2d_lane_step_in *steppers(const spring_chain2d *c)
-{
-	unsigned char *base = (unsigned char *)(uintptr_t)c;
-	size_t offset = header_bytes() + (size_t)ARR_FLOAT_COUNT * float_stride(c->segment_count) +
-	                (size_t)ARR_PARAMS_COUNT * params_stride(c->segment_count);
-	return (spring_chain2d_lane_step_in *)(void *)(base + offset);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers
 
 // An acceleration as a float within +-SPRING_CHAIN2D_ACCEL_MAX.
 static float bounded_accel(double a)
@@ -294,7 +207,7 @@ static float bounded_accel(double a)
 }
 
 // The values every step reads that change only with the step or the forces.
-static void cache_constants(spring_chain2d *c)
+void spring_chain2d_internal_cache_constants(spring_chain2d *c)
 {
 	const double h = (double)c->clock.step;
 	c->inv_step = 1.0 / h;
@@ -307,53 +220,10 @@ static void cache_constants(spring_chain2d *c)
 	c->steady = (float)sqrt((double)c->fx * (double)c->fx + (double)c->fy * (double)c->fy);
 }
 
-spring_result spring_chain2d_internal_check_root(spring_xform2 root)
-{
-	// The scale is ignored, so it is not checked. Positions stay within the chains' coordinate
-	// range (chain.h), so every joint the chain computes stays finite.
-	if (!spring_internal_finite(root.position.x) || !spring_internal_finite(root.position.y) ||
-	    !spring_internal_finite(root.angle)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	return fabsf(root.position.x) <= SPRING_CHAIN_MAX_COORDINATE && fabsf(root.position.y) <= SPRING_CHAIN_MAX_COORDINATE
-	           ? SPRING_OK
-	           : SPRING_ERROR_OUT_OF_RANGE;
-}
-
 // The prologue of every call taking a root: a chain and a finite root.
 static spring_result check_chain_root(const spring_chain2d *chain, spring_xform2 root)
 {
 	return chain ? spring_chain2d_internal_check_root(root) : SPRING_ERROR_INVALID_ARGUMENT;
-}
-
-spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root)
-{
-	spring_xform2 r = {root.position, spring_det_fold_float((double)root.angle), {1.0f, 1.0f}}; // finite (checked)
-	return r;
-}
-
-static spring_result set_error(spring_error *error, spring_result r, int index, const char *field, const char *fmt, ...)
-{
-	spring_error_step at = {SPRING_ELEMENT_SEGMENT, index};
-	va_list args;
-	va_start(args, fmt);
-	spring_internal_fail_v(error, r, "chain2d", &at, index >= 0 ? 1 : 0, field, fmt, args);
-	va_end(args);
-	return r;
-}
-
-// A finite value in [0, max] (a limit, an inertia, a cap or a threshold; max INFINITY: >= 0).
-static spring_result check_range(float value, float max)
-{
-	if (!spring_internal_finite(value)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	return value >= 0.0f && value <= max ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
-}
-
-static spring_result check_limit(float limit)
-{
-	return check_range(limit, (float)SPRING_PI);
 }
 
 // The inertia a segment is stepped with: its own setting, else the chain's (0: none).
@@ -371,154 +241,13 @@ static float resolve_inertia(const spring_chain2d_desc *desc, const spring_chain
 	return desc->inertia > 0.0f ? desc->inertia : SPRING_CHAIN2D_DEFAULT_INERTIA;
 }
 
-// The default rest angle: REST_TIP_FRACTION L / sum_i D_i (see chain.h), at least REST_ANGLE_MIN.
-static float derived_rest_angle(const spring_chain2d_segment *segments, int n)
-{
-	double total = 0.0, lever = 0.0;
-	for (int i = n - 1; i >= 0; i--) {
-		total += (double)segments[i].length; // length from segment i's pivot to the tip
-		lever += total;
-	}
-	float angle = (float)(REST_TIP_FRACTION * total / lever);
-	return angle > REST_ANGLE_MIN ? angle : REST_ANGLE_MIN;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Validation of a description
-
-typedef struct chain2d_config {
-	float step;
-	int max_steps;
-	spring_params params;
-	float rest_angle, rest_angular_speed; // resolved
-} chain2d_config;
-
-static spring_result validate_desc(const spring_chain2d_desc *desc, chain2d_config *cfg, spring_error *error)
-{
-	if (!desc) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "desc", "the description is NULL");
-	}
-	int n = desc->segment_count;
-	if (n < 1 || n > SPRING_CHAIN_MAX_BONES) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segment_count", "segment_count must be in 1..%d (got %d)",
-		                 SPRING_CHAIN_MAX_BONES, n);
-	}
-	if (!desc->segments) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segments", "segments is NULL (%d expected)", n);
-	}
-	if (desc->integrator != SPRING_INTEGRATOR_EXACT && desc->integrator != SPRING_INTEGRATOR_SEMI_IMPLICIT) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator", "integrator %d is not a spring_integrator",
-		                 (int)desc->integrator);
-	}
-	if (!spring_internal_finite(desc->step)) {
-		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "step", "step must be finite (got %g)", (double)desc->step);
-	}
-	float step = desc->step == 0.0f ? SPRING_CLOCK_DEFAULT_STEP : desc->step;
-	if (!(step >= SPRING_CHAIN2D_MIN_STEP && step <= 1.0f)) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "step", "step must be in [%g, 1] seconds, 0 for 1/%d (got %g)",
-		                 (double)SPRING_CHAIN2D_MIN_STEP, SPRING_CLOCK_DEFAULT_RATE, (double)desc->step);
-	}
-	int max_steps = desc->max_steps == 0 ? SPRING_CLOCK_DEFAULT_MAX_STEPS : desc->max_steps;
-	if (max_steps < 1 || max_steps > 1000) {
-		return set_error(error, SPRING_ERROR_OUT_OF_RANGE, -1, "max_steps", "max_steps must be in 1..1000, 0 for %d (got %d)",
-		                 SPRING_CLOCK_DEFAULT_MAX_STEPS, desc->max_steps);
-	}
-	if (!spring_vec2_is_finite(desc->gravity)) {
-		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "gravity", "gravity must be finite (got %g, %g)",
-		                 (double)desc->gravity.x, (double)desc->gravity.y);
-	}
-	if (!spring_vec2_is_finite(desc->wind)) {
-		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "wind", "wind must be finite (got %g, %g)", (double)desc->wind.x,
-		                 (double)desc->wind.y);
-	}
-	if (spring_chain2d_internal_check_root(desc->root) != SPRING_OK) {
-		return set_error(error, SPRING_ERROR_NOT_FINITE, -1, "root", "root position and angle must be finite (got %g, %g, %g)",
-		                 (double)desc->root.position.x, (double)desc->root.position.y, (double)desc->root.angle);
-	}
-	spring_result r = check_range(desc->inertia, INERTIA_MAX);
-	if (r != SPRING_OK) {
-		return set_error(error, r, -1, "inertia", "inertia must be finite and in [0, %g], 0 for 1 (got %g)", (double)INERTIA_MAX,
-		                 (double)desc->inertia);
-	}
-	const struct {
-		float value;
-		const char *field, *unit;
-	} caps[] = {{desc->max_root_speed, "max_root_speed", "units/s"},
-	            {desc->max_root_angular_speed, "max_root_angular_speed", "rad/s"},
-	            {desc->rest_angle, "rest_angle", "rad"},
-	            {desc->rest_angular_speed, "rest_angular_speed", "rad/s"}};
-	for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); k++) {
-		r = check_range(caps[k].value, INFINITY);
-		if (r != SPRING_OK) {
-			return set_error(error, r, -1, caps[k].field, "%s must be finite and >= 0 %s, 0 for the default (got %g)",
-			                 caps[k].field, caps[k].unit, (double)caps[k].value);
-		}
-	}
-	spring_params base;
-	r = spring_chain_internal_base_params(desc->params, &base);
-	if (r != SPRING_OK) {
-		return set_error(error, r, -1, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
-		                 (double)desc->params.stiffness, (double)desc->params.damping, (double)desc->params.mass);
-	}
-	if (!spring_chain_internal_params_unset(desc->tip_params)) {
-		r = spring_params_validate(desc->tip_params);
-		if (r != SPRING_OK) {
-			return set_error(error, r, -1, "tip_params", "tip_params must be all zero or a valid spring (k %g, c %g, m %g)",
-			                 (double)desc->tip_params.stiffness, (double)desc->tip_params.damping, (double)desc->tip_params.mass);
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		const spring_chain2d_segment *s = &desc->segments[i];
-		if (!spring_internal_finite(s->length) || !(s->length >= 1e-6f) || s->length > SPRING_CHAIN_MAX_COORDINATE) {
-			return set_error(error, spring_internal_finite(s->length) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, i,
-			                 "length", "length must be in [1e-6, %g] units (got %g)", (double)SPRING_CHAIN_MAX_COORDINATE,
-			                 (double)s->length);
-		}
-		if (!spring_internal_finite(s->rest_angle)) {
-			return set_error(error, SPRING_ERROR_NOT_FINITE, i, "rest_angle", "rest_angle must be finite (got %g)",
-			                 (double)s->rest_angle);
-		}
-		r = check_limit(s->limit);
-		if (r != SPRING_OK) {
-			return set_error(error, r, i, "limit", "limit must be 0 (unlimited) or in (0, pi] radians (got %g)",
-			                 (double)s->limit);
-		}
-		r = check_range(s->inertia, INERTIA_MAX);
-		if (r != SPRING_OK) {
-			return set_error(error, r, i, "inertia", "inertia must be finite and in [0, %g], 0 for the chain's (got %g)",
-			                 (double)INERTIA_MAX, (double)s->inertia);
-		}
-		spring_params p;
-		r = spring_chain_internal_bone_params(s->params, base, desc->tip_params, i, n, &p);
-		if (r != SPRING_OK && spring_chain_internal_params_unset(s->params)) {
-			return set_error(error, r, i, "params", "the root-to-tip gradient gives no valid spring here");
-		}
-		if (r != SPRING_OK) {
-			return set_error(error, r, i, "params", "params must be all zero or a valid spring (k %g, c %g, m %g)",
-			                 (double)s->params.stiffness, (double)s->params.damping, (double)s->params.mass);
-		}
-		spring_stepper probe;
-		if (spring_chain_internal_stepper(desc->integrator, p, step, &probe) == SPRING_ERROR_UNSTABLE) {
-			return set_error(error, SPRING_ERROR_UNSTABLE, i, "params",
-			                 "params (%g Hz, damping ratio %g) are unstable with the semi-implicit integrator at step %g s",
-			                 (double)spring_frequency_hz(p), (double)spring_damping_ratio(p), (double)step);
-		}
-	}
-	cfg->step = step;
-	cfg->max_steps = max_steps;
-	cfg->params = base;
-	cfg->rest_angle = desc->rest_angle > 0.0f ? desc->rest_angle : derived_rest_angle(desc->segments, n);
-	cfg->rest_angular_speed = desc->rest_angular_speed > 0.0f ? desc->rest_angular_speed : REST_SPEED_PER_ANGLE * cfg->rest_angle;
-	return SPRING_OK;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Creation
 
 size_t spring_chain2d_memory_size(const spring_chain2d_desc *desc)
 {
 	chain2d_config cfg;
-	if (validate_desc(desc, &cfg, NULL) != SPRING_OK) {
+	if (spring_chain2d_internal_validate_desc(desc, &cfg, NULL) != SPRING_OK) {
 		return 0;
 	}
 	return total_bytes(desc->segment_count);
@@ -558,20 +287,14 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
                                   spring_error *error)
 {
 	chain2d_config cfg;
-	spring_result r = validate_desc(desc, &cfg, error);
+	spring_result r = spring_chain2d_internal_validate_desc(desc, &cfg, error);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	if (!out) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "out", "out is NULL");
-	}
 	size_t need = total_bytes(desc->segment_count);
-	if (!memory || ((uintptr_t)memory & (CHAIN2D_ALIGN - 1u)) != 0u) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "memory", "memory must be non-NULL and aligned to %u bytes",
-		                 CHAIN2D_ALIGN);
-	}
-	if (size < need) {
-		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "memory", "memory is %zu bytes, %zu needed", size, need);
+	r = spring_chain2d_internal_check_memory(memory, size, need, out, error);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	memset(memory, 0, need);
 	spring_chain2d *c = (spring_chain2d *)memory;
@@ -588,7 +311,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
 	SPRING_ASSERT(r == SPRING_OK);
-	cache_constants(c);
+	spring_chain2d_internal_cache_constants(c);
 	timeline_restart(&c->time);
 	int n = c->segment_count;
 	float *length = farr(c, ARR_LENGTH), *rest = farr(c, ARR_REST);
@@ -904,14 +627,6 @@ static void run_frame(spring_chain2d *c, spring_xform2 to, double frame_dt, int 
 	}
 }
 
-spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
-{
-	if (!spring_internal_finite(frame_dt)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	return frame_dt < 0.0f ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
-}
-
 spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
 {
 	spring_result r = check_chain_root(chain, root);
@@ -926,16 +641,6 @@ spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, f
 		return (spring_result)(-steps);
 	}
 	run_frame(chain, spring_chain2d_internal_clean_root(root), (double)frame_dt, steps, NULL, NULL);
-	return SPRING_OK;
-}
-
-static spring_result check_offsets(const float *offsets, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (!spring_internal_finite(offsets[i])) {
-			return SPRING_ERROR_NOT_FINITE;
-		}
-	}
 	return SPRING_OK;
 }
 
@@ -1081,8 +786,8 @@ spring_result spring_chain2d_rotate(spring_chain2d *chain, float angle, spring_v
 
 // What segment `segment` of `chain` is stepped with when its own setting is `params`: the
 // effective params and the transition (limit unset). The rule of set_params and of restore.
-static spring_result segment_settings(const spring_chain2d *chain, int segment, spring_params params, spring_params *p,
-                                      spring_chain2d_lane_step_in *st)
+spring_result spring_chain2d_internal_segment_settings(const spring_chain2d *chain, int segment, spring_params params,
+                                                       spring_params *p, spring_chain2d_lane_step_in *st)
 {
 	spring_result r = spring_chain_internal_bone_params(params, chain->params, chain->tip_params, segment, chain->segment_count,
 	                                                    p);
@@ -1092,17 +797,6 @@ static spring_result segment_settings(const spring_chain2d *chain, int segment, 
 	return spring_chain2d_internal_transition(chain->integrator, *p, chain->clock.step, st);
 }
 
-static spring_result check_forces(spring_vec2 gravity, spring_vec2 wind)
-{
-	return spring_vec2_is_finite(gravity) && spring_vec2_is_finite(wind) ? SPRING_OK : SPRING_ERROR_NOT_FINITE;
-}
-
-static spring_result check_root_limits(float max_root_speed, float max_root_angular_speed)
-{
-	spring_result r = check_range(max_root_speed, INFINITY);
-	return r == SPRING_OK ? check_range(max_root_angular_speed, INFINITY) : r;
-}
-
 spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spring_params params)
 {
 	if (!chain || segment < 0 || segment >= chain->segment_count) {
@@ -1110,7 +804,7 @@ spring_result spring_chain2d_set_params(spring_chain2d *chain, int segment, spri
 	}
 	spring_params p;
 	spring_chain2d_lane_step_in st;
-	spring_result r = segment_settings(chain, segment, params, &p, &st);
+	spring_result r = spring_chain2d_internal_segment_settings(chain, segment, params, &p, &st);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -1151,7 +845,7 @@ spring_result spring_chain2d_set_forces(spring_chain2d *chain, spring_vec2 gravi
 	                 memcmp(&chain->wind, &wind, sizeof wind) == 0;
 	chain->gravity = gravity;
 	chain->wind = wind;
-	cache_constants(chain);
+	spring_chain2d_internal_cache_constants(chain);
 	return SPRING_OK;
 }
 
@@ -1268,244 +962,4 @@ spring_params spring_chain2d_internal_params(const spring_chain2d *chain, int se
 		return zero;
 	}
 	return parr(chain, ARR_PARAMS)[segment];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Snapshots
-
-static uint64_t chain2d_shape(const spring_chain2d *c)
-{
-	int n = c->segment_count;
-	size_t total = total_bytes(n);
-	uint64_t h = spring_hash(SPRING_HASH_INIT, &n, sizeof n);
-	return spring_hash(h, &total, sizeof total);
-}
-
-size_t spring_chain2d_snapshot_size(const spring_chain2d *chain)
-{
-	return chain ? SPRING_SNAPSHOT_HEADER_BYTES + total_bytes(chain->segment_count) : 0;
-}
-
-spring_result spring_chain2d_snapshot(const spring_chain2d *chain, void *blob, size_t size)
-{
-	if (!chain) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	return spring_internal_snapshot(chain, total_bytes(chain->segment_count), offsetof(spring_chain2d, owner),
-	                                SPRING_SNAPSHOT_CHAIN2D, chain2d_shape(chain), blob, size);
-}
-
-// A snapshot's chain: `image` (any alignment) is the block a chain of `live`'s shape would have.
-// Structure and creation-time settings must be those of `live`; every setting a call can change
-// must pass that call's check (and its derived values must be what the call derives); every
-// piece of state must be what a step can leave: angles folded, speeds within the step's bound,
-// roots within the coordinate range, the pivot's path and the kept sines consistent.
-typedef struct chain2d_snap_check {
-	const unsigned char *image;
-	size_t header, stride; // byte offsets of the float arrays
-	spring_error *error;
-} chain2d_snap_check;
-
-static spring_result snap_bad(const chain2d_snap_check *k, spring_result r, int segment, const char *field, const char *why)
-{
-	return spring_internal_snapshot_bad(k->error, r, "chain2d", segment >= 0 ? SPRING_ELEMENT_SEGMENT : SPRING_ELEMENT_NONE,
-	                                    segment, field, why);
-}
-
-static float snap_float(const chain2d_snap_check *k, int which, int i)
-{
-	return spring_internal_load_float(k->image, k->header + (size_t)which * k->stride + (size_t)i * sizeof(float));
-}
-
-// A world angle as every step leaves it: folded onto (-pi, pi].
-static bool folded(float a)
-{
-	return a > -SPRING_LANE_PI && a <= SPRING_LANE_PI;
-}
-
-static bool within(float x, float bound)
-{
-	return x >= -bound && x <= bound;
-}
-
-static bool same_bits(const void *a, const void *b, size_t size)
-{
-	return memcmp(a, b, size) == 0;
-}
-
-spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, const float *length, const float *rest,
-                                                  const unsigned char *image, spring_error *error)
-{
-	const int n = live->segment_count;
-	chain2d_snap_check k = {image, header_bytes(), float_stride(n), error};
-	if (image[offsetof(spring_chain2d, resting)] > 1u) {
-		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, -1, "resting", "must be 0 or 1");
-	}
-	spring_chain2d h;
-	memcpy(&h, image, sizeof h);
-	// Structure and settings fixed at creation.
-	if (h.segment_count != n || h.integrator != live->integrator || !same_bits(&h.params, &live->params, sizeof h.params) ||
-	    !same_bits(&h.tip_params, &live->tip_params, sizeof h.tip_params) || h.rest_angle != live->rest_angle ||
-	    h.rest_angular_speed != live->rest_angular_speed) {
-		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, -1, "segment_count",
-		                "or another setting fixed at creation differs from this chain's");
-	}
-	const char *why = spring_internal_clock_check(&live->clock, &h.clock);
-	if (why) {
-		return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1, "clock", why);
-	}
-	// Settings a call can change, checked by that call's rule; the values it derives from them.
-	spring_result r = check_forces(h.gravity, h.wind);
-	if (r != SPRING_OK) {
-		return snap_bad(&k, r, -1, "gravity", "or wind is not finite");
-	}
-	r = check_root_limits(h.max_root_speed, h.max_root_angular_speed);
-	if (r != SPRING_OK) {
-		return snap_bad(&k, r, -1, "max_root_speed", "or max_root_angular_speed is not finite and >= 0");
-	}
-	spring_chain2d derived = h;
-	cache_constants(&derived);
-	if (!same_bits(&derived.inv_step, &h.inv_step, sizeof h.inv_step) ||
-	    !same_bits(&derived.max_speed, &h.max_speed, sizeof(float)) ||
-	    !same_bits(&derived.held_max, &h.held_max, sizeof(float)) || !same_bits(&derived.fx, &h.fx, sizeof(float)) ||
-	    !same_bits(&derived.fy, &h.fy, sizeof(float)) || !same_bits(&derived.steady, &h.steady, sizeof(float))) {
-		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, -1, "fx",
-		                "or another value derived from the settings does not match them");
-	}
-	// The pivot's path: its knots, their reciprocals and the weighted cubic through them.
-	const spring_chain2d_timeline *t = &h.time;
-	bool timeline_ok = t->count >= 1 && t->count <= 4 && t->elapsed >= 0.0 && t->elapsed < (double)h.clock.step &&
-	                   t->pivot_time - t->pivot_time == 0.0;
-	for (int g = 0; g < 3 && timeline_ok; g++) {
-		// A knot's gap is the frames since the one before; gaps past the knots are 0 or stale.
-		// (A frame the clock steps in ends a knot, however short: a knot's gap is positive, not a step.)
-		timeline_ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] > 0.0 : t->gap[g] >= 0.0);
-	}
-	if (timeline_ok) {
-		// One knot: as timeline_restart left it (no fit yet); more: the fit of their gaps.
-		spring_chain2d_timeline fit = *t;
-		if (t->count == 1) {
-			memset(fit.gap, 0, sizeof fit.gap);
-			memset(fit.node, 0, sizeof fit.node);
-			memset(fit.recip, 0, sizeof fit.recip);
-		} else {
-			timeline_fit(&fit);
-		}
-		timeline_ok = same_bits(fit.recip, t->recip, sizeof fit.recip) && same_bits(fit.node, t->node, sizeof fit.node) &&
-		              same_bits(fit.gap, t->gap, sizeof fit.gap);
-	}
-	if (!timeline_ok) {
-		return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1, "time", "(the pivot's path) is not one a step leaves");
-	}
-	const spring_xform2 roots[3] = {h.root, h.prev_root, h.input_root};
-	for (int j = 0; j < 3; j++) {
-		if (spring_chain2d_internal_check_root(roots[j]) != SPRING_OK || !folded(roots[j].angle)) {
-			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1,
-			                j == 0   ? "root"
-			                : j == 1 ? "prev_root"
-			                         : "input_root",
-			                "is not finite, folded and within the coordinate range");
-		}
-	}
-	spring_xform2 input = {h.input_position, 0.0f, {1.0f, 1.0f}};
-	bool path_ok = spring_chain2d_internal_check_root(input) == SPRING_OK && within(h.root_velocity.x, SPRING_LANE_SPEED_MAX) &&
-	               within(h.root_velocity.y, SPRING_LANE_SPEED_MAX) && within(h.pivot[0], SPRING_LANE_SPEED_MAX) &&
-	               within(h.pivot[1], SPRING_LANE_SPEED_MAX);
-	for (int j = 0; j < 6 && path_ok; j++) {
-		path_ok = within(h.path_d[j], 2.0f * SPRING_CHAIN_MAX_COORDINATE);
-	}
-	if (path_ok) {
-		float coef[6];
-		spring_chain2d_lane_fit(h.time.recip, h.path_d, coef);
-		path_ok = same_bits(coef, h.path_coef, sizeof coef);
-	}
-	if (!path_ok) {
-		return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1, "path_d", "(the pivot's path) is not one a step leaves");
-	}
-	// Per segment: its settings by set_params', set_limit's, set_inertia's and set_animation's rules.
-	const size_t params_at = k.header + (size_t)ARR_FLOAT_COUNT * k.stride, pstride = params_stride(n);
-	const size_t steppers_at = params_at + (size_t)ARR_PARAMS_COUNT * pstride;
-	for (int i = 0; i < n; i++) {
-		if (snap_float(&k, ARR_LENGTH, i) != length[i] || snap_float(&k, ARR_REST, i) != rest[i]) {
-			return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, i, "length", "or rest_angle differs from this chain's");
-		}
-		spring_params own, effective, p;
-		spring_chain2d_lane_step_in st, kept;
-		memcpy(&own, image + params_at + (size_t)ARR_OWN_PARAMS * pstride + (size_t)i * sizeof own, sizeof own);
-		memcpy(&effective, image + params_at + (size_t)ARR_PARAMS * pstride + (size_t)i * sizeof effective, sizeof effective);
-		memcpy(&kept, image + steppers_at + (size_t)i * sizeof kept, sizeof kept);
-		r = segment_settings(live, i, own, &p, &st);
-		if (r != SPRING_OK) {
-			return snap_bad(&k, r, i, "params", "are not a spring set_params accepts");
-		}
-		st.limit = kept.limit;
-		if (!same_bits(&p, &effective, sizeof p) || !same_bits(&st, &kept, sizeof st)) {
-			return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, i, "params", "do not match the transition stepped with");
-		}
-		r = check_limit(kept.limit);
-		if (r != SPRING_OK) {
-			return snap_bad(&k, r, i, "limit", "must be 0 (unlimited) or in (0, pi] radians");
-		}
-		r = check_range(snap_float(&k, ARR_INERTIA, i), INERTIA_MAX);
-		if (r != SPRING_OK) {
-			return snap_bad(&k, r, i, "inertia", "must be finite and in [0, 100]");
-		}
-		const int offsets[3] = {ARR_OFFSET, ARR_ANIM_FROM, ARR_ANIM_TO};
-		for (int j = 0; j < 3; j++) {
-			float o = snap_float(&k, offsets[j], i);
-			if (check_offsets(&o, 1) != SPRING_OK) {
-				return snap_bad(&k, SPRING_ERROR_NOT_FINITE, i, "anim_offset", "must be finite");
-			}
-		}
-		// State as a step leaves it.
-		const float angle = snap_float(&k, ARR_ANGLE, i), velocity = snap_float(&k, ARR_VELOCITY, i);
-		const float prev = snap_float(&k, ARR_PREV_ANGLE, i), target = snap_float(&k, ARR_TARGET, i);
-		if (!folded(angle) || !folded(prev) || !folded(target)) {
-			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, i, "angle",
-			                "(or prev_angle, target) is not finite and folded onto (-pi, pi]");
-		}
-		if (!within(velocity, h.max_speed)) {
-			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, i, "velocity", "is not finite and within pi / step");
-		}
-		if (!within(snap_float(&k, ARR_DEFLECTION, i), SPRING_LANE_ERROR_MAX)) {
-			return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, i, "deflection", "is not finite and within 1e6 rad");
-		}
-		const float key = snap_float(&k, ARR_KEY, i);
-		if (key == key) { // a kept sine and cosine: those of the angle they are kept for
-			float sn = 0.0f, cs = 0.0f;
-			const float ks = snap_float(&k, ARR_SIN, i), kc = snap_float(&k, ARR_COS, i);
-			if (folded(key)) {
-				spring_chain2d_lane_sincos(key, &sn, &cs);
-			}
-			if (!folded(key) || !same_bits(&sn, &ks, sizeof sn) || !same_bits(&cs, &kc, sizeof cs)) {
-				return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, i, "sin",
-				                "(the kept sine and cosine) do not match their angle");
-			}
-		}
-	}
-	return SPRING_OK;
-}
-
-spring_result spring_chain2d_internal_check_own_image(const spring_chain2d *live, const unsigned char *image, spring_error *error)
-{
-	return spring_chain2d_internal_check_image(live, farr(live, ARR_LENGTH), farr(live, ARR_REST), image, error);
-}
-
-spring_result spring_chain2d_restore(spring_chain2d *chain, const void *blob, size_t size, spring_error *error)
-{
-	if (!chain) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain2d", SPRING_ELEMENT_NONE, -1, "chain",
-		                               "the chain is NULL");
-	}
-	const size_t bytes = total_bytes(chain->segment_count);
-	const unsigned char *body;
-	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_CHAIN2D, chain2d_shape(chain), bytes, "chain2d",
-	                                                  error, &body);
-	if (r == SPRING_OK) {
-		r = spring_chain2d_internal_check_own_image(chain, body, error);
-	}
-	if (r == SPRING_OK) {
-		spring_internal_snapshot_install(chain, bytes, offsetof(spring_chain2d, owner), body);
-	}
-	return r;
 }

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The angle chain's step of one segment, shared by spring_chain2d (chain2d.c) and
-// spring_chain2d_group (chain2d_group.c), which therefore give the same bits (not installed).
-// The physics is described at the top of chain2d.c.
+// The angle chain's step of one segment, shared by spring_chain2d (chain2d.c, with
+// chain2d_validate.c and chain2d_snapshot.c) and spring_chain2d_group (chain2d_group.c, its
+// kernels in chain2d_kernels.c), which therefore give the same bits (not installed).
+// The physics is described at the top of chain2d.c. The calls between these files go one way:
+// chain2d_group.c calls the other four, chain2d_snapshot.c calls chain2d.c and
+// chain2d_validate.c, chain2d.c calls chain2d_validate.c and chain2d_kernels.c, and those two
+// call none of them.
 #ifndef SPRING_CHAIN2D_INTERNAL_H
 #define SPRING_CHAIN2D_INTERNAL_H
 
@@ -182,7 +186,7 @@ static inline int32_t spring_chain2d_bits(float x)
 
 // The lane arithmetic's comparisons (chain2d_kernel.h) as C's operators: masks of type TI, 0 or 1
 // in the plain-float instances, lanes of 0 or -1 with GCC's vector types. The AVX-512 instance
-// replaces them (chain2d_group.c); they stay defined for the group's own instances.
+// replaces them (chain2d_kernels.c); they stay defined for the group's own instances.
 #define GT(a, b) ((a) > (b))
 #define GE(a, b) ((a) >= (b))
 #define LT(a, b) ((a) < (b))
@@ -354,7 +358,7 @@ typedef struct spring_chain2d_fields {
 } spring_chain2d_fields;
 
 /// K(segment_field) for every segment of `a`, by vectors of segments where the machine has them
-/// (chain2d_group.c; the same bits as one segment at a time).
+/// (chain2d_kernels.c; the same bits as one segment at a time).
 void spring_chain2d_internal_fields(const spring_chain2d_fields *a);
 
 /// The one-step transition a segment of spring `p` is stepped with under `integrator` at `step`
@@ -375,7 +379,7 @@ size_t spring_chain2d_internal_block_size(int n);
 /// Accepts `image` (a chain's block read from a snapshot, any alignment) for the chain whose struct
 /// is `live` and whose segment lengths and rest angles are `length` and `rest` only when it is a
 /// state that chain could reach by its own calls (see spring_chain2d_restore); otherwise fills
-/// `error`. A group checks each of its chains with it.
+/// `error`. A group checks each of its chains with it (chain2d_snapshot.c).
 spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, const float *length, const float *rest,
                                                   const unsigned char *image, spring_error *error);
 /// The same for a whole chain `live` (its own lengths and rest angles): a single chain's restore,
@@ -394,7 +398,7 @@ typedef struct spring_chain2d_view {
 } spring_chain2d_view;
 void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out);
 
-/// The checks and cleaning of a root every call taking one runs (chain2d.c): finite, within
+/// The checks and cleaning of a root every call taking one runs (chain2d_validate.c): finite, within
 /// SPRING_CHAIN_MAX_COORDINATE; cleaned: angle folded, scale 1.
 spring_result spring_chain2d_internal_check_root(spring_xform2 root);
 spring_xform2 spring_chain2d_internal_clean_root(spring_xform2 root);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The angle chain's arithmetic per segment, written once over a generic float type (not
-// installed). chain2d_internal.h includes it for plain float, and chain2d_group.c once per vector
+// installed). chain2d_internal.h includes it for plain float, and chain2d_kernels.c once per vector
 // width (4 lanes SSE2 or wasm simd128, 8 AVX2, 16 AVX-512F), one chain per lane. Every lane of
 // every instance performs the same IEEE float operations in the same order (contraction is off for
 // the whole build, nothing asks for FMA), so a group gives its chains the single chain's bits.
