@@ -4,14 +4,14 @@
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';
 import { LONG_STEP_SECONDS, Owned, SpringError, bool, closest, describe, finite, instantiate, integer, list as listOf,
-	liveObjectCount, record, resultName, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
+	liveObjectCount, record, resultName, root2Into, shortest32, text, unknownKey, warnLongStep, withBuffer } from './runtime.js';
 import { version } from './version.js';
 
 export { LONG_STEP_SECONDS, SpringError, liveObjectCount, version };
 
 const rt = await instantiate(wasmBase64);
 const wasm = rt.w;
-const { f32, f64, i32, u32, cString, alloc, scratch, heapF32 } = rt;
+const { f32, f64, i32, u32, cString, alloc, scratch, args, heapF32 } = rt;
 const check = rt.check;
 
 // ---------------------------------------------------------------------------------------------
@@ -320,6 +320,29 @@ function channelsOf(value, name, channels) {
 	return list;
 }
 
+// The same into F from `base` without allocating (a per-frame call's target): a number or an array
+// of numbers is stored as it is read, anything else goes through channelsOf.
+function channelsInto(value, name, channels, F, base) {
+	if (typeof value === 'number' && channels === 1) {
+		F[base] = value;
+		return;
+	}
+	if (Array.isArray(value) && value.length === channels) {
+		let c = 0;
+		for (; c < channels; c++) {
+			const v = value[c];
+			if (typeof v !== 'number') {
+				break;
+			}
+			F[base + c] = v;
+		}
+		if (c === channels) {
+			return;
+		}
+	}
+	channelsOf(value, name, channels).forEach((v, c) => { F[base + c] = v; });
+}
+
 const MOTION_KEYS = ['value', 'target', 'velocity', 'params', 'restDelta', 'restSpeed', 'clampOvershoot', 'onRest'];
 
 // Fills `target` (an array of n numbers, reused when it is one) with n floats of F from `base`.
@@ -407,21 +430,21 @@ export class SpringMotion extends Owned {
 		s.atRest = wasm.spring_motion_at_rest(ptr) !== 0;
 		return s;
 	}
-	_step(dt, out, what) {
+	// Advances by the dt its caller stored in args (a number computed here never crosses a call).
+	_step(out, what) {
 		const ptr = this._live(what);
-		if (dt > LONG_STEP_SECONDS && this._moving) {
-			warnLongStep(this, dt, `SpringMotion.${what}`);
+		if (heapF32()[args >> 2] > LONG_STEP_SECONDS && this._moving) {
+			warnLongStep(this, shortest32(heapF32()[args >> 2]), `SpringMotion.${what}`);
 		}
-		check(wasm.spring_motion_advance(ptr, dt), what);
+		check(wasm.js_motion_advance(ptr, args), what);
 		const state = this._read(out, what);
 		this._settled();
 		return state;
 	}
 	/** New target(s); position and velocity are kept (no speed cliff). */
 	setTarget(target) {
-		const list = channelsOf(target, 'setTarget', this.channels);
-		f32(scratch, this.channels).set(list);
-		check(wasm.spring_motion_set_target(this._live('setTarget'), scratch, this.channels), 'setTarget');
+		channelsInto(target, 'setTarget', this.channels, heapF32(), args >> 2);
+		check(wasm.spring_motion_set_target(this._live('setTarget'), args, this.channels), 'setTarget');
 		this._settled();
 		return this;
 	}
@@ -449,7 +472,11 @@ export class SpringMotion extends Owned {
 	 * state returned before: its arrays are refilled, nothing is allocated), else a new object.
 	 */
 	advance(dt, out) {
-		return this._step(finite(dt, 'dt'), out, 'advance');
+		if (typeof dt !== 'number') {
+			finite(dt, 'dt'); // throws
+		}
+		heapF32()[args >> 2] = dt;
+		return this._step(out, 'advance');
 	}
 	/**
 	 * The state at time `time` (seconds, e.g. requestAnimationFrame's timestamp / 1000): the first
@@ -457,7 +484,9 @@ export class SpringMotion extends Owned {
 	 * `out` as for advance.
 	 */
 	sample(time, out) {
-		finite(time, 'time');
+		if (typeof time !== 'number') {
+			finite(time, 'time'); // throws
+		}
 		if (!this._clock) {
 			this._clock = true;
 			this._time = time;
@@ -466,7 +495,8 @@ export class SpringMotion extends Owned {
 		if (dt < 0) {
 			throw new SpringError(`sample: time went backwards (${time} < ${this._time})`, 'OUT_OF_RANGE');
 		}
-		const state = this._step(dt, out, 'sample');
+		heapF32()[args >> 2] = dt;
+		const state = this._step(out, 'sample');
 		this._time = time;
 		return state;
 	}
@@ -608,13 +638,15 @@ function vec(value, n, name) {
 const num = (value, name, fallback = 0) => (value === undefined ? fallback : finite(value, name));
 const flag = (value, name) => (bool(value, name) ? 1 : 0);
 
-const ROOT2_KEYS = ['x', 'y', 'angle'];
 const XFORM3_KEYS = ['position', 'rotation'];
 
 // A 2D root: {x, y, angle} (radians; a field left out: 0). `optional`: the root may be left out.
 function root2(root, name, optional = false) {
-	const r = record(root, `${name} ({x, y, angle})`, optional, ROOT2_KEYS);
-	return [num(r.x, `${name}.x`), num(r.y, `${name}.y`), num(r.angle, `${name}.angle`)];
+	const list = [0, 0, 0];
+	if (root !== undefined || !optional) {
+		root2Into(root, list, 0, name);
+	}
+	return list;
 }
 
 // A 3D transform: {position: [x, y, z], rotation: [x, y, z, w]} (rotation zero or left out:
@@ -683,16 +715,6 @@ const TIPCHAIN_KEYS = ['bones', 'params', 'tipParams', 'gravity', 'wind', 'colli
 const BONE_KEYS = ['position', 'rotation', 'tip', 'params', 'tipRadius', 'coneLimit'];
 const COLLIDER_KEYS = ['type', 'a', 'b', 'radius'];
 
-// A root of a per-frame call ({x, y, angle}), checked without allocating: [x, y, angle] into F.
-function root2Into(root, F, base) {
-	if (root === null || typeof root !== 'object' || Array.isArray(root) || ArrayBuffer.isView(root)) {
-		record(root, 'root ({x, y, angle})'); // throws
-	}
-	record(root, 'root', false, ROOT2_KEYS);
-	F[base] = num(root.x, 'root.x');
-	F[base + 1] = num(root.y, 'root.y');
-	F[base + 2] = num(root.angle, 'root.angle');
-}
 
 // True when `list` is an array of `count` objects (a pose's list returned before).
 function objectsOf(list, count) {
@@ -756,13 +778,17 @@ export class Chain2D extends Owned {
 	/** Advances by frameDt seconds with the root at {x, y, angle} this frame. */
 	update(root, frameDt) {
 		const F = heapF32();
-		const r = scratch >> 2;
-		root2Into(root, F, r);
+		const a = args >> 2;
+		root2Into(root, F, a);
 		const c = this._live('update');
-		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain2d_is_resting(c)) {
+		if (typeof frameDt !== 'number') {
+			finite(frameDt, 'frameDt'); // throws
+		}
+		if (frameDt > LONG_STEP_SECONDS && !wasm.spring_chain2d_is_resting(c)) {
 			warnLongStep(this, frameDt, 'Chain2D.update');
 		}
-		check(wasm.js_chain2d_update(c, F[r], F[r + 1], F[r + 2], frameDt), 'update');
+		F[a + 3] = frameDt;
+		check(wasm.js_chain2d_update(c, args), 'update');
 		return this;
 	}
 	/**
@@ -897,10 +923,15 @@ export class TipChain extends Owned {
 	/** Advances by frameDt seconds with the root at {position, rotation} this frame. */
 	update(root, frameDt) {
 		const c = this._live('update');
-		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_chain_is_resting(c)) {
+		if (typeof frameDt !== 'number') {
+			finite(frameDt, 'frameDt'); // throws
+		}
+		if (frameDt > LONG_STEP_SECONDS && !wasm.spring_chain_is_resting(c)) {
 			warnLongStep(this, frameDt, 'TipChain.update');
 		}
-		check(wasm.js_chain_update(c, this._xform(root, 'root'), frameDt), 'update');
+		const xform = this._xform(root, 'root');
+		heapF32()[args >> 2] = frameDt;
+		check(wasm.js_chain_update(c, xform, args), 'update');
 		return this;
 	}
 	/**

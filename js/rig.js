@@ -3,13 +3,13 @@
 // own rig-file reader compiled to WebAssembly. A module of its own (libspring-rig-wasm.js), loaded
 // by index.js's loadRig() on first use or imported directly as 'libspring/rig'.
 import rigBase64 from './libspring-rig-wasm.js';
-import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName, shortest32,
-	warnLongStep, withBuffer } from './runtime.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, bool, describe, finite, instantiate, integer, record, resultName,
+	root2Into, shortest32, warnLongStep, withBuffer } from './runtime.js';
 
 const rt = await instantiate(rigBase64);
 const wasm = rt.w;
-const { f32, i32, u32, cString, alloc, scratch, heapF32 } = rt;
-const ROOT_KEYS = ['x', 'y', 'angle'];
+const { f32, i32, u32, cString, alloc, scratch, args, heapF32 } = rt;
+const IK_TARGET_KEYS = ['x', 'y'];
 const check = rt.check;
 
 const CHAIN_TYPES = ['angle', 'tip'];
@@ -97,24 +97,26 @@ export class Rig extends Owned {
 	/** Advances by frameDt seconds (clips, IK and chains at the rig's fixed step). */
 	update(frameDt) {
 		const r = this._live('update');
-		if (finite(frameDt, 'frameDt') > LONG_STEP_SECONDS && !wasm.spring_rig_is_resting(r)) {
+		if (typeof frameDt !== 'number') {
+			finite(frameDt, 'frameDt'); // throws
+		}
+		if (frameDt > LONG_STEP_SECONDS && !wasm.spring_rig_is_resting(r)) {
 			warnLongStep(this, frameDt, 'Rig.update');
 		}
-		check(wasm.spring_rig_update(r, frameDt), 'update');
+		heapF32()[args >> 2] = frameDt;
+		check(wasm.js_rig_update(r, args), 'update');
 		return this;
 	}
 	/** Where the whole skeleton is this frame: {x, y, angle}; the chains feel the move. */
 	setRoot(root) {
-		const r = record(root, 'root ({x, y, angle})', false, ROOT_KEYS);
-		check(wasm.js_rig_set_root(this._live('setRoot'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
-			finite(r.angle ?? 0, 'root.angle')), 'setRoot');
+		root2Into(root, heapF32(), args >> 2);
+		check(wasm.js_rig_set_root(this._live('setRoot'), args), 'setRoot');
 		return this;
 	}
 	/** Moves the skeleton to `root` without the chains seeing motion. */
 	teleport(root) {
-		const r = record(root, 'root ({x, y, angle})', false, ROOT_KEYS);
-		check(wasm.js_rig_teleport(this._live('teleport'), finite(r.x ?? 0, 'root.x'), finite(r.y ?? 0, 'root.y'),
-			finite(r.angle ?? 0, 'root.angle')), 'teleport');
+		root2Into(root, heapF32(), args >> 2);
+		check(wasm.js_rig_teleport(this._live('teleport'), args), 'teleport');
 		return this;
 	}
 	/** Puts every chain at rest on the current pose. */
@@ -132,9 +134,24 @@ export class Rig extends Owned {
 	/** Sets the target [x, y] of an IK constraint (name or index) whose target the program gives. */
 	setIkTarget(ik, target) {
 		const r = this._live('setIkTarget');
-		const [x, y] = Array.isArray(target) ? target : [record(target, 'target ([x, y] or {x, y})', false, ['x', 'y']).x, target.y];
-		check(wasm.js_rig_set_ik_target(r, indexOf(r, ik, wasm.spring_rig_find_ik, 'ik'), finite(x, 'target.x'),
-			finite(y, 'target.y')), 'setIkTarget');
+		let x;
+		let y;
+		if (Array.isArray(target)) {
+			x = target[0];
+			y = target[1];
+		} else {
+			x = record(target, 'target ([x, y] or {x, y})', false, IK_TARGET_KEYS).x;
+			y = target.y;
+		}
+		if (typeof x !== 'number' || typeof y !== 'number') {
+			finite(x, 'target.x'); // one of them throws
+			finite(y, 'target.y');
+		}
+		const index = indexOf(r, ik, wasm.spring_rig_find_ik, 'ik');
+		const F = heapF32();
+		F[args >> 2] = x;
+		F[(args >> 2) + 1] = y;
+		check(wasm.js_rig_set_ik_target(r, index, args), 'setIkTarget');
 		return this;
 	}
 	clearIkTarget(ik) {

@@ -80,6 +80,30 @@ export function record(value, name, optional = false, keys = undefined) {
 	return value;
 }
 
+const ROOT2_KEYS = ['x', 'y', 'angle'];
+
+// A root of a per-frame call ({x, y, angle}, a field left out: 0), checked without allocating:
+// [x, y, angle] into F. (Each number goes straight into F: one read from an object and passed to
+// a function would be boxed, 16 bytes.)
+export function root2Into(root, F, base, name = 'root') {
+	if (root === null || typeof root !== 'object' || Array.isArray(root) || ArrayBuffer.isView(root)) {
+		record(root, `${name} ({x, y, angle})`); // throws
+	}
+	record(root, name, false, ROOT2_KEYS);
+	let x = root.x;
+	let y = root.y;
+	let angle = root.angle;
+	x = x === undefined ? 0 : x;
+	y = y === undefined ? 0 : y;
+	angle = angle === undefined ? 0 : angle;
+	if (typeof x !== 'number' || typeof y !== 'number' || typeof angle !== 'number') {
+		[x, y, angle].forEach((v, i) => finite(v, `${name}.${ROOT2_KEYS[i]}`)); // throws
+	}
+	F[base] = x;
+	F[base + 1] = y;
+	F[base + 2] = angle;
+}
+
 // The library's "did you mean" (spring_closest_name) of the first module instantiated.
 let closestName = null;
 
@@ -173,6 +197,7 @@ export function warnLongStep(object, dt, what) {
 const WASI_ERRNO_BADF = 8;
 const WASI_ERRNO_SPIPE = 70;
 const SCRATCH_BYTES = 4096;
+const ARGS_FLOATS = 8;
 const decoder = new TextDecoder();
 
 /**
@@ -279,6 +304,11 @@ function started(instance, imports) {
 	};
 	// Memory for the arguments and results of one call at a time (calls are synchronous).
 	rt.scratch = rt.alloc(SCRATCH_BYTES);
+	// The numbers of a per-frame call (a dt, a root, a target) go into memory, here, and the call
+	// gets a pointer: a fractional number passed to wasm as an argument is boxed by some engines
+	// (Node 18's V8: 16 bytes a call), a store into the heap allocates nothing. Apart from scratch,
+	// which a call may fill with its results.
+	rt.args = rt.alloc(4 * ARGS_FLOATS);
 	if (!closestName) {
 		closestName = (given, candidates) => {
 			const strings = [given, ...candidates].map((t) => rt.string(t)[0]);

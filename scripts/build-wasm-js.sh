@@ -89,7 +89,7 @@ module libspring src/*.c tools/css_linear.c "${reader[@]}" js/src/heap.c js/src/
 	js_spring_from_json js_params_from_preset js_params_reduced_motion spring_preset_name js_params_default js_params_query js_params_to_origami \
 	js_settling_duration js_settling_time js_evaluate \
 	js_motion_size js_motion_init js_motion_set_params js_motion_params js_motion_sample_progress \
-	spring_motion_set_target spring_motion_set_value spring_motion_advance spring_motion_at_rest spring_motion_get \
+	spring_motion_set_target spring_motion_set_value js_motion_advance spring_motion_at_rest spring_motion_get \
 	spring_motion_time_to_settle \
 	js_css_linear js_css_linear_info js_css_free \
 	js_error_message js_error_size \
@@ -107,7 +107,7 @@ module libspring-rig src/*.c "${reader[@]}" js/src/heap.c js/src/exports_rig.c -
 	malloc free spring_result_string spring_closest_name \
 	js_rig_file_info_size js_rig_file_error_size js_rig_file_error_message js_rig_load js_rig_file_info \
 	js_rig_file_chain js_rig_file_ik js_rig_set_root js_rig_teleport js_rig_set_ik_target \
-	spring_rig_destroy spring_rig_update spring_rig_reset spring_rig_play spring_rig_find_clip \
+	spring_rig_destroy js_rig_update spring_rig_reset spring_rig_play spring_rig_find_clip \
 	spring_rig_find_ik spring_rig_clear_ik_target spring_rig_set_ik_mix spring_rig_set_chain_mix \
 	spring_rig_set_time_scale spring_rig_set_paused spring_rig_get_world spring_rig_get_local spring_rig_bone_count \
 	spring_rig_bone_name spring_rig_bone_parent spring_rig_bone_length spring_rig_clip_count spring_rig_clip_name \

@@ -6,7 +6,9 @@
 // to a float array here, because the wasm C ABI passes structs through hidden pointers that
 // JavaScript should not have to know about. Functions the JavaScript side can call as they are
 // (all arguments numbers or pointers) are exported directly from the library by the build script
-// (scripts/build-wasm-js.sh), not wrapped here.
+// (scripts/build-wasm-js.sh), not wrapped here, except those called every frame: their numbers
+// arrive in memory (`args` in js/runtime.js), as a fractional number passed to wasm as an argument
+// costs an allocation on some engines (16 bytes a call on Node 18).
 #include "css_linear.h"
 #include "param_table.h"
 #include "rig_json_internal.h"
@@ -155,6 +157,11 @@ void js_motion_params(const spring_motion *m, float *out)
 	params_to(m->params, out);
 }
 
+int js_motion_advance(spring_motion *m, const float *args)
+{
+	return (int)spring_motion_advance(m, args[0]);
+}
+
 int js_motion_sample_progress(const float *p, float initial_velocity, float interval, float max_duration, float rest_delta,
                               float *progress, int capacity, int *count_and_truncated)
 {
@@ -283,9 +290,9 @@ int js_chain2d_create(const float *f, const int *i, const float *sf, const int *
 	return (int)r;
 }
 
-int js_chain2d_update(spring_chain2d *c, float x, float y, float angle, float dt)
+int js_chain2d_update(spring_chain2d *c, const float *args) // x, y, angle, dt
 {
-	return (int)spring_chain2d_update(c, xform2_of(x, y, angle), dt);
+	return (int)spring_chain2d_update(c, xform2_of(args[0], args[1], args[2]), args[3]);
 }
 
 int js_chain2d_reset(spring_chain2d *c, float x, float y, float angle)
@@ -390,9 +397,9 @@ int js_chain_create(const float *f, const int *i, const float *bf, const float *
 	return (int)r;
 }
 
-int js_chain_update(spring_chain *c, const float *root, float dt)
+int js_chain_update(spring_chain *c, const float *root, const float *args) // dt
 {
-	return (int)spring_chain_update(c, xform3_of(root), dt);
+	return (int)spring_chain_update(c, xform3_of(root), args[0]);
 }
 
 int js_chain_reset(spring_chain *c, const float *root)

@@ -74,17 +74,23 @@ const char *js_rig_file_ik(const spring_rig_file_info *info, int k, int *out)
 	return c->name;
 }
 
-int js_rig_set_root(spring_rig *rig, float x, float y, float angle)
+// The per-frame calls read their numbers from memory (`args` in js/runtime.js; exports.c says why).
+int js_rig_update(spring_rig *rig, const float *args) // dt
 {
-	return (int)spring_rig_set_root(rig, xform2_of(x, y, angle));
+	return (int)spring_rig_update(rig, args[0]);
 }
 
-int js_rig_teleport(spring_rig *rig, float x, float y, float angle)
+int js_rig_set_root(spring_rig *rig, const float *args) // x, y, angle
 {
-	return (int)spring_rig_teleport(rig, xform2_of(x, y, angle));
+	return (int)spring_rig_set_root(rig, xform2_of(args[0], args[1], args[2]));
 }
 
-int js_rig_set_ik_target(spring_rig *rig, int ik, float x, float y)
+int js_rig_teleport(spring_rig *rig, const float *args) // x, y, angle
 {
-	return (int)spring_rig_set_ik_target(rig, ik, (spring_vec2){x, y});
+	return (int)spring_rig_teleport(rig, xform2_of(args[0], args[1], args[2]));
+}
+
+int js_rig_set_ik_target(spring_rig *rig, int ik, const float *args) // x, y
+{
+	return (int)spring_rig_set_ik_target(rig, ik, (spring_vec2){args[0], args[1]});
 }

@@ -5,6 +5,13 @@
 // enough that no collection runs meanwhile (--min-semi-space-size, --expose-gc): the smallest
 // allocation V8 makes (a boxed number)
 // is 16 bytes, so a frame that allocates grows the heap by 16 bytes or more, on average.
+//
+// The calls get fractional numbers (times, steps, roots, targets), each a new one every frame, as a
+// game's loop gives them; they are made before the windows and held boxed in an array of objects'
+// kind, so that reading one allocates nothing and every byte the heap grows is the library's. (A
+// fractional number the library computes and passes on, to another function or to wasm, is boxed
+// by some engines: Node 18's V8 did so with sample()'s step, 16 bytes a frame, where Node 20's
+// did not.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +34,20 @@ import { readFileSync } from 'node:fs';
 import { Chain2D, SpringMotion, TipChain, loadRig } from ${js('index.js')};
 const FRAMES = ${FRAMES};
 const result = {};
+// n fractional numbers from f(i), held boxed (an array of generic elements stores numbers as objects).
+function boxed(n, f) {
+	const list = new Array(n);
+	list[0] = {};
+	for (let i = 0; i < n; i++) list[i] = f(i);
+	return list;
+}
+const TIMES = boxed(4 * FRAMES, (i) => i * 1.01e-4); // sample()'s clock: steps of 1.01e-4 s
+const STEPS = boxed(64, (i) => 1 / 60 + i * 1e-6); // frame times near 1/60 s
+const SMALL_STEPS = boxed(64, (i) => 1e-4 + i * 1e-7); // steps near 1e-4 s
+const COORDS = boxed(64, (i) => i * 0.37 - 11.3); // roots and targets
+if (!(%HasObjectElements(TIMES) && %HasObjectElements(STEPS) && %HasObjectElements(SMALL_STEPS) && %HasObjectElements(COORDS))) {
+	throw new Error('the numbers are not held boxed');
+}
 function measure(name, frame) {
 	for (let i = 0; i < FRAMES; i++) frame(i); // warmed up: most of the compiler's own allocations are done
 	// The least of three windows: a call that allocates grows the heap in every window, while the
@@ -43,29 +64,56 @@ function measure(name, frame) {
 }
 const two = new SpringMotion({ value: [0, 0], target: [100, 50], params: { duration: 1e6 } });
 const twoState = two.state;
-measure('SpringMotion.advance (2 channels)', () => two.advance(1e-4, ${pass ? 'twoState' : 'undefined'}));
+const twoTarget = [0, 0];
+measure('SpringMotion.setTarget, advance (2 channels)', (i) => {
+	twoTarget[0] = COORDS[i & 63];
+	twoTarget[1] = COORDS[(i + 5) & 63];
+	two.setTarget(twoTarget);
+	two.advance(SMALL_STEPS[i & 63], ${pass ? 'twoState' : 'undefined'});
+});
 const one = new SpringMotion({ value: 0, target: 100, params: { duration: 1e6 } });
 const oneState = one.state;
-measure('SpringMotion.sample (1 channel)', (i) => one.sample(i * 1e-4, ${pass ? 'oneState' : 'undefined'}));
+measure('SpringMotion.setTarget, sample (1 channel)', (i) => {
+	one.setTarget(COORDS[i & 63]);
+	one.sample(TIMES[i], ${pass ? 'oneState' : 'undefined'});
+});
 const chain = new Chain2D({ segments: [{ length: 10 }, { length: 10 }, { length: 10 }], gravity: [0, -100] });
 const root2 = { x: 0, y: 0, angle: 0 };
 const pose2 = chain.pose();
-measure('Chain2D.update, pose', (i) => { root2.x = i % 100; chain.update(root2, 1 / 60).pose(${pass ? 'pose2' : ''}); });
+measure('Chain2D.update, pose', (i) => {
+	root2.x = COORDS[i & 63];
+	root2.angle = COORDS[(i + 7) & 63] * 1e-2;
+	chain.update(root2, STEPS[i & 63]).pose(${pass ? 'pose2' : ''});
+});
 const tip = new TipChain({ bones: [{ tip: [1, 0, 0] }, { position: [1, 0, 0], tip: [1, 0, 0] }] });
 const root3 = { position: [0, 0, 0], rotation: [0, 0, 0, 1] };
 const pose3 = tip.pose();
-measure('TipChain.update, pose', (i) => { root3.position[0] = i % 10; tip.update(root3, 1 / 60).pose(${pass ? 'pose3' : ''}); });
+measure('TipChain.update, pose', (i) => {
+	root3.position[0] = COORDS[i & 63];
+	tip.update(root3, STEPS[i & 63]).pose(${pass ? 'pose3' : ''});
+});
 const rig = await loadRig(readFileSync(${JSON.stringify(resolve(root, 'examples/rigs/character.json'))}, 'utf8'));
 rig.play(0);
 const world = rig.pose();
 const local = rig.localPose();
-measure('Rig.update, pose, localPose', () => { rig.update(1 / 60); rig.pose(${pass ? 'world' : ''}); rig.localPose(${pass ? 'local' : ''}); });
+const rigRoot = { x: 0, y: 0, angle: 0 };
+const ikTarget = [0, 0];
+measure('Rig.setRoot, setIkTarget, update, pose, localPose', (i) => {
+	rigRoot.x = COORDS[i & 63];
+	rig.setRoot(rigRoot);
+	ikTarget[0] = COORDS[(i + 3) & 63];
+	ikTarget[1] = COORDS[(i + 9) & 63];
+	rig.setIkTarget(0, ikTarget);
+	rig.update(STEPS[i & 63]);
+	rig.pose(${pass ? 'world' : ''});
+	rig.localPose(${pass ? 'local' : ''});
+});
 console.log(JSON.stringify(result));
 `;
 	const work = mkdtempSync(join(tmpdir(), 'libspring-alloc-'));
 	try {
 		writeFileSync(join(work, 'frames.mjs'), program);
-		const out = execFileSync(process.execPath, ['--expose-gc', '--min-semi-space-size=128', '--max-semi-space-size=128',
+		const out = execFileSync(process.execPath, ['--expose-gc', '--allow-natives-syntax', '--min-semi-space-size=128', '--max-semi-space-size=128',
 			join(work, 'frames.mjs')], { encoding: 'utf8' });
 		return JSON.parse(out.trim().split('\n').pop());
 	} finally {

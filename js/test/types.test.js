@@ -87,6 +87,13 @@ test('rigs: roots, names and flags of the wrong type are TypeErrors', async () =
 	typeError(() => rig.setRoot([0, 0, 0]), 'root');
 	typeError(() => rig.setRoot(null), 'root');
 	typeError(() => rig.teleport(5), 'root');
+	// A field that is there must be a number, as a chain's root's: null is not 0 (it was, for rigs).
+	const before = rig.pose();
+	typeError(() => rig.setRoot({ x: null }), 'root.x');
+	typeError(() => rig.teleport({ x: 1, angle: '0.5' }), 'root.angle');
+	typeError(() => rig.setIkTarget(0, [1, null]), 'target.y');
+	typeError(() => rig.setIkTarget(0, { x: 'a', y: 1 }), 'target.x');
+	assert.deepEqual(rig.pose(), before, 'the rig is unchanged');
 	typeError(() => rig.play({ name: 'walk' }), 'clip');
 	typeError(() => rig.setChainMix({}, 1), 'chain');
 	typeError(() => rig.setPaused('yes'), 'paused');
