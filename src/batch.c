@@ -18,16 +18,6 @@
 #include <limits.h>
 #include <string.h>
 
-#if SPRING_SIMD_X86
-#include <immintrin.h>
-#endif
-#if SPRING_SIMD_WASM
-#include <wasm_simd128.h>
-#endif
-#if SPRING_SIMD_NEON
-#include <arm_neon.h>
-#endif
-
 // What one call steps: the arrays from the first spring of the range, the shared or per-spring
 // transitions and the rest thresholds.
 typedef struct batch_job {

@@ -27,9 +27,10 @@
 // bookkeeping (plain_steps); lanes that fill one block (a single chain, a small group) take two
 // steps at a time a bone apart (fast_pair), so that the two walks down the chain overlap.
 //
-// Two frame walks share the tip step (tip_lanes): the 3D one with quaternions, and for mode_2d
-// chains driven through spring_chain_internal_step2d a 2D one where rotations are unit complex
-// numbers (cos, sin) and no trigonometry runs per bone except for an animated local angle.
+// Two frame walks share the tip step (spring_lanes, constrain_lanes and finish_lanes in
+// chain_step.c): walk_lanes in 3D with quaternions, and walk_2d, for mode_2d chains driven
+// through spring_chain_internal_step2d, where rotations are unit complex numbers (cos, sin) and
+// no trigonometry runs per bone except for an animated local angle.
 // The pose of the last step is kept in the representation of the walk that made it (the world
 // planes or world2, `pose_2d` says which) and converted only when read the other way.
 //
@@ -49,26 +50,13 @@
 
 #include <math.h>
 
-#if SPRING_SIMD_X86
-#include <immintrin.h>
-#endif
-
 // The fast kernel's one-lane rotation (rot_f): the tips drawn are the kernel's bits.
 #define KERNEL(name) name##_f
 #define TARGET
 #include "chain_lane_ops.h"
+#include "chain_lane_ops_end.h"
 #undef KERNEL
 #undef TARGET
-#undef VF
-#undef VI
-#undef W
-#undef SPLAT
-#undef SQRT
-#undef SEL
-#undef NOT
-#undef ANY
-#undef ABSV
-#undef LANE
 
 // Before a loop over lanes whose arrays never overlap (different planes and scratch slots): lets
 // the compiler vectorise it without run-time alias checks. Changes no result.
@@ -467,6 +455,7 @@ spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xf
 {
 	return spring_chain_internal_pose(chain, 1.0f, bones, tips, capacity);
 }
+
 spring_result spring_chain_internal_stepped_pose2d(const spring_chain *chain, spring_xform2 *world_out)
 {
 	if (!chain || !world_out || !chain->mode_2d) {

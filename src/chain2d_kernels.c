@@ -22,9 +22,9 @@
 // Blocks (vectors of chains) a frame steps together, segment by segment (see GROUP_FRAME).
 #define GROUP_CHUNK 8
 // The most blocks with chains (not padding only) a chunk may have for its frame to run two steps at
-// a time, a segment apart (see GROUP_FRAME): a lone block has nothing else to overlap its walk with (about 1.1x on W2 at 10
-// chains), while a chunk of several blocks already overlaps theirs, and pairing them measured 2-3%
-// slower at 1,000 and 10,000 chains (more state in flight).
+// a time, a segment apart (see GROUP_FRAME): a lone block has nothing else to overlap its walk
+// with (about 1.1x on W2 at 10 chains), while a chunk of several blocks already overlaps theirs,
+// and pairing them measured 2-3% slower at 1,000 and 10,000 chains (more state in flight).
 #define GROUP_PAIR_MAX 1
 
 // How a block's segments take a step (group_step's `how`): not at all (no chain awake); keeping
@@ -480,20 +480,17 @@ typedef int32_t group_vi4 __attribute__((vector_size(16)));
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
 #if SPRING_SIMD_WASM
-#include <wasm_simd128.h>
 #define SQRT(x) ((T)wasm_f32x4_sqrt((v128_t)(x)))
 #define ANY(m) wasm_v128_any_true((v128_t)(m))
 #define MINV(a, b) ((T)wasm_f32x4_pmin((v128_t)(b), (v128_t)(a))) // a < b ? a : b
 #define MAXV(a, b) ((T)wasm_f32x4_pmax((v128_t)(b), (v128_t)(a))) // a > b ? a : b
 #elif SPRING_SIMD_NEON
-#include <arm_neon.h>
 #define SQRT(x) ((T)vsqrtq_f32((float32x4_t)(x)))
 #define ANY(m) (vmaxvq_u32((uint32x4_t)(m)) != 0)
 // SSE's minps/maxps exactly (the second operand when either is NaN), not NEON's fmin/fmax.
 #define MINV(a, b) SEL((a) < (b), (a), (b))
 #define MAXV(a, b) SEL((a) > (b), (a), (b))
 #else
-#include <immintrin.h>
 #define SQRT(x) ((T)_mm_sqrt_ps((__m128)(x)))
 #define ANY(m) (_mm_movemask_ps((__m128)(m)) != 0)
 #define MINV(a, b) ((T)_mm_min_ps((__m128)(a), (__m128)(b)))

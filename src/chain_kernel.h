@@ -382,14 +382,5 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 #undef TARGET
 #undef B
 #if !defined(KEEP_LANE_OPS)
-#undef VF
-#undef VI
-#undef W
-#undef SPLAT
-#undef SQRT
-#undef SEL
-#undef NOT
-#undef ANY
-#undef ABSV
-#undef LANE
+#include "chain_lane_ops_end.h"
 #endif

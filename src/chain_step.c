@@ -9,16 +9,6 @@
 #include <float.h>
 #include <math.h>
 
-#if SPRING_SIMD_X86
-#include <immintrin.h>
-#endif
-#if SPRING_SIMD_WASM
-#include <wasm_simd128.h>
-#endif
-#if SPRING_SIMD_NEON
-#include <arm_neon.h>
-#endif
-
 // ---------------------------------------------------------------------------------------------
 // The fast step (chain_kernel.h)
 

@@ -36,39 +36,33 @@ static spring_internal_isa widest(void)
 	return SPRING_INTERNAL_ISA_SCALAR;
 }
 
-static spring_internal_isa forced = SPRING_INTERNAL_ISA_AUTO;
+int spring_internal_isa_in_use = SPRING_INTERNAL_ISA_AUTO;
 
+// Stores the choice. Threads that race on the first call store the same value; with GCC/Clang the
+// relaxed atomics make that race well defined (without their vector types there are no vector
+// kernels, and the choice is always scalar).
+static void keep(spring_internal_isa isa)
+{
 #if defined(__GNUC__)
-// The run-time choice, made once. Threads that race on the first call compute the same value;
-// the relaxed atomics make that race well defined.
-static int chosen; // 0: not yet chosen (AUTO)
-
-spring_internal_isa spring_internal_isa_current(void)
-{
-	if (forced != SPRING_INTERNAL_ISA_AUTO) {
-		return forced;
-	}
-	int isa = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-	if (isa == SPRING_INTERNAL_ISA_AUTO) {
-		isa = (int)widest();
-		__atomic_store_n(&chosen, isa, __ATOMIC_RELAXED);
-	}
-	return (spring_internal_isa)isa;
-}
+	__atomic_store_n(&spring_internal_isa_in_use, (int)isa, __ATOMIC_RELAXED);
 #else
-// Without GCC/Clang vector types there are no vector kernels: the choice is always scalar.
-spring_internal_isa spring_internal_isa_current(void)
-{
-	return forced != SPRING_INTERNAL_ISA_AUTO ? forced : SPRING_INTERNAL_ISA_SCALAR;
-}
+	spring_internal_isa_in_use = (int)isa;
 #endif
+}
+
+spring_internal_isa spring_internal_isa_choose(void)
+{
+	const spring_internal_isa isa = widest();
+	keep(isa);
+	return isa;
+}
 
 int spring_internal_isa_force(spring_internal_isa isa)
 {
 	if (isa != SPRING_INTERNAL_ISA_AUTO && ((unsigned)isa >= SPRING_INTERNAL_ISA_COUNT || !isa_runs(isa))) {
 		return 0;
 	}
-	forced = isa;
+	keep(isa); // AUTO: the next kernel call chooses again
 	return 1;
 }
 

@@ -24,6 +24,17 @@
 /// 1 when some four-lane vector instance is built (SSE2, wasm simd128 or NEON).
 #define SPRING_SIMD_V4 (SPRING_SIMD_X86 || SPRING_SIMD_WASM || SPRING_SIMD_NEON)
 
+// The intrinsics of the instruction sets built in, for the kernel units.
+#if SPRING_SIMD_X86
+#include <immintrin.h>
+#endif
+#if SPRING_SIMD_WASM
+#include <wasm_simd128.h>
+#endif
+#if SPRING_SIMD_NEON
+#include <arm_neon.h>
+#endif
+
 /// The instruction sets. AUTO is the run-time choice. Adding one: a value here, its name and its
 /// check in simd.c, and its four-lane helpers next to each kernel family's v4 instance.
 typedef enum spring_internal_isa {
@@ -37,9 +48,26 @@ typedef enum spring_internal_isa {
 	SPRING_INTERNAL_ISA_COUNT
 } spring_internal_isa;
 
+/// The instruction set in use (a spring_internal_isa), 0 (AUTO) until the first kernel call
+/// chooses it. Read through spring_internal_isa_current.
+extern int spring_internal_isa_in_use;
+
+/// Chooses the instruction set (the widest this build has and this machine runs), keeps it in
+/// spring_internal_isa_in_use and returns it: the first call's slow path.
+spring_internal_isa spring_internal_isa_choose(void);
+
 /// The instruction set every kernel call takes: chosen on the first call and kept for the
-/// process (thread-safe), unless a test forced one.
-spring_internal_isa spring_internal_isa_current(void);
+/// process (thread-safe: threads racing on the first call choose the same), unless a test forced
+/// one. Inline: a load and a test per kernel call.
+static inline spring_internal_isa spring_internal_isa_current(void)
+{
+#if defined(__GNUC__)
+	const int isa = __atomic_load_n(&spring_internal_isa_in_use, __ATOMIC_RELAXED);
+#else
+	const int isa = spring_internal_isa_in_use;
+#endif
+	return isa != SPRING_INTERNAL_ISA_AUTO ? (spring_internal_isa)isa : spring_internal_isa_choose();
+}
 
 /// Test hook: makes every later kernel call use `isa` (AUTO: back to the run-time choice).
 /// Returns 1 when `isa` is built in and this machine runs it, otherwise 0 and changes nothing.
