@@ -2,38 +2,81 @@
 // The one choice of instruction set (simd_internal.h).
 #include "simd_internal.h"
 
+#include <stddef.h>
+
+static int always(void)
+{
+	return 1;
+}
+
+#if SPRING_SIMD_X86
+static int cpu_has_avx2(void)
+{
+	return __builtin_cpu_supports("avx2");
+}
+
+static int cpu_has_avx512f(void)
+{
+	return __builtin_cpu_supports("avx512f");
+}
+#define IF_X86(check) check
+#else
+#define IF_X86(check) NULL
+#endif
+#if SPRING_SIMD_WASM
+#define IF_WASM(check) check // a module built with simd128 runs only where it exists
+#else
+#define IF_WASM(check) NULL
+#endif
+#if SPRING_SIMD_NEON
+#define IF_NEON(check) check // part of every aarch64 processor
+#else
+#define IF_NEON(check) NULL
+#endif
+
+// Every instruction set, in the order of preference (the widest first): its name and the check
+// that this machine runs it, NULL when this build has no kernels for it. A new instruction set is
+// a value in simd_internal.h's enum and a row here (and its kernels in each family's table).
+static const struct isa_row {
+	spring_internal_isa isa;
+	const char *name;
+	int (*runs)(void);
+} rows[] = {
+	{SPRING_INTERNAL_ISA_AVX512, "avx512", IF_X86(cpu_has_avx512f)},
+	{SPRING_INTERNAL_ISA_AVX2, "avx2", IF_X86(cpu_has_avx2)},
+	{SPRING_INTERNAL_ISA_SSE2, "sse2", IF_X86(always)}, // the x86-64 baseline
+	{SPRING_INTERNAL_ISA_SIMD128, "simd128", IF_WASM(always)},
+	{SPRING_INTERNAL_ISA_NEON, "neon", IF_NEON(always)},
+	{SPRING_INTERNAL_ISA_SCALAR, "scalar", always},
+};
+enum { ROW_COUNT = (int)(sizeof rows / sizeof rows[0]) };
+_Static_assert(ROW_COUNT == SPRING_INTERNAL_ISA_COUNT - 1, "one row per instruction set but AUTO");
+
+static const struct isa_row *row_of(spring_internal_isa isa)
+{
+	for (int k = 0; k < ROW_COUNT; k++) {
+		if (rows[k].isa == isa) {
+			return &rows[k];
+		}
+	}
+	return NULL;
+}
+
 // 1 when `isa` has kernels in this build and this machine runs it.
 static int isa_runs(spring_internal_isa isa)
 {
-	switch (isa) {
-	case SPRING_INTERNAL_ISA_SCALAR: return 1;
-#if SPRING_SIMD_X86
-	case SPRING_INTERNAL_ISA_SSE2: return 1; // the x86-64 baseline
-	case SPRING_INTERNAL_ISA_AVX2: return __builtin_cpu_supports("avx2");
-	case SPRING_INTERNAL_ISA_AVX512: return __builtin_cpu_supports("avx512f");
-#endif
-#if SPRING_SIMD_WASM
-	case SPRING_INTERNAL_ISA_SIMD128: return 1; // a module built with it runs only where it exists
-#endif
-#if SPRING_SIMD_NEON
-	case SPRING_INTERNAL_ISA_NEON: return 1; // part of every aarch64 processor
-#endif
-	default: return 0;
-	}
+	const struct isa_row *r = row_of(isa);
+	return r && r->runs && r->runs();
 }
 
-// The widest instruction set this build has and this machine runs.
+// The widest instruction set this build has and this machine runs (scalar, the last row, always).
 static spring_internal_isa widest(void)
 {
-	static const spring_internal_isa preference[] = {SPRING_INTERNAL_ISA_AVX512, SPRING_INTERNAL_ISA_AVX2,
-	                                                 SPRING_INTERNAL_ISA_SSE2, SPRING_INTERNAL_ISA_SIMD128,
-	                                                 SPRING_INTERNAL_ISA_NEON};
-	for (unsigned k = 0; k < sizeof preference / sizeof preference[0]; k++) {
-		if (isa_runs(preference[k])) {
-			return preference[k];
-		}
+	int k = 0;
+	while (!(rows[k].runs && rows[k].runs())) {
+		k++;
 	}
-	return SPRING_INTERNAL_ISA_SCALAR;
+	return rows[k].isa;
 }
 
 int spring_internal_isa_in_use = SPRING_INTERNAL_ISA_AUTO;
@@ -59,7 +102,7 @@ spring_internal_isa spring_internal_isa_choose(void)
 
 int spring_internal_isa_force(spring_internal_isa isa)
 {
-	if (isa != SPRING_INTERNAL_ISA_AUTO && ((unsigned)isa >= SPRING_INTERNAL_ISA_COUNT || !isa_runs(isa))) {
+	if (isa != SPRING_INTERNAL_ISA_AUTO && !isa_runs(isa)) {
 		return 0;
 	}
 	keep(isa); // AUTO: the next kernel call chooses again
@@ -68,6 +111,6 @@ int spring_internal_isa_force(spring_internal_isa isa)
 
 const char *spring_internal_isa_name(spring_internal_isa isa)
 {
-	static const char *const names[SPRING_INTERNAL_ISA_COUNT] = {"auto", "scalar", "sse2", "avx2", "avx512", "simd128", "neon"};
-	return (unsigned)isa < SPRING_INTERNAL_ISA_COUNT ? names[isa] : "unknown";
+	const struct isa_row *r = row_of(isa);
+	return isa == SPRING_INTERNAL_ISA_AUTO ? "auto" : r ? r->name : "unknown";
 }

@@ -35,8 +35,9 @@
 #include <arm_neon.h>
 #endif
 
-/// The instruction sets. AUTO is the run-time choice. Adding one: a value here, its name and its
-/// check in simd.c, and its four-lane helpers next to each kernel family's v4 instance.
+/// The instruction sets. AUTO is the run-time choice. Adding one: a value here, a row in simd.c's
+/// table (its name, its place in the order of preference, its run-time check), and its kernels
+/// in each kernel family's table (for a four-lane set: its helpers beside the v4 instance).
 typedef enum spring_internal_isa {
 	SPRING_INTERNAL_ISA_AUTO = 0,
 	SPRING_INTERNAL_ISA_SCALAR,  ///< plain C, one lane (every platform)
