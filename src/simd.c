@@ -62,10 +62,9 @@ static const struct isa_row *row_of(spring_internal_isa isa)
 	return NULL;
 }
 
-// 1 when `isa` has kernels in this build and this machine runs it.
-static int isa_runs(spring_internal_isa isa)
+// 1 when the row's instruction set has kernels in this build and this machine runs it.
+static int row_runs(const struct isa_row *r)
 {
-	const struct isa_row *r = row_of(isa);
 	return r && r->runs && r->runs();
 }
 
@@ -73,7 +72,7 @@ static int isa_runs(spring_internal_isa isa)
 static spring_internal_isa widest(void)
 {
 	int k = 0;
-	while (!(rows[k].runs && rows[k].runs())) {
+	while (!row_runs(&rows[k])) {
 		k++;
 	}
 	return rows[k].isa;
@@ -102,7 +101,7 @@ spring_internal_isa spring_internal_isa_choose(void)
 
 int spring_internal_isa_force(spring_internal_isa isa)
 {
-	if (isa != SPRING_INTERNAL_ISA_AUTO && !isa_runs(isa)) {
+	if (isa != SPRING_INTERNAL_ISA_AUTO && !row_runs(row_of(isa))) {
 		return 0;
 	}
 	keep(isa); // AUTO: the next kernel call chooses again
