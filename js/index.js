@@ -487,16 +487,15 @@ export class SpringMotion extends Owned {
 		if (typeof time !== 'number') {
 			finite(time, 'time'); // throws
 		}
-		if (!this._clock) {
-			this._clock = true;
-			this._time = time;
-		}
-		const dt = time - this._time;
+		// The first call steps by 0 (NaN for a time that is not finite, which the step refuses): the
+		// clock keeps a time only once a step took it, so a refused time changes nothing.
+		const dt = this._clock ? time - this._time : time - time;
 		if (dt < 0) {
 			throw new SpringError(`sample: time went backwards (${time} < ${this._time})`, 'OUT_OF_RANGE');
 		}
 		heapF32()[args >> 2] = dt;
 		const state = this._step(out, 'sample');
+		this._clock = true;
 		this._time = time;
 		return state;
 	}

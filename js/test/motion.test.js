@@ -154,9 +154,19 @@ test('SpringMotion: sample(time) from requestAnimationFrame-style timestamps is 
 		assert.ok(Math.abs(a.value[c] - b.value[c]) < 1e-3 * Math.abs(a.value[c] || 1));
 	}
 	const m = new SpringMotion({ value: 0, target: 1 });
+	// A time that is not finite is refused and changes nothing, the clock's first time included.
+	for (const bad of [NaN, Infinity, -Infinity]) {
+		assert.throws(() => m.sample(bad), (e) => e.code === 'NOT_FINITE');
+	}
 	m.sample(5);
+	const twin = new SpringMotion({ value: 0, target: 1 });
+	twin.sample(5);
+	assert.deepEqual(m.sample(5.1), twin.sample(5.1), 'the refused times were never the clock');
+	assert.throws(() => m.sample(NaN), (e) => e.code === 'NOT_FINITE');
+	assert.deepEqual(m.sample(5.2), twin.sample(5.2));
 	assert.throws(() => m.sample(4.9), (e) => e.code === 'OUT_OF_RANGE');
 	m.dispose();
+	twin.dispose();
 });
 
 test('SpringMotion: a retarget keeps position and velocity bit for bit', () => {
