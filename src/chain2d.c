@@ -32,9 +32,10 @@
 // knots' displacements are capped at max_root_speed over their gaps, and u at
 // SPRING_LANE_SPEED_MAX. The acceleration in a step is (u - the last step's u) / step; it
 // telescopes, so the root's velocity the chain has felt never drifts from the root's. (The rig
-// steps its chains one step at a time, each step a knot of this path; its roots interpolated
-// linearly inside a rig frame make that the step-to-step velocity: 1.5% of a tail off at 24 fps
-// on a smooth run at inertia 1, where this path is 0.4%.) Every segment's pivot takes the
+// steps its chains one step at a time, each step a knot of this path, and places itself at each
+// step on the same path through its frames' placements, spring_chain2d_path: a straight line a
+// frame instead put the walk's tail 0.49% of its length off at 24 fps at inertia 1, the path
+// 0.10%.) Every segment's pivot takes the
 // root's acceleration; the parents' simulated motion reaches a child through its target (their
 // angles, as without inertia), not through its pivot: in a one-way cascade (no reaction on the
 // parent) the parent's tip acceleration fed to the child diverges on long chains -- its
@@ -178,6 +179,102 @@ void spring_chain2d_internal_timeline_step(spring_chain2d_timeline *t, double ta
 	b->has_span = span > 0.0;
 	b->inv_span = b->has_span ? (float)(1.0 / span) : 0.0f;
 	t->pivot_time = tau;
+}
+
+bool spring_chain2d_internal_timeline_valid(const spring_chain2d_timeline *t, float step)
+{
+	bool ok = t->count >= 1 && t->count <= 4 && t->elapsed >= 0.0 && t->elapsed < (double)step &&
+	          t->pivot_time - t->pivot_time == 0.0;
+	for (int g = 0; g < 3 && ok; g++) {
+		// A knot's gap is the frames since the one before; gaps past the knots are 0 or stale.
+		// (A frame the clock steps in ends a knot, however short: a knot's gap is positive, not a step.)
+		ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] > 0.0 : t->gap[g] >= 0.0);
+	}
+	if (!ok) {
+		return false;
+	}
+	// One knot: as timeline_restart left it (no fit yet); more: the fit of their gaps.
+	spring_chain2d_timeline fit = *t;
+	if (t->count == 1) {
+		memset(fit.gap, 0, sizeof fit.gap);
+		memset(fit.node, 0, sizeof fit.node);
+		memset(fit.recip, 0, sizeof fit.recip);
+	} else {
+		spring_chain2d_internal_timeline_fit(&fit);
+	}
+	return memcmp(fit.recip, t->recip, sizeof fit.recip) == 0 && memcmp(fit.node, t->node, sizeof fit.node) == 0 &&
+	       memcmp(fit.gap, t->gap, sizeof fit.gap) == 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A placement's path (the rig's)
+
+void spring_chain2d_internal_path_restart(spring_chain2d_path *p, spring_xform2 at)
+{
+	memset(p, 0, sizeof *p);
+	timeline_restart(&p->time);
+	p->knot = at;
+}
+
+// A knot's displacement (dx, dy) pushed onto a path's (newest first; a hitch drops the others)
+// and the path through them fitted.
+static void path_push(float *d, float *coef, const spring_chain2d_basis *b, float dx, float dy)
+{
+	for (int k = 5; k >= 2; k--) {
+		d[k] = b->hitch ? 0.0f : d[k - 2];
+	}
+	d[0] = dx;
+	d[1] = dy;
+	spring_chain2d_lane_fit(b->r, d, coef);
+}
+
+double spring_chain2d_internal_path_frame(spring_chain2d_path *p, double frame_dt, int steps, const spring_clock *clock,
+                                          spring_xform2 to)
+{
+	spring_chain2d_basis b;
+	const double begin = spring_chain2d_internal_timeline_advance(&p->time, frame_dt, steps, clock, &b);
+	if (b.knot) {
+		path_push(p->d, p->coef, &b, to.position.x - p->knot.position.x, to.position.y - p->knot.position.y);
+		path_push(p->turn_d, p->turn_coef, &b, spring_chain2d_delta(p->knot.angle, to.angle), 0.0f);
+		p->knot = to;
+	}
+	return begin;
+}
+
+spring_xform2 spring_chain2d_internal_path_at(spring_chain2d_path *p, double tau)
+{
+	spring_chain2d_basis b;
+	spring_chain2d_lane_basis lb;
+	spring_chain2d_internal_timeline_step(&p->time, tau, &b);
+	lb.w1 = b.w1;
+	lb.w2 = b.w2;
+	lb.w3 = b.w3;
+	float x, y, turn, unused;
+	spring_chain2d_lane_path(&lb, p->coef, &x, &y);
+	spring_chain2d_lane_path(&lb, p->turn_coef, &turn, &unused);
+	spring_xform2 at = p->knot;
+	at.position.x += x;
+	at.position.y += y;
+	at.angle += turn; // near the knot's, as given (a placement's angle need not be folded)
+	return at;
+}
+
+bool spring_chain2d_internal_path_valid(const spring_chain2d_path *p, float step, float max_d)
+{
+	if (!spring_chain2d_internal_timeline_valid(&p->time, step)) {
+		return false;
+	}
+	for (int j = 0; j < 6; j++) {
+		// Positions within max_d; turns the shortest (within half a turn), their partners 0.
+		bool turn_ok = j % 2 == 0 ? fabsf(p->turn_d[j]) <= SPRING_LANE_PI : p->turn_d[j] == 0.0f;
+		if (!(fabsf(p->d[j]) <= max_d) || !turn_ok) {
+			return false;
+		}
+	}
+	float coef[6], turn_coef[6];
+	spring_chain2d_lane_fit(p->time.recip, p->d, coef);
+	spring_chain2d_lane_fit(p->time.recip, p->turn_d, turn_coef);
+	return memcmp(coef, p->coef, sizeof coef) == 0 && memcmp(turn_coef, p->turn_coef, sizeof coef) == 0;
 }
 
 // A chain's pivot path standing at `position`: no displacement, the pivot at the newest knot.

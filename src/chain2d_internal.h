@@ -14,6 +14,7 @@
 #include "base_internal.h"
 #include "chain_internal.h"
 #include "detmath_internal.h"
+#include "path_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -22,18 +23,6 @@
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
-
-/// The pivot path's clock (chain2d.c, "The pivot's path"): the times of its knots (the ends of
-/// frames at least a step after the knot before) and of its last step. A group of chains shares
-/// one, since its chains are given the same frame times; the knots' positions are per chain.
-typedef struct spring_chain2d_timeline {
-	double gap[3];     // s between consecutive knots, newest first
-	int count;         // knots 1..4 (the path is a polynomial of degree count - 1)
-	double elapsed;    // s from the newest knot to the end of the last frame (< step)
-	double pivot_time; // s, the last step's time relative to the newest knot (<= 0 after a knot)
-	double node[2];    // s, the times of the two knots before the newest (negative)
-	float recip[6];    // 1/s: 1/g0, 1/g1, 1/g2, 1/(g0 + g1), 1/(g1 + g2), 1/(g0 + g1 + g2); 0 past count
-} spring_chain2d_timeline;
 
 /// The chain's header; its dense per-segment arrays follow it in the block (chain2d.c).
 struct spring_chain2d {

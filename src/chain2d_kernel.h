@@ -243,6 +243,14 @@ static inline K_ATTR void K(fit)(const T *r, const TL *d, TL *coef)
 	}
 }
 
+/// The path at the step's basis, relative to its newest knot, from its Newton coefficients (x y
+/// pairs, K(fit)).
+static inline K_ATTR void K(path)(const K(basis) * p, const TL *coef, T *x, T *y)
+{
+	*x = (p->w1 * coef[0] + p->w2 * coef[2]) + p->w3 * coef[4];
+	*y = (p->w1 * coef[1] + p->w2 * coef[3]) + p->w3 * coef[5];
+}
+
 /// A frame that adds a knot, the root ending it at (tox, toy): the displacement since the last
 /// knot, its mean speed over the gap capped at the lane's max_root_speed, becomes the newest; the
 /// pivot, kept relative to the newest knot, moves back by it.
@@ -301,9 +309,8 @@ static inline K_ATTR TM K(begin)(const K(basis) * p, K(lane) * L, T tox, T toy, 
                                  K(chain_in) * ch, TM *still)
 {
 	TL *v = L->v;
-	T prx = (p->w1 * v[SPRING_CHAIN2D_LN_COEF] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 2]) + p->w3 * v[SPRING_CHAIN2D_LN_COEF + 4];
-	T pry = (p->w1 * v[SPRING_CHAIN2D_LN_COEF + 1] + p->w2 * v[SPRING_CHAIN2D_LN_COEF + 3]) +
-	        p->w3 * v[SPRING_CHAIN2D_LN_COEF + 5];
+	T prx, pry;
+	K(path)(p, v + SPRING_CHAIN2D_LN_COEF, &prx, &pry);
 	T ux = v[SPRING_CHAIN2D_LN_VX], uy = v[SPRING_CHAIN2D_LN_VY];
 	if (p->has_span) {
 		ux = (prx - v[SPRING_CHAIN2D_LN_PIVX]) * p->inv_span;

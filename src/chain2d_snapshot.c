@@ -114,27 +114,7 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 		                "or another value derived from the settings does not match them");
 	}
 	// The pivot's path: its knots, their reciprocals and the weighted cubic through them.
-	const spring_chain2d_timeline *t = &h.time;
-	bool timeline_ok = t->count >= 1 && t->count <= 4 && t->elapsed >= 0.0 && t->elapsed < (double)h.clock.step &&
-	                   t->pivot_time - t->pivot_time == 0.0;
-	for (int g = 0; g < 3 && timeline_ok; g++) {
-		// A knot's gap is the frames since the one before; gaps past the knots are 0 or stale.
-		// (A frame the clock steps in ends a knot, however short: a knot's gap is positive, not a step.)
-		timeline_ok = t->gap[g] - t->gap[g] == 0.0 && (g + 1 < t->count ? t->gap[g] > 0.0 : t->gap[g] >= 0.0);
-	}
-	if (timeline_ok) {
-		// One knot: as timeline_restart left it (no fit yet); more: the fit of their gaps.
-		spring_chain2d_timeline fit = *t;
-		if (t->count == 1) {
-			memset(fit.gap, 0, sizeof fit.gap);
-			memset(fit.node, 0, sizeof fit.node);
-			memset(fit.recip, 0, sizeof fit.recip);
-		} else {
-			spring_chain2d_internal_timeline_fit(&fit);
-		}
-		timeline_ok = same_bits(fit.recip, t->recip, sizeof fit.recip) && same_bits(fit.node, t->node, sizeof fit.node) &&
-		              same_bits(fit.gap, t->gap, sizeof fit.gap);
-	}
+	const bool timeline_ok = spring_chain2d_internal_timeline_valid(&h.time, h.clock.step);
 	if (!timeline_ok) {
 		return snap_bad(&k, SPRING_ERROR_OUT_OF_RANGE, -1, "time", "(the pivot's path) is not one a step leaves");
 	}

@@ -5,7 +5,7 @@
 //   for each fixed step (the rig's spring_clock):
 //       local  = setup pose + clip tracks sampled at the step's clip time
 //       local  = IK solved on it (two-bone analytic, CCD), blended by mix
-//       world  = forward kinematics from the (interpolated) rig root      -> base_world
+//       world  = forward kinematics from the rig root (on its path)        -> base_world
 //       chains step on that final pose (root: the chain's parent bone; animation: the pose's
 //              local angles), results blended into local by mix
 //       world  = forward kinematics again                                  -> world
@@ -260,6 +260,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	r->root_prev_input = r->root_input;
 	r->root_step = r->root_input;
 	r->root_step_prev = r->root_input;
+	spring_chain2d_internal_path_restart(&r->root_path, r->root_input);
 	spring_rig_internal_forward(r, r->root_step, rig_local(r), rig_world(r));
 	memcpy(rig_base_world(r), rig_world(r), (size_t)r->bone_count * sizeof(spring_xform2));
 	int cb = 0;
@@ -359,10 +360,18 @@ spring_result spring_rig_update(spring_rig *rig, float frame_dt)
 		dt = 0.0f;
 	}
 	int n = spring_clock_advance(&rig->clock, dt);
+	const double begin = spring_chain2d_internal_path_frame(&rig->root_path, (double)dt, n, &rig->clock, rig->root_input);
 	spring_result result = SPRING_OK;
 	for (int i = 0; i < n; i++) {
 		float f = spring_clock_substep_fraction(&rig->clock, i, n);
-		spring_xform2 root = spring_rig_internal_xform2_lerp(rig->root_prev_input, rig->root_input, f);
+		// The step's root on the placement's path (as a stand-alone chain's pivot moves between
+		// the roots of its frames); where the path would leave the placement rule near its
+		// limit, on the straight line between the frame's two roots, which keeps it.
+		spring_xform2 root = spring_chain2d_internal_path_at(&rig->root_path, begin + (double)f * (double)dt);
+		root.scale = spring_vec2_lerp(rig->root_prev_input.scale, rig->root_input.scale, f);
+		if (!placed_within(rig, root)) {
+			root = spring_rig_internal_xform2_lerp(rig->root_prev_input, rig->root_input, f);
+		}
 		double from = rig->clip_time;
 		double to = from + (double)rig->clock.step;
 		spring_result res = step_rig(rig, root, to);
@@ -584,6 +593,7 @@ spring_result spring_rig_teleport(spring_rig *rig, spring_xform2 root)
 	rig->root_prev_input = root;
 	rig->root_step = root;
 	rig->root_step_prev = root;
+	spring_chain2d_internal_path_restart(&rig->root_path, root);
 	spring_rig_internal_forward(rig, root, rig_final_local(rig), rig_world(rig));
 	spring_rig_internal_forward(rig, root, rig_local(rig), rig_base_world(rig));
 	return SPRING_OK;
@@ -945,6 +955,12 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 			return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "root",
 			               "is not one set_root accepts (finite, within the rig's reach and its chains' limit)");
 		}
+	}
+	spring_xform2 knot = h.root_path.knot;
+	if (check_root(live, &knot) != SPRING_OK || memcmp(&knot, &h.root_path.knot, sizeof knot) != 0 ||
+	    !spring_chain2d_internal_path_valid(&h.root_path, h.clock.step, (float)(2.0 * SPRING_RIG_MAX_REACH))) {
+		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "root_path",
+		               "(the placement's path between frames) is not one updates leave");
 	}
 	if (h.fired_count < 0 || h.fired_count > MAX_FIRED || h.fired_total < h.fired_count) {
 		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "fired_count", "is out of range");

@@ -7,6 +7,7 @@
 #include "spring/rig.h"
 
 #include "base_internal.h"
+#include "path_internal.h"
 
 #include <stdint.h>
 
@@ -76,6 +77,8 @@ struct spring_rig {
 	spring_xform2 root_input; // root set for the coming update
 	spring_xform2 root_prev_input;
 	spring_xform2 root_step, root_step_prev;
+	// The placement's path through the roots of the frames' ends: the steps' roots lie on it.
+	spring_chain2d_path root_path;
 	double reach;                              // how far from the root any bone can get, in root units (scale 1)
 	double chain_reach[SPRING_RIG_MAX_CHAINS]; // the same for the bones of each chain
 	int fired_count, fired_total;

@@ -527,6 +527,32 @@ static int test_rig_figures(void)
 	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 0 &&
 	               e.path[1].element == SPRING_ELEMENT_SEGMENT && strcmp(e.field, "angle") == 0,
 	           "%s", e.message);
+	// The placement's path: a coefficient that is not the fit of the knots, a NaN knot, a turn's
+	// partner that is not 0, a turn of more than half a turn, an infinite knot angle, five knots;
+	// each refused by name.
+	const size_t path_at = body + offsetof(struct spring_rig, root_path);
+	const struct {
+		size_t offset;
+		float value;
+	} path_bad[] = {{offsetof(spring_chain2d_path, coef), 1.0f},
+	                {offsetof(spring_chain2d_path, d), NAN},
+	                {offsetof(spring_chain2d_path, turn_d) + sizeof(float), 1.0f},
+	                {offsetof(spring_chain2d_path, turn_d), 3.2f},
+	                {offsetof(spring_chain2d_path, knot) + offsetof(spring_xform2, angle), INFINITY}};
+	for (size_t j = 0; j < sizeof path_bad / sizeof path_bad[0]; j++) {
+		memcpy(bad, blob, size);
+		memcpy(bad + path_at + path_bad[j].offset, &path_bad[j].value, sizeof(float));
+		const char *broken = try_blob(&k, bad, size, &accepted, &e);
+		ENSURE_MSG(broken == NULL && !accepted && strcmp(e.field, "root_path") == 0, "case %zu: %s", j,
+		           broken     ? broken
+		           : accepted ? "accepted"
+		                      : e.message);
+	}
+	memcpy(bad, blob, size);
+	const int five = 5;
+	memcpy(bad + path_at + offsetof(spring_chain2d_path, time) + offsetof(spring_chain2d_timeline, count), &five, sizeof five);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted && strcmp(e.field, "root_path") == 0);
+	ENSURE(try_blob(&k, blob, size, &accepted, &e) == NULL && accepted);
 	// Another clip: -1 and 0 are clips, 1 is not.
 	const int clips[3] = {-1, 0, 1};
 	for (int j = 0; j < 3; j++) {

@@ -210,9 +210,12 @@ SPRING_API spring_result spring_rig_sample_clip(const spring_rig *rig, int clip,
 SPRING_API spring_result spring_rig_play(spring_rig *rig, int clip, float time);
 SPRING_API int spring_rig_find_clip(const spring_rig *rig, const char *name);
 SPRING_API int spring_rig_find_bone(const spring_rig *rig, const char *name);
-/// Sets where the whole skeleton is placed this frame (interpolated across the next update's
-/// sub-steps, like chain roots). OUT_OF_RANGE, nothing changed, where spring_rig_check_root
-/// refuses `root`.
+/// Sets where the whole skeleton is placed at the end of the next update. Its sub-steps take
+/// their placement from the smooth path through the frames' placements that an angle chain's
+/// pivot takes through its roots (its scale from the straight line between the frame's two), so
+/// its chains feel the same motion at every frame rate; where that path would leave the placement
+/// rule, the straight line. OUT_OF_RANGE, nothing changed, where spring_rig_check_root refuses
+/// `root`.
 SPRING_API spring_result spring_rig_set_root(spring_rig *rig, spring_xform2 root);
 /// Whether spring_rig_set_root and spring_rig_teleport take `root` (finite; placing every bone
 /// within SPRING_RIG_MAX_REACH of the origin and every bone of a spring chain within
