@@ -323,7 +323,7 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 // target (the parent's angle plus its rest angle, wrapped as a step wraps it), at rest, its sine
 // and cosine kept. A step of any settings gives these lanes back the same angles (the error is 0,
 // so the spring adds 0) and a zero velocity, so a block whose chains are all awake steps its
-// padding with them instead of keeping it by selects (GROUP_FRAME), and nothing in it drifts
+// padding with them instead of keeping it by selects (frame_<suffix>, chain2d_group_frame.h), and nothing in it drifts
 // (no subnormals, no slow paths).
 static void fill_padding(spring_chain2d_group *g, const group_layout *l)
 {

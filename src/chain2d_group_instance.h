@@ -3,8 +3,9 @@
 // vector width after defining T, TI, K, SUFFIX, the lane helpers (SEL, TOINT, BITS, FABS, SPLAT,
 // MNOT, SQRT, ANY, MINV, MAXV) and K_ATTR, K_ATTR_ROWS, K_ATTR_INLINE (not installed; no include
 // guard: it is meant to be included several times). It undefines the per-instance macros.
-#include "chain2d_kernel.h"
-GROUP_ALL(SUFFIX)
+#include "chain2d_kernel.h" // the lane arithmetic first, then the kernels written over it
+
+#include "chain2d_group_frame.h"
 #undef SUFFIX
 #undef SQRT
 #undef ANY

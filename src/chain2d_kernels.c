@@ -19,10 +19,10 @@
 #include <stdint.h>
 #include <string.h>
 
-// Blocks (vectors of chains) a frame steps together, segment by segment (see GROUP_FRAME).
+// Blocks (vectors of chains) a frame steps together, segment by segment (chain2d_group_frame.h).
 #define GROUP_CHUNK 8
 // The most blocks with chains (not padding only) a chunk may have for its frame to run two steps at
-// a time, a segment apart (see GROUP_FRAME): a lone block has nothing else to overlap its walk
+// a time, a segment apart (chain2d_group_frame.h): a lone block has nothing else to overlap its walk
 // with (about 1.1x on W2 at 10 chains), while a chunk of several blocks already overlaps theirs,
 // and pairing them measured 2-3% slower at 1,000 and 10,000 chains (more state in flight).
 #define GROUP_PAIR_MAX 1
@@ -33,257 +33,9 @@
 // next step writes them again).
 enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
 
-// One instance per vector type: `frame_<suffix>` steps a whole frame of the chains, a block of one
-// vector of chains at a time (its chains' state stays in registers through the steps); `segments`
-// steps the segments of a block, and skips the selects that keep a sleeping chain's state when
-// every chain of the block is awake (`blend` is a constant in each copy).
-#define GROUP_FRAME(SUFFIX)                                                                                                     \
-	static inline K_ATTR_INLINE bool any_##SUFFIX(TM m)                                                                         \
-	{                                                                                                                           \
-		return ANY(m);                                                                                                          \
-	}                                                                                                                           \
-	static inline K_ATTR_INLINE void segment_##SUFFIX(const group_frame *r, int i, size_t b, bool blend, bool keep,             \
-	                                                  const K(chain_in) * ch, T * parent, TM awake)                             \
-	{                                                                                                                           \
-		const size_t k = (size_t)i * (size_t)r->stride + b;                                                                     \
-		K(step_in) in;                                                                                                          \
-		T inertia, x, v, d, x1, v1, d1, t1, s1, c1, key1;                                                                       \
-		if (r->same[i]) {                                                                                                       \
-			const size_t k0 = (size_t)i * (size_t)r->stride;                                                                    \
-			in.w2 = SPLAT(r->w2[k0]);                                                                                           \
-			in.inv_w2 = SPLAT(r->iw2[k0]);                                                                                      \
-			in.pp = SPLAT(r->pp[k0]);                                                                                           \
-			in.pv = SPLAT(r->pv[k0]);                                                                                           \
-			in.vp = SPLAT(r->vp[k0]);                                                                                           \
-			in.vv = SPLAT(r->vv[k0]);                                                                                           \
-			inertia = SPLAT(r->inertia[k0]);                                                                                    \
-		} else {                                                                                                                \
-			memcpy(&in.w2, r->w2 + k, sizeof(T));                                                                               \
-			memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));                                                                          \
-			memcpy(&in.pp, r->pp + k, sizeof(T));                                                                               \
-			memcpy(&in.pv, r->pv + k, sizeof(T));                                                                               \
-			memcpy(&in.vp, r->vp + k, sizeof(T));                                                                               \
-			memcpy(&in.vv, r->vv + k, sizeof(T));                                                                               \
-			memcpy(&inertia, r->inertia + k, sizeof(T));                                                                        \
-		}                                                                                                                       \
-		in.limit = SPLAT(r->limit[i]);                                                                                          \
-		memcpy(&x, r->angle + k, sizeof(T));                                                                                    \
-		memcpy(&v, r->velocity + k, sizeof(T));                                                                                 \
-		memcpy(&d, r->deflection + k, sizeof(T));                                                                               \
-		x1 = x;                                                                                                                 \
-		v1 = v;                                                                                                                 \
-		d1 = d;                                                                                                                 \
-		K(segment)                                                                                                              \
-		(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), \
-		 &x1, &v1, &d1, &t1, &s1, &c1, &key1);                                                                                  \
-		T prev = x;                                                                                                             \
-		if (blend) {                                                                                                            \
-			T old_prev, old_target, old_s, old_c, old_key;                                                                      \
-			memcpy(&old_prev, r->prev + k, sizeof(T));                                                                          \
-			memcpy(&old_target, r->target + k, sizeof(T));                                                                      \
-			memcpy(&old_s, r->sin + k, sizeof(T));                                                                              \
-			memcpy(&old_c, r->cos + k, sizeof(T));                                                                              \
-			memcpy(&old_key, r->key + k, sizeof(T));                                                                            \
-			prev = SEL(awake, x, old_prev);                                                                                     \
-			x1 = SEL(awake, x1, x);                                                                                             \
-			v1 = SEL(awake, v1, v);                                                                                             \
-			d1 = SEL(awake, d1, d);                                                                                             \
-			t1 = SEL(awake, t1, old_target);                                                                                    \
-			s1 = SEL(awake, s1, old_s);                                                                                         \
-			c1 = SEL(awake, c1, old_c);                                                                                         \
-			key1 = SEL(awake, key1, old_key);                                                                                   \
-		}                                                                                                                       \
-		*parent = x1;                                                                                                           \
-		memcpy(r->angle + k, &x1, sizeof(T));                                                                                   \
-		memcpy(r->velocity + k, &v1, sizeof(T));                                                                                \
-		memcpy(r->deflection + k, &d1, sizeof(T));                                                                              \
-		if (keep) {                                                                                                             \
-			memcpy(r->prev + k, &prev, sizeof(T));                                                                              \
-			memcpy(r->target + k, &t1, sizeof(T));                                                                              \
-			memcpy(r->sin + k, &s1, sizeof(T));                                                                                 \
-			memcpy(r->cos + k, &c1, sizeof(T));                                                                                 \
-			memcpy(r->key + k, &key1, sizeof(T));                                                                               \
-		}                                                                                                                       \
-	}                                                                                                                           \
-	/* The lane state of the block at b: where it lies for a vector of LANE_PAD lanes, otherwise */                             \
-	/* copied into *L (lanes_io: in or back out). */                                                                            \
-	static inline K_ATTR_INLINE void lanes_io_##SUFFIX(const group_frame *r, size_t b, K(lane) * L, bool store)                 \
-	{                                                                                                                           \
-		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
-			return;                                                                                                             \
-		}                                                                                                                       \
-		float *const rows = r->rows + row_block(b);                                                                             \
-		for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {                                                                     \
-			float *row = rows + (size_t)q * LANE_PAD;                                                                           \
-			if (store) {                                                                                                        \
-				memcpy(row, &L->v[q], sizeof(T));                                                                               \
-			} else {                                                                                                            \
-				memcpy(&L->v[q], row, sizeof(T));                                                                               \
-			}                                                                                                                   \
-		}                                                                                                                       \
-	}                                                                                                                           \
-	static inline K_ATTR_INLINE K(lane) * lanes_at_##SUFFIX(const group_frame *r, size_t b, K(lane) * L)                        \
-	{                                                                                                                           \
-		if (sizeof(T) == LANE_PAD * sizeof(float)) {                                                                            \
-			return (K(lane) *)(void *)(r->rows + row_block(b));                                                                 \
-		}                                                                                                                       \
-		lanes_io_##SUFFIX(r, b, L, false);                                                                                      \
-		return L;                                                                                                               \
-	}                                                                                                                           \
-	/* What a step of a chunk's blocks feeds their segments (K(begin)'s results per block). */                                  \
-	typedef struct group_step_##SUFFIX {                                                                                        \
-		TM awake[GROUP_CHUNK], still[GROUP_CHUNK];                                                                              \
-		K(chain_in) ch[GROUP_CHUNK];                                                                                            \
-		T parent[GROUP_CHUNK];                                                                                                  \
-		int how[GROUP_CHUNK]; /* GROUP_SEG_*: how the block's segments step */                                                  \
-		bool any_still;       /* some block has a still chain: the rest test follows the step */                                \
-		bool last;            /* the frame's last step */                                                                       \
-	} group_step_##SUFFIX;                                                                                                      \
-	/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */                                       \
-	static inline K_ATTR_INLINE void begin_##SUFFIX(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,      \
-	                                                T(*to)[3], const TM *awake_frame, const TM *live, group_step_##SUFFIX *s)   \
-	{                                                                                                                           \
-		const spring_chain2d_basis *at = &r->bases[k];                                                                          \
-		const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));                                                                            \
-		p->w1 = SPLAT(at->w1);                                                                                                  \
-		p->w2 = SPLAT(at->w2);                                                                                                  \
-		p->w3 = SPLAT(at->w3);                                                                                                  \
-		p->inv_span = SPLAT(at->inv_span);                                                                                      \
-		p->has_span = at->has_span;                                                                                             \
-		p->g = SPLAT(1.0f - r->fractions[k]);                                                                                   \
-		s->any_still = false;                                                                                                   \
-		s->last = k == r->steps - 1;                                                                                            \
-		for (int q = 0; q < nb; q++) {                                                                                          \
-			T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];                                                                          \
-			s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);       \
-			s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);                                            \
-			const bool some = any_##SUFFIX(s->awake[q]);                                                                        \
-			const bool every = some && !any_##SUFFIX(MNOT(s->awake[q]) & live[q]);                                              \
-			const bool still = any_##SUFFIX(s->still[q]);                                                                       \
-			/* A block whose chains are all awake (its padding stands: chain2d_group.c, fill_padding) with no still */          \
-			/* chain is all awake in the next step (only the rest test puts a chain to sleep), which */                         \
-			/* writes its angles before, targets and kept sines again: only the frame's last step */                            \
-			/* stores them then. */                                                                                             \
-			s->how[q] = !some ? GROUP_SEG_NONE : !every ? GROUP_SEG_BLEND : s->last || still ? GROUP_SEG_KEEP : GROUP_SEG_ONLY; \
-			s->any_still = s->any_still || still;                                                                               \
-		}                                                                                                                       \
-	}                                                                                                                           \
-	/* Segment i of block q (at b) in the step s, as the block's `how` says. */                                                 \
-	static inline K_ATTR_INLINE void step_seg_##SUFFIX(const group_frame *r, int i, size_t b, int q, group_step_##SUFFIX *s)    \
-	{                                                                                                                           \
-		switch (s->how[q]) {                                                                                                    \
-		case GROUP_SEG_KEEP: segment_##SUFFIX(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]); break;              \
-		case GROUP_SEG_ONLY: segment_##SUFFIX(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]); break;             \
-		case GROUP_SEG_BLEND: segment_##SUFFIX(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]); break;              \
-		default: break;                                                                                                         \
-		}                                                                                                                       \
-	}                                                                                                                           \
-	/* The rest test after the step s of the chunk at c0, for the blocks with a still chain. */                                 \
-	static inline K_ATTR_INLINE void rest_##SUFFIX(const group_frame *shared, size_t c0, int nb, K(lane) *const *Lp,            \
-	                                               const group_step_##SUFFIX *s)                                                \
-	{                                                                                                                           \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                         \
-		for (int q = 0; s->any_still && q < nb; q++) {                                                                          \
-			if (any_##SUFFIX(s->still[q])) {                                                                                    \
-				const size_t b = c0 + (size_t)q * lanes;                                                                        \
-				int32_t still_bits[LANE_PAD];                                                                                   \
-				const TI still_lanes = LANES_OF(s->still[q]);                                                                   \
-				memcpy(still_bits, &still_lanes, sizeof still_lanes);                                                           \
-				lanes_io_##SUFFIX(shared, b, Lp[q], true);                                                                      \
-				shared->try_rest(shared, b, lanes, still_bits);                                                                 \
-				lanes_io_##SUFFIX(shared, b, Lp[q], false);                                                                     \
-			}                                                                                                                   \
-		}                                                                                                                       \
-	}                                                                                                                           \
-	static K_ATTR_ROWS void frame_##SUFFIX(const group_frame *shared)                                                           \
-	{                                                                                                                           \
-		/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */                                \
-		const group_frame local = *shared, *r = &local;                                                                         \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                         \
-		K(basis) p;                                                                                                             \
-		p.step = SPLAT(r->settings.step);                                                                                       \
-		p.inv_step = SPLAT(r->settings.inv_step);                                                                               \
-		p.held_max = SPLAT(r->settings.held_max);                                                                               \
-		p.max_speed = SPLAT(r->settings.max_speed);                                                                             \
-		p.turns = r->settings.turns;                                                                                            \
-		const spring_chain2d_basis *frame = &r->bases[0];                                                                       \
-		for (int q = 0; q < 6; q++) {                                                                                           \
-			p.r[q] = SPLAT(frame->r[q]);                                                                                        \
-		}                                                                                                                       \
-		p.elapsed = SPLAT(frame->elapsed);                                                                                      \
-		p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);                                                                  \
-		/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */                            \
-		/* blocks' walks down their chains are independent work the processor overlaps. */                                      \
-		for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {                                                \
-			const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes              \
-			                                                                    : GROUP_CHUNK);                                 \
-			K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];                                                                           \
-			T to[GROUP_CHUNK][3];                                                                                               \
-			TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];                                                                     \
-			int live_blocks = 0; /* blocks with chains (not padding only) */                                                    \
-			for (int q = 0; q < nb; q++) {                                                                                      \
-				const size_t b = c0 + (size_t)q * lanes;                                                                        \
-				Lp[q] = lanes_at_##SUFFIX(r, b, &L[q]);                                                                         \
-				for (int e = 0; e < 3; e++) {                                                                                   \
-					memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));                               \
-				}                                                                                                               \
-				live[q] = r_padding_mask_##SUFFIX(r, b);                                                                        \
-				live_blocks += any_##SUFFIX(live[q]);                                                                           \
-				awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];                          \
-				if (frame->knot) {                                                                                              \
-					K(knot)(&p, to[q][0], to[q][1], Lp[q]);                                                                     \
-				}                                                                                                               \
-			}                                                                                                                   \
-			for (int k = 0; k < r->steps;) {                                                                                    \
-				group_step_##SUFFIX s0, s1;                                                                                     \
-				begin_##SUFFIX(r, &p, k, nb, Lp, to, awake_frame, live, &s0);                                                   \
-				if (k + 1 < r->steps && !s0.any_still && live_blocks <= GROUP_PAIR_MAX) {                                       \
-					/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */                         \
-					/* start reads only what step k's start left in the lane state, and its segment */                          \
-					/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */                              \
-					begin_##SUFFIX(r, &p, k + 1, nb, Lp, to, awake_frame, live, &s1);                                           \
-					for (int i = 0; i <= r->n; i++) {                                                                           \
-						for (int q = 0; q < nb; q++) {                                                                          \
-							const size_t b = c0 + (size_t)q * lanes;                                                            \
-							if (i < r->n) {                                                                                     \
-								step_seg_##SUFFIX(r, i, b, q, &s0);                                                             \
-							}                                                                                                   \
-							if (i > 0) {                                                                                        \
-								step_seg_##SUFFIX(r, i - 1, b, q, &s1);                                                         \
-							}                                                                                                   \
-						}                                                                                                       \
-					}                                                                                                           \
-					rest_##SUFFIX(shared, c0, nb, Lp, &s1);                                                                     \
-					k += 2;                                                                                                     \
-				} else {                                                                                                        \
-					for (int i = 0; i < r->n; i++) {                                                                            \
-						for (int q = 0; q < nb; q++) {                                                                          \
-							step_seg_##SUFFIX(r, i, c0 + (size_t)q * lanes, q, &s0);                                            \
-						}                                                                                                       \
-					}                                                                                                           \
-					rest_##SUFFIX(shared, c0, nb, Lp, &s0);                                                                     \
-					k += 1;                                                                                                     \
-				}                                                                                                               \
-			}                                                                                                                   \
-			for (int q = 0; q < nb; q++) {                                                                                      \
-				Lp[q]->v[SPRING_CHAIN2D_LN_IX] = to[q][0];                                                                      \
-				Lp[q]->v[SPRING_CHAIN2D_LN_IY] = to[q][1];                                                                      \
-				Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];                                                                      \
-				lanes_io_##SUFFIX(r, c0 + (size_t)q * lanes, Lp[q], true);                                                      \
-			}                                                                                                                   \
-		}                                                                                                                       \
-	}
-
 // The chains of the block at b that exist (the padding lanes never wake): a comparison of the
 // lanes' indices, read from a constant (no store of single lanes for a vector load to wait on).
 static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-#define GROUP_PADDING_MASK(SUFFIX)                                                         \
-	static inline K_ATTR_INLINE TM r_padding_mask_##SUFFIX(const group_frame *r, size_t b) \
-	{                                                                                      \
-		TI index;                                                                          \
-		memcpy(&index, group_lane_index, sizeof index);                                    \
-		return ILT(index + (int32_t)b, (int32_t)r->count);                                 \
-	}
 
 static inline size_t group_min_size(size_t a, size_t b)
 {
@@ -295,134 +47,8 @@ static inline size_t group_min_size(size_t a, size_t b)
 #define GROUP_POSE_JOINTS 16
 #define GROUP_POSE_BATCH 1
 
-// One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
-// vector of chains at a time, the same float operations in the same order, GROUP_POSE_BATCH
-// joints at a time handed to the instance's `write_joints_<suffix>`.
-#define GROUP_POSES(SUFFIX)                                                                                              \
-	static inline K_ATTR_INLINE T pose_angle_##SUFFIX(T prev, T angle, float alpha)                                      \
-	{                                                                                                                    \
-		return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));                        \
-	}                                                                                                                    \
-	static K_ATTR_ROWS void poses_##SUFFIX(const group_pose *shared)                                                     \
-	{                                                                                                                    \
-		const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */                       \
-		const size_t lanes = sizeof(T) / sizeof(float);                                                                  \
-		const float alpha = r->alpha;                                                                                    \
-		const int per = r->n + 1;                                                                                        \
-		for (size_t b = 0; b < (size_t)r->count; b += lanes) {                                                           \
-			/* The next block's joints fetched for writing while this one is drawn, the first */                         \
-			/* block's too at the start (a frame's work leaves them out of the first-level cache, */                     \
-			/* and only the stores would bring them in). */                                                              \
-			const size_t next = (b == 0 ? 0 : b + lanes) * (size_t)per * sizeof(spring_xform2);                          \
-			const size_t next_end = group_min_size((b + 2u * lanes) * (size_t)per, (size_t)r->count * (size_t)per) *     \
-			                        sizeof(spring_xform2);                                                               \
-			for (size_t byte = next; byte < next_end; byte += 64u) {                                                     \
-				__builtin_prefetch((const char *)r->joints + byte, 1, 3);                                                \
-			}                                                                                                            \
-			T row[6];                                                                                                    \
-			for (int q = 0; q < 6; q++) {                                                                                \
-				memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));      \
-			}                                                                                                            \
-			/* row: root x y a, then prev_root x y a */                                                                  \
-			T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;                 \
-			T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;                 \
-			T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = pose_angle_##SUFFIX(row[5], row[2], alpha);                        \
-			const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;                             \
-			T xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];                                          \
-			for (int i = 0; i <= r->n; i++) {                                                                            \
-				T s = SPLAT(0.0f), c = SPLAT(0.0f);                                                                      \
-				if (i < r->n) {                                                                                          \
-					const size_t k = (size_t)i * (size_t)r->stride + b;                                                  \
-					T prev, angle, ks, kc, key;                                                                          \
-					memcpy(&prev, r->prev + k, sizeof(T));                                                               \
-					memcpy(&angle, r->angle + k, sizeof(T));                                                             \
-					memcpy(&ks, r->sin + k, sizeof(T));                                                                  \
-					memcpy(&kc, r->cos + k, sizeof(T));                                                                  \
-					memcpy(&key, r->key + k, sizeof(T));                                                                 \
-					a = pose_angle_##SUFFIX(prev, angle, alpha);                                                         \
-					TM kept = IEQ(BITS(key), BITS(a));                                                                   \
-					if (any_##SUFFIX(MNOT(kept))) {                                                                      \
-						K(sincos)(a, &s, &c);                                                                            \
-						s = SEL(kept, ks, s);                                                                            \
-						c = SEL(kept, kc, c);                                                                            \
-					} else {                                                                                             \
-						s = ks;                                                                                          \
-						c = kc;                                                                                          \
-					}                                                                                                    \
-				}                                                                                                        \
-				const int slot = i % GROUP_POSE_BATCH;                                                                   \
-				xs[slot] = rx + ox;                                                                                      \
-				ys[slot] = ry + oy;                                                                                      \
-				as[slot] = a;                                                                                            \
-				if (slot == GROUP_POSE_BATCH - 1 || i == r->n) {                                                         \
-					const int first = i - slot;                                                                          \
-					write_joints_##SUFFIX(r->joints + b * (size_t)per + (size_t)first, per, live, slot + 1, xs, ys, as); \
-				}                                                                                                        \
-				if (i < r->n) {                                                                                          \
-					ox = ox + r->length[i] * c;                                                                          \
-					oy = oy + r->length[i] * s;                                                                          \
-				}                                                                                                        \
-			}                                                                                                            \
-		}                                                                                                                \
-	}
-
-// `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
-// xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
-#define GROUP_WRITE_LANES(SUFFIX)                                                                                              \
-	static inline K_ATTR_INLINE void write_joints_##SUFFIX(spring_xform2 *first, int per, size_t live, int count, const T *xs, \
-	                                                       const T *ys, const T *as)                                           \
-	{                                                                                                                          \
-		for (int i = 0; i < count; i++) {                                                                                      \
-			const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];                        \
-			const unsigned char *a = (const unsigned char *)&as[i];                                                            \
-			for (size_t q = 0; q < live; q++) {                                                                                \
-				spring_xform2 *jt = &first[q * (size_t)per + (size_t)i];                                                       \
-				memcpy(&jt->position.x, x + q * sizeof(float), sizeof(float));                                                 \
-				memcpy(&jt->position.y, y + q * sizeof(float), sizeof(float));                                                 \
-				memcpy(&jt->angle, a + q * sizeof(float), sizeof(float));                                                      \
-				jt->scale.x = 1.0f;                                                                                            \
-				jt->scale.y = 1.0f;                                                                                            \
-			}                                                                                                                  \
-		}                                                                                                                      \
-	}
-
-// One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
-// of one chain from `first` on, a vector of segments at a time; returns the first not taken.
-#define GROUP_FIELDS(SUFFIX)                                                                                    \
-	static K_ATTR_ROWS int fields_##SUFFIX(const spring_chain2d_fields *a, int first)                           \
-	{                                                                                                           \
-		const int lanes = (int)(sizeof(T) / sizeof(float));                                                     \
-		K(chain_in) ch;                                                                                         \
-		ch.fx = SPLAT(a->chain.fx);                                                                             \
-		ch.fy = SPLAT(a->chain.fy);                                                                             \
-		ch.steady = SPLAT(a->chain.steady);                                                                     \
-		ch.px = SPLAT(a->chain.px);                                                                             \
-		ch.py = SPLAT(a->chain.py);                                                                             \
-		ch.turn = SPLAT(a->chain.turn);                                                                         \
-		ch.held_max = SPLAT(a->chain.held_max);                                                                 \
-		ch.max_speed = SPLAT(a->chain.max_speed);                                                               \
-		int i = first;                                                                                          \
-		for (; i + lanes <= a->n; i += lanes) {                                                                 \
-			T x, inertia, length, alpha, stiff, s, c, key;                                                      \
-			memcpy(&x, a->angle + i, sizeof(T));                                                                \
-			memcpy(&inertia, a->inertia + i, sizeof(T));                                                        \
-			memcpy(&length, a->length + i, sizeof(T));                                                          \
-			K(segment_field)(&ch, a->turning, inertia, SPLAT(1.5f) / length, &x, &alpha, &stiff, &s, &c, &key); \
-			memcpy(a->angle + i, &x, sizeof(T));                                                                \
-			memcpy(a->alpha + i, &alpha, sizeof(T));                                                            \
-			memcpy(a->stiff + i, &stiff, sizeof(T));                                                            \
-			memcpy(a->sin + i, &s, sizeof(T));                                                                  \
-			memcpy(a->cos + i, &c, sizeof(T));                                                                  \
-			memcpy(a->key + i, &key, sizeof(T));                                                                \
-		}                                                                                                       \
-		return i;                                                                                               \
-	}
-
-// Every function of one instance; GROUP_ALL expands its argument first (a macro like SUFFIX).
-#define GROUP_ALL_(S) GROUP_PADDING_MASK(S) GROUP_FRAME(S) GROUP_WRITE_JOINTS(S) GROUP_POSES(S) GROUP_FIELDS(S)
-#define GROUP_ALL(S) GROUP_ALL_(S)
 // The instances write joints lane by lane unless they define their own (AVX-512 below).
-#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
+#define GROUP_OWN_WRITE_JOINTS 0
 
 // Plain float (every platform; one chain at a time).
 #define T float
@@ -440,9 +66,11 @@ static inline size_t group_min_size(size_t a, size_t b)
 #define BITS(x) spring_chain2d_bits(x)
 #define K_ATTR_ROWS
 #define K_ATTR_INLINE __attribute__((always_inline))
+#define SUFFIX scalar
 SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
-GROUP_ALL(scalar)
+#include "chain2d_group_frame.h"
 SPRING_CHAIN2D_SCALAR_MASKS_END
+#undef SUFFIX
 #undef T
 #undef TI
 #undef TM
@@ -589,7 +217,7 @@ static inline K_ATTR_INLINE void transpose16_avx512(__m512 *v)
 	}
 }
 
-// GROUP_WRITE_LANES's joints by transposes: a chain's records are contiguous floats (x, y,
+// write_joints_<suffix> (chain2d_group_frame.h) by transposes: a chain's records are contiguous floats (x, y,
 // angle, 1, 1 per joint), so the rows x0 y0 a0 1 1 x1 ... transposed 16 at a time give each chain
 // 16 of its floats in one vector and one store (lane-by-lane writes were most of a pose's time).
 _Static_assert(sizeof(spring_xform2) == 5 * sizeof(float), "a joint record is five floats");
@@ -618,15 +246,15 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 		}
 	}
 }
-#undef GROUP_WRITE_JOINTS
-#define GROUP_WRITE_JOINTS(S)
+#undef GROUP_OWN_WRITE_JOINTS
+#define GROUP_OWN_WRITE_JOINTS 1
 #undef GROUP_POSE_BATCH
 #define GROUP_POSE_BATCH GROUP_POSE_JOINTS
 #define SUFFIX avx512
 #include "chain2d_group_instance.h"
 #undef GROUP_CMP
-#undef GROUP_WRITE_JOINTS
-#define GROUP_WRITE_JOINTS(S) GROUP_WRITE_LANES(S)
+#undef GROUP_OWN_WRITE_JOINTS
+#define GROUP_OWN_WRITE_JOINTS 0
 #undef GROUP_POSE_BATCH
 #define GROUP_POSE_BATCH 1
 #endif

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+// The angle chain group's kernels over one vector type, included by chain2d_kernels.c once per
+// instance (chain2d_group_instance.h; the scalar one directly) after defining the lane arithmetic
+// and SUFFIX, the instance's name (not installed; no include guard: it is meant to be included
+// several times). G(name) is the instance's function `name_<suffix>`. An instance that writes a
+// block's joints its own way (AVX-512, by transposes) defines GROUP_OWN_WRITE_JOINTS to 1 and
+// its own write_joints_<suffix>.
+#define G(name) G_NAME(name, SUFFIX)
+#define G_NAME(name, suffix) G_NAME_(name, suffix)
+#define G_NAME_(name, suffix) name##_##suffix
+
+// The vector of floats at p + k (any alignment).
+static inline K_ATTR_INLINE T G(at)(const float *p, size_t k)
+{
+	T v;
+	memcpy(&v, p + k, sizeof v);
+	return v;
+}
+
+static inline K_ATTR_INLINE TM G(r_padding_mask)(const group_frame *r, size_t b)
+{
+	TI index;
+	memcpy(&index, group_lane_index, sizeof index);
+	return ILT(index + (int32_t)b, (int32_t)r->count);
+}
+
+// One instance per vector type: `frame_<suffix>` steps a whole frame of the chains, a block of one
+// vector of chains at a time (its chains' state stays in registers through the steps); `segments`
+// steps the segments of a block, and skips the selects that keep a sleeping chain's state when
+// every chain of the block is awake (`blend` is a constant in each copy).
+static inline K_ATTR_INLINE bool G(any)(TM m)
+{
+	return ANY(m);
+}
+static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep,
+                                                  const K(chain_in) * ch, T * parent, TM awake)
+{
+	const size_t k = (size_t)i * (size_t)r->stride + b;
+	K(step_in) in;
+	T inertia, x, v, d, x1, v1, d1, t1, s1, c1, key1;
+	if (r->same[i]) {
+		const size_t k0 = (size_t)i * (size_t)r->stride;
+		in.w2 = SPLAT(r->w2[k0]);
+		in.inv_w2 = SPLAT(r->iw2[k0]);
+		in.pp = SPLAT(r->pp[k0]);
+		in.pv = SPLAT(r->pv[k0]);
+		in.vp = SPLAT(r->vp[k0]);
+		in.vv = SPLAT(r->vv[k0]);
+		inertia = SPLAT(r->inertia[k0]);
+	} else {
+		memcpy(&in.w2, r->w2 + k, sizeof(T));
+		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));
+		memcpy(&in.pp, r->pp + k, sizeof(T));
+		memcpy(&in.pv, r->pv + k, sizeof(T));
+		memcpy(&in.vp, r->vp + k, sizeof(T));
+		memcpy(&in.vv, r->vv + k, sizeof(T));
+		memcpy(&inertia, r->inertia + k, sizeof(T));
+	}
+	in.limit = SPLAT(r->limit[i]);
+	memcpy(&x, r->angle + k, sizeof(T));
+	memcpy(&v, r->velocity + k, sizeof(T));
+	memcpy(&d, r->deflection + k, sizeof(T));
+	x1 = x;
+	v1 = v;
+	d1 = d;
+	K(segment)
+	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f),
+	 &x1, &v1, &d1, &t1, &s1, &c1, &key1);
+	T prev = x;
+	if (blend) {
+		const T old_prev = G(at)(r->prev, k), old_target = G(at)(r->target, k), old_s = G(at)(r->sin, k),
+		        old_c = G(at)(r->cos, k), old_key = G(at)(r->key, k);
+		prev = SEL(awake, x, old_prev);
+		x1 = SEL(awake, x1, x);
+		v1 = SEL(awake, v1, v);
+		d1 = SEL(awake, d1, d);
+		t1 = SEL(awake, t1, old_target);
+		s1 = SEL(awake, s1, old_s);
+		c1 = SEL(awake, c1, old_c);
+		key1 = SEL(awake, key1, old_key);
+	}
+	*parent = x1;
+	memcpy(r->angle + k, &x1, sizeof(T));
+	memcpy(r->velocity + k, &v1, sizeof(T));
+	memcpy(r->deflection + k, &d1, sizeof(T));
+	if (keep) {
+		memcpy(r->prev + k, &prev, sizeof(T));
+		memcpy(r->target + k, &t1, sizeof(T));
+		memcpy(r->sin + k, &s1, sizeof(T));
+		memcpy(r->cos + k, &c1, sizeof(T));
+		memcpy(r->key + k, &key1, sizeof(T));
+	}
+}
+/* The lane state of the block at b: where it lies for a vector of LANE_PAD lanes, otherwise */
+/* copied into *L (lanes_io: in or back out). */
+static inline K_ATTR_INLINE void G(lanes_io)(const group_frame *r, size_t b, K(lane) * L, bool store)
+{
+	if (sizeof(T) == LANE_PAD * sizeof(float)) {
+		return;
+	}
+	float *const rows = r->rows + row_block(b);
+	for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {
+		float *row = rows + (size_t)q * LANE_PAD;
+		if (store) {
+			memcpy(row, &L->v[q], sizeof(T));
+		} else {
+			memcpy(&L->v[q], row, sizeof(T));
+		}
+	}
+}
+static inline K_ATTR_INLINE K(lane) * G(lanes_at)(const group_frame *r, size_t b, K(lane) * L)
+{
+	if (sizeof(T) == LANE_PAD * sizeof(float)) {
+		return (K(lane) *)(void *)(r->rows + row_block(b));
+	}
+	G(lanes_io)(r, b, L, false);
+	return L;
+}
+/* What a step of a chunk's blocks feeds their segments (K(begin)'s results per block). */
+typedef struct G(group_step) {
+	TM awake[GROUP_CHUNK], still[GROUP_CHUNK];
+	K(chain_in) ch[GROUP_CHUNK];
+	T parent[GROUP_CHUNK];
+	int how[GROUP_CHUNK]; /* GROUP_SEG_*: how the block's segments step */
+	bool any_still;       /* some block has a still chain: the rest test follows the step */
+	bool last;            /* the frame's last step */
+} G(group_step);
+/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */
+static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,
+                                                T(*to)[3], const TM *awake_frame, const TM *live, G(group_step) *s)
+{
+	const spring_chain2d_basis *at = &r->bases[k];
+	const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));
+	p->w1 = SPLAT(at->w1);
+	p->w2 = SPLAT(at->w2);
+	p->w3 = SPLAT(at->w3);
+	p->inv_span = SPLAT(at->inv_span);
+	p->has_span = at->has_span;
+	p->g = SPLAT(1.0f - r->fractions[k]);
+	s->any_still = false;
+	s->last = k == r->steps - 1;
+	for (int q = 0; q < nb; q++) {
+		T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];
+		s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);
+		s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);
+		const bool some = G(any)(s->awake[q]);
+		const bool every = some && !G(any)(MNOT(s->awake[q]) & live[q]);
+		const bool still = G(any)(s->still[q]);
+		/* A block whose chains are all awake (its padding stands: chain2d_group.c, fill_padding) with no still */
+		/* chain is all awake in the next step (only the rest test puts a chain to sleep), which */
+		/* writes its angles before, targets and kept sines again: only the frame's last step */
+		/* stores them then. */
+		s->how[q] = !some ? GROUP_SEG_NONE : !every ? GROUP_SEG_BLEND : s->last || still ? GROUP_SEG_KEEP : GROUP_SEG_ONLY;
+		s->any_still = s->any_still || still;
+	}
+}
+/* Segment i of block q (at b) in the step s, as the block's `how` says. */
+static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t b, int q, G(group_step) *s)
+{
+	switch (s->how[q]) {
+	case GROUP_SEG_KEEP: G(segment)(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	case GROUP_SEG_ONLY: G(segment)(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	case GROUP_SEG_BLEND: G(segment)(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	default: break;
+	}
+}
+/* The rest test after the step s of the chunk at c0, for the blocks with a still chain. */
+static inline K_ATTR_INLINE void G(rest)(const group_frame *shared, size_t c0, int nb, K(lane) *const *Lp,
+                                               const G(group_step) *s)
+{
+	const size_t lanes = sizeof(T) / sizeof(float);
+	for (int q = 0; s->any_still && q < nb; q++) {
+		if (G(any)(s->still[q])) {
+			const size_t b = c0 + (size_t)q * lanes;
+			int32_t still_bits[LANE_PAD];
+			const TI still_lanes = LANES_OF(s->still[q]);
+			memcpy(still_bits, &still_lanes, sizeof still_lanes);
+			G(lanes_io)(shared, b, Lp[q], true);
+			shared->try_rest(shared, b, lanes, still_bits);
+			G(lanes_io)(shared, b, Lp[q], false);
+		}
+	}
+}
+static K_ATTR_ROWS void G(frame)(const group_frame *shared)
+{
+	/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */
+	const group_frame local = *shared, *r = &local;
+	const size_t lanes = sizeof(T) / sizeof(float);
+	K(basis) p;
+	p.step = SPLAT(r->settings.step);
+	p.inv_step = SPLAT(r->settings.inv_step);
+	p.held_max = SPLAT(r->settings.held_max);
+	p.max_speed = SPLAT(r->settings.max_speed);
+	p.turns = r->settings.turns;
+	const spring_chain2d_basis *frame = &r->bases[0];
+	for (int q = 0; q < 6; q++) {
+		p.r[q] = SPLAT(frame->r[q]);
+	}
+	p.elapsed = SPLAT(frame->elapsed);
+	p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);
+	/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */
+	/* blocks' walks down their chains are independent work the processor overlaps. */
+	for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {
+		const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes
+		                                                                    : GROUP_CHUNK);
+		K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];
+		T to[GROUP_CHUNK][3];
+		TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];
+		int live_blocks = 0; /* blocks with chains (not padding only) */
+		for (int q = 0; q < nb; q++) {
+			const size_t b = c0 + (size_t)q * lanes;
+			Lp[q] = G(lanes_at)(r, b, &L[q]);
+			for (int e = 0; e < 3; e++) {
+				memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));
+			}
+			live[q] = G(r_padding_mask)(r, b);
+			live_blocks += G(any)(live[q]);
+			awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];
+			if (frame->knot) {
+				K(knot)(&p, to[q][0], to[q][1], Lp[q]);
+			}
+		}
+		for (int k = 0; k < r->steps;) {
+			G(group_step) s0, s1;
+			G(begin)(r, &p, k, nb, Lp, to, awake_frame, live, &s0);
+			if (k + 1 < r->steps && !s0.any_still && live_blocks <= GROUP_PAIR_MAX) {
+				/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */
+				/* start reads only what step k's start left in the lane state, and its segment */
+				/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */
+				G(begin)(r, &p, k + 1, nb, Lp, to, awake_frame, live, &s1);
+				for (int i = 0; i <= r->n; i++) {
+					for (int q = 0; q < nb; q++) {
+						const size_t b = c0 + (size_t)q * lanes;
+						if (i < r->n) {
+							G(step_seg)(r, i, b, q, &s0);
+						}
+						if (i > 0) {
+							G(step_seg)(r, i - 1, b, q, &s1);
+						}
+					}
+				}
+				G(rest)(shared, c0, nb, Lp, &s1);
+				k += 2;
+			} else {
+				for (int i = 0; i < r->n; i++) {
+					for (int q = 0; q < nb; q++) {
+						G(step_seg)(r, i, c0 + (size_t)q * lanes, q, &s0);
+					}
+				}
+				G(rest)(shared, c0, nb, Lp, &s0);
+				k += 1;
+			}
+		}
+		for (int q = 0; q < nb; q++) {
+			Lp[q]->v[SPRING_CHAIN2D_LN_IX] = to[q][0];
+			Lp[q]->v[SPRING_CHAIN2D_LN_IY] = to[q][1];
+			Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];
+			G(lanes_io)(r, c0 + (size_t)q * lanes, Lp[q], true);
+		}
+	}
+}
+
+#if !GROUP_OWN_WRITE_JOINTS
+// `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
+// xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
+static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, size_t live, int count, const T *xs,
+                                                       const T *ys, const T *as)
+{
+	for (int i = 0; i < count; i++) {
+		const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];
+		const unsigned char *a = (const unsigned char *)&as[i];
+		for (size_t q = 0; q < live; q++) {
+			spring_xform2 *jt = &first[q * (size_t)per + (size_t)i];
+			memcpy(&jt->position.x, x + q * sizeof(float), sizeof(float));
+			memcpy(&jt->position.y, y + q * sizeof(float), sizeof(float));
+			memcpy(&jt->angle, a + q * sizeof(float), sizeof(float));
+			jt->scale.x = 1.0f;
+			jt->scale.y = 1.0f;
+		}
+	}
+}
+#endif
+
+// One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
+// vector of chains at a time, the same float operations in the same order, GROUP_POSE_BATCH
+// joints at a time handed to the instance's `write_joints_<suffix>`.
+static inline K_ATTR_INLINE T G(pose_angle)(T prev, T angle, float alpha)
+{
+	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));
+}
+static K_ATTR_ROWS void G(poses)(const group_pose *shared)
+{
+	const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */
+	const size_t lanes = sizeof(T) / sizeof(float);
+	const float alpha = r->alpha;
+	const int per = r->n + 1;
+	for (size_t b = 0; b < (size_t)r->count; b += lanes) {
+		/* The next block's joints fetched for writing while this one is drawn, the first */
+		/* block's too at the start (a frame's work leaves them out of the first-level cache, */
+		/* and only the stores would bring them in). */
+		const size_t next = (b == 0 ? 0 : b + lanes) * (size_t)per * sizeof(spring_xform2);
+		const size_t next_end = group_min_size((b + 2u * lanes) * (size_t)per, (size_t)r->count * (size_t)per) *
+		                        sizeof(spring_xform2);
+		for (size_t byte = next; byte < next_end; byte += 64u) {
+			__builtin_prefetch((const char *)r->joints + byte, 1, 3);
+		}
+		T row[6];
+		for (int q = 0; q < 6; q++) {
+			memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));
+		}
+		/* row: root x y a, then prev_root x y a */
+		T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;
+		T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;
+		T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = G(pose_angle)(row[5], row[2], alpha);
+		const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;
+		T xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];
+		for (int i = 0; i <= r->n; i++) {
+			T s = SPLAT(0.0f), c = SPLAT(0.0f);
+			if (i < r->n) {
+				const size_t k = (size_t)i * (size_t)r->stride + b;
+				const T prev = G(at)(r->prev, k), angle = G(at)(r->angle, k), ks = G(at)(r->sin, k), kc = G(at)(r->cos, k),
+				        key = G(at)(r->key, k);
+				a = G(pose_angle)(prev, angle, alpha);
+				TM kept = IEQ(BITS(key), BITS(a));
+				if (G(any)(MNOT(kept))) {
+					K(sincos)(a, &s, &c);
+					s = SEL(kept, ks, s);
+					c = SEL(kept, kc, c);
+				} else {
+					s = ks;
+					c = kc;
+				}
+			}
+			const int slot = i % GROUP_POSE_BATCH;
+			xs[slot] = rx + ox;
+			ys[slot] = ry + oy;
+			as[slot] = a;
+			if (slot == GROUP_POSE_BATCH - 1 || i == r->n) {
+				const int first = i - slot;
+				G(write_joints)(r->joints + b * (size_t)per + (size_t)first, per, live, slot + 1, xs, ys, as);
+			}
+			if (i < r->n) {
+				ox = ox + r->length[i] * c;
+				oy = oy + r->length[i] * s;
+			}
+		}
+	}
+}
+
+// One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
+// of one chain from `first` on, a vector of segments at a time; returns the first not taken.
+static K_ATTR_ROWS int G(fields)(const spring_chain2d_fields *a, int first)
+{
+	const int lanes = (int)(sizeof(T) / sizeof(float));
+	K(chain_in) ch;
+	ch.fx = SPLAT(a->chain.fx);
+	ch.fy = SPLAT(a->chain.fy);
+	ch.steady = SPLAT(a->chain.steady);
+	ch.px = SPLAT(a->chain.px);
+	ch.py = SPLAT(a->chain.py);
+	ch.turn = SPLAT(a->chain.turn);
+	ch.held_max = SPLAT(a->chain.held_max);
+	ch.max_speed = SPLAT(a->chain.max_speed);
+	int i = first;
+	for (; i + lanes <= a->n; i += lanes) {
+		T x, inertia, length, alpha, stiff, s, c, key;
+		memcpy(&x, a->angle + i, sizeof(T));
+		memcpy(&inertia, a->inertia + i, sizeof(T));
+		memcpy(&length, a->length + i, sizeof(T));
+		K(segment_field)(&ch, a->turning, inertia, SPLAT(1.5f) / length, &x, &alpha, &stiff, &s, &c, &key);
+		memcpy(a->angle + i, &x, sizeof(T));
+		memcpy(a->alpha + i, &alpha, sizeof(T));
+		memcpy(a->stiff + i, &stiff, sizeof(T));
+		memcpy(a->sin + i, &s, sizeof(T));
+		memcpy(a->cos + i, &c, sizeof(T));
+		memcpy(a->key + i, &key, sizeof(T));
+	}
+	return i;
+}
+
+#undef G
+#undef G_NAME
+#undef G_NAME_
