@@ -274,7 +274,7 @@ bool spring_chain2d_internal_path_valid(const spring_chain2d_path *p, float step
 	float coef[6], turn_coef[6];
 	spring_chain2d_lane_fit(p->time.recip, p->d, coef);
 	spring_chain2d_lane_fit(p->time.recip, p->turn_d, turn_coef);
-	return memcmp(coef, p->coef, sizeof coef) == 0 && memcmp(turn_coef, p->turn_coef, sizeof coef) == 0;
+	return memcmp(coef, p->coef, sizeof coef) == 0 && memcmp(turn_coef, p->turn_coef, sizeof turn_coef) == 0;
 }
 
 // A chain's pivot path standing at `position`: no displacement, the pivot at the newest knot.

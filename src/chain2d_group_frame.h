@@ -32,8 +32,8 @@ static inline K_ATTR_INLINE bool G(any)(TM m)
 {
 	return ANY(m);
 }
-static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep,
-                                                  const K(chain_in) * ch, T * parent, TM awake)
+static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep, const K(chain_in) * ch,
+                                            T *parent, TM awake)
 {
 	const size_t k = (size_t)i * (size_t)r->stride + b;
 	K(step_in) in;
@@ -64,12 +64,12 @@ static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t 
 	v1 = v;
 	d1 = d;
 	K(segment)
-	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f),
-	 &x1, &v1, &d1, &t1, &s1, &c1, &key1);
+	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), &x1,
+	 &v1, &d1, &t1, &s1, &c1, &key1);
 	T prev = x;
 	if (blend) {
 		const T old_prev = G(at)(r->prev, k), old_target = G(at)(r->target, k), old_s = G(at)(r->sin, k),
-		        old_c = G(at)(r->cos, k), old_key = G(at)(r->key, k);
+				old_c = G(at)(r->cos, k), old_key = G(at)(r->key, k);
 		prev = SEL(awake, x, old_prev);
 		x1 = SEL(awake, x1, x);
 		v1 = SEL(awake, v1, v);
@@ -126,8 +126,8 @@ typedef struct G(group_step) {
 	bool last;            /* the frame's last step */
 } G(group_step);
 /* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */
-static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp,
-                                                T(*to)[3], const TM *awake_frame, const TM *live, G(group_step) *s)
+static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp, T (*to)[3],
+                                          const TM *awake_frame, const TM *live, G(group_step) * s)
 {
 	const spring_chain2d_basis *at = &r->bases[k];
 	const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));
@@ -155,7 +155,7 @@ static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, in
 	}
 }
 /* Segment i of block q (at b) in the step s, as the block's `how` says. */
-static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t b, int q, G(group_step) *s)
+static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t b, int q, G(group_step) * s)
 {
 	switch (s->how[q]) {
 	case GROUP_SEG_KEEP: G(segment)(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]); break;
@@ -166,7 +166,7 @@ static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t
 }
 /* The rest test after the step s of the chunk at c0, for the blocks with a still chain. */
 static inline K_ATTR_INLINE void G(rest)(const group_frame *shared, size_t c0, int nb, K(lane) *const *Lp,
-                                               const G(group_step) *s)
+                                         const G(group_step) * s)
 {
 	const size_t lanes = sizeof(T) / sizeof(float);
 	for (int q = 0; s->any_still && q < nb; q++) {
@@ -201,8 +201,7 @@ static K_ATTR_ROWS void G(frame)(const group_frame *shared)
 	/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */
 	/* blocks' walks down their chains are independent work the processor overlaps. */
 	for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {
-		const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes
-		                                                                    : GROUP_CHUNK);
+		const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes : GROUP_CHUNK);
 		K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];
 		T to[GROUP_CHUNK][3];
 		TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];
@@ -263,8 +262,8 @@ static K_ATTR_ROWS void G(frame)(const group_frame *shared)
 #if !GROUP_OWN_WRITE_JOINTS
 // `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
 // xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
-static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, size_t live, int count, const T *xs,
-                                                       const T *ys, const T *as)
+static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, size_t live, int count, const T *xs, const T *ys,
+                                                 const T *as)
 {
 	for (int i = 0; i < count; i++) {
 		const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];
@@ -319,7 +318,7 @@ static K_ATTR_ROWS void G(poses)(const group_pose *shared)
 			if (i < r->n) {
 				const size_t k = (size_t)i * (size_t)r->stride + b;
 				const T prev = G(at)(r->prev, k), angle = G(at)(r->angle, k), ks = G(at)(r->sin, k), kc = G(at)(r->cos, k),
-				        key = G(at)(r->key, k);
+						key = G(at)(r->key, k);
 				a = G(pose_angle)(prev, angle, alpha);
 				TM kept = IEQ(BITS(key), BITS(a));
 				if (G(any)(MNOT(kept))) {
