@@ -15,10 +15,10 @@
 // block of one lane): every chain of a group has its own spring_chain header whose array offsets
 // point at its lane. The transitions (read, never written, by a step) are in an array of their
 // own laid out the same; a group whose chains all have the same for a bone (the common case)
-// reads one shared row of it instead, so a frame streams only the state it writes. The common
-// step (the exact integrator, 3D, no cone limit, no colliders) is one kernel (chain_kernel.h)
-// instantiated for one lane and for the vectors of each instruction set; the rest runs bone by
-// bone over the lanes of a block in plain float loops. Every operation of a step is an IEEE float
+// reads one shared row of it instead, so a frame streams only the state it writes. The step is
+// one kernel (chain_kernel.h) instantiated for one lane and for the vectors of each instruction
+// set, for every chain and mode: the common case (the exact integrator, 3D, no cone limit, no
+// colliders) with its mode a constant, the rest bone by bone in each bone's mode. Every operation of a step is an IEEE float
 // operation on one lane (no contraction, no reassociation), so a lane's bits do not depend on its
 // neighbours or on vectorisation. Rare per-lane work (cone limits, colliders, degenerate
 // directions, rest under forces, the inherited-motion caps) runs as scalar code on the lanes that
@@ -27,8 +27,8 @@
 // bookkeeping (plain_steps); lanes that fill one block (a single chain, a small group) take two
 // steps at a time a bone apart (fast_pair), so that the two walks down the chain overlap.
 //
-// Two frame walks share the tip step (spring_lanes, constrain_lanes and finish_lanes in
-// chain_step.c): walk_lanes in 3D with quaternions, and walk_2d, for mode_2d chains driven
+// Two frame walks share the kernel's tip step (`tip` in chain_kernel.h): walk_lanes in 3D with
+// quaternions, and walk_2d, for mode_2d chains driven
 // through spring_chain_internal_step2d, where rotations are unit complex numbers (cos, sin) and
 // no trigonometry runs per bone except for an animated local angle.
 // The pose of the last step is kept in the representation of the walk that made it (the world

@@ -3,8 +3,8 @@
 // chain's memory block, the small helpers every part reads it with, and what the parts share.
 //   chain.c          the design; the API's runtime changes, resets and moves, output
 //   chain_layout.c   layout, validation, creation, the pose at rest
-//   chain_step.c     the frame driver and the step: the fast kernel instances, the lane loops,
-//                    the 3D and 2D walks, sleep
+//   chain_step.c     the frame driver and the step: the kernel's instances (chain_kernel.h) and
+//                    their table, the scalar per-lane calls, the 3D and 2D walks, sleep
 //   chain_constrain.c  cone limits, colliders, the inherited-motion caps and rigid moves
 //   chain_snapshot.c snapshots and restore's checks
 // Calls go one way: chain.c to chain_step.c, and every part to chain_layout.c and
@@ -74,7 +74,8 @@ enum { GROUP_BLOCK = 16 };
 // whole chain) before the next ones: 128 chains of 8 bones keep about 100 KB of planes in cache.
 enum { CHUNK_BLOCKS = 8 };
 
-// Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane].
+// Per-lane scratch of a step, each `lanes` floats, [slot * lanes + lane]: the step's inputs the
+// kernel reads per lane (chain_kernel.h keeps everything else in registers).
 enum {
 	K_RQX, // parent rotation x y z w, then position x y z (bone 0: the root)
 	K_RQY,
@@ -83,29 +84,6 @@ enum {
 	K_RPX,
 	K_RPY,
 	K_RPZ,
-	K_QX, // rigid rotation
-	K_QY,
-	K_QZ,
-	K_QW,
-	K_PX, // pivot
-	K_PY,
-	K_PZ,
-	K_UX, // rigid tip - pivot
-	K_UY,
-	K_UZ,
-	K_GX, // rigid tip
-	K_GY,
-	K_GZ,
-	K_XX, // stepped tip before the constraints, then the rest position
-	K_XY,
-	K_XZ,
-	K_VX, // velocity
-	K_VY,
-	K_VZ,
-	K_DX, // unit direction pivot -> tip
-	K_DY,
-	K_DZ,
-	K_N2, // squared distance pivot -> stepped tip, then the aim's squared norm
 	K_AX, // the lane's constant acceleration (gravity + wind)
 	K_AY,
 	K_AZ,
@@ -450,21 +428,6 @@ static ALWAYS_INLINE spring_xform3 xform3_lerp(spring_xform3 a, spring_xform3 b,
 	spring_xform3 r = {spring_internal_vec3_lerp(a.position, b.position, t),
 	                   spring_internal_quat_nlerp(a.rotation, b.rotation, t)};
 	return r;
-}
-
-// Reads and writes a lane's (dir, velocity) scratch as vectors (slots `b` floats apart).
-static inline spring_vec3 kvec(const float *k, int b, int slot, int j)
-{
-	const float *p = k + (size_t)slot * (size_t)b + (size_t)j;
-	return spring_vec3_make(p[0], p[b], p[2 * b]);
-}
-
-static inline void kvec_set(float *k, int b, int slot, int j, spring_vec3 v)
-{
-	float *p = k + (size_t)slot * (size_t)b + (size_t)j;
-	p[0] = v.x;
-	p[b] = v.y;
-	p[2 * b] = v.z;
 }
 
 // Rest and sleep bookkeeping after a step that ran.

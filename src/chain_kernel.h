@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The common case of the tip chains' physics step (chain_step.c's fast_run: the exact integrator,
-// 3D, no cone limit, no colliders, the projected velocity removed), written once and included by
-// chain_step.c once per lane type: a float (one lane: single chains, and groups without vectors)
-// and the float vectors of each instruction set. Before including, chain_step.c defines (this file
-// undefines them at its end; with KEEP_LANE_OPS defined, only KERNEL, TARGET and B):
+// The tip chains' physics step, the only one (chain_step.c's walks run it for every chain, group,
+// rig chain and mode): written once and included by chain_step.c once per lane type, a float (one
+// lane: single chains, and groups without vectors) and the float vectors of each instruction set.
+// The common case (the exact integrator, 3D, the projected velocity removed, no cone limit, no
+// colliders) is fast_run and fast_pair, with the mode a constant; `walk` runs each bone in its own
+// mode (tip_mode: semi-implicit Euler, 2D, the radial velocity kept, a cone limit or colliders as a
+// scalar call per lane, the snapping walk); the 2D walk calls the tip step (`tip`) in its own
+// frame. Before including, chain_step.c defines (this file undefines them at its end; with
+// KEEP_LANE_OPS defined, only KERNEL, TARGET and B):
 //   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
 //                 instruction set (may be empty)
 //   B             the lanes per block of the planes (slots B floats apart)
@@ -11,6 +15,8 @@
 //   SPLAT(x)      x in every lane; SQRT(v) the lanes' square roots; SEL(m, a, b) a where the
 //                 mask m is set, b elsewhere; NOT(m); ANY(m) nonzero when a lane of m is set;
 //                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
+// and, once before the first instance, tip_mode, FAST_MODE, bone_mode and the scalar per-lane
+// calls (rest_position, rest_ok, aim_flip, cone_lane, collide_lane).
 // Without VF, one lane: float and int (comparisons give 0 or 1) and the plain C operations.
 // Every lane performs exactly the float operations of the scalar code of a single chain, in the
 // same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
@@ -65,12 +71,16 @@ TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *j
 // Where a vector of lanes reads and writes: plane slot q of lane l at p[l] + q * B (one pointer
 // for lanes side by side, GATHER: one per lane, lanes 2 and 3 copies of 0 and 1), transition slot
 // q at t[l] + q * B (the lanes' own or a shared row), rest flags at rest[l] (likewise); `valid`
-// lanes of the vector in use.
+// lanes of the vector in use. The rare modes' per-lane data: `a` and bone `i` (colliders, the cone
+// limit), the lanes' params at sp[l] (the semi-implicit integrator; NULL otherwise).
 typedef struct KERNEL(at) {
 	float *p[2];
 	const float *t[2];
 	int *rest[2];
 	int valid;
+	const chain_arrays *a;
+	int i;
+	const spring_params *sp;
 } KERNEL(at);
 
 #if defined(GATHER)
@@ -98,43 +108,114 @@ TARGET static inline VI KERNEL(ldi)(const int *p)
 	return r;
 }
 
-// A bone's step in a vector of lanes, the parent (bp, bq) and the constant acceleration (ka) given.
-TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, VF bpx,
-                                              VF bpy, VF bpz, VF bqx, VF bqy, VF bqz, VF bqw, VF kax, VF kay, VF kaz,
-                                              float per_step)
+// Lane l of three vectors as a spring_vec3, and back.
+TARGET static inline spring_vec3 KERNEL(lane3)(VF x, VF y, VF z, int l)
+{
+	(void)l; // one lane: LANE ignores it
+	return (spring_vec3){LANE(x, l), LANE(y, l), LANE(z, l)};
+}
+
+TARGET static inline void KERNEL(put3)(VF *x, VF *y, VF *z, int l, spring_vec3 v)
+{
+	(void)l;
+	LANE(*x, l) = v.x;
+	LANE(*y, l) = v.y;
+	LANE(*z, l) = v.z;
+}
+
+// A bone's rigid frame in a vector of lanes: the pivot p, the rigid tip g and u = g - p (z 0 in
+// 2D mode: the 3D walk's frame, or the 2D walk's).
+typedef struct KERNEL(frame) {
+	VF px, py, pz, ux, uy, uz, gx, gy, gz;
+} KERNEL(frame);
+
+// The tip step of a bone in a vector of lanes, every walk's (the 3D kernel below and the 2D walk):
+// the spring from the last tip toward the rigid tip under the constant acceleration ka (the exact
+// transition or semi-implicit Euler), the unit direction from the pivot (the rigid one when the tip
+// is on the pivot), the constraints (the cone limit, the projection's velocity removal unless the
+// chain keeps it, the colliders: a scalar call per lane for the rare two), the tip at the bone
+// length, stored with its velocity and the rigid tip, and the rest flags cleared for the lanes not
+// within the rest thresholds of their rest positions. With m.snap the tips are put exactly at their
+// rest positions, still, instead. The direction goes to (dx, dy, dz). A mode known at the call
+// (the fast kernel's, all zero) leaves only its own code.
+TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, tip_mode m,
+                                             const KERNEL(frame) * f, VF kax, VF kay, VF kaz, float per_step, VF *odx, VF *ody,
+                                             VF *odz)
 {
 	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
 	const VF zero = SPLAT(0.0f);
-	const VF len = bk->len, ilen = bk->ilen, fix_below = bk->fix_below;
-	const VF lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
-	const VF tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
+	const VF len = bk->len, ilen = bk->ilen;
+	const VF px = f->px, py = f->py, pz = f->pz, ux = f->ux, uy = f->uy, uz = f->uz, gx = f->gx, gy = f->gy, gz = f->gz;
 	const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
-	// The last step's pose becomes the previous one.
-	for (int q = 0; q < 7; q++) {
-		PST(P_WPREV + q, PLD(P_W + q));
+	if (m.snap) {
+		// The rest position: the rigid tip, or under a force the pendulum's equilibrium.
+		VF ex = gx, ey = gy, ez = gz;
+		if (ANY(forced)) {
+			for (int l = 0; l < at->valid; l++) {
+				if (LANE(forced, l)) {
+					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
+					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
+					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
+					spring_vec3 e = rest_position(c, TLANE(T_W2, l), LANE(len, l), pivot, rigid, accel);
+					LANE(ex, l) = e.x;
+					LANE(ey, l) = e.y;
+					LANE(ez, l) = e.z;
+				}
+			}
+		}
+		const VF qx = ex - px, qy = ey - py, qz = ez - pz;
+		const VF inv = 1.0f / SQRT(qx * qx + qy * qy + qz * qz);
+		*odx = qx * inv;
+		*ody = qy * inv;
+		*odz = qz * inv;
+		PST(P_TX, ex);
+		PST(P_TY, ey);
+		PST(P_TZ, ez);
+		PST(P_VX, zero);
+		PST(P_VY, zero);
+		PST(P_VZ, zero);
+		PST(P_GX, gx);
+		PST(P_GY, gy);
+		PST(P_GZ, gz);
+		return;
 	}
-	// The rigid frame (frame_one).
-	VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
-	KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
-	KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
-	KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
-	const VF px = bpx + ox, py = bpy + oy, pz = bpz + oz;
-	const VF gx = px + ux, gy = py + uy, gz = pz + uz;
 	// The spring toward the rigid tip under the constant acceleration.
 	const VF tx = PLD(P_TX), ty = PLD(P_TY);
 	const VF tz = PLD(P_TZ);
 	const VF vx = PLD(P_VX), vy = PLD(P_VY);
 	const VF vz = PLD(P_VZ);
-	const VF pp = TLD(T_PP), pv = TLD(T_PV);
-	const VF vp = TLD(T_VP), vv = TLD(T_VV);
-	const VF f0 = TLD(T_F0), f1 = TLD(T_F1);
-	const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
-	const VF xx = gx + ((pp * ex + pv * vx) + f0 * kax);
-	const VF xy = gy + ((pp * ey + pv * vy) + f0 * kay);
-	const VF xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
-	VF nx = (vp * ex + vv * vx) + f1 * kax;
-	VF ny = (vp * ey + vv * vy) + f1 * kay;
-	VF nz = (vp * ez + vv * vz) + f1 * kaz;
+	VF xx, xy, xz, nx, ny, nz;
+	if (!m.semi) {
+		const VF pp = TLD(T_PP), pv = TLD(T_PV);
+		const VF vp = TLD(T_VP), vv = TLD(T_VV);
+		const VF f0 = TLD(T_F0), f1 = TLD(T_F1);
+		const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
+		xx = gx + ((pp * ex + pv * vx) + f0 * kax);
+		xy = gy + ((pp * ey + pv * vy) + f0 * kay);
+		xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
+		nx = (vp * ex + vv * vx) + f1 * kax;
+		ny = (vp * ey + vv * vy) + f1 * kay;
+		nz = (vp * ez + vv * vz) + f1 * kaz;
+	} else {
+		// The lanes' own params (lanes past the chains still: no spring, unit mass).
+		VF ks = zero, ds = zero, ms = SPLAT(1.0f);
+		for (int l = 0; l < at->valid; l++) {
+			LANE(ks, l) = at->sp[l].stiffness;
+			LANE(ds, l) = at->sp[l].damping;
+			LANE(ms, l) = at->sp[l].mass;
+		}
+		const VF dt = SPLAT(c->clock.step);
+		nx = vx + ((-ks * (tx - gx) - ds * vx) / ms + kax) * dt;
+		ny = vy + ((-ks * (ty - gy) - ds * vy) / ms + kay) * dt;
+		nz = vz + ((-ks * (tz - gz) - ds * vz) / ms + kaz) * dt;
+		xx = tx + nx * dt;
+		xy = ty + ny * dt;
+		xz = tz + nz * dt;
+	}
+	if (m.flat) {
+		xz = zero;
+		nz = zero;
+	}
 	// The direction from the pivot (the rigid one when the tip is on the pivot).
 	VF dx = xx - px, dy = xy - py, dz = xz - pz;
 	const VF d2 = dx * dx + dy * dy + dz * dz;
@@ -144,13 +225,31 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 	dx = SEL(okd, sx0, rx0);
 	dy = SEL(okd, sy0, ry0);
 	dz = SEL(okd, sz0, rz0);
-	// The projection's velocity removal.
-	const VF along = nx * dx + ny * dy + nz * dz;
-	nx = nx - dx * along;
-	ny = ny - dy * along;
-	nz = nz - dz * along;
+	for (int l = 0; m.cone > 0.0f && l < at->valid; l++) {
+		spring_vec3 d = KERNEL(lane3)(dx, dy, dz, l), v = KERNEL(lane3)(nx, ny, nz, l);
+		cone_lane(c, m.cone, KERNEL(lane3)(ux, uy, uz, l), &d, &v);
+		KERNEL(put3)(&dx, &dy, &dz, l, d);
+		KERNEL(put3)(&nx, &ny, &nz, l, v);
+	}
+	// The projection's velocity removal (chain_constrain.c says why it is the default).
+	if (!m.keep) {
+		const VF along = nx * dx + ny * dy + nz * dz;
+		nx = nx - dx * along;
+		ny = ny - dy * along;
+		nz = nz - dz * along;
+	}
+	for (int l = 0; m.collide && l < at->valid; l++) {
+		spring_vec3 d = KERNEL(lane3)(dx, dy, dz, l), v = KERNEL(lane3)(nx, ny, nz, l);
+		collide_lane(c, at->a, at->i, KERNEL(lane3)(px, py, pz, l), &d, &v);
+		KERNEL(put3)(&dx, &dy, &dz, l, d);
+		KERNEL(put3)(&nx, &ny, &nz, l, v);
+	}
+	*odx = dx;
+	*ody = dy;
+	*odz = dz;
 	// The tip at the bone length.
-	const VF x = px + dx * len, y = py + dy * len, z = pz + dz * len;
+	const VF x = px + dx * len, y = py + dy * len;
+	const VF z = m.flat ? zero : pz + dz * len;
 	PST(P_TX, x);
 	PST(P_TY, y);
 	PST(P_TZ, z);
@@ -166,9 +265,9 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 	const VI live = r != (r & 0); // lanes still at rest, as a mask
 	if (ANY(live)) {
 		const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
-		VF m = SEL(ax > ay, ax, ay);
-		m = SEL(m > az, m, az);
-		const VF grain = 8.0f * FLT_EPSILON * m;
+		VF mg = SEL(ax > ay, ax, ay);
+		mg = SEL(mg > az, mg, az);
+		const VF grain = 8.0f * FLT_EPSILON * mg;
 		const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
 		const VF gs = grain * per_step;
 		const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
@@ -189,7 +288,45 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 			}
 		}
 	}
-	// The aim (aim_one): the shortest arc from the rigid to the simulated direction.
+}
+
+// A bone's step in a vector of lanes of the 3D walk, the parent (bp, bq) and the constant
+// acceleration (ka) given: the rigid frame, the tip step, the aim.
+TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, tip_mode m,
+                                              VF bpx, VF bpy, VF bpz, VF bqx, VF bqy, VF bqz, VF bqw, VF kax, VF kay, VF kaz,
+                                              float per_step)
+{
+	const VF zero = SPLAT(0.0f);
+	const VF len = bk->len, fix_below = bk->fix_below;
+	const VF lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
+	const VF tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
+	// The last step's pose becomes the previous one (the snapping walk keeps it).
+	if (!m.snap) {
+		for (int q = 0; q < 7; q++) {
+			PST(P_WPREV + q, PLD(P_W + q));
+		}
+	}
+	// The rigid frame: rotation r = parent * local, pivot p, rigid tip g = p + r * tip.
+	VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
+	KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
+	KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
+	KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
+	KERNEL(frame) f = {bpx + ox, bpy + oy, bpz + oz, ux, uy, uz, zero, zero, zero};
+	f.gx = f.px + ux;
+	f.gy = f.py + uy;
+	f.gz = f.pz + uz;
+	if (m.flat) {
+		f.pz = zero;
+		f.uz = zero;
+		f.gz = zero;
+		uz = zero;
+	}
+	VF dx, dy, dz;
+	KERNEL(tip)(c, at, bk, m, &f, kax, kay, kaz, per_step, &dx, &dy, &dz);
+	// The aim: the rigid rotation turned by the shortest arc from the rigid direction u (|u| = len)
+	// to the unit d, kept unit by one Newton step. One square root: the half-way quaternion
+	// (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)). Within about 1e-4 rad of
+	// anti-parallel it is mostly rounding: aim_flip's half turn instead.
 	VF wx, wy, wz, ww;
 	{
 		const VF cx = uy * dz - uz * dy;
@@ -218,9 +355,9 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 			}
 		}
 	}
-	PST(P_W, px);
-	PST(P_W + 1, py);
-	PST(P_W + 2, pz);
+	PST(P_W, f.px);
+	PST(P_W + 1, f.py);
+	PST(P_W + 2, f.pz);
 	PST(P_W + 3, wx);
 	PST(P_W + 4, wy);
 	PST(P_W + 5, wz);
@@ -229,7 +366,8 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 
 #if !defined(GATHER)
 // Bone i of the W lanes from l0 (a step of one vector of lanes).
-TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, float per_step)
+TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, tip_mode m,
+                                              float per_step)
 {
 	const chain_arrays *a = job->a;
 	const size_t row = a->row;
@@ -248,9 +386,10 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	// The parent: the root (K_RP, K_RQ) or bone i - 1's new world transform.
 	const float *pos = i == 0 ? k + (size_t)K_RPX * B : p - row + (size_t)P_W * B;
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
-	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid};
+	const spring_params *sp = m.semi ? a->params + (size_t)i * (size_t)a->s + l0 : NULL;
+	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid, a, i, sp};
 	KERNEL(core)
-	(job->c, &at, bk, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
+	(job->c, &at, bk, m, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
 	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
 	 KERNEL(ld)(k + (size_t)K_AZ * B), per_step);
 }
@@ -300,10 +439,10 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		                           TWO(len0, len1),
 		                           TWO(1.0f / len0, 1.0f / len1),
 		                           TWO(2.0f * len0 * tiny0, 2.0f * len1 * tiny1)};
-		const KERNEL(at) at = {{p0, p1}, {tr0, tr1}, {first->rest, second->rest}, 2};
+		const KERNEL(at) at = {{p0, p1}, {tr0, tr1}, {first->rest, second->rest}, 2, a, i, NULL};
 		KERNEL(core)
-		(first->c, &at, &bk, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]), TWO(rot0[0], rot1[0]),
-		 TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
+		(first->c, &at, &bk, FAST_MODE, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]),
+		 TWO(rot0[0], rot1[0]), TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
 #undef TWO
 	}
 	alone = *second;
@@ -320,7 +459,21 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
 		for (int l0 = 0; l0 < job->lanes; l0 += W) {
-			KERNEL(bone)(job, i, l0, &bk, per_step);
+			KERNEL(bone)(job, i, l0, &bk, FAST_MODE, per_step);
+		}
+	}
+}
+
+// A step, or with `snap` the snapping walk, of the bones [i0, i1) of every lane in each bone's
+// own mode (bone_mode: the integrator, 2D, the projection, the cone limit, colliders).
+TARGET static NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
+{
+	const float per_step = 1.0f / job->c->clock.step;
+	for (int i = job->i0; i < job->i1; i++) {
+		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
+		const tip_mode m = bone_mode(job->c, job->a, i, snap);
+		for (int l0 = 0; l0 < job->lanes; l0 += W) {
+			KERNEL(bone)(job, i, l0, &bk, m, per_step);
 		}
 	}
 }
@@ -338,7 +491,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	const int n = first->i1;
 	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
 	for (int l0 = 0; l0 < first->lanes; l0 += W) {
-		KERNEL(bone)(first, 0, l0, &bk, per_step);
+		KERNEL(bone)(first, 0, l0, &bk, FAST_MODE, per_step);
 	}
 	int resting = 0;
 	for (int j = 0; j < first->lanes; j++) {
@@ -348,7 +501,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		for (int i = 1; i < n; i++) {
 			bk = KERNEL(bone_consts)(first, i);
 			for (int l0 = 0; l0 < first->lanes; l0 += W) {
-				KERNEL(bone)(first, i, l0, &bk, per_step);
+				KERNEL(bone)(first, i, l0, &bk, FAST_MODE, per_step);
 			}
 		}
 		return 1;
@@ -359,12 +512,12 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	for (int i = 1; i < n; i++) {
 		ks[i & 1] = KERNEL(bone_consts)(first, i);
 		for (int l0 = 0; l0 < first->lanes; l0 += W) {
-			KERNEL(bone)(first, i, l0, &ks[i & 1], per_step);
-			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], per_step);
+			KERNEL(bone)(first, i, l0, &ks[i & 1], FAST_MODE, per_step);
+			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], FAST_MODE, per_step);
 		}
 	}
 	for (int l0 = 0; l0 < first->lanes; l0 += W) {
-		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], per_step);
+		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], FAST_MODE, per_step);
 	}
 	return 2;
 }

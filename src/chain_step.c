@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The tip chains' frame driver and tip step (chain_impl.h; the design in chain.c): the fast
-// kernel instances and their table, the lane loops, the 3D and 2D walks, sleep.
+// The tip chains' frame driver and tip step (chain_impl.h; the design in chain.c): the kernel's
+// instances (chain_kernel.h) and their table, the scalar per-lane calls the kernel makes for rare
+// work, the 3D and 2D walks, sleep.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "chain_impl.h"
@@ -10,9 +11,9 @@
 #include <math.h>
 
 // ---------------------------------------------------------------------------------------------
-// The fast step (chain_kernel.h)
+// The step (chain_kernel.h)
 
-// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by fast_run.
+// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by the kernel.
 typedef struct fast_job {
 	const spring_chain *c;
 	const chain_arrays *a;       // the first block's view
@@ -30,6 +31,40 @@ static spring_vec3 rest_position(const spring_chain *c, float w2, float len, spr
 static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
                           float rz, float per_step);
 static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
+static void cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v);
+static void collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d, spring_vec3 *v);
+
+// How a bone's tip step departs from the common case, the fast kernel's (every field 0: the exact
+// transition, 3D, the projection's velocity removal, no cone limit, no colliders, stepping).
+typedef struct tip_mode {
+	int semi;    // semi-implicit Euler with the lanes' params (else the exact transition)
+	int flat;    // 2D mode: z held at 0
+	int keep;    // the projection keeps the radial velocity (SPRING_CHAIN_PROJECTION_KEEP_VELOCITY)
+	int collide; // the chain has colliders
+	int snap;    // the snapping walk: tips put exactly at their rest positions, still
+	float cone;  // the bone's cone limit in radians (0: none)
+} tip_mode;
+#define FAST_MODE ((tip_mode){0, 0, 0, 0, 0, 0.0f})
+
+// Bone i's mode in chain c's step (snap: the snapping walk's); the one place that tells.
+static tip_mode bone_mode(const spring_chain *c, const chain_arrays *a, int i, int snap)
+{
+	const float cone = a->cone_limit[i];
+	const tip_mode m = {c->integrator != SPRING_INTEGRATOR_EXACT,
+	                    c->mode_2d != 0,
+	                    c->projection != SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY,
+	                    c->collider_count > 0,
+	                    snap != 0,
+	                    cone > 0.0f ? cone : 0.0f};
+	return m;
+}
+
+// Whether bone i takes the fast kernel (its mode is the common case).
+static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
+{
+	const tip_mode m = bone_mode(c, a, i, 0);
+	return !m.semi && !m.flat && !m.keep && !m.collide && !(m.cone > 0.0f);
+}
 
 // One lane (chain_kernel.h's float defaults): single chains (a block of one lane), and the
 // quaternion helpers of the scalar code.
@@ -122,23 +157,24 @@ typedef int32_t chain_vi16 __attribute__((vector_size(64)));
 // single chain's two steps side by side in vectors (fast_pair_p2) wherever there are vectors.
 typedef struct chain_kernels {
 	void (*run)(const fast_job *job);
+	void (*walk)(const fast_job *job, int snap);
 	int (*pair)(const fast_job *first, const fast_job *second);
 	int (*single_pair)(const fast_job *first, const fast_job *second);
 } chain_kernels;
 
 static const chain_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
-	[SPRING_INTERNAL_ISA_AUTO] = {fast_run_g1, fast_pair_g1, fast_pair_f}, // never in use: complete
-	[SPRING_INTERNAL_ISA_SCALAR] = {fast_run_g1, fast_pair_g1, fast_pair_f},
+	[SPRING_INTERNAL_ISA_AUTO] = {fast_run_g1, walk_g1, fast_pair_g1, fast_pair_f}, // never in use: complete
+	[SPRING_INTERNAL_ISA_SCALAR] = {fast_run_g1, walk_g1, fast_pair_g1, fast_pair_f},
 #if SPRING_SIMD_X86
-	[SPRING_INTERNAL_ISA_SSE2] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
-	[SPRING_INTERNAL_ISA_AVX2] = {fast_run_avx2, fast_pair_avx2, fast_pair_p2},
-	[SPRING_INTERNAL_ISA_AVX512] = {fast_run_avx512, fast_pair_avx512, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_SSE2] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_AVX2] = {fast_run_avx2, walk_avx2, fast_pair_avx2, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_AVX512] = {fast_run_avx512, walk_avx512, fast_pair_avx512, fast_pair_p2},
 #endif
 #if SPRING_SIMD_WASM
-	[SPRING_INTERNAL_ISA_SIMD128] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_SIMD128] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
 #endif
 #if SPRING_SIMD_NEON
-	[SPRING_INTERNAL_ISA_NEON] = {fast_run_v4, fast_pair_v4, fast_pair_p2},
+	[SPRING_INTERNAL_ISA_NEON] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
 #endif
 };
 
@@ -148,18 +184,7 @@ static const chain_kernels *kernels_in_use(void)
 	return &kernels[spring_internal_isa_current()];
 }
 
-// The kernel for a block of B lanes: one lane for a single chain; for a group the widest vectors
-// of the instruction set in use (the tests force each in turn).
-static void fast_run(const fast_job *job)
-{
-	if (job->a->B == 1) {
-		fast_run_f(job);
-		return;
-	}
-	kernels_in_use()->run(job);
-}
-
-// fast_pair_* of the same instance as fast_run: two steps a bone apart (chain_kernel.h).
+// fast_pair_* of the instance walk_lanes takes: two steps a bone apart (chain_kernel.h).
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
 	const chain_kernels *k = kernels_in_use();
@@ -171,6 +196,7 @@ static void skip_blocks(chain_arrays *a, int n, size_t blocks)
 {
 	a->planes += blocks * (size_t)n * a->row;
 	a->trans += blocks * (size_t)n * T_COUNT * (size_t)a->B;
+	a->params += blocks * (size_t)a->B;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,308 +229,53 @@ static spring_vec3 rest_position(const spring_chain *c, float w2_lane, float len
 	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
 }
 
-// Scratch slot `slot` of a step over the lanes of a block (lane j at [j]).
-#define KS(slot) (k + (size_t)(slot) * (size_t)a->B)
-// Slot `slot` of bone i (the block's lane 0; lane j at [j]).
-#define PL(slot, i) PLANE_AT(a, slot, i)
-#define PL_A(slot, i) PLANE_AT(&a, slot, i)
-
-// The parent of bone i in every lane: the root (K_RQ, K_RP) for bone 0, the last bone's new world
-// transform otherwise; p[0..2] position, p[3..6] rotation.
-static ALWAYS_INLINE void parent_lanes(const chain_arrays *a, int i, float *k, const float *p[7])
-{
-	for (int q = 0; q < 7; q++) {
-		p[q] = i == 0 ? KS(q < 3 ? K_RPX + q : K_RQX + q - 3) : PL(P_W + q, i - 1);
-	}
-}
-
-// One lane's rigid frame from its parent b (position, rotation): rotation r = parent * local, pivot
-// p, rigid tip direction u = r * tip. (Values, not pointers: the loops' memory accesses stay in
-// the loops, where the compilers see they are independent.)
-static ALWAYS_INLINE void frame_one(const float b[7], const spring_xform3 *local, spring_vec3 t, float r[4], float p[3],
-                                    float u[3])
-{
-	float bx = b[3], by = b[4], bz = b[5], bw = b[6], ox, oy, oz;
-	qmul_f(bx, by, bz, bw, local->rotation.x, local->rotation.y, local->rotation.z, local->rotation.w, &r[0], &r[1], &r[2],
-	       &r[3]);
-	rot_f(bx, by, bz, bw, local->position.x, local->position.y, local->position.z, &ox, &oy, &oz);
-	rot_f(r[0], r[1], r[2], r[3], t.x, t.y, t.z, &u[0], &u[1], &u[2]);
-	p[0] = b[0] + ox;
-	p[1] = b[1] + oy;
-	p[2] = b[2] + oz;
-}
-
-// One lane's aim: the rigid rotation r turned by the shortest arc from u (|u| = len) to the unit
-// d, kept unit by one Newton step, into w; returns the arc's squared norm before normalising
-// (aim_fix redoes the lanes where it is too small). One square root: for |u| = len and a unit d,
-// the half-way quaternion (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)).
-static ALWAYS_INLINE float aim_one(const float u[3], float dx, float dy, float dz, float len, const float r[4], float w[4])
-{
-	float cx = u[1] * dz - u[2] * dy;
-	float cy = u[2] * dx - u[0] * dz;
-	float cz = u[0] * dy - u[1] * dx;
-	float cw = len + (u[0] * dx + u[1] * dy + u[2] * dz);
-	float m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-	float inv = 1.0f / sqrtf(m2);
-	qmul_f(cx * inv, cy * inv, cz * inv, cw * inv, r[0], r[1], r[2], r[3], &w[0], &w[1], &w[2], &w[3]);
-	float s = 1.5f - 0.5f * ((w[0] * w[0] + w[1] * w[1]) + (w[2] * w[2] + w[3] * w[3]));
-	w[0] *= s;
-	w[1] *= s;
-	w[2] *= s;
-	w[3] *= s;
-	return m2;
-}
-
-// The rigid frame of bone i in every lane: parent (the root in K_RQ/K_RP for bone 0, the last
-// bone's new world transform otherwise) times `local`: rotation K_Q, pivot K_P, rigid tip K_G and
-// K_U = K_G - K_P (in 2D mode the z components are 0).
-static void frame_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, const spring_xform3 *local, float *k)
-{
-	const float *par[7];
-	parent_lanes(a, i, k, par);
-	const spring_vec3 t = a->tip_local[i];
-	float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
-	float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
-	float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
-	float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
-	for (int j = 0; j < n; j++) {
-		const float b[7] = {par[0][j], par[1][j], par[2][j], par[3][j], par[4][j], par[5][j], par[6][j]};
-		float r[4], p[3], u[3];
-		frame_one(b, local, t, r, p, u);
-		qx[j] = r[0];
-		qy[j] = r[1];
-		qz[j] = r[2];
-		qw[j] = r[3];
-		px[j] = p[0];
-		py[j] = p[1];
-		pz[j] = p[2];
-		ux[j] = u[0];
-		uy[j] = u[1];
-		uz[j] = u[2];
-		gx[j] = p[0] + u[0];
-		gy[j] = p[1] + u[1];
-		gz[j] = p[2] + u[2];
-	}
-	if (c->mode_2d) {
-		for (int j = 0; j < n; j++) {
-			pz[j] = 0.0f;
-			uz[j] = 0.0f;
-			gz[j] = 0.0f;
-		}
-	}
-}
-
 // Whether a tip at (x, y, z) moving at (vx, vy, vz) is within the rest thresholds of the rest
 // position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
 // which may be above the thresholds. A few units in the last place of the coordinates (and that
 // much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
-static inline int rest_ok_at(float rest_distance, float rest_speed, float x, float y, float z, float vx, float vy, float vz,
-                             float rx, float ry, float rz, float per_step)
+// (The kernel's vector test, chain_kernel.h, is this one's operations lane by lane.)
+static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
+                          float rz, float per_step)
 {
 	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
 	float m = ax > ay ? ax : ay;
 	m = m > az ? m : az;
 	float grain = 8.0f * FLT_EPSILON * m;
-	float rd = rest_distance > grain ? rest_distance : grain;
+	float rd = c->rest_distance > grain ? c->rest_distance : grain;
 	float gs = grain * per_step;
-	float rs = rest_speed > gs ? rest_speed : gs;
+	float rs = c->rest_speed > gs ? c->rest_speed : gs;
 	float ex = x - rx, ey = y - ry, ez = z - rz;
-	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd); // no branch: vectorises
+	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd);
 }
 
-static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
-                          float rz, float per_step)
+// The cone limit of one lane: the direction d clamped to within `limit` of the rigid direction u,
+// the velocity v's part outward of the cone removed.
+static void cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v)
 {
-	return rest_ok_at(c->rest_distance, c->rest_speed, x, y, z, vx, vy, vz, rx, ry, rz, per_step);
-}
-
-// The spring part of the tip step of bone i in every lane: K_X, K_V get the tip and velocity
-// stepped toward the rigid tip K_G under the lane's constant acceleration K_A; K_D the unit
-// direction from the pivot (the rigid one when the tip sits on the pivot), K_N2 its squared length.
-static void spring_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
-{
-	const float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
-	const float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
-	const float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
-	const float *restrict ax = KS(K_AX), *restrict ay = KS(K_AY), *restrict az = KS(K_AZ);
-	float *restrict xx = KS(K_XX), *restrict xy = KS(K_XY), *restrict xz = KS(K_XZ);
-	float *restrict nx = KS(K_VX), *restrict ny = KS(K_VY), *restrict nz = KS(K_VZ);
-	if (c->integrator == SPRING_INTEGRATOR_EXACT) {
-		const float *restrict pp = TRANS_AT(a, T_PP, i), *restrict pv = TRANS_AT(a, T_PV, i), *restrict vp = TRANS_AT(a, T_VP, i);
-		const float *restrict vv = TRANS_AT(a, T_VV, i), *restrict f0 = TRANS_AT(a, T_F0, i), *restrict f1 = TRANS_AT(a, T_F1, i);
-		for (int j = 0; j < n; j++) {
-			float ex = tx[j] - gx[j], ey = ty[j] - gy[j], ez = tz[j] - gz[j];
-			xx[j] = gx[j] + ((pp[j] * ex + pv[j] * vx[j]) + f0[j] * ax[j]);
-			xy[j] = gy[j] + ((pp[j] * ey + pv[j] * vy[j]) + f0[j] * ay[j]);
-			xz[j] = gz[j] + ((pp[j] * ez + pv[j] * vz[j]) + f0[j] * az[j]);
-			nx[j] = (vp[j] * ex + vv[j] * vx[j]) + f1[j] * ax[j];
-			ny[j] = (vp[j] * ey + vv[j] * vy[j]) + f1[j] * ay[j];
-			nz[j] = (vp[j] * ez + vv[j] * vz[j]) + f1[j] * az[j];
-		}
-	} else {
-		const spring_params *p = a->params + (size_t)i * (size_t)a->s;
-		const float dt = c->clock.step;
-		for (int j = 0; j < n; j++) {
-			float ks = p[j].stiffness, ds = p[j].damping, ms = p[j].mass;
-			nx[j] = vx[j] + ((-ks * (tx[j] - gx[j]) - ds * vx[j]) / ms + ax[j]) * dt;
-			ny[j] = vy[j] + ((-ks * (ty[j] - gy[j]) - ds * vy[j]) / ms + ay[j]) * dt;
-			nz[j] = vz[j] + ((-ks * (tz[j] - gz[j]) - ds * vz[j]) / ms + az[j]) * dt;
-			xx[j] = tx[j] + nx[j] * dt;
-			xy[j] = ty[j] + ny[j] * dt;
-			xz[j] = tz[j] + nz[j] * dt;
-		}
-	}
-	if (c->mode_2d) {
-		for (int j = 0; j < n; j++) {
-			xz[j] = 0.0f;
-			nz[j] = 0.0f;
-		}
-	}
-	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
-	float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ), *restrict n2 = KS(K_N2);
-	const float *restrict kux = KS(K_UX), *restrict kuy = KS(K_UY), *restrict kuz = KS(K_UZ);
-	const float ilen = 1.0f / a->length[i];
-	for (int j = 0; j < n; j++) {
-		float ux = xx[j] - px[j], uy = xy[j] - py[j], uz = xz[j] - pz[j];
-		float d2 = ux * ux + uy * uy + uz * uz;
-		float inv = 1.0f / sqrtf(d2);
-		// The tip on the pivot (or too close to tell): the rigid direction instead.
-		int okd = (d2 > 0.0f) & (d2 <= FLT_MAX);
-		n2[j] = d2;
-		float sx0 = ux * inv, sy0 = uy * inv, sz0 = uz * inv, rx0 = kux[j] * ilen, ry0 = kuy[j] * ilen, rz0 = kuz[j] * ilen;
-		dx[j] = okd ? sx0 : rx0;
-		dy[j] = okd ? sy0 : ry0;
-		dz[j] = okd ? sz0 : rz0;
+	spring_vec3 outward;
+	*d = spring_chain_impl_cone_clamp(*d, spring_vec3_normalize(u), limit, c->mode_2d, &outward);
+	if (spring_vec3_length(outward) > 0.0f) {
+		*v = spring_chain_impl_remove_component(*v, outward, 1);
 	}
 }
 
-// The constraints of bone i in every lane, on K_D and K_V: the cone limit around the rigid
-// direction, the length projection's velocity removal, the colliders.
-static void constrain_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
+// The colliders of one lane at bone i: they slide the tip over the length sphere about the pivot
+// and remove the velocity into them. They have the last word over the cone limit: a limit may be
+// bent, a surface never crossed. A few passes settle tips touching several colliders at once.
+static void collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d, spring_vec3 *v)
 {
-	float limit = a->cone_limit[i];
-	if (limit > 0.0f) {
-		for (int j = 0; j < n; j++) {
-			spring_vec3 outward, v = kvec(k, a->B, K_VX, j);
-			spring_vec3 axis = spring_vec3_normalize(kvec(k, a->B, K_UX, j));
-			spring_vec3 dir = spring_chain_impl_cone_clamp(kvec(k, a->B, K_DX, j), axis, limit, c->mode_2d, &outward);
-			if (spring_vec3_length(outward) > 0.0f) {
-				kvec_set(k, a->B, K_VX, j, spring_chain_impl_remove_component(v, outward, 1));
-			}
-			kvec_set(k, a->B, K_DX, j, dir);
-		}
-	}
-	// Length: the projection moves the tip along dir; remove the radial part of the velocity
-	// too, or it lingers and the tip never settles. (Removing only the part relative to the
-	// moving pivot would hand the parent's radial motion to the child every step: with no
-	// back-reaction on the parent that pumps energy down a whipping chain; measured, it
-	// turned a 0.01 rad nudge of an 8-bone chain into a 37-unit swing.)
-	if (c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY) {
-		const float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
-		float *restrict vx = KS(K_VX), *restrict vy = KS(K_VY), *restrict vz = KS(K_VZ);
-		for (int j = 0; j < n; j++) {
-			float along = vx[j] * dx[j] + vy[j] * dy[j] + vz[j] * dz[j];
-			vx[j] = vx[j] - dx[j] * along;
-			vy[j] = vy[j] - dy[j] * along;
-			vz[j] = vz[j] - dz[j] * along;
-		}
-	}
-	// Colliders slide the tip over the length sphere; velocity into a collider is removed.
-	// They have the last word over the cone limit: a limit may be bent, a surface never
-	// crossed. A few passes settle tips touching several colliders at once.
-	for (int j = 0; c->collider_count > 0 && j < n; j++) {
-		spring_vec3 pivot = kvec(k, a->B, K_PX, j), dir = kvec(k, a->B, K_DX, j), v = kvec(k, a->B, K_VX, j);
-		for (int pass = 0; pass < 4; pass++) {
-			int moved = 0;
-			for (int q = 0; q < c->collider_count; q++) {
-				spring_vec3 normal;
-				if (spring_chain_impl_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], &dir, c->mode_2d,
-				                              &normal)) {
-					v = spring_chain_impl_remove_component(v, normal, -1);
-					moved = 1;
-				}
-			}
-			if (!moved) {
-				break;
+	for (int pass = 0; pass < 4; pass++) {
+		int moved = 0;
+		for (int q = 0; q < c->collider_count; q++) {
+			spring_vec3 normal;
+			if (spring_chain_impl_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], d, c->mode_2d, &normal)) {
+				*v = spring_chain_impl_remove_component(*v, normal, -1);
+				moved = 1;
 			}
 		}
-		kvec_set(k, a->B, K_DX, j, dir);
-		kvec_set(k, a->B, K_VX, j, v);
-	}
-}
-
-// The rest position of bone i in every lane into K_X: the rigid tip, or under a force the
-// pendulum's equilibrium (scalar, on the lanes with a force).
-static void rest_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
-{
-	memcpy(KS(K_XX), KS(K_GX), 3u * (size_t)a->B * sizeof(float)); // K_G* and K_X* are consecutive slots
-	const float *ax = KS(K_AX), *ay = KS(K_AY), *az = KS(K_AZ);
-	for (int j = 0; j < n; j++) {
-		if (ax[j] != 0.0f || ay[j] != 0.0f || az[j] != 0.0f) {
-			kvec_set(k, a->B, K_XX, j,
-			         rest_position(c, TRANS_AT(a, T_W2, i)[j], a->length[i], kvec(k, a->B, K_PX, j), kvec(k, a->B, K_GX, j),
-			                       kvec(k, a->B, K_AX, j)));
+		if (!moved) {
+			break;
 		}
-	}
-}
-
-// The end of the tip step of bone i: the tip at the bone length along K_D, stored with its
-// velocity and the rigid tip in the lanes marked active; `rest` cleared in the lanes whose tip is
-// not within the rest thresholds of its rest position. With `snap` the tips are put exactly at
-// their rest positions, still, instead (and K_D aimed at them).
-static void finish_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k, int *rest, int snap)
-{
-	float *restrict tx = PL(P_TX, i), *restrict ty = PL(P_TY, i), *restrict tz = PL(P_TZ, i);
-	float *restrict vx = PL(P_VX, i), *restrict vy = PL(P_VY, i), *restrict vz = PL(P_VZ, i);
-	float *restrict tgx = PL(P_GX, i), *restrict tgy = PL(P_GY, i), *restrict tgz = PL(P_GZ, i);
-	const float *restrict gx = KS(K_GX), *restrict gy = KS(K_GY), *restrict gz = KS(K_GZ);
-	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
-	float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
-	const float *restrict nx = KS(K_VX), *restrict ny = KS(K_VY), *restrict nz = KS(K_VZ);
-	const float len = a->length[i];
-	if (snap) {
-		rest_lanes(c, a, i, n, k);
-		const float *restrict rx = KS(K_XX), *restrict ry = KS(K_XY), *restrict rz = KS(K_XZ);
-		for (int j = 0; j < n; j++) {
-			float ux = rx[j] - px[j], uy = ry[j] - py[j], uz = rz[j] - pz[j];
-			float inv = 1.0f / sqrtf(ux * ux + uy * uy + uz * uz);
-			dx[j] = ux * inv;
-			dy[j] = uy * inv;
-			dz[j] = uz * inv;
-			tx[j] = rx[j];
-			ty[j] = ry[j];
-			tz[j] = rz[j];
-			vx[j] = 0.0f;
-			vy[j] = 0.0f;
-			vz[j] = 0.0f;
-			tgx[j] = gx[j];
-			tgy[j] = gy[j];
-			tgz[j] = gz[j];
-		}
-		return;
-	}
-	for (int j = 0; j < n; j++) {
-		float x = px[j] + dx[j] * len, y = py[j] + dy[j] * len, z = pz[j] + dz[j] * len;
-		tx[j] = x;
-		ty[j] = y;
-		tz[j] = z;
-		vx[j] = nx[j];
-		vy[j] = ny[j];
-		vz[j] = nz[j];
-		tgx[j] = gx[j];
-		tgy[j] = gy[j];
-		tgz[j] = gz[j];
-	}
-	if (c->mode_2d) {
-		for (int j = 0; j < n; j++) {
-			tz[j] = 0.0f;
-		}
-	}
-	rest_lanes(c, a, i, n, k);
-	const float *restrict rx = KS(K_XX), *restrict ry = KS(K_XY), *restrict rz = KS(K_XZ);
-	const float per_step = 1.0f / c->clock.step;
-	for (int j = 0; j < n; j++) {
-		rest[j] = rest[j] & rest_ok(c, tx[j], ty[j], tz[j], vx[j], vy[j], vz[j], rx[j], ry[j], rz[j], per_step);
 	}
 }
 
@@ -516,119 +287,26 @@ static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat ri
 	return spring_quat_normalize(spring_quat_mul(arc, rigid));
 }
 
-// aim_flip on the lanes whose aim's squared norm K_N2 is too small (below 2 len 1e-4 len).
-static ALWAYS_INLINE void aim_fix(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
-{
-	const float *n2 = KS(K_N2);
-	const float len = a->length[i], tiny = 1e-4f * len;
-	for (int j = 0; j < n; j++) {
-		if (!(n2[j] >= 2.0f * len * tiny)) {
-			spring_quat rigid = {KS(K_QX)[j], KS(K_QY)[j], KS(K_QZ)[j], KS(K_QW)[j]};
-			spring_quat r = aim_flip(c, kvec(k, a->B, K_UX, j), rigid);
-			PL(P_W + 3, i)[j] = r.x;
-			PL(P_W + 4, i)[j] = r.y;
-			PL(P_W + 5, i)[j] = r.z;
-			PL(P_W + 6, i)[j] = r.w;
-		}
-	}
-}
-
-// The aim of bone i in every lane: the rigid rotation K_Q turned by the shortest arc from the
-// rigid direction K_U to the simulated one K_D, at the pivot; stored as the bone's world
-// transform in the active lanes. One square root: for |U| = len and a unit D, the half-way
-// quaternion (U x D, len + U.D) has the norm sqrt(2 len (len + U.D)).
-static void aim_lanes(const spring_chain *c, const chain_arrays *a, int i, int n, float *k)
-{
-	const float *restrict ux = KS(K_UX), *restrict uy = KS(K_UY), *restrict uz = KS(K_UZ);
-	const float *restrict dx = KS(K_DX), *restrict dy = KS(K_DY), *restrict dz = KS(K_DZ);
-	const float *restrict qx = KS(K_QX), *restrict qy = KS(K_QY), *restrict qz = KS(K_QZ), *restrict qw = KS(K_QW);
-	const float *restrict px = KS(K_PX), *restrict py = KS(K_PY), *restrict pz = KS(K_PZ);
-	float *restrict n2 = KS(K_N2);
-	float *restrict wpx = PL(P_W, i), *restrict wpy = PL(P_W + 1, i), *restrict wpz = PL(P_W + 2, i);
-	float *restrict wqx = PL(P_W + 3, i), *restrict wqy = PL(P_W + 4, i), *restrict wqz = PL(P_W + 5, i);
-	float *restrict wqw = PL(P_W + 6, i);
-	const float len = a->length[i];
-	for (int j = 0; j < n; j++) {
-		const float u[3] = {ux[j], uy[j], uz[j]}, r[4] = {qx[j], qy[j], qz[j], qw[j]};
-		float w[4];
-		n2[j] = aim_one(u, dx[j], dy[j], dz[j], len, r, w);
-		wpx[j] = px[j];
-		wpy[j] = py[j];
-		wpz[j] = pz[j];
-		wqx[j] = w[0];
-		wqy[j] = w[1];
-		wqz[j] = w[2];
-		wqw[j] = w[3];
-	}
-	aim_fix(c, a, i, n, k);
-}
-
-// Whether the chain's bones may take the fast kernel (chain_kernel.h), and whether bone i does.
-static int fast_chain(const spring_chain *c)
-{
-	return c->integrator == SPRING_INTEGRATOR_EXACT && !c->mode_2d && c->projection == SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY &&
-	       c->collider_count == 0;
-}
-
-static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
-{
-	return fast_chain(c) && !(a->cone_limit[i] > 0.0f);
-}
-
-// Whether every bone takes the fast kernel.
+// Whether every bone of the chain takes the fast kernel.
 static int all_fast(const spring_chain *c, const chain_arrays *a)
 {
-	int fast = fast_chain(c);
+	int fast = 1;
 	for (int i = 0; fast && i < c->bone_count; i++) {
-		fast = !(a->cone_limit[i] > 0.0f);
+		fast = fast_bone(c, a, i);
 	}
 	return fast;
 }
 
-// One walk of the 3D frame over the n lanes (at most a block) of the block view `ap` with the
-// block's scratch `k` (slots B floats apart): roots in K_RQ/K_RP, accelerations in K_A; `locals`
-// every bone's local transform. The physics walk (snap 0) steps every tip and clears rest[j] for
-// the lanes not within the rest thresholds; the snapping walk (snap 1) puts every tip exactly at
-// its rest position, still, and rebuilds the pose on them (the previous pose is kept).
-static void walk_block(const spring_chain *c, const chain_arrays *ap, int n, const spring_xform3 *locals, int snap, float *k,
-                       int *rest)
-{
-	const chain_arrays a = *ap;
-	for (int i = 0; i < c->bone_count; i++) {
-		if (!snap && fast_bone(c, &a, i)) {
-			// The run of bones from i that take the fast step, in one pass per vector of lanes.
-			int end = i + 1;
-			while (end < c->bone_count && fast_bone(c, &a, end)) {
-				end++;
-			}
-			const fast_job job = {c, &a, 0, 0, k, rest, n, i, end, locals};
-			fast_run(&job);
-			i = end - 1;
-			continue;
-		}
-		if (!snap) {
-			for (int q = 0; q < 7; q++) {
-				const float *restrict w = PL_A(P_W + q, i);
-				float *restrict prev = PL_A(P_WPREV + q, i);
-				for (int j = 0; j < n; j++) {
-					prev[j] = w[j];
-				}
-			}
-		}
-		frame_lanes(c, &a, i, n, &locals[i], k);
-		if (!snap) {
-			spring_lanes(c, &a, i, n, k);
-			constrain_lanes(c, &a, i, n, k);
-		}
-		finish_lanes(c, &a, i, n, k, rest, snap);
-		aim_lanes(c, &a, i, n, k);
-	}
-}
-
-// The walk over every block of the n lanes of `c` (lane 0; scratch K_COUNT * B floats per block):
-// the fast kernel over all of them when every bone takes it, otherwise walk_block per block.
-// `anim` (single chains; NULL: the stored animation or the rest pose) gives this step's local
-// transforms, normalised here like set_animation does.
+// The walk of the 3D frame over the n lanes of `c` (lane 0; scratch K_COUNT * B floats per block,
+// slots B floats apart): roots in K_RQ/K_RP, accelerations in K_A. The physics walk (snap 0) steps
+// every tip and clears rest[j] for the lanes not within the rest thresholds; the snapping walk
+// (snap 1) puts every tip exactly at its rest position, still, and rebuilds the pose on them (the
+// previous pose is kept). `anim` (single chains; NULL: the stored animation or the rest pose)
+// gives this step's local transforms, normalised here like set_animation does. Every bone of every
+// lane runs the kernel (chain_kernel.h): the whole chain in the fast mode when every bone takes
+// it, otherwise each bone in its own mode. Lanes side by side take the instruction set's vectors;
+// one lane (a single chain, or a group's member snapped alone) takes the one-lane instance, which
+// writes no other lane.
 static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, const spring_xform3 *anim, int snap, float *k,
                        int *rest)
 {
@@ -640,30 +318,28 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 		}
 		locals = a->locals;
 	}
-	const size_t block_floats = (size_t)c->bone_count * a->row;
-	const size_t trans_floats = (size_t)c->bone_count * T_COUNT * (size_t)a->B;
-	if (!snap && all_fast(c, a)) {
-		// The whole chain, bone by bone over a few blocks at a time (their state stays in cache
-		// from one bone to the next however many chains there are).
-		chain_arrays ab = *a;
-		for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
-			const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
-			const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
-			fast_run(&job);
-			skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
-			k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
+	const int fast = !snap && all_fast(c, a);
+	if (n == 1) {
+		const fast_job job = {c, a, 0, 0, k, rest, 1, 0, c->bone_count, locals};
+		if (a->B == 1) {
+			fast ? fast_run_f(&job) : walk_f(&job, snap);
+		} else {
+			fast ? fast_run_g1(&job) : walk_g1(&job, snap);
 		}
 		return;
 	}
-	if (n <= a->B) {
-		walk_block(c, a, n, locals, snap, k, rest);
-		return;
-	}
+	// The whole chain, bone by bone over a few blocks at a time (their state stays in cache from
+	// one bone to the next however many chains there are).
+	const size_t block_floats = (size_t)c->bone_count * a->row;
+	const size_t trans_floats = (size_t)c->bone_count * T_COUNT * (size_t)a->B;
+	const chain_kernels *kern = kernels_in_use();
 	chain_arrays ab = *a;
-	for (int j0 = 0; j0 < n; j0 += a->B) {
-		walk_block(c, &ab, n - j0 < a->B ? n - j0 : a->B, locals, snap, k, rest + j0);
-		skip_blocks(&ab, c->bone_count, 1);
-		k += (size_t)K_COUNT * (size_t)a->B;
+	for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
+		const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
+		const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
+		fast ? kern->run(&job) : kern->walk(&job, snap);
+		skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
+		k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
 	}
 }
 
@@ -727,7 +403,7 @@ static void save_sleepers(const spring_chain *c, int j0, int j1, const int *ran,
 		float *kept = saved + in / b * n * S_COUNT * b + in % b;
 		for (int q = 0; q < S_COUNT; q++) {
 			for (int i = 0; i < c->bone_count; i++) {
-				float *live = PL_A(slots[q], i), *copy = kept + ((size_t)i * S_COUNT + (size_t)q) * b;
+				float *live = PLANE_AT(&a, slots[q], i), *copy = kept + ((size_t)i * S_COUNT + (size_t)q) * b;
 				if (back) {
 					*live = *copy;
 				} else {
@@ -833,11 +509,9 @@ static void step_lanes(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim, int snap)
 {
 	chain_arrays a = arrays(c);
-	const int n = 1;
-	float *k = a.scratch;
 	int *rest = a.flags;
 	rest[0] = 1;
-	kvec_set(k, n, K_AX, 0, c->accel);
+	const float per_step = 1.0f / c->clock.step;
 	chain_pose2 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
 		if (!snap) {
@@ -845,23 +519,23 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 		}
 		chain_pose2 local = anim ? pose2_of_xform2(anim[i]) : pose2_of_xform3(c->animated ? a.anim_local[i] : a.rest_local[i]);
 		chain_pose2 rigid = pose2_mul(parent, local);
-		spring_vec3 pivot = spring_vec3_make(rigid.x, rigid.y, 0.0f);
 		spring_vec3 t = a.tip_local[i];
 		double rc = rigid.c, rs = rigid.s;
-		spring_vec3 rigid_tip = spring_vec3_make((float)((double)rigid.x + (rc * t.x - rs * t.y)),
-		                                         (float)((double)rigid.y + (rs * t.x + rc * t.y)), 0.0f);
-		kvec_set(k, n, K_PX, 0, pivot);
-		kvec_set(k, n, K_GX, 0, rigid_tip);
-		kvec_set(k, n, K_UX, 0, spring_vec3_sub(rigid_tip, pivot));
-		if (!snap) {
-			spring_lanes(c, &a, i, n, k);
-			constrain_lanes(c, &a, i, n, k);
-		}
-		finish_lanes(c, &a, i, n, k, rest, snap);
+		const float gx = (float)((double)rigid.x + (rc * t.x - rs * t.y)), gy = (float)((double)rigid.y + (rs * t.x + rc * t.y));
+		// The tip step (the kernel's, one lane) in this frame.
+		const float len = a.length[i], tiny = 1e-4f * len;
+		const bone_k_f bk = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, len, 1.0f / len, 2.0f * len * tiny};
+		const frame_f f = {rigid.x, rigid.y, 0.0f, gx - rigid.x, gy - rigid.y, 0.0f, gx, gy, 0.0f};
+		const tip_mode m = bone_mode(c, &a, i, snap);
+		float *p = PLANE_AT(&a, 0, i);
+		const float *tr = TRANS_AT(&a, 0, i);
+		const at_f at = {{p, p}, {tr, tr}, {rest, rest}, 1, &a, i, m.semi ? a.params + (size_t)i * (size_t)a.s : NULL};
+		float dx, dy, dz;
+		tip_f(c, &at, &bk, m, &f, c->accel.x, c->accel.y, c->accel.z, per_step, &dx, &dy, &dz);
 		spring_vec3 tip = tip_of(&a, i);
 
 		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
-		spring_vec3 from = spring_vec3_sub(rigid_tip, pivot), to = spring_vec3_sub(tip, pivot);
+		spring_vec3 from = {f.ux, f.uy, 0.0f}, to = spring_vec3_sub(tip, (spring_vec3){f.px, f.py, 0.0f});
 		double cr = (double)from.x * to.y - (double)from.y * to.x;
 		double dt = (double)from.x * to.x + (double)from.y * to.y;
 		chain_pose2 bone = rigid;

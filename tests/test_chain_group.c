@@ -32,12 +32,21 @@ static spring_xform3 root_of(int c, double t)
 	return r;
 }
 
-// The standard tail; with `cone` its bone 4 has a cone limit (stepped by the per-lane code between
-// the fast kernel's runs), without it every bone takes the fast kernel in one pass over the chains.
-static spring_chain_desc group_desc(int cone)
+// How the group's chains step (group_desc): every bone in the fast kernel, or a bone or the
+// chain in one of the rarer modes, which the kernel runs per bone (a scalar call per lane for the
+// cone limit). Groups take no colliders.
+enum { MODE_FAST, MODE_CONE, MODE_SEMI_IMPLICIT, MODE_KEEP_VELOCITY, MODE_2D, MODE_COUNT };
+static const char *const mode_names[MODE_COUNT] = {"every bone fast", "a cone limit on bone 4", "semi-implicit Euler",
+                                                   "radial velocity kept", "2D mode"};
+
+// The standard tail in `mode`.
+static spring_chain_desc group_desc(int mode)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
-	g_bones[4].cone_limit = cone ? 0.6f : 0.0f;
+	g_bones[4].cone_limit = mode == MODE_CONE ? 0.6f : 0.0f;
+	d.integrator = mode == MODE_SEMI_IMPLICIT ? SPRING_INTEGRATOR_SEMI_IMPLICIT : SPRING_INTEGRATOR_EXACT;
+	d.projection = mode == MODE_KEEP_VELOCITY ? SPRING_CHAIN_PROJECTION_KEEP_VELOCITY : SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY;
+	d.mode_2d = mode == MODE_2D;
 	d.root = root_of(0, 0.0);
 	return d;
 }
@@ -96,11 +105,11 @@ static void destroy_all(spring_chain_group *g, spring_chain *const *singles, int
 // The group of `count` (at most CHAINS) chains against single chains over 900 frames, the group's
 // kernels on `path` (the batch module's instruction set, which the tip chain groups share); the
 // last seven (of CHAINS) or five chains stand still.
-static int group_vs_singles(int cone, spring_internal_isa path, int count)
+static int group_vs_singles(int mode, spring_internal_isa path, int count)
 {
 	g_still_from = count == CHAINS ? 30 : count - 5;
 	const int hanging_chain = g_still_from + 1;
-	spring_chain_desc d = group_desc(cone);
+	spring_chain_desc d = group_desc(mode);
 	spring_chain_group *g;
 	spring_chain *singles[CHAINS];
 	ENSURE(make_all(&d, count, &g, singles) == 0);
@@ -127,6 +136,9 @@ static int group_vs_singles(int cone, spring_internal_isa path, int count)
 		if (f == 150) {
 			ENSURE(spring_chain_group_set_params(g, 7, 2, stiff) == SPRING_OK);
 			ENSURE(spring_chain_set_params(singles[7], 2, stiff) == SPRING_OK);
+			// and one past the first block of lanes (16)
+			ENSURE(spring_chain_group_set_params(g, count - 7, 3, stiff) == SPRING_OK);
+			ENSURE(spring_chain_set_params(singles[count - 7], 3, stiff) == SPRING_OK);
 			ENSURE(spring_chain_group_set_params(g, -1, 6, soft) == SPRING_OK);
 			for (int c = 0; c < count; c++) {
 				ENSURE(spring_chain_set_params(singles[c], 6, soft) == SPRING_OK);
@@ -177,10 +189,10 @@ static int group_vs_singles(int cone, spring_internal_isa path, int count)
 	}
 	printf("    %s, %s: %d chains x %d bones, 900 frames: bit-identical; still chains rested %d and %d (under gravity) "
 	       "frames\n",
-	       spring_internal_isa_name(path), cone ? "a cone limit on bone 4" : "every bone fast", count, BONES, resting, hanging);
-	ENSURE(interpolated > 100); // poses between steps were compared too, not only stepped ones
-	ENSURE(hanging > 100);
-	ENSURE(resting > 100); // the still chains did come to rest (and sleep) among moving ones
+	       spring_internal_isa_name(path), mode_names[mode], count, BONES, resting, hanging);
+	ENSURE(interpolated > 100);                          // poses between steps were compared too, not only stepped ones
+	ENSURE(hanging > 100 || mode == MODE_KEEP_VELOCITY); // kept, the radial velocity keeps a hanging chain from rest
+	ENSURE(resting > 100);                               // the still chains did come to rest (and sleep) among moving ones
 	ENSURE(!spring_chain_group_is_resting(g, 0));
 	ENSURE(spring_chain_internal_steps_run(singles[count - 2]) < spring_chain_internal_steps_run(singles[0]) / 2);
 	destroy_all(g, singles, count);
@@ -209,12 +221,29 @@ static int on_every_path(int (*run)(spring_internal_isa, int), int count)
 // group_vs_singles with every bone fast.
 static int fast_group_vs_singles(spring_internal_isa path, int count)
 {
-	return group_vs_singles(0, path, count);
+	return group_vs_singles(MODE_FAST, path, count);
+}
+
+// group_vs_singles in every rarer mode.
+static int rare_group_vs_singles(spring_internal_isa path, int count)
+{
+	for (int mode = MODE_CONE; mode < MODE_COUNT; mode++) {
+		ENSURE_MSG(group_vs_singles(mode, path, count) == 0, "%s", mode_names[mode]);
+	}
+	return 0;
 }
 
 static int test_determinism_group_matches_single_chains(void)
 {
-	return group_vs_singles(1, SPRING_INTERNAL_ISA_AUTO, CHAINS);
+	return group_vs_singles(MODE_CONE, SPRING_INTERNAL_ISA_AUTO, CHAINS);
+}
+
+// Every bone of every chain runs the kernel, in every mode (a cone limit, semi-implicit
+// Euler with per-chain params past the first block of lanes, the radial velocity kept, 2D mode):
+// on every instruction set, the single chains' bits.
+static int test_determinism_group_every_mode(void)
+{
+	return on_every_path(rare_group_vs_singles, CHAINS);
 }
 
 // Every instruction set this machine runs gives the single chains' bits (the fast kernel over all
@@ -391,7 +420,7 @@ static int test_determinism_single_chain_rests_in_a_pair(void)
 static int test_determinism_group_many_chains(void)
 {
 	enum { MANY = 300, FRAMES = 60 };
-	spring_chain_desc d = group_desc(0);
+	spring_chain_desc d = group_desc(MODE_FAST);
 	spring_chain_group *g;
 	static spring_chain *singles[MANY];
 	static spring_xform3 roots[MANY], bones[MANY * BONES];
@@ -421,7 +450,7 @@ static int test_determinism_group_many_chains(void)
 static int shared_rows_vs_singles(spring_internal_isa path, int count)
 {
 	g_still_from = CHAINS; // every chain moves
-	spring_chain_desc d = group_desc(0);
+	spring_chain_desc d = group_desc(MODE_FAST);
 	spring_chain_group *g;
 	spring_chain *singles[CHAINS];
 	ENSURE(make_all(&d, count, &g, singles) == 0);
@@ -519,7 +548,7 @@ static int sleepers_in_every_chunk(spring_internal_isa path, int count)
 	enum { FRAMES = 90 };
 	ENSURE(count <= MOST_CHAINS);
 	g_still_from = count;
-	spring_chain_desc d = group_desc(0);
+	spring_chain_desc d = group_desc(MODE_FAST);
 	spring_chain_group *g;
 	static spring_chain *singles[MOST_CHAINS];
 	static spring_xform3 roots[MOST_CHAINS];
@@ -566,7 +595,7 @@ static int test_determinism_group_sleepers_in_every_chunk(void)
 
 static int test_group_memory(void)
 {
-	spring_chain_desc d = group_desc(1);
+	spring_chain_desc d = group_desc(MODE_CONE);
 	scene_alloc_counter count = {0};
 	spring_allocator a = scene_counting_allocator(&count);
 	spring_set_allocator(&a);
@@ -602,7 +631,7 @@ static int test_group_memory(void)
 
 static int test_group_bad_input(void)
 {
-	spring_chain_desc d = group_desc(1);
+	spring_chain_desc d = group_desc(MODE_CONE);
 	spring_error e;
 	spring_chain_group *g = NULL;
 	// Colliders are refused with a sentence that says so.
@@ -719,6 +748,7 @@ int main(int argc, char **argv)
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_determinism_group_matches_single_chains);
 	RUN_TEST(test_determinism_group_every_instruction_set);
+	RUN_TEST(test_determinism_group_every_mode);
 	RUN_TEST(test_determinism_group_one_block);
 	RUN_TEST(test_determinism_single_chain_paired_steps);
 	RUN_TEST(test_determinism_single_chain_rests_in_a_pair);
