@@ -216,16 +216,30 @@ spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float c
 	return SPRING_OK;
 }
 
+spring_result spring_chain_set_bone_gravity(spring_chain *chain, int bone, spring_vec3 gravity)
+{
+	if (!chain || bone < 0 || bone >= chain->bone_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = check_accel(gravity);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	chain_arrays a = arrays(chain);
+	a.gravity_set[(size_t)bone * (size_t)a.s] = gravity;
+	spring_chain_impl_prepare_bone(chain, &a, bone); // the params are the bone's, accepted before
+	spring_chain_impl_wake(chain);
+	return SPRING_OK;
+}
+
 spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind)
 {
 	if (!chain) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!spring_vec3_is_finite(gravity) || !spring_vec3_is_finite(wind)) {
-		return SPRING_ERROR_NOT_FINITE;
-	}
-	if (!vec3_in_range(gravity, SPRING_CHAIN_MAX_ACCELERATION) || !vec3_in_range(wind, SPRING_CHAIN_MAX_ACCELERATION)) {
-		return SPRING_ERROR_OUT_OF_RANGE;
+	spring_result r = check_accel(gravity) != SPRING_OK ? check_accel(gravity) : check_accel(wind);
+	if (r != SPRING_OK) {
+		return r;
 	}
 	chain->gravity = gravity;
 	chain->wind = wind;

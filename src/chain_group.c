@@ -218,6 +218,21 @@ spring_result spring_chain_group_set_params(spring_chain_group *group, int chain
 	return r;
 }
 
+spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity)
+{
+	if (!group || (chain != -1 && !valid_index(group, chain))) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (chain >= 0) {
+		return spring_chain_set_bone_gravity(chain_at(group, chain), bone, gravity);
+	}
+	spring_result r = spring_chain_set_bone_gravity(chain_at(group, 0), bone, gravity);
+	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
+		r = spring_chain_set_bone_gravity(chain_at(group, c), bone, gravity);
+	}
+	return r;
+}
+
 spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity, spring_vec3 wind)
 {
 	if (!group || (chain != -1 && !valid_index(group, chain))) {

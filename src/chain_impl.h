@@ -54,7 +54,7 @@ enum {
 // acceleration (force position, velocity), and k / m for the rest position under forces. A step
 // only reads them, and when every chain of a group has the same for a bone (the common case) it
 // reads the group's one shared row of that bone instead (trans_shared, trans_state).
-enum { T_PP, T_PV, T_VP, T_VV, T_F0, T_F1, T_W2, T_COUNT };
+enum { T_PP, T_PV, T_VP, T_VV, T_F0, T_F1, T_W2, T_GX, T_GY, T_GZ, T_COUNT }; // T_G: the bone's own gravity
 
 // What trans_state says of a bone of a group: every lane's transition differs somewhere from the
 // others' (the lanes' own are read), all are the same (the shared row is), or a lane's changed
@@ -93,8 +93,8 @@ enum {
 // Byte offsets of the arrays from the start of the chain's header. For the planes (and the
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
-	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, rest_local, anim_local, tip_local, length,
-		tip_radius, cone_limit, world2, world2_prev;
+	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, gravity_set, rest_local, anim_local, tip_local,
+		length, tip_radius, cone_limit, world2, world2_prev;
 	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, lane_roots, total;
 } chain_layout;
 
@@ -161,6 +161,7 @@ typedef struct chain_arrays {
 	float *saved;              // a group's sleeping copies of a chunk's lanes (save_sleepers; else unused)
 	spring_params *params_set; // as given (zero = default), per lane
 	spring_params *params;     // effective, per lane
+	spring_vec3 *gravity_set;  // the bone's own gravity (units/s^2 on its tip, added to the chain's), per lane
 	// Shared per-bone configuration.
 	spring_xform3 *rest_local;
 	spring_xform3 *anim_local;
@@ -201,6 +202,7 @@ static inline chain_arrays arrays(const spring_chain *c)
 	a.saved = (float *)(void *)(base + l->saved);
 	a.params_set = (spring_params *)(void *)(base + l->params_set);
 	a.params = (spring_params *)(void *)(base + l->params);
+	a.gravity_set = (spring_vec3 *)(void *)(base + l->gravity_set);
 	a.rest_local = (spring_xform3 *)(void *)(base + l->rest_local);
 	a.anim_local = (spring_xform3 *)(void *)(base + l->anim_local);
 	a.tip_local = (spring_vec3 *)(void *)(base + l->tip_local);
@@ -254,6 +256,16 @@ static inline int in_range(float v, float max)
 static inline int vec3_in_range(spring_vec3 p, float max)
 {
 	return in_range(p.x, max) && in_range(p.y, max) && in_range(p.z, max);
+}
+
+// An acceleration (gravity, wind, a bone's own gravity): finite, every component within
+// SPRING_CHAIN_MAX_ACCELERATION.
+static inline spring_result check_accel(spring_vec3 v)
+{
+	if (!spring_vec3_is_finite(v)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return vec3_in_range(v, SPRING_CHAIN_MAX_ACCELERATION) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
 }
 
 // A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
@@ -452,8 +464,8 @@ static inline spring_result check_frame_dt(float frame_dt)
 // Shared between the parts (spring_chain_impl_*: every symbol of the library starts with spring_)
 
 // chain_layout.c
-spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out,
-                                              float trans[T_COUNT]);
+spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_vec3 gravity,
+                                              spring_params *out, float trans[T_COUNT]);
 spring_result spring_chain_impl_prepare_bone(spring_chain *c, const chain_arrays *a, int i);
 spring_result spring_chain_impl_validate_collider(const spring_chain_collider *k, int index, spring_error *error);
 spring_result spring_chain_impl_check_animation(const spring_chain *chain, const spring_xform3 *local, int count);

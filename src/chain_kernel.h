@@ -146,6 +146,10 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 	const VF zero = SPLAT(0.0f);
 	const VF len = bk->len, ilen = bk->ilen;
 	const VF px = f->px, py = f->py, pz = f->pz, ux = f->ux, uy = f->uy, uz = f->uz, gx = f->gx, gy = f->gy, gz = f->gz;
+	// The bone's own gravity on top of the lane's.
+	kax = kax + TLD(T_GX);
+	kay = kay + TLD(T_GY);
+	kaz = kaz + TLD(T_GZ);
 	const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
 	if (m.snap) {
 		// The rest position: the rigid tip, or under a force the pendulum's equilibrium.

@@ -71,10 +71,11 @@ static void set_error_kind(spring_error *e, spring_result r, const char *kind, i
 	set_error_kind_text(e, r, kind, index, field, text);
 }
 
-// What bone i steps with when its own setting is `own`: the effective params and its transition
-// row (T_COUNT floats). The rule of set_params (through prepare_bone) and of restore.
-spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_params *out,
-                                              float trans[T_COUNT])
+// What bone i steps with when its own settings are `own` and `gravity`: the effective params and
+// its transition row (T_COUNT floats). The rule of set_params and set_bone_gravity (through
+// prepare_bone) and of restore.
+spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spring_params own, spring_vec3 gravity,
+                                              spring_params *out, float trans[T_COUNT])
 {
 	spring_params p;
 	spring_result r = spring_chain_internal_bone_params(own, c->chain_params, c->tip_params, i, c->bone_count, &p);
@@ -98,6 +99,9 @@ spring_result spring_chain_impl_bone_settings(const spring_chain *c, int i, spri
 	trans[T_W2] = p.stiffness / p.mass;
 	trans[T_F0] = (float)forced_position(w2, g, h, &tr);
 	trans[T_F1] = (float)tr.pv;
+	trans[T_GX] = gravity.x;
+	trans[T_GY] = gravity.y;
+	trans[T_GZ] = gravity.z;
 	return SPRING_OK;
 }
 
@@ -106,7 +110,7 @@ spring_result spring_chain_impl_prepare_bone(spring_chain *c, const chain_arrays
 	size_t k = (size_t)i * (size_t)a->s;
 	spring_params p;
 	float trans[T_COUNT];
-	spring_result r = spring_chain_impl_bone_settings(c, i, a->params_set[k], &p, trans);
+	spring_result r = spring_chain_impl_bone_settings(c, i, a->params_set[k], a->gravity_set[k], &p, trans);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -153,6 +157,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	PLACE(saved, saved_floats * sizeof(float));
 	PLACE(params_set, BYTES(plane, sizeof(spring_params)));
 	PLACE(params, BYTES(plane, sizeof(spring_params)));
+	PLACE(gravity_set, BYTES(plane, sizeof(spring_vec3)));
 	PLACE(scratch, (size_t)K_COUNT * (chunk_blocks(lanes) + 1u) * b * sizeof(float)); // a chunk's blocks, then one lane's
 	PLACE(flags, BYTES(blocks, 3u * (size_t)block_of(lanes) * sizeof(int)));          // whole blocks: the kernels' rest flags
 	PLACE(roots, 4u * (size_t)chunk_room(lanes) * sizeof(spring_xform3));
@@ -188,6 +193,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 	l.trans += ((size_t)j / b * (size_t)n * T_COUNT * b + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
+	l.gravity_set += (size_t)j * sizeof(spring_vec3);
 	l.lane_roots += (size_t)j * sizeof(chain_roots);
 	return l;
 }
@@ -249,11 +255,12 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 			return r;
 		}
 	}
-	if (!spring_vec3_is_finite(d->gravity) || !spring_vec3_is_finite(d->wind)) {
+	spring_result ra = check_accel(d->gravity) != SPRING_OK ? check_accel(d->gravity) : check_accel(d->wind);
+	if (ra == SPRING_ERROR_NOT_FINITE) {
 		set_error_text(error, SPRING_ERROR_NOT_FINITE, -1, "gravity/wind", "must be finite");
 		return SPRING_ERROR_NOT_FINITE;
 	}
-	if (!vec3_in_range(d->gravity, SPRING_CHAIN_MAX_ACCELERATION) || !vec3_in_range(d->wind, SPRING_CHAIN_MAX_ACCELERATION)) {
+	if (ra != SPRING_OK) {
 		set_error_text(error, SPRING_ERROR_OUT_OF_RANGE, -1, "gravity/wind",
 		               "must have every component within +-1e9 units/s^2 (SPRING_CHAIN_MAX_ACCELERATION)");
 		return SPRING_ERROR_OUT_OF_RANGE;
@@ -341,6 +348,15 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 			set_error(error, spring_is_finite(b->cone_limit) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE, i,
 			          "cone_limit", "must be 0 (none) or an angle in (0, pi) radians (got %g)", (double)b->cone_limit);
 			return spring_is_finite(b->cone_limit) ? SPRING_ERROR_OUT_OF_RANGE : SPRING_ERROR_NOT_FINITE;
+		}
+		r = check_accel(b->gravity);
+		if (r != SPRING_OK) {
+			set_error_text(
+				error, r, i, "gravity",
+				r == SPRING_ERROR_NOT_FINITE
+					? "(the bone's own) has a NaN or infinite component"
+					: "(the bone's own) must have every component within +-1e9 units/s^2 (SPRING_CHAIN_MAX_ACCELERATION)");
+			return r;
 		}
 		spring_params p;
 		r = spring_chain_internal_bone_params(b->params, d->params, d->tip_params, i, d->bone_count, &p);
@@ -489,6 +505,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	c->rest_speed = desc->rest_speed > 0.0f ? desc->rest_speed : 1e-3f * shortest;
 	for (int i = 0; i < c->bone_count; i++) {
 		a.params_set[(size_t)i * (size_t)a.s] = desc->bones[i].params;
+		a.gravity_set[(size_t)i * (size_t)a.s] = desc->bones[i].gravity;
 		spring_chain_impl_prepare_bone(c, &a, i); // validated
 	}
 	spring_xform3 root = desc->root;

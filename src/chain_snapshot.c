@@ -208,10 +208,16 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 	for (int i = 0; i < n; i++) {
 		const size_t at = (size_t)i * (size_t)a.s;
 		spring_params own, effective, p;
+		spring_vec3 gravity;
 		memcpy(&own, snap_at(k, &a.params_set[at]), sizeof own);
 		memcpy(&effective, snap_at(k, &a.params[at]), sizeof effective);
+		memcpy(&gravity, snap_at(k, &a.gravity_set[at]), sizeof gravity);
+		if (check_accel(gravity) != SPRING_OK) {
+			return snap_bad(k, check_accel(gravity), SPRING_ELEMENT_BONE, i, "gravity",
+			                "(the bone's own) is not finite and within +-1e9 units/s^2");
+		}
 		float trans[T_COUNT];
-		spring_result r = spring_chain_impl_bone_settings(c, i, own, &p, trans);
+		spring_result r = spring_chain_impl_bone_settings(c, i, own, gravity, &p, trans);
 		if (r != SPRING_OK) {
 			return snap_bad(k, r, SPRING_ELEMENT_BONE, i, "params", "are not a spring set_params accepts");
 		}
@@ -399,7 +405,8 @@ spring_result spring_chain_internal_check_lanes_image(const spring_chain *first,
 	for (size_t j = (size_t)lanes; j < (size_t)a.s; j++) {
 		for (size_t i = 0; i < n; i++) {
 			if (!snap_same(&k, &a.params_set[i * (size_t)a.s + j], sizeof(spring_params)) ||
-			    !snap_same(&k, &a.params[i * (size_t)a.s + j], sizeof(spring_params))) {
+			    !snap_same(&k, &a.params[i * (size_t)a.s + j], sizeof(spring_params)) ||
+			    !snap_same(&k, &a.gravity_set[i * (size_t)a.s + j], sizeof(spring_vec3))) {
 				return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "padding",
 				                "(the lanes past the last chain) differs from this group's");
 			}

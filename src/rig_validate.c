@@ -682,6 +682,26 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 			                                "tip_radius must be in [0, %g] (got %g)", (double)SPRING_RIG_MAX_COORDINATE,
 			                                (double)ch->tip_radius);
 		}
+		if (ch->bone_gravity_count != 0 && ch->type != SPRING_RIG_CHAIN_TIP) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, "bone_gravity",
+			                                "bone_gravity needs a tip chain");
+		}
+		if (ch->bone_gravity_count != 0 && (ch->bone_gravity_count != n || !ch->bone_gravity)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "bone_gravity",
+			                                "bone_gravity needs one entry per bone of the chain (%d), got %d", n,
+			                                ch->bone_gravity_count);
+		}
+		for (int i = 0; i < ch->bone_gravity_count; i++) {
+			const spring_vec2 g = ch->bone_gravity[i];
+			if (!spring_rig_internal_finite2(g)) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c, "bone_gravity",
+				                                "bone_gravity of the chain's bone %d must be finite", i);
+			}
+			if (!(fabsf(g.x) <= SPRING_CHAIN_MAX_ACCELERATION && fabsf(g.y) <= SPRING_CHAIN_MAX_ACCELERATION)) {
+				return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "bone_gravity",
+				                                "bone_gravity of the chain's bone %d must be within +-1e9 units/s^2", i);
+			}
+		}
 	}
 	return SPRING_OK;
 }

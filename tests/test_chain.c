@@ -2149,10 +2149,191 @@ static int test_rests_far_from_the_origin(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Per-bone gravity (spring_chain_bone_desc.gravity, spring_chain_set_bone_gravity).
+
+// Poses and tips of two chains the same bits, bone for bone from `from` (0: all).
+static int same_bones_from(const spring_chain *a, const spring_chain *b, int from, int count)
+{
+	spring_xform3 ba[BONES], bb[BONES];
+	spring_vec3 ta[BONES], tb[BONES];
+	ENSURE(spring_chain_get_pose(a, ba, ta, BONES) == SPRING_OK && spring_chain_get_pose(b, bb, tb, BONES) == SPRING_OK);
+	for (int i = from; i < from + count; i++) {
+		if (memcmp(&ba[i], &bb[i], sizeof ba[i]) != 0 || memcmp(&ta[i], &tb[i], sizeof ta[i]) != 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+// The same gravity given to every bone or to the chain is the same chain, bit for bit, in 3D and in
+// 2D mode and through the snap to rest; a bone's own gravity moves that bone and the ones after it
+// (the bones before feel nothing: the step is a cascade root to tip), and its tip hangs along it.
+static int test_bone_gravity_adds_to_the_chains(void)
+{
+	const spring_vec3 g = spring_vec3_make(15.0f, -300.0f, 40.0f), none = spring_vec3_make(0.0f, 0.0f, 0.0f);
+	for (int mode = 0; mode < 2; mode++) {
+		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+		d.mode_2d = mode;
+		spring_params_from_frequency(3.0f, 0.8f, &d.params); // settles once the root holds still
+		spring_chain *whole, *per_bone, *one, *plain, *set_later;
+		d.gravity = g;
+		ENSURE(spring_chain_create(&d, &whole, NULL) == SPRING_OK);
+		d.gravity = none;
+		ENSURE(spring_chain_create(&d, &plain, NULL) == SPRING_OK);
+		ENSURE(spring_chain_create(&d, &set_later, NULL) == SPRING_OK);
+		ENSURE(spring_chain_set_bone_gravity(set_later, 3, g) == SPRING_OK);
+		g_bones[3].gravity = g;
+		ENSURE(spring_chain_create(&d, &one, NULL) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			g_bones[i].gravity = g;
+		}
+		ENSURE(spring_chain_create(&d, &per_bone, NULL) == SPRING_OK);
+		int rested = 0, apart = 0;
+		float sag = 0.0f;
+		for (int f = 1; f <= 900; f++) {
+			spring_xform3 root = f < 300 ? scene_tail_root(f / 60.0) : scene_tail_root(300 / 60.0); // then held still
+			spring_chain *all[5] = {whole, per_bone, one, plain, set_later};
+			for (int k = 0; k < 5; k++) {
+				ENSURE(spring_chain_update(all[k], root, 1.0f / 60.0f) == SPRING_OK);
+			}
+			ENSURE_MSG(same_bones_from(whole, per_bone, 0, BONES) == 0, "mode %d frame %d", mode, f);
+			ENSURE(spring_chain_is_resting(whole) == spring_chain_is_resting(per_bone));
+			ENSURE_MSG(same_bones_from(one, plain, 0, 3) == 0, "bones before the pulled one, frame %d", f);
+			ENSURE(same_bones_from(one, set_later, 0, BONES) == 0);
+			apart += same_bones_from(one, plain, 3, 1);
+			rested += spring_chain_is_resting(per_bone);
+			if (f == 900) {
+				spring_state_vec3 pulled, free_tip;
+				ENSURE(spring_chain_get_state(one, 3, &pulled) == SPRING_OK);
+				ENSURE(spring_chain_get_state(plain, 3, &free_tip) == SPRING_OK);
+				sag = free_tip.x.y - pulled.x.y;
+			}
+		}
+		printf("    %s: bone gravity = chain gravity bit for bit over 900 frames (at rest %d); one bone pulled: the bones "
+		       "before it the same bits, it apart %d frames, hanging %.3g units lower\n",
+		       mode ? "2D mode" : "3D", rested, apart, (double)sag);
+		ENSURE(rested > 100); // the snap to rest under a per-bone force, compared too
+		ENSURE(apart > 590);  // the pulled bone moves apart from the first frame
+		ENSURE(sag > 0.5f);   // and hangs along its gravity
+		spring_chain_destroy(whole);
+		spring_chain_destroy(per_bone);
+		spring_chain_destroy(one);
+		spring_chain_destroy(plain);
+		spring_chain_destroy(set_later);
+	}
+	return 0;
+}
+
+// A bone's gravity is checked like the chain's: NaN, either infinity and past +-1e9 units/s^2 are
+// refused at creation (naming the bone and the field) and by the setter (the chain unchanged),
+// the limit itself is accepted; a bad bone index is refused.
+static int test_bone_gravity_bad_input(void)
+{
+	const float limit = SPRING_CHAIN_MAX_ACCELERATION;
+	const struct {
+		float v;
+		spring_result expected;
+	} cases[] = {{NAN, SPRING_ERROR_NOT_FINITE},
+	             {INFINITY, SPRING_ERROR_NOT_FINITE},
+	             {-INFINITY, SPRING_ERROR_NOT_FINITE},
+	             {nextafterf(limit, INFINITY), SPRING_ERROR_OUT_OF_RANGE},
+	             {-nextafterf(limit, INFINITY), SPRING_ERROR_OUT_OF_RANGE},
+	             {limit, SPRING_OK},
+	             {-limit, SPRING_OK}};
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *c;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	for (int f = 1; f <= 30; f++) {
+		ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+	}
+	const size_t size = spring_chain_snapshot_size(c);
+	unsigned char *before = malloc(size), *after = malloc(size);
+	ENSURE(before && after && spring_chain_snapshot(c, before, size) == SPRING_OK);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		for (int axis = 0; axis < 3; axis++) {
+			spring_vec3 g = spring_vec3_make(0.0f, 0.0f, 0.0f);
+			(&g.x)[axis] = cases[k].v;
+			d = scene_tail_desc(g_bones, BONES);
+			g_bones[5].gravity = g;
+			spring_chain *made = NULL;
+			spring_error e;
+			ENSURE(spring_chain_create(&d, &made, &e) == cases[k].expected);
+			if (cases[k].expected != SPRING_OK) {
+				ENSURE_MSG(e.depth == 1 && e.path[0].index == 5 && strcmp(e.field, "gravity") == 0, "%s", e.message);
+				ENSURE(made == NULL);
+				ENSURE(spring_chain_set_bone_gravity(c, 5, g) == cases[k].expected);
+				ENSURE(spring_chain_snapshot(c, after, size) == SPRING_OK && memcmp(before, after, size) == 0);
+			} else {
+				spring_chain_destroy(made);
+			}
+		}
+	}
+	const spring_vec3 ok = spring_vec3_make(0.0f, -10.0f, 0.0f);
+	ENSURE(spring_chain_set_bone_gravity(c, -1, ok) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_set_bone_gravity(c, BONES, ok) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_set_bone_gravity(NULL, 0, ok) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_snapshot(c, after, size) == SPRING_OK && memcmp(before, after, size) == 0);
+	ENSURE(spring_chain_set_bone_gravity(c, BONES - 1, ok) == SPRING_OK);
+	ENSURE(spring_chain_snapshot(c, after, size) == SPRING_OK && memcmp(before, after, size) != 0);
+	free(before);
+	free(after);
+	spring_chain_destroy(c);
+	return 0;
+}
+
+// A snapshot holds the bones' gravity and restore checks it: a NaN or a value past the limit in
+// the blob is refused as "gravity", a blob whose gravity is not the one its transitions were made
+// with is refused, and a chain made at the limit restores.
+static int test_bone_gravity_snapshots(void)
+{
+	const float mark = -333.25f, limit = SPRING_CHAIN_MAX_ACCELERATION;
+	for (int at_limit = 0; at_limit < 2; at_limit++) {
+		spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+		g_bones[2].gravity = spring_vec3_make(1.25f, at_limit ? limit : mark, 0.75f);
+		spring_chain *c;
+		ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+		for (int f = 1; f <= 20; f++) {
+			ENSURE(spring_chain_update(c, scene_tail_root(f / 60.0), 1.0f / 60.0f) == SPRING_OK);
+		}
+		const size_t size = spring_chain_snapshot_size(c);
+		unsigned char *blob = malloc(size), *bad = malloc(size);
+		ENSURE(blob && bad && spring_chain_snapshot(c, blob, size) == SPRING_OK);
+		ENSURE(spring_chain_restore(c, blob, size, NULL) == SPRING_OK);
+		if (!at_limit) {
+			// The transition's copy of the value, then the value as set (gravity_set), in that order in the block.
+			size_t found[2], n = 0;
+			for (size_t off = 0; off + 4u <= size && n < 2; off += 4u) {
+				if (memcmp(blob + off, &mark, 4u) == 0) {
+					found[n++] = off;
+				}
+			}
+			ENSURE(n == 2);
+			const float values[3] = {NAN, -nextafterf(limit, INFINITY), -300.0f};
+			const spring_result expected[3] = {SPRING_ERROR_NOT_FINITE, SPRING_ERROR_OUT_OF_RANGE, SPRING_ERROR_INVALID_ARGUMENT};
+			for (int j = 0; j < 3; j++) {
+				memcpy(bad, blob, size);
+				memcpy(bad + found[1], &values[j], 4u);
+				spring_error e;
+				ENSURE_MSG(spring_chain_restore(c, bad, size, &e) == expected[j], "value %g: %s", (double)values[j], e.message);
+				ENSURE_MSG(strcmp(e.field, j < 2 ? "gravity" : "params") == 0 && e.depth == 1 && e.path[0].index == 2, "%s",
+				           e.message);
+			}
+		}
+		free(blob);
+		free(bad);
+		spring_chain_destroy(c);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_energy_never_grows);
+	RUN_TEST(test_bone_gravity_adds_to_the_chains);
+	RUN_TEST(test_bone_gravity_bad_input);
+	RUN_TEST(test_bone_gravity_snapshots);
 	RUN_TEST(test_rest_is_exact);
 	RUN_TEST(test_envelope_matches_across_frame_rates);
 	RUN_TEST(test_same_step_propagation);

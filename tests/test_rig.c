@@ -713,6 +713,55 @@ static int teleport_case(spring_rig_chain_type ribbon_type)
 	return 0;
 }
 
+// A tip chain's bone gravity: the same pull given to every bone of the ribbon or to the chain gives
+// the same rig, bit for bit, while the walk plays; given to its last bone only, the bones before it
+// are unchanged and the last one hangs lower.
+static int test_tip_chain_bone_gravity(void)
+{
+	spring_vec2 each[3], last_only[3] = {{0.0f, 0.0f}, {0.0f, 0.0f}, {0.0f, -400.0f}};
+	spring_rig *rig[3];
+	for (int k = 0; k < 3; k++) {
+		spring_rig_desc d = character(1, 1);
+		g_chains[1].type = SPRING_RIG_CHAIN_TIP;
+		for (int i = 0; i < 3; i++) {
+			each[i] = spring_vec2_make(30.0f, -400.0f);
+		}
+		if (k == 0) {
+			g_chains[1].gravity = spring_vec2_make(30.0f, -400.0f);
+		} else {
+			g_chains[1].gravity = spring_vec2_make(0.0f, 0.0f);
+			g_chains[1].bone_gravity_count = 3;
+			g_chains[1].bone_gravity = k == 1 ? each : last_only;
+		}
+		ENSURE(spring_rig_create(&d, &rig[k], NULL) == SPRING_OK);
+		ENSURE(spring_rig_play(rig[k], 0, 0.0f) == SPRING_OK);
+	}
+	spring_rig_desc plain_desc = character(1, 1);
+	g_chains[1].type = SPRING_RIG_CHAIN_TIP;
+	g_chains[1].gravity = spring_vec2_make(0.0f, 0.0f);
+	spring_rig *plain;
+	ENSURE(spring_rig_create(&plain_desc, &plain, NULL) == SPRING_OK && spring_rig_play(plain, 0, 0.0f) == SPRING_OK);
+	float lower = 0.0f;
+	for (int f = 0; f < 240; f++) {
+		spring_xform2 w[4][B_COUNT];
+		for (int k = 0; k < 4; k++) {
+			spring_rig *r = k < 3 ? rig[k] : plain;
+			ENSURE(spring_rig_update(r, 1.0f / 60.0f) == SPRING_OK);
+			ENSURE(spring_rig_get_world(r, w[k], B_COUNT) == SPRING_OK);
+		}
+		ENSURE_MSG(memcmp(w[0], w[1], sizeof w[0]) == 0, "frame %d", f);
+		ENSURE(memcmp(&w[2][B_R1], &w[3][B_R1], 2 * sizeof w[2][0]) == 0); // the ribbon's first two bones
+		lower += tip_of(w[3], B_R3).y - tip_of(w[2], B_R3).y;
+	}
+	printf("    the ribbon's last bone pulled alone hangs %.3g units lower on average\n", (double)(lower / 240.0f));
+	ENSURE(lower / 240.0f > 0.25f);
+	for (int k = 0; k < 3; k++) {
+		spring_rig_destroy(rig[k]);
+	}
+	spring_rig_destroy(plain);
+	return 0;
+}
+
 // Teleport and reset with the ribbon as an angle chain and as a tip chain.
 static int test_teleport_and_reset(void)
 {
@@ -1138,6 +1187,11 @@ static int test_bad_definitions(void)
 		{"IK target is its own bone", 26, SPRING_ERROR_BAD_DEFINITION, "ik", "target", 0},
 		{"IK without a name", 27, SPRING_ERROR_INVALID_ARGUMENT, "ik", "name", 0},
 		{"chain without a first bone", 28, SPRING_ERROR_INVALID_ARGUMENT, "chain", "first", 1},
+		{"bone gravity on an angle chain", 29, SPRING_ERROR_BAD_DEFINITION, "chain", "bone_gravity", 1},
+		{"bone gravity, one entry short", 30, SPRING_ERROR_OUT_OF_RANGE, "chain", "bone_gravity", 1},
+		{"bone gravity NaN", 31, SPRING_ERROR_NOT_FINITE, "chain", "bone_gravity", 1},
+		{"bone gravity past 1e9", 32, SPRING_ERROR_OUT_OF_RANGE, "chain", "bone_gravity", 1},
+		{"bone gravity count without entries", 33, SPRING_ERROR_OUT_OF_RANGE, "chain", "bone_gravity", 1},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		const bad *c = &cases[k];
@@ -1146,6 +1200,13 @@ static int test_bad_definitions(void)
 		spring_rig_key bad_bez[2] = {{0.0f, {0, 0}, SPRING_RIG_CURVE_BEZIER, {1.5f, 0, 0.5f, 1}},
 		                             {1.0f, {1, 0}, SPRING_RIG_CURVE_LINEAR, {0}}};
 		spring_chain_collider col = {SPRING_CHAIN_COLLIDER_SPHERE, {0, 0, 0}, {0, 0, 0}, 5.0f};
+		spring_vec2 pulls[3] = {{0.0f, -50.0f}, {0.0f, -50.0f}, {0.0f, -50.0f}};
+		if (c->what >= 29) {
+			g_chains[1].type = c->what == 29 ? SPRING_RIG_CHAIN_ANGLE : SPRING_RIG_CHAIN_TIP;
+			g_chains[1].bone_gravity_count = c->what == 30 ? 2 : 3;
+			g_chains[1].bone_gravity = c->what == 33 ? NULL : pulls;
+			pulls[2].x = c->what == 31 ? NAN : c->what == 32 ? -nextafterf(SPRING_CHAIN_MAX_ACCELERATION, INFINITY) : 0.0f;
+		}
 		switch (c->what) {
 		case 0: g_bones[3].name = "tail1"; break;
 		case 1: g_bones[2].parent = bone(7); break;
@@ -1429,6 +1490,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_keyframes_and_bezier);
 	RUN_TEST(test_pause_and_time_scale);
 	RUN_TEST(test_teleport_and_reset);
+	RUN_TEST(test_tip_chain_bone_gravity);
 	RUN_TEST(test_events);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_block_copy);

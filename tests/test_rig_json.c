@@ -294,6 +294,10 @@ static const bad_case corpus[] = {
 	{"collider_capsule_bad_point.json", "$.chains[1].colliders[0].b", "expected [x, y] (an array of 2 numbers), got 3 elements"},
 	{"colliders_on_angle_chain.json", "$.chains[0].colliders", "unknown key \"colliders\" for an angle chain"},
 	{"gravity_wrong_arity.json", "$.chains[0].gravity", "expected [x, y] (an array of 2 numbers), got 1 element"},
+	{"bone_gravity_count.json", "$.chains[1].bone_gravity", "needs one entry per bone of the chain (2), got 1"},
+	{"bone_gravity_wrong_arity.json", "$.chains[1].bone_gravity[1]", "expected [x, y] (an array of 2 numbers), got 3 elements"},
+	{"bone_gravity_too_large.json", "$.chains[1].bone_gravity[1][1]", "must be within +-1000000"},
+	{"bone_gravity_on_angle_chain.json", "$.chains[0].bone_gravity", "unknown key \"bone_gravity\" for an angle chain"},
 };
 
 #define CORPUS_COUNT ((int)(sizeof corpus / sizeof corpus[0]))

@@ -233,6 +233,8 @@ typedef struct spring_chain_bone_desc {
 	float tip_radius;         ///< collision radius of the tip, >= 0
 	float cone_limit;         ///< max angle (radians, (0, pi)) between the simulated and the rigid
 	                          ///< bone direction; 0 -> unlimited
+	spring_vec3 gravity;      ///< units/s^2 on this bone's tip, added to the chain's gravity and
+	                          ///< wind (a VRM joint's gravity power times its direction); default none
 } spring_chain_bone_desc;
 
 typedef struct spring_chain_desc {
@@ -300,6 +302,9 @@ SPRING_API spring_result spring_chain_set_animation(spring_chain *chain, const s
 SPRING_API spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params);
 SPRING_API spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float cone_limit);
 SPRING_API spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind);
+/// A bone's own gravity (spring_chain_bone_desc.gravity): NOT_FINITE or OUT_OF_RANGE (a component
+/// past SPRING_CHAIN_MAX_ACCELERATION) change nothing.
+SPRING_API spring_result spring_chain_set_bone_gravity(spring_chain *chain, int bone, spring_vec3 gravity);
 SPRING_API spring_result spring_chain_set_colliders(spring_chain *chain, const spring_chain_collider *colliders, int count);
 /// The inherited-motion caps of spring_chain_desc (units/s and rad/s, >= 0, 0 = no cap).
 SPRING_API spring_result spring_chain_set_root_limits(spring_chain *chain, float max_root_speed, float max_root_angular_speed);
@@ -398,6 +403,8 @@ SPRING_API spring_result spring_chain_group_set_params(spring_chain_group *group
 /// `chain` -1: every chain.
 SPRING_API spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity,
                                                        spring_vec3 wind);
+/// spring_chain_set_bone_gravity for chain `chain`; -1: every chain.
+SPRING_API spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity);
 /// True when chain `chain`'s last step ended at exact rest; false for NULL or a bad index.
 SPRING_API bool spring_chain_group_is_resting(const spring_chain_group *group, int chain);
 /// The group's clock (one for all chains).

@@ -159,6 +159,9 @@ typedef struct spring_rig_chain_desc {
 	int collider_count;                     ///< tip chains only
 	const spring_chain_collider *colliders; ///< world-space colliders (z ignored)
 	float tip_radius;                       ///< tip chains: collision radius of every tip
+	int bone_gravity_count;                 ///< tip chains: 0, or the chain's bone count
+	const spring_vec2 *bone_gravity;        ///< tip chains: each bone's own gravity (units/s^2, first
+	                                        ///< bone to last), added to gravity and wind
 	spring_integrator integrator;           ///< default SPRING_INTEGRATOR_EXACT; semi-implicit (at the
 	                                        ///< rig's step) reproduces a legacy per-frame loop
 	spring_chain_projection projection;     ///< tip chains: the velocity after the length projection

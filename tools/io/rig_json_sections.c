@@ -366,6 +366,13 @@ static spring_result read_collider(rj *c, const cJSON *j, const char *path, void
 	return SPRING_OK;
 }
 
+// One entry of a tip chain's bone_gravity: [x, y] in units/s^2.
+static spring_result read_gravity(rj *c, const cJSON *j, const char *path, void *item, const void *context)
+{
+	(void)context;
+	return rj_vec2_item(c, j, path, -RJ_BIG, RJ_BIG, (spring_vec2 *)item);
+}
+
 static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
@@ -374,9 +381,9 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		"limit", "gravity", "wind",  "integrator", "inertia", "max_root_speed", "max_root_angular_speed",
 		NULL};
 	static const char *tip_keys[] = {
-		"name",    "type", "first",     "last",       "mix",        "spring",     "tip_spring",     "limit",
-		"gravity", "wind", "colliders", "tip_radius", "integrator", "projection", "max_root_speed", "max_root_angular_speed",
-		NULL};
+		"name",         "type", "first",     "last",       "mix",        "spring",     "tip_spring",     "limit",
+		"gravity",      "wind", "colliders", "tip_radius", "integrator", "projection", "max_root_speed", "max_root_angular_speed",
+		"bone_gravity", NULL};
 	static const char *const *keys[] = {angle_keys, tip_keys};
 	static const char *what[] = {" for an angle chain", " for a tip chain"};
 	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
@@ -430,6 +437,12 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		                                                            "colliders", sizeof *ch->colliders, read_collider, NULL,
 		                                                            &ch->collider_count);
 		if (c->result != SPRING_OK || rj_get_float(c, j, path, "tip_radius", 0, 0.0, -RJ_BIG, RJ_BIG, 0, &ch->tip_radius)) {
+			return c->result;
+		}
+		ch->bone_gravity = (const spring_vec2 *)rj_read_list(c, j, path, "bone_gravity", 0, SPRING_CHAIN_MAX_BONES,
+		                                                     "[x, y] gravities", sizeof *ch->bone_gravity, read_gravity, NULL,
+		                                                     &ch->bone_gravity_count);
+		if (c->result != SPRING_OK) {
 			return c->result;
 		}
 	}
