@@ -99,10 +99,20 @@ typedef struct w2_part {
 	float *poses;          // count x pose_floats: the pose read back at the last frame
 } w2_part;
 
+// A bone's description as the library before the speed-ups reads it (its spring_chain_bone_desc
+// had no `gravity`): the rows "before" get their bones in this layout.
+typedef struct w2_before_bone {
+	spring_xform3 rest_local;
+	spring_vec3 tip;
+	spring_params params;
+	float tip_radius, cone_limit;
+} w2_before_bone;
+
 typedef struct w2_data {
 	int pose_floats;
 	spring_chain2d_segment segments[w2_bones];
 	spring_chain_bone_desc bones[w2_bones];
+	w2_before_bone bones_before[w2_bones];
 	spring_chain2d_desc d2; // over `segments`; made once, only read by the threads
 	spring_chain_desc d3;   // over `bones`
 	w2_part parts[BENCH_MAX_THREADS];
@@ -187,6 +197,24 @@ static void w2_descs(const scenario *s, w2_data *w, spring_chain2d_desc *d2, spr
 	d2->segment_count = w2_bones;
 	d2->segments = w->segments;
 	*d3 = scene_tail_desc(w->bones, w2_bones);
+	for (int i = 0; i < w2_bones; i++) {
+		const spring_chain_bone_desc *b = &w->bones[i];
+		w->bones_before[i] = (w2_before_bone){b->rest_local, b->tip, b->params, b->tip_radius, b->cone_limit};
+	}
+}
+
+// The tip chains' description for `api`: the bones in the layout its library reads.
+static spring_chain_desc w2_desc3(const w2_data *w, const w2_single_api *api)
+{
+	spring_chain_desc d3 = w->d3;
+#ifdef SPRING_BENCH_BEFORE
+	if (api == &w2_before) {
+		d3.bones = (const spring_chain_bone_desc *)(const void *)w->bones_before;
+	}
+#else
+	(void)api;
+#endif
+	return d3;
 }
 
 static int w2_prepare(scenario *s)
@@ -212,9 +240,9 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 	w2_data *w = s->data;
 	w2_part *p = &w->parts[part];
 	spring_chain2d_desc d2 = w->d2;
-	spring_chain_desc d3 = w->d3;
 	int angle = w2_angle(s->variant);
 	const w2_single_api *api = w2_api(s->variant);
+	spring_chain_desc d3 = w2_desc3(w, api);
 	size_t size, total;
 	p->first = first;
 	p->count = count;
@@ -225,7 +253,8 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 		p->chains = calloc((size_t)count, sizeof *p->chains);
 	} else {
 		spring_chain2d_group_desc g = {&d2, (int)count, NULL};
-		size = angle ? spring_chain2d_group_memory_size(&g) : spring_chain_group_memory_size(&d3, (int)count);
+		size = angle ? spring_chain2d_group_memory_size(&g)
+		             : spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d3, .chain_count = (int)count});
 		total = (size + 63) / 64 * 64;
 		p->roots = calloc((size_t)count, angle ? sizeof(spring_xform2) : sizeof(spring_xform3));
 	}
@@ -241,7 +270,8 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 	w2_data *w = s->data;
 	w2_part *p = &w->parts[part];
 	spring_chain2d_desc d2 = w->d2;
-	spring_chain_desc d3 = w->d3;
+	const w2_single_api *api = w2_api(s->variant);
+	spring_chain_desc d3 = w2_desc3(w, api);
 	int n = (int)count;
 	spring_result r = SPRING_OK;
 	// A group starts with every chain at rest under the description's root; each is then reset
@@ -256,7 +286,8 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 		p->group = group;
 	} else if (s->variant == W2_CHAIN_GROUP) {
 		spring_chain_group *group = NULL;
-		r = spring_chain_group_init(&d3, n, p->memory, spring_chain_group_memory_size(&d3, n), &group, NULL);
+		const spring_chain_group_desc g = {&d3, n, NULL};
+		r = spring_chain_group_init(&g, p->memory, spring_chain_group_memory_size(&g), &group, NULL);
 		for (int c = 0; c < n && r == SPRING_OK; c++) {
 			r = spring_chain_group_reset(group, c, w2_root3(p, first + c, 0));
 		}
@@ -266,7 +297,6 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 		fprintf(stderr, "spring_bench: W2: group init failed\n");
 		exit(2);
 	}
-	const w2_single_api *api = w2_api(s->variant);
 	for (int c = 0; c < n && p->chains; c++) {
 		void *m = (char *)p->memory + (size_t)c * p->stride;
 		// Made at the default root, then reset (snapped to rest) under the chain's first root,

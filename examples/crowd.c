@@ -27,7 +27,8 @@ int main(void)
 	desc.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
 	spring_chain_group *crowd = NULL;
 	spring_error error;
-	if (spring_chain_group_create(&desc, CHAINS, &crowd, &error) != SPRING_OK) {
+	const spring_chain_group_desc group = {&desc, CHAINS, NULL}; // NULL roots: every chain starts at desc.root
+	if (spring_chain_group_create(&group, &crowd, &error) != SPRING_OK) {
 		fprintf(stderr, "crowd: %s\n", error.message);
 		return 1;
 	}

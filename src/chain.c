@@ -508,3 +508,8 @@ const spring_clock *spring_chain_clock(const spring_chain *chain)
 {
 	return chain ? &chain->clock : NULL;
 }
+
+spring_result spring_chain_internal_accept_root(spring_xform3 *root)
+{
+	return accept_xform3(root);
+}

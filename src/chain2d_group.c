@@ -645,6 +645,7 @@ static bool valid_chain(const spring_chain2d_group *g, int chain)
 }
 
 // A per-chain call: the single chain's function of that name with these arguments.
+// The per-chain calls; from CALL_SET_PARAMS on, settings, which `chain` -1 gives every chain.
 typedef enum chain_call_kind { CALL_RESET, CALL_TELEPORT, CALL_SET_PARAMS, CALL_SET_INERTIA, CALL_SET_FORCES } chain_call_kind;
 
 typedef struct chain_call {
@@ -659,6 +660,15 @@ typedef struct chain_call {
 // Runs `call` on a copy of chain `chain` and keeps the result when the call succeeds.
 static spring_result call_on_copy(spring_chain2d_group *group, int chain, const chain_call *call)
 {
+	if (group && chain == -1 && call->kind >= CALL_SET_PARAMS) {
+		// A setting for every chain: the first one checks (a refused call changes nothing), the
+		// rest take the same setting and cannot refuse it.
+		spring_result r = call_on_copy(group, 0, call);
+		for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
+			r = call_on_copy(group, c, call);
+		}
+		return r;
+	}
 	if (!valid_chain(group, chain)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}

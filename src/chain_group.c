@@ -36,58 +36,75 @@ static int valid_index(const spring_chain_group *g, int chain)
 	return g && chain >= 0 && chain < g->chain_count;
 }
 
-// What a group refuses beyond spring_chain's own checks: a chain count out of range, colliders.
-static spring_result check_group(const spring_chain_desc *desc, int chain_count, spring_error *error)
+// What a group refuses beyond spring_chain's own checks: no description, a chain count out of
+// range, colliders, a bad root.
+static spring_result check_group(const spring_chain_group_desc *gd, spring_error *error)
 {
-	if (chain_count < 1 || chain_count > SPRING_CHAIN_GROUP_MAX_CHAINS) {
-		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "chain_count",
-		                               "chain_count must be in 1..%d (got %d)", SPRING_CHAIN_GROUP_MAX_CHAINS, chain_count);
+	if (!gd || !gd->chain) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1,
+		                               gd ? "chain" : "desc", "%s is NULL", gd ? "chain" : "desc");
 	}
-	if (desc && (desc->collider_count != 0 || desc->max_colliders != 0)) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1,
+	const spring_chain_desc *desc = gd->chain;
+	if (gd->chain_count < 1 || gd->chain_count > SPRING_CHAIN_GROUP_MAX_CHAINS) {
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain_group", SPRING_ELEMENT_NONE, -1, "chain_count",
+		                               "chain_count must be in 1..%d (got %d)", SPRING_CHAIN_GROUP_MAX_CHAINS, gd->chain_count);
+	}
+	if (desc->collider_count != 0 || desc->max_colliders != 0) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1,
 		                               "collider_count",
 		                               "a chain group takes no colliders (collider_count and max_colliders must be 0; "
 		                               "use spring_chain for chains that collide)");
 	}
+	for (int j = 0; gd->roots && j < gd->chain_count; j++) {
+		spring_xform3 root = gd->roots[j];
+		spring_result r = spring_chain_internal_accept_root(&root);
+		if (r != SPRING_OK) {
+			return spring_internal_fail_at(error, r, "chain_group", SPRING_ELEMENT_CHAIN, j, "roots",
+			                               "roots[%d] must be finite with its position within +-%g (SPRING_CHAIN_MAX_COORDINATE)",
+			                               j, (double)SPRING_CHAIN_MAX_COORDINATE);
+		}
+	}
 	return SPRING_OK;
 }
 
-size_t spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count)
+size_t spring_chain_group_memory_size(const spring_chain_group_desc *desc)
 {
-	if (check_group(desc, chain_count, NULL) != SPRING_OK) {
+	if (check_group(desc, NULL) != SPRING_OK) {
 		return 0;
 	}
-	size_t lanes = spring_chain_internal_lanes_size(desc, chain_count, sizeof(spring_chain_group));
+	size_t lanes = spring_chain_internal_lanes_size(desc->chain, desc->chain_count, sizeof(spring_chain_group));
 	return lanes ? sizeof(spring_chain_group) + lanes : 0;
 }
 
-spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
-                                      spring_chain_group **out, spring_error *error)
+spring_result spring_chain_group_init(const spring_chain_group_desc *gd, void *memory, size_t size, spring_chain_group **out,
+                                      spring_error *error)
 {
 	if (error) {
 		memset(error, 0, sizeof *error);
 	}
 	if (!out) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "out",
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1, "out",
 		                               "out is NULL");
 	}
-	spring_result r = check_group(desc, chain_count, error);
+	spring_result r = check_group(gd, error);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	size_t need = spring_chain_group_memory_size(desc, chain_count);
+	const spring_chain_desc *desc = gd->chain;
+	const int chain_count = gd->chain_count;
+	size_t need = spring_chain_group_memory_size(gd);
 	if (need == 0 && spring_chain_memory_size(desc) == 0) {
 		// The description is invalid: let the chain's checks say why.
 		spring_chain *ignored;
 		return spring_chain_init(desc, NULL, 0, &ignored, error);
 	}
 	if (need == 0) {
-		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "chain_count",
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, "chain_group", SPRING_ELEMENT_NONE, -1, "chain_count",
 		                               "%d chains of %d bones need more than %zu bytes, the most one block can hold here",
 		                               chain_count, desc->bone_count, SPRING_INTERNAL_MAX_BLOCK_BYTES);
 	}
 	if (!memory || ((uintptr_t)memory & 15u) != 0 || size < need) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "memory",
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1, "memory",
 		                               "memory must be 16-byte aligned and at least %zu bytes", need);
 	}
 	spring_chain_group *g = (spring_chain_group *)memory;
@@ -99,35 +116,29 @@ spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_c
 	g->chain_count = chain_count;
 	g->bone_count = desc->bone_count;
 	g->clock = *spring_chain_clock(first_member(g));
+	for (int j = 0; gd->roots && j < chain_count; j++) {
+		spring_chain_reset(chain_at(g, j), gd->roots[j]); // = made at this root (checked)
+	}
 	*out = g;
 	return SPRING_OK;
 }
 
-// spring_internal_create's init signature for a (desc, count) pair.
-typedef struct group_args {
-	const spring_chain_desc *desc;
-	int chain_count;
-} group_args;
-
 static spring_result group_init_thunk(const void *args, void *memory, size_t size, void **out, spring_error *error)
 {
-	const group_args *a = (const group_args *)args;
 	spring_chain_group *g = NULL;
-	spring_result r = spring_chain_group_init(a->desc, a->chain_count, memory, size, out ? &g : NULL, error);
+	spring_result r = spring_chain_group_init((const spring_chain_group_desc *)args, memory, size, out ? &g : NULL, error);
 	if (r == SPRING_OK) {
 		*out = g;
 	}
 	return r;
 }
 
-spring_result spring_chain_group_create(const spring_chain_desc *desc, int chain_count, spring_chain_group **out,
-                                        spring_error *error)
+spring_result spring_chain_group_create(const spring_chain_group_desc *desc, spring_chain_group **out, spring_error *error)
 {
-	group_args args = {desc, chain_count};
 	void *object = NULL;
 	spring_allocator used;
-	spring_result r = spring_internal_create(&args, spring_chain_group_memory_size(desc, chain_count), group_init_thunk,
-	                                         out ? &object : NULL, &used, "chain group", error);
+	spring_result r = spring_internal_create(desc, spring_chain_group_memory_size(desc), group_init_thunk, out ? &object : NULL,
+	                                         &used, "chain_group", error);
 	if (r == SPRING_OK) {
 		*out = (spring_chain_group *)object;
 		(*out)->owner.block = object;

@@ -121,6 +121,9 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 
 /// Member `lane` of the lanes whose member 0 is `first`.
 spring_chain *spring_chain_internal_lane(spring_chain *first, int lane);
+/// The check a chain's root gets (finite, the position within SPRING_CHAIN_MAX_COORDINATE; a zero
+/// rotation means identity, written back): for a group's initial roots.
+spring_result spring_chain_internal_accept_root(spring_xform3 *root);
 
 /// The frame update of all `lanes` members on `clock`, roots[j] driving member j: exactly what
 /// spring_chain_update does to each (bit for bit). Every root is checked before anything changes.
@@ -147,7 +150,7 @@ int spring_chain_group_internal_transition(const spring_chain_group *group, int 
 /// own calls (see base.h, Snapshots); otherwise fills `error` (object "chain").
 spring_result spring_chain_internal_check_image(const spring_chain *live, const unsigned char *image, spring_error *error);
 /// The same for a group's `lanes` members from `first` (image at first's header): each member, the
-/// bones' shared transitions and the padding lanes (object "chain group").
+/// bones' shared transitions and the padding lanes (object "chain_group").
 spring_result spring_chain_internal_check_lanes_image(const spring_chain *first, int lanes, const unsigned char *image,
                                                       spring_error *error);
 /// Zeroes the scratch (a frame's workspace, written before it is read) in `image`, a snapshot's copy

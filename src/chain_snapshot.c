@@ -355,7 +355,7 @@ spring_result spring_chain_internal_check_lanes_image(const spring_chain *first,
 		spring_result r = spring_chain_internal_check_image(
 			mj, image + ((const unsigned char *)mj - (const unsigned char *)first), error ? &inner : NULL);
 		if (r != SPRING_OK) {
-			return error ? spring_internal_error_nest(error, &inner, "chain group", SPRING_ELEMENT_CHAIN, j) : r;
+			return error ? spring_internal_error_nest(error, &inner, "chain_group", SPRING_ELEMENT_CHAIN, j) : r;
 		}
 	}
 	const chain_snap_check k = {first, image, error};

@@ -1010,8 +1010,8 @@ static int test_descriptions_may_be_freed_after_create(void)
 	dg.colliders = kdg.colliders = NULL;
 	dg.collider_count = kdg.collider_count = 0;
 	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK && spring_chain_create(&kd, &kc, NULL) == SPRING_OK);
-	ENSURE(spring_chain_group_create(&dg, GROUP, &g, NULL) == SPRING_OK &&
-	       spring_chain_group_create(&kdg, GROUP, &kg, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &dg, .chain_count = GROUP}, &g, NULL) == SPRING_OK &&
+	       spring_chain_group_create(&(spring_chain_group_desc){.chain = &kdg, .chain_count = GROUP}, &kg, NULL) == SPRING_OK);
 	ENSURE(spring_chain2d_create(&d2, &c2, NULL) == SPRING_OK && spring_chain2d_create(&kd2, &kc2, NULL) == SPRING_OK);
 	ENSURE(spring_chain2d_group_create(&g2, &gg, NULL) == SPRING_OK &&
 	       spring_chain2d_group_create(&kg2, &kgg, NULL) == SPRING_OK);

@@ -153,6 +153,20 @@ static int twins_frame(twins *t, int f, uint32_t *seed, int *resting_seen, int *
 		spring_vec2 g = {0.0f, -9.81f * (float)(f % 4)}, w = {(float)(f % 3) - 1.0f, 0.0f};
 		ENSURE(spring_chain2d_group_set_forces(t->group, j, g, w) == spring_chain2d_set_forces(t->single[j], g, w));
 	}
+	if (f == 40) {
+		// A setting for every chain (-1), against the same call on each single chain.
+		spring_params p = hz(3.0f, 0.7f);
+		spring_vec2 g = {0.5f, -4.0f}, w = {0.0f, 0.0f};
+		int seg = t->n - 1;
+		ENSURE(spring_chain2d_group_set_params(t->group, -1, seg, p) == SPRING_OK);
+		ENSURE(spring_chain2d_group_set_inertia(t->group, -1, seg, 0.75f) == SPRING_OK);
+		ENSURE(spring_chain2d_group_set_forces(t->group, -1, g, w) == SPRING_OK);
+		for (int k = 0; k < c; k++) {
+			ENSURE(spring_chain2d_set_params(t->single[k], seg, p) == SPRING_OK);
+			ENSURE(spring_chain2d_set_inertia(t->single[k], seg, 0.75f) == SPRING_OK);
+			ENSURE(spring_chain2d_set_forces(t->single[k], g, w) == SPRING_OK);
+		}
+	}
 	spring_xform2 roots[MAX_CHAINS];
 	for (int k = 0; k < c; k++) {
 		roots[k] = root_of(k, f);
@@ -592,8 +606,12 @@ static int test_bad_input_changes_nothing(void)
 	ENSURE(spring_chain2d_group_set_inertia(g, 8, 0, 1.0f) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain2d_group_set_forces(g, 0, spring_vec2_make(INFINITY, 0.0f), spring_vec2_make(0.0f, 0.0f)) ==
 	       SPRING_ERROR_NOT_FINITE);
-	ENSURE(spring_chain2d_group_set_forces(g, -1, spring_vec2_make(0.0f, 0.0f), spring_vec2_make(0.0f, 0.0f)) ==
-	       SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_forces(g, -1, spring_vec2_make(NAN, 0.0f), spring_vec2_make(0.0f, 0.0f)) ==
+	       SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_params(g, -1, 0, nan_params) != SPRING_OK);
+	ENSURE(spring_chain2d_group_set_inertia(g, -1, 0, 100.5f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain2d_group_set_params(g, -2, 0, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_params(NULL, -1, 0, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(!spring_chain2d_group_is_resting(g, 8) && !spring_chain2d_group_is_resting(g, -1) &&
 	       !spring_chain2d_group_is_resting(NULL, 0));
 	spring_xform2 joints[8 * 5];

@@ -86,7 +86,7 @@ static int same_pose(const spring_chain_group *g, spring_chain *const *singles, 
 // A group of `count` chains of `d` and as many single chains made from it; 0 on success.
 static int make_all(const spring_chain_desc *d, int count, spring_chain_group **g, spring_chain **singles)
 {
-	ENSURE(spring_chain_group_create(d, count, g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = d, .chain_count = count}, g, NULL) == SPRING_OK);
 	for (int c = 0; c < count; c++) {
 		ENSURE(spring_chain_create(d, &singles[c], NULL) == SPRING_OK);
 	}
@@ -609,7 +609,7 @@ static int test_group_memory(void)
 	spring_allocator a = scene_counting_allocator(&count);
 	spring_set_allocator(&a);
 	spring_chain_group *g;
-	ENSURE(spring_chain_group_create(&d, CHAINS, &g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS}, &g, NULL) == SPRING_OK);
 	ENSURE(count.allocs == 1);
 	static spring_xform3 roots[CHAINS];
 	static spring_xform3 bones[CHAINS * BONES];
@@ -625,16 +625,75 @@ static int test_group_memory(void)
 	ENSURE(count.frees == 1);
 	spring_set_allocator(NULL);
 	// Caller memory: exactly the queried size works, one byte less or misaligned is refused.
-	size_t size = spring_chain_group_memory_size(&d, CHAINS);
+	size_t size = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS});
 	ENSURE(size > 0);
 	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
 	ENSURE(mem != NULL);
-	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size - 1, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_chain_group_init(&d, CHAINS, (char *)mem + 8, size - 8, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size, &g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_init(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS}, mem, size - 1, &g, NULL) ==
+	       SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_init(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS}, (char *)mem + 8, size - 8, &g,
+	                               NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_init(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS}, mem, size, &g, NULL) ==
+	       SPRING_OK);
 	ENSURE(spring_chain_group_update(g, roots, 0.1f) == SPRING_OK);
 	spring_chain_group_destroy(g); // no-op for caller memory
 	free(mem);
+	return 0;
+}
+
+// Each chain starts at rest under its own root (spring_chain_group_desc.roots): the single chains
+// made at those roots, bit for bit, at creation and while they move; a bad root is refused naming
+// the chain.
+static int test_group_initial_roots(void)
+{
+	enum { N = 21 };
+	spring_chain_desc d = group_desc(MODE_FAST);
+	spring_xform3 roots[N];
+	spring_chain *singles[N];
+	for (int c = 0; c < N; c++) {
+		roots[c] = root_of(c, 0.0);
+		roots[c].rotation = spring_quat_from_axis_angle(spring_vec3_make(0.3f, 0.0f, 1.0f), 0.1f * (float)c);
+		spring_chain_desc each = d;
+		each.root = roots[c];
+		ENSURE(spring_chain_create(&each, &singles[c], NULL) == SPRING_OK);
+	}
+	spring_chain_group *g;
+	const spring_chain_group_desc gd = {&d, N, roots};
+	ENSURE(spring_chain_group_create(&gd, &g, NULL) == SPRING_OK);
+	ENSURE(same_pose(g, singles, N) == 0);
+	static spring_xform3 now[N];
+	for (int f = 1; f <= 120; f++) {
+		for (int c = 0; c < N; c++) {
+			now[c] = roots[c];
+			now[c].position.x += (float)(20.0 * sin(f / 15.0 + c));
+			ENSURE(spring_chain_update(singles[c], now[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(spring_chain_group_update(g, now, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE_MSG(same_pose(g, singles, N) == 0, "frame %d", f);
+	}
+	destroy_all(g, singles, N);
+	// A bad root names its chain; the limit itself is taken.
+	const float values[3] = {NAN, 2e6f, SPRING_CHAIN_MAX_COORDINATE};
+	const spring_result expected[3] = {SPRING_ERROR_NOT_FINITE, SPRING_ERROR_OUT_OF_RANGE, SPRING_OK};
+	for (int k = 0; k < 3; k++) {
+		spring_xform3 bad[N];
+		memcpy(bad, roots, sizeof bad);
+		bad[7].position.y = values[k];
+		const spring_chain_group_desc bd = {&d, N, bad};
+		spring_error e;
+		g = NULL;
+		ENSURE(spring_chain_group_create(&bd, &g, &e) == expected[k]);
+		ENSURE((spring_chain_group_memory_size(&bd) > 0) == (expected[k] == SPRING_OK));
+		if (expected[k] != SPRING_OK) {
+			ENSURE_MSG(g == NULL && strcmp(e.field, "roots") == 0 && e.depth == 1 && e.path[0].index == 7 &&
+			               strcmp(e.object, "chain_group") == 0,
+			           "%s", e.message);
+		}
+		spring_chain_group_destroy(g);
+	}
+	ENSURE(spring_chain_group_create(NULL, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){NULL, N, NULL}, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_memory_size(NULL) == 0);
 	return 0;
 }
 
@@ -648,28 +707,36 @@ static int test_group_bad_input(void)
 	spring_chain_desc with = d;
 	with.colliders = &col;
 	with.collider_count = 1;
-	ENSURE(spring_chain_group_create(&with, 4, &g, &e) == SPRING_ERROR_INVALID_ARGUMENT && g == NULL);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &with, .chain_count = 4}, &g, &e) ==
+	           SPRING_ERROR_INVALID_ARGUMENT &&
+	       g == NULL);
 	ENSURE(strstr(e.message, "collider") != NULL);
-	ENSURE(spring_chain_group_memory_size(&with, 4) == 0);
+	ENSURE(spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &with, .chain_count = 4}) == 0);
 	with = d;
 	with.max_colliders = 2;
-	ENSURE(spring_chain_group_create(&with, 4, &g, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &with, .chain_count = 4}, &g, NULL) ==
+	       SPRING_ERROR_INVALID_ARGUMENT);
 	// Chain counts at and beyond the bounds.
-	ENSURE(spring_chain_group_create(&d, 0, &g, NULL) == SPRING_ERROR_OUT_OF_RANGE);
-	ENSURE(spring_chain_group_memory_size(&d, SPRING_CHAIN_GROUP_MAX_CHAINS + 1) == 0);
-	ENSURE(spring_chain_group_memory_size(&d, SPRING_CHAIN_GROUP_MAX_CHAINS) > 0);
-	ENSURE(spring_chain_group_memory_size(&d, 1) > 0);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &d, .chain_count = 0}, &g, NULL) ==
+	       SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_memory_size(
+			   &(spring_chain_group_desc){.chain = &d, .chain_count = SPRING_CHAIN_GROUP_MAX_CHAINS + 1}) == 0);
+	ENSURE(spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = SPRING_CHAIN_GROUP_MAX_CHAINS}) >
+	       0);
+	ENSURE(spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = 1}) > 0);
 	// The single chain's checks: a bad bone names itself.
 	with = d;
 	with.bone_count = 0;
-	ENSURE(spring_chain_group_create(&with, 4, &g, &e) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &with, .chain_count = 4}, &g, &e) ==
+	       SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(strstr(e.message, "bone_count") != NULL);
 	// A refused call leaves the group byte-identical.
-	size_t size = spring_chain_group_memory_size(&d, CHAINS);
+	size_t size = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS});
 	void *mem = aligned_alloc(16, (size + 15) / 16 * 16);
 	void *copy = malloc(size);
 	ENSURE(mem && copy);
-	ENSURE(spring_chain_group_init(&d, CHAINS, mem, size, &g, NULL) == SPRING_OK);
+	ENSURE(spring_chain_group_init(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS}, mem, size, &g, NULL) ==
+	       SPRING_OK);
 	static spring_xform3 roots[CHAINS];
 	for (int f = 0; f < 30; f++) {
 		for (int c = 0; c < CHAINS; c++) {
@@ -724,36 +791,43 @@ static int test_group_sizes_never_wrap(void)
 	enum { N = 27, CHAINS_BIG = 990466 };
 	static spring_chain_bone_desc bones[N];
 	spring_chain_desc d = scene_tail_desc(bones, N);
-	size_t a = spring_chain_group_memory_size(&d, 1000), b = spring_chain_group_memory_size(&d, 2000);
+	size_t a = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = 1000}),
+		   b = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = 2000});
 	ENSURE(a > 0 && b > a);
 	double per_chain = (double)(b - a) / 1000.0, want = per_chain * (CHAINS_BIG - 1000) + (double)a;
 	ENSURE_MSG(want > 4.0e9, "%g", want);
-	size_t big = spring_chain_group_memory_size(&d, CHAINS_BIG);
+	size_t big = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS_BIG});
 	spring_chain_group *g = NULL;
 	spring_error e;
 	if (want <= (double)PTRDIFF_MAX) {
 		ENSURE_MSG(big > 0 && (double)big >= want * 0.98 && (double)big <= want * 1.02, "%zu for %g", big, want);
 	} else {
 		ENSURE_MSG(big == 0, "%zu", big);
-		ENSURE(spring_chain_group_create(&d, CHAINS_BIG, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
+		ENSURE(spring_chain_group_create(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS_BIG}, &g, &e) ==
+		           SPRING_ERROR_OUT_OF_RANGE &&
+		       g == NULL);
 		ENSURE_MSG(strstr(e.message, "990466 chains of 27 bones") != NULL, "%s", e.message);
 		static _Alignas(16) unsigned char small[64];
-		ENSURE(spring_chain_group_init(&d, CHAINS_BIG, small, SIZE_MAX, &g, &e) == SPRING_ERROR_OUT_OF_RANGE && g == NULL);
+		ENSURE(spring_chain_group_init(&(spring_chain_group_desc){.chain = &d, .chain_count = CHAINS_BIG}, small, SIZE_MAX, &g,
+		                               &e) == SPRING_ERROR_OUT_OF_RANGE &&
+		       g == NULL);
 		// The largest count whose block fits this target (found by bisection: the vector width
 		// pads the count) is sized, within a chain of the bound, and one chain more is refused.
 		int fit = 1000, refused = CHAINS_BIG;
 		while (refused - fit > 1) {
 			int mid = fit + (refused - fit) / 2;
-			*(spring_chain_group_memory_size(&d, mid) > 0 ? &fit : &refused) = mid;
+			*(spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = mid}) > 0 ? &fit
+			                                                                                                  : &refused) = mid;
 		}
-		size_t near = spring_chain_group_memory_size(&d, fit);
+		size_t near = spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = fit});
 		ENSURE_MSG(near > (size_t)PTRDIFF_MAX / 100u * 98u && near <= (size_t)PTRDIFF_MAX, "%d chains: %zu", fit, near);
-		ENSURE(spring_chain_group_memory_size(&d, fit + 1) == 0);
+		ENSURE(spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d, .chain_count = fit + 1}) == 0);
 	}
 	// The most chains of the most bones: sized in full or refused, never a wrapped size.
 	static spring_chain_bone_desc most[SPRING_CHAIN_MAX_BONES];
 	spring_chain_desc m = scene_tail_desc(most, SPRING_CHAIN_MAX_BONES);
-	size_t top = spring_chain_group_memory_size(&m, SPRING_CHAIN_GROUP_MAX_CHAINS);
+	size_t top = spring_chain_group_memory_size(
+		&(spring_chain_group_desc){.chain = &m, .chain_count = SPRING_CHAIN_GROUP_MAX_CHAINS});
 	double lower = (double)SPRING_CHAIN_GROUP_MAX_CHAINS * SPRING_CHAIN_MAX_BONES * per_chain / N * 0.8;
 	ENSURE_MSG(lower > (double)PTRDIFF_MAX ? top == 0 : (double)top >= lower, "%zu, %g", top, lower);
 	return 0;
@@ -772,6 +846,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_group_per_chain_springs);
 	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
 	RUN_TEST(test_group_memory);
+	RUN_TEST(test_group_initial_roots);
 	RUN_TEST(test_group_bad_input);
 	RUN_TEST(test_group_sizes_never_wrap);
 	return TEST_SUMMARY();

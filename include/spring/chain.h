@@ -357,22 +357,34 @@ SPRING_API const spring_clock *spring_chain_clock(const spring_chain *chain);
 
 typedef struct spring_chain_group spring_chain_group;
 
-/// Bytes needed by spring_chain_group_init for `chain_count` chains (1 .. SPRING_CHAIN_GROUP_MAX_CHAINS)
-/// of `desc`'s shape; 0 if the description or the count is invalid.
-SPRING_API size_t spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count);
+/// The most chains in one group, of either kind (spring_chain_group, spring_chain2d_group): 2^20.
+#define SPRING_GROUP_MAX_CHAINS 1048576
+
+/// A group: how many chains of which shape, and where each starts (the same form as
+/// spring_chain2d_group_desc).
+typedef struct spring_chain_group_desc {
+	const spring_chain_desc *chain; ///< the shape and settings of every chain (its `root` is the
+	                                ///< start of chains without one in `roots`); not NULL
+	int chain_count;                ///< 1 .. SPRING_CHAIN_GROUP_MAX_CHAINS
+	const spring_xform3 *roots;     ///< optional: chain_count initial roots (each chain at rest under
+	                                ///< its own); NULL -> every chain starts at chain->root
+} spring_chain_group_desc;
+
+/// Bytes needed by spring_chain_group_init for this description; 0 if it is invalid.
+SPRING_API size_t spring_chain_group_memory_size(const spring_chain_group_desc *desc);
 /// Creates a group in caller memory of at least spring_chain_group_memory_size bytes, aligned to 16.
-/// Every chain starts at rest under `desc->root`. `error` (optional) names the field of an invalid
-/// description (the same checks as spring_chain_init, plus colliders refused). The description and
-/// its arrays are copied, free to go once init or create returns.
-SPRING_API spring_result spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
+/// `error` (optional) names the field of an invalid description (the same checks as
+/// spring_chain_init, plus colliders refused, and each root as a root). The descriptions and
+/// their arrays (bones, roots) are copied, free to go once init or create returns.
+SPRING_API spring_result spring_chain_group_init(const spring_chain_group_desc *desc, void *memory, size_t size,
                                                  spring_chain_group **out, spring_error *error);
 /// Creates a group with one allocation through the allocator hooks.
-SPRING_API spring_result spring_chain_group_create(const spring_chain_desc *desc, int chain_count, spring_chain_group **out,
+SPRING_API spring_result spring_chain_group_create(const spring_chain_group_desc *desc, spring_chain_group **out,
                                                    spring_error *error);
 /// Frees a group made by spring_chain_group_create (no-op for NULL or caller memory).
 SPRING_API void spring_chain_group_destroy(spring_chain_group *group);
 
-#define SPRING_CHAIN_GROUP_MAX_CHAINS 1000000 ///< largest chain_count of a group
+#define SPRING_CHAIN_GROUP_MAX_CHAINS SPRING_GROUP_MAX_CHAINS ///< largest chain_count of a group
 
 SPRING_API int spring_chain_group_chain_count(const spring_chain_group *group); ///< 0 for NULL
 SPRING_API int spring_chain_group_bone_count(const spring_chain_group *group);  ///< 0 for NULL
@@ -432,7 +444,7 @@ SPRING_API spring_result spring_chain_group_restore(spring_chain_group *group, c
 // Like the single chain: one allocation at creation (or caller memory), none per frame; a refused
 // call changes nothing.
 
-#define SPRING_CHAIN2D_GROUP_MAX_CHAINS 1048576 ///< most chains in one group
+#define SPRING_CHAIN2D_GROUP_MAX_CHAINS SPRING_GROUP_MAX_CHAINS ///< most chains in one group
 
 typedef struct spring_chain2d_group_desc {
 	const spring_chain2d_desc *chain; ///< the shape and settings of every chain (its `root` is the
@@ -478,7 +490,8 @@ SPRING_API spring_result spring_chain2d_group_get_state(const spring_chain2d_gro
                                                         spring_state *world_angle);
 
 /// Per chain, as the spring_chain2d calls of the same name (`chain` in 0 .. chain_count - 1;
-/// INVALID_ARGUMENT otherwise; a refused call changes nothing).
+/// INVALID_ARGUMENT otherwise; a refused call changes nothing). The settings (set_params,
+/// set_inertia, set_forces) take `chain` -1 for every chain, as the tip chain group's do.
 SPRING_API spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root);
 SPRING_API spring_result spring_chain2d_group_teleport(spring_chain2d_group *group, int chain, spring_xform2 root);
 SPRING_API spring_result spring_chain2d_group_set_params(spring_chain2d_group *group, int chain, int segment,

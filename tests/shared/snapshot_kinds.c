@@ -344,7 +344,7 @@ spring_chain_group *snapshot_new_group(int count, int n)
 	d.gravity = spring_vec3_make(0.0f, -300.0f, 0.0f);
 	bones[n - 1].cone_limit = 0.7f;
 	spring_chain_group *g = NULL;
-	spring_chain_group_create(&d, count, &g, NULL);
+	spring_chain_group_create(&(spring_chain_group_desc){.chain = &d, .chain_count = count}, &g, NULL);
 	return g;
 }
 
