@@ -101,6 +101,11 @@ static spring_result call(fz_reader *r, void *object, int op, const char **name)
 		spring_vec3 g = fz_vec3(r);
 		return spring_chain_set_forces(chain, g, fz_vec3(r));
 	}
+	case 10: {
+		*name = "spring_chain_set_bone_gravity";
+		int bone = fz_int(r, -1, bones);
+		return spring_chain_set_bone_gravity(chain, bone, fz_vec3(r));
+	}
 	default: {
 		*name = "spring_chain_set_colliders";
 		int count = fz_int(r, 0, MAX_COLLIDERS);
@@ -153,6 +158,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fuzzed & 16) {
 			b->cone_limit = fz_float(&r);
 		}
+		if (fuzzed & 32) {
+			b->gravity = fz_vec3(&r);
+		}
 	}
 	// Past MAX_BONES the description points at fewer bones than it claims: keep it honest.
 	d.bones = d.bone_count > MAX_BONES ? NULL : bones;
@@ -186,6 +194,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.projection = (spring_chain_projection)fz_int(&r, 0, 1);
 	d.integrator = (spring_integrator)fz_int(&r, 0, fuzzed & 128 ? 2 : 0);
 
-	fz_drive(&r, "spring_chain_init", &d, spring_chain_memory_size(&d), init, call, check_outputs, 15, 10); // frames most often
+	fz_drive(&r, "spring_chain_init", &d, spring_chain_memory_size(&d), init, call, check_outputs, 15, 11); // frames most often
 	return 0;
 }
