@@ -53,7 +53,7 @@ static void set_error_kind_text(spring_error *e, spring_result r, const char *ki
 
 static void set_error(spring_error *e, spring_result r, int index, const char *field, const char *fmt, double value)
 {
-	char text[96];
+	char text[160]; // the reason; the message (200) puts the location before it
 	snprintf(text, sizeof text, fmt, value);
 	set_error_kind_text(e, r, "bone", index, field, text);
 }
@@ -66,7 +66,7 @@ static void set_error_text(spring_error *e, spring_result r, int index, const ch
 static void set_error_kind(spring_error *e, spring_result r, const char *kind, int index, const char *field, const char *fmt,
                            double value)
 {
-	char text[96];
+	char text[160]; // the reason; the message (200) puts the location before it
 	snprintf(text, sizeof text, fmt, value);
 	set_error_kind_text(e, r, kind, index, field, text);
 }
