@@ -392,7 +392,7 @@ spring_result spring_rig_update(spring_rig *rig, float frame_dt)
 
 spring_result spring_rig_play(spring_rig *rig, int clip, float time)
 {
-	if (!rig || clip < -1 || clip >= rig->clip_count) {
+	if (!rig || clip < SPRING_RIG_SETUP_POSE || clip >= rig->clip_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (!spring_is_finite(time)) {
@@ -403,30 +403,35 @@ spring_result spring_rig_play(spring_rig *rig, int clip, float time)
 	return SPRING_OK;
 }
 
+spring_result spring_rig_play_named(spring_rig *rig, const char *name, float time)
+{
+	return spring_rig_play(rig, spring_rig_find_clip(rig, name), time); // NOT_FOUND is refused there
+}
+
 int spring_rig_find_clip(const spring_rig *rig, const char *name)
 {
 	if (!rig || !name) {
-		return -1;
+		return SPRING_RIG_NOT_FOUND;
 	}
 	for (int i = 0; i < rig->clip_count; i++) {
 		if (strcmp(rig_clips(rig)[i].name, name) == 0) {
 			return i;
 		}
 	}
-	return -1;
+	return SPRING_RIG_NOT_FOUND;
 }
 
 int spring_rig_find_bone(const spring_rig *rig, const char *name)
 {
 	if (!rig || !name) {
-		return -1;
+		return SPRING_RIG_NOT_FOUND;
 	}
 	for (int i = 0; i < rig->bone_count; i++) {
 		if (strcmp(rig_names(rig)[i], name) == 0) {
 			return i;
 		}
 	}
-	return -1;
+	return SPRING_RIG_NOT_FOUND;
 }
 
 // A root for `rig`: finite, and placing no bone beyond SPRING_RIG_MAX_REACH (*root cleaned). The

@@ -795,11 +795,26 @@ static int test_events(void)
 	}
 	ENSURE(spring_rig_clip_count(rig) == 3 && strcmp(spring_rig_clip_name(rig, 2), "reach") == 0);
 	ENSURE(spring_rig_clip_duration(rig, 0) == 1.0f && spring_rig_clip_name(rig, 3) == NULL);
-	ENSURE(spring_rig_find_clip(rig, "still") == 1 && spring_rig_find_clip(rig, "nope") == -1);
+	ENSURE(spring_rig_find_clip(rig, "still") == 1 && spring_rig_find_clip(rig, "nope") == SPRING_RIG_NOT_FOUND);
 	ENSURE(spring_rig_find_bone(rig, "tail3") == B_T3 && spring_rig_ik_count(rig) == 0);
 	float t = spring_rig_time(rig);
 	ENSURE_MSG(steps == (int)floorf(t - 0.5f) + 1, "step fired %d times in %g s", steps, t);
 	ENSURE_MSG(loops == (int)floorf(t), "loop fired %d times in %g s", loops, t);
+	ENSURE(spring_rig_find_clip(rig, NULL) == SPRING_RIG_NOT_FOUND &&
+	       spring_rig_find_clip(NULL, "still") == SPRING_RIG_NOT_FOUND);
+	ENSURE(spring_rig_find_bone(rig, "nope") == SPRING_RIG_NOT_FOUND && spring_rig_find_bone(rig, "hip") == B_HIP);
+	// A failed lookup is refused, not taken as the setup pose: the clip playing goes on unchanged.
+	ENSURE(spring_rig_play(rig, 1, 0.25f) == SPRING_OK);
+	ENSURE(spring_rig_play(rig, spring_rig_find_clip(rig, "Still"), 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_play_named(rig, "Still", 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_play_named(rig, NULL, 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_play_named(NULL, "still", 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_play_named(rig, "still", NAN) == SPRING_ERROR_NOT_FINITE);
+	spring_xform2 sampled[B_COUNT];
+	ENSURE(spring_rig_sample_clip(rig, SPRING_RIG_NOT_FOUND, 0.0f, sampled, B_COUNT) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_sample_clip(rig, SPRING_RIG_SETUP_POSE, 0.0f, sampled, B_COUNT) == SPRING_OK);
+	ENSURE(spring_rig_play_named(rig, "still", 0.5f) == SPRING_OK &&
+	       spring_rig_play(rig, SPRING_RIG_SETUP_POSE, 0.0f) == SPRING_OK);
 	spring_rig_destroy(rig);
 	return 0;
 }

@@ -205,12 +205,23 @@ SPRING_API spring_result spring_rig_init(const spring_rig_desc *desc, void *memo
 SPRING_API spring_result spring_rig_create(const spring_rig_desc *desc, spring_rig **out, spring_error *error);
 SPRING_API void spring_rig_destroy(spring_rig *rig);
 
+#define SPRING_RIG_SETUP_POSE (-1) ///< a clip index meaning no clip: the setup pose
+#define SPRING_RIG_NOT_FOUND \
+	(-2) ///< what spring_rig_find_clip and spring_rig_find_bone return
+	     ///< for a name the rig does not have; every call refuses it
+
 /// Samples a clip at any time (seconds; looped or clamped as the clip says) into `local`
 /// (bone_count transforms): the setup pose with the clip's tracks applied, no IK, no springs.
-/// Changes nothing in the rig. clip -1 gives the setup pose.
+/// Changes nothing in the rig. clip SPRING_RIG_SETUP_POSE gives the setup pose.
 SPRING_API spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity);
-/// Plays a clip from `time` seconds (-1 keeps no clip: the setup pose). Does not reset springs.
+/// Plays a clip from `time` seconds (SPRING_RIG_SETUP_POSE: no clip, the setup pose; any other
+/// index outside the clips, SPRING_RIG_NOT_FOUND included, is INVALID_ARGUMENT and changes
+/// nothing). Does not reset springs.
 SPRING_API spring_result spring_rig_play(spring_rig *rig, int clip, float time);
+/// spring_rig_play of the clip named `name`: INVALID_ARGUMENT, nothing changed, when the rig has no
+/// clip of that name (names are compared byte for byte).
+SPRING_API spring_result spring_rig_play_named(spring_rig *rig, const char *name, float time);
+/// The index of the clip (bone) named `name`; SPRING_RIG_NOT_FOUND when there is none (or for NULL).
 SPRING_API int spring_rig_find_clip(const spring_rig *rig, const char *name);
 SPRING_API int spring_rig_find_bone(const spring_rig *rig, const char *name);
 /// Sets where the whole skeleton is placed at the end of the next update. Its sub-steps take

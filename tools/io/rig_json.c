@@ -48,7 +48,7 @@ static void fill_info(const spring_rig *rig, const spring_rig_desc *d, spring_ri
 		ik->type = d->iks[i].type;
 		ik->first_bone = spring_rig_find_bone(rig, d->iks[i].first);
 		ik->last_bone = spring_rig_find_bone(rig, d->iks[i].last);
-		ik->target_bone = spring_rig_find_bone(rig, d->iks[i].target);
+		ik->target_bone = d->iks[i].target ? spring_rig_find_bone(rig, d->iks[i].target) : -1; // -1: the program's
 	}
 	info->chain_count = d->chain_count;
 	for (int i = 0; i < d->chain_count; i++) {
