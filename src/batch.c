@@ -4,7 +4,7 @@
 //
 // One spring at a time the rule is spring_stepper_step (then spring_rest when the batch snaps at
 // rest), and the scalar path and every vector tail call exactly those. The vector kernels
-// (batch_kernel.h, included once per instruction set) perform the same float operations per lane
+// (batch_kernel.h, built once per instruction set in kernels_<set>.c) perform the same float operations per lane
 // in the same order; contraction is off for the whole build and no instruction set here is asked
 // for FMA, so every path gives the same bits. Nothing allocates.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
@@ -12,22 +12,12 @@
 #include "spring/batch.h"
 
 #include "base_internal.h"
-#include "simd_internal.h"
+#include "batch_internal.h"
+#include "kernels_internal.h"
 
 #include <float.h>
 #include <limits.h>
 #include <string.h>
-
-// What one call steps: the arrays from the first spring of the range, the shared or per-spring
-// transitions and the rest thresholds.
-typedef struct batch_job {
-	float *x, *v;
-	const float *target;
-	const spring_stepper *steppers; // from the first spring of the range, or NULL
-	spring_stepper shared;
-	int rest; // snap at rest after each step
-	float rest_delta, rest_speed;
-} batch_job;
 
 // One spring by the scalar rule; on success it is written back (and snapped at rest when asked).
 static spring_result step_one(const batch_job *job, int i)
@@ -46,114 +36,11 @@ static spring_result step_one(const batch_job *job, int i)
 }
 
 // ---------------------------------------------------------------------------------------------
-// The vector kernels, one instance per instruction set
-
-#if SPRING_SIMD_V4
-#define ALWAYS_INLINE __attribute__((always_inline))
-
-// Four lanes: SSE2 (the x86-64 baseline, no attribute needed) or wasm simd128.
-typedef float vf4 __attribute__((vector_size(16)));
-typedef int32_t vi4 __attribute__((vector_size(16)));
-#define KERNEL(name) name##_v4
-#define TARGET
-#define LANES 4
-#define VF vf4
-#define VI vi4
-#if SPRING_SIMD_X86
-#define ALL(m) (_mm_movemask_ps((__m128)(m)) == 0xf)
-#elif SPRING_SIMD_WASM
-#define ALL(m) wasm_i32x4_all_true((v128_t)(m))
-#else
-#define ALL(m) (vminvq_u32((uint32x4_t)(m)) != 0)
-#endif
-#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
-#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
-#define AOS_X EVEN
-#define AOS_V ODD
-#define AOS_T(t) (t)
-#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
-#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
-#define AOS_ORDER 0, 1, 2, 3
-#include "batch_kernel.h"
-#endif
-
-#if SPRING_SIMD_X86
-typedef float vf8 __attribute__((vector_size(32)));
-typedef int32_t vi8 __attribute__((vector_size(32)));
-#define KERNEL(name) name##_avx2
-#define TARGET __attribute__((target("avx2")))
-#define LANES 8
-#define VF vf8
-#define VI vi8
-#define ALL(m) (_mm256_movemask_ps((__m256)(m)) == 0xff)
-#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14)
-#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15)
-// In-lane splits (vshufps), targets permuted by 64-bit pairs (vpermpd), in-lane unpacks.
-#define AOS_X(a, b) __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14)
-#define AOS_V(a, b) __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15)
-#define AOS_T(t) __builtin_shufflevector(t, t, 0, 1, 4, 5, 2, 3, 6, 7)
-#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
-#define AOS_HI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
-#define AOS_ORDER 0, 1, 4, 5, 2, 3, 6, 7
-#include "batch_kernel.h"
-
-typedef float vf16 __attribute__((vector_size(64)));
-typedef int32_t vi16 __attribute__((vector_size(64)));
-#define KERNEL(name) name##_avx512
-#define TARGET __attribute__((target("avx512f")))
-#define LANES 16
-#define VF vf16
-#define VI vi16
-// Compares into mask registers, blends by them.
-#define MASK __mmask16
-#define LE(a, b) _mm512_cmp_ps_mask((__m512)(a), (__m512)(b), _CMP_LE_OQ)
-#define AND(m, n) ((__mmask16)((m) & (n)))
-#define ALL(m) ((m) == 0xffff)
-#define BLEND(m, a, b) ((VF)_mm512_mask_blend_ps((m), (__m512)(b), (__m512)(a)))
-#define SET(m, k) (((m) >> (k)) & 1)
-#define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
-#define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
-// Two-source permutes (vpermt2ps) split and join the states in order: the targets stay as loaded.
-#define AOS_X EVEN
-#define AOS_V ODD
-#define AOS_T(t) (t)
-#define AOS_LO(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
-#define AOS_HI(a, b) __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
-#define AOS_ORDER 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#include "batch_kernel.h"
-#endif
-
-// ---------------------------------------------------------------------------------------------
-// Running the kernels of the instruction set in use (simd_internal.h)
-
-typedef int soa_kernel(const batch_job *job, int n, int *bad);
-typedef int aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
-
-// The kernels a range goes through for each instruction set, widest first: its own, then each
-// narrower one (on AVX-512: 16, then 8, then 4 lanes). None: one spring at a time.
-typedef struct batch_kernels {
-	soa_kernel *soa[3];
-	aos_kernel *aos[3];
-} batch_kernels;
-
-static const batch_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
-	[SPRING_INTERNAL_ISA_SCALAR] = {{NULL}, {NULL}}, // one spring at a time
-#if SPRING_SIMD_X86
-	[SPRING_INTERNAL_ISA_SSE2] = {{soa_v4}, {aos_v4}},
-	[SPRING_INTERNAL_ISA_AVX2] = {{soa_avx2, soa_v4}, {aos_avx2, aos_v4}},
-	[SPRING_INTERNAL_ISA_AVX512] = {{soa_avx512, soa_avx2, soa_v4}, {aos_avx512, aos_avx2, aos_v4}},
-#endif
-#if SPRING_SIMD_WASM
-	[SPRING_INTERNAL_ISA_SIMD128] = {{soa_v4}, {aos_v4}},
-#endif
-#if SPRING_SIMD_NEON
-	[SPRING_INTERNAL_ISA_NEON] = {{soa_v4}, {aos_v4}},
-#endif
-};
+// Running the kernels of the instruction set in use (kernels_internal.h)
 
 // Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
 // gets the first refused index when it is still -1 (the springs go in index order).
-static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
+static int soa_from(spring_batch_soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
 {
 	if (done >= n) {
 		return done;
@@ -168,8 +55,8 @@ static int soa_from(soa_kernel *kernel, const batch_job *job, int done, int n, i
 	return done + k;
 }
 
-static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *states, const float *ts, int done, int n,
-                    int *bad)
+static int aos_from(spring_batch_aos_kernel *kernel, const spring_stepper *st, spring_state *states, const float *ts, int done,
+                    int n, int *bad)
 {
 	if (done >= n) { // also no arithmetic on the NULL arrays of an empty call
 		return done;
@@ -184,7 +71,7 @@ static int aos_from(aos_kernel *kernel, const spring_stepper *st, spring_state *
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	const batch_kernels *use = &kernels[spring_internal_isa_current()];
+	const spring_internal_kernels *use = spring_internal_kernels_current();
 	for (int k = 0; k < 3 && use->soa[k]; k++) {
 		done = soa_from(use->soa[k], job, done, n, &bad);
 	}
@@ -199,7 +86,7 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	const batch_kernels *use = &kernels[spring_internal_isa_current()];
+	const spring_internal_kernels *use = spring_internal_kernels_current();
 	for (int k = 0; k < 3 && use->aos[k]; k++) {
 		done = aos_from(use->aos[k], st, states, targets, done, n, &bad);
 	}

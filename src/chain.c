@@ -46,15 +46,16 @@
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "chain_impl.h"
-#include "simd_internal.h"
+#include "lanes_scalar.h"
 
 #include <math.h>
 
 // The fast kernel's one-lane rotation (rot_f): the tips drawn are the kernel's bits.
+#define L LANES_SCALAR
 #define KERNEL(name) name##_f
 #define TARGET
 #include "chain_lane_ops.h"
-#include "chain_lane_ops_end.h"
+#undef L
 #undef KERNEL
 #undef TARGET
 

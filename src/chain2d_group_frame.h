@@ -181,7 +181,7 @@ static inline K_ATTR_INLINE void G(rest)(const group_frame *shared, size_t c0, i
 		}
 	}
 }
-static K_ATTR_ROWS void G(frame)(const group_frame *shared)
+K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 {
 	/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */
 	const group_frame local = *shared, *r = &local;
@@ -287,7 +287,7 @@ static inline K_ATTR_INLINE T G(pose_angle)(T prev, T angle, float alpha)
 {
 	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));
 }
-static K_ATTR_ROWS void G(poses)(const group_pose *shared)
+K_ATTR_ROWS void G(spring_chain2d_kernel_poses)(const group_pose *shared)
 {
 	const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */
 	const size_t lanes = sizeof(T) / sizeof(float);
@@ -348,7 +348,7 @@ static K_ATTR_ROWS void G(poses)(const group_pose *shared)
 
 // One instance per vector type: `fields_<suffix>` takes the field half of a step for the segments
 // of one chain from `first` on, a vector of segments at a time; returns the first not taken.
-static K_ATTR_ROWS int G(fields)(const spring_chain2d_fields *a, int first)
+K_ATTR_ROWS int G(spring_chain2d_kernel_fields)(const spring_chain2d_fields *a, int first)
 {
 	const int lanes = (int)(sizeof(T) / sizeof(float));
 	K(chain_in) ch;

@@ -7,6 +7,7 @@
 #define SPRING_CHAIN2D_GROUP_INTERNAL_H
 
 #include "chain2d_internal.h"
+#include "kernels_internal.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,8 +67,15 @@ typedef struct group_pose {
 } group_pose;
 
 /// A frame of every chain, with the kernels of the instruction set in use.
-void spring_chain2d_internal_group_frame(const group_frame *r);
+static inline void spring_chain2d_internal_group_frame(const group_frame *r)
+{
+	spring_internal_kernels_current()->angle_frame(r);
+}
+
 /// Every chain's pose, the same way.
-void spring_chain2d_internal_group_poses(const group_pose *r);
+static inline void spring_chain2d_internal_group_poses(const group_pose *r)
+{
+	spring_internal_kernels_current()->angle_poses(r);
+}
 
 #endif

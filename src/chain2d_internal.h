@@ -14,6 +14,7 @@
 #include "base_internal.h"
 #include "chain_internal.h"
 #include "detmath_internal.h"
+#include "kernels_internal.h"
 #include "path_internal.h"
 
 #include <math.h>
@@ -347,8 +348,16 @@ typedef struct spring_chain2d_fields {
 } spring_chain2d_fields;
 
 /// K(segment_field) for every segment of `a`, by vectors of segments where the machine has them
-/// (chain2d_kernels.c; the same bits as one segment at a time).
-void spring_chain2d_internal_fields(const spring_chain2d_fields *a);
+/// (chain2d_kernels.c, through the table of kernels; the same bits as one segment at a time).
+static inline void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
+{
+	const spring_internal_kernels *use = spring_internal_kernels_current();
+	int done = 0;
+	for (int k = 0; k < 3 && use->angle_fields[k]; k++) {
+		done = use->angle_fields[k](a, done);
+	}
+	(void)spring_chain2d_kernel_fields_scalar(a, done);
+}
 
 /// The one-step transition a segment of spring `p` is stepped with under `integrator` at `step`
 /// (the exact stepper's, or the semi-implicit Euler step's written as the same 2x2 map), its

@@ -3,8 +3,8 @@
 // vector of chains at a time (a frame, the poses), and the field half of a single chain's step a
 // vector of segments at a time (spring_chain2d_internal_fields, for spring_chain2d). The
 // arithmetic is chain2d_kernel.h's, instantiated here for 4, 8 and 16 lanes
-// (chain2d_group_instance.h) and chosen at run time from one table per instruction set (simd.c
-// chooses the set). The kernels call neither chain2d.c nor chain2d_group.c: a frame's job
+// (chain2d_group_instance.h) and chosen at run time from the one table of kernels
+// (kernels_internal.h). The kernels call neither chain2d.c nor chain2d_group.c: a frame's job
 // (chain2d_group_internal.h) brings the arrays and the group's rest test, and a single chain's
 // fields job (chain2d_internal.h) its segments. The loops over the segments and every function
 // they call are here and inline, so the per-segment code needs no link-time optimisation.
@@ -12,6 +12,7 @@
 
 #include "chain2d_group_internal.h"
 #include "chain2d_internal.h"
+#include "kernels_internal.h"
 #include "simd_internal.h"
 
 #include <stdbool.h>
@@ -258,53 +259,3 @@ static inline K_ATTR_INLINE void write_joints_avx512(spring_xform2 *first, int p
 #undef GROUP_POSE_BATCH
 #define GROUP_POSE_BATCH 1
 #endif
-
-// The kernels of each instruction set; `fields` widest first (on AVX-512: 16, 8, then 4 lanes),
-// the scalar one finishing what whole vectors leave.
-typedef struct group_kernels {
-	void (*frame)(const group_frame *shared);
-	void (*poses)(const group_pose *shared);
-	int (*fields[3])(const spring_chain2d_fields *a, int first);
-} group_kernels;
-
-static const group_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
-	[SPRING_INTERNAL_ISA_AUTO] = {frame_scalar, poses_scalar, {NULL}}, // never in use: complete
-	[SPRING_INTERNAL_ISA_SCALAR] = {frame_scalar, poses_scalar, {NULL}},
-#if SPRING_SIMD_X86
-	[SPRING_INTERNAL_ISA_SSE2] = {frame_v4, poses_v4, {fields_v4}},
-	[SPRING_INTERNAL_ISA_AVX2] = {frame_avx2, poses_avx2, {fields_avx2, fields_v4}},
-	[SPRING_INTERNAL_ISA_AVX512] = {frame_avx512, poses_avx512, {fields_avx512, fields_avx2, fields_v4}},
-#endif
-#if SPRING_SIMD_WASM
-	[SPRING_INTERNAL_ISA_SIMD128] = {frame_v4, poses_v4, {fields_v4}},
-#endif
-#if SPRING_SIMD_NEON
-	[SPRING_INTERNAL_ISA_NEON] = {frame_v4, poses_v4, {fields_v4}},
-#endif
-};
-
-// The instruction set in use has an entry: it is one this build has (simd.c chooses only those).
-static const group_kernels *kernels_in_use(void)
-{
-	return &kernels[spring_internal_isa_current()];
-}
-
-void spring_chain2d_internal_group_frame(const group_frame *r)
-{
-	kernels_in_use()->frame(r);
-}
-
-void spring_chain2d_internal_group_poses(const group_pose *r)
-{
-	kernels_in_use()->poses(r);
-}
-
-void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
-{
-	const group_kernels *use = kernels_in_use();
-	int done = 0;
-	for (int k = 0; k < 3 && use->fields[k]; k++) {
-		done = use->fields[k](a, done);
-	}
-	(void)fields_scalar(a, done);
-}

@@ -233,3 +233,73 @@ void spring_chain_impl_cap_root_motion(spring_chain *c, spring_xform3 root)
 		spring_chain_impl_move_rigidly(c, start);
 	}
 }
+
+// ---------------------------------------------------------------------------------------------
+// The kernel's scalar calls per lane (chain_impl.h)
+
+static int is_zero3(spring_vec3 v)
+{
+	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
+}
+
+// Where a bone's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
+// the pendulum (spring toward the rigid tip plus the force, on the sphere of the bone's length
+// `len` about the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows
+// (w2: the lane's k / m, T_W2).
+spring_vec3 spring_chain_impl_rest_position(const spring_chain *c, float w2_lane, float len, spring_vec3 pivot,
+                                            spring_vec3 rigid_tip, spring_vec3 accel)
+{
+	if (is_zero3(accel)) {
+		return rigid_tip;
+	}
+	double w2 = (double)w2_lane;
+	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
+	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
+	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
+	double n = sqrt(dx * dx + dy * dy + dz * dz);
+	if (!(n > 0.0)) {
+		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
+	}
+	double k = (double)len / n;
+	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
+}
+
+// The cone limit of one lane: the direction d clamped to within `limit` of the rigid direction u,
+// the velocity v's part outward of the cone removed.
+void spring_chain_impl_cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v)
+{
+	spring_vec3 outward;
+	*d = spring_chain_impl_cone_clamp(*d, spring_vec3_normalize(u), limit, c->mode_2d, &outward);
+	if (spring_vec3_length(outward) > 0.0f) {
+		*v = spring_chain_impl_remove_component(*v, outward, 1);
+	}
+}
+
+// The colliders of one lane at bone i: they slide the tip over the length sphere about the pivot
+// and remove the velocity into them. They have the last word over the cone limit: a limit may be
+// bent, a surface never crossed. A few passes settle tips touching several colliders at once.
+void spring_chain_impl_collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d,
+                                    spring_vec3 *v)
+{
+	for (int pass = 0; pass < 4; pass++) {
+		int moved = 0;
+		for (int q = 0; q < c->collider_count; q++) {
+			spring_vec3 normal;
+			if (spring_chain_impl_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], d, c->mode_2d, &normal)) {
+				*v = spring_chain_impl_remove_component(*v, normal, -1);
+				moved = 1;
+			}
+		}
+		if (!moved) {
+			break;
+		}
+	}
+}
+
+// Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
+// a half turn about an axis perpendicular to the rigid direction u (about z in 2D mode) instead.
+spring_quat spring_chain_impl_aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid)
+{
+	spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f} : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
+	return spring_quat_normalize(spring_quat_mul(arc, rigid));
+}

@@ -483,4 +483,74 @@ spring_vec3 spring_chain_impl_remove_component(spring_vec3 v, spring_vec3 n, int
 void spring_chain_impl_move_rigidly(spring_chain *c, spring_xform3 to);
 void spring_chain_impl_cap_root_motion(spring_chain *c, spring_xform3 root);
 
+// ---------------------------------------------------------------------------------------------
+// The step's kernel (chain_kernel.h, built in kernels_<set>.c) and what it calls
+
+// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by the kernel.
+typedef struct fast_job {
+	const spring_chain *c;
+	const chain_arrays *a;       // the first block's view
+	size_t block_floats;         // floats from one block's planes to the next's
+	size_t trans_floats;         // floats from one block's transitions to the next's
+	const float *k;              // the first block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
+	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
+	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
+	int i0, i1;                  // bones
+	const spring_xform3 *locals; // every bone's local transform this step
+} fast_job;
+
+// How a bone's tip step departs from the common case, the fast kernel's (every field 0: the exact
+// transition, 3D, the projection's velocity removal, no cone limit, no colliders, stepping).
+typedef struct tip_mode {
+	int semi;    // semi-implicit Euler with the lanes' params (else the exact transition)
+	int flat;    // 2D mode: z held at 0
+	int keep;    // the projection keeps the radial velocity (SPRING_CHAIN_PROJECTION_KEEP_VELOCITY)
+	int collide; // the chain has colliders
+	int snap;    // the snapping walk: tips put exactly at their rest positions, still
+	float cone;  // the bone's cone limit in radians (0: none)
+} tip_mode;
+#define FAST_MODE ((tip_mode){0, 0, 0, 0, 0, 0.0f})
+
+// Bone i's mode in chain c's step (snap: the snapping walk's); the one place that tells.
+static inline tip_mode bone_mode(const spring_chain *c, const chain_arrays *a, int i, int snap)
+{
+	const float cone = a->cone_limit[i];
+	const tip_mode m = {c->integrator != SPRING_INTEGRATOR_EXACT,
+	                    c->mode_2d != 0,
+	                    c->projection != SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY,
+	                    c->collider_count > 0,
+	                    snap != 0,
+	                    cone > 0.0f ? cone : 0.0f};
+	return m;
+}
+
+// Whether a tip at (x, y, z) moving at (vx, vy, vz) is within the rest thresholds of the rest
+// position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
+// which may be above the thresholds. A few units in the last place of the coordinates (and that
+// much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
+// (The kernel's vector test, chain_kernel.h, is this one's operations lane by lane.)
+static inline int spring_chain_impl_rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz,
+                                            float rx, float ry, float rz, float per_step)
+{
+	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
+	float m = ax > ay ? ax : ay;
+	m = m > az ? m : az;
+	float grain = 8.0f * FLT_EPSILON * m;
+	float rd = c->rest_distance > grain ? c->rest_distance : grain;
+	float gs = grain * per_step;
+	float rs = c->rest_speed > gs ? c->rest_speed : gs;
+	float ex = x - rx, ey = y - ry, ez = z - rz;
+	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd);
+}
+
+// The tip kernel's scalar calls for a lane's rare work (chain_constrain.c): its rest position
+// (the rigid tip, or under a constant acceleration the pendulum's equilibrium), its cone limit and
+// colliders, and the aim's half turn near anti-parallel.
+spring_vec3 spring_chain_impl_rest_position(const spring_chain *c, float w2, float len, spring_vec3 pivot, spring_vec3 rigid_tip,
+                                            spring_vec3 accel);
+void spring_chain_impl_cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v);
+void spring_chain_impl_collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d,
+                                    spring_vec3 *v);
+spring_quat spring_chain_impl_aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
+
 #endif

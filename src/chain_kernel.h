@@ -6,21 +6,16 @@
 // colliders) is fast_run and fast_pair, with the mode a constant; `walk` runs each bone in its own
 // mode (tip_mode: semi-implicit Euler, 2D, the radial velocity kept, a cone limit or colliders as a
 // scalar call per lane, the snapping walk); the 2D walk calls the tip step (`tip`) in its own
-// frame. Before including, chain_step.c defines (this file undefines them at its end; with
-// KEEP_LANE_OPS defined, only KERNEL, TARGET and B):
+// frame. Before including, the unit defines (this file undefines KERNEL and B at its end):
+//   L             the lane layer (lanes.h): L(f) the lanes' floats, L(W) of them
 //   KERNEL(name)  the name with the instance's suffix; TARGET the attribute enabling the
 //                 instruction set (may be empty)
 //   B             the lanes per block of the planes (slots B floats apart)
-//   VF, VI        the float and int lane types, W lanes of them
-//   SPLAT(x)      x in every lane; SQRT(v) the lanes' square roots; SEL(m, a, b) a where the
-//                 mask m is set, b elsewhere; NOT(m); ANY(m) nonzero when a lane of m is set;
-//                 ABSV(v) the lanes' magnitudes; LANE(v, l) lane l (an lvalue)
-// and, once before the first instance, tip_mode, FAST_MODE, bone_mode and the scalar per-lane
-// calls (rest_position, rest_ok, aim_flip, cone_lane, collide_lane).
-// Without VF, one lane: float and int (comparisons give 0 or 1) and the plain C operations.
+// chain_impl.h brings fast_job, tip_mode, FAST_MODE, bone_mode and the scalar per-lane calls
+// (rest_position, rest_ok, aim_flip, cone_lane, collide_lane).
 // Every lane performs exactly the float operations of the scalar code of a single chain, in the
 // same order (no contraction, no reassociation), so a lane's bits depend neither on the instance
-// nor on its neighbours. Bone by bone, every vector of W lanes (independent work for the
+// nor on its neighbours. Bone by bone, every vector of L(W) lanes (independent work for the
 // processor); one pointer per bone and block reaches every slot at a constant offset. fast_pair
 // runs two steps a bone apart (lanes that fill one vector have no other independent work); with
 // GATHER defined (B 1, four-lane vectors) it puts a single chain's two steps side by side in the
@@ -28,22 +23,10 @@
 
 #include "chain_lane_ops.h"
 
-TARGET static inline VF KERNEL(ld)(const float *p)
-{
-	VF r;
-	memcpy(&r, p, sizeof r);
-	return r;
-}
-
-TARGET static inline void KERNEL(st)(float *p, VF v)
-{
-	memcpy(p, &v, sizeof v);
-}
-
 // The constants of bone i for a step: its local transform and rigid tip in every lane, its length.
 typedef struct KERNEL(bone_k) {
-	VF lqx, lqy, lqz, lqw, lpx, lpy, lpz, tlx, tly, tlz;
-	VF len, ilen, fix_below; // the length, its reciprocal, the aim's smallest squared norm
+	L(f) lqx, lqy, lqz, lqw, lpx, lpy, lpz, tlx, tly, tlz;
+	L(f) len, ilen, fix_below; // the length, its reciprocal, the aim's smallest squared norm
 } KERNEL(bone_k);
 
 TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *job, int i)
@@ -52,19 +35,19 @@ TARGET static ALWAYS_INLINE KERNEL(bone_k) KERNEL(bone_consts)(const fast_job *j
 	const spring_vec3 t = job->a->tip_local[i];
 	const float len = job->a->length[i], tiny = 1e-4f * len;
 	KERNEL(bone_k)
-	b = {SPLAT(local->rotation.x),
-	     SPLAT(local->rotation.y),
-	     SPLAT(local->rotation.z),
-	     SPLAT(local->rotation.w),
-	     SPLAT(local->position.x),
-	     SPLAT(local->position.y),
-	     SPLAT(local->position.z),
-	     SPLAT(t.x),
-	     SPLAT(t.y),
-	     SPLAT(t.z),
-	     SPLAT(len),
-	     SPLAT(1.0f / len),
-	     SPLAT(2.0f * len * tiny)};
+	b = {L(splat)(local->rotation.x),
+	     L(splat)(local->rotation.y),
+	     L(splat)(local->rotation.z),
+	     L(splat)(local->rotation.w),
+	     L(splat)(local->position.x),
+	     L(splat)(local->position.y),
+	     L(splat)(local->position.z),
+	     L(splat)(t.x),
+	     L(splat)(t.y),
+	     L(splat)(t.z),
+	     L(splat)(len),
+	     L(splat)(1.0f / len),
+	     L(splat)(2.0f * len * tiny)};
 	return b;
 }
 
@@ -84,49 +67,40 @@ typedef struct KERNEL(at) {
 } KERNEL(at);
 
 #if defined(GATHER)
-#define PLD(q) ((VF){at->p[0][q], at->p[1][q], at->p[0][q], at->p[1][q]})
+#define PLD(q) ((L(f)){at->p[0][q], at->p[1][q], at->p[0][q], at->p[1][q]})
 #define PST(q, v) (at->p[0][q] = (v)[0], at->p[1][q] = (v)[1])
-#define TLD(q) ((VF){at->t[0][q], at->t[1][q], at->t[0][q], at->t[1][q]})
+#define TLD(q) ((L(f)){at->t[0][q], at->t[1][q], at->t[0][q], at->t[1][q]})
 #define TLANE(q, l) (at->t[l][q])
-#define RLD() ((VI){*at->rest[0], *at->rest[1], *at->rest[0], *at->rest[1]})
+#define RLD() ((L(i)){*at->rest[0], *at->rest[1], *at->rest[0], *at->rest[1]})
 #define RST(r) (*at->rest[0] = (r)[0], *at->rest[1] = (r)[1])
 #define RSET(l, v) (*at->rest[l] = (v))
 #else
-#define PLD(q) KERNEL(ld)(at->p[0] + (size_t)(q)*B)
-#define PST(q, v) KERNEL(st)(at->p[0] + (size_t)(q)*B, v)
-#define TLD(q) KERNEL(ld)(at->t[0] + (size_t)(q)*B)
+#define PLD(q) L(load)(at->p[0] + (size_t)(q)*B)
+#define PST(q, v) L(store)(at->p[0] + (size_t)(q)*B, v)
+#define TLD(q) L(load)(at->t[0] + (size_t)(q)*B)
 #define TLANE(q, l) (at->t[0][(size_t)(q)*B + (size_t)(l)])
-#define RLD() KERNEL(ldi)(at->rest[0])
-#define RST(r) memcpy(at->rest[0], &(r), sizeof(r))
+#define RLD() L(loadi)(at->rest[0])
+#define RST(r) L(storei)(at->rest[0], r)
 #define RSET(l, v) (at->rest[0][l] = (v))
 #endif
 
-TARGET static inline VI KERNEL(ldi)(const int *p)
-{
-	VI r;
-	memcpy(&r, p, sizeof r);
-	return r;
-}
-
 // Lane l of three vectors as a spring_vec3, and back.
-TARGET static inline spring_vec3 KERNEL(lane3)(VF x, VF y, VF z, int l)
+TARGET static inline spring_vec3 KERNEL(lane3)(L(f) x, L(f) y, L(f) z, int l)
 {
-	(void)l; // one lane: LANE ignores it
-	return (spring_vec3){LANE(x, l), LANE(y, l), LANE(z, l)};
+	return (spring_vec3){L(get)(x, l), L(get)(y, l), L(get)(z, l)};
 }
 
-TARGET static inline void KERNEL(put3)(VF *x, VF *y, VF *z, int l, spring_vec3 v)
+TARGET static inline void KERNEL(put3)(L(f) * x, L(f) * y, L(f) * z, int l, spring_vec3 v)
 {
-	(void)l;
-	LANE(*x, l) = v.x;
-	LANE(*y, l) = v.y;
-	LANE(*z, l) = v.z;
+	L(set)(x, l, v.x);
+	L(set)(y, l, v.y);
+	L(set)(z, l, v.z);
 }
 
 // A bone's rigid frame in a vector of lanes: the pivot p, the rigid tip g and u = g - p (z 0 in
 // 2D mode: the 3D walk's frame, or the 2D walk's).
 typedef struct KERNEL(frame) {
-	VF px, py, pz, ux, uy, uz, gx, gy, gz;
+	L(f) px, py, pz, ux, uy, uz, gx, gy, gz;
 } KERNEL(frame);
 
 // The tip step of a bone in a vector of lanes, every walk's (the 3D kernel below and the 2D walk):
@@ -139,36 +113,33 @@ typedef struct KERNEL(frame) {
 // rest positions, still, instead. The direction goes to (dx, dy, dz). A mode known at the call
 // (the fast kernel's, all zero) leaves only its own code.
 TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, tip_mode m,
-                                             const KERNEL(frame) * f, VF kax, VF kay, VF kaz, float per_step, VF *odx, VF *ody,
-                                             VF *odz)
+                                             const KERNEL(frame) * f, L(f) kax, L(f) kay, L(f) kaz, float per_step, L(f) * odx,
+                                             L(f) * ody, L(f) * odz)
 {
 	const float rest_distance = c->rest_distance, rest_speed = c->rest_speed;
-	const VF zero = SPLAT(0.0f);
-	const VF len = bk->len, ilen = bk->ilen;
-	const VF px = f->px, py = f->py, pz = f->pz, ux = f->ux, uy = f->uy, uz = f->uz, gx = f->gx, gy = f->gy, gz = f->gz;
+	const L(f) zero = L(splat)(0.0f);
+	const L(f) len = bk->len, ilen = bk->ilen;
+	const L(f) px = f->px, py = f->py, pz = f->pz, ux = f->ux, uy = f->uy, uz = f->uz, gx = f->gx, gy = f->gy, gz = f->gz;
 	// The bone's own gravity on top of the lane's.
 	kax = kax + TLD(T_GX);
 	kay = kay + TLD(T_GY);
 	kaz = kaz + TLD(T_GZ);
-	const VI forced = (kax != zero) | (kay != zero) | (kaz != zero);
+	const L(m) forced = L(or)(L(or)(L(ne)(kax, zero), L(ne)(kay, zero)), L(ne)(kaz, zero));
 	if (m.snap) {
 		// The rest position: the rigid tip, or under a force the pendulum's equilibrium.
-		VF ex = gx, ey = gy, ez = gz;
-		if (ANY(forced)) {
+		L(f) ex = gx, ey = gy, ez = gz;
+		if (L(any)(forced)) {
 			for (int l = 0; l < at->valid; l++) {
-				if (LANE(forced, l)) {
-					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
-					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
-					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-					spring_vec3 e = rest_position(c, TLANE(T_W2, l), LANE(len, l), pivot, rigid, accel);
-					LANE(ex, l) = e.x;
-					LANE(ey, l) = e.y;
-					LANE(ez, l) = e.z;
+				if (L(has)(forced, l)) {
+					spring_vec3 e = spring_chain_impl_rest_position(c, TLANE(T_W2, l), L(get)(len, l),
+					                                                KERNEL(lane3)(px, py, pz, l), KERNEL(lane3)(gx, gy, gz, l),
+					                                                KERNEL(lane3)(kax, kay, kaz, l));
+					KERNEL(put3)(&ex, &ey, &ez, l, e);
 				}
 			}
 		}
-		const VF qx = ex - px, qy = ey - py, qz = ez - pz;
-		const VF inv = 1.0f / SQRT(qx * qx + qy * qy + qz * qz);
+		const L(f) qx = ex - px, qy = ey - py, qz = ez - pz;
+		const L(f) inv = 1.0f / L(sqrt)(qx * qx + qy * qy + qz * qz);
 		*odx = qx * inv;
 		*ody = qy * inv;
 		*odz = qz * inv;
@@ -184,16 +155,16 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 		return;
 	}
 	// The spring toward the rigid tip under the constant acceleration.
-	const VF tx = PLD(P_TX), ty = PLD(P_TY);
-	const VF tz = PLD(P_TZ);
-	const VF vx = PLD(P_VX), vy = PLD(P_VY);
-	const VF vz = PLD(P_VZ);
-	VF xx, xy, xz, nx, ny, nz;
+	const L(f) tx = PLD(P_TX), ty = PLD(P_TY);
+	const L(f) tz = PLD(P_TZ);
+	const L(f) vx = PLD(P_VX), vy = PLD(P_VY);
+	const L(f) vz = PLD(P_VZ);
+	L(f) xx, xy, xz, nx, ny, nz;
 	if (!m.semi) {
-		const VF pp = TLD(T_PP), pv = TLD(T_PV);
-		const VF vp = TLD(T_VP), vv = TLD(T_VV);
-		const VF f0 = TLD(T_F0), f1 = TLD(T_F1);
-		const VF ex = tx - gx, ey = ty - gy, ez = tz - gz;
+		const L(f) pp = TLD(T_PP), pv = TLD(T_PV);
+		const L(f) vp = TLD(T_VP), vv = TLD(T_VV);
+		const L(f) f0 = TLD(T_F0), f1 = TLD(T_F1);
+		const L(f) ex = tx - gx, ey = ty - gy, ez = tz - gz;
 		xx = gx + ((pp * ex + pv * vx) + f0 * kax);
 		xy = gy + ((pp * ey + pv * vy) + f0 * kay);
 		xz = gz + ((pp * ez + pv * vz) + f0 * kaz);
@@ -202,13 +173,13 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 		nz = (vp * ez + vv * vz) + f1 * kaz;
 	} else {
 		// The lanes' own params (lanes past the chains still: no spring, unit mass).
-		VF ks = zero, ds = zero, ms = SPLAT(1.0f);
+		L(f) ks = zero, ds = zero, ms = L(splat)(1.0f);
 		for (int l = 0; l < at->valid; l++) {
-			LANE(ks, l) = at->sp[l].stiffness;
-			LANE(ds, l) = at->sp[l].damping;
-			LANE(ms, l) = at->sp[l].mass;
+			L(set)(&ks, l, at->sp[l].stiffness);
+			L(set)(&ds, l, at->sp[l].damping);
+			L(set)(&ms, l, at->sp[l].mass);
 		}
-		const VF dt = SPLAT(c->clock.step);
+		const L(f) dt = L(splat)(c->clock.step);
 		nx = vx + ((-ks * (tx - gx) - ds * vx) / ms + kax) * dt;
 		ny = vy + ((-ks * (ty - gy) - ds * vy) / ms + kay) * dt;
 		nz = vz + ((-ks * (tz - gz) - ds * vz) / ms + kaz) * dt;
@@ -221,30 +192,30 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 		nz = zero;
 	}
 	// The direction from the pivot (the rigid one when the tip is on the pivot).
-	VF dx = xx - px, dy = xy - py, dz = xz - pz;
-	const VF d2 = dx * dx + dy * dy + dz * dz;
-	const VF inv = 1.0f / SQRT(d2);
-	const VI okd = (d2 > zero) & (d2 <= SPLAT(FLT_MAX));
-	const VF sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
-	dx = SEL(okd, sx0, rx0);
-	dy = SEL(okd, sy0, ry0);
-	dz = SEL(okd, sz0, rz0);
+	L(f) dx = xx - px, dy = xy - py, dz = xz - pz;
+	const L(f) d2 = dx * dx + dy * dy + dz * dz;
+	const L(f) inv = 1.0f / L(sqrt)(d2);
+	const L(m) okd = L(and)(L(gt)(d2, zero), L(le)(d2, L(splat)(FLT_MAX)));
+	const L(f) sx0 = dx * inv, sy0 = dy * inv, sz0 = dz * inv, rx0 = ux * ilen, ry0 = uy * ilen, rz0 = uz * ilen;
+	dx = L(sel)(okd, sx0, rx0);
+	dy = L(sel)(okd, sy0, ry0);
+	dz = L(sel)(okd, sz0, rz0);
 	for (int l = 0; m.cone > 0.0f && l < at->valid; l++) {
 		spring_vec3 d = KERNEL(lane3)(dx, dy, dz, l), v = KERNEL(lane3)(nx, ny, nz, l);
-		cone_lane(c, m.cone, KERNEL(lane3)(ux, uy, uz, l), &d, &v);
+		spring_chain_impl_cone_lane(c, m.cone, KERNEL(lane3)(ux, uy, uz, l), &d, &v);
 		KERNEL(put3)(&dx, &dy, &dz, l, d);
 		KERNEL(put3)(&nx, &ny, &nz, l, v);
 	}
 	// The projection's velocity removal (chain_constrain.c says why it is the default).
 	if (!m.keep) {
-		const VF along = nx * dx + ny * dy + nz * dz;
+		const L(f) along = nx * dx + ny * dy + nz * dz;
 		nx = nx - dx * along;
 		ny = ny - dy * along;
 		nz = nz - dz * along;
 	}
 	for (int l = 0; m.collide && l < at->valid; l++) {
 		spring_vec3 d = KERNEL(lane3)(dx, dy, dz, l), v = KERNEL(lane3)(nx, ny, nz, l);
-		collide_lane(c, at->a, at->i, KERNEL(lane3)(px, py, pz, l), &d, &v);
+		spring_chain_impl_collide_lane(c, at->a, at->i, KERNEL(lane3)(px, py, pz, l), &d, &v);
 		KERNEL(put3)(&dx, &dy, &dz, l, d);
 		KERNEL(put3)(&nx, &ny, &nz, l, v);
 	}
@@ -252,8 +223,8 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 	*ody = dy;
 	*odz = dz;
 	// The tip at the bone length.
-	const VF x = px + dx * len, y = py + dy * len;
-	const VF z = m.flat ? zero : pz + dz * len;
+	const L(f) x = px + dx * len, y = py + dy * len;
+	const L(f) z = m.flat ? zero : pz + dz * len;
 	PST(P_TX, x);
 	PST(P_TY, y);
 	PST(P_TZ, z);
@@ -265,29 +236,28 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 	PST(P_GZ, gz);
 	// Rest (rest_ok_at) against the rigid tip; a lane under a force against its own rest
 	// position below. Lanes already found moving at an earlier bone need no test.
-	VI r = RLD();
-	const VI live = r != (r & 0); // lanes still at rest, as a mask
-	if (ANY(live)) {
-		const VF ax = ABSV(gx), ay = ABSV(gy), az = ABSV(gz);
-		VF mg = SEL(ax > ay, ax, ay);
-		mg = SEL(mg > az, mg, az);
-		const VF grain = 8.0f * FLT_EPSILON * mg;
-		const VF rd = SEL(SPLAT(rest_distance) > grain, SPLAT(rest_distance), grain);
-		const VF gs = grain * per_step;
-		const VF rs = SEL(SPLAT(rest_speed) > gs, SPLAT(rest_speed), gs);
-		const VF qx = x - gx, qy = y - gy, qz = z - gz;
-		const VI ok = (nx * nx + ny * ny + nz * nz <= rs * rs) & (qx * qx + qy * qy + qz * qz <= rd * rd);
-		r = r & ((forced | ok) & 1);
+	L(i) r = RLD();
+	const L(m) live = L(itest)(r, r); // lanes still at rest, as a mask
+	if (L(any)(live)) {
+		const L(f) ax = L(abs)(gx), ay = L(abs)(gy), az = L(abs)(gz);
+		L(f) mg = L(sel)(L(gt)(ax, ay), ax, ay);
+		mg = L(sel)(L(gt)(mg, az), mg, az);
+		const L(f) grain = 8.0f * FLT_EPSILON * mg;
+		const L(f) rd = L(sel)(L(gt)(L(splat)(rest_distance), grain), L(splat)(rest_distance), grain);
+		const L(f) gs = grain * per_step;
+		const L(f) rs = L(sel)(L(gt)(L(splat)(rest_speed), gs), L(splat)(rest_speed), gs);
+		const L(f) qx = x - gx, qy = y - gy, qz = z - gz;
+		const L(m) ok = L(and)(L(le)(nx * nx + ny * ny + nz * nz, rs * rs), L(le)(qx * qx + qy * qy + qz * qz, rd * rd));
+		r = L(seli)(L(or)(forced, ok), r, L(splati)(0));
 		RST(r);
-		if (ANY(forced & live)) {
+		if (L(any)(L(and)(forced, live))) {
 			for (int l = 0; l < at->valid; l++) {
-				if (LANE(forced, l) && LANE(r, l)) {
-					spring_vec3 accel = {LANE(kax, l), LANE(kay, l), LANE(kaz, l)};
-					spring_vec3 pivot = {LANE(px, l), LANE(py, l), LANE(pz, l)};
-					spring_vec3 rigid = {LANE(gx, l), LANE(gy, l), LANE(gz, l)};
-					spring_vec3 e = rest_position(c, TLANE(T_W2, l), LANE(bk->len, l), pivot, rigid, accel);
-					RSET(l, rest_ok(c, LANE(x, l), LANE(y, l), LANE(z, l), LANE(nx, l), LANE(ny, l), LANE(nz, l), e.x, e.y, e.z,
-					                per_step));
+				if (L(has)(forced, l) && L(geti)(r, l)) {
+					spring_vec3 e = spring_chain_impl_rest_position(c, TLANE(T_W2, l), L(get)(bk->len, l),
+					                                                KERNEL(lane3)(px, py, pz, l), KERNEL(lane3)(gx, gy, gz, l),
+					                                                KERNEL(lane3)(kax, kay, kaz, l));
+					RSET(l, spring_chain_impl_rest_ok(c, L(get)(x, l), L(get)(y, l), L(get)(z, l), L(get)(nx, l), L(get)(ny, l),
+					                                  L(get)(nz, l), e.x, e.y, e.z, per_step));
 				}
 			}
 		}
@@ -297,13 +267,13 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 // A bone's step in a vector of lanes of the 3D walk, the parent (bp, bq) and the constant
 // acceleration (ka) given: the rigid frame, the tip step, the aim.
 TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNEL(at) * at, const KERNEL(bone_k) * bk, tip_mode m,
-                                              VF bpx, VF bpy, VF bpz, VF bqx, VF bqy, VF bqz, VF bqw, VF kax, VF kay, VF kaz,
-                                              float per_step)
+                                              L(f) bpx, L(f) bpy, L(f) bpz, L(f) bqx, L(f) bqy, L(f) bqz, L(f) bqw, L(f) kax,
+                                              L(f) kay, L(f) kaz, float per_step)
 {
-	const VF zero = SPLAT(0.0f);
-	const VF len = bk->len, fix_below = bk->fix_below;
-	const VF lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
-	const VF tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
+	const L(f) zero = L(splat)(0.0f);
+	const L(f) len = bk->len, fix_below = bk->fix_below;
+	const L(f) lqx = bk->lqx, lqy = bk->lqy, lqz = bk->lqz, lqw = bk->lqw, lpx = bk->lpx, lpy = bk->lpy, lpz = bk->lpz;
+	const L(f) tlx = bk->tlx, tly = bk->tly, tlz = bk->tlz;
 	// The last step's pose becomes the previous one (the snapping walk keeps it).
 	if (!m.snap) {
 		for (int q = 0; q < 7; q++) {
@@ -311,7 +281,7 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 		}
 	}
 	// The rigid frame: rotation r = parent * local, pivot p, rigid tip g = p + r * tip.
-	VF rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
+	L(f) rx, ry, rz, rw, ox, oy, oz, ux, uy, uz;
 	KERNEL(qmul)(bqx, bqy, bqz, bqw, lqx, lqy, lqz, lqw, &rx, &ry, &rz, &rw);
 	KERNEL(rot)(bqx, bqy, bqz, bqw, lpx, lpy, lpz, &ox, &oy, &oz);
 	KERNEL(rot)(rx, ry, rz, rw, tlx, tly, tlz, &ux, &uy, &uz);
@@ -325,36 +295,37 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 		f.gz = zero;
 		uz = zero;
 	}
-	VF dx, dy, dz;
+	L(f) dx, dy, dz;
 	KERNEL(tip)(c, at, bk, m, &f, kax, kay, kaz, per_step, &dx, &dy, &dz);
 	// The aim: the rigid rotation turned by the shortest arc from the rigid direction u (|u| = len)
 	// to the unit d, kept unit by one Newton step. One square root: the half-way quaternion
 	// (u x d, len + u.d) has the norm sqrt(2 len (len + u.d)). Within about 1e-4 rad of
 	// anti-parallel it is mostly rounding: aim_flip's half turn instead.
-	VF wx, wy, wz, ww;
+	L(f) wx, wy, wz, ww;
 	{
-		const VF cx = uy * dz - uz * dy;
-		const VF cy = uz * dx - ux * dz;
-		const VF cz = ux * dy - uy * dx;
-		const VF cw = len + (ux * dx + uy * dy + uz * dz);
-		const VF m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
-		const VF ainv = 1.0f / SQRT(m2);
+		const L(f) cx = uy * dz - uz * dy;
+		const L(f) cy = uz * dx - ux * dz;
+		const L(f) cz = ux * dy - uy * dx;
+		const L(f) cw = len + (ux * dx + uy * dy + uz * dz);
+		const L(f) m2 = (cx * cx + cy * cy) + (cz * cz + cw * cw);
+		const L(f) ainv = 1.0f / L(sqrt)(m2);
 		KERNEL(qmul)(cx * ainv, cy * ainv, cz * ainv, cw * ainv, rx, ry, rz, rw, &wx, &wy, &wz, &ww);
-		const VF s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
+		const L(f) s = 1.5f - 0.5f * ((wx * wx + wy * wy) + (wz * wz + ww * ww));
 		wx = wx * s;
 		wy = wy * s;
 		wz = wz * s;
 		ww = ww * s;
-		const VI fix = NOT(m2 >= fix_below);
-		if (ANY(fix)) {
+		const L(m) fix = L(not )(L(ge)(m2, fix_below));
+		if (L(any)(fix)) {
 			for (int l = 0; l < at->valid; l++) {
-				if (LANE(fix, l)) {
-					spring_quat q = aim_flip(c, (spring_vec3){LANE(ux, l), LANE(uy, l), LANE(uz, l)},
-					                         (spring_quat){LANE(rx, l), LANE(ry, l), LANE(rz, l), LANE(rw, l)});
-					LANE(wx, l) = q.x;
-					LANE(wy, l) = q.y;
-					LANE(wz, l) = q.z;
-					LANE(ww, l) = q.w;
+				if (L(has)(fix, l)) {
+					spring_quat q = spring_chain_impl_aim_flip(
+						c, KERNEL(lane3)(ux, uy, uz, l),
+						(spring_quat){L(get)(rx, l), L(get)(ry, l), L(get)(rz, l), L(get)(rw, l)});
+					L(set)(&wx, l, q.x);
+					L(set)(&wy, l, q.y);
+					L(set)(&wz, l, q.z);
+					L(set)(&ww, l, q.w);
 				}
 			}
 		}
@@ -369,21 +340,21 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 }
 
 #if !defined(GATHER)
-// Bone i of the W lanes from l0 (a step of one vector of lanes).
+// Bone i of the L(W) lanes from l0 (a step of one vector of lanes).
 TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, tip_mode m,
                                               float per_step)
 {
 	const chain_arrays *a = job->a;
 	const size_t row = a->row;
-	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of W).
+	// Lane l0 is lane l0 % B of block l0 / B (B is a multiple of L(W)).
 	const size_t blk = (size_t)(l0 / B), in = (size_t)(l0 % B);
 	float *p = a->planes + blk * job->block_floats + in + (size_t)i * row;
-	const int valid = job->lanes - l0 < W ? job->lanes - l0 : W;
+	const int valid = job->lanes - l0 < L(W) ? job->lanes - l0 : L(W);
 	// The transition: the group's shared row of bone i when every lane has the same, else the
 	// lanes' own; a vector with padding lanes past the last chain reads the lanes' own too, whose
 	// zeros keep the padding lanes still (the shared spring would swing them down to denormal
 	// speeds over the frames, which the processor computes far slower).
-	const float *t = B > 1 && valid == W && a->trans_state[i] == TRANS_SHARED
+	const float *t = B > 1 && valid == L(W) && a->trans_state[i] == TRANS_SHARED
 	                     ? a->trans_shared + (size_t)i * T_COUNT * B + in
 	                     : a->trans + blk * job->trans_floats + in + (size_t)i * T_COUNT * B;
 	const float *k = job->k + blk * (size_t)K_COUNT * B + in;
@@ -393,9 +364,9 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	const spring_params *sp = m.semi ? a->params + (size_t)i * (size_t)a->s + l0 : NULL;
 	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid, a, i, sp};
 	KERNEL(core)
-	(job->c, &at, bk, m, KERNEL(ld)(pos), KERNEL(ld)(pos + B), KERNEL(ld)(pos + 2 * B), KERNEL(ld)(rot), KERNEL(ld)(rot + B),
-	 KERNEL(ld)(rot + 2 * B), KERNEL(ld)(rot + 3 * B), KERNEL(ld)(k + (size_t)K_AX * B), KERNEL(ld)(k + (size_t)K_AY * B),
-	 KERNEL(ld)(k + (size_t)K_AZ * B), per_step);
+	(job->c, &at, bk, m, L(load)(pos), L(load)(pos + B), L(load)(pos + 2 * B), L(load)(rot), L(load)(rot + B),
+	 L(load)(rot + 2 * B), L(load)(rot + 3 * B), L(load)(k + (size_t)K_AX * B), L(load)(k + (size_t)K_AY * B),
+	 L(load)(k + (size_t)K_AZ * B), per_step);
 }
 #endif
 
@@ -404,22 +375,22 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 // a vector: lane 0 the first step's bone i, lane 1 the second step's bone i - 1 (lanes 2 and 3
 // copies), each lane exactly its scalar step's operations. The first step's bone 0 and the second's
 // last bone run one lane alone (fast_run_f).
-TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
 {
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	const chain_arrays *a = first->a;
 	fast_job alone = *first;
 	alone.i1 = 1;
-	fast_run_f(&alone);
+	spring_kernel_fast_run_f(&alone);
 	if (first->rest[0]) {
 		alone.i0 = 1;
 		alone.i1 = n;
-		fast_run_f(&alone);
+		spring_kernel_fast_run_f(&alone);
 		return 1;
 	}
 	const float *k0 = first->k, *k1 = second->k;
-	const VF kax = SPLAT(k0[K_AX]), kay = SPLAT(k0[K_AY]), kaz = SPLAT(k0[K_AZ]);
+	const L(f) kax = L(splat)(k0[K_AX]), kay = L(splat)(k0[K_AY]), kaz = L(splat)(k0[K_AZ]);
 	for (int i = 1; i < n; i++) {
 		float *p0 = a->planes + (size_t)i * a->row, *p1 = p0 - a->row;
 		const float *tr0 = a->trans + (size_t)i * T_COUNT, *tr1 = tr0 - T_COUNT;
@@ -429,7 +400,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 		const spring_xform3 *l0 = &first->locals[i], *l1 = &first->locals[i - 1];
 		const spring_vec3 t0 = a->tip_local[i], t1 = a->tip_local[i - 1];
 		const float len0 = a->length[i], len1 = a->length[i - 1], tiny0 = 1e-4f * len0, tiny1 = 1e-4f * len1;
-#define TWO(u, v) ((VF){u, v, u, v})
+#define TWO(u, v) ((L(f)){u, v, u, v})
 		const KERNEL(bone_k) bk = {TWO(l0->rotation.x, l1->rotation.x),
 		                           TWO(l0->rotation.y, l1->rotation.y),
 		                           TWO(l0->rotation.z, l1->rotation.z),
@@ -451,18 +422,18 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	}
 	alone = *second;
 	alone.i0 = n - 1;
-	fast_run_f(&alone);
+	spring_kernel_fast_run_f(&alone);
 	return 2;
 }
 #else
 // A step of the bones [i0, i1) of every lane: bone by bone over every vector of lanes (the
 // vectors of a bone are independent work).
-TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
+TARGET NOINLINE void KERNEL(fast_run)(const fast_job *job)
 {
 	const float per_step = 1.0f / job->c->clock.step;
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
-		for (int l0 = 0; l0 < job->lanes; l0 += W) {
+		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
 			KERNEL(bone)(job, i, l0, &bk, FAST_MODE, per_step);
 		}
 	}
@@ -470,13 +441,13 @@ TARGET static NOINLINE void KERNEL(fast_run)(const fast_job *job)
 
 // A step, or with `snap` the snapping walk, of the bones [i0, i1) of every lane in each bone's
 // own mode (bone_mode: the integrator, 2D, the projection, the cone limit, colliders).
-TARGET static NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
+TARGET NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
 {
 	const float per_step = 1.0f / job->c->clock.step;
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
 		const tip_mode m = bone_mode(job->c, job->a, i, snap);
-		for (int l0 = 0; l0 < job->lanes; l0 += W) {
+		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
 			KERNEL(bone)(job, i, l0, &bk, m, per_step);
 		}
 	}
@@ -489,12 +460,12 @@ TARGET static NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
 // `second`'s scratch holds the second step's roots. Only once the first step has found every lane
 // moving (the rest flags cleared at bone 0): otherwise the first step runs alone (a step that
 // ends at rest must be snapped before the next) and 1 is returned; 2 when both ran.
-TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
 {
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
-	for (int l0 = 0; l0 < first->lanes; l0 += W) {
+	for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
 		KERNEL(bone)(first, 0, l0, &bk, FAST_MODE, per_step);
 	}
 	int resting = 0;
@@ -504,7 +475,7 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	if (resting) {
 		for (int i = 1; i < n; i++) {
 			bk = KERNEL(bone_consts)(first, i);
-			for (int l0 = 0; l0 < first->lanes; l0 += W) {
+			for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
 				KERNEL(bone)(first, i, l0, &bk, FAST_MODE, per_step);
 			}
 		}
@@ -515,12 +486,12 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 	ks[0] = bk;
 	for (int i = 1; i < n; i++) {
 		ks[i & 1] = KERNEL(bone_consts)(first, i);
-		for (int l0 = 0; l0 < first->lanes; l0 += W) {
+		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
 			KERNEL(bone)(first, i, l0, &ks[i & 1], FAST_MODE, per_step);
 			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], FAST_MODE, per_step);
 		}
 	}
-	for (int l0 = 0; l0 < first->lanes; l0 += W) {
+	for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
 		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], FAST_MODE, per_step);
 	}
 	return 2;
@@ -536,8 +507,4 @@ TARGET static NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_j
 #undef RST
 #undef RSET
 #undef KERNEL
-#undef TARGET
 #undef B
-#if !defined(KEEP_LANE_OPS)
-#include "chain_lane_ops_end.h"
-#endif

@@ -5,59 +5,13 @@
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "chain_impl.h"
-#include "simd_internal.h"
+#include "kernels_internal.h"
 
 #include <float.h>
 #include <math.h>
 
 // ---------------------------------------------------------------------------------------------
 // The step (chain_kernel.h)
-
-// The bones [i0, i1) of `lanes` lanes from the first block's, stepped by the kernel.
-typedef struct fast_job {
-	const spring_chain *c;
-	const chain_arrays *a;       // the first block's view
-	size_t block_floats;         // floats from one block's planes to the next's
-	size_t trans_floats;         // floats from one block's transitions to the next's
-	const float *k;              // the first block's scratch: roots (K_RQ, K_RP) and accelerations (K_A)
-	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
-	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
-	int i0, i1;                  // bones
-	const spring_xform3 *locals; // every bone's local transform this step
-} fast_job;
-
-static spring_vec3 rest_position(const spring_chain *c, float w2, float len, spring_vec3 pivot, spring_vec3 rigid_tip,
-                                 spring_vec3 accel);
-static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
-                          float rz, float per_step);
-static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid);
-static void cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v);
-static void collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d, spring_vec3 *v);
-
-// How a bone's tip step departs from the common case, the fast kernel's (every field 0: the exact
-// transition, 3D, the projection's velocity removal, no cone limit, no colliders, stepping).
-typedef struct tip_mode {
-	int semi;    // semi-implicit Euler with the lanes' params (else the exact transition)
-	int flat;    // 2D mode: z held at 0
-	int keep;    // the projection keeps the radial velocity (SPRING_CHAIN_PROJECTION_KEEP_VELOCITY)
-	int collide; // the chain has colliders
-	int snap;    // the snapping walk: tips put exactly at their rest positions, still
-	float cone;  // the bone's cone limit in radians (0: none)
-} tip_mode;
-#define FAST_MODE ((tip_mode){0, 0, 0, 0, 0, 0.0f})
-
-// Bone i's mode in chain c's step (snap: the snapping walk's); the one place that tells.
-static tip_mode bone_mode(const spring_chain *c, const chain_arrays *a, int i, int snap)
-{
-	const float cone = a->cone_limit[i];
-	const tip_mode m = {c->integrator != SPRING_INTEGRATOR_EXACT,
-	                    c->mode_2d != 0,
-	                    c->projection != SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY,
-	                    c->collider_count > 0,
-	                    snap != 0,
-	                    cone > 0.0f ? cone : 0.0f};
-	return m;
-}
 
 // Whether bone i takes the fast kernel (its mode is the common case).
 static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
@@ -66,129 +20,11 @@ static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
 	return !m.semi && !m.flat && !m.keep && !m.collide && !(m.cone > 0.0f);
 }
 
-// One lane (chain_kernel.h's float defaults): single chains (a block of one lane), and the
-// quaternion helpers of the scalar code.
-#define KERNEL(name) name##_f
-#define TARGET
-#define B 1
-#include "chain_kernel.h"
-
-// A group's blocks one lane at a time (no vectors on this platform, or the scalar path forced).
-#define KERNEL(name) name##_g1
-#define TARGET
-#define B GROUP_BLOCK
-#include "chain_kernel.h"
-
-#if SPRING_SIMD_V4
-// Four lanes: SSE2 (the x86-64 baseline), wasm simd128 or NEON.
-typedef float chain_vf4 __attribute__((vector_size(16)));
-typedef int32_t chain_vi4 __attribute__((vector_size(16)));
-#define KERNEL(name) name##_v4
-#define TARGET
-#define VF chain_vf4
-#define VI chain_vi4
-#define W 4
-#define B GROUP_BLOCK
-#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f} + (x))
-#if SPRING_SIMD_X86
-#define SQRT(v) ((VF)_mm_sqrt_ps((__m128)(v)))
-#define ANY(m) _mm_movemask_ps((__m128)(m))
-#elif SPRING_SIMD_WASM
-#define SQRT(v) ((VF)wasm_f32x4_sqrt((v128_t)(v)))
-#define ANY(m) wasm_v128_any_true((v128_t)(m))
-#else
-#define SQRT(v) ((VF)vsqrtq_f32((float32x4_t)(v)))
-#define ANY(m) (vmaxvq_u32((uint32x4_t)(m)) != 0)
-#endif
-#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
-#define NOT(m) (~(m))
-#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
-#define LANE(v, l) ((v)[l])
-#define KEEP_LANE_OPS
-#include "chain_kernel.h"
-#undef KEEP_LANE_OPS
-
-// A single chain's two steps side by side in the same four-lane vectors (chain_kernel.h's GATHER).
-#define GATHER
-#define KERNEL(name) name##_p2
-#define TARGET
-#define B 1
-#include "chain_kernel.h"
-#undef GATHER
-#endif
-
-#if SPRING_SIMD_X86
-typedef float chain_vf8 __attribute__((vector_size(32)));
-typedef int32_t chain_vi8 __attribute__((vector_size(32)));
-#define KERNEL(name) name##_avx2
-#define TARGET __attribute__((target("avx2")))
-#define VF chain_vf8
-#define VI chain_vi8
-#define W 8
-#define B GROUP_BLOCK
-#define SPLAT(x) ((VF){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f} + (x))
-#define SQRT(v) ((VF)_mm256_sqrt_ps((__m256)(v)))
-#define ANY(m) _mm256_movemask_ps((__m256)(m))
-#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
-#define NOT(m) (~(m))
-#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
-#define LANE(v, l) ((v)[l])
-#include "chain_kernel.h"
-
-typedef float chain_vf16 __attribute__((vector_size(64)));
-typedef int32_t chain_vi16 __attribute__((vector_size(64)));
-#define KERNEL(name) name##_avx512
-#define TARGET __attribute__((target("avx512f")))
-#define VF chain_vf16
-#define VI chain_vi16
-#define W 16
-#define B GROUP_BLOCK
-#define SPLAT(x) ((VF){0.0f} + (x))
-#define SQRT(v) ((VF)_mm512_sqrt_ps((__m512)(v)))
-#define ANY(m) _mm512_test_epi32_mask((__m512i)(m), (__m512i)(m))
-#define SEL(m, a, b) ((VF)((((VI)(a)) & (m)) | (((VI)(b)) & ~(m))))
-#define NOT(m) (~(m))
-#define ABSV(v) ((VF)((VI)(v)&0x7fffffff))
-#define LANE(v, l) ((v)[l])
-#include "chain_kernel.h"
-#endif
-
-// The group kernels of each instruction set (one lane at a time where it has none), and the
-// single chain's two steps side by side in vectors (fast_pair_p2) wherever there are vectors.
-typedef struct chain_kernels {
-	void (*run)(const fast_job *job);
-	void (*walk)(const fast_job *job, int snap);
-	int (*pair)(const fast_job *first, const fast_job *second);
-	int (*single_pair)(const fast_job *first, const fast_job *second);
-} chain_kernels;
-
-static const chain_kernels kernels[SPRING_INTERNAL_ISA_COUNT] = {
-	[SPRING_INTERNAL_ISA_AUTO] = {fast_run_g1, walk_g1, fast_pair_g1, fast_pair_f}, // never in use: complete
-	[SPRING_INTERNAL_ISA_SCALAR] = {fast_run_g1, walk_g1, fast_pair_g1, fast_pair_f},
-#if SPRING_SIMD_X86
-	[SPRING_INTERNAL_ISA_SSE2] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
-	[SPRING_INTERNAL_ISA_AVX2] = {fast_run_avx2, walk_avx2, fast_pair_avx2, fast_pair_p2},
-	[SPRING_INTERNAL_ISA_AVX512] = {fast_run_avx512, walk_avx512, fast_pair_avx512, fast_pair_p2},
-#endif
-#if SPRING_SIMD_WASM
-	[SPRING_INTERNAL_ISA_SIMD128] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
-#endif
-#if SPRING_SIMD_NEON
-	[SPRING_INTERNAL_ISA_NEON] = {fast_run_v4, walk_v4, fast_pair_v4, fast_pair_p2},
-#endif
-};
-
-// The instruction set in use has an entry: it is one this build has (simd.c chooses only those).
-static const chain_kernels *kernels_in_use(void)
-{
-	return &kernels[spring_internal_isa_current()];
-}
-
 // fast_pair_* of the instance walk_lanes takes: two steps a bone apart (chain_kernel.h).
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
-	const chain_kernels *k = kernels_in_use();
-	return first->a->B == 1 ? k->single_pair(first, second) : k->pair(first, second);
+	const spring_internal_kernels *k = spring_internal_kernels_current();
+	return first->a->B == 1 ? k->tip_single_pair(first, second) : k->tip_pair(first, second);
 }
 
 // The view `a` (a block's first lane) moved on by `blocks` blocks of lanes of n bones.
@@ -201,91 +37,6 @@ static void skip_blocks(chain_arrays *a, int n, size_t blocks)
 
 // ---------------------------------------------------------------------------------------------
 // Stepping
-
-static int is_zero3(spring_vec3 v)
-{
-	return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
-}
-
-// Where a bone's tip rests: the rigid tip, or under a constant acceleration the equilibrium of
-// the pendulum (spring toward the rigid tip plus the force, on the sphere of the bone's length
-// `len` about the pivot): the direction of w2 (rigid_tip - pivot) + accel, which never overflows
-// (w2: the lane's k / m, T_W2).
-static spring_vec3 rest_position(const spring_chain *c, float w2_lane, float len, spring_vec3 pivot, spring_vec3 rigid_tip,
-                                 spring_vec3 accel)
-{
-	if (is_zero3(accel)) {
-		return rigid_tip;
-	}
-	double w2 = (double)w2_lane;
-	double dx = w2 * ((double)rigid_tip.x - pivot.x) + accel.x;
-	double dy = w2 * ((double)rigid_tip.y - pivot.y) + accel.y;
-	double dz = c->mode_2d ? 0.0 : w2 * ((double)rigid_tip.z - pivot.z) + accel.z;
-	double n = sqrt(dx * dx + dy * dy + dz * dz);
-	if (!(n > 0.0)) {
-		return rigid_tip; // the force cancels the spring exactly at the pivot: any direction rests
-	}
-	double k = (double)len / n;
-	return spring_vec3_make((float)(pivot.x + dx * k), (float)(pivot.y + dy * k), (float)(pivot.z + dz * k));
-}
-
-// Whether a tip at (x, y, z) moving at (vx, vy, vz) is within the rest thresholds of the rest
-// position r. Far from the origin floats are coarse: a tip at 1e4 units moves in steps of 1e-3,
-// which may be above the thresholds. A few units in the last place of the coordinates (and that
-// much per step in speed) is the finest rest floats can tell, so the thresholds never go below it.
-// (The kernel's vector test, chain_kernel.h, is this one's operations lane by lane.)
-static inline int rest_ok(const spring_chain *c, float x, float y, float z, float vx, float vy, float vz, float rx, float ry,
-                          float rz, float per_step)
-{
-	float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
-	float m = ax > ay ? ax : ay;
-	m = m > az ? m : az;
-	float grain = 8.0f * FLT_EPSILON * m;
-	float rd = c->rest_distance > grain ? c->rest_distance : grain;
-	float gs = grain * per_step;
-	float rs = c->rest_speed > gs ? c->rest_speed : gs;
-	float ex = x - rx, ey = y - ry, ez = z - rz;
-	return (vx * vx + vy * vy + vz * vz <= rs * rs) & (ex * ex + ey * ey + ez * ez <= rd * rd);
-}
-
-// The cone limit of one lane: the direction d clamped to within `limit` of the rigid direction u,
-// the velocity v's part outward of the cone removed.
-static void cone_lane(const spring_chain *c, float limit, spring_vec3 u, spring_vec3 *d, spring_vec3 *v)
-{
-	spring_vec3 outward;
-	*d = spring_chain_impl_cone_clamp(*d, spring_vec3_normalize(u), limit, c->mode_2d, &outward);
-	if (spring_vec3_length(outward) > 0.0f) {
-		*v = spring_chain_impl_remove_component(*v, outward, 1);
-	}
-}
-
-// The colliders of one lane at bone i: they slide the tip over the length sphere about the pivot
-// and remove the velocity into them. They have the last word over the cone limit: a limit may be
-// bent, a surface never crossed. A few passes settle tips touching several colliders at once.
-static void collide_lane(const spring_chain *c, const chain_arrays *a, int i, spring_vec3 pivot, spring_vec3 *d, spring_vec3 *v)
-{
-	for (int pass = 0; pass < 4; pass++) {
-		int moved = 0;
-		for (int q = 0; q < c->collider_count; q++) {
-			spring_vec3 normal;
-			if (spring_chain_impl_collide(&a->colliders[q], a->tip_radius[i], pivot, a->length[i], d, c->mode_2d, &normal)) {
-				*v = spring_chain_impl_remove_component(*v, normal, -1);
-				moved = 1;
-			}
-		}
-		if (!moved) {
-			break;
-		}
-	}
-}
-
-// Within about 1e-4 rad of anti-parallel the half-way quaternion of the aim is mostly rounding:
-// a half turn about an axis perpendicular to the rigid direction u (about z in 2D mode) instead.
-static spring_quat aim_flip(const spring_chain *c, spring_vec3 u, spring_quat rigid)
-{
-	spring_quat arc = c->mode_2d ? (spring_quat){0.0f, 0.0f, 1.0f, 0.0f} : spring_quat_from_to(u, spring_vec3_scale(u, -1.0f));
-	return spring_quat_normalize(spring_quat_mul(arc, rigid));
-}
 
 // Whether every bone of the chain takes the fast kernel.
 static int all_fast(const spring_chain *c, const chain_arrays *a)
@@ -322,9 +73,9 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	if (n == 1) {
 		const fast_job job = {c, a, 0, 0, k, rest, 1, 0, c->bone_count, locals};
 		if (a->B == 1) {
-			fast ? fast_run_f(&job) : walk_f(&job, snap);
+			fast ? spring_kernel_fast_run_f(&job) : spring_kernel_walk_f(&job, snap);
 		} else {
-			fast ? fast_run_g1(&job) : walk_g1(&job, snap);
+			fast ? spring_kernel_fast_run_g1(&job) : spring_kernel_walk_g1(&job, snap);
 		}
 		return;
 	}
@@ -332,12 +83,12 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	// one bone to the next however many chains there are).
 	const size_t block_floats = (size_t)c->bone_count * a->row;
 	const size_t trans_floats = (size_t)c->bone_count * T_COUNT * (size_t)a->B;
-	const chain_kernels *kern = kernels_in_use();
+	const spring_internal_kernels *kern = spring_internal_kernels_current();
 	chain_arrays ab = *a;
 	for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
 		const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
 		const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
-		fast ? kern->run(&job) : kern->walk(&job, snap);
+		fast ? kern->tip_run(&job) : kern->tip_walk(&job, snap);
 		skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
 		k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
 	}
@@ -523,19 +274,12 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 		double rc = rigid.c, rs = rigid.s;
 		const float gx = (float)((double)rigid.x + (rc * t.x - rs * t.y)), gy = (float)((double)rigid.y + (rs * t.x + rc * t.y));
 		// The tip step (the kernel's, one lane) in this frame.
-		const float len = a.length[i], tiny = 1e-4f * len;
-		const bone_k_f bk = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, len, 1.0f / len, 2.0f * len * tiny};
-		const frame_f f = {rigid.x, rigid.y, 0.0f, gx - rigid.x, gy - rigid.y, 0.0f, gx, gy, 0.0f};
-		const tip_mode m = bone_mode(c, &a, i, snap);
-		float *p = PLANE_AT(&a, 0, i);
-		const float *tr = TRANS_AT(&a, 0, i);
-		const at_f at = {{p, p}, {tr, tr}, {rest, rest}, 1, &a, i, m.semi ? a.params + (size_t)i * (size_t)a.s : NULL};
-		float dx, dy, dz;
-		tip_f(c, &at, &bk, m, &f, c->accel.x, c->accel.y, c->accel.z, per_step, &dx, &dy, &dz);
+		const float px = (float)rigid.x, py = (float)rigid.y, ux = (float)(gx - rigid.x), uy = (float)(gy - rigid.y);
+		spring_kernel_tip2d_f(c, &a, i, snap, rest, px, py, ux, uy, gx, gy, per_step);
 		spring_vec3 tip = tip_of(&a, i);
 
 		// Aim: turn the rigid rotation by the angle from (rigid_tip - pivot) to (tip - pivot).
-		spring_vec3 from = {f.ux, f.uy, 0.0f}, to = spring_vec3_sub(tip, (spring_vec3){f.px, f.py, 0.0f});
+		spring_vec3 from = {ux, uy, 0.0f}, to = spring_vec3_sub(tip, (spring_vec3){px, py, 0.0f});
 		double cr = (double)from.x * to.y - (double)from.y * to.x;
 		double dt = (double)from.x * to.x + (double)from.y * to.y;
 		chain_pose2 bone = rigid;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one choice of instruction set (simd_internal.h).
+#include "kernels_internal.h"
 #include "simd_internal.h"
 
 #include <stddef.h>
@@ -34,48 +35,61 @@ static int cpu_has_avx512f(void)
 #define IF_NEON(check) NULL
 #endif
 
-// Every instruction set, in the order of preference (the widest first): its name and the check
-// that this machine runs it, NULL when this build has no kernels for it. A new instruction set is
-// a value in simd_internal.h's enum and a row here (and its kernels in each family's table).
+#if SPRING_SIMD_X86
+#define IF_X86_KERNELS(k) &k
+#else
+#define IF_X86_KERNELS(k) NULL
+#endif
+#if SPRING_SIMD_WASM
+#define IF_WASM_KERNELS(k) &k
+#else
+#define IF_WASM_KERNELS(k) NULL
+#endif
+#if SPRING_SIMD_NEON
+#define IF_NEON_KERNELS(k) &k
+#else
+#define IF_NEON_KERNELS(k) NULL
+#endif
+
+// Every instruction set: its name, its rank in the order of preference (the widest highest), the
+// check that this machine runs it and its kernels (kernels_<set>.c), NULL when this build has no
+// kernels for it. A new instruction set is a value in simd_internal.h's enum, its lane layer and
+// kernels (lanes.h says how) and a row here.
 static const struct isa_row {
-	spring_internal_isa isa;
 	const char *name;
+	int rank;
 	int (*runs)(void);
-} rows[] = {
-	{SPRING_INTERNAL_ISA_AVX512, "avx512", IF_X86(cpu_has_avx512f)},
-	{SPRING_INTERNAL_ISA_AVX2, "avx2", IF_X86(cpu_has_avx2)},
-	{SPRING_INTERNAL_ISA_SSE2, "sse2", IF_X86(always)}, // the x86-64 baseline
-	{SPRING_INTERNAL_ISA_SIMD128, "simd128", IF_WASM(always)},
-	{SPRING_INTERNAL_ISA_NEON, "neon", IF_NEON(always)},
-	{SPRING_INTERNAL_ISA_SCALAR, "scalar", always},
+	const spring_internal_kernels *kernels;
+} rows[SPRING_INTERNAL_ISA_COUNT] = {
+	[SPRING_INTERNAL_ISA_AVX512] = {"avx512", 5, IF_X86(cpu_has_avx512f), IF_X86_KERNELS(spring_internal_kernels_avx512)},
+	[SPRING_INTERNAL_ISA_AVX2] = {"avx2", 4, IF_X86(cpu_has_avx2), IF_X86_KERNELS(spring_internal_kernels_avx2)},
+	[SPRING_INTERNAL_ISA_SSE2] = {"sse2", 3, IF_X86(always), IF_X86_KERNELS(spring_internal_kernels_sse2)}, // x86-64's baseline
+	[SPRING_INTERNAL_ISA_SIMD128] = {"simd128", 2, IF_WASM(always), IF_WASM_KERNELS(spring_internal_kernels_simd128)},
+	[SPRING_INTERNAL_ISA_NEON] = {"neon", 2, IF_NEON(always), IF_NEON_KERNELS(spring_internal_kernels_neon)},
+	[SPRING_INTERNAL_ISA_SCALAR] = {"scalar", 1, always, &spring_internal_kernels_scalar},
 };
-enum { ROW_COUNT = (int)(sizeof rows / sizeof rows[0]) };
-_Static_assert(ROW_COUNT == SPRING_INTERNAL_ISA_COUNT - 1, "one row per instruction set but AUTO");
 
 static const struct isa_row *row_of(spring_internal_isa isa)
 {
-	for (int k = 0; k < ROW_COUNT; k++) {
-		if (rows[k].isa == isa) {
-			return &rows[k];
-		}
-	}
-	return NULL;
+	return isa > SPRING_INTERNAL_ISA_AUTO && isa < SPRING_INTERNAL_ISA_COUNT && rows[isa].name ? &rows[isa] : NULL;
 }
 
 // 1 when the row's instruction set has kernels in this build and this machine runs it.
 static int row_runs(const struct isa_row *r)
 {
-	return r && r->runs && r->runs();
+	return r && r->runs && r->kernels && r->runs();
 }
 
-// The widest instruction set this build has and this machine runs (scalar, the last row, always).
+// The widest instruction set this build has and this machine runs (scalar always runs).
 static spring_internal_isa widest(void)
 {
-	int k = 0;
-	while (!row_runs(&rows[k])) {
-		k++;
+	spring_internal_isa best = SPRING_INTERNAL_ISA_SCALAR;
+	for (int k = SPRING_INTERNAL_ISA_AUTO + 1; k < SPRING_INTERNAL_ISA_COUNT; k++) {
+		if (row_runs(&rows[k]) && rows[k].rank > rows[best].rank) {
+			best = (spring_internal_isa)k;
+		}
 	}
-	return rows[k].isa;
+	return best;
 }
 
 int spring_internal_isa_in_use = SPRING_INTERNAL_ISA_AUTO;
@@ -112,4 +126,9 @@ const char *spring_internal_isa_name(spring_internal_isa isa)
 {
 	const struct isa_row *r = row_of(isa);
 	return isa == SPRING_INTERNAL_ISA_AUTO ? "auto" : r ? r->name : "unknown";
+}
+
+const spring_internal_kernels *spring_internal_kernels_current(void)
+{
+	return rows[spring_internal_isa_current()].kernels;
 }

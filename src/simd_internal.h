@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The instruction sets the vector kernels are built for, and the one place that chooses among
-// them (simd.c): once per process, the widest this build has and this machine runs. The batch,
-// tip-chain and angle-group kernels each keep a const table indexed by this choice.
+// them (simd.c): once per process, the widest this build has and this machine runs. Its row of
+// the one table of kernels (kernels_internal.h) is what every family calls.
 #ifndef SPRING_SIMD_INTERNAL_H
 #define SPRING_SIMD_INTERNAL_H
 
@@ -35,9 +35,9 @@
 #include <arm_neon.h>
 #endif
 
-/// The instruction sets. AUTO is the run-time choice. Adding one: a value here, a row in simd.c's
-/// table (its name, its place in the order of preference, its run-time check), and its kernels
-/// in each kernel family's table (for a four-lane set: its helpers beside the v4 instance).
+/// The instruction sets. AUTO is the run-time choice. Adding one: a value here, its lane layer
+/// (lanes_<set>.h) and kernels (kernels_<set>.c, which build every family over it: lanes.h), and
+/// its row in simd.c's table (its name, rank, run-time check and kernels).
 typedef enum spring_internal_isa {
 	SPRING_INTERNAL_ISA_AUTO = 0,
 	SPRING_INTERNAL_ISA_SCALAR,  ///< plain C, one lane (every platform)

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The kernels over AVX-512F's lanes (x86-64, 16 lanes, mask registers) and their row of the
+// table: ranges of springs go on to the 8- and 4-lane kernels, a single chain's paired steps are
+// SSE2's.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
+#include "simd_internal.h"
+
+#if SPRING_SIMD_X86
+#include "lanes_avx512.h"
+#define L LANES_AVX512
+#define TARGET LANES_AVX512_TARGET
+#define KERNELS_SUFFIX _avx512
+#include "kernels_set.h"
+
+const spring_internal_kernels spring_internal_kernels_avx512 = {
+	{spring_kernel_soa_avx512, spring_kernel_soa_avx2, spring_kernel_soa_sse2},
+	{spring_kernel_aos_avx512, spring_kernel_aos_avx2, spring_kernel_aos_sse2},
+	spring_kernel_fast_run_avx512,
+	spring_kernel_walk_avx512,
+	spring_kernel_fast_pair_avx512,
+	spring_kernel_fast_pair_p2_sse2,
+	spring_chain2d_kernel_frame_avx512,
+	spring_chain2d_kernel_poses_avx512,
+	{spring_chain2d_kernel_fields_avx512, spring_chain2d_kernel_fields_avx2, spring_chain2d_kernel_fields_v4},
+};
+#endif

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// The one table of vector kernels: for each instruction set (simd_internal.h), the kernels of
+// every family that runs many lanes at once, built in that set's unit kernels_<set>.c over its
+// lane layer (lanes_<set>.h). simd.c holds the table's rows and chooses the row once per process;
+// every family calls through spring_internal_kernels(). Adding an instruction set: lanes.h says how.
+#ifndef SPRING_KERNELS_INTERNAL_H
+#define SPRING_KERNELS_INTERNAL_H
+
+#include "simd_internal.h"
+
+#include "spring/spring.h"
+
+struct batch_job;             // batch_internal.h
+struct fast_job;              // chain_impl.h
+struct group_frame;           // chain2d_group_internal.h
+struct group_pose;            // chain2d_group_internal.h
+struct spring_chain2d_fields; // chain2d_internal.h
+
+/// Whole vectors of springs [0, n) of a structure of arrays; returns the springs done, `*bad` the
+/// first refused one (batch_kernel.h).
+typedef int spring_batch_soa_kernel(const struct batch_job *job, int n, int *bad);
+/// The same over an array of spring_state with one stepper.
+typedef int spring_batch_aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
+
+typedef struct spring_internal_kernels {
+	// batch.c: the kernels a range goes through, widest first (on AVX-512: 16, 8, then 4 lanes);
+	// none: one spring at a time.
+	spring_batch_soa_kernel *soa[3];
+	spring_batch_aos_kernel *aos[3];
+	// chain_step.c (chain_kernel.h): a group's step in the fast mode, in each bone's own mode,
+	// two steps a bone apart, and a single chain's two steps side by side.
+	void (*tip_run)(const struct fast_job *job);
+	void (*tip_walk)(const struct fast_job *job, int snap);
+	int (*tip_pair)(const struct fast_job *first, const struct fast_job *second);
+	int (*tip_single_pair)(const struct fast_job *first, const struct fast_job *second);
+	// The angle chains (chain2d_kernels.c): a group's frame and poses; a single chain's fields,
+	// widest first, the one-lane kernel finishing what whole vectors leave.
+	void (*angle_frame)(const struct group_frame *shared);
+	void (*angle_poses)(const struct group_pose *shared);
+	int (*angle_fields[3])(const struct spring_chain2d_fields *a, int first);
+} spring_internal_kernels;
+
+/// The kernels of the instruction set in use (chosen on the first call: simd_internal.h).
+const spring_internal_kernels *spring_internal_kernels_current(void);
+
+// Each unit's table, and the kernels one unit's table takes from another's.
+extern const spring_internal_kernels spring_internal_kernels_scalar;
+extern const spring_internal_kernels spring_internal_kernels_sse2;
+extern const spring_internal_kernels spring_internal_kernels_avx2;
+extern const spring_internal_kernels spring_internal_kernels_avx512;
+extern const spring_internal_kernels spring_internal_kernels_simd128;
+extern const spring_internal_kernels spring_internal_kernels_neon;
+
+/// The kernels a lane set's unit defines (KERNEL(name) is spring_kernel_<name>_<set>).
+#define SPRING_KERNELS_DECLARE(set)                                      \
+	spring_batch_soa_kernel spring_kernel_soa_##set;                     \
+	spring_batch_aos_kernel spring_kernel_aos_##set;                     \
+	void spring_kernel_fast_run_##set(const struct fast_job *job);       \
+	void spring_kernel_walk_##set(const struct fast_job *job, int snap); \
+	int spring_kernel_fast_pair_##set(const struct fast_job *first, const struct fast_job *second);
+SPRING_KERNELS_DECLARE(sse2)
+SPRING_KERNELS_DECLARE(avx2)
+SPRING_KERNELS_DECLARE(avx512)
+SPRING_KERNELS_DECLARE(simd128)
+SPRING_KERNELS_DECLARE(neon)
+/// The one-lane tip kernels: a single chain (f, blocks of one lane) and a group's blocks one lane
+/// at a time (g1); kernels_scalar.c.
+void spring_kernel_fast_run_f(const struct fast_job *job);
+void spring_kernel_walk_f(const struct fast_job *job, int snap);
+int spring_kernel_fast_pair_f(const struct fast_job *first, const struct fast_job *second);
+void spring_kernel_fast_run_g1(const struct fast_job *job);
+void spring_kernel_walk_g1(const struct fast_job *job, int snap);
+int spring_kernel_fast_pair_g1(const struct fast_job *first, const struct fast_job *second);
+struct spring_chain;
+struct chain_arrays;
+/// A bone's one-lane tip step in the 2D walk's frame (chain_step.c): pivot p, rigid direction u,
+/// rigid tip g.
+void spring_kernel_tip2d_f(const struct spring_chain *c, const struct chain_arrays *a, int i, int snap, int *rest, float px,
+                           float py, float ux, float uy, float gx, float gy, float per_step);
+/// A single chain's two steps side by side in the lanes of a four-lane set (chain_kernel.h's GATHER).
+int spring_kernel_fast_pair_p2_sse2(const struct fast_job *first, const struct fast_job *second);
+int spring_kernel_fast_pair_p2_simd128(const struct fast_job *first, const struct fast_job *second);
+int spring_kernel_fast_pair_p2_neon(const struct fast_job *first, const struct fast_job *second);
+
+// The angle chains' kernels (chain2d_kernels.c, instantiated in its own dialect for now).
+void spring_chain2d_kernel_frame_scalar(const struct group_frame *shared);
+void spring_chain2d_kernel_poses_scalar(const struct group_pose *shared);
+int spring_chain2d_kernel_fields_scalar(const struct spring_chain2d_fields *a, int first);
+void spring_chain2d_kernel_frame_v4(const struct group_frame *shared);
+void spring_chain2d_kernel_poses_v4(const struct group_pose *shared);
+int spring_chain2d_kernel_fields_v4(const struct spring_chain2d_fields *a, int first);
+void spring_chain2d_kernel_frame_avx2(const struct group_frame *shared);
+void spring_chain2d_kernel_poses_avx2(const struct group_pose *shared);
+int spring_chain2d_kernel_fields_avx2(const struct spring_chain2d_fields *a, int first);
+void spring_chain2d_kernel_frame_avx512(const struct group_frame *shared);
+void spring_chain2d_kernel_poses_avx512(const struct group_pose *shared);
+int spring_chain2d_kernel_fields_avx512(const struct spring_chain2d_fields *a, int first);
+
+#endif

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The kernels over NEON's lanes (aarch64 Advanced SIMD, 4 lanes) and their row of the table.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
+#include "simd_internal.h"
+
+#if SPRING_SIMD_NEON
+#include "lanes_neon.h"
+#define L LANES_NEON
+#define TARGET LANES_NEON_TARGET
+#define KERNELS_SUFFIX _neon
+#define KERNELS_P2_SUFFIX _p2_neon
+#include "kernels_set.h"
+
+const spring_internal_kernels spring_internal_kernels_neon = {
+	{spring_kernel_soa_neon},       {spring_kernel_aos_neon},       spring_kernel_fast_run_neon,
+	spring_kernel_walk_neon,        spring_kernel_fast_pair_neon,   spring_kernel_fast_pair_p2_neon,
+	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4},
+};
+#endif

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The kernels over SSE2's lanes (x86-64's baseline, 4 lanes) and their row of the table.
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
+#include "simd_internal.h"
+
+#if SPRING_SIMD_X86
+#include "lanes_sse2.h"
+#define L LANES_SSE2
+#define TARGET LANES_SSE2_TARGET
+#define KERNELS_SUFFIX _sse2
+#define KERNELS_P2_SUFFIX _p2_sse2
+#include "kernels_set.h"
+
+const spring_internal_kernels spring_internal_kernels_sse2 = {
+	{spring_kernel_soa_sse2},       {spring_kernel_aos_sse2},       spring_kernel_fast_run_sse2,
+	spring_kernel_walk_sse2,        spring_kernel_fast_pair_sse2,   spring_kernel_fast_pair_p2_sse2,
+	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4},
+};
+#endif
