@@ -14,6 +14,12 @@ if(SPRING_WASM_WEB AND NOT SPRING_WASM_JS)
   message(FATAL_ERROR "SPRING_WASM_WEB needs SPRING_WASM_JS: the page inlines the npm package's modules")
 endif()
 
+# The artefacts' flags alone: no build type's flags (-O3 -DNDEBUG...) on top of them.
+foreach(config DEBUG RELEASE RELWITHDEBINFO MINSIZEREL)
+  set(CMAKE_C_FLAGS_${config} "")
+  set(CMAKE_EXE_LINKER_FLAGS_${config} "")
+endforeach()
+
 # The library's sources, whatever src/ holds (as the native build globs them).
 file(GLOB SPRING_WASM_LIBRARY_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*.c)
 set(SPRING_WASM_WARNINGS -Wall -Wextra -Wpedantic -Werror)
