@@ -32,6 +32,7 @@ set(CMAKE_RANLIB ${SPRING_WASM_RANLIB} CACHE FILEPATH "llvm-ranlib for wasm32")
 
 # wasi-libc: Debian's by default (found by clang without --sysroot), or SPRING_WASI_SYSROOT.
 set(SPRING_WASI_SYSROOT "" CACHE PATH "A wasi-libc sysroot (empty: Debian's wasi-libc, /usr/lib/wasm32-wasi)")
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES SPRING_WASI_SYSROOT) # (this file is read again there)
 if(SPRING_WASI_SYSROOT)
   set(CMAKE_SYSROOT ${SPRING_WASI_SYSROOT})
   set(SPRING_WASI_LIBC ${SPRING_WASI_SYSROOT}/lib/wasm32-wasi/libc.a)
