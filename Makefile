@@ -89,8 +89,12 @@ test-clang: deps-test
 	cmake --build $(BUILD)/test-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)/test-clang --output-on-failure -j $(JOBS)
 
+# The core C tests built for wasm32-wasi (cmake/toolchains/wasm32-wasi.cmake, tests/wasm/) and run by
+# CTest under Node, scalar and simd128: the determinism goldens are the native ones, bit for bit.
 test-wasm: deps-test
-	scripts/test-wasm.sh
+	cmake --preset wasm-test -B $(BUILD)/wasm
+	cmake --build $(BUILD)/wasm -j $(JOBS)
+	ctest --test-dir $(BUILD)/wasm --output-on-failure -j $(JOBS)
 
 # Rig files loaded from four threads at once under ThreadSanitizer, with cJSON built from
 # Debian's source package so that TSan sees inside it.
@@ -124,11 +128,15 @@ test-fuzz: deps-test
 fuzz: deps-test
 	JOBS=$(JOBS) fuzz/run.sh --seconds $(FUZZ_SECONDS) $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS)) $(FUZZ_TARGETS)
 
-# The npm package (js/): the library built for wasm32 with its JavaScript layer, tested under Node.
+# The npm package (js/: the library built for wasm32 with its JavaScript layer, tested under Node by
+# make test-web) and the playground page, $(BUILD)/web/index.html (web/), by CMake for wasm32-wasi
+# (the preset web: js/CMakeLists.txt, web/CMakeLists.txt). SPRING_WASM_KEEP_NAMES=1 keeps the
+# modules' function names (to see what takes the room).
 web:
 	@scripts/ensure-deps.sh web
-	BUILD=$(BUILD) scripts/build-wasm-js.sh
-	BUILD=$(BUILD) web/build.sh
+	cmake --preset web -B $(BUILD)/wasm-web -DSPRING_WEB_PAGE_DIR=$(abspath $(BUILD))/web \
+		-DSPRING_WASM_KEEP_NAMES=$(if $(SPRING_WASM_KEEP_NAMES),ON,OFF)
+	cmake --build $(BUILD)/wasm-web -j $(JOBS)
 
 test-web: web cli
 	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .

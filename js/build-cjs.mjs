@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Writes the package's CommonJS build (js/cjs/, run by scripts/build-wasm-js.sh after the modules):
+// Writes the package's CommonJS build (js/cjs/, run by js/CMakeLists.txt after the modules):
 // the same sources, each ES module turned into a CommonJS one, so that `require('libspring')`
 // works in every Node the package supports (require() cannot load a module that awaits at its
 // top level, and Node 18 cannot require ES modules at all). The wasm module is compiled

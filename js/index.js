@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libspring for JavaScript: the C library compiled to WebAssembly (scripts/build-wasm-js.sh), with
+// libspring for JavaScript: the C library compiled to WebAssembly (js/CMakeLists.txt), with
 // a thin layer that turns JavaScript values into the library's arguments and its results and
 // errors back. Every number comes from the library; nothing here re-implements its maths.
 import wasmBase64 from './libspring-wasm.js';

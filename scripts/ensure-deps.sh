@@ -4,10 +4,11 @@
 # otherwise). Usage: scripts/ensure-deps.sh WHAT, where WHAT is
 #   build     the release build: cmake, make, a C compiler that links, cJSON
 #   test      the test suite (make test): build's, plus g++, clang with its sanitizer, fuzzer and
-#             wasm32 runtimes, clang-format 14, shellcheck, xmllint, Node.js, and the aarch64
+#             wasm32 runtimes and llvm-ar, clang-format 14, shellcheck, xmllint, Node.js, and the aarch64
 #             cross compiler with its C library and qemu-user (make test-aarch64)
 #   docs      doxygen
-#   web       the npm package and the playground page (clang for wasm32, Node.js and npm, binaryen)
+#   web       the npm package and the playground page (CMake, clang for wasm32 with llvm-ar,
+#             Node.js and npm, binaryen)
 #   web-page  the playground's browser tests (Debian's chromium, npm's playwright-core)
 #   fresh     make test-fresh (mmdebstrap)
 #   packages  prints every Debian package name this script can ask for, one per line
@@ -29,7 +30,7 @@ case "$what" in
 	packages)
 		# Every name below, for make test-fresh's check that each exists (apt-cache show).
 		printf '%s\n' cmake make gcc libc6-dev libcjson-dev g++ pkg-config clang libxml2-utils \
-			clang-format-14 shellcheck nodejs npm wasi-libc lld "libclang-rt-$clang_default-dev-wasm32" \
+			clang-format-14 shellcheck nodejs npm wasi-libc lld "libclang-rt-$clang_default-dev-wasm32" "llvm-$clang_default" \
 			libclang-rt-dev binaryen chromium doxygen mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 			g++-aarch64-linux-gnu qemu-user | sort -u
 		exit 0 ;;
@@ -91,8 +92,10 @@ if [ "$what" = test ]; then
 	need aarch64-linux-gnu-g++ g++-aarch64-linux-gnu
 fi
 
-# make web: the npm package (js/) is built for wasm32 by clang and packed and tested with npm.
+# make web: the npm package (js/) and the page are built for wasm32 by CMake and clang, and the
+# package is packed and tested with npm.
 if [ "$what" = web ]; then
+	need cmake cmake
 	need clang clang
 	need npm npm
 	# binaryen's wasm-opt, which clang runs on the module when installed: 10 % smaller
@@ -119,6 +122,11 @@ if [ "$what" = test ] || [ "$what" = web ]; then
 	else
 		missing+=(wasi-libc lld "libclang-rt-$clang_default-dev-wasm32")
 	fi
+	# CMake's wasm32-wasi toolchain (cmake/toolchains/wasm32-wasi.cmake; make test-wasm, make web)
+	# takes llvm-ar-14 and llvm-ranlib-14 as its archiver and stops without them (binutils' ar
+	# cannot index wasm objects): Debian's llvm-14, which clang only recommends (via llvm-14-dev).
+	need "llvm-ar-$clang_default" "llvm-$clang_default"
+	need "llvm-ranlib-$clang_default" "llvm-$clang_default"
 fi
 # clang's sanitizer runtime lives in libclang-rt-*-dev on Debian 12 (only recommended by clang,
 # and recommends are not installed here): probe it, or add it when clang itself is missing.

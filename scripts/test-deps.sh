@@ -85,13 +85,13 @@ check() {
 echo "== test-deps: ensure-deps on a simulated bare Debian"
 scripts/ensure-deps.sh packages >"$tmp/names"
 build=(cmake make gcc libc6-dev libcjson-dev)
-wasm=(clang nodejs wasi-libc lld libclang-rt-14-dev-wasm32)
+wasm=(clang nodejs wasi-libc lld libclang-rt-14-dev-wasm32 llvm-14)
 check build 0 "${build[@]}"
 check build 1000 "${build[@]}"
 aarch64=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 check test 0 "${build[@]}" "${wasm[@]}" "${aarch64[@]}" g++ pkg-config libxml2-utils clang-format-14 shellcheck libclang-rt-dev
 check docs 0 doxygen
-check web 0 "${wasm[@]}" npm binaryen
+check web 0 cmake "${wasm[@]}" npm binaryen
 check web-page 0 chromium npm
 check fresh 0 mmdebstrap
 if ! grep -qx 'npm ci --no-audit --no-fund --loglevel=error (in web/test)' "$tmp/web-page-0/npm.log" 2>/dev/null; then
@@ -117,7 +117,8 @@ dir=$tmp/noarmlibc
 make_system "$dir" 0
 printf '#!/bin/bash\necho "ld: cannot find crt1.o: No such file or directory" >&2\nexit 1\n' >"$dir/bin/aarch64-linux-gnu-gcc"
 # (the compilers read the program piped to them, "-": the writer must not meet a closed pipe)
-for c in cmake make gcc g++ pkg-config clang clang++ xmllint clang-format-14 shellcheck qemu-aarch64 aarch64-linux-gnu-g++ node; do
+for c in cmake make gcc g++ pkg-config clang clang++ xmllint clang-format-14 shellcheck qemu-aarch64 aarch64-linux-gnu-g++ node \
+	llvm-ar-14 llvm-ranlib-14; do
 	# shellcheck disable=SC2016 # ($a expands when the stub runs)
 	printf '#!/bin/bash\nfor a; do [ "$a" = - ] && exec %s >/dev/null; done\nexit 0\n' "$(command -v cat)" >"$dir/bin/$c"
 done

@@ -5,7 +5,7 @@
 // fetch() from file:// pages). The sources stay ES modules: build/web/static/ holds the same page
 // as separate files, for any static server.
 //
-// Usage: node web/build-page.mjs LAB_WASM OUT_DIR (run by web/build.sh after both wasm builds).
+// Usage: node web/build-page.mjs LAB_WASM OUT_DIR (run by web/CMakeLists.txt after both wasm builds).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

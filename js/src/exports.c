@@ -5,8 +5,8 @@
 // struct passed by value in the library's API (spring_params, transforms) is read from or written
 // to a float array here, because the wasm C ABI passes structs through hidden pointers that
 // JavaScript should not have to know about. Functions the JavaScript side can call as they are
-// (all arguments numbers or pointers) are exported directly from the library by the build script
-// (scripts/build-wasm-js.sh), not wrapped here, except those called every frame: their numbers
+// (all arguments numbers or pointers) are exported directly from the library by the build (the
+// export lists of js/CMakeLists.txt), not wrapped here, except those called every frame: their numbers
 // arrive in memory (`args` in js/runtime.js), as a fractional number passed to wasm as an argument
 // costs an allocation on some engines (16 bytes a call on Node 18).
 #include "css_linear.h"

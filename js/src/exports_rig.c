@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The rig module's export layer (js/rig.js): rigs from rig files, for JavaScript. Built into a
-// module of its own (scripts/build-wasm-js.sh) so that each module stays within the size budget;
+// module of its own (js/CMakeLists.txt) so that each module stays within the size budget;
 // only marshalling, as in exports.c.
 #include <spring/io.h>
 
