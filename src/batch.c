@@ -71,7 +71,7 @@ static int aos_from(spring_batch_aos_kernel *kernel, const spring_stepper *st, s
 static int run_soa(const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	const spring_internal_kernels *use = spring_internal_kernels_current();
+	const spring_batch_kernels *use = spring_internal_batch_kernels();
 	for (int k = 0; k < 3 && use->soa[k]; k++) {
 		done = soa_from(use->soa[k], job, done, n, &bad);
 	}
@@ -86,7 +86,7 @@ static int run_soa(const batch_job *job, int n)
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
 {
 	int bad = -1, done = 0;
-	const spring_internal_kernels *use = spring_internal_kernels_current();
+	const spring_batch_kernels *use = spring_internal_batch_kernels();
 	for (int k = 0; k < 3 && use->aos[k]; k++) {
 		done = aos_from(use->aos[k], st, states, targets, done, n, &bad);
 	}

@@ -69,13 +69,13 @@ typedef struct group_pose {
 /// A frame of every chain, with the kernels of the instruction set in use.
 static inline void spring_chain2d_internal_group_frame(const group_frame *r)
 {
-	spring_internal_kernels_current()->angle_frame(r);
+	spring_internal_angle_kernels()->frame(r);
 }
 
 /// Every chain's pose, the same way.
 static inline void spring_chain2d_internal_group_poses(const group_pose *r)
 {
-	spring_internal_kernels_current()->angle_poses(r);
+	spring_internal_angle_kernels()->poses(r);
 }
 
 #endif

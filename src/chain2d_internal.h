@@ -351,10 +351,10 @@ typedef struct spring_chain2d_fields {
 /// (chain2d_kernels.c, through the table of kernels; the same bits as one segment at a time).
 static inline void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
 {
-	const spring_internal_kernels *use = spring_internal_kernels_current();
+	const spring_angle_kernels *use = spring_internal_angle_kernels();
 	int done = 0;
-	for (int k = 0; k < 3 && use->angle_fields[k]; k++) {
-		done = use->angle_fields[k](a, done);
+	for (int k = 0; k < 3 && use->fields[k]; k++) {
+		done = use->fields[k](a, done);
 	}
 	(void)spring_chain2d_kernel_fields_scalar(a, done);
 }

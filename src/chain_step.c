@@ -23,8 +23,8 @@ static int fast_bone(const spring_chain *c, const chain_arrays *a, int i)
 // fast_pair_* of the instance walk_lanes takes: two steps a bone apart (chain_kernel.h).
 static int fast_pair(const fast_job *first, const fast_job *second)
 {
-	const spring_internal_kernels *k = spring_internal_kernels_current();
-	return first->a->B == 1 ? k->tip_single_pair(first, second) : k->tip_pair(first, second);
+	const spring_tip_kernels *k = spring_internal_tip_kernels();
+	return first->a->B == 1 ? k->single_pair(first, second) : k->pair(first, second);
 }
 
 // The view `a` (a block's first lane) moved on by `blocks` blocks of lanes of n bones.
@@ -83,12 +83,12 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	// one bone to the next however many chains there are).
 	const size_t block_floats = (size_t)c->bone_count * a->row;
 	const size_t trans_floats = (size_t)c->bone_count * T_COUNT * (size_t)a->B;
-	const spring_internal_kernels *kern = spring_internal_kernels_current();
+	const spring_tip_kernels *kern = spring_internal_tip_kernels();
 	chain_arrays ab = *a;
 	for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
 		const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
 		const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
-		fast ? kern->tip_run(&job) : kern->tip_walk(&job, snap);
+		fast ? kern->run(&job) : kern->walk(&job, snap);
 		skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
 		k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
 	}

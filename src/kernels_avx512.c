@@ -13,15 +13,13 @@
 #define KERNELS_SUFFIX _avx512
 #include "kernels_set.h"
 
-const spring_internal_kernels spring_internal_kernels_avx512 = {
+const spring_batch_kernels spring_batch_kernels_avx512 = {
 	{spring_kernel_soa_avx512, spring_kernel_soa_avx2, spring_kernel_soa_sse2},
-	{spring_kernel_aos_avx512, spring_kernel_aos_avx2, spring_kernel_aos_sse2},
-	spring_kernel_fast_run_avx512,
-	spring_kernel_walk_avx512,
-	spring_kernel_fast_pair_avx512,
-	spring_kernel_fast_pair_p2_sse2,
+	{spring_kernel_aos_avx512, spring_kernel_aos_avx2, spring_kernel_aos_sse2}};
+const spring_tip_kernels spring_tip_kernels_avx512 = {spring_kernel_fast_run_avx512, spring_kernel_walk_avx512,
+                                                      spring_kernel_fast_pair_avx512, spring_kernel_fast_pair_p2_sse2};
+const spring_angle_kernels spring_angle_kernels_avx512 = {
 	spring_chain2d_kernel_frame_avx512,
 	spring_chain2d_kernel_poses_avx512,
-	{spring_chain2d_kernel_fields_avx512, spring_chain2d_kernel_fields_avx2, spring_chain2d_kernel_fields_v4},
-};
+	{spring_chain2d_kernel_fields_avx512, spring_chain2d_kernel_fields_avx2, spring_chain2d_kernel_fields_v4}};
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The one table of vector kernels: for each instruction set (simd_internal.h), the kernels of
-// every family that runs many lanes at once, built in that set's unit kernels_<set>.c over its
-// lane layer (lanes_<set>.h). simd.c holds the table's rows and chooses the row once per process;
-// every family calls through spring_internal_kernels(). Adding an instruction set: lanes.h says how.
+// The tables of vector kernels: for each instruction set (simd_internal.h), the kernels of every
+// family that runs many lanes at once, built in that set's unit kernels_<set>.c over its lane
+// layer (lanes_<set>.h). simd.c's one list of instruction sets makes each family's table and
+// chooses the set once per process; every family calls through its spring_internal_*_kernels().
+// Adding an instruction set: lanes.h says how.
 #ifndef SPRING_KERNELS_INTERNAL_H
 #define SPRING_KERNELS_INTERNAL_H
 
@@ -22,34 +23,48 @@ typedef int spring_batch_soa_kernel(const struct batch_job *job, int n, int *bad
 /// The same over an array of spring_state with one stepper.
 typedef int spring_batch_aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
 
-typedef struct spring_internal_kernels {
-	// batch.c: the kernels a range goes through, widest first (on AVX-512: 16, 8, then 4 lanes);
-	// none: one spring at a time.
+/// A set's batch kernels (batch.c): the kernels a range goes through, widest first (on AVX-512:
+/// 16, 8, then 4 lanes); none: one spring at a time.
+typedef struct spring_batch_kernels {
 	spring_batch_soa_kernel *soa[3];
 	spring_batch_aos_kernel *aos[3];
-	// chain_step.c (chain_kernel.h): a group's step in the fast mode, in each bone's own mode,
-	// two steps a bone apart, and a single chain's two steps side by side.
-	void (*tip_run)(const struct fast_job *job);
-	void (*tip_walk)(const struct fast_job *job, int snap);
-	int (*tip_pair)(const struct fast_job *first, const struct fast_job *second);
-	int (*tip_single_pair)(const struct fast_job *first, const struct fast_job *second);
-	// The angle chains (chain2d_kernels.c): a group's frame and poses; a single chain's fields,
-	// widest first, the one-lane kernel finishing what whole vectors leave.
-	void (*angle_frame)(const struct group_frame *shared);
-	void (*angle_poses)(const struct group_pose *shared);
-	int (*angle_fields[3])(const struct spring_chain2d_fields *a, int first);
-} spring_internal_kernels;
+} spring_batch_kernels;
 
-/// The kernels of the instruction set in use (chosen on the first call: simd_internal.h).
-const spring_internal_kernels *spring_internal_kernels_current(void);
+/// A set's tip-chain kernels (chain_step.c, chain_kernel.h): a group's step in the fast mode, in
+/// each bone's own mode, two steps a bone apart, and a single chain's two steps side by side.
+typedef struct spring_tip_kernels {
+	void (*run)(const struct fast_job *job);
+	void (*walk)(const struct fast_job *job, int snap);
+	int (*pair)(const struct fast_job *first, const struct fast_job *second);
+	int (*single_pair)(const struct fast_job *first, const struct fast_job *second);
+} spring_tip_kernels;
 
-// Each unit's table, and the kernels one unit's table takes from another's.
-extern const spring_internal_kernels spring_internal_kernels_scalar;
-extern const spring_internal_kernels spring_internal_kernels_sse2;
-extern const spring_internal_kernels spring_internal_kernels_avx2;
-extern const spring_internal_kernels spring_internal_kernels_avx512;
-extern const spring_internal_kernels spring_internal_kernels_simd128;
-extern const spring_internal_kernels spring_internal_kernels_neon;
+/// A set's angle-chain kernels (chain2d_kernels.c): a group's frame and poses; a single chain's
+/// fields, widest first, the one-lane kernel finishing what whole vectors leave.
+typedef struct spring_angle_kernels {
+	void (*frame)(const struct group_frame *shared);
+	void (*poses)(const struct group_pose *shared);
+	int (*fields[3])(const struct spring_chain2d_fields *a, int first);
+} spring_angle_kernels;
+
+/// Each family's kernels of the instruction set in use (chosen on the first call:
+/// simd_internal.h). One table per family, so that a program using one family links only its
+/// kernels.
+const spring_batch_kernels *spring_internal_batch_kernels(void);
+const spring_tip_kernels *spring_internal_tip_kernels(void);
+const spring_angle_kernels *spring_internal_angle_kernels(void);
+
+// Each set's tables (kernels_<set>.c).
+#define SPRING_KERNEL_TABLES_DECLARE(set)                         \
+	extern const spring_batch_kernels spring_batch_kernels_##set; \
+	extern const spring_tip_kernels spring_tip_kernels_##set;     \
+	extern const spring_angle_kernels spring_angle_kernels_##set;
+SPRING_KERNEL_TABLES_DECLARE(scalar)
+SPRING_KERNEL_TABLES_DECLARE(sse2)
+SPRING_KERNEL_TABLES_DECLARE(avx2)
+SPRING_KERNEL_TABLES_DECLARE(avx512)
+SPRING_KERNEL_TABLES_DECLARE(simd128)
+SPRING_KERNEL_TABLES_DECLARE(neon)
 
 /// The kernels a lane set's unit defines (KERNEL(name) is spring_kernel_<name>_<set>).
 #define SPRING_KERNELS_DECLARE(set)                                      \

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The one-lane kernels (every platform) and the scalar row of the table: the tip chain's kernel
+// The one-lane kernels (every platform) and the scalar tables: the tip chain's kernel
 // for a single chain (f: blocks of one lane) and for a group's blocks one lane at a time (g1);
 // batches go one spring at a time (batch.c).
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
@@ -38,14 +38,8 @@ void spring_kernel_tip2d_f(const spring_chain *c, const chain_arrays *a, int i, 
 #define B GROUP_BLOCK
 #include "chain_kernel.h"
 
-const spring_internal_kernels spring_internal_kernels_scalar = {
-	{NULL},
-	{NULL},
-	spring_kernel_fast_run_g1,
-	spring_kernel_walk_g1,
-	spring_kernel_fast_pair_g1,
-	spring_kernel_fast_pair_f,
-	spring_chain2d_kernel_frame_scalar,
-	spring_chain2d_kernel_poses_scalar,
-	{NULL},
-};
+const spring_batch_kernels spring_batch_kernels_scalar = {{NULL}, {NULL}};
+const spring_tip_kernels spring_tip_kernels_scalar = {spring_kernel_fast_run_g1, spring_kernel_walk_g1,
+                                                      spring_kernel_fast_pair_g1, spring_kernel_fast_pair_f};
+const spring_angle_kernels spring_angle_kernels_scalar = {
+	spring_chain2d_kernel_frame_scalar, spring_chain2d_kernel_poses_scalar, {NULL}};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The kernels over SSE2's lanes (x86-64's baseline, 4 lanes) and their row of the table.
+// The kernels over SSE2's lanes (x86-64's baseline, 4 lanes) and their tables.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "simd_internal.h"
@@ -12,9 +12,9 @@
 #define KERNELS_P2_SUFFIX _p2_sse2
 #include "kernels_set.h"
 
-const spring_internal_kernels spring_internal_kernels_sse2 = {
-	{spring_kernel_soa_sse2},       {spring_kernel_aos_sse2},       spring_kernel_fast_run_sse2,
-	spring_kernel_walk_sse2,        spring_kernel_fast_pair_sse2,   spring_kernel_fast_pair_p2_sse2,
-	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4},
-};
+const spring_batch_kernels spring_batch_kernels_sse2 = {{spring_kernel_soa_sse2}, {spring_kernel_aos_sse2}};
+const spring_tip_kernels spring_tip_kernels_sse2 = {spring_kernel_fast_run_sse2, spring_kernel_walk_sse2,
+                                                    spring_kernel_fast_pair_sse2, spring_kernel_fast_pair_p2_sse2};
+const spring_angle_kernels spring_angle_kernels_sse2 = {
+	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4}};
 #endif

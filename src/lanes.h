@@ -30,15 +30,18 @@
 //                                the cheapest split of interleaved pairs a:b into their first and
 //                                second members (lane k holding pair unzip_pair(k)), the same
 //                                permutation of a vector t, and its inverse (the pairs back)
-// Adding an instruction set: its lanes_<set>.h, its kernels_<set>.c (the families instantiated
-// over it: copy kernels_sse2.c) and one row in simd.c's table.
+// Adding an instruction set: its lanes_<set>.h, its kernels_<set>.c (every family built over it
+// and its tables: copy kernels_sse2.c), a value in simd_internal.h's enum and one line in
+// simd.c's list of instruction sets. NEON was added so.
 #ifndef SPRING_LANES_H
 #define SPRING_LANES_H
 
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__GNUC__)
+// Forced inlining is for speed: a build for size (-Os, -Oz: the npm package's wasm) leaves the
+// choice to the compiler (chain_impl.h's ALWAYS_INLINE likewise).
+#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
 #define LANES_INLINE static inline __attribute__((always_inline))
 #else
 #define LANES_INLINE static inline

@@ -20,54 +20,47 @@ static int cpu_has_avx512f(void)
 {
 	return __builtin_cpu_supports("avx512f");
 }
-#define IF_X86(check) check
-#else
-#define IF_X86(check) NULL
-#endif
-#if SPRING_SIMD_WASM
-#define IF_WASM(check) check // a module built with simd128 runs only where it exists
-#else
-#define IF_WASM(check) NULL
-#endif
-#if SPRING_SIMD_NEON
-#define IF_NEON(check) check // part of every aarch64 processor
-#else
-#define IF_NEON(check) NULL
 #endif
 
-#if SPRING_SIMD_X86
-#define IF_X86_KERNELS(k) &k
-#else
-#define IF_X86_KERNELS(k) NULL
-#endif
-#if SPRING_SIMD_WASM
-#define IF_WASM_KERNELS(k) &k
-#else
-#define IF_WASM_KERNELS(k) NULL
-#endif
-#if SPRING_SIMD_NEON
-#define IF_NEON_KERNELS(k) &k
-#else
-#define IF_NEON_KERNELS(k) NULL
-#endif
+// IF_BUILT(flag, x): x when the build flag (0 or 1) is 1, NULL otherwise (x is then not compiled).
+#define IF_BUILT(flag, x) IF_BUILT_(flag, x)
+#define IF_BUILT_(flag, x) IF_BUILT_##flag(x)
+#define IF_BUILT_0(x) NULL
+#define IF_BUILT_1(x) x
 
-// Every instruction set: its name, its rank in the order of preference (the widest highest), the
-// check that this machine runs it and its kernels (kernels_<set>.c), NULL when this build has no
-// kernels for it. A new instruction set is a value in simd_internal.h's enum, its lane layer and
-// kernels (lanes.h says how) and a row here.
+// The one list of instruction sets: the enum name (simd_internal.h), the name (its kernels'
+// tables are spring_<family>_kernels_<name>, in kernels_<name>.c), the rank in the order of
+// preference (the widest highest), whether this build has its kernels, and the check that this
+// machine runs it (wasm: a module built with simd128 runs only where it exists; NEON is part of
+// every aarch64 processor; SSE2 of every x86-64 one). A new instruction set is a value in
+// simd_internal.h's enum, its lane layer and kernels (lanes.h says how) and a line here.
+#define SPRING_ISA_LIST(X)                                 \
+	X(AVX512, avx512, 5, SPRING_SIMD_X86, cpu_has_avx512f) \
+	X(AVX2, avx2, 4, SPRING_SIMD_X86, cpu_has_avx2)        \
+	X(SSE2, sse2, 3, SPRING_SIMD_X86, always)              \
+	X(SIMD128, simd128, 2, SPRING_SIMD_WASM, always)       \
+	X(NEON, neon, 2, SPRING_SIMD_NEON, always)             \
+	X(SCALAR, scalar, 1, 1, always)
+
 static const struct isa_row {
 	const char *name;
 	int rank;
-	int (*runs)(void);
-	const spring_internal_kernels *kernels;
+	int (*runs)(void); // NULL: this build has no kernels for it
 } rows[SPRING_INTERNAL_ISA_COUNT] = {
-	[SPRING_INTERNAL_ISA_AVX512] = {"avx512", 5, IF_X86(cpu_has_avx512f), IF_X86_KERNELS(spring_internal_kernels_avx512)},
-	[SPRING_INTERNAL_ISA_AVX2] = {"avx2", 4, IF_X86(cpu_has_avx2), IF_X86_KERNELS(spring_internal_kernels_avx2)},
-	[SPRING_INTERNAL_ISA_SSE2] = {"sse2", 3, IF_X86(always), IF_X86_KERNELS(spring_internal_kernels_sse2)}, // x86-64's baseline
-	[SPRING_INTERNAL_ISA_SIMD128] = {"simd128", 2, IF_WASM(always), IF_WASM_KERNELS(spring_internal_kernels_simd128)},
-	[SPRING_INTERNAL_ISA_NEON] = {"neon", 2, IF_NEON(always), IF_NEON_KERNELS(spring_internal_kernels_neon)},
-	[SPRING_INTERNAL_ISA_SCALAR] = {"scalar", 1, always, &spring_internal_kernels_scalar},
+#define ROW(e, name, rank, built, check) [SPRING_INTERNAL_ISA_##e] = {#name, rank, IF_BUILT(built, check)},
+	SPRING_ISA_LIST(ROW)
+#undef ROW
 };
+
+// Each family's table of the instruction sets, from the same list (separate tables: a program
+// that calls no kernel of a family links none of them).
+#define TABLE_ROW(family, e, name, built) [SPRING_INTERNAL_ISA_##e] = IF_BUILT(built, &spring_##family##_kernels_##name),
+#define BATCH_ROW(e, name, rank, built, check) TABLE_ROW(batch, e, name, built)
+#define TIP_ROW(e, name, rank, built, check) TABLE_ROW(tip, e, name, built)
+#define ANGLE_ROW(e, name, rank, built, check) TABLE_ROW(angle, e, name, built)
+static const spring_batch_kernels *const batch_tables[SPRING_INTERNAL_ISA_COUNT] = {SPRING_ISA_LIST(BATCH_ROW)};
+static const spring_tip_kernels *const tip_tables[SPRING_INTERNAL_ISA_COUNT] = {SPRING_ISA_LIST(TIP_ROW)};
+static const spring_angle_kernels *const angle_tables[SPRING_INTERNAL_ISA_COUNT] = {SPRING_ISA_LIST(ANGLE_ROW)};
 
 static const struct isa_row *row_of(spring_internal_isa isa)
 {
@@ -77,7 +70,7 @@ static const struct isa_row *row_of(spring_internal_isa isa)
 // 1 when the row's instruction set has kernels in this build and this machine runs it.
 static int row_runs(const struct isa_row *r)
 {
-	return r && r->runs && r->kernels && r->runs();
+	return r && r->runs && r->runs();
 }
 
 // The widest instruction set this build has and this machine runs (scalar always runs).
@@ -128,7 +121,17 @@ const char *spring_internal_isa_name(spring_internal_isa isa)
 	return isa == SPRING_INTERNAL_ISA_AUTO ? "auto" : r ? r->name : "unknown";
 }
 
-const spring_internal_kernels *spring_internal_kernels_current(void)
+const spring_batch_kernels *spring_internal_batch_kernels(void)
 {
-	return rows[spring_internal_isa_current()].kernels;
+	return batch_tables[spring_internal_isa_current()];
+}
+
+const spring_tip_kernels *spring_internal_tip_kernels(void)
+{
+	return tip_tables[spring_internal_isa_current()];
+}
+
+const spring_angle_kernels *spring_internal_angle_kernels(void)
+{
+	return angle_tables[spring_internal_isa_current()];
 }
