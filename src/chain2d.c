@@ -79,7 +79,7 @@
 // (snapshots, rollback).
 //
 // Files: this one creates, steps, sets and queries; chain2d_validate.c checks descriptions and
-// inputs, chain2d_snapshot.c takes and restores snapshots, chain2d_kernels.c takes the segments'
+// inputs, chain2d_snapshot.c takes and restores snapshots, the kernels (kernels_<set>.c) take the segments'
 // fields a vector of segments at a time.
 //
 // Per-segment budget: 96 bytes (plus padding of each array to 16 bytes)

@@ -6,15 +6,15 @@
 // Every chain is a spring_chain2d without animation: the per-step arithmetic is the very code of
 // the single chain (chain2d_kernel.h: K(knot) and K(begin) for the pivot's path and the roots,
 // K(segment) for each segment, the pose walk), instantiated for 4, 8 and 16 lanes in
-// chain2d_kernels.c and chosen at run time from one table per instruction set; the pivot paths'
+// kernels_<set>.c and chosen at run time from the angle kernels' table (simd.c); the pivot paths'
 // timeline (the knots' times) is one for the group, as its chains share the frame times. The rare
 // calls (teleport, reset, parameters, inertia, forces, the rest test) copy the chain into a
 // scratch spring_chain2d, call the single chain's function and copy it back. So the results are the single chain's bit for
 // bit, and each rule lives in chain2d.c and chain2d_kernel.h once. This file holds the memory and
-// the calls; a frame's steps and the poses are the kernels' (chain2d_kernels.c), handed the
+// the calls; a frame's steps and the poses are the kernels' (chain2d_group_frame.h), handed the
 // arrays and the rest test in a job (chain2d_group_internal.h).
 //
-// A frame runs in chunks of GROUP_CHUNK vectors of chains (chain2d_kernels.c): each chunk's chain state is used where
+// A frame runs in chunks of GROUP_CHUNK vectors of chains (chain2d_group_frame.h): each chunk's chain state is used where
 // it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
 // down the chains one segment at a time over the chunk's vectors (their walks are independent work
 // the processor overlaps). A chunk of one vector (a small group) takes two steps with no rest test
@@ -495,7 +495,7 @@ const spring_clock *spring_chain2d_group_clock(const spring_chain2d_group *group
 }
 
 // ---------------------------------------------------------------------------------------------
-// A frame: its checks and its timeline here, its steps in the kernels (chain2d_kernels.c)
+// A frame: its checks and its timeline here, its steps in the kernels (chain2d_group_frame.h)
 
 // The segments' lengths (the scratch chain's shape).
 static const float *group_lengths(const spring_chain2d_group *g, const group_layout *l)

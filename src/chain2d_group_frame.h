@@ -1,116 +1,152 @@
 // SPDX-License-Identifier: MIT
-// The angle chain group's kernels over one vector type, included by chain2d_kernels.c once per
-// instance (chain2d_group_instance.h; the scalar one directly) after defining the lane arithmetic
-// and SUFFIX, the instance's name (not installed; no include guard: it is meant to be included
-// several times). G(name) is the instance's function `name_<suffix>`. An instance that writes a
-// block's joints its own way (AVX-512, by transposes) defines GROUP_OWN_WRITE_JOINTS to 1 and
-// its own write_joints_<suffix>.
+// The angle chain group's kernels over one lane set (lanes.h: L), included once per set
+// (chain2d_group_instance.h from kernels_set.h; the scalar one from kernels_scalar.c) after
+// defining L, K (the lane arithmetic's names: chain2d_kernel.h), K_ATTR_ROWS, K_ATTR_INLINE and
+// SUFFIX, the set's name (not installed; no include guard: it is meant to be included several
+// times). G(name) is the instance's function `name_<suffix>`. An instance that writes a block's
+// joints its own way (AVX-512, by transposes: chain2d_joints_avx512.h) defines
+// GROUP_OWN_WRITE_JOINTS to 1, GROUP_POSE_BATCH and its own write_joints_<suffix>.
+#ifndef SPRING_CHAIN2D_GROUP_FRAME_SHARED
+#define SPRING_CHAIN2D_GROUP_FRAME_SHARED
+// Blocks (vectors of chains) a frame steps together, segment by segment (chain2d_group_frame.h).
+#define GROUP_CHUNK 8
+// The most blocks with chains (not padding only) a chunk may have for its frame to run two steps at
+// a time, a segment apart (chain2d_group_frame.h): a lone block has nothing else to overlap its walk
+// with (about 1.1x on W2 at 10 chains), while a chunk of several blocks already overlaps theirs,
+// and pairing them measured 2-3% slower at 1,000 and 10,000 chains (more state in flight).
+#define GROUP_PAIR_MAX 1
+
+// How a block's segments take a step (group_step's `how`): not at all (no chain awake); keeping
+// the sleeping chains' state by selects; all its chains awake, storing the angles before, targets
+// and kept sines (the frame's last step, or before a rest test); all awake, not storing them (the
+// next step writes them again).
+enum { GROUP_SEG_NONE, GROUP_SEG_BLEND, GROUP_SEG_KEEP, GROUP_SEG_ONLY };
+
+// The chains of the block at b that exist (the padding lanes never wake): a comparison of the
+// lanes' indices, read from a constant (no store of single lanes for a vector load to wait on).
+static const int32_t group_lane_index[LANE_PAD] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+static inline size_t group_min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+#endif
+
+// Joints a pose computes before writing them out, and whether the instance writes them its own way.
+#ifndef GROUP_POSE_BATCH
+#define GROUP_POSE_BATCH 1
+#endif
+#ifndef GROUP_OWN_WRITE_JOINTS
+#define GROUP_OWN_WRITE_JOINTS 0
+#endif
+
 #define G(name) G_NAME(name, SUFFIX)
 #define G_NAME(name, suffix) G_NAME_(name, suffix)
 #define G_NAME_(name, suffix) name##_##suffix
 
 // The vector of floats at p + k (any alignment).
-static inline K_ATTR_INLINE T G(at)(const float *p, size_t k)
+static inline K_ATTR_INLINE L(f) G(at)(const float *p, size_t k)
 {
-	T v;
+	L(f) v;
 	memcpy(&v, p + k, sizeof v);
 	return v;
 }
 
-static inline K_ATTR_INLINE TM G(r_padding_mask)(const group_frame *r, size_t b)
+static inline K_ATTR_INLINE L(m) G(r_padding_mask)(const group_frame *r, size_t b)
 {
-	TI index;
+	L(i) index;
 	memcpy(&index, group_lane_index, sizeof index);
-	return ILT(index + (int32_t)b, (int32_t)r->count);
+	return L(ilt)(index + (int32_t)b, L(splati)((int32_t)r->count));
 }
 
 // One instance per vector type: `frame_<suffix>` steps a whole frame of the chains, a block of one
 // vector of chains at a time (its chains' state stays in registers through the steps); `segments`
 // steps the segments of a block, and skips the selects that keep a sleeping chain's state when
 // every chain of the block is awake (`blend` is a constant in each copy).
-static inline K_ATTR_INLINE bool G(any)(TM m)
+static inline K_ATTR_INLINE bool G(any)(L(m) m)
 {
-	return ANY(m);
+	return L(any)(m);
 }
 static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep, const K(chain_in) * ch,
-                                            T *parent, TM awake)
+                                            L(f) * parent, L(m) awake)
 {
 	const size_t k = (size_t)i * (size_t)r->stride + b;
 	K(step_in) in;
-	T inertia, x, v, d, x1, v1, d1, t1, s1, c1, key1;
+	L(f) inertia, x, v, d, x1, v1, d1, t1, s1, c1, key1;
 	if (r->same[i]) {
 		const size_t k0 = (size_t)i * (size_t)r->stride;
-		in.w2 = SPLAT(r->w2[k0]);
-		in.inv_w2 = SPLAT(r->iw2[k0]);
-		in.pp = SPLAT(r->pp[k0]);
-		in.pv = SPLAT(r->pv[k0]);
-		in.vp = SPLAT(r->vp[k0]);
-		in.vv = SPLAT(r->vv[k0]);
-		inertia = SPLAT(r->inertia[k0]);
+		in.w2 = L(splat)(r->w2[k0]);
+		in.inv_w2 = L(splat)(r->iw2[k0]);
+		in.pp = L(splat)(r->pp[k0]);
+		in.pv = L(splat)(r->pv[k0]);
+		in.vp = L(splat)(r->vp[k0]);
+		in.vv = L(splat)(r->vv[k0]);
+		inertia = L(splat)(r->inertia[k0]);
 	} else {
-		memcpy(&in.w2, r->w2 + k, sizeof(T));
-		memcpy(&in.inv_w2, r->iw2 + k, sizeof(T));
-		memcpy(&in.pp, r->pp + k, sizeof(T));
-		memcpy(&in.pv, r->pv + k, sizeof(T));
-		memcpy(&in.vp, r->vp + k, sizeof(T));
-		memcpy(&in.vv, r->vv + k, sizeof(T));
-		memcpy(&inertia, r->inertia + k, sizeof(T));
+		memcpy(&in.w2, r->w2 + k, sizeof(L(f)));
+		memcpy(&in.inv_w2, r->iw2 + k, sizeof(L(f)));
+		memcpy(&in.pp, r->pp + k, sizeof(L(f)));
+		memcpy(&in.pv, r->pv + k, sizeof(L(f)));
+		memcpy(&in.vp, r->vp + k, sizeof(L(f)));
+		memcpy(&in.vv, r->vv + k, sizeof(L(f)));
+		memcpy(&inertia, r->inertia + k, sizeof(L(f)));
 	}
-	in.limit = SPLAT(r->limit[i]);
-	memcpy(&x, r->angle + k, sizeof(T));
-	memcpy(&v, r->velocity + k, sizeof(T));
-	memcpy(&d, r->deflection + k, sizeof(T));
+	in.limit = L(splat)(r->limit[i]);
+	memcpy(&x, r->angle + k, sizeof(L(f)));
+	memcpy(&v, r->velocity + k, sizeof(L(f)));
+	memcpy(&d, r->deflection + k, sizeof(L(f)));
 	x1 = x;
 	v1 = v;
 	d1 = d;
 	K(segment)
-	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, SPLAT(r->k15[i]), *parent, SPLAT(r->rest[i]), 0, SPLAT(0.0f), &x1,
-	 &v1, &d1, &t1, &s1, &c1, &key1);
-	T prev = x;
+	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, L(splat)(r->k15[i]), *parent, L(splat)(r->rest[i]), 0,
+	 L(splat)(0.0f), &x1, &v1, &d1, &t1, &s1, &c1, &key1);
+	L(f) prev = x;
 	if (blend) {
-		const T old_prev = G(at)(r->prev, k), old_target = G(at)(r->target, k), old_s = G(at)(r->sin, k),
-				old_c = G(at)(r->cos, k), old_key = G(at)(r->key, k);
-		prev = SEL(awake, x, old_prev);
-		x1 = SEL(awake, x1, x);
-		v1 = SEL(awake, v1, v);
-		d1 = SEL(awake, d1, d);
-		t1 = SEL(awake, t1, old_target);
-		s1 = SEL(awake, s1, old_s);
-		c1 = SEL(awake, c1, old_c);
-		key1 = SEL(awake, key1, old_key);
+		const L(f) old_prev = G(at)(r->prev, k), old_target = G(at)(r->target, k), old_s = G(at)(r->sin, k),
+				   old_c = G(at)(r->cos, k), old_key = G(at)(r->key, k);
+		prev = L(sel)(awake, x, old_prev);
+		x1 = L(sel)(awake, x1, x);
+		v1 = L(sel)(awake, v1, v);
+		d1 = L(sel)(awake, d1, d);
+		t1 = L(sel)(awake, t1, old_target);
+		s1 = L(sel)(awake, s1, old_s);
+		c1 = L(sel)(awake, c1, old_c);
+		key1 = L(sel)(awake, key1, old_key);
 	}
 	*parent = x1;
-	memcpy(r->angle + k, &x1, sizeof(T));
-	memcpy(r->velocity + k, &v1, sizeof(T));
-	memcpy(r->deflection + k, &d1, sizeof(T));
+	memcpy(r->angle + k, &x1, sizeof(L(f)));
+	memcpy(r->velocity + k, &v1, sizeof(L(f)));
+	memcpy(r->deflection + k, &d1, sizeof(L(f)));
 	if (keep) {
-		memcpy(r->prev + k, &prev, sizeof(T));
-		memcpy(r->target + k, &t1, sizeof(T));
-		memcpy(r->sin + k, &s1, sizeof(T));
-		memcpy(r->cos + k, &c1, sizeof(T));
-		memcpy(r->key + k, &key1, sizeof(T));
+		memcpy(r->prev + k, &prev, sizeof(L(f)));
+		memcpy(r->target + k, &t1, sizeof(L(f)));
+		memcpy(r->sin + k, &s1, sizeof(L(f)));
+		memcpy(r->cos + k, &c1, sizeof(L(f)));
+		memcpy(r->key + k, &key1, sizeof(L(f)));
 	}
 }
 /* The lane state of the block at b: where it lies for a vector of LANE_PAD lanes, otherwise */
 /* copied into *L (lanes_io: in or back out). */
 static inline K_ATTR_INLINE void G(lanes_io)(const group_frame *r, size_t b, K(lane) * L, bool store)
 {
-	if (sizeof(T) == LANE_PAD * sizeof(float)) {
+	if (sizeof(L(f)) == LANE_PAD * sizeof(float)) {
 		return;
 	}
 	float *const rows = r->rows + row_block(b);
 	for (int q = 0; q < SPRING_CHAIN2D_LN_COUNT; q++) {
 		float *row = rows + (size_t)q * LANE_PAD;
 		if (store) {
-			memcpy(row, &L->v[q], sizeof(T));
+			memcpy(row, &L->v[q], sizeof(L(f)));
 		} else {
-			memcpy(&L->v[q], row, sizeof(T));
+			memcpy(&L->v[q], row, sizeof(L(f)));
 		}
 	}
 }
 static inline K_ATTR_INLINE K(lane) * G(lanes_at)(const group_frame *r, size_t b, K(lane) * L)
 {
-	if (sizeof(T) == LANE_PAD * sizeof(float)) {
+	if (sizeof(L(f)) == LANE_PAD * sizeof(float)) {
 		return (K(lane) *)(void *)(r->rows + row_block(b));
 	}
 	G(lanes_io)(r, b, L, false);
@@ -118,33 +154,33 @@ static inline K_ATTR_INLINE K(lane) * G(lanes_at)(const group_frame *r, size_t b
 }
 /* What a step of a chunk's blocks feeds their segments (K(begin)'s results per block). */
 typedef struct G(group_step) {
-	TM awake[GROUP_CHUNK], still[GROUP_CHUNK];
+	L(m) awake[GROUP_CHUNK], still[GROUP_CHUNK];
 	K(chain_in) ch[GROUP_CHUNK];
-	T parent[GROUP_CHUNK];
+	L(f) parent[GROUP_CHUNK];
 	int how[GROUP_CHUNK]; /* GROUP_SEG_*: how the block's segments step */
 	bool any_still;       /* some block has a still chain: the rest test follows the step */
 	bool last;            /* the frame's last step */
 } G(group_step);
 /* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */
-static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp, T (*to)[3],
-                                          const TM *awake_frame, const TM *live, G(group_step) * s)
+static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp, L(f) (*to)[3],
+                                          const L(m) * awake_frame, const L(m) * live, G(group_step) * s)
 {
 	const spring_chain2d_basis *at = &r->bases[k];
-	const TM all = EQ(SPLAT(0.0f), SPLAT(0.0f));
-	p->w1 = SPLAT(at->w1);
-	p->w2 = SPLAT(at->w2);
-	p->w3 = SPLAT(at->w3);
-	p->inv_span = SPLAT(at->inv_span);
+	const L(m) all = L(eq)(L(splat)(0.0f), L(splat)(0.0f));
+	p->w1 = L(splat)(at->w1);
+	p->w2 = L(splat)(at->w2);
+	p->w3 = L(splat)(at->w3);
+	p->inv_span = L(splat)(at->inv_span);
 	p->has_span = at->has_span;
-	p->g = SPLAT(1.0f - r->fractions[k]);
+	p->g = L(splat)(1.0f - r->fractions[k]);
 	s->any_still = false;
 	s->last = k == r->steps - 1;
 	for (int q = 0; q < nb; q++) {
-		T before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];
+		L(f) before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];
 		s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);
-		s->parent[q] = SEL(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);
+		s->parent[q] = L(sel)(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);
 		const bool some = G(any)(s->awake[q]);
-		const bool every = some && !G(any)(MNOT(s->awake[q]) & live[q]);
+		const bool every = some && !G(any)(L(not )(s->awake[q]) & live[q]);
 		const bool still = G(any)(s->still[q]);
 		/* A block whose chains are all awake (its padding stands: chain2d_group.c, fill_padding) with no still */
 		/* chain is all awake in the next step (only the rest test puts a chain to sleep), which */
@@ -168,12 +204,12 @@ static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t
 static inline K_ATTR_INLINE void G(rest)(const group_frame *shared, size_t c0, int nb, K(lane) *const *Lp,
                                          const G(group_step) * s)
 {
-	const size_t lanes = sizeof(T) / sizeof(float);
+	const size_t lanes = sizeof(L(f)) / sizeof(float);
 	for (int q = 0; s->any_still && q < nb; q++) {
 		if (G(any)(s->still[q])) {
 			const size_t b = c0 + (size_t)q * lanes;
 			int32_t still_bits[LANE_PAD];
-			const TI still_lanes = LANES_OF(s->still[q]);
+			const L(i) still_lanes = L(mask)(s->still[q]);
 			memcpy(still_bits, &still_lanes, sizeof still_lanes);
 			G(lanes_io)(shared, b, Lp[q], true);
 			shared->try_rest(shared, b, lanes, still_bits);
@@ -185,36 +221,36 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 {
 	/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */
 	const group_frame local = *shared, *r = &local;
-	const size_t lanes = sizeof(T) / sizeof(float);
+	const size_t lanes = sizeof(L(f)) / sizeof(float);
 	K(basis) p;
-	p.step = SPLAT(r->settings.step);
-	p.inv_step = SPLAT(r->settings.inv_step);
-	p.held_max = SPLAT(r->settings.held_max);
-	p.max_speed = SPLAT(r->settings.max_speed);
+	p.step = L(splat)(r->settings.step);
+	p.inv_step = L(splat)(r->settings.inv_step);
+	p.held_max = L(splat)(r->settings.held_max);
+	p.max_speed = L(splat)(r->settings.max_speed);
 	p.turns = r->settings.turns;
 	const spring_chain2d_basis *frame = &r->bases[0];
 	for (int q = 0; q < 6; q++) {
-		p.r[q] = SPLAT(frame->r[q]);
+		p.r[q] = L(splat)(frame->r[q]);
 	}
-	p.elapsed = SPLAT(frame->elapsed);
-	p.hitch = NE(SPLAT(frame->hitch ? 1.0f : 0.0f), 0.0f);
+	p.elapsed = L(splat)(frame->elapsed);
+	p.hitch = L(ne)(L(splat)(frame->hitch ? 1.0f : 0.0f), L(splat)(0.0f));
 	/* A chunk of blocks at a time, each step segment by segment over the chunk's blocks: the */
 	/* blocks' walks down their chains are independent work the processor overlaps. */
 	for (size_t c0 = 0; c0 < (size_t)r->stride; c0 += GROUP_CHUNK * lanes) {
 		const int nb = (int)(((size_t)r->stride - c0) / lanes < GROUP_CHUNK ? ((size_t)r->stride - c0) / lanes : GROUP_CHUNK);
 		K(lane) L[GROUP_CHUNK], *Lp[GROUP_CHUNK];
-		T to[GROUP_CHUNK][3];
-		TM awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];
+		L(f) to[GROUP_CHUNK][3];
+		L(m) awake_frame[GROUP_CHUNK], live[GROUP_CHUNK];
 		int live_blocks = 0; /* blocks with chains (not padding only) */
 		for (int q = 0; q < nb; q++) {
 			const size_t b = c0 + (size_t)q * lanes;
 			Lp[q] = G(lanes_at)(r, b, &L[q]);
 			for (int e = 0; e < 3; e++) {
-				memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(T));
+				memcpy(&to[q][e], r->targets + (size_t)e * (size_t)r->stride + b, sizeof(L(f)));
 			}
 			live[q] = G(r_padding_mask)(r, b);
 			live_blocks += G(any)(live[q]);
-			awake_frame[q] = MNOT(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];
+			awake_frame[q] = L(not )(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];
 			if (frame->knot) {
 				K(knot)(&p, to[q][0], to[q][1], Lp[q]);
 			}
@@ -262,8 +298,8 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 #if !GROUP_OWN_WRITE_JOINTS
 // `write_joints_<suffix>`: joints [0, count) of a block's `live` chains (x, y, angle of joint i in
 // xs[i], ys[i], as[i]; chain q's first record at first[q * per]), lane by lane.
-static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, size_t live, int count, const T *xs, const T *ys,
-                                                 const T *as)
+static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, size_t live, int count, const L(f) * xs,
+                                                 const L(f) * ys, const L(f) * as)
 {
 	for (int i = 0; i < count; i++) {
 		const unsigned char *x = (const unsigned char *)&xs[i], *y = (const unsigned char *)&ys[i];
@@ -283,14 +319,14 @@ static inline K_ATTR_INLINE void G(write_joints)(spring_xform2 *first, int per, 
 // One instance per vector type: `poses_<suffix>` is spring_chain2d_pose_walk (joints only) for a
 // vector of chains at a time, the same float operations in the same order, GROUP_POSE_BATCH
 // joints at a time handed to the instance's `write_joints_<suffix>`.
-static inline K_ATTR_INLINE T G(pose_angle)(T prev, T angle, float alpha)
+static inline K_ATTR_INLINE L(f) G(pose_angle)(L(f) prev, L(f) angle, float alpha)
 {
-	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, SPLAT(alpha));
+	return alpha == 0.0f ? prev : alpha == 1.0f ? angle : K(lerp)(prev, angle, L(splat)(alpha));
 }
 K_ATTR_ROWS void G(spring_chain2d_kernel_poses)(const group_pose *shared)
 {
 	const group_pose local = *shared, *r = &local; /* not reloaded after the joints' stores */
-	const size_t lanes = sizeof(T) / sizeof(float);
+	const size_t lanes = sizeof(L(f)) / sizeof(float);
 	const float alpha = r->alpha;
 	const int per = r->n + 1;
 	for (size_t b = 0; b < (size_t)r->count; b += lanes) {
@@ -303,28 +339,28 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_poses)(const group_pose *shared)
 		for (size_t byte = next; byte < next_end; byte += 64u) {
 			__builtin_prefetch((const char *)r->joints + byte, 1, 3);
 		}
-		T row[6];
+		L(f) row[6];
 		for (int q = 0; q < 6; q++) {
-			memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(T));
+			memcpy(&row[q], r->rows + row_block(b) + (size_t)(SPRING_CHAIN2D_LN_RX + q) * LANE_PAD, sizeof(L(f)));
 		}
 		/* row: root x y a, then prev_root x y a */
-		T rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;
-		T ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;
-		T ox = SPLAT(0.0f), oy = SPLAT(0.0f), a = G(pose_angle)(row[5], row[2], alpha);
+		L(f) rx = alpha == 0.0f ? row[3] : alpha == 1.0f ? row[0] : row[3] + (row[0] - row[3]) * alpha;
+		L(f) ry = alpha == 0.0f ? row[4] : alpha == 1.0f ? row[1] : row[4] + (row[1] - row[4]) * alpha;
+		L(f) ox = L(splat)(0.0f), oy = L(splat)(0.0f), a = G(pose_angle)(row[5], row[2], alpha);
 		const size_t live = (size_t)r->count - b < lanes ? (size_t)r->count - b : lanes;
-		T xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];
+		L(f) xs[GROUP_POSE_BATCH], ys[GROUP_POSE_BATCH], as[GROUP_POSE_BATCH];
 		for (int i = 0; i <= r->n; i++) {
-			T s = SPLAT(0.0f), c = SPLAT(0.0f);
+			L(f) s = L(splat)(0.0f), c = L(splat)(0.0f);
 			if (i < r->n) {
 				const size_t k = (size_t)i * (size_t)r->stride + b;
-				const T prev = G(at)(r->prev, k), angle = G(at)(r->angle, k), ks = G(at)(r->sin, k), kc = G(at)(r->cos, k),
-						key = G(at)(r->key, k);
+				const L(f) prev = G(at)(r->prev, k), angle = G(at)(r->angle, k), ks = G(at)(r->sin, k), kc = G(at)(r->cos, k),
+						   key = G(at)(r->key, k);
 				a = G(pose_angle)(prev, angle, alpha);
-				TM kept = IEQ(BITS(key), BITS(a));
-				if (G(any)(MNOT(kept))) {
+				L(m) kept = L(ieq)(L(bits)(key), L(bits)(a));
+				if (G(any)(L(not )(kept))) {
 					K(sincos)(a, &s, &c);
-					s = SEL(kept, ks, s);
-					c = SEL(kept, kc, c);
+					s = L(sel)(kept, ks, s);
+					c = L(sel)(kept, kc, c);
 				} else {
 					s = ks;
 					c = kc;
@@ -350,29 +386,29 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_poses)(const group_pose *shared)
 // of one chain from `first` on, a vector of segments at a time; returns the first not taken.
 K_ATTR_ROWS int G(spring_chain2d_kernel_fields)(const spring_chain2d_fields *a, int first)
 {
-	const int lanes = (int)(sizeof(T) / sizeof(float));
+	const int lanes = (int)(sizeof(L(f)) / sizeof(float));
 	K(chain_in) ch;
-	ch.fx = SPLAT(a->chain.fx);
-	ch.fy = SPLAT(a->chain.fy);
-	ch.steady = SPLAT(a->chain.steady);
-	ch.px = SPLAT(a->chain.px);
-	ch.py = SPLAT(a->chain.py);
-	ch.turn = SPLAT(a->chain.turn);
-	ch.held_max = SPLAT(a->chain.held_max);
-	ch.max_speed = SPLAT(a->chain.max_speed);
+	ch.fx = L(splat)(a->chain.fx);
+	ch.fy = L(splat)(a->chain.fy);
+	ch.steady = L(splat)(a->chain.steady);
+	ch.px = L(splat)(a->chain.px);
+	ch.py = L(splat)(a->chain.py);
+	ch.turn = L(splat)(a->chain.turn);
+	ch.held_max = L(splat)(a->chain.held_max);
+	ch.max_speed = L(splat)(a->chain.max_speed);
 	int i = first;
 	for (; i + lanes <= a->n; i += lanes) {
-		T x, inertia, length, alpha, stiff, s, c, key;
-		memcpy(&x, a->angle + i, sizeof(T));
-		memcpy(&inertia, a->inertia + i, sizeof(T));
-		memcpy(&length, a->length + i, sizeof(T));
-		K(segment_field)(&ch, a->turning, inertia, SPLAT(1.5f) / length, &x, &alpha, &stiff, &s, &c, &key);
-		memcpy(a->angle + i, &x, sizeof(T));
-		memcpy(a->alpha + i, &alpha, sizeof(T));
-		memcpy(a->stiff + i, &stiff, sizeof(T));
-		memcpy(a->sin + i, &s, sizeof(T));
-		memcpy(a->cos + i, &c, sizeof(T));
-		memcpy(a->key + i, &key, sizeof(T));
+		L(f) x, inertia, length, alpha, stiff, s, c, key;
+		memcpy(&x, a->angle + i, sizeof(L(f)));
+		memcpy(&inertia, a->inertia + i, sizeof(L(f)));
+		memcpy(&length, a->length + i, sizeof(L(f)));
+		K(segment_field)(&ch, a->turning, inertia, L(splat)(1.5f) / length, &x, &alpha, &stiff, &s, &c, &key);
+		memcpy(a->angle + i, &x, sizeof(L(f)));
+		memcpy(a->alpha + i, &alpha, sizeof(L(f)));
+		memcpy(a->stiff + i, &stiff, sizeof(L(f)));
+		memcpy(a->sin + i, &s, sizeof(L(f)));
+		memcpy(a->cos + i, &c, sizeof(L(f)));
+		memcpy(a->key + i, &key, sizeof(L(f)));
 	}
 	return i;
 }
@@ -380,3 +416,5 @@ K_ATTR_ROWS int G(spring_chain2d_kernel_fields)(const spring_chain2d_fields *a, 
 #undef G
 #undef G_NAME
 #undef G_NAME_
+#undef GROUP_POSE_BATCH
+#undef GROUP_OWN_WRITE_JOINTS

@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: MIT
-// One vector instance of spring_chain2d_group's kernels, included by chain2d_kernels.c once per
-// vector width after defining T, TI, K, SUFFIX, the lane helpers (SEL, TOINT, BITS, FABS, SPLAT,
-// MNOT, SQRT, ANY, MINV, MAXV) and K_ATTR, K_ATTR_ROWS, K_ATTR_INLINE (not installed; no include
-// guard: it is meant to be included several times). It undefines the per-instance macros.
-#include "chain2d_kernel.h" // the lane arithmetic first, then the kernels written over it
+// One vector instance of spring_chain2d_group's kernels, for kernels_set.h: the lane arithmetic
+// (chain2d_kernel.h), then the kernels written over it (chain2d_group_frame.h), over the lane set
+// L, named by K and SUFFIX, with the attributes K_ATTR, K_ATTR_ROWS and K_ATTR_INLINE (not
+// installed; no include guard: it is meant to be included once per set). It undefines K, SUFFIX and
+// the attributes.
+#include "chain2d_kernel.h"
 
 #include "chain2d_group_frame.h"
 #undef SUFFIX
-#undef SQRT
-#undef ANY
-#undef MINV
-#undef MAXV
-#undef T
-#undef TI
 #undef K
 #undef K_ATTR_ROWS
 #undef K_ATTR_INLINE

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What spring_chain2d_group (chain2d_group.c: the group's memory and calls) hands its kernels
-// (chain2d_kernels.c: every segment of every chain, a vector of chains at a time) for a frame and
+// (kernels_<set>.c, chain2d_group_frame.h: every segment of every chain, a vector of chains at a time) for a frame and
 // for the poses (not installed). The kernels call nothing of the group's or of the single
 // chain's: what they need comes in these jobs.
 #ifndef SPRING_CHAIN2D_GROUP_INTERNAL_H
@@ -29,6 +29,11 @@ static inline size_t row_block(size_t b)
 {
 	return b / LANE_PAD * (size_t)(R_ROW_COUNT * LANE_PAD) + b % LANE_PAD;
 }
+
+// Joints a pose computes for a block before writing them out: GROUP_POSE_BATCH
+// (chain2d_group_frame.h), 1 unless an instance writes them by transposes (AVX-512:
+// GROUP_POSE_JOINTS, chain2d_joints_avx512.h).
+#define GROUP_POSE_JOINTS 16
 
 struct group_layout; // the group's offsets (chain2d_group.c)
 typedef struct group_frame group_frame;

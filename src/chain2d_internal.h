@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The angle chain's step of one segment, shared by spring_chain2d (chain2d.c, with
 // chain2d_validate.c and chain2d_snapshot.c) and spring_chain2d_group (chain2d_group.c, its
-// kernels in chain2d_kernels.c), which therefore give the same bits (not installed).
+// kernels in kernels_<set>.c), which therefore give the same bits (not installed).
 // The physics is described at the top of chain2d.c. The calls between these files go one way:
 // chain2d_group.c calls the other four, chain2d_snapshot.c calls chain2d.c and
-// chain2d_validate.c, chain2d.c calls chain2d_validate.c and chain2d_kernels.c, and those two
+// chain2d_validate.c, chain2d.c calls chain2d_validate.c and the kernels (through simd.c), and those
 // call none of them.
 #ifndef SPRING_CHAIN2D_INTERNAL_H
 #define SPRING_CHAIN2D_INTERNAL_H
@@ -15,6 +15,7 @@
 #include "chain_internal.h"
 #include "detmath_internal.h"
 #include "kernels_internal.h"
+#include "lanes_scalar.h"
 #include "path_internal.h"
 
 #include <math.h>
@@ -174,63 +175,13 @@ static inline int32_t spring_chain2d_bits(float x)
 	return i;
 }
 
-// The lane arithmetic's comparisons (chain2d_kernel.h) as C's operators: masks of type TI, 0 or 1
-// in the plain-float instances, lanes of 0 or -1 with GCC's vector types. The AVX-512 instance
-// replaces them (chain2d_kernels.c); they stay defined for the group's own instances.
-#define GT(a, b) ((a) > (b))
-#define GE(a, b) ((a) >= (b))
-#define LT(a, b) ((a) < (b))
-#define LE(a, b) ((a) <= (b))
-#define EQ(a, b) ((a) == (b))
-#define NE(a, b) ((a) != (b))
-#define IEQ(a, b) ((a) == (b))
-#define ILT(a, b) ((a) < (b))
-#define ITEST(a, b) (((a) & (b)) != 0)
-
-// The plain-float instance of the lane arithmetic: spring_chain2d_lane_fold, _sincos, _field,
-// _step, _lerp and spring_chain2d_lane_step_in.
-#define T float
-#define TI int
-#define TM int
-#define TL float
+// The plain-float instance of the lane arithmetic (chain2d_kernel.h over lanes_scalar.h):
+// spring_chain2d_lane_fold, _sincos, _field, _step, _lerp and spring_chain2d_lane_step_in.
+#define L LANES_SCALAR
 #define K(name) spring_chain2d_lane_##name
-#define SEL(m, a, b) ((m) ? (a) : (b))
-#define TOINT(x) ((int)(x))
-#define FABS(x) fabsf(x)
-#define SQRT(x) sqrtf(x)
-#define MNOT(m) (!(m))
-#define ANY(m) (m)
-#define MINV(a, b) ((a) < (b) ? (a) : (b))
-#define MAXV(a, b) ((a) > (b) ? (a) : (b))
-#define BITS(x) spring_chain2d_bits(x)
-#define SPLAT(c) (c)
-// The plain-float instances' masks are 0 or 1, combined with & on purpose (no branch).
-#if defined(__clang__)
-#define SPRING_CHAIN2D_SCALAR_MASKS_BEGIN \
-	_Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wbitwise-instead-of-logical\"")
-#define SPRING_CHAIN2D_SCALAR_MASKS_END _Pragma("clang diagnostic pop")
-#else
-#define SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
-#define SPRING_CHAIN2D_SCALAR_MASKS_END
-#endif
-SPRING_CHAIN2D_SCALAR_MASKS_BEGIN
 #include "chain2d_kernel.h"
-SPRING_CHAIN2D_SCALAR_MASKS_END
-#undef T
-#undef TI
-#undef TM
-#undef TL
+#undef L
 #undef K
-#undef SEL
-#undef TOINT
-#undef FABS
-#undef SQRT
-#undef MNOT
-#undef ANY
-#undef MINV
-#undef MAXV
-#undef BITS
-#undef SPLAT
 
 /// The root of the sub-step ending at fraction f of the frame from `from` to `to`, as a chain's
 /// step computes it (chain2d_kernel.h, K(begin)).
@@ -348,7 +299,7 @@ typedef struct spring_chain2d_fields {
 } spring_chain2d_fields;
 
 /// K(segment_field) for every segment of `a`, by vectors of segments where the machine has them
-/// (chain2d_kernels.c, through the table of kernels; the same bits as one segment at a time).
+/// (kernels_<set>.c, through the table of kernels; the same bits as one segment at a time).
 static inline void spring_chain2d_internal_fields(const spring_chain2d_fields *a)
 {
 	const spring_angle_kernels *use = spring_internal_angle_kernels();

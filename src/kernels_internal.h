@@ -39,7 +39,7 @@ typedef struct spring_tip_kernels {
 	int (*single_pair)(const struct fast_job *first, const struct fast_job *second);
 } spring_tip_kernels;
 
-/// A set's angle-chain kernels (chain2d_kernels.c): a group's frame and poses; a single chain's
+/// A set's angle-chain kernels (chain2d_group_frame.h): a group's frame and poses; a single chain's
 /// fields, widest first, the one-lane kernel finishing what whole vectors leave.
 typedef struct spring_angle_kernels {
 	void (*frame)(const struct group_frame *shared);
@@ -97,18 +97,18 @@ int spring_kernel_fast_pair_p2_sse2(const struct fast_job *first, const struct f
 int spring_kernel_fast_pair_p2_simd128(const struct fast_job *first, const struct fast_job *second);
 int spring_kernel_fast_pair_p2_neon(const struct fast_job *first, const struct fast_job *second);
 
-// The angle chains' kernels (chain2d_kernels.c, instantiated in its own dialect for now).
+// The angle chains' kernels (chain2d_group_frame.h over each set).
 void spring_chain2d_kernel_frame_scalar(const struct group_frame *shared);
 void spring_chain2d_kernel_poses_scalar(const struct group_pose *shared);
 int spring_chain2d_kernel_fields_scalar(const struct spring_chain2d_fields *a, int first);
-void spring_chain2d_kernel_frame_v4(const struct group_frame *shared);
-void spring_chain2d_kernel_poses_v4(const struct group_pose *shared);
-int spring_chain2d_kernel_fields_v4(const struct spring_chain2d_fields *a, int first);
-void spring_chain2d_kernel_frame_avx2(const struct group_frame *shared);
-void spring_chain2d_kernel_poses_avx2(const struct group_pose *shared);
-int spring_chain2d_kernel_fields_avx2(const struct spring_chain2d_fields *a, int first);
-void spring_chain2d_kernel_frame_avx512(const struct group_frame *shared);
-void spring_chain2d_kernel_poses_avx512(const struct group_pose *shared);
-int spring_chain2d_kernel_fields_avx512(const struct spring_chain2d_fields *a, int first);
+#define SPRING_ANGLE_KERNELS_DECLARE(set)                                     \
+	void spring_chain2d_kernel_frame_##set(const struct group_frame *shared); \
+	void spring_chain2d_kernel_poses_##set(const struct group_pose *shared);  \
+	int spring_chain2d_kernel_fields_##set(const struct spring_chain2d_fields *a, int first);
+SPRING_ANGLE_KERNELS_DECLARE(sse2)
+SPRING_ANGLE_KERNELS_DECLARE(avx2)
+SPRING_ANGLE_KERNELS_DECLARE(avx512)
+SPRING_ANGLE_KERNELS_DECLARE(simd128)
+SPRING_ANGLE_KERNELS_DECLARE(neon)
 
 #endif

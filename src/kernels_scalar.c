@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The one-lane kernels (every platform) and the scalar tables: the tip chain's kernel
-// for a single chain (f: blocks of one lane) and for a group's blocks one lane at a time (g1);
-// batches go one spring at a time (batch.c).
+// The one-lane kernels (every platform) and the scalar tables: the tip chain's kernel for a single
+// chain (f: blocks of one lane) and for a group's blocks one lane at a time (g1), the angle group
+// one chain at a time (over chain2d_internal.h's one-lane arithmetic); batches go one spring at a
+// time (batch.c).
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
+#include "chain2d_group_internal.h"
+#include "chain2d_internal.h"
 #include "chain_impl.h"
 #include "kernels_internal.h"
 #include "lanes_scalar.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define L LANES_SCALAR
@@ -37,6 +41,13 @@ void spring_kernel_tip2d_f(const spring_chain *c, const chain_arrays *a, int i, 
 #define KERNEL(name) spring_kernel_##name##_g1
 #define B GROUP_BLOCK
 #include "chain_kernel.h"
+
+// The angle group one chain at a time, over the one-lane arithmetic chain2d_internal.h built.
+#define K(name) spring_chain2d_lane_##name
+#define SUFFIX scalar
+#define K_ATTR_ROWS
+#define K_ATTR_INLINE LANES_INLINE_ATTR
+#include "chain2d_group_frame.h"
 
 const spring_batch_kernels spring_batch_kernels_scalar = {{NULL}, {NULL}};
 const spring_tip_kernels spring_tip_kernels_scalar = {spring_kernel_fast_run_g1, spring_kernel_walk_g1,

@@ -6,15 +6,15 @@
 
 #if SPRING_SIMD_WASM
 #include "lanes_simd128.h"
-#define L LANES_SIMD128
-#define TARGET LANES_SIMD128_TARGET
-#define KERNELS_SUFFIX _simd128
-#define KERNELS_P2_SUFFIX _p2_simd128
+#define KERNELS_LANES LANES_SIMD128
+#define KERNELS_TARGET LANES_SIMD128_TARGET
+#define KERNELS_SET simd128
+#define KERNELS_PAIRS
 #include "kernels_set.h"
 
 const spring_batch_kernels spring_batch_kernels_simd128 = {{spring_kernel_soa_simd128}, {spring_kernel_aos_simd128}};
 const spring_tip_kernels spring_tip_kernels_simd128 = {spring_kernel_fast_run_simd128, spring_kernel_walk_simd128,
                                                        spring_kernel_fast_pair_simd128, spring_kernel_fast_pair_p2_simd128};
 const spring_angle_kernels spring_angle_kernels_simd128 = {
-	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4}};
+	spring_chain2d_kernel_frame_simd128, spring_chain2d_kernel_poses_simd128, {spring_chain2d_kernel_fields_simd128}};
 #endif

@@ -6,15 +6,15 @@
 
 #if SPRING_SIMD_X86
 #include "lanes_sse2.h"
-#define L LANES_SSE2
-#define TARGET LANES_SSE2_TARGET
-#define KERNELS_SUFFIX _sse2
-#define KERNELS_P2_SUFFIX _p2_sse2
+#define KERNELS_LANES LANES_SSE2
+#define KERNELS_TARGET LANES_SSE2_TARGET
+#define KERNELS_SET sse2
+#define KERNELS_PAIRS
 #include "kernels_set.h"
 
 const spring_batch_kernels spring_batch_kernels_sse2 = {{spring_kernel_soa_sse2}, {spring_kernel_aos_sse2}};
 const spring_tip_kernels spring_tip_kernels_sse2 = {spring_kernel_fast_run_sse2, spring_kernel_walk_sse2,
                                                     spring_kernel_fast_pair_sse2, spring_kernel_fast_pair_p2_sse2};
 const spring_angle_kernels spring_angle_kernels_sse2 = {
-	spring_chain2d_kernel_frame_v4, spring_chain2d_kernel_poses_v4, {spring_chain2d_kernel_fields_v4}};
+	spring_chain2d_kernel_frame_sse2, spring_chain2d_kernel_poses_sse2, {spring_chain2d_kernel_fields_sse2}};
 #endif

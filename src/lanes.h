@@ -12,7 +12,8 @@
 // template is written with L(name) and instantiated with `#define L LANES_SSE2`.
 //
 // Types: L(f) floats, L(i) int32s, L(m) a mask (0/1 in one lane, all-ones/zero int32 lanes in
-// vectors, a __mmask16 on AVX-512); L(W) the lanes (a constant expression).
+// vectors, a __mmask16 on AVX-512; masks also combine with & | ^), L(fu) floats as stored where
+// only a float's alignment is known (L(f) but on AVX-512); L(W) the lanes (a constant expression).
 // Every operation is the same float operation in every lane and on every set (no fused
 // multiply-add: fp_contract.h; min and max are SSE's: the second operand when either is NaN),
 // so a kernel gives the same bits on every instruction set:
@@ -20,7 +21,9 @@
 //   load(p), store(p, v)         W floats at p (any alignment); loadi, storei: W ints
 //   sqrt, abs, min, max          per lane (abs clears the sign bit)
 //   eq ne lt le gt ge            float comparisons to a mask (ne is true for NaN, the rest false)
-//   ieq, itest(a, b)             int lanes equal; (a & b) != 0
+//   ieq, ilt, itest(a, b)        int lanes equal, less; (a & b) != 0
+//   mask(m)                      int lanes, nonzero where m is set
+//   bits(v), toint(v)            the floats' bits; the floats (whole numbers) converted
 //   and, or, not                 masks
 //   any(m), all(m)               some, every lane of m set
 //   sel(m, a, b), seli(m, a, b)  a where m is set, b elsewhere (floats, ints)
@@ -42,9 +45,10 @@
 // Forced inlining is for speed: a build for size (-Os, -Oz: the npm package's wasm) leaves the
 // choice to the compiler (chain_impl.h's ALWAYS_INLINE likewise).
 #if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
-#define LANES_INLINE static inline __attribute__((always_inline))
+#define LANES_INLINE_ATTR __attribute__((always_inline))
 #else
-#define LANES_INLINE static inline
+#define LANES_INLINE_ATTR
 #endif
+#define LANES_INLINE static inline LANES_INLINE_ATTR
 
 #endif

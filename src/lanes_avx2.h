@@ -12,6 +12,7 @@
 #define LANES_AVX2_TARGET __attribute__((target("avx2")))
 typedef float lanes_avx2_f __attribute__((vector_size(32)));
 typedef int32_t lanes_avx2_i __attribute__((vector_size(32)));
+typedef lanes_avx2_f lanes_avx2_fu; // the lanes as stored (aligned like the vector)
 
 #define LP LANES_AVX2
 #define LANES_WIDTH 8

@@ -15,6 +15,8 @@
 typedef float lanes_avx512_f __attribute__((vector_size(64)));
 typedef int32_t lanes_avx512_i __attribute__((vector_size(64)));
 typedef __mmask16 lanes_avx512_m;
+// Lanes stored where only a float's alignment is known (the angle group's lane state).
+typedef lanes_avx512_f lanes_avx512_fu __attribute__((aligned(4)));
 
 #define LANES_AVX512_FN LANES_INLINE LANES_AVX512_TARGET
 #define LANES_AVX512_CMP(name, predicate)                                             \
@@ -33,6 +35,11 @@ LANES_AVX512_CMP(ge, _CMP_GE_OQ)
 LANES_AVX512_FN __mmask16 lanes_avx512_ieq(lanes_avx512_i a, lanes_avx512_i b)
 {
 	return _mm512_cmpeq_epi32_mask((__m512i)a, (__m512i)b);
+}
+
+LANES_AVX512_FN __mmask16 lanes_avx512_ilt(lanes_avx512_i a, lanes_avx512_i b)
+{
+	return _mm512_cmplt_epi32_mask((__m512i)a, (__m512i)b);
 }
 
 LANES_AVX512_FN __mmask16 lanes_avx512_itest(lanes_avx512_i a, lanes_avx512_i b)
@@ -78,6 +85,11 @@ LANES_AVX512_FN lanes_avx512_i lanes_avx512_seli(__mmask16 m, lanes_avx512_i a, 
 LANES_AVX512_FN int lanes_avx512_has(__mmask16 m, int l)
 {
 	return (m >> l) & 1;
+}
+
+LANES_AVX512_FN lanes_avx512_i lanes_avx512_mask(__mmask16 m)
+{
+	return (lanes_avx512_i)_mm512_maskz_mov_epi32(m, _mm512_set1_epi32(-1));
 }
 #undef LANES_AVX512_FN
 

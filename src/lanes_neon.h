@@ -13,6 +13,7 @@
 #define LANES_NEON_TARGET
 typedef float lanes_neon_f __attribute__((vector_size(16)));
 typedef int32_t lanes_neon_i __attribute__((vector_size(16)));
+typedef lanes_neon_f lanes_neon_fu; // the lanes as stored (aligned like the vector)
 
 #define LP LANES_NEON
 #define LANES_WIDTH 4

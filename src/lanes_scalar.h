@@ -13,6 +13,7 @@
 #define LANES_SCALAR_TARGET
 typedef float lanes_scalar_f;
 typedef int32_t lanes_scalar_i;
+typedef float lanes_scalar_fu;
 typedef int lanes_scalar_m;
 
 LANES_INLINE float lanes_scalar_splat(float x)
@@ -100,6 +101,11 @@ LANES_INLINE int lanes_scalar_ieq(int32_t a, int32_t b)
 	return a == b;
 }
 
+LANES_INLINE int lanes_scalar_ilt(int32_t a, int32_t b)
+{
+	return a < b;
+}
+
 LANES_INLINE int lanes_scalar_itest(int32_t a, int32_t b)
 {
 	return (a & b) != 0;
@@ -138,6 +144,23 @@ LANES_INLINE float lanes_scalar_sel(int m, float a, float b)
 LANES_INLINE int32_t lanes_scalar_seli(int m, int32_t a, int32_t b)
 {
 	return m ? a : b;
+}
+
+LANES_INLINE int32_t lanes_scalar_mask(int m)
+{
+	return m;
+}
+
+LANES_INLINE int32_t lanes_scalar_bits(float x)
+{
+	int32_t i;
+	memcpy(&i, &x, sizeof i);
+	return i;
+}
+
+LANES_INLINE int32_t lanes_scalar_toint(float x)
+{
+	return (int32_t)x;
 }
 
 LANES_INLINE float lanes_scalar_get(float v, int l)

@@ -12,6 +12,7 @@
 #define LANES_SIMD128_TARGET
 typedef float lanes_simd128_f __attribute__((vector_size(16)));
 typedef int32_t lanes_simd128_i __attribute__((vector_size(16)));
+typedef lanes_simd128_f lanes_simd128_fu; // the lanes as stored (aligned like the vector)
 
 #define LP LANES_SIMD128
 #define LANES_WIDTH 4

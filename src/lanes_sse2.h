@@ -12,6 +12,7 @@
 #define LANES_SSE2_TARGET
 typedef float lanes_sse2_f __attribute__((vector_size(16)));
 typedef int32_t lanes_sse2_i __attribute__((vector_size(16)));
+typedef lanes_sse2_f lanes_sse2_fu; // the lanes as stored (aligned like the vector)
 
 #define LP LANES_SSE2
 #define LANES_WIDTH 4

@@ -55,6 +55,16 @@ LANES_FN LP(f) LP(abs)(LP(f) v)
 	return (LP(f))((LP(i))v & 0x7fffffff);
 }
 
+LANES_FN LP(i) LP(bits)(LP(f) x)
+{
+	return (LP(i))x;
+}
+
+LANES_FN LP(i) LP(toint)(LP(f) x)
+{
+	return __builtin_convertvector(x, LP(i));
+}
+
 LANES_FN float LP(get)(LP(f) v, int l)
 {
 	return v[l];
@@ -113,6 +123,11 @@ LANES_FN LP(m) LP(ieq)(LP(i) a, LP(i) b)
 	return a == b;
 }
 
+LANES_FN LP(m) LP(ilt)(LP(i) a, LP(i) b)
+{
+	return a < b;
+}
+
 LANES_FN LP(m) LP(itest)(LP(i) a, LP(i) b)
 {
 	return (a & b) != 0;
@@ -156,6 +171,11 @@ LANES_FN LP(i) LP(seli)(LP(m) m, LP(i) a, LP(i) b)
 LANES_FN int LP(has)(LP(m) m, int l)
 {
 	return m[l] != 0;
+}
+
+LANES_FN LP(i) LP(mask)(LP(m) m)
+{
+	return m;
 }
 #endif
 
