@@ -136,15 +136,12 @@ LANES_INLINE int lanes_scalar_all(int m)
 	return m;
 }
 
-LANES_INLINE float lanes_scalar_sel(int m, float a, float b)
-{
-	return m ? a : b;
-}
-
-LANES_INLINE int32_t lanes_scalar_seli(int m, int32_t a, int32_t b)
-{
-	return m ? a : b;
-}
+// The selects are C's conditional operator, which evaluates only the operand it takes: one lane's
+// code may select between a cheap value and a costly one (a fold, a wrap) and compute the costly
+// one only when it is taken (as a function, both would be computed on every call: the single
+// angle chain's step measured 11% slower so).
+#define lanes_scalar_sel(m, a, b) ((m) ? (a) : (b))
+#define lanes_scalar_seli(m, a, b) ((m) ? (a) : (b))
 
 LANES_INLINE int32_t lanes_scalar_mask(int m)
 {

@@ -7,6 +7,7 @@
 #include "spring/batch.h"
 
 #include "scenes.h"
+#include "kernels_internal.h"
 #include "simd_internal.h"
 #include "test_macros.h"
 
@@ -702,6 +703,54 @@ static int test_exact_cache_matches_uncached(void)
 	return 0;
 }
 
+// Each instruction set, forced, runs its own kernels: its tables in every family (simd.c's list
+// names them), and a vector set's differ from the one-lane kernels.
+static int test_each_set_runs_its_own_kernels(void)
+{
+	struct own {
+		spring_internal_isa isa;
+		const spring_batch_kernels *batch;
+		const spring_tip_kernels *tip;
+		const spring_angle_kernels *angle;
+	} sets[] = {
+		{SPRING_INTERNAL_ISA_SCALAR, &spring_batch_kernels_scalar, &spring_tip_kernels_scalar, &spring_angle_kernels_scalar},
+#if SPRING_SIMD_X86
+		{SPRING_INTERNAL_ISA_SSE2, &spring_batch_kernels_sse2, &spring_tip_kernels_sse2, &spring_angle_kernels_sse2},
+		{SPRING_INTERNAL_ISA_AVX2, &spring_batch_kernels_avx2, &spring_tip_kernels_avx2, &spring_angle_kernels_avx2},
+		{SPRING_INTERNAL_ISA_AVX512, &spring_batch_kernels_avx512, &spring_tip_kernels_avx512, &spring_angle_kernels_avx512},
+#endif
+#if SPRING_SIMD_WASM
+		{SPRING_INTERNAL_ISA_SIMD128, &spring_batch_kernels_simd128, &spring_tip_kernels_simd128, &spring_angle_kernels_simd128},
+#endif
+#if SPRING_SIMD_NEON
+		{SPRING_INTERNAL_ISA_NEON, &spring_batch_kernels_neon, &spring_tip_kernels_neon, &spring_angle_kernels_neon},
+#endif
+	};
+	int vector_sets = 0;
+	for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+		if (!spring_internal_isa_force(sets[k].isa)) {
+			printf("    %s: not run by this machine, skipped\n", spring_internal_isa_name(sets[k].isa));
+			continue;
+		}
+		ENSURE(spring_internal_batch_kernels() == sets[k].batch);
+		ENSURE(spring_internal_tip_kernels() == sets[k].tip);
+		ENSURE(spring_internal_angle_kernels() == sets[k].angle);
+		if (sets[k].isa != SPRING_INTERNAL_ISA_SCALAR) {
+			vector_sets++;
+			ENSURE(sets[k].batch->soa[0] && sets[k].batch->aos[0] && sets[k].angle->fields[0]);
+			ENSURE(sets[k].tip->run != spring_tip_kernels_scalar.run && sets[k].tip->walk != spring_tip_kernels_scalar.walk);
+			ENSURE(sets[k].angle->frame != spring_angle_kernels_scalar.frame);
+			ENSURE(sets[k].angle->poses != spring_angle_kernels_scalar.poses);
+		}
+	}
+	ENSURE(spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO));
+	printf("    %d vector instruction sets checked\n", vector_sets);
+#if SPRING_SIMD_V4
+	ENSURE(vector_sets > 0); // every build with vectors runs at least its 4-lane set
+#endif
+	return 0;
+}
+
 // The test hook itself: unknown paths are refused, AUTO restores the run-time choice.
 static int test_force_path_hook(void)
 {
@@ -752,6 +801,7 @@ int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_force_path_hook);
+	RUN_TEST(test_each_set_runs_its_own_kernels);
 	RUN_TEST(test_step_many_matches_scalar);
 	RUN_TEST(test_batch_matches_scalar);
 	RUN_TEST(test_batch_rest);
