@@ -6,8 +6,8 @@
 // The cached exact steps give spring_step_exact's bits.
 #include "spring/batch.h"
 
-#include "scenes.h"
 #include "kernels_internal.h"
+#include "scenes.h"
 #include "simd_internal.h"
 #include "test_macros.h"
 
