@@ -153,34 +153,37 @@ spring_result spring_chain_rotate(spring_chain *chain, spring_quat rotation, spr
 // ---------------------------------------------------------------------------------------------
 // Runtime changes
 
-spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform3 *local, int count)
+spring_result spring_chain_internal_set_lane_animation(spring_chain *first, int lane, const spring_xform3 *local, int count)
 {
-	if (!chain) {
+	spring_chain *c = member(first, lane);
+	if (local ? count != c->bone_count : count != 0 && count != c->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (!local) {
-		if (count != 0 && count != chain->bone_count) {
-			return SPRING_ERROR_INVALID_ARGUMENT;
-		}
-		chain->animated = 0;
-		spring_chain_impl_wake(chain);
-		return SPRING_OK;
-	}
-	if (count != chain->bone_count) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	spring_result r = spring_chain_impl_check_animation(chain, local, count);
+	spring_result r = local ? spring_chain_impl_check_animation(c, local, count) : SPRING_OK;
 	if (r != SPRING_OK) {
 		return r;
 	}
-	chain_arrays a = arrays(chain);
-	for (int i = 0; i < count; i++) {
-		a.anim_local[i] = local[i];
-		a.anim_local[i].rotation = spring_quat_normalize(local[i].rotation);
+	const chain_arrays a = arrays(c);
+	for (int i = 0; i < c->bone_count; i++) {
+		spring_xform3 t = local ? local[i] : a.rest_local[i];
+		t.rotation = local ? spring_quat_normalize(t.rotation) : t.rotation;
+		if (c->block > 1) {
+			spring_chain_impl_set_lane_local(&a, i, t); // a group's lane
+		} else if (local) {
+			a.anim_local[i] = t;
+		}
 	}
-	chain->animated = 1;
-	spring_chain_impl_wake(chain);
+	if (c->block > 1) {
+		first->animated_lanes += (local != NULL) - c->animated;
+	}
+	c->animated = local != NULL;
+	spring_chain_impl_wake(c);
 	return SPRING_OK;
+}
+
+spring_result spring_chain_set_animation(spring_chain *chain, const spring_xform3 *local, int count)
+{
+	return chain ? spring_chain_internal_set_lane_animation(chain, 0, local, count) : SPRING_ERROR_INVALID_ARGUMENT;
 }
 
 spring_result spring_chain_set_params(spring_chain *chain, int bone, spring_params params)

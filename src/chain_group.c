@@ -213,50 +213,42 @@ spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, 
 	return spring_chain_teleport(chain_at(group, chain), root);
 }
 
+// The body of a per-chain setter: CALL (an expression of `j`, the chain's index, and `m`, its
+// member) on chain `chain`, or with `chain` -1 on every chain in turn. Every chain takes the same
+// arguments, so the first one's checks decide: a refused call changes nothing, and once chain 0
+// took it the others cannot fail.
+#define EACH_CHAIN(group, chain, CALL)                                             \
+	do {                                                                           \
+		if (!(group) || ((chain) != -1 && !valid_index((group), (chain)))) {       \
+			return SPRING_ERROR_INVALID_ARGUMENT;                                  \
+		}                                                                          \
+		const int end = (chain) >= 0 ? (chain) + 1 : (group)->chain_count;         \
+		spring_result r = SPRING_OK;                                               \
+		for (int j = (chain) >= 0 ? (chain) : 0; r == SPRING_OK && j < end; j++) { \
+			spring_chain *m = chain_at((group), j);                                \
+			r = (CALL);                                                            \
+		}                                                                          \
+		return r;                                                                  \
+	} while (0)
+
 spring_result spring_chain_group_set_params(spring_chain_group *group, int chain, int bone, spring_params params)
 {
-	if (!group || (chain != -1 && !valid_index(group, chain))) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (chain >= 0) {
-		return spring_chain_set_params(chain_at(group, chain), bone, params);
-	}
-	// Every chain: the first one checks (an invalid call changes nothing), the rest cannot fail.
-	spring_result r = spring_chain_set_params(chain_at(group, 0), bone, params);
-	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
-		r = spring_chain_set_params(chain_at(group, c), bone, params);
-	}
-	return r;
+	EACH_CHAIN(group, chain, spring_chain_set_params(m, bone, params));
 }
 
 spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity)
 {
-	if (!group || (chain != -1 && !valid_index(group, chain))) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (chain >= 0) {
-		return spring_chain_set_bone_gravity(chain_at(group, chain), bone, gravity);
-	}
-	spring_result r = spring_chain_set_bone_gravity(chain_at(group, 0), bone, gravity);
-	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
-		r = spring_chain_set_bone_gravity(chain_at(group, c), bone, gravity);
-	}
-	return r;
+	EACH_CHAIN(group, chain, spring_chain_set_bone_gravity(m, bone, gravity));
 }
 
 spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity, spring_vec3 wind)
 {
-	if (!group || (chain != -1 && !valid_index(group, chain))) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	if (chain >= 0) {
-		return spring_chain_set_forces(chain_at(group, chain), gravity, wind);
-	}
-	spring_result r = spring_chain_set_forces(chain_at(group, 0), gravity, wind);
-	for (int c = 1; r == SPRING_OK && c < group->chain_count; c++) {
-		r = spring_chain_set_forces(chain_at(group, c), gravity, wind);
-	}
-	return r;
+	EACH_CHAIN(group, chain, spring_chain_set_forces(m, gravity, wind));
+}
+
+spring_result spring_chain_group_set_animation(spring_chain_group *group, int chain, const spring_xform3 *local, int count)
+{
+	EACH_CHAIN(group, chain, ((void)m, spring_chain_internal_set_lane_animation(first_member(group), j, local, count)));
 }
 
 bool spring_chain_group_is_resting(const spring_chain_group *group, int chain)
@@ -267,6 +259,11 @@ bool spring_chain_group_is_resting(const spring_chain_group *group, int chain)
 int spring_chain_group_internal_transition(const spring_chain_group *group, int bone)
 {
 	return group ? spring_chain_internal_lanes_transition(first_member(group), bone) : -1;
+}
+
+size_t spring_chain_group_internal_member_offset(const spring_chain_group *group, int chain)
+{
+	return valid_index(group, chain) ? (size_t)((const unsigned char *)chain_at(group, chain) - (const unsigned char *)group) : 0;
 }
 
 const spring_clock *spring_chain_group_clock(const spring_chain_group *group)
@@ -314,25 +311,25 @@ spring_result spring_chain_group_snapshot(const spring_chain_group *group, void 
 spring_result spring_chain_group_restore(spring_chain_group *group, const void *blob, size_t size, spring_error *error)
 {
 	if (!group) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1, "group",
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1, "group",
 		                               "the group is NULL");
 	}
 	const size_t bytes = group_bytes(group);
 	const unsigned char *body;
 	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_CHAIN_GROUP, group_shape(group), bytes,
-	                                                  "chain group", error, &body);
+	                                                  "chain_group", error, &body);
 	if (r != SPRING_OK) {
 		return r;
 	}
 	spring_chain_group h;
 	memcpy(&h, body, sizeof h);
 	if (h.chain_count != group->chain_count || h.bone_count != group->bone_count) {
-		return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "chain group", SPRING_ELEMENT_NONE, -1,
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_INVALID_ARGUMENT, "chain_group", SPRING_ELEMENT_NONE, -1,
 		                                    "chain_count", "or bone_count differs from this group's");
 	}
 	const char *why = spring_internal_clock_check(&group->clock, &h.clock);
 	if (why) {
-		return spring_internal_snapshot_bad(error, SPRING_ERROR_OUT_OF_RANGE, "chain group", SPRING_ELEMENT_NONE, -1, "clock",
+		return spring_internal_snapshot_bad(error, SPRING_ERROR_OUT_OF_RANGE, "chain_group", SPRING_ELEMENT_NONE, -1, "clock",
 		                                    why);
 	}
 	const size_t first = (size_t)((const unsigned char *)first_member(group) - (const unsigned char *)group);

@@ -56,6 +56,14 @@ enum {
 // reads the group's one shared row of that bone instead (trans_shared, trans_state).
 enum { T_PP, T_PV, T_VP, T_VV, T_F0, T_F1, T_W2, T_GX, T_GY, T_GZ, T_COUNT }; // T_G: the bone's own gravity
 
+// A group's animated local transform of each bone per lane (spring_chain_group_set_animation),
+// stored like the transitions in an array of its own ([block][bone][slot][lane in block]): the
+// rotation x y z w (normalised), then the position. A lane without animation holds the rest
+// transform. The kernel reads it only while some lane of the group is animated (animated_lanes);
+// otherwise every lane takes the shared rest transform. A single chain keeps its one animation
+// in anim_local instead.
+enum { A_QX, A_QY, A_QZ, A_QW, A_PX, A_PY, A_PZ, A_COUNT };
+
 // What trans_state says of a bone of a group: every lane's transition differs somewhere from the
 // others' (the lanes' own are read), all are the same (the shared row is), or a lane's changed
 // since it was last looked at (the lanes' own are read until the next frame update compares them).
@@ -93,8 +101,8 @@ enum {
 // Byte offsets of the arrays from the start of the chain's header. For the planes (and the
 // per-lane params) they point at the chain's own lane.
 typedef struct chain_layout {
-	size_t planes, trans, trans_shared, trans_state, saved, params_set, params, gravity_set, rest_local, anim_local, tip_local,
-		length, tip_radius, cone_limit, world2, world2_prev;
+	size_t planes, trans, anim, trans_shared, trans_state, saved, params_set, params, gravity_set, rest_local, anim_local,
+		tip_local, length, tip_radius, cone_limit, world2, world2_prev;
 	size_t colliders, step_local3, step_local2, locals, scratch, flags, roots, lane_roots, total;
 } chain_layout;
 
@@ -122,7 +130,8 @@ struct spring_chain {
 	size_t row;    // floats from one bone's slots to the next bone's in a block: slots * block
 	size_t member; // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
-	int animated; // anim_local is used instead of rest_local
+	int animated;       // the chain (a group's lane) has its own animation: anim_local (a group: its lane of `anim`)
+	int animated_lanes; // a group's lane 0: how many of its lanes are animated (0 for a single chain and other lanes)
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
@@ -156,6 +165,7 @@ typedef struct chain_arrays {
 	float *planes; // slot k of bone i of lane 0 (this chain's lane, or a block's first) at planes + i * row + k * B
 	size_t row;
 	float *trans;              // the transition, likewise: slot k of bone i at trans + i * T_COUNT * B + k * B
+	float *anim;               // a group's animated locals, likewise: slot k (A_*) of bone i at anim + i * A_COUNT * B + k * B
 	float *trans_shared;       // a group's shared rows: slot k of bone i at [(i * T_COUNT + k) * B], B copies (else unused)
 	int *trans_state;          // a group's TRANS_* per bone (else unused)
 	float *saved;              // a group's sleeping copies of a chunk's lanes (save_sleepers; else unused)
@@ -186,6 +196,8 @@ typedef struct chain_arrays {
 #define PLANE_AT(a, slot, i) ((a)->planes + (size_t)(i) * (a)->row + (size_t)(slot) * (size_t)(a)->B)
 // Transition slot `slot` (T_*) of bone i of the chain's lane (or of a block's lane l at [l]).
 #define TRANS_AT(a, slot, i) ((a)->trans + ((size_t)(i)*T_COUNT + (size_t)(slot)) * (size_t)(a)->B)
+// Animation slot `slot` (A_*) of bone i of a group member's lane (or of a block's lane l at [l]).
+#define ANIM_AT(a, slot, i) ((a)->anim + ((size_t)(i)*A_COUNT + (size_t)(slot)) * (size_t)(a)->B)
 
 static inline chain_arrays arrays(const spring_chain *c)
 {
@@ -197,6 +209,7 @@ static inline chain_arrays arrays(const spring_chain *c)
 	a.planes = (float *)(void *)(base + l->planes);
 	a.row = c->row;
 	a.trans = (float *)(void *)(base + l->trans);
+	a.anim = (float *)(void *)(base + l->anim);
 	a.trans_shared = (float *)(void *)(base + l->trans_shared);
 	a.trans_state = (int *)(void *)(base + l->trans_state);
 	a.saved = (float *)(void *)(base + l->saved);
@@ -220,6 +233,34 @@ static inline chain_arrays arrays(const spring_chain *c)
 	a.roots = (spring_xform3 *)(void *)(base + l->roots);
 	a.lane_roots = (chain_roots *)(void *)(base + l->lane_roots);
 	return a;
+}
+
+// Bone i's local transform in the lane of `c` (its view `a`) as its steps take it: its own
+// animation (a single chain's anim_local, a group lane's slots of `anim`), else the rest pose.
+static inline spring_xform3 spring_chain_impl_local(const spring_chain *c, const chain_arrays *a, int i)
+{
+	if (!c->animated) {
+		return a->rest_local[i];
+	}
+	if (c->block == 1) {
+		return a->anim_local[i];
+	}
+	spring_xform3 t;
+	t.rotation = (spring_quat){*ANIM_AT(a, A_QX, i), *ANIM_AT(a, A_QY, i), *ANIM_AT(a, A_QZ, i), *ANIM_AT(a, A_QW, i)};
+	t.position = (spring_vec3){*ANIM_AT(a, A_PX, i), *ANIM_AT(a, A_PY, i), *ANIM_AT(a, A_PZ, i)};
+	return t;
+}
+
+// Writes bone i's local transform `t` into the lane of a group member's view `a` (its slots of `anim`).
+static inline void spring_chain_impl_set_lane_local(const chain_arrays *a, int i, spring_xform3 t)
+{
+	*ANIM_AT(a, A_QX, i) = t.rotation.x;
+	*ANIM_AT(a, A_QY, i) = t.rotation.y;
+	*ANIM_AT(a, A_QZ, i) = t.rotation.z;
+	*ANIM_AT(a, A_QW, i) = t.rotation.w;
+	*ANIM_AT(a, A_PX, i) = t.position.x;
+	*ANIM_AT(a, A_PY, i) = t.position.y;
+	*ANIM_AT(a, A_PZ, i) = t.position.z;
 }
 
 // Member j of the lanes that `c` (lane 0) steps.
@@ -496,7 +537,8 @@ typedef struct fast_job {
 	int *rest;                   // the lanes' rest flags (0 or 1, whole vectors), cleared for lanes not at rest
 	int lanes;                   // lanes (whole vectors run: the padding lanes' results are unused)
 	int i0, i1;                  // bones
-	const spring_xform3 *locals; // every bone's local transform this step
+	const spring_xform3 *locals; // every bone's local transform this step, the same in every lane
+	const float *anim;           // NULL, or the first block's animated locals (A_*): each lane's own instead of `locals`
 } fast_job;
 
 // How a bone's tip step departs from the common case, the fast kernel's (every field 0: the exact

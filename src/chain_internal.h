@@ -121,6 +121,10 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 
 /// Member `lane` of the lanes whose member 0 is `first`.
 spring_chain *spring_chain_internal_lane(spring_chain *first, int lane);
+/// spring_chain_set_animation for member `lane` of the lanes whose member 0 is `first` (a single
+/// chain: itself, lane 0): the same checks and meaning, the animation kept in the lane's own slots
+/// for a group (and counted in first's animated_lanes). A refused call changes nothing.
+spring_result spring_chain_internal_set_lane_animation(spring_chain *first, int lane, const spring_xform3 *local, int count);
 /// The check a chain's root gets (finite, the position within SPRING_CHAIN_MAX_COORDINATE; a zero
 /// rotation means identity, written back): for a group's initial roots.
 spring_result spring_chain_internal_accept_root(spring_xform3 *root);
@@ -142,6 +146,9 @@ spring_result spring_chain_internal_lanes_pose(const spring_chain *first, int la
 /// does); -1 for a NULL `first`, a single chain or a bone out of range.
 int spring_chain_internal_lanes_transition(const spring_chain *first, int bone);
 
+/// Bytes from the group's start to chain `chain`'s member header (white-box tests: a snapshot's
+/// body holds the group at the same offsets); 0 for NULL or a bad index.
+size_t spring_chain_group_internal_member_offset(const spring_chain_group *group, int chain);
 /// spring_chain_internal_lanes_transition of a group's chains (white-box tests); -1 for NULL.
 int spring_chain_group_internal_transition(const spring_chain_group *group, int bone);
 

@@ -23,7 +23,8 @@
 
 #include "chain_lane_ops.h"
 
-// The constants of bone i for a step: its local transform and rigid tip in every lane, its length.
+// The constants of bone i for a step: its local transform and rigid tip in every lane, its length
+// (a group's lanes animated on their own replace the local transform per vector: KERNEL(bone)).
 typedef struct KERNEL(bone_k) {
 	L(f) lqx, lqy, lqz, lqw, lpx, lpy, lpz, tlx, tly, tlz;
 	L(f) len, ilen, fix_below; // the length, its reciprocal, the aim's smallest squared norm
@@ -363,6 +364,20 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
 	const spring_params *sp = m.semi ? a->params + (size_t)i * (size_t)a->s + l0 : NULL;
 	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid, a, i, sp};
+	KERNEL(bone_k) own;
+	if (job->anim) {
+		// The lanes' own local transforms (a group with animated lanes), the rest as shared.
+		const float *an = job->anim + blk * (size_t)job->c->bone_count * A_COUNT * B + in + (size_t)i * A_COUNT * B;
+		own = *bk;
+		own.lqx = L(load)(an + (size_t)A_QX * B);
+		own.lqy = L(load)(an + (size_t)A_QY * B);
+		own.lqz = L(load)(an + (size_t)A_QZ * B);
+		own.lqw = L(load)(an + (size_t)A_QW * B);
+		own.lpx = L(load)(an + (size_t)A_PX * B);
+		own.lpy = L(load)(an + (size_t)A_PY * B);
+		own.lpz = L(load)(an + (size_t)A_PZ * B);
+		bk = &own;
+	}
 	KERNEL(core)
 	(job->c, &at, bk, m, L(load)(pos), L(load)(pos + B), L(load)(pos + 2 * B), L(load)(rot), L(load)(rot + B),
 	 L(load)(rot + 2 * B), L(load)(rot + 3 * B), L(load)(k + (size_t)K_AX * B), L(load)(k + (size_t)K_AY * B),

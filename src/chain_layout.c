@@ -152,6 +152,7 @@ static void layout_compute(int n, int colliders, int mode_2d, int lanes, int str
 	} while (0)
 	PLACE(planes, BYTES(bones_of_blocks, row_of(lanes) * sizeof(float)));
 	PLACE(trans, BYTES(bones_of_blocks, T_COUNT * b * sizeof(float)));
+	PLACE(anim, lanes > 1 ? BYTES(bones_of_blocks, A_COUNT * b * sizeof(float)) : 0u);
 	PLACE(trans_shared, lanes > 1 ? un * T_COUNT * b * sizeof(float) : 0u);
 	PLACE(trans_state, lanes > 1 ? un * sizeof(int) : 0u);
 	PLACE(saved, saved_floats * sizeof(float));
@@ -191,6 +192,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 	size_t b = (size_t)block_of(lanes);
 	l.planes += ((size_t)j / b * (size_t)n * row_of(lanes) + (size_t)j % b) * sizeof(float);
 	l.trans += ((size_t)j / b * (size_t)n * T_COUNT * b + (size_t)j % b) * sizeof(float);
+	l.anim += ((size_t)j / b * (size_t)n * A_COUNT * b + (size_t)j % b) * sizeof(float);
 	l.params_set += (size_t)j * sizeof(spring_params);
 	l.params += (size_t)j * sizeof(spring_params);
 	l.gravity_set += (size_t)j * sizeof(spring_vec3);
@@ -452,7 +454,7 @@ void spring_chain_impl_pose_at_rest(spring_chain *c, spring_xform3 root)
 	chain_arrays a = arrays(c);
 	spring_xform3 parent = root;
 	for (int i = 0; i < c->bone_count; i++) {
-		spring_xform3 local = c->animated ? a.anim_local[i] : a.rest_local[i];
+		spring_xform3 local = spring_chain_impl_local(c, &a, i);
 		spring_xform3 rigid = xform3_normalized(spring_xform3_mul(parent, local));
 		spring_vec3 tip = spring_xform3_apply(rigid, a.tip_local[i]);
 		if (c->mode_2d) {
@@ -628,6 +630,16 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 		const spring_chain *c = (const spring_chain *)(void *)(base + first);
 		const chain_arrays a = arrays(c);
 		spring_chain_impl_share_transitions(c, &a, lanes);
+		// No lane is animated: every lane's animated locals, the padding's too, are the rest pose
+		// (what an animated group's kernel reads for them).
+		const size_t b = (size_t)a.B, blocks = ((size_t)lanes + b - 1u) / b;
+		chain_arrays lane = a;
+		for (size_t j = 0; j < blocks * b; j++) {
+			lane.anim = a.anim + j / b * (size_t)desc->bone_count * A_COUNT * b + j % b;
+			for (int i = 0; i < desc->bone_count; i++) {
+				spring_chain_impl_set_lane_local(&lane, i, a.rest_local[i]);
+			}
+		}
 	}
 	return SPRING_OK;
 }

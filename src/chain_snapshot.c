@@ -109,6 +109,28 @@ static spring_xform3 snap_xform(const chain_snap_check *k, const spring_xform3 *
 	return t;
 }
 
+// Bone i's animated local transform of a group lane in the image (its slots of `anim`, A_*).
+static spring_xform3 snap_lane_local(const chain_snap_check *k, const chain_arrays *a, int i)
+{
+	spring_xform3 t;
+	t.rotation = (spring_quat){snap_load(k, ANIM_AT(a, A_QX, i)), snap_load(k, ANIM_AT(a, A_QY, i)),
+	                           snap_load(k, ANIM_AT(a, A_QZ, i)), snap_load(k, ANIM_AT(a, A_QW, i))};
+	t.position = (spring_vec3){snap_load(k, ANIM_AT(a, A_PX, i)), snap_load(k, ANIM_AT(a, A_PY, i)),
+	                           snap_load(k, ANIM_AT(a, A_PZ, i))};
+	return t;
+}
+
+// Whether a group lane's animated locals in the image are ones its calls leave: an animation
+// set_animation accepts (normalised) when the lane is animated, else exactly the rest pose.
+static bool snap_lane_local_ok(const chain_snap_check *k, const chain_arrays *a, int i, int animated, const spring_chain *c)
+{
+	spring_xform3 t = snap_lane_local(k, a, i);
+	if (!animated) {
+		return same_bits(&t, &a->rest_local[i], sizeof t);
+	}
+	return spring_chain_impl_check_animation(c, &t, 1) == SPRING_OK && unit_quat(t.rotation);
+}
+
 // A plane transform (P_W, P_WPREV) of bone i in the image.
 static spring_xform3 snap_plane_xform(const chain_snap_check *k, const chain_arrays *a, int slot, int i)
 {
@@ -160,6 +182,10 @@ static spring_result check_image_header(const chain_snap_check *k, const spring_
 	    (h->pose_2d && !h->mode_2d) || h->steps_run < 0) {
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "still",
 		                "(or walk, pose_2d, steps_run) is not a value a step leaves");
+	}
+	if (h->animated_lanes < 0 || h->animated_lanes > c->lanes || (c->block == 1 && h->animated_lanes != 0)) {
+		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "animated_lanes",
+		                "is not a count of the group's animated chains");
 	}
 	if (h->collider_count < 0 || h->collider_count > h->max_colliders) {
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "collider_count",
@@ -235,7 +261,9 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 			return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_BONE, i, "cone_limit", "must be in [0, pi)");
 		}
 		spring_xform3 anim = snap_xform(k, &a.anim_local[i]);
-		if (h->animated && (spring_chain_impl_check_animation(h, &anim, 1) != SPRING_OK || !unit_quat(anim.rotation))) {
+		if (c->block > 1
+		        ? !snap_lane_local_ok(k, &a, i, h->animated, h)
+		        : h->animated && (spring_chain_impl_check_animation(h, &anim, 1) != SPRING_OK || !unit_quat(anim.rotation))) {
 			return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_BONE, i, "anim_local",
 			                "is not an animation set_animation accepts");
 		}
@@ -359,6 +387,19 @@ spring_result spring_chain_internal_check_lanes_image(const spring_chain *first,
 		}
 	}
 	const chain_snap_check k = {first, image, error};
+	// Lane 0 counts the animated members; the others count nothing.
+	int animated = 0, counted = 0, stray = 0;
+	for (int j = 0; j < lanes; j++) {
+		spring_chain h;
+		memcpy(&h, snap_at(&k, member(first, j)), sizeof h);
+		animated += h.animated;
+		counted = j == 0 ? h.animated_lanes : counted;
+		stray |= j == 0 ? 0 : h.animated_lanes;
+	}
+	if (counted != animated || stray != 0) {
+		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "animated_lanes",
+		                "is not the count of the group's animated chains");
+	}
 	if (!scratch_zero(first, image)) {
 		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "scratch",
 		                "is not zero (as snapshots store it)");
@@ -396,6 +437,9 @@ spring_result spring_chain_internal_check_lanes_image(const spring_chain *first,
 			for (int q = 0; q < T_COUNT && same; q++) {
 				same = snap_same(&k, TRANS_AT(&a, q, i) + j / b * n * T_COUNT * b + j % b, sizeof(float));
 			}
+			chain_arrays pad = a; // the padding lane's animated locals: the rest pose
+			pad.anim = a.anim + j / b * n * A_COUNT * b + j % b;
+			same = same && snap_lane_local_ok(&k, &pad, (int)i, 0, first);
 			if (!same) {
 				return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "padding",
 				                "(the lanes past the last chain) differs from this group's");

@@ -32,6 +32,7 @@ static void skip_blocks(chain_arrays *a, int n, size_t blocks)
 {
 	a->planes += blocks * (size_t)n * a->row;
 	a->trans += blocks * (size_t)n * T_COUNT * (size_t)a->B;
+	a->anim += blocks * (size_t)n * A_COUNT * (size_t)a->B;
 	a->params += blocks * (size_t)a->B;
 }
 
@@ -48,6 +49,21 @@ static int all_fast(const spring_chain *c, const chain_arrays *a)
 	return fast;
 }
 
+// The local transforms every lane of `c` (its view `a`) shares in a step: a single chain's own
+// animation or the rest pose (a group's lanes animated on their own read `anim` instead: lane_anim).
+static const spring_xform3 *shared_locals(const spring_chain *c, const chain_arrays *a)
+{
+	return c->animated && c->block == 1 ? a->anim_local : a->rest_local;
+}
+
+// The animated locals the kernel reads per lane in the view `a` of `c` (a group's lane 0, or a
+// member walked alone), or NULL when every lane takes shared_locals: a group reads them while any
+// of its lanes is animated (the others' slots hold the rest pose, the same bits as rest_local).
+static const float *lane_anim(const spring_chain *c, const chain_arrays *a)
+{
+	return c->block > 1 && (c->animated || c->animated_lanes > 0) ? a->anim : NULL;
+}
+
 // The walk of the 3D frame over the n lanes of `c` (lane 0; scratch K_COUNT * B floats per block,
 // slots B floats apart): roots in K_RQ/K_RP, accelerations in K_A. The physics walk (snap 0) steps
 // every tip and clears rest[j] for the lanes not within the rest thresholds; the snapping walk
@@ -61,7 +77,7 @@ static int all_fast(const spring_chain *c, const chain_arrays *a)
 static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, const spring_xform3 *anim, int snap, float *k,
                        int *rest)
 {
-	const spring_xform3 *locals = c->animated ? a->anim_local : a->rest_local;
+	const spring_xform3 *locals = shared_locals(c, a);
 	if (anim) {
 		for (int i = 0; i < c->bone_count; i++) {
 			a->locals[i] = anim[i];
@@ -71,7 +87,7 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	}
 	const int fast = !snap && all_fast(c, a);
 	if (n == 1) {
-		const fast_job job = {c, a, 0, 0, k, rest, 1, 0, c->bone_count, locals};
+		const fast_job job = {c, a, 0, 0, k, rest, 1, 0, c->bone_count, locals, lane_anim(c, a)};
 		if (a->B == 1) {
 			fast ? spring_kernel_fast_run_f(&job) : spring_kernel_walk_f(&job, snap);
 		} else {
@@ -87,7 +103,8 @@ static void walk_lanes(const spring_chain *c, const chain_arrays *a, int n, cons
 	chain_arrays ab = *a;
 	for (int j0 = 0; j0 < n; j0 += CHUNK_BLOCKS * a->B) {
 		const int lanes = n - j0 < CHUNK_BLOCKS * a->B ? n - j0 : CHUNK_BLOCKS * a->B;
-		const fast_job job = {c, &ab, block_floats, trans_floats, k, rest + j0, lanes, 0, c->bone_count, locals};
+		const fast_job job = {c, &ab,           block_floats, trans_floats,     k, rest + j0, lanes,
+		                      0, c->bone_count, locals,       lane_anim(c, &ab)};
 		fast ? kern->run(&job) : kern->walk(&job, snap);
 		skip_blocks(&ab, c->bone_count, CHUNK_BLOCKS);
 		k += (size_t)CHUNK_BLOCKS * (size_t)K_COUNT * (size_t)a->B;
@@ -268,7 +285,7 @@ static int walk_2d(spring_chain *c, chain_pose2 root, const spring_xform2 *anim,
 		if (!snap) {
 			a.world2_prev[i] = a.world2[i];
 		}
-		chain_pose2 local = anim ? pose2_of_xform2(anim[i]) : pose2_of_xform3(c->animated ? a.anim_local[i] : a.rest_local[i]);
+		chain_pose2 local = anim ? pose2_of_xform2(anim[i]) : pose2_of_xform3(spring_chain_impl_local(c, &a, i));
 		chain_pose2 rigid = pose2_mul(parent, local);
 		spring_vec3 t = a.tip_local[i];
 		double rc = rigid.c, rs = rigid.s;
@@ -377,7 +394,8 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 	// Lanes that fill one block take their steps two at a time (fast_pair), the second step's
 	// inputs in the solo scratch (a block's worth; snapping comes after).
 	const int pairs = m <= a.B && all_fast(c, &a);
-	const spring_xform3 *locals = c->animated ? a.anim_local : a.rest_local;
+	const spring_xform3 *locals = shared_locals(c, &a);
+	const float *lanes_anim = lane_anim(c, &a);
 	for (int j = j0; j < j1; j++) {
 		set_lane_accel(k, a.B, j - j0, member(c, j)->accel);
 		if (pairs) {
@@ -403,8 +421,8 @@ static int plain_steps(spring_chain *c, const chain_arrays *ap, int n, int j0, i
 		}
 		int ran = 1;
 		if (two) {
-			const fast_job first = {c, &a, 0, 0, k, rest + j0, m, 0, c->bone_count, locals};
-			const fast_job second = {c, &a, 0, 0, solo, rest2 + j0, m, 0, c->bone_count, locals};
+			const fast_job first = {c, &a, 0, 0, k, rest + j0, m, 0, c->bone_count, locals, lanes_anim};
+			const fast_job second = {c, &a, 0, 0, solo, rest2 + j0, m, 0, c->bone_count, locals, lanes_anim};
 			ran = fast_pair(&first, &second);
 		} else {
 			walk_lanes(c, &a, m, NULL, 0, k, rest + j0);

@@ -83,6 +83,30 @@ static int same_pose(const spring_chain_group *g, spring_chain *const *singles, 
 	return 0;
 }
 
+// An animated pose of the tail (phase `phase`): each bone's rest turned about z by a wave, its
+// position nudged along y, its rotation scaled by 1.5 (set_animation normalises it). About z
+// only, with z positions kept, so that 2D-mode chains take it too.
+static void wave_pose(float phase, spring_xform3 *out)
+{
+	for (int i = 0; i < BONES; i++) {
+		const float a = 0.25f * sinf(phase + 0.7f * (float)i);
+		const spring_quat turn = {0.0f, 0.0f, 1.5f * sinf(0.5f * a), 1.5f * cosf(0.5f * a)};
+		out[i].rotation = spring_quat_mul(turn, g_bones[i].rest_local.rotation);
+		out[i].position = g_bones[i].rest_local.position;
+		out[i].position.y += 0.3f * a;
+	}
+}
+
+// Chain c's animation (NULL: none) on both sides; c -1: every chain.
+static int animate(spring_chain_group *g, spring_chain *const *singles, int count, int c, const spring_xform3 *pose)
+{
+	ENSURE(spring_chain_group_set_animation(g, c, pose, pose ? BONES : 0) == SPRING_OK);
+	for (int j = c < 0 ? 0 : c; j < (c < 0 ? count : c + 1); j++) {
+		ENSURE(spring_chain_set_animation(singles[j], pose, pose ? BONES : 0) == SPRING_OK);
+	}
+	return 0;
+}
+
 // A group of `count` chains of `d` and as many single chains made from it; 0 on success.
 static int make_all(const spring_chain_desc *d, int count, spring_chain_group **g, spring_chain **singles)
 {
@@ -175,6 +199,23 @@ static int group_vs_singles(int mode, spring_internal_isa path, int count)
 			}
 			ENSURE(spring_chain_group_reset(g, c, roots[c]) == SPRING_OK);
 			ENSURE(spring_chain_reset(singles[c], roots[c]) == SPRING_OK);
+		}
+		// Animations: a chain of the first block and one past it (then changed every third frame
+		// for a while, or cleared); near the end every chain's (it wakes the still chains, which
+		// take hundreds of frames to settle again), cleared for all, then lane 0's. A still chain
+		// resting on its animation: test_group_rests_animated.
+		spring_xform3 pose[BONES];
+		wave_pose(0.05f * (float)f, pose);
+		if (f == 200 || (f > 250 && f < 330 && f % 3 == 0)) {
+			ENSURE(animate(g, singles, count, 2, pose) == 0);
+			ENSURE(animate(g, singles, count, count - 9, f == 200 ? pose : NULL) == 0);
+		}
+		if (f == 860) {
+			ENSURE(animate(g, singles, count, -1, pose) == 0);
+		}
+		if (f == 870) {
+			ENSURE(animate(g, singles, count, -1, NULL) == 0);
+			ENSURE(animate(g, singles, count, 0, pose) == 0);
 		}
 		if (f == 420) {
 			ENSURE(spring_chain_group_reset(g, 3, roots[3]) == SPRING_OK);
@@ -644,6 +685,74 @@ static int test_group_memory(void)
 // Each chain starts at rest under its own root (spring_chain_group_desc.roots): the single chains
 // made at those roots, bit for bit, at creation and while they move; a bad root is refused naming
 // the chain.
+// Chains standing still, two of them (in two blocks of lanes) given an animated pose: on every
+// instruction set they swing onto it and come to rest there, the single chains' bits all the
+// way, while the other chains sleep through it; at rest each posed chain's tips lie where a chain
+// whose rest pose is the animation rests.
+static int rests_animated(spring_internal_isa path, int count)
+{
+	enum { FRAMES = 600 };
+	const int posed[2] = {3, count - 2};
+	spring_chain_desc d = group_desc(MODE_FAST);
+	spring_chain_group *g;
+	static spring_chain *singles[MOST_CHAINS];
+	static spring_xform3 roots[MOST_CHAINS];
+	ENSURE(make_all(&d, count, &g, singles) == 0);
+	for (int c = 0; c < count; c++) {
+		roots[c] = (spring_xform3){{40.0f * (float)c, 0.0f, 0.0f}, spring_quat_identity()};
+		ENSURE(spring_chain_group_reset(g, c, roots[c]) == SPRING_OK && spring_chain_reset(singles[c], roots[c]) == SPRING_OK);
+	}
+	spring_xform3 pose[BONES];
+	wave_pose(1.0f, pose);
+	for (int q = 0; q < 2; q++) {
+		ENSURE(animate(g, singles, count, posed[q], pose) == 0);
+	}
+	int rested_at = 0;
+	for (int f = 1; f <= FRAMES; f++) {
+		for (int c = 0; c < count; c++) {
+			ENSURE(spring_chain_update(singles[c], roots[c], 1.0f / 60.0f) == SPRING_OK);
+		}
+		ENSURE(spring_internal_isa_force(path));
+		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		(void)spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
+		ENSURE_MSG(same_pose(g, singles, count) == 0, "frame %d differs", f);
+		if (!rested_at && spring_chain_group_is_resting(g, posed[0]) && spring_chain_group_is_resting(g, posed[1])) {
+			rested_at = f;
+		}
+	}
+	ENSURE(rested_at > 1 && spring_chain_group_is_resting(g, posed[0]) && spring_chain_group_is_resting(g, posed[1]));
+	ENSURE(spring_chain_internal_steps_run(singles[1]) < 10); // asleep beside the animated chains
+	// The rest pose a chain made with the animation as its rest_local takes.
+	spring_chain_bone_desc bones[BONES];
+	spring_chain_desc posed_desc = d;
+	memcpy(bones, g_bones, sizeof bones);
+	for (int i = 0; i < BONES; i++) {
+		bones[i].rest_local = pose[i];
+	}
+	posed_desc.bones = bones;
+	for (int q = 0; q < 2; q++) {
+		posed_desc.root = roots[posed[q]];
+		spring_chain *reference;
+		ENSURE(spring_chain_create(&posed_desc, &reference, NULL) == SPRING_OK);
+		spring_vec3 want[BONES], got[BONES];
+		ENSURE(spring_chain_get_pose(reference, NULL, want, BONES) == SPRING_OK);
+		ENSURE(spring_chain_group_get_pose(g, posed[q], NULL, got, BONES) == SPRING_OK);
+		for (int i = 0; i < BONES; i++) {
+			ENSURE_MSG(spring_vec3_length(spring_vec3_sub(got[i], want[i])) < 1e-3f, "chain %d bone %d", posed[q], i);
+		}
+		spring_chain_destroy(reference);
+	}
+	printf("    %s: %d chains, 2 animated: rested on the pose at frame %d, bit-identical\n", spring_internal_isa_name(path),
+	       count, rested_at);
+	destroy_all(g, singles, count);
+	return 0;
+}
+
+static int test_group_rests_animated(void)
+{
+	return on_every_path(rests_animated, 20);
+}
+
 static int test_group_initial_roots(void)
 {
 	enum { N = 21 };
@@ -744,7 +853,24 @@ static int test_group_bad_input(void)
 		}
 		ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
 	}
+	spring_xform3 pose[BONES];
+	wave_pose(0.4f, pose);
+	ENSURE(spring_chain_group_set_animation(g, 5, pose, BONES) == SPRING_OK);
 	memcpy(copy, mem, size);
+	// Animations: a bad one (for one chain or every chain), a wrong count, a bad chain index.
+	spring_xform3 bad_pose[BONES];
+	memcpy(bad_pose, pose, sizeof pose);
+	bad_pose[BONES - 1].rotation.z = NAN;
+	ENSURE(spring_chain_group_set_animation(g, 5, bad_pose, BONES) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain_group_set_animation(g, -1, bad_pose, BONES) == SPRING_ERROR_NOT_FINITE);
+	bad_pose[BONES - 1] = pose[BONES - 1];
+	bad_pose[2].position.x = -2e6f;
+	ENSURE(spring_chain_group_set_animation(g, 0, bad_pose, BONES) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_chain_group_set_animation(g, 5, pose, BONES - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_animation(g, 5, NULL, 3) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_animation(g, CHAINS, pose, BONES) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_animation(g, -2, NULL, 0) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_set_animation(NULL, 0, pose, BONES) == SPRING_ERROR_INVALID_ARGUMENT);
 	roots[CHAINS - 1].rotation.w = NAN;
 	ENSURE(spring_chain_group_update(g, roots, 1.0f / 60.0f) == SPRING_ERROR_NOT_FINITE);
 	roots[CHAINS - 1] = root_of(0, 0.0);
@@ -847,6 +973,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_determinism_group_sleepers_in_every_chunk);
 	RUN_TEST(test_group_memory);
 	RUN_TEST(test_group_initial_roots);
+	RUN_TEST(test_group_rests_animated);
 	RUN_TEST(test_group_bad_input);
 	RUN_TEST(test_group_sizes_never_wrap);
 	return TEST_SUMMARY();

@@ -9,6 +9,7 @@
 #include "spring/rig.h"
 
 #include "chain2d_internal.h"
+#include "chain_impl.h"
 #include "rig_internal.h"
 #include "scenes.h"
 #include "snapshot_kinds.h"
@@ -429,8 +430,8 @@ static int test_chain_figures(void)
 }
 
 // The tip-chain group (new snapshots): restored into another group of the same description, the
-// rest of the run is the same bits; a group of another chain count, a chain count in the body, a
-// NaN tip and a shared transition that no lane has are refused.
+// rest of the run is the same bits (chain 0 animated); a group of another chain count, a chain
+// count in the body, a NaN tip and a NaN in an animation are refused.
 static int test_chain_group_snapshots(void)
 {
 	snapshot_kind k = snapshot_kind_group(5, 4, 20);
@@ -488,6 +489,34 @@ static int test_chain_group_snapshots(void)
 	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
 	ENSURE_MSG(e.depth == 2 && e.path[0].element == SPRING_ELEMENT_CHAIN && e.path[0].index == 3 && strcmp(e.field, "tip") == 0,
 	           "%s", e.message);
+	// A NaN in chain 0's animated locals (its bone 0's position y, found by value): refused.
+	const float posed_y = SNAPSHOT_GROUP_POSE_Y;
+	size_t anim_at = 0;
+	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; anim_at == 0 && off + 4u <= size; off += 4u) {
+		anim_at = memcmp(blob + off, &posed_y, 4u) == 0 ? off : 0;
+	}
+	ENSURE(anim_at > 0);
+	memcpy(bad, blob, size);
+	memcpy(bad + anim_at, &nan, sizeof nan);
+	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+	ENSURE_MSG(e.depth == 2 && e.path[0].index == 0 && strcmp(e.field, "anim_local") == 0, "%s", e.message);
+	// The count of animated chains lane 0 keeps, one off either way, or kept by another lane.
+	const size_t lane0 = SPRING_SNAPSHOT_HEADER_BYTES + spring_chain_group_internal_member_offset(a, 0);
+	const size_t lane1 = SPRING_SNAPSHOT_HEADER_BYTES + spring_chain_group_internal_member_offset(a, 1);
+	int kept;
+	memcpy(&kept, blob + lane0 + offsetof(spring_chain, animated_lanes), sizeof kept);
+	ENSURE(kept == 1);
+	for (int change = 0; change < 3; change++) {
+		memcpy(bad, blob, size);
+		const int wrong = change == 0 ? 0 : 2, stray = 1;
+		if (change < 2) {
+			memcpy(bad + lane0 + offsetof(spring_chain, animated_lanes), &wrong, sizeof wrong);
+		} else {
+			memcpy(bad + lane1 + offsetof(spring_chain, animated_lanes), &stray, sizeof stray);
+		}
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+		ENSURE_MSG(strcmp(e.field, "animated_lanes") == 0, "%s", e.message);
+	}
 	printf("  snapshot of 5 tip chains of 4 bones: %zu bytes\n", size);
 	free(bad);
 	free(blob);

@@ -345,8 +345,8 @@ SPRING_API const spring_clock *spring_chain_clock(const spring_chain *chain);
 // roots per chain, hitches, teleports, resets, parameter changes and sleeping chains.
 //
 // What a group does not take: colliders (desc.collider_count and desc.max_colliders must be 0;
-// use single chains for tips that collide) and animation (there is no set_animation). Everything
-// else in the description works as for spring_chain, including mode_2d, cone limits, forces,
+// use single chains for tips that collide). Everything else works as for spring_chain, including
+// each chain's own animation (spring_chain_group_set_animation), mode_2d, cone limits, forces,
 // the inherited-motion caps and the rest thresholds. Rest and sleep are per chain, with the
 // results of single chains; a sleeping chain is computed with the others (the loops run over all
 // chains) and put back, so it saves work only when every chain of the group sleeps (then an update
@@ -417,6 +417,11 @@ SPRING_API spring_result spring_chain_group_set_forces(spring_chain_group *group
                                                        spring_vec3 wind);
 /// spring_chain_set_bone_gravity for chain `chain`; -1: every chain.
 SPRING_API spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity);
+/// spring_chain_set_animation for chain `chain` (its own animated locals; NULL: back to the rest
+/// pose); -1: every chain. While any chain of the group is animated, a step reads each chain's
+/// locals per bone instead of the shared rest pose (7 more floats per bone and chain).
+SPRING_API spring_result spring_chain_group_set_animation(spring_chain_group *group, int chain, const spring_xform3 *local,
+                                                          int count);
 /// True when chain `chain`'s last step ended at exact rest; false for NULL or a bad index.
 SPRING_API bool spring_chain_group_is_resting(const spring_chain_group *group, int chain);
 /// The group's clock (one for all chains).

@@ -4,6 +4,7 @@
 
 #include "scenes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,19 @@ static void group_destroy(void *o)
 	spring_chain_group_destroy((spring_chain_group *)o);
 }
 
+void snapshot_group_pose(int n, spring_xform3 *pose)
+{
+	spring_chain_bone_desc bones[4];
+	(void)scene_tail_desc(bones, n);
+	for (int i = 0; i < n; i++) {
+		const float a = 0.2f + 0.1f * (float)i;
+		pose[i].rotation = spring_quat_mul((spring_quat){sinf(0.5f * a), 0.0f, 0.0f, cosf(0.5f * a)},
+		                                   bones[i].rest_local.rotation);
+		pose[i].position = bones[i].rest_local.position;
+		pose[i].position.y += SNAPSHOT_GROUP_POSE_Y;
+	}
+}
+
 spring_chain_group *snapshot_new_group(int count, int n)
 {
 	spring_chain_bone_desc bones[4];
@@ -353,6 +367,9 @@ snapshot_kind snapshot_kind_group(int count, int n, int frames)
 	spring_chain_group *g = snapshot_new_group(count, n);
 	spring_chain_group_set_params(g, count - 1, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
 	spring_chain_group_set_forces(g, 0, spring_vec3_make(0.0f, -50.0f, 0.0f), spring_vec3_make(3.0f, 0.0f, 0.0f));
+	spring_xform3 pose[4];
+	snapshot_group_pose(n, pose);
+	spring_chain_group_set_animation(g, 0, pose, n);
 	group_drive(g, frames);
 	snapshot_kind k = {"chain_group", g, group_size, group_snapshot, group_restore, group_drive, group_destroy};
 	return k;

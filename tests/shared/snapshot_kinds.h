@@ -47,8 +47,13 @@ snapshot_kind snapshot_kind_chain(int n, bool mode_2d, int frames);
 
 /// A tip group of `count` chains (at most 5) of `n` bones (at most 4), a cone limit on the last.
 spring_chain_group *snapshot_new_group(int count, int n);
-/// That group with one chain's spring and another's forces changed, driven `frames` frames.
+/// That group with one chain's spring and another's forces changed and chain 0 animated
+/// (snapshot_group_pose), driven `frames` frames.
 snapshot_kind snapshot_kind_group(int count, int n, int frames);
+/// The animation of chain 0 of snapshot_kind_group: each bone's rest turned about x, its position
+/// moved up by SNAPSHOT_GROUP_POSE_Y (a value found again in the blob).
+void snapshot_group_pose(int n, spring_xform3 *pose);
+#define SNAPSHOT_GROUP_POSE_Y 0.3125f
 
 /// The rig's bone count.
 #define SNAPSHOT_RIG_BONES 8
