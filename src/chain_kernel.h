@@ -342,8 +342,9 @@ TARGET static ALWAYS_INLINE void KERNEL(core)(const spring_chain *c, const KERNE
 
 #if !defined(GATHER)
 // Bone i of the L(W) lanes from l0 (a step of one vector of lanes).
+// `own` (a constant at each call: KERNEL(lanes)): the lanes' own local transforms (job->anim).
 TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0, const KERNEL(bone_k) * bk, tip_mode m,
-                                              float per_step)
+                                              float per_step, int own)
 {
 	const chain_arrays *a = job->a;
 	const size_t row = a->row;
@@ -364,24 +365,56 @@ TARGET static ALWAYS_INLINE void KERNEL(bone)(const fast_job *job, int i, int l0
 	const float *rot = i == 0 ? k + (size_t)K_RQX * B : pos + 3 * B;
 	const spring_params *sp = m.semi ? a->params + (size_t)i * (size_t)a->s + l0 : NULL;
 	const KERNEL(at) at = {{p, p}, {t, t}, {job->rest + l0, job->rest + l0}, valid, a, i, sp};
-	KERNEL(bone_k) own;
-	if (job->anim) {
+	KERNEL(bone_k) mine;
+	if (own) {
 		// The lanes' own local transforms (a group with animated lanes), the rest as shared.
 		const float *an = job->anim + blk * (size_t)job->c->bone_count * A_COUNT * B + in + (size_t)i * A_COUNT * B;
-		own = *bk;
-		own.lqx = L(load)(an + (size_t)A_QX * B);
-		own.lqy = L(load)(an + (size_t)A_QY * B);
-		own.lqz = L(load)(an + (size_t)A_QZ * B);
-		own.lqw = L(load)(an + (size_t)A_QW * B);
-		own.lpx = L(load)(an + (size_t)A_PX * B);
-		own.lpy = L(load)(an + (size_t)A_PY * B);
-		own.lpz = L(load)(an + (size_t)A_PZ * B);
-		bk = &own;
+		mine = *bk;
+		mine.lqx = L(load)(an + (size_t)A_QX * B);
+		mine.lqy = L(load)(an + (size_t)A_QY * B);
+		mine.lqz = L(load)(an + (size_t)A_QZ * B);
+		mine.lqw = L(load)(an + (size_t)A_QW * B);
+		mine.lpx = L(load)(an + (size_t)A_PX * B);
+		mine.lpy = L(load)(an + (size_t)A_PY * B);
+		mine.lpz = L(load)(an + (size_t)A_PZ * B);
+		bk = &mine;
 	}
 	KERNEL(core)
 	(job->c, &at, bk, m, L(load)(pos), L(load)(pos + B), L(load)(pos + 2 * B), L(load)(rot), L(load)(rot + B),
 	 L(load)(rot + 2 * B), L(load)(rot + 3 * B), L(load)(k + (size_t)K_AX * B), L(load)(k + (size_t)K_AY * B),
 	 L(load)(k + (size_t)K_AZ * B), per_step);
+}
+
+// Bone i of every vector of the job's lanes; the test for the lanes' own locals taken once, so
+// that a group without animation runs the bone exactly as it would without them.
+TARGET static ALWAYS_INLINE void KERNEL(lanes)(const fast_job *job, int i, const KERNEL(bone_k) * bk, tip_mode m, float per_step)
+{
+	if (B > 1 && job->anim) { // a single chain (B 1) keeps its animation in job->locals
+		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
+			KERNEL(bone)(job, i, l0, bk, m, per_step, 1);
+		}
+	} else {
+		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
+			KERNEL(bone)(job, i, l0, bk, m, per_step, 0);
+		}
+	}
+}
+
+// KERNEL(lanes) of two steps a bone apart, vector by vector (bone i of `first`, i - 1 of `second`).
+TARGET static ALWAYS_INLINE void KERNEL(lanes2)(const fast_job *first, const fast_job *second, int i, const KERNEL(bone_k) * b1,
+                                                const KERNEL(bone_k) * b2, float per_step)
+{
+	if (B > 1 && first->anim) {
+		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
+			KERNEL(bone)(first, i, l0, b1, FAST_MODE, per_step, 1);
+			KERNEL(bone)(second, i - 1, l0, b2, FAST_MODE, per_step, 1);
+		}
+	} else {
+		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
+			KERNEL(bone)(first, i, l0, b1, FAST_MODE, per_step, 0);
+			KERNEL(bone)(second, i - 1, l0, b2, FAST_MODE, per_step, 0);
+		}
+	}
 }
 #endif
 
@@ -448,9 +481,7 @@ TARGET NOINLINE void KERNEL(fast_run)(const fast_job *job)
 	const float per_step = 1.0f / job->c->clock.step;
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
-		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
-			KERNEL(bone)(job, i, l0, &bk, FAST_MODE, per_step);
-		}
+		KERNEL(lanes)(job, i, &bk, FAST_MODE, per_step);
 	}
 }
 
@@ -462,9 +493,7 @@ TARGET NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
 		const tip_mode m = bone_mode(job->c, job->a, i, snap);
-		for (int l0 = 0; l0 < job->lanes; l0 += L(W)) {
-			KERNEL(bone)(job, i, l0, &bk, m, per_step);
-		}
+		KERNEL(lanes)(job, i, &bk, m, per_step);
 	}
 }
 
@@ -480,9 +509,7 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
-	for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-		KERNEL(bone)(first, 0, l0, &bk, FAST_MODE, per_step);
-	}
+	KERNEL(lanes)(first, 0, &bk, FAST_MODE, per_step);
 	int resting = 0;
 	for (int j = 0; j < first->lanes; j++) {
 		resting |= first->rest[j];
@@ -490,9 +517,7 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	if (resting) {
 		for (int i = 1; i < n; i++) {
 			bk = KERNEL(bone_consts)(first, i);
-			for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-				KERNEL(bone)(first, i, l0, &bk, FAST_MODE, per_step);
-			}
+			KERNEL(lanes)(first, i, &bk, FAST_MODE, per_step);
 		}
 		return 1;
 	}
@@ -501,14 +526,9 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	ks[0] = bk;
 	for (int i = 1; i < n; i++) {
 		ks[i & 1] = KERNEL(bone_consts)(first, i);
-		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-			KERNEL(bone)(first, i, l0, &ks[i & 1], FAST_MODE, per_step);
-			KERNEL(bone)(second, i - 1, l0, &ks[(i - 1) & 1], FAST_MODE, per_step);
-		}
+		KERNEL(lanes2)(first, second, i, &ks[i & 1], &ks[(i - 1) & 1], per_step);
 	}
-	for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-		KERNEL(bone)(second, n - 1, l0, &ks[(n - 1) & 1], FAST_MODE, per_step);
-	}
+	KERNEL(lanes)(second, n - 1, &ks[(n - 1) & 1], FAST_MODE, per_step);
 	return 2;
 }
 
