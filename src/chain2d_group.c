@@ -808,6 +808,15 @@ bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chai
 // ---------------------------------------------------------------------------------------------
 // Queries
 
+const spring_chain2d *spring_chain2d_internal_group_chain(const spring_chain2d_group *group, int chain)
+{
+	if (!valid_chain(group, chain)) {
+		return NULL;
+	}
+	const group_layout l = layout(group);
+	return gather(group, &l, chain);
+}
+
 spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, int chain, int segment, spring_state *world_angle)
 {
 	if (!valid_chain(group, chain) || !world_angle || segment < 0 || segment >= group->segment_count) {

@@ -83,6 +83,11 @@ typedef struct group_pose {
 	spring_xform2 *joints;
 } group_pose;
 
+/// Chain `chain` of the group as a spring_chain2d (its copy in the group's scratch chain, which the
+/// next call into the group overwrites; NULL for a bad index): for the tests, which compare every
+/// array of it with a single chain's (chain2d_group.c).
+const spring_chain2d *spring_chain2d_internal_group_chain(const spring_chain2d_group *group, int chain);
+
 /// A frame of every chain, with the kernels of the instruction set in use.
 static inline void spring_chain2d_internal_group_frame(const group_frame *r)
 {

@@ -13,6 +13,7 @@
 
 #include "spring/verify.h"
 
+#include "../src/chain2d_group_internal.h"
 #include "../src/chain2d_internal.h"
 #include "../src/simd_internal.h"
 #include "scenes.h"
@@ -76,7 +77,8 @@ typedef struct twins {
 	int animated_resting;         // chain-frames resting with offsets
 } twins;
 
-static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
+// `roots` (optional): the chains' first roots; NULL: root_of(j, 0).
+static int twins_make_at(twins *t, const spring_chain2d_desc *d, int count, const spring_xform2 *first)
 {
 	memset(t, 0, sizeof *t);
 	t->count = count;
@@ -84,7 +86,7 @@ static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
 	spring_xform2 roots[MAX_CHAINS];
 	spring_chain2d_desc each = *d;
 	for (int j = 0; j < count; j++) {
-		roots[j] = root_of(j, 0);
+		roots[j] = first ? first[j] : root_of(j, 0);
 		each.root = roots[j];
 		ENSURE(spring_chain2d_create(&each, &t->single[j], NULL) == SPRING_OK);
 	}
@@ -97,6 +99,11 @@ static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
 	return 0;
 }
 
+static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
+{
+	return twins_make_at(t, d, count, NULL);
+}
+
 static void twins_free(twins *t)
 {
 	for (int j = 0; j < t->count; j++) {
@@ -105,8 +112,28 @@ static void twins_free(twins *t)
 	spring_chain2d_group_destroy(t->group);
 }
 
+// Chain j's arrays in the group against its twin's, bit for bit: what the public calls do not show
+// (the targets, the deflections, the kept sines, the animated offsets set, last framed and used).
+static int twins_arrays_equal(const twins *t, int j, int frame)
+{
+	spring_chain2d_view a, b;
+	spring_chain2d_internal_view((spring_chain2d *)(uintptr_t)spring_chain2d_internal_group_chain(t->group, j), &a);
+	spring_chain2d_internal_view(t->single[j], &b);
+	const float *in_group[] = {a.angle, a.velocity, a.prev,    a.target, a.deflection, a.sin,
+	                           a.cos,   a.key,      a.inertia, a.used,   a.anim_from,  a.anim_to};
+	const float *in_single[] = {b.angle, b.velocity, b.prev,    b.target, b.deflection, b.sin,
+	                            b.cos,   b.key,      b.inertia, b.used,   b.anim_from,  b.anim_to};
+	static const char *names[] = {"angle", "velocity", "prev",    "target", "deflection", "sin",
+	                              "cos",   "key",      "inertia", "used",   "anim_from",  "anim_to"};
+	for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
+		ENSURE_MSG(memcmp(in_group[k], in_single[k], (size_t)t->n * sizeof(float)) == 0, "frame %d chain %d: %s differs", frame,
+		           j, names[k]);
+	}
+	return 0;
+}
+
 // Every chain of the group against its single twin, bit for bit: poses (joints and local
-// angles, one chain and all at once), stepped states, rest, the clock.
+// angles, one chain and all at once), stepped states, rest, the clock, every array.
 static int twins_equal(const twins *t, int frame)
 {
 	spring_xform2 all[MAX_CHAINS * (MAX_SEGMENTS + 1)];
@@ -128,6 +155,7 @@ static int twins_equal(const twins *t, int frame)
 		}
 		ENSURE_MSG(spring_chain2d_group_is_resting(t->group, j) == spring_chain2d_is_resting(t->single[j]),
 		           "frame %d chain %d: rest differs", frame, j);
+		ENSURE(twins_arrays_equal(t, j, frame) == 0);
 	}
 	const spring_clock *cg = spring_chain2d_group_clock(t->group), *cs = spring_chain2d_clock(t->single[0]);
 	ENSURE(cg->time == cs->time && cg->alpha == cs->alpha);
@@ -364,6 +392,42 @@ static int test_comparison_can_fail(void)
 	twins_free(&t);
 	ENSURE(differs);
 	return 0;
+}
+
+// A chain without offsets in the vector of an animated one takes its own target formula, lane by
+// lane: its rest angles and root angle -0, its first target is -0 (adding a zero offset, as an
+// animated lane's formula does, would make it +0), as the single chain's; on every kernel.
+static int zero_offsets_once(void)
+{
+	spring_chain2d_segment segs[3];
+	shape(segs, 3);
+	for (int i = 0; i < 3; i++) {
+		segs[i].rest_angle = -0.0f;
+	}
+	spring_chain2d_desc d = {.segment_count = 3, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_xform2 roots[2] = {scene_xform2(0.0f, 0.0f, -0.0f), scene_xform2(3.0f, 0.0f, -0.0f)};
+	twins t;
+	ENSURE(twins_make_at(&t, &d, 2, roots) == 0);
+	const float offsets[3] = {0.25f, 0.0f, -0.5f};
+	int failed = twins_set_animation(&t, 1, offsets, 3);
+	for (int f = 1; f <= 30 && !failed; f++) {
+		roots[1].position.y = 0.01f * (float)f;
+		failed = spring_chain2d_group_update(t.group, roots, 1.0f / 60.0f) != SPRING_OK;
+		for (int j = 0; j < 2 && !failed; j++) {
+			failed = spring_chain2d_update(t.single[j], roots[j], 1.0f / 60.0f) != SPRING_OK;
+		}
+		failed = failed || twins_equal(&t, f);
+	}
+	const float first = spring_chain2d_get_target(t.single[0], 0);
+	twins_free(&t);
+	ENSURE(!failed);
+	ENSURE(first == 0.0f && signbit(first)); // the case the test is for
+	return 0;
+}
+
+static int test_zero_offsets_keep_their_sign(void)
+{
+	return on_every_kernel(zero_offsets_once);
 }
 
 // Long chains on every kernel: 20 segments (AVX-512 writes a pose's joints 16 at a time, so 21
@@ -913,6 +977,7 @@ int main(int argc, char **argv)
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_group_is_single_chains_bit_for_bit);
 	RUN_TEST(test_comparison_can_fail);
+	RUN_TEST(test_zero_offsets_keep_their_sign);
 	RUN_TEST(test_long_chains_poses);
 	RUN_TEST(test_paired_steps_bit_for_bit);
 	RUN_TEST(test_memory);
