@@ -344,7 +344,7 @@ static inline K_ATTR_INLINE void G(frame)(const group_frame *shared, bool animat
 			Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];
 			G(lanes_io)(r, c0 + (size_t)q * lanes, Lp[q], true);
 		}
-		/* The frame's offsets are where the next frame's start (a single chain's anim_from). */
+		/* The next frame's offsets start where this frame's end (a single chain's anim_from = anim_to). */
 		for (int i = 0; animated && i < r->n; i++) {
 			const size_t k = (size_t)i * (size_t)r->stride + c0;
 			memcpy(r->anim_from + k, r->anim_to + k, (size_t)nb * lanes * sizeof(float));
