@@ -5,7 +5,8 @@
 // length), turned (30 degrees) sin(2 pi 0.7 t); the roots are computed every frame (each chain's
 // three sines advanced by a frame's rotation, in double) and every chain's pose is read back
 // every frame. Rate: chains x bones x frames per second
-// (bone-frames). Also from 10 to 10,000 chains (the same work per chain where it fits).
+// (bone-frames). Also from 10 to 10,000 chains (the same work per chain where it fits), and the
+// angle group with every chain's animated offsets set anew every frame.
 #include "bench.h"
 #include "scenes.h"
 
@@ -15,12 +16,13 @@
 #include <string.h>
 
 enum w2_variant {
-	W2_CHAIN2D,        // spring_chain2d, one object per chain
-	W2_CHAIN,          // spring_chain (3D tip springs), one object per chain
-	W2_CHAIN2D_GROUP,  // spring_chain2d_group: one group per thread
-	W2_CHAIN_GROUP,    // spring_chain_group: one group per thread
-	W2_CHAIN2D_BEFORE, // spring_chain2d as it was before the speed-ups (bench/before.sh)
-	W2_CHAIN_BEFORE,   // spring_chain as it was before the speed-ups
+	W2_CHAIN2D,                // spring_chain2d, one object per chain
+	W2_CHAIN,                  // spring_chain (3D tip springs), one object per chain
+	W2_CHAIN2D_GROUP,          // spring_chain2d_group: one group per thread
+	W2_CHAIN_GROUP,            // spring_chain_group: one group per thread
+	W2_CHAIN2D_BEFORE,         // spring_chain2d as it was before the speed-ups (bench/before.sh)
+	W2_CHAIN_BEFORE,           // spring_chain as it was before the speed-ups
+	W2_CHAIN2D_GROUP_ANIMATED, // spring_chain2d_group, every chain's offsets set every frame
 };
 
 #ifdef SPRING_BENCH_BEFORE
@@ -81,7 +83,7 @@ static const w2_single_api *w2_api(int v)
 // Angle chains (or tip chains) in variant v.
 static int w2_angle(int v)
 {
-	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE;
+	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE || v == W2_CHAIN2D_GROUP_ANIMATED;
 }
 
 enum { w2_bones = SCENE_TAIL_BONES };
@@ -276,7 +278,7 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 	spring_result r = SPRING_OK;
 	// A group starts with every chain at rest under the description's root; each is then reset
 	// under its own first root.
-	if (s->variant == W2_CHAIN2D_GROUP) {
+	if (s->variant == W2_CHAIN2D_GROUP || s->variant == W2_CHAIN2D_GROUP_ANIMATED) {
 		spring_chain2d_group_desc g = {&d2, n, NULL};
 		spring_chain2d_group *group = NULL;
 		r = spring_chain2d_group_init(&g, p->memory, spring_chain2d_group_memory_size(&g), &group, NULL);
@@ -327,9 +329,16 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 	float *poses = p->poses;
 	for (int f = 1; f <= s->steps; f++) {
 		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
-		if (s->variant == W2_CHAIN2D_GROUP) {
+		if (s->variant == W2_CHAIN2D_GROUP || s->variant == W2_CHAIN2D_GROUP_ANIMATED) {
 			for (long c = 0; c < count; c++) {
 				roots2[c] = w2_root2(p, first + c, f);
+			}
+			for (long c = 0; s->variant == W2_CHAIN2D_GROUP_ANIMATED && c < count; c++) {
+				float offsets[w2_bones]; // a bend that moves along the tail, a step of 0.05 rad a frame
+				for (int i = 0; i < w2_bones; i++) {
+					offsets[i] = 0.05f * (float)((f + (int)c + i) % 9 - 4);
+				}
+				(void)spring_chain2d_group_set_animation(p->group, (int)c, offsets, w2_bones);
 			}
 			r = spring_chain2d_group_update(p->group, roots2, BENCH_FRAME);
 			r = r != SPRING_OK ? r
@@ -455,6 +464,8 @@ void w2_register(void)
 	w2_row("W2 spring_chain2d, 2 threads", angle, "w2-2d", W2_CHAIN2D, 100, 600, 2);
 	w2_row("W2 spring_chain, 2 threads", tip, "w2-3d", W2_CHAIN, 100, 600, 2);
 	w2_row("W2 spring_chain2d_group, 2 threads", angle_group, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 2);
+	// Other results (the offsets move the chains): no family; the ratio is the animation's cost.
+	w2_row("W2 spring_chain2d_group, animated", angle_group, NULL, W2_CHAIN2D_GROUP_ANIMATED, 100, 600, 1);
 	w2_row("W2 spring_chain_group, 2 threads", tip_group, "w2-3d", W2_CHAIN_GROUP, 100, 600, 2);
 	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};

@@ -595,6 +595,9 @@ void spring_chain2d_internal_view(spring_chain2d *c, spring_chain2d_view *out)
 	out->sin = farr(c, ARR_SIN);
 	out->cos = farr(c, ARR_COS);
 	out->key = farr(c, ARR_KEY);
+	out->used = farr(c, ARR_OFFSET);
+	out->anim_from = farr(c, ARR_ANIM_FROM);
+	out->anim_to = farr(c, ARR_ANIM_TO);
 }
 
 #define SPRING_CHAIN2D_ONE(field) +1

@@ -3,35 +3,39 @@
 // chains (segment i of chain j at [i * stride + j], stride the chain count rounded up to 16), a
 // frame stepped for a vector of chains at a time.
 //
-// Every chain is a spring_chain2d without animation: the per-step arithmetic is the very code of
-// the single chain (chain2d_kernel.h: K(knot) and K(begin) for the pivot's path and the roots,
-// K(segment) for each segment, the pose walk), instantiated for 4, 8 and 16 lanes in
-// kernels_<set>.c and chosen at run time from the angle kernels' table (simd.c); the pivot paths'
-// timeline (the knots' times) is one for the group, as its chains share the frame times. The rare
-// calls (teleport, reset, parameters, inertia, forces, the rest test) copy the chain into a
-// scratch spring_chain2d, call the single chain's function and copy it back. So the results are the single chain's bit for
-// bit, and each rule lives in chain2d.c and chain2d_kernel.h once. This file holds the memory and
-// the calls; a frame's steps and the poses are the kernels' (chain2d_group_frame.h), handed the
-// arrays and the rest test in a job (chain2d_group_internal.h).
+// Every chain is a spring_chain2d: the per-step arithmetic is the very code of the single chain
+// (chain2d_kernel.h: K(knot) and K(begin) for the pivot's path and the roots, K(segment) for each
+// segment, the pose walk), instantiated for 4, 8 and 16 lanes in kernels_<set>.c and chosen at run
+// time from the angle kernels' table (simd.c); the pivot paths' timeline (the knots' times) is one
+// for the group, as its chains share the frame times. The rare calls (teleport, reset, parameters,
+// inertia, forces, animation, the rest test) copy the chain into a scratch spring_chain2d, call the
+// single chain's function and copy it back. So the results are the single chain's bit for bit,
+// and each rule lives in chain2d.c and chain2d_kernel.h once. This file holds the memory and the
+// calls; a frame's steps and the poses are the kernels' (chain2d_group_frame.h), handed the arrays
+// and the rest test in a job (chain2d_group_internal.h).
 //
-// A frame runs in chunks of GROUP_CHUNK vectors of chains (chain2d_group_frame.h): each chunk's chain state is used where
-// it lies (16 lanes; narrower vectors copy it in and out once), and every step walks the segments
-// down the chains one segment at a time over the chunk's vectors (their walks are independent work
-// the processor overlaps). A chunk of one vector (a small group) takes two steps with no rest test
-// between them down together a segment apart (step k + 1's segment i - 1 beside step k's segment
-// i), so it too has two walks in flight. A segment's settings are read once for all chains while every chain has the
-// same bits; poses go out by 16 x 16 transposes on AVX-512. The padding lanes of a partial vector
-// stand still under a step (fill_padding), so they need no selects; the timeline's values of a
-// frame are the last frame's when it read the same (group_memo).
+// A frame runs in chunks of GROUP_CHUNK vectors of chains (chain2d_group_frame.h): each chunk's
+// chain state is used where it lies (16 lanes; narrower vectors copy it in and out once), and every
+// step walks the segments down the chains one segment at a time over the chunk's vectors (their
+// walks are independent work the processor overlaps). A chunk of one vector (a small group) takes
+// two steps with no rest test between them down together a segment apart (step k + 1's segment
+// i - 1 beside step k's segment i), so it too has two walks in flight. A segment's settings are
+// read once for all chains while every chain has the same bits; poses go out by 16 x 16
+// transposes on AVX-512. The padding lanes of a partial vector stand still under a step
+// (fill_padding), so they need no selects; the timeline's values of a frame are the last frame's
+// when it read the same (group_memo). Animated offsets cost nothing until a chain has some: the
+// group keeps whether any offset is set or in flight (`animated`), and only then do its frames
+// run the kernels' animated copy (each step's offsets interpolated as a single chain does, its
+// sleep test and the targets with offsets, lane by lane).
 //
 // Memory: one block. The struct (clock, timeline), the chains' headers (cold settings, a
-// spring_chain2d struct each), the arrays across chains (state, kept sin and cos, settings), the
-// chains' rows (their state between steps: roots, velocity, path, rest; by blocks of 16 chains),
-// the parameters and the segments' same-settings flags; then, not in snapshots, the timeline's
-// values of each step and what they were computed from (group_memo), the frame's target roots and
-// the scratch chain. Arrays are addressed by offsets, never stored pointers, so a group in caller
-// memory copies byte for byte. Nothing is copied aside per update: every input is checked before
-// anything changes and a step cannot fail.
+// spring_chain2d struct each), the arrays across chains (state, kept sin and cos, offsets,
+// settings), the chains' rows (their state between steps: roots, velocity, path, rest; by blocks
+// of 16 chains), the parameters and the segments' same-settings flags; then, not in snapshots, the
+// timeline's values of each step and what they were computed from (group_memo), the frame's
+// target roots, a chunk's offsets of two steps and the scratch chain. Arrays are addressed by
+// offsets, never stored pointers, so a group in caller memory copies byte for byte. Nothing is
+// copied aside per update: every input is checked before anything changes and a step cannot fail.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "spring/chain.h"
@@ -55,6 +59,8 @@ enum {
 	G_SIN,        // kept by the last step's field: sin and cos of G_KEY
 	G_COS,
 	G_KEY,
+	G_OFFSET,    // the animated offsets the last step used
+	G_ANIM_FROM, // the animated offsets of the last frame
 	G_STATE_COUNT,
 	G_INERTIA = G_STATE_COUNT, // the per-chain settings
 	G_W2,
@@ -63,6 +69,7 @@ enum {
 	G_PV,
 	G_VP,
 	G_VV,
+	G_ANIM_TO, // the animated offsets of the next frame (a per-chain setting, not shared)
 	G_FLOAT_COUNT
 };
 
@@ -71,6 +78,8 @@ struct spring_chain2d_group {
 	spring_chain2d_timeline time; // and so one timeline of the pivots' paths
 	int chain_count, segment_count;
 	int stride;                  // floats per row: chain_count rounded up to LANE_PAD
+	int animated;                // 1 while some chain has an offset (a bit of G_OFFSET, G_ANIM_FROM or
+	                             // G_ANIM_TO not 0); 0: every offset is +0 (frames run without them)
 	spring_internal_owner owner; // set by create; zero for caller memory
 };
 
@@ -80,7 +89,7 @@ struct spring_chain2d_group {
 typedef struct group_layout {
 	size_t heads, floats, row_bytes, rows, params, own, same; // offsets from the struct
 	size_t kept;                                              // bytes in snapshots
-	size_t bases, memo, targets, scratch, total;
+	size_t bases, memo, targets, step_offsets, scratch, total;
 } group_layout;
 
 // The last frame's timeline work (scratch): what it read (the timeline before it, the frame time,
@@ -135,6 +144,8 @@ static bool layout_of(int count, int n, int max_steps, group_layout *l)
 	ADD(align64(sizeof(group_memo)));
 	l->targets = off;
 	ADD(MUL(3u, l->row_bytes));
+	l->step_offsets = off;
+	ADD(align64(MUL((size_t)n, 2u * GROUP_CHUNK_LANES * sizeof(float))));
 	l->scratch = off;
 	ADD(align64(chain_bytes));
 #undef ADD
@@ -153,10 +164,16 @@ static spring_chain2d *heads(const spring_chain2d_group *g, const group_layout *
 	return (spring_chain2d *)(void *)(base_of(g) + l->heads);
 }
 
+// Where array `which` starts in the block (or an image of it).
+static size_t arr_offset(const spring_chain2d_group *g, const group_layout *l, int which)
+{
+	return l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes;
+}
+
 // Array `which`: segment i of chain j at [i * stride + j].
 static float *garr(const spring_chain2d_group *g, const group_layout *l, int which)
 {
-	return (float *)(void *)(base_of(g) + l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes);
+	return (float *)(void *)(base_of(g) + arr_offset(g, l, which));
 }
 
 // The chains' rows, by blocks of LANE_PAD chains (row_block).
@@ -202,6 +219,22 @@ static bool same_settings(const spring_chain2d_group *g, const group_layout *l, 
 	return true;
 }
 
+// No chain of `block` (the group's own, or an image of it) has an animated offset: every bit of
+// the three offset arrays is 0 (then `animated` may be 0).
+static bool no_offsets(const spring_chain2d_group *g, const group_layout *l, const unsigned char *block)
+{
+	const int arrays[3] = {G_OFFSET, G_ANIM_FROM, G_ANIM_TO};
+	const size_t bytes = (size_t)g->segment_count * l->row_bytes;
+	unsigned char bits = 0;
+	for (int a = 0; a < 3; a++) {
+		const unsigned char *p = block + arr_offset(g, l, arrays[a]);
+		for (size_t k = 0; k < bytes; k++) {
+			bits |= p[k];
+		}
+	}
+	return bits == 0;
+}
+
 // The timeline's values of each step of the running frame, then the steps' fractions (scratch).
 static spring_chain2d_basis *gbases(const spring_chain2d_group *g, const group_layout *l)
 {
@@ -224,6 +257,12 @@ static float *gfractions(const spring_chain2d_group *g, const group_layout *l)
 	return (float *)(void *)(gbases(g, l) + g->clock.max_steps);
 }
 
+// Two steps' offsets of a frame's chunk of chains (scratch, group_frame.step_offsets).
+static float *gstep_offsets(const spring_chain2d_group *g, const group_layout *l)
+{
+	return (float *)(void *)(base_of(g) + l->step_offsets);
+}
+
 static spring_chain2d *scratch(const spring_chain2d_group *g, const group_layout *l)
 {
 	return (spring_chain2d *)(void *)(base_of(g) + l->scratch);
@@ -241,6 +280,18 @@ static group_layout layout(const spring_chain2d_group *g)
 // ---------------------------------------------------------------------------------------------
 // Copies between the group and the scratch chain
 
+// The per-segment float arrays both a chain and the group keep: the group's, and the chain's in
+// the same order (gather and scatter copy each into the other).
+#define CHAIN_ARRAYS 12
+static const int chain_arrays[CHAIN_ARRAYS] = {G_ANGLE, G_VELOCITY, G_PREV,    G_TARGET, G_DEFLECTION, G_SIN,
+                                               G_COS,   G_KEY,      G_INERTIA, G_OFFSET, G_ANIM_FROM,  G_ANIM_TO};
+static void chain_views(const spring_chain2d_view *v, float *out[CHAIN_ARRAYS])
+{
+	float *const in[CHAIN_ARRAYS] = {v->angle, v->velocity, v->prev,    v->target, v->deflection, v->sin,
+	                                 v->cos,   v->key,      v->inertia, v->used,   v->anim_from,  v->anim_to};
+	memcpy(out, in, sizeof in);
+}
+
 // Chain j into the scratch chain (its shape arrays stay as init left them).
 static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout *l, int j)
 {
@@ -255,10 +306,10 @@ static spring_chain2d *gather(const spring_chain2d_group *g, const group_layout 
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
-	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
-	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
-	for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
-		const float *from = garr(g, l, src[a]);
+	float *dst[CHAIN_ARRAYS];
+	chain_views(&v, dst);
+	for (int a = 0; a < CHAIN_ARRAYS; a++) {
+		const float *from = garr(g, l, chain_arrays[a]);
 		for (int i = 0; i < n; i++) {
 			dst[a][i] = from[(size_t)i * (size_t)g->stride + (size_t)j];
 		}
@@ -291,10 +342,10 @@ static void scatter(spring_chain2d_group *g, const group_layout *l, int j)
 	}
 	spring_chain2d_internal_view(c, &v);
 	const int n = g->segment_count;
-	const float *src[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
-	const int dst[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
-	for (int a = 0; a < (int)(sizeof dst / sizeof dst[0]); a++) {
-		float *to = garr(g, l, dst[a]);
+	float *src[CHAIN_ARRAYS];
+	chain_views(&v, src);
+	for (int a = 0; a < CHAIN_ARRAYS; a++) {
+		float *to = garr(g, l, chain_arrays[a]);
 		for (int i = 0; i < n; i++) {
 			to[(size_t)i * (size_t)g->stride + (size_t)j] = src[a][i];
 		}
@@ -624,6 +675,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .vp = garr(group, &l, G_VP),
 	                  .vv = garr(group, &l, G_VV),
 	                  .same = gsame(group, &l),
+	                  .animated = group->animated,
+	                  .anim_to = garr(group, &l, G_ANIM_TO),
+	                  .anim_from = garr(group, &l, G_ANIM_FROM),
+	                  .used = garr(group, &l, G_OFFSET),
+	                  .step_offsets = gstep_offsets(group, &l),
 	                  .rows = grows(group, &l),
 	                  .targets = targets,
 	                  .k15 = k15,
@@ -633,6 +689,11 @@ spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spr
 	                  .fractions = fractions};
 	spring_chain2d_internal_basis_settings(scratch(group, &l), &fr.settings);
 	spring_chain2d_internal_group_frame(&fr);
+	// Every offset back to 0 (the animations cleared, their last frames run): the frames run
+	// without animation again.
+	if (group->animated && no_offsets(group, &l, base_of(group))) {
+		group->animated = 0;
+	}
 	return SPRING_OK;
 }
 
@@ -646,7 +707,14 @@ static bool valid_chain(const spring_chain2d_group *g, int chain)
 
 // A per-chain call: the single chain's function of that name with these arguments.
 // The per-chain calls; from CALL_SET_PARAMS on, settings, which `chain` -1 gives every chain.
-typedef enum chain_call_kind { CALL_RESET, CALL_TELEPORT, CALL_SET_PARAMS, CALL_SET_INERTIA, CALL_SET_FORCES } chain_call_kind;
+typedef enum chain_call_kind {
+	CALL_RESET,
+	CALL_TELEPORT,
+	CALL_SET_PARAMS,
+	CALL_SET_INERTIA,
+	CALL_SET_FORCES,
+	CALL_SET_ANIMATION
+} chain_call_kind;
 
 typedef struct chain_call {
 	chain_call_kind kind;
@@ -655,6 +723,8 @@ typedef struct chain_call {
 	spring_params params;
 	float inertia;
 	spring_vec2 gravity, wind;
+	const float *offsets;
+	int count;
 } chain_call;
 
 // Runs `call` on a copy of chain `chain` and keeps the result when the call succeeds.
@@ -673,7 +743,12 @@ static spring_result call_on_copy(spring_chain2d_group *group, int chain, const 
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const group_layout l = layout(group);
-	spring_chain2d *c = gather(group, &l, chain);
+	// set_animation reads nothing of the chain but its segment count and writes the whole of its
+	// anim_to (or refuses): it runs on the scratch chain as it is, and only anim_to comes back. A
+	// whole copy each way cost animated frames more than their steps (every chain's offsets set
+	// every frame: 57% of the time).
+	const bool offsets_only = call->kind == CALL_SET_ANIMATION;
+	spring_chain2d *c = offsets_only ? scratch(group, &l) : gather(group, &l, chain);
 	spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
 	switch (call->kind) {
 	case CALL_RESET: r = spring_chain2d_reset(c, call->root); break;
@@ -681,8 +756,16 @@ static spring_result call_on_copy(spring_chain2d_group *group, int chain, const 
 	case CALL_SET_PARAMS: r = spring_chain2d_set_params(c, call->segment, call->params); break;
 	case CALL_SET_INERTIA: r = spring_chain2d_set_inertia(c, call->segment, call->inertia); break;
 	case CALL_SET_FORCES: r = spring_chain2d_set_forces(c, call->gravity, call->wind); break;
+	case CALL_SET_ANIMATION: r = spring_chain2d_set_animation(c, call->offsets, call->count); break;
 	}
-	if (r == SPRING_OK) {
+	if (r == SPRING_OK && offsets_only) {
+		spring_chain2d_view v;
+		spring_chain2d_internal_view(c, &v);
+		float *to = garr(group, &l, G_ANIM_TO);
+		for (int i = 0; i < group->segment_count; i++) {
+			to[(size_t)i * (size_t)group->stride + (size_t)chain] = v.anim_to[i];
+		}
+	} else if (r == SPRING_OK) {
 		scatter(group, &l, chain);
 	}
 	return r;
@@ -713,6 +796,16 @@ spring_result spring_chain2d_group_set_forces(spring_chain2d_group *group, int c
 	return call_on_copy(group, chain, &(chain_call){.kind = CALL_SET_FORCES, .gravity = gravity, .wind = wind});
 }
 
+spring_result spring_chain2d_group_set_animation(spring_chain2d_group *group, int chain, const float *local_offsets, int count)
+{
+	spring_result r = call_on_copy(group, chain,
+	                               &(chain_call){.kind = CALL_SET_ANIMATION, .offsets = local_offsets, .count = count});
+	for (int i = 0; r == SPRING_OK && local_offsets && i < count && !group->animated; i++) {
+		group->animated = spring_chain2d_bits(local_offsets[i]) != 0; // a +0 offset changes nothing
+	}
+	return r;
+}
+
 bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chain)
 {
 	if (!valid_chain(group, chain)) {
@@ -726,6 +819,15 @@ bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chai
 
 // ---------------------------------------------------------------------------------------------
 // Queries
+
+const spring_chain2d *spring_chain2d_internal_group_chain(const spring_chain2d_group *group, int chain)
+{
+	if (!valid_chain(group, chain)) {
+		return NULL;
+	}
+	const group_layout l = layout(group);
+	return gather(group, &l, chain);
+}
 
 spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, int chain, int segment, spring_state *world_angle)
 {
@@ -795,7 +897,8 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 
 static uint64_t group_shape(const spring_chain2d_group *g, const group_layout *l)
 {
-	static const char tag[] = "chain2d_group, rows by blocks"; // the rows' layout: older blobs are refused
+	// The layout (rows by blocks, animated offsets): older blobs are refused.
+	static const char tag[] = "chain2d_group, rows by blocks, animated offsets";
 	uint64_t h = spring_hash(SPRING_HASH_INIT, tag, sizeof tag);
 	h = spring_hash(h, &g->chain_count, sizeof g->chain_count);
 	h = spring_hash(h, &g->segment_count, sizeof g->segment_count);
@@ -832,8 +935,7 @@ static spring_result group_bad(spring_error *error, spring_result r, int chain, 
 // Offsets in the image of chain j's entry of array `which` at segment i, and of its row `row`.
 static size_t image_arr(const spring_chain2d_group *g, const group_layout *l, int which, int i, int j)
 {
-	return l->floats + (size_t)which * (size_t)g->segment_count * l->row_bytes +
-	       ((size_t)i * (size_t)g->stride + (size_t)j) * sizeof(float);
+	return arr_offset(g, l, which) + ((size_t)i * (size_t)g->stride + (size_t)j) * sizeof(float);
 }
 
 static size_t image_row(const group_layout *l, int row, int j)
@@ -854,11 +956,11 @@ static void gather_image(const spring_chain2d_group *g, const group_layout *l, c
 	spring_chain2d_internal_lane_store(c, &lane);
 	spring_chain2d_view v;
 	spring_chain2d_internal_view(c, &v);
-	float *dst[] = {v.angle, v.velocity, v.prev, v.target, v.deflection, v.sin, v.cos, v.key, v.inertia};
-	const int src[] = {G_ANGLE, G_VELOCITY, G_PREV, G_TARGET, G_DEFLECTION, G_SIN, G_COS, G_KEY, G_INERTIA};
+	float *dst[CHAIN_ARRAYS];
+	chain_views(&v, dst);
 	for (int i = 0; i < g->segment_count; i++) {
-		for (int a = 0; a < (int)(sizeof src / sizeof src[0]); a++) {
-			dst[a][i] = spring_internal_load_float(image, image_arr(g, l, src[a], i, j));
+		for (int a = 0; a < CHAIN_ARRAYS; a++) {
+			dst[a][i] = spring_internal_load_float(image, image_arr(g, l, chain_arrays[a], i, j));
 		}
 		size_t k = (size_t)i * (size_t)g->stride + (size_t)j;
 		memcpy(&v.params[i], image + l->params + k * sizeof(spring_params), sizeof(spring_params));
@@ -910,6 +1012,11 @@ static spring_result group_check_image(spring_chain2d_group *live, const group_l
 	const char *why = spring_internal_clock_check(&live->clock, &h.clock);
 	if (why) {
 		return group_bad(error, SPRING_ERROR_OUT_OF_RANGE, -1, "clock", why);
+	}
+	// A frame of a group whose flag is clear reads no offset: it is clear only where none is set.
+	if ((h.animated != 0 && h.animated != 1) || (h.animated == 0 && !no_offsets(live, l, image))) {
+		return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "animated",
+		                 "must be 0 or 1, and 1 where a chain has an animated offset");
 	}
 	if (!padding_inert(live, l, image)) {
 		return group_bad(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "padding", "(the lanes past the last chain) is not inert");

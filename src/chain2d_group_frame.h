@@ -8,8 +8,6 @@
 // GROUP_OWN_WRITE_JOINTS to 1, GROUP_POSE_BATCH and its own write_joints_<suffix>.
 #ifndef SPRING_CHAIN2D_GROUP_FRAME_SHARED
 #define SPRING_CHAIN2D_GROUP_FRAME_SHARED
-// Blocks (vectors of chains) a frame steps together, segment by segment (chain2d_group_frame.h).
-#define GROUP_CHUNK 8
 // The most blocks with chains (not padding only) a chunk may have for its frame to run two steps at
 // a time, a segment apart (chain2d_group_frame.h): a lone block has nothing else to overlap its walk
 // with (about 1.1x on W2 at 10 chains), while a chunk of several blocks already overlaps theirs,
@@ -68,8 +66,8 @@ static inline K_ATTR_INLINE bool G(any)(L(m) m)
 {
 	return L(any)(m);
 }
-static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep, const K(chain_in) * ch,
-                                            L(f) * parent, L(m) awake)
+static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t b, bool blend, bool keep, bool animated,
+                                            const float *off, const K(chain_in) * ch, L(f) * parent, L(m) awake)
 {
 	const size_t k = (size_t)i * (size_t)r->stride + b;
 	K(step_in) in;
@@ -99,9 +97,11 @@ static inline K_ATTR_INLINE void G(segment)(const group_frame *r, int i, size_t 
 	x1 = x;
 	v1 = v;
 	d1 = d;
+	// The step's offsets (`off`: the block's lanes of the chunk's rows); without animation none.
+	const L(f) offset = animated ? G(at)(off, (size_t)i * GROUP_CHUNK_LANES) : L(splat)(0.0f);
 	K(segment)
-	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, L(splat)(r->k15[i]), *parent, L(splat)(r->rest[i]), 0,
-	 L(splat)(0.0f), &x1, &v1, &d1, &t1, &s1, &c1, &key1);
+	(&in, r->limit[i] > 0.0f, ch, r->settings.turns, inertia, L(splat)(r->k15[i]), *parent, L(splat)(r->rest[i]), animated,
+	 offset, &x1, &v1, &d1, &t1, &s1, &c1, &key1);
 	L(f) prev = x;
 	if (blend) {
 		const L(f) old_prev = G(at)(r->prev, k), old_target = G(at)(r->target, k), old_s = G(at)(r->sin, k),
@@ -158,15 +158,58 @@ typedef struct G(group_step) {
 	K(chain_in) ch[GROUP_CHUNK];
 	L(f) parent[GROUP_CHUNK];
 	int how[GROUP_CHUNK]; /* GROUP_SEG_*: how the block's segments step */
+	float *off;           /* the step's offsets of the chunk's chains (animated frames; otherwise NULL) */
 	bool any_still;       /* some block has a still chain: the rest test follows the step */
 	bool last;            /* the frame's last step */
 } G(group_step);
-/* Step k's start for the chunk's nb blocks (K(begin) on each block's lane state). */
-static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, int nb, K(lane) *const *Lp, L(f) (*to)[3],
-                                          const L(m) * awake_frame, const L(m) * live, G(group_step) * s)
+/* The offsets of a step at fraction f of the frame for the block at b, as a single chain */
+/* interpolates them (spring_chain2d_lerp; a segment whose offsets end the frame where they began */
+/* takes them as they are), into `out` (a row of GROUP_CHUNK_LANES a segment); they become the */
+/* offsets the chains last used. Returns the lanes whose offsets are the last used, bit for bit. */
+static inline K_ATTR_INLINE L(m) G(step_offsets)(const group_frame *r, size_t b, float f, float *out)
+{
+	const size_t lanes = sizeof(L(f)) / sizeof(float);
+	L(m) same = L(eq)(L(splat)(0.0f), L(splat)(0.0f));
+	for (int i = 0; i < r->n; i++) {
+		const size_t k = (size_t)i * (size_t)r->stride + b;
+		L(f) o = G(at)(r->anim_to, k);
+		if (!L(all)(L(eq)(G(at)(r->anim_from, k), o))) { /* a lerp in double, lane by lane */
+			float lane[LANE_PAD];
+			for (size_t q = 0; q < lanes; q++) {
+				const float from = r->anim_from[k + q], to = r->anim_to[k + q];
+				lane[q] = from == to ? to : spring_chain2d_lerp(from, to, f);
+			}
+			memcpy(&o, lane, sizeof o);
+		}
+		same = same & L(ieq)(L(bits)(o), L(bits)(G(at)(r->used, k)));
+		memcpy(r->used + k, &o, sizeof o);
+		memcpy(out + (size_t)i * GROUP_CHUNK_LANES, &o, sizeof o);
+	}
+	return same;
+}
+/* The lanes of the block at b whose offsets stay through the frame (the same bits at its start */
+/* and end) and are the last used: a single chain's frame may sleep only then. */
+static inline K_ATTR_INLINE L(m) G(offsets_held)(const group_frame *r, size_t b)
+{
+	L(m) held = L(eq)(L(splat)(0.0f), L(splat)(0.0f));
+	for (int i = 0; i < r->n; i++) {
+		const size_t k = (size_t)i * (size_t)r->stride + b;
+		const L(i) to = L(bits)(G(at)(r->anim_to, k));
+		held = held & L(ieq)(L(bits)(G(at)(r->anim_from, k)), to) & L(ieq)(to, L(bits)(G(at)(r->used, k)));
+	}
+	return held;
+}
+/* Step k's start for the chunk's nb blocks at c0 (K(begin) on each block's lane state); with */
+/* `animated`, the step's offsets first. */
+static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, int k, size_t c0, int nb, K(lane) *const *Lp,
+                                          L(f) (*to)[3], const L(m) * awake_frame, const L(m) * live, bool animated,
+                                          G(group_step) * s)
 {
 	const spring_chain2d_basis *at = &r->bases[k];
+	const size_t lanes = sizeof(L(f)) / sizeof(float);
 	const L(m) all = L(eq)(L(splat)(0.0f), L(splat)(0.0f));
+	/* Two buffers: a pair of steps (k, k + 1) holds both steps' offsets at once. */
+	s->off = animated ? r->step_offsets + (size_t)(k & 1) * (size_t)r->n * GROUP_CHUNK_LANES : NULL;
 	p->w1 = L(splat)(at->w1);
 	p->w2 = L(splat)(at->w2);
 	p->w3 = L(splat)(at->w3);
@@ -177,7 +220,9 @@ static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, in
 	s->last = k == r->steps - 1;
 	for (int q = 0; q < nb; q++) {
 		L(f) before = Lp[q]->v[SPRING_CHAIN2D_LN_RA];
-		s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], all, &s->ch[q], &s->still[q]);
+		const L(m) same = animated ? G(step_offsets)(r, c0 + (size_t)q * lanes, r->fractions[k], s->off + (size_t)q * lanes)
+		                           : all;
+		s->awake[q] = K(begin)(p, Lp[q], to[q][0], to[q][1], to[q][2], awake_frame[q], same, &s->ch[q], &s->still[q]);
 		s->parent[q] = L(sel)(s->awake[q], Lp[q]->v[SPRING_CHAIN2D_LN_RA], before);
 		const bool some = G(any)(s->awake[q]);
 		const bool every = some && !G(any)(L(not )(s->awake[q]) & live[q]);
@@ -191,12 +236,13 @@ static inline K_ATTR_INLINE void G(begin)(const group_frame *r, K(basis) * p, in
 	}
 }
 /* Segment i of block q (at b) in the step s, as the block's `how` says. */
-static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t b, int q, G(group_step) * s)
+static inline K_ATTR_INLINE void G(step_seg)(const group_frame *r, int i, size_t b, int q, G(group_step) * s, bool animated)
 {
+	const float *off = animated ? s->off + (size_t)q * (sizeof(L(f)) / sizeof(float)) : NULL;
 	switch (s->how[q]) {
-	case GROUP_SEG_KEEP: G(segment)(r, i, b, false, true, &s->ch[q], &s->parent[q], s->awake[q]); break;
-	case GROUP_SEG_ONLY: G(segment)(r, i, b, false, false, &s->ch[q], &s->parent[q], s->awake[q]); break;
-	case GROUP_SEG_BLEND: G(segment)(r, i, b, true, true, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	case GROUP_SEG_KEEP: G(segment)(r, i, b, false, true, animated, off, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	case GROUP_SEG_ONLY: G(segment)(r, i, b, false, false, animated, off, &s->ch[q], &s->parent[q], s->awake[q]); break;
+	case GROUP_SEG_BLEND: G(segment)(r, i, b, true, true, animated, off, &s->ch[q], &s->parent[q], s->awake[q]); break;
 	default: break;
 	}
 }
@@ -217,7 +263,9 @@ static inline K_ATTR_INLINE void G(rest)(const group_frame *shared, size_t c0, i
 		}
 	}
 }
-K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
+/* A frame; `animated` (a constant in each copy) when some chain has offsets set or in flight, */
+/* otherwise the offsets are all 0 and none is read. */
+static inline K_ATTR_INLINE void G(frame)(const group_frame *shared, bool animated)
 {
 	/* A local copy: the compiler knows the arrays' stores cannot change it (no reloads). */
 	const group_frame local = *shared, *r = &local;
@@ -250,27 +298,31 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 			}
 			live[q] = G(r_padding_mask)(r, b);
 			live_blocks += G(any)(live[q]);
-			awake_frame[q] = L(not )(K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2])) & live[q];
+			L(m) asleep = K(frame_asleep)(Lp[q], to[q][0], to[q][1], to[q][2]);
+			if (animated && G(any)(asleep)) {
+				asleep = asleep & G(offsets_held)(r, b);
+			}
+			awake_frame[q] = L(not )(asleep) & live[q];
 			if (frame->knot) {
 				K(knot)(&p, to[q][0], to[q][1], Lp[q]);
 			}
 		}
 		for (int k = 0; k < r->steps;) {
 			G(group_step) s0, s1;
-			G(begin)(r, &p, k, nb, Lp, to, awake_frame, live, &s0);
+			G(begin)(r, &p, k, c0, nb, Lp, to, awake_frame, live, animated, &s0);
 			if (k + 1 < r->steps && !s0.any_still && live_blocks <= GROUP_PAIR_MAX) {
 				/* Steps k and k + 1 a segment apart: no rest test between them, so step k + 1's */
 				/* start reads only what step k's start left in the lane state, and its segment */
 				/* i - 1 only step k's segment i - 1 and its own parent. Two walks overlap. */
-				G(begin)(r, &p, k + 1, nb, Lp, to, awake_frame, live, &s1);
+				G(begin)(r, &p, k + 1, c0, nb, Lp, to, awake_frame, live, animated, &s1);
 				for (int i = 0; i <= r->n; i++) {
 					for (int q = 0; q < nb; q++) {
 						const size_t b = c0 + (size_t)q * lanes;
 						if (i < r->n) {
-							G(step_seg)(r, i, b, q, &s0);
+							G(step_seg)(r, i, b, q, &s0, animated);
 						}
 						if (i > 0) {
-							G(step_seg)(r, i - 1, b, q, &s1);
+							G(step_seg)(r, i - 1, b, q, &s1, animated);
 						}
 					}
 				}
@@ -279,7 +331,7 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 			} else {
 				for (int i = 0; i < r->n; i++) {
 					for (int q = 0; q < nb; q++) {
-						G(step_seg)(r, i, c0 + (size_t)q * lanes, q, &s0);
+						G(step_seg)(r, i, c0 + (size_t)q * lanes, q, &s0, animated);
 					}
 				}
 				G(rest)(shared, c0, nb, Lp, &s0);
@@ -292,6 +344,19 @@ K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
 			Lp[q]->v[SPRING_CHAIN2D_LN_IA] = to[q][2];
 			G(lanes_io)(r, c0 + (size_t)q * lanes, Lp[q], true);
 		}
+		/* The next frame's offsets start where this frame's end (a single chain's anim_from = anim_to). */
+		for (int i = 0; animated && i < r->n; i++) {
+			const size_t k = (size_t)i * (size_t)r->stride + c0;
+			memcpy(r->anim_from + k, r->anim_to + k, (size_t)nb * lanes * sizeof(float));
+		}
+	}
+}
+K_ATTR_ROWS void G(spring_chain2d_kernel_frame)(const group_frame *shared)
+{
+	if (shared->animated) {
+		G(frame)(shared, true);
+	} else {
+		G(frame)(shared, false);
 	}
 }
 

@@ -30,6 +30,11 @@ static inline size_t row_block(size_t b)
 	return b / LANE_PAD * (size_t)(R_ROW_COUNT * LANE_PAD) + b % LANE_PAD;
 }
 
+// Blocks (vectors of chains) a frame steps together, segment by segment (chain2d_group_frame.h),
+// and the most chains that makes on any instruction set: a row of a chunk's step offsets.
+#define GROUP_CHUNK 8
+#define GROUP_CHUNK_LANES (GROUP_CHUNK * LANE_PAD)
+
 // Joints a pose computes for a block before writing them out: GROUP_POSE_BATCH
 // (chain2d_group_frame.h), 1 unless an instance writes them by transposes (AVX-512:
 // GROUP_POSE_JOINTS, chain2d_joints_avx512.h).
@@ -53,7 +58,14 @@ struct group_frame {
 	int n, stride, steps;
 	float *angle, *velocity, *prev, *target, *deflection, *sin, *cos, *key;
 	const float *inertia, *w2, *iw2, *pp, *pv, *vp, *vv;
-	const int32_t *same;             // per segment: the settings above are chain 0's in every chain
+	const int32_t *same; // per segment: the settings above are chain 0's in every chain
+	// The animated offsets (chain2d.c's ARR_ANIM_TO, ARR_ANIM_FROM, ARR_OFFSET across the chains),
+	// read only when `animated` (some chain has offsets set or in flight; otherwise all are 0),
+	// and two steps' offsets of a chunk's chains (scratch: segment i of the chunk's lane q at
+	// [i * GROUP_CHUNK_LANES + q], the second step's n rows after the first's).
+	int animated;
+	const float *anim_to;
+	float *anim_from, *used, *step_offsets;
 	float *rows;                     // the chains' rows, R_ROW_COUNT of them
 	const float *targets;            // the frame's roots: rows of x, y, angle (stride floats each)
 	const float *k15, *rest, *limit; // per segment
@@ -70,6 +82,11 @@ typedef struct group_pose {
 	float alpha;
 	spring_xform2 *joints;
 } group_pose;
+
+/// Chain `chain` of the group as a spring_chain2d (its copy in the group's scratch chain, which the
+/// next call into the group overwrites; NULL for a bad index): for the tests, which compare every
+/// array of it with a single chain's (chain2d_group.c).
+const spring_chain2d *spring_chain2d_internal_group_chain(const spring_chain2d_group *group, int chain);
 
 /// A frame of every chain, with the kernels of the instruction set in use.
 static inline void spring_chain2d_internal_group_frame(const group_frame *r)

@@ -342,6 +342,8 @@ typedef struct spring_chain2d_view {
 	float *deflection;                                 // state: angle minus target, never folded
 	float *sin, *cos, *key;                            // kept by the last step's field
 	float *length, *rest, *limit;                      // the shape
+	float *used, *anim_from, *anim_to;                 // animated offsets: the last step's, the
+	                                                   // last frame's, the next frame's
 	spring_params *params, *own_params;
 	spring_chain2d_lane_step_in *steppers; // w2, transition and limit of each segment
 } spring_chain2d_view;

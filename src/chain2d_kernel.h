@@ -77,7 +77,8 @@ typedef struct K(step_in) {
 
 /// One fixed step of a segment at world angle *x with angular velocity *v and deflection *bend (its
 /// angle minus its target at the end of the last step, never folded), its field (alpha, stiff)
-/// taken at *x: the target t = fold(parent + rest + offset); the deflection at the step's start is
+/// taken at *x: the target t = fold(parent + rest + offset) in the lanes whose offset is not 0
+/// (`animated`: some lane may have one; 0: none has); the deflection at the step's start is
 /// the last one moved by the shortest arc of (x - t) - *bend (the target's heading unwrapped as
 /// it moves, the chain's turn with it), so the spring pulls back the way the joint bent at any
 /// deflection; the goal moved by the field, which over a step is the same as shifting the error by
@@ -93,8 +94,12 @@ static inline K_ATTR void K(step)(const K(step_in) * in, int limited, L(f) alpha
                                   L(f) * target)
 {
 	L(f) x0 = *x, v0 = *v, b0 = *bend;
-	// parent and rest are folded: without an offset their sum needs one wrap (the same bits).
-	L(f) t = animated ? K(fold)((parent + rest) + offset) : K(wrap)(parent + rest);
+	// parent and rest are folded: without an offset their sum needs one wrap (the same bits). Lane
+	// by lane, as a single chain takes it for its own offset: adding a zero offset is not always
+	// the same bits (-0 + 0 is +0).
+	L(f)
+	t = animated ? L(sel)(L(ne)(offset, L(splat)(0.0f)), K(fold)((parent + rest) + offset), K(wrap)(parent + rest))
+	             : K(wrap)(parent + rest);
 	// x0 and t are folded: their difference needs one wrap; the last deflection may be any.
 	L(f) b = b0 + K(fold)(K(wrap)(x0 - t) - b0);
 	L(f) delta = -b;

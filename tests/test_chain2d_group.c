@@ -3,15 +3,18 @@
 // it protects against:
 //
 //  1. the group is N single chains bit for bit (per-chain roots, hitches, teleports, resets,
-//     parameter, inertia and force changes, sleeping chains, both integrators, root caps, a small
-//     group's two steps a frame run a segment apart);
+//     parameter, inertia and force changes, animated offsets set, changed and cleared per chain
+//     and for all, sleeping chains, both integrators, root caps, a small group's two steps a frame
+//     run a segment apart);
 //  2. one allocation at creation, none per frame; caller memory of exactly the size asked;
 //  3. bad descriptions and bad input are refused and change nothing (the block stays byte-identical);
-//  4. snapshots replay bit for bit.
+//  4. snapshots replay bit for bit, animations in flight too; a blob with a bad offset is refused.
 #include "spring/chain.h"
 
 #include "spring/verify.h"
 
+#include "../src/chain2d_group_internal.h"
+#include "../src/chain2d_internal.h"
 #include "../src/simd_internal.h"
 #include "scenes.h"
 #include "test_macros.h"
@@ -69,9 +72,13 @@ typedef struct twins {
 	spring_chain2d_group *group;
 	spring_chain2d *single[MAX_CHAINS];
 	int count, n;
+	bool animate;                 // the calls include animated offsets (twins_animate)
+	bool has_offsets[MAX_CHAINS]; // chain j was last given offsets (not cleared)
+	int animated_resting;         // chain-frames resting with offsets
 } twins;
 
-static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
+// `roots` (optional): the chains' first roots; NULL: root_of(j, 0).
+static int twins_make_at(twins *t, const spring_chain2d_desc *d, int count, const spring_xform2 *first)
 {
 	memset(t, 0, sizeof *t);
 	t->count = count;
@@ -79,7 +86,7 @@ static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
 	spring_xform2 roots[MAX_CHAINS];
 	spring_chain2d_desc each = *d;
 	for (int j = 0; j < count; j++) {
-		roots[j] = root_of(j, 0);
+		roots[j] = first ? first[j] : root_of(j, 0);
 		each.root = roots[j];
 		ENSURE(spring_chain2d_create(&each, &t->single[j], NULL) == SPRING_OK);
 	}
@@ -92,6 +99,11 @@ static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
 	return 0;
 }
 
+static int twins_make(twins *t, const spring_chain2d_desc *d, int count)
+{
+	return twins_make_at(t, d, count, NULL);
+}
+
 static void twins_free(twins *t)
 {
 	for (int j = 0; j < t->count; j++) {
@@ -100,8 +112,28 @@ static void twins_free(twins *t)
 	spring_chain2d_group_destroy(t->group);
 }
 
+// Chain j's arrays in the group against its twin's, bit for bit: what the public calls do not show
+// (the targets, the deflections, the kept sines, the animated offsets set, last framed and used).
+static int twins_arrays_equal(const twins *t, int j, int frame)
+{
+	spring_chain2d_view a, b;
+	spring_chain2d_internal_view((spring_chain2d *)(uintptr_t)spring_chain2d_internal_group_chain(t->group, j), &a);
+	spring_chain2d_internal_view(t->single[j], &b);
+	const float *in_group[] = {a.angle, a.velocity, a.prev,    a.target, a.deflection, a.sin,
+	                           a.cos,   a.key,      a.inertia, a.used,   a.anim_from,  a.anim_to};
+	const float *in_single[] = {b.angle, b.velocity, b.prev,    b.target, b.deflection, b.sin,
+	                            b.cos,   b.key,      b.inertia, b.used,   b.anim_from,  b.anim_to};
+	static const char *names[] = {"angle", "velocity", "prev",    "target", "deflection", "sin",
+	                              "cos",   "key",      "inertia", "used",   "anim_from",  "anim_to"};
+	for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
+		ENSURE_MSG(memcmp(in_group[k], in_single[k], (size_t)t->n * sizeof(float)) == 0, "frame %d chain %d: %s differs", frame,
+		           j, names[k]);
+	}
+	return 0;
+}
+
 // Every chain of the group against its single twin, bit for bit: poses (joints and local
-// angles, one chain and all at once), stepped states, rest, the clock.
+// angles, one chain and all at once), stepped states, rest, the clock, every array.
 static int twins_equal(const twins *t, int frame)
 {
 	spring_xform2 all[MAX_CHAINS * (MAX_SEGMENTS + 1)];
@@ -123,9 +155,80 @@ static int twins_equal(const twins *t, int frame)
 		}
 		ENSURE_MSG(spring_chain2d_group_is_resting(t->group, j) == spring_chain2d_is_resting(t->single[j]),
 		           "frame %d chain %d: rest differs", frame, j);
+		ENSURE(twins_arrays_equal(t, j, frame) == 0);
 	}
 	const spring_clock *cg = spring_chain2d_group_clock(t->group), *cs = spring_chain2d_clock(t->single[0]);
 	ENSURE(cg->time == cs->time && cg->alpha == cs->alpha);
+	return 0;
+}
+
+// Chain j's offsets at frame f: a wave that moves every frame, or (`held`) one that does not.
+static void offsets_of(float *o, int n, int j, int f, bool held)
+{
+	for (int i = 0; i < n; i++) {
+		o[i] = held ? 0.15f * (float)(i + 1) * (j % 2 ? 1.0f : -1.0f)
+		            : (float)(0.3 * spring_det_sin(0.11 * f + 0.7 * i + 0.3 * j));
+	}
+}
+
+// set_animation on chain j of the group and on its twin (`j` -1: every chain), the same result.
+static int twins_set_animation(twins *t, int j, const float *o, int count)
+{
+	spring_result r = spring_chain2d_group_set_animation(t->group, j, o, count);
+	for (int k = j < 0 ? 0 : j; k < (j < 0 ? t->count : j + 1); k++) {
+		ENSURE_MSG(spring_chain2d_set_animation(t->single[k], o, count) == r, "chain %d: %d", k, (int)r);
+		if (r == SPRING_OK) {
+			t->has_offsets[k] = o != NULL;
+		}
+	}
+	return 0;
+}
+
+// The animated offsets of frame f, the same calls on both: chains 1 mod 4 follow a wave set anew
+// every frame from frame 20 to 150, then are cleared (NULL, 0), chain 0 from 130 to 140;
+// chains 2 mod 4 take one set at frame 60 and another at 200 (with -0, more than a turn and 1e30:
+// any finite offset is taken); chains 3 mod 4 are given the same offsets again every frame from
+// 60 to 400 (they rest and sleep under them where their roots hold still); at 400 every chain
+// takes one set (-1), at 520 every chain is cleared (-1, NULL, segment_count); from 540 to 560
+// chains 3 mod 7 follow a wave again, then are cleared. The group then has no offset left and
+// runs without animation again.
+static int twins_animate(twins *t, int f)
+{
+	const int n = t->n;
+	float o[MAX_SEGMENTS];
+	for (int j = 0; j < t->count; j++) {
+		int r = 0;
+		if ((j % 4 == 1 && f >= 20 && f < 150) || (j == 0 && f >= 130 && f < 140)) {
+			offsets_of(o, n, j, f, false);
+			r = twins_set_animation(t, j, o, n);
+		} else if ((j % 4 == 1 && f == 150) || (j == 0 && f == 140)) {
+			r = twins_set_animation(t, j, NULL, 0);
+		} else if (j % 4 == 2 && (f == 60 || f == 200)) {
+			offsets_of(o, n, j, f, true);
+			if (f == 200) {
+				o[0] = -0.0f;
+				o[n - 1] = 7.0f;
+				o[n / 2] = j % 8 == 2 ? 1e30f : o[n / 2];
+			}
+			r = twins_set_animation(t, j, o, n);
+		} else if (j % 4 == 3 && f >= 60 && f < 400) {
+			offsets_of(o, n, j, 100, true);
+			r = twins_set_animation(t, j, o, n);
+		} else if (j % 7 == 3 && f >= 540 && f < 560) {
+			offsets_of(o, n, j, f, false);
+			r = twins_set_animation(t, j, o, n);
+		} else if (j % 7 == 3 && f == 560) {
+			r = twins_set_animation(t, j, NULL, n);
+		}
+		ENSURE(r == 0);
+	}
+	if (f == 400) {
+		offsets_of(o, n, 5, f, false);
+		ENSURE(twins_set_animation(t, -1, o, n) == 0);
+	}
+	if (f == 520) {
+		ENSURE(twins_set_animation(t, -1, NULL, n) == 0);
+	}
 	return 0;
 }
 
@@ -133,6 +236,9 @@ static int twins_equal(const twins *t, int frame)
 static int twins_frame(twins *t, int f, uint32_t *seed, int *resting_seen, int *moving_seen)
 {
 	const int c = t->count;
+	if (t->animate) {
+		ENSURE(twins_animate(t, f) == 0);
+	}
 	const int j = (f * 7) % c;
 	if (f % 53 == 20) {
 		spring_xform2 to = scene_xform2(50.0f + (float)j, -20.0f, 2.5f);
@@ -177,6 +283,7 @@ static int twins_frame(twins *t, int f, uint32_t *seed, int *resting_seen, int *
 		ENSURE(spring_chain2d_update(t->single[k], roots[k], dt) == SPRING_OK);
 		if (spring_chain2d_is_resting(t->single[k])) {
 			(*resting_seen)++;
+			t->animated_resting += t->has_offsets[k];
 		} else {
 			(*moving_seen)++;
 		}
@@ -184,10 +291,13 @@ static int twins_frame(twins *t, int f, uint32_t *seed, int *resting_seen, int *
 	return twins_equal(t, f);
 }
 
-static int run_twins(const spring_chain2d_desc *d, int count, int frames)
+// `animate`: with twins_animate's offsets; *animated_resting (optional) receives the chain-frames
+// compared resting with offsets.
+static int run_twins(const spring_chain2d_desc *d, int count, int frames, bool animate, int *animated_resting)
 {
 	twins t;
 	ENSURE(twins_make(&t, d, count) == 0);
+	t.animate = animate;
 	ENSURE(twins_equal(&t, 0) == 0);
 	uint32_t seed = 3u;
 	int resting = 0, moving = 0;
@@ -198,8 +308,12 @@ static int run_twins(const spring_chain2d_desc *d, int count, int frames)
 		}
 	}
 	twins_free(&t);
-	printf("    %d chains x %d frames: %d chain-frames resting, %d moving, all bit for bit\n", count, frames, resting, moving);
-	ENSURE(resting > 0 && moving > 0); // both kinds were compared
+	printf("    %d chains x %d frames%s: %d chain-frames resting (%d animated), %d moving, all bit for bit\n", count, frames,
+	       animate ? ", animated" : "", resting, t.animated_resting, moving);
+	ENSURE(moving > 0 && (resting > 0 || animate)); // both kinds were compared (animated, a few chains rest)
+	if (animated_resting) {
+		*animated_resting = t.animated_resting;
+	}
 	return 0;
 }
 
@@ -208,12 +322,14 @@ static int group_is_single_chains(void)
 	spring_chain2d_segment segs[MAX_SEGMENTS];
 	shape(segs, 6);
 	spring_chain2d_desc d = {.segment_count = 6, .segments = segs, .gravity = {0.0f, -9.81f}, .tip_params = hz(4.0f, 0.5f)};
-	if (run_twins(&d, 37, 600)) {
+	int asleep_animated = 0;
+	if (run_twins(&d, 37, 600, false, NULL) || run_twins(&d, 37, 600, true, &asleep_animated)) {
 		return 1;
 	}
+	ENSURE(asleep_animated > 0); // chains slept under their offsets, and woke
 	// No field at all (pure angle springs), one chain.
 	spring_chain2d_desc pure = {.segment_count = 3, .segments = segs, .no_inertia = true};
-	if (run_twins(&pure, 1, 300)) {
+	if (run_twins(&pure, 1, 300, false, NULL) || run_twins(&pure, 1, 600, true, NULL)) {
 		return 1;
 	}
 	// Semi-implicit, root caps (the excess carried rigidly), strong gravity, 8 segments.
@@ -225,7 +341,7 @@ static int group_is_single_chains(void)
 	                              .max_root_speed = 20.0f,
 	                              .max_root_angular_speed = 3.0f,
 	                              .inertia = 2.0f};
-	return run_twins(&capped, MAX_CHAINS, 400);
+	return run_twins(&capped, MAX_CHAINS, 400, false, NULL) || run_twins(&capped, MAX_CHAINS, 600, true, NULL);
 }
 
 // `run` on every kernel the machine runs (scalar, SSE2/AVX2/AVX-512 or wasm simd128), each
@@ -276,6 +392,42 @@ static int test_comparison_can_fail(void)
 	twins_free(&t);
 	ENSURE(differs);
 	return 0;
+}
+
+// A chain without offsets in the vector of an animated one takes its own target formula, lane by
+// lane: its rest angles and root angle -0, its first target is -0 (adding a zero offset, as an
+// animated lane's formula does, would make it +0), as the single chain's; on every kernel.
+static int zero_offsets_once(void)
+{
+	spring_chain2d_segment segs[3];
+	shape(segs, 3);
+	for (int i = 0; i < 3; i++) {
+		segs[i].rest_angle = -0.0f;
+	}
+	spring_chain2d_desc d = {.segment_count = 3, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_xform2 roots[2] = {scene_xform2(0.0f, 0.0f, -0.0f), scene_xform2(3.0f, 0.0f, -0.0f)};
+	twins t;
+	ENSURE(twins_make_at(&t, &d, 2, roots) == 0);
+	const float offsets[3] = {0.25f, 0.0f, -0.5f};
+	int failed = twins_set_animation(&t, 1, offsets, 3);
+	for (int f = 1; f <= 30 && !failed; f++) {
+		roots[1].position.y = 0.01f * (float)f;
+		failed = spring_chain2d_group_update(t.group, roots, 1.0f / 60.0f) != SPRING_OK;
+		for (int j = 0; j < 2 && !failed; j++) {
+			failed = spring_chain2d_update(t.single[j], roots[j], 1.0f / 60.0f) != SPRING_OK;
+		}
+		failed = failed || twins_equal(&t, f);
+	}
+	const float first = spring_chain2d_get_target(t.single[0], 0);
+	twins_free(&t);
+	ENSURE(!failed);
+	ENSURE(first == 0.0f && signbit(first)); // the case the test is for
+	return 0;
+}
+
+static int test_zero_offsets_keep_their_sign(void)
+{
+	return on_every_kernel(zero_offsets_once);
 }
 
 // Long chains on every kernel: 20 segments (AVX-512 writes a pose's joints 16 at a time, so 21
@@ -337,11 +489,11 @@ static int test_long_chains_poses(void)
 }
 
 // Two and three steps a frame, a block's steps run two at a time (a segment apart) when no chain
-// of it is still between them: 1, 2 and 3 chains (one block with padding on every vector kernel,
-// one chain a block on the scalar one) against their single twins on every kernel. First every
-// root moves all the time (every frame pairs: 2 steps as a pair, 3 as a pair and one alone);
-// then chain `holder` holds its root still from frame 40 to 220 (still steps in the middle of a
-// frame, its rest test before the next step, then asleep beside moving chains) and moves again.
+// of it is still between them (each step with its own animated offsets, twins_animate): 1, 2 and 3 chains (one block with padding
+// on every vector kernel, one chain a block on the scalar one) against their single twins on every kernel. First every root moves
+// all the time (every frame pairs: 2 steps as a pair, 3 as a pair and one alone); then chain `holder` holds its root still from
+// frame 40 to 220 (still steps in the middle of a frame, its rest test before the next step, then asleep beside moving chains)
+// and moves again.
 static spring_xform2 paired_root(int j, int f, int holder)
 {
 	if (j == holder && f > 40 && f < 220) {
@@ -352,12 +504,15 @@ static spring_xform2 paired_root(int j, int f, int holder)
 	                    (float)(0.4 * spring_det_sin(3.7 * t)));
 }
 
-static int paired_twins(const spring_chain2d_desc *d, int count, int holder, int frames)
+static int paired_twins(const spring_chain2d_desc *d, int count, int holder, int frames, bool animate)
 {
 	twins t;
 	ENSURE(twins_make(&t, d, count) == 0);
 	int resting = 0, moving = 0, steps[4] = {0};
 	for (int f = 1; f <= frames; f++) {
+		if (animate) {
+			ENSURE(twins_animate(&t, f) == 0);
+		}
 		const int n = f % 4 == 0 ? 3 : 2; // 1/120 s steps
 		const float dt = (float)n / 120.0f;
 		spring_xform2 roots[MAX_CHAINS];
@@ -380,8 +535,8 @@ static int paired_twins(const spring_chain2d_desc *d, int count, int holder, int
 		}
 	}
 	twins_free(&t);
-	printf("    %d chains, %s: frames of 2 steps %d, of 3 steps %d; %d chain-frames resting, %d moving\n", count,
-	       holder < 0 ? "every root moving" : "one root held", steps[2], steps[3], resting, moving);
+	printf("    %d chains, %s%s: frames of 2 steps %d, of 3 steps %d; %d chain-frames resting, %d moving\n", count,
+	       holder < 0 ? "every root moving" : "one root held", animate ? ", animated" : "", steps[2], steps[3], resting, moving);
 	ENSURE(steps[2] > 0 && steps[3] > 0 && steps[0] == 0 && steps[1] == 0);
 	ENSURE(holder >= 0 ? resting > 0 : resting == 0); // held: it came to rest; moving: nothing rests
 	ENSURE(moving > 0);
@@ -395,7 +550,8 @@ static int paired_steps_once(void)
 	spring_chain2d_desc d = {
 		.segment_count = MAX_SEGMENTS, .segments = segs, .gravity = {0.0f, -9.81f}, .inertia = 1.5f, .params = hz(3.0f, 0.9f)};
 	for (int count = 1; count <= 3; count++) {
-		if (paired_twins(&d, count, -1, 120) || paired_twins(&d, count, count - 1, 300)) {
+		if (paired_twins(&d, count, -1, 120, false) || paired_twins(&d, count, count - 1, 300, false) ||
+		    paired_twins(&d, count, -1, 160, true) || paired_twins(&d, count, 0, 300, true)) {
 			return 1;
 		}
 	}
@@ -570,12 +726,17 @@ static int test_bad_input_changes_nothing(void)
 	spring_chain2d_group *g;
 	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
 	spring_xform2 roots[8];
+	const float held[4] = {0.5f, 0.0f, -0.25f, 1.0f}, next[4] = {-0.5f, 0.125f, 0.0f, 2.0f};
 	for (int f = 1; f < 30; f++) {
 		for (int j = 0; j < 8; j++) {
 			roots[j] = root_of(j + 1, f);
 		}
+		if (f == 10) {
+			ENSURE(spring_chain2d_group_set_animation(g, 2, held, 4) == SPRING_OK);
+		}
 		ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
 	}
+	ENSURE(spring_chain2d_group_set_animation(g, 6, next, 4) == SPRING_OK); // in flight: not yet stepped
 	size_t size = spring_chain2d_group_snapshot_size(g);
 	unsigned char *before = malloc(size);
 	ENSURE(before && spring_chain2d_group_snapshot(g, before, size) == SPRING_OK);
@@ -612,6 +773,23 @@ static int test_bad_input_changes_nothing(void)
 	ENSURE(spring_chain2d_group_set_inertia(g, -1, 0, 100.5f) == SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(spring_chain2d_group_set_params(g, -2, 0, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain2d_group_set_params(NULL, -1, 0, hz(2.0f, 0.5f)) == SPRING_ERROR_INVALID_ARGUMENT);
+	// Animated offsets: a NaN or an infinity (in one chain or for every chain), a count that is not
+	// the segment count, NULL with a count that is neither 0 nor it, bad chain indices.
+	const float wave[4] = {0.1f, -0.2f, 0.3f, 0.4f}, nan_at_2[4] = {0.1f, -0.2f, NAN, 0.4f};
+	const float inf_at_3[4] = {0.1f, -0.2f, 0.3f, -INFINITY};
+	ENSURE(spring_chain2d_group_set_animation(g, 0, nan_at_2, 4) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_animation(g, 7, inf_at_3, 4) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_animation(g, -1, nan_at_2, 4) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_animation(g, -1, inf_at_3, 4) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_chain2d_group_set_animation(g, 0, wave, 3) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, 0, wave, 5) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, -1, wave, 0) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, 0, NULL, 2) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, -1, NULL, 5) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, 8, wave, 4) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(g, -2, wave, 4) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(NULL, 0, wave, 4) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_set_animation(NULL, -1, NULL, 0) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(!spring_chain2d_group_is_resting(g, 8) && !spring_chain2d_group_is_resting(g, -1) &&
 	       !spring_chain2d_group_is_resting(NULL, 0));
 	spring_xform2 joints[8 * 5];
@@ -639,6 +817,9 @@ static int test_bad_input_changes_nothing(void)
 // ---------------------------------------------------------------------------------------------
 // Snapshots
 
+// Frames [from, to) of 12 chains of 5 segments with animated offsets: every 50 frames one chain
+// takes offsets it keeps, chain 5 follows a wave from frame 650 to 750, every 300 frames one
+// chain is cleared.
 static int group_run(spring_chain2d_group *g, int from, int to, uint64_t *hash)
 {
 	uint32_t seed = (uint32_t)from;
@@ -650,10 +831,107 @@ static int group_run(spring_chain2d_group *g, int from, int to, uint64_t *hash)
 		if (f % 300 == 100) {
 			ENSURE(spring_chain2d_group_teleport(g, f % 12, roots[3]) == SPRING_OK);
 		}
+		float o[5];
+		if (f % 50 == 0) {
+			offsets_of(o, 5, f / 50, f, true);
+			ENSURE(spring_chain2d_group_set_animation(g, (f / 50) % 12, o, 5) == SPRING_OK);
+		}
+		if (f >= 650 && f < 750) {
+			offsets_of(o, 5, 5, f, false);
+			ENSURE(spring_chain2d_group_set_animation(g, 5, o, 5) == SPRING_OK);
+		}
+		if (f % 300 == 150) {
+			ENSURE(spring_chain2d_group_set_animation(g, (f / 300) % 12, NULL, 0) == SPRING_OK);
+		}
 		ENSURE(spring_chain2d_group_update(g, roots, frame_dt(f, &seed)) == SPRING_OK);
 		ENSURE(spring_chain2d_group_get_poses(g, joints, 12 * 6) == SPRING_OK);
 		*hash = spring_hash(*hash, joints, sizeof joints);
 	}
+	return 0;
+}
+
+// The start of the group's struct (chain2d_group.c), to find its `animated` flag in a blob.
+typedef struct group_head {
+	spring_clock clock;
+	spring_chain2d_timeline time;
+	int chain_count, segment_count, stride, animated;
+} group_head;
+
+// The blob's floats with the bits of x: their offsets into at[] (at most 8); returns how many.
+static int floats_like(const unsigned char *blob, size_t size, float x, size_t *at)
+{
+	int found = 0;
+	for (size_t k = SPRING_SNAPSHOT_HEADER_BYTES; k + sizeof x <= size; k += sizeof x) {
+		if (memcmp(blob + k, &x, sizeof x) == 0 && found < 8) {
+			at[found++] = k;
+		}
+	}
+	return found;
+}
+
+// A blob whose animated offsets are not finite, or whose `animated` flag is not 0 or 1 or is 0
+// while a chain has offsets, is refused (naming the field) and changes nothing; the flag 1 without
+// offsets is a state the group can be in (before its next frame clears it), and a huge finite
+// offset one a call can set: both accepted.
+static int test_restore_refuses_bad_offsets(void)
+{
+	spring_chain2d_segment segs[5];
+	shape(segs, 5);
+	spring_chain2d_desc d = {.segment_count = 5, .segments = segs, .gravity = {0.0f, -9.81f}};
+	spring_chain2d_group_desc gd = {.chain = &d, .chain_count = 6};
+	spring_chain2d_group *g;
+	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
+	const size_t size = spring_chain2d_group_snapshot_size(g);
+	unsigned char *blob = malloc(size), *bad = malloc(size);
+	ENSURE(blob && bad && spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
+	const size_t flag_at = SPRING_SNAPSHOT_HEADER_BYTES + offsetof(group_head, animated);
+	spring_error e;
+	memcpy(bad, blob, size);
+	bad[flag_at] = 1; // no offsets, the flag set
+	ENSURE_MSG(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_OK, "%s", e.message);
+	ENSURE(spring_chain2d_group_restore(g, blob, size, NULL) == SPRING_OK);
+	// Chain 4's offsets held through two frames: the set, the last frame's and the used ones.
+	const float marked[5] = {0.0123f, -0.0246f, 0.0369f, 0.0492f, -0.0615f};
+	spring_xform2 roots[6];
+	for (int f = 1; f <= 3; f++) {
+		for (int j = 0; j < 6; j++) {
+			roots[j] = root_of(j, f);
+		}
+		if (f == 2) {
+			ENSURE(spring_chain2d_group_set_animation(g, 4, marked, 5) == SPRING_OK);
+		}
+		ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+	}
+	ENSURE(spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
+	size_t at[8];
+	ENSURE(floats_like(blob, size, marked[2], at) == 3);
+	const float poison[3] = {NAN, INFINITY, -INFINITY};
+	for (int k = 0; k < 3; k++) {
+		for (int p = 0; p < 3; p++) {
+			memcpy(bad, blob, size);
+			memcpy(bad + at[k], &poison[p], sizeof poison[p]);
+			ENSURE(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_ERROR_NOT_FINITE);
+			ENSURE_MSG(strcmp(e.field, "anim_offset") == 0 && strstr(e.message, "finite") != NULL, "%s", e.message);
+			ENSURE(same_block(g, blob, size));
+		}
+		memcpy(bad, blob, size);
+		const float huge = 1e30f;
+		memcpy(bad + at[k], &huge, sizeof huge);
+		ENSURE_MSG(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_OK, "%s", e.message);
+		ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_chain2d_group_restore(g, blob, size, NULL) == SPRING_OK);
+	}
+	const unsigned char flags[2] = {0, 2};
+	for (int k = 0; k < 2; k++) {
+		memcpy(bad, blob, size);
+		bad[flag_at] = flags[k];
+		ENSURE(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+		ENSURE_MSG(strcmp(e.field, "animated") == 0, "%s", e.message);
+		ENSURE(same_block(g, blob, size));
+	}
+	free(bad);
+	free(blob);
+	spring_chain2d_group_destroy(g);
 	return 0;
 }
 
@@ -667,6 +945,9 @@ static int test_snapshot_replays_bit_for_bit(void)
 	ENSURE(spring_chain2d_group_create(&gd, &g, NULL) == SPRING_OK);
 	uint64_t ignored = SPRING_HASH_INIT, original = SPRING_HASH_INIT, replayed = SPRING_HASH_INIT;
 	ENSURE(group_run(g, 1, 700, &ignored) == 0);
+	// Offsets set and not yet stepped (chain 3's frame 750 changes them): the blob must hold them.
+	const float in_flight[5] = {0.0123f, -0.0246f, 0.0369f, 0.0492f, -0.0615f};
+	ENSURE(spring_chain2d_group_set_animation(g, 3, in_flight, 5) == SPRING_OK);
 	size_t size = spring_chain2d_group_snapshot_size(g);
 	unsigned char *blob = malloc(size);
 	ENSURE(blob && spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
@@ -696,6 +977,7 @@ int main(int argc, char **argv)
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_group_is_single_chains_bit_for_bit);
 	RUN_TEST(test_comparison_can_fail);
+	RUN_TEST(test_zero_offsets_keep_their_sign);
 	RUN_TEST(test_long_chains_poses);
 	RUN_TEST(test_paired_steps_bit_for_bit);
 	RUN_TEST(test_memory);
@@ -703,5 +985,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_group_sizes_never_wrap);
 	RUN_TEST(test_bad_input_changes_nothing);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
+	RUN_TEST(test_restore_refuses_bad_offsets);
 	return TEST_SUMMARY();
 }

@@ -444,8 +444,8 @@ SPRING_API spring_result spring_chain_group_restore(spring_chain_group *group, c
 // from the same description and given the same calls: the results are bit-identical (tested over
 // hundreds of frames with different roots, hitches, teleports, resets and sleeping chains). The
 // chains share the description's settings and one clock (one frame_dt for all); each chain has its
-// own root, motion, rest and sleep, and its own parameters, inertia and forces once set. The group
-// has no animation offsets (each chain steps as a spring_chain2d without set_animation).
+// own root, motion, rest and sleep, and its own parameters, inertia, forces and animated offsets
+// once set. A group none of whose chains has offsets pays nothing for them.
 // Like the single chain: one allocation at creation (or caller memory), none per frame; a refused
 // call changes nothing.
 
@@ -496,7 +496,8 @@ SPRING_API spring_result spring_chain2d_group_get_state(const spring_chain2d_gro
 
 /// Per chain, as the spring_chain2d calls of the same name (`chain` in 0 .. chain_count - 1;
 /// INVALID_ARGUMENT otherwise; a refused call changes nothing). The settings (set_params,
-/// set_inertia, set_forces) take `chain` -1 for every chain, as the tip chain group's do.
+/// set_inertia, set_forces, set_animation) take `chain` -1 for every chain, as the tip chain
+/// group's do.
 SPRING_API spring_result spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root);
 SPRING_API spring_result spring_chain2d_group_teleport(spring_chain2d_group *group, int chain, spring_xform2 root);
 SPRING_API spring_result spring_chain2d_group_set_params(spring_chain2d_group *group, int chain, int segment,
@@ -504,6 +505,12 @@ SPRING_API spring_result spring_chain2d_group_set_params(spring_chain2d_group *g
 SPRING_API spring_result spring_chain2d_group_set_inertia(spring_chain2d_group *group, int chain, int segment, float inertia);
 SPRING_API spring_result spring_chain2d_group_set_forces(spring_chain2d_group *group, int chain, spring_vec2 gravity,
                                                          spring_vec2 wind);
+/// Chain `chain`'s (-1: every chain's) animated local angle offsets for the frame submitted by the
+/// next update, exactly as spring_chain2d_set_animation: `count` must equal the segment count,
+/// every offset finite (NOT_FINITE otherwise); NULL (with count 0 or segment_count) clears them.
+/// Kept until changed; snapshots include them.
+SPRING_API spring_result spring_chain2d_group_set_animation(spring_chain2d_group *group, int chain, const float *local_offsets,
+                                                            int count);
 /// True when chain `chain` rests and sleeps (see spring_chain2d_is_resting); false for NULL or a
 /// bad index.
 SPRING_API bool spring_chain2d_group_is_resting(const spring_chain2d_group *group, int chain);

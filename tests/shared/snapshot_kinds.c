@@ -212,6 +212,8 @@ snapshot_kind snapshot_kind_group2d(int count, int n, int max_steps, int frames)
 	spring_chain2d_group *g = snapshot_new_group2d(count, n, max_steps);
 	spring_chain2d_group_set_params(g, count - 1, n - 1, (spring_params){300.0f, 4.0f, 1.0f});
 	spring_chain2d_group_set_forces(g, 0, (spring_vec2){0.0f, -50.0f}, (spring_vec2){3.0f, 0.0f});
+	const float offsets[8] = {0.3f, -0.2f, 0.1f, 0.4f, -0.5f, 0.2f, 0.1f, -0.1f}; // the blobs hold animated offsets
+	spring_chain2d_group_set_animation(g, count - 1, offsets, n);
 	group2d_drive(g, frames);
 	snapshot_kind k = {"chain2d_group", g, group2d_size, group2d_snapshot, group2d_restore, group2d_drive, group2d_destroy};
 	return k;
