@@ -621,7 +621,7 @@ void spring_chain2d_internal_lane_store(spring_chain2d *c, const spring_chain2d_
 #define SPRING_CHAIN2D_STORE(field) c->field = *v++;
 	SPRING_CHAIN2D_LANE_FIELDS(SPRING_CHAIN2D_STORE)
 #undef SPRING_CHAIN2D_STORE
-	c->resting = spring_chain2d_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
+	c->resting = lanes_scalar_bits(L->v[SPRING_CHAIN2D_LN_RESTING]) != 0;
 }
 
 void spring_chain2d_internal_basis_settings(const spring_chain2d *c, spring_chain2d_lane_basis *p)

@@ -801,7 +801,7 @@ spring_result spring_chain2d_group_set_animation(spring_chain2d_group *group, in
 	spring_result r = call_on_copy(group, chain,
 	                               &(chain_call){.kind = CALL_SET_ANIMATION, .offsets = local_offsets, .count = count});
 	for (int i = 0; r == SPRING_OK && local_offsets && i < count && !group->animated; i++) {
-		group->animated = spring_chain2d_bits(local_offsets[i]) != 0; // a +0 offset changes nothing
+		group->animated = lanes_scalar_bits(local_offsets[i]) != 0; // a +0 offset changes nothing
 	}
 	return r;
 }

@@ -167,14 +167,6 @@ static inline float spring_chain2d_lerp(float from, float to, float t)
 #define SPRING_LANE_C2 -1.388731625493765e-3f       //
 #define SPRING_LANE_C3 2.443315711809948e-5f        //
 
-/// A float's bits.
-static inline int32_t spring_chain2d_bits(float x)
-{
-	int32_t i;
-	memcpy(&i, &x, sizeof i);
-	return i;
-}
-
 // The plain-float instance of the lane arithmetic (chain2d_kernel.h over lanes_scalar.h):
 // spring_chain2d_lane_fold, _sincos, _field, _step, _lerp and spring_chain2d_lane_step_in.
 #define L LANES_SCALAR
