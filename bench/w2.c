@@ -6,7 +6,7 @@
 // three sines advanced by a frame's rotation, in double) and every chain's pose is read back
 // every frame. Rate: chains x bones x frames per second
 // (bone-frames). Also from 10 to 10,000 chains (the same work per chain where it fits), and the
-// angle group with every chain's animated offsets set anew every frame.
+// angle group and the tip group with every chain's animation set anew every frame.
 #include "bench.h"
 #include "scenes.h"
 
@@ -23,6 +23,7 @@ enum w2_variant {
 	W2_CHAIN2D_BEFORE,         // spring_chain2d as it was before the speed-ups (bench/before.sh)
 	W2_CHAIN_BEFORE,           // spring_chain as it was before the speed-ups
 	W2_CHAIN2D_GROUP_ANIMATED, // spring_chain2d_group, every chain's offsets set every frame
+	W2_CHAIN_GROUP_ANIMATED,   // spring_chain_group, every chain's local transforms set every frame
 };
 
 #ifdef SPRING_BENCH_BEFORE
@@ -135,6 +136,7 @@ typedef struct w2_wave {
 
 static const double w2_hz[3] = {0.5, 1.0, 0.7}; // x, y, turn
 static double w2_step_s[3], w2_step_c[3];       // a frame's rotation (set by w2_prepare)
+static spring_quat w2_bend[9];                  // the animated tip group's turns about z: 0.05 (k - 4) rad
 
 static void w2_wave_start(w2_wave *w, long chain)
 {
@@ -230,6 +232,9 @@ static int w2_prepare(scenario *s)
 		w2_step_s[k] = sin(6.283185307179586476925 * w2_hz[k] / 60.0);
 		w2_step_c[k] = cos(6.283185307179586476925 * w2_hz[k] / 60.0);
 	}
+	for (int k = 0; k < 9; k++) {
+		w2_bend[k] = spring_quat_from_axis_angle(spring_vec3_make(0.0f, 0.0f, 1.0f), 0.05f * (float)(k - 4));
+	}
 	w2_descs(s, w, &w->d2, &w->d3);
 	int angle = w2_angle(s->variant);
 	w->pose_floats = angle ? (w2_bones + 1) * 5 : w2_bones * 7;
@@ -286,7 +291,7 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 			r = spring_chain2d_group_reset(group, c, w2_root2(p, first + c, 0));
 		}
 		p->group = group;
-	} else if (s->variant == W2_CHAIN_GROUP) {
+	} else if (s->variant == W2_CHAIN_GROUP || s->variant == W2_CHAIN_GROUP_ANIMATED) {
 		spring_chain_group *group = NULL;
 		const spring_chain_group_desc g = {&d3, n, NULL};
 		r = spring_chain_group_init(&g, p->memory, spring_chain_group_memory_size(&g), &group, NULL);
@@ -320,6 +325,7 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 // A group's frames: the roots of its chains, one update, every pose read back.
 static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 {
+	const w2_data *w = s->data;
 	if (first != p->first || count != p->count) {
 		fprintf(stderr, "spring_bench: W2: a range that is not a group\n");
 		exit(2);
@@ -346,6 +352,15 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 		} else {
 			for (long c = 0; c < count; c++) {
 				roots3[c] = w2_root3(p, first + c, f);
+			}
+			for (long c = 0; s->variant == W2_CHAIN_GROUP_ANIMATED && c < count; c++) {
+				// The angle group's bend: each bone's rest turned about z by 0.05 rad steps.
+				spring_xform3 local[w2_bones];
+				for (int i = 0; i < w2_bones; i++) {
+					local[i] = w->bones[i].rest_local;
+					local[i].rotation = spring_quat_mul(local[i].rotation, w2_bend[(f + (int)c + i) % 9]);
+				}
+				(void)spring_chain_group_set_animation(p->group, (int)c, local, w2_bones);
 			}
 			r = spring_chain_group_update(p->group, roots3, BENCH_FRAME);
 			r = r != SPRING_OK ? r : spring_chain_group_get_poses(p->group, (spring_xform3 *)poses, NULL, (int)count * w2_bones);
@@ -466,6 +481,7 @@ void w2_register(void)
 	w2_row("W2 spring_chain2d_group, 2 threads", angle_group, "w2-2d", W2_CHAIN2D_GROUP, 100, 600, 2);
 	// Other results (the offsets move the chains): no family; the ratio is the animation's cost.
 	w2_row("W2 spring_chain2d_group, animated", angle_group, NULL, W2_CHAIN2D_GROUP_ANIMATED, 100, 600, 1);
+	w2_row("W2 spring_chain_group, animated", tip_group, NULL, W2_CHAIN_GROUP_ANIMATED, 100, 600, 1);
 	w2_row("W2 spring_chain_group, 2 threads", tip_group, "w2-3d", W2_CHAIN_GROUP, 100, 600, 2);
 	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};

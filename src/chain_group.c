@@ -213,10 +213,9 @@ spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, 
 	return spring_chain_teleport(chain_at(group, chain), root);
 }
 
-// The body of a per-chain setter: CALL (an expression of `j`, the chain's index, and `m`, its
-// member) on chain `chain`, or with `chain` -1 on every chain in turn. Every chain takes the same
-// arguments, so the first one's checks decide: a refused call changes nothing, and once chain 0
-// took it the others cannot fail.
+// The body of a per-chain setter: CALL (an expression of `j`, the chain's index) on chain `chain`, or with `chain` -1 on every
+// chain in turn. Every chain takes the same arguments, so the first one's checks decide: a refused call changes nothing, and once
+// chain 0 took it the others cannot fail.
 #define EACH_CHAIN(group, chain, CALL)                                             \
 	do {                                                                           \
 		if (!(group) || ((chain) != -1 && !valid_index((group), (chain)))) {       \
@@ -225,7 +224,6 @@ spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, 
 		const int end = (chain) >= 0 ? (chain) + 1 : (group)->chain_count;         \
 		spring_result r = SPRING_OK;                                               \
 		for (int j = (chain) >= 0 ? (chain) : 0; r == SPRING_OK && j < end; j++) { \
-			spring_chain *m = chain_at((group), j);                                \
 			r = (CALL);                                                            \
 		}                                                                          \
 		return r;                                                                  \
@@ -233,22 +231,22 @@ spring_result spring_chain_group_teleport(spring_chain_group *group, int chain, 
 
 spring_result spring_chain_group_set_params(spring_chain_group *group, int chain, int bone, spring_params params)
 {
-	EACH_CHAIN(group, chain, spring_chain_set_params(m, bone, params));
+	EACH_CHAIN(group, chain, spring_chain_set_params(chain_at(group, j), bone, params));
 }
 
 spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity)
 {
-	EACH_CHAIN(group, chain, spring_chain_set_bone_gravity(m, bone, gravity));
+	EACH_CHAIN(group, chain, spring_chain_set_bone_gravity(chain_at(group, j), bone, gravity));
 }
 
 spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity, spring_vec3 wind)
 {
-	EACH_CHAIN(group, chain, spring_chain_set_forces(m, gravity, wind));
+	EACH_CHAIN(group, chain, spring_chain_set_forces(chain_at(group, j), gravity, wind));
 }
 
 spring_result spring_chain_group_set_animation(spring_chain_group *group, int chain, const spring_xform3 *local, int count)
 {
-	EACH_CHAIN(group, chain, ((void)m, spring_chain_internal_set_lane_animation(first_member(group), j, local, count)));
+	EACH_CHAIN(group, chain, spring_chain_internal_set_lane_animation(first_member(group), j, local, count));
 }
 
 bool spring_chain_group_is_resting(const spring_chain_group *group, int chain)

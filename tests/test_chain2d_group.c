@@ -17,6 +17,7 @@
 #include "../src/chain2d_internal.h"
 #include "../src/simd_internal.h"
 #include "scenes.h"
+#include "snapshot_kinds.h"
 #include "test_macros.h"
 
 #include <stdint.h>
@@ -857,18 +858,6 @@ typedef struct group_head {
 	int chain_count, segment_count, stride, animated;
 } group_head;
 
-// The blob's floats with the bits of x: their offsets into at[] (at most 8); returns how many.
-static int floats_like(const unsigned char *blob, size_t size, float x, size_t *at)
-{
-	int found = 0;
-	for (size_t k = SPRING_SNAPSHOT_HEADER_BYTES; k + sizeof x <= size; k += sizeof x) {
-		if (memcmp(blob + k, &x, sizeof x) == 0 && found < 8) {
-			at[found++] = k;
-		}
-	}
-	return found;
-}
-
 // A blob whose animated offsets are not finite, or whose `animated` flag is not 0 or 1 or is 0
 // while a chain has offsets, is refused (naming the field) and changes nothing; the flag 1 without
 // offsets is a state the group can be in (before its next frame clears it), and a huge finite
@@ -904,7 +893,7 @@ static int test_restore_refuses_bad_offsets(void)
 	}
 	ENSURE(spring_chain2d_group_snapshot(g, blob, size) == SPRING_OK);
 	size_t at[8];
-	ENSURE(floats_like(blob, size, marked[2], at) == 3);
+	ENSURE(snapshot_find_floats(blob, size, marked[2], at, 8) == 3);
 	const float poison[3] = {NAN, INFINITY, -INFINITY};
 	for (int k = 0; k < 3; k++) {
 		for (int p = 0; p < 3; p++) {

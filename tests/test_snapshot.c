@@ -387,13 +387,7 @@ static int test_chain_figures(void)
 	ENSURE(k.restore(k.object, blob, size, NULL) == SPRING_OK); // the state the blob holds
 	ENSURE(spring_chain_get_state((const spring_chain *)k.object, 5, &st) == SPRING_OK);
 	size_t tip_at = 0;
-	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
-		if (memcmp(blob + off, &st.x.x, 4u) == 0) {
-			tip_at = off;
-			break;
-		}
-	}
-	ENSURE(tip_at > 0);
+	ENSURE(snapshot_find_floats(blob, size, st.x.x, &tip_at, 1) > 0);
 	const float tips[4] = {1e12f, -1e12f, nextafterf(1e12f, INFINITY), NAN};
 	for (int j = 0; j < 4; j++) {
 		memcpy(bad, blob, size);
@@ -476,13 +470,7 @@ static int test_chain_group_snapshots(void)
 	spring_state_vec3 st;
 	ENSURE(spring_chain_group_get_state(a, 3, 2, &st) == SPRING_OK);
 	size_t tip_at = 0;
-	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; off + 4u <= size; off += 4u) {
-		if (memcmp(blob + off, &st.x.x, 4u) == 0) {
-			tip_at = off;
-			break;
-		}
-	}
-	ENSURE(tip_at > 0);
+	ENSURE(snapshot_find_floats(blob, size, st.x.x, &tip_at, 1) > 0);
 	memcpy(bad, blob, size);
 	const float nan = NAN;
 	memcpy(bad + tip_at, &nan, sizeof nan);
@@ -492,10 +480,7 @@ static int test_chain_group_snapshots(void)
 	// A NaN in chain 0's animated locals (its bone 0's position y, found by value): refused.
 	const float posed_y = SNAPSHOT_GROUP_POSE_Y;
 	size_t anim_at = 0;
-	for (size_t off = SPRING_SNAPSHOT_HEADER_BYTES; anim_at == 0 && off + 4u <= size; off += 4u) {
-		anim_at = memcmp(blob + off, &posed_y, 4u) == 0 ? off : 0;
-	}
-	ENSURE(anim_at > 0);
+	ENSURE(snapshot_find_floats(blob, size, posed_y, &anim_at, 1) > 0);
 	memcpy(bad, blob, size);
 	memcpy(bad + anim_at, &nan, sizeof nan);
 	ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);

@@ -340,6 +340,20 @@ static void group_destroy(void *o)
 	spring_chain_group_destroy((spring_chain_group *)o);
 }
 
+int snapshot_find_floats(const unsigned char *blob, size_t size, float x, size_t *at, int max)
+{
+	int found = 0;
+	for (size_t k = SPRING_SNAPSHOT_HEADER_BYTES; k + sizeof x <= size; k += sizeof x) {
+		if (memcmp(blob + k, &x, sizeof x) == 0) {
+			if (found < max) {
+				at[found] = k;
+			}
+			found++;
+		}
+	}
+	return found;
+}
+
 void snapshot_group_pose(int n, spring_xform3 *pose)
 {
 	spring_chain_bone_desc bones[4];

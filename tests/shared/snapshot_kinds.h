@@ -55,6 +55,10 @@ snapshot_kind snapshot_kind_group(int count, int n, int frames);
 void snapshot_group_pose(int n, spring_xform3 *pose);
 #define SNAPSHOT_GROUP_POSE_Y 0.3125f
 
+/// The offsets past the snapshot header of the blob's 4-byte-aligned floats with the bits of x,
+/// first first, into at[] (at most max of them); returns how many there are in all.
+int snapshot_find_floats(const unsigned char *blob, size_t size, float x, size_t *at, int max);
+
 /// The rig's bone count.
 #define SNAPSHOT_RIG_BONES 8
 /// A rig: a hip walking by a clip with an event, a two-bone arm reaching by IK, an angle tail and
