@@ -9,6 +9,7 @@
 // angle group and the tip group with every chain's animation set anew every frame.
 #include "bench.h"
 #include "scenes.h"
+#include "simd_internal.h" // the kernels' instruction set, forced per row (src/, white-box)
 
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ enum w2_variant {
 	W2_CHAIN_BEFORE,           // spring_chain as it was before the speed-ups
 	W2_CHAIN2D_GROUP_ANIMATED, // spring_chain2d_group, every chain's offsets set every frame
 	W2_CHAIN_GROUP_ANIMATED,   // spring_chain_group, every chain's local transforms set every frame
+	W2_CHAIN2D_GROUPS_OF_ONE,  // spring_chain2d_group, one group of one chain per chain
 };
 
 #ifdef SPRING_BENCH_BEFORE
@@ -70,6 +72,39 @@ static const w2_single_api w2_before = {
 };
 #endif
 
+// An angle chain as a group of one chain: what a single chain would run if it were stepped by
+// the group's frame (its kernels step chains side by side, one vector of chains at a time).
+static spring_chain2d_group_desc w2_one(const spring_chain2d_desc *desc)
+{
+	return (spring_chain2d_group_desc){.chain = desc, .chain_count = 1};
+}
+static size_t w2_one_memory_size(const spring_chain2d_desc *desc)
+{
+	const spring_chain2d_group_desc g = w2_one(desc);
+	return spring_chain2d_group_memory_size(&g);
+}
+static spring_result w2_one_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
+                                 spring_error *error)
+{
+	const spring_chain2d_group_desc g = w2_one(desc);
+	return spring_chain2d_group_init(&g, memory, size, (spring_chain2d_group **)(void *)out, error);
+}
+static spring_result w2_one_update(spring_chain2d *chain, spring_xform2 root, float frame_dt)
+{
+	return spring_chain2d_group_update((spring_chain2d_group *)(void *)chain, &root, frame_dt);
+}
+static spring_result w2_one_reset(spring_chain2d *chain, spring_xform2 root)
+{
+	return spring_chain2d_group_reset((spring_chain2d_group *)(void *)chain, 0, root);
+}
+static spring_result w2_one_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles, int capacity)
+{
+	return spring_chain2d_group_get_pose((const spring_chain2d_group *)(const void *)chain, 0, joints, local_angles, capacity);
+}
+static const w2_single_api w2_groups_of_one = {
+	w2_one_memory_size, w2_one_init, w2_one_update, w2_one_reset, w2_one_get_pose, NULL, NULL, NULL, NULL, NULL,
+};
+
 // The single-chain calls of variant v (NULL: a group variant).
 static const w2_single_api *w2_api(int v)
 {
@@ -78,13 +113,17 @@ static const w2_single_api *w2_api(int v)
 		return &w2_before;
 	}
 #endif
+	if (v == W2_CHAIN2D_GROUPS_OF_ONE) {
+		return &w2_groups_of_one;
+	}
 	return v == W2_CHAIN2D || v == W2_CHAIN ? &w2_now : NULL;
 }
 
 // Angle chains (or tip chains) in variant v.
 static int w2_angle(int v)
 {
-	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE || v == W2_CHAIN2D_GROUP_ANIMATED;
+	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE || v == W2_CHAIN2D_GROUP_ANIMATED ||
+	       v == W2_CHAIN2D_GROUPS_OF_ONE;
 }
 
 enum { w2_bones = SCENE_TAIL_BONES };
@@ -431,7 +470,18 @@ static void w2_release(scenario *s)
 	s->data = NULL;
 }
 
-static void w2_row(const char *name, const char *baseline, const char *family, int variant, long count, int frames, int threads)
+// Every row picks its kernels' instruction set (option; AUTO, 0: what the library would choose)
+// before it runs; the threads of a two-thread row only read the choice.
+static void w2_reset(scenario *s)
+{
+	if (!spring_internal_isa_force((spring_internal_isa)s->option)) {
+		fprintf(stderr, "spring_bench: W2: instruction set %d is not available\n", s->option);
+		exit(2);
+	}
+}
+
+static scenario *w2_row(const char *name, const char *baseline, const char *family, int variant, long count, int frames,
+                        int threads)
 {
 	scenario s = {0};
 	s.name = name;
@@ -449,7 +499,8 @@ static void w2_row(const char *name, const char *baseline, const char *family, i
 	s.steps = bench_tiny ? 30 : frames;
 	s.threads = threads;
 	s.work = (double)s.count * s.steps * w2_bones;
-	bench_add(&s);
+	s.reset = w2_reset;
+	return bench_add(&s);
 }
 
 // Frames for a scaling row: 60,000 chain-frames per run (W2's work), at least 12 frames.
@@ -483,6 +534,14 @@ void w2_register(void)
 	w2_row("W2 spring_chain2d_group, animated", angle_group, NULL, W2_CHAIN2D_GROUP_ANIMATED, 100, 600, 1);
 	w2_row("W2 spring_chain_group, animated", tip_group, NULL, W2_CHAIN_GROUP_ANIMATED, 100, 600, 1);
 	w2_row("W2 spring_chain_group, 2 threads", tip_group, "w2-3d", W2_CHAIN_GROUP, 100, 600, 2);
+	// A single angle chain computes its segments' fields a vector of segments at a time, then walks
+	// down the chain; a group's kernels take a vector of chains at a time. The scalar row is the
+	// most a one-lane group instance could reach (the same arithmetic, one segment at a time).
+	w2_row("W2 spring_chain2d_group of one chain (per chain)", angle, "w2-2d", W2_CHAIN2D_GROUPS_OF_ONE, 100, 600, 1);
+	scenario *scalar = w2_row("W2 spring_chain2d, scalar kernels only", angle, "w2-2d", W2_CHAIN2D, 100, 600, 1);
+	if (scalar) {
+		scalar->option = SPRING_INTERNAL_ISA_SCALAR;
+	}
 	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};
 	static const char *labels[] = {"10", "1,000", "10,000"};
