@@ -67,12 +67,15 @@ soak: release
 BENCH_REPS ?= 9
 PEER_REPS ?= 3
 BENCH_FLAGS ?= # --markdown: tables as Markdown (bench/RESULTS.md)
-# The rows "before the speed-ups" link the library of commit 3ec4606 (bench/before.sh), built
-# with the release build's C compiler; without git history they are left out.
+# The rows "before the speed-ups" link the library of commit 3ec4606, the rows "at the one-engine
+# work's base" that of commit 9944929 (bench/before.sh), built with the release build's C
+# compiler; without git history they are left out.
 bench: release
 	@cc=$$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' $(BUILD)/release/CMakeCache.txt); \
 	if bench/before.sh $(BUILD)/before "$${cc:-cc}"; then before=$(abspath $(BUILD))/before/libspring_before.a; else before=; fi; \
-	cmake -S . -B $(BUILD)/release -DSPRING_BENCH_BEFORE="$$before" >/dev/null && cmake --build $(BUILD)/release -j $(JOBS) --target spring_bench
+	if bench/before.sh $(BUILD)/base "$${cc:-cc}" 9944929 base_; then base=$(abspath $(BUILD))/base/libspring_base.a; else base=; fi; \
+	cmake -S . -B $(BUILD)/release -DSPRING_BENCH_BEFORE="$$before" -DSPRING_BENCH_BASE="$$base" >/dev/null && \
+	cmake --build $(BUILD)/release -j $(JOBS) --target spring_bench
 	$(BUILD)/release/bench/spring_bench --reps $(BENCH_REPS) --csv $(BUILD)/bench.csv $(BENCH_FLAGS)
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 		cd bench/peers && npm ci --no-audit --no-fund --silent && \

@@ -24,7 +24,43 @@ enum w1_variant {
 	W1_BATCH,        // spring_batch_step_range (structure of arrays) over the range
 	W1_EXACT_CACHED, // spring_step_exact_cached, one call per spring, one cache per thread
 	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
+	W1_BATCH_BASE,   // W1_BATCH on the library before the one-engine work (bench/before.sh)
+	W1_ADVANCE_BASE, // W1_ADVANCE on that library
 };
+
+// The batch calls of a variant: this library's, or (SPRING_BENCH_BASE) those of commit 9944929,
+// before the one-engine work, linked beside it with their symbols renamed base_* (bench/before.sh;
+// spring_batch and its description are the same in both).
+typedef struct w1_batch_api {
+	spring_result (*init)(spring_batch *out, const spring_batch_desc *desc);
+	spring_result (*step_range)(const spring_batch *b, int first, int count, int *bad_index);
+	spring_result (*advance)(const spring_batch *b, int first, int count, int steps, int *bad_index);
+} w1_batch_api;
+static const w1_batch_api w1_batch_now = {spring_batch_init, spring_batch_step_range, spring_batch_advance};
+#ifdef SPRING_BENCH_BASE
+spring_result base_spring_batch_init(spring_batch *out, const spring_batch_desc *desc);
+spring_result base_spring_batch_step_range(const spring_batch *b, int first, int count, int *bad_index);
+spring_result base_spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index);
+static const w1_batch_api w1_batch_base = {base_spring_batch_init, base_spring_batch_step_range, base_spring_batch_advance};
+#endif
+
+static const w1_batch_api *w1_batch_calls(int variant)
+{
+#ifdef SPRING_BENCH_BASE
+	if (variant == W1_BATCH_BASE || variant == W1_ADVANCE_BASE) {
+		return &w1_batch_base;
+	}
+#else
+	(void)variant;
+#endif
+	return &w1_batch_now;
+}
+
+// Whether variant v steps a spring_batch (its own x and v arrays).
+static int w1_batched(int v)
+{
+	return v == W1_BATCH || v == W1_ADVANCE || v == W1_BATCH_BASE || v == W1_ADVANCE_BASE;
+}
 
 // One thread's springs: items [first, first + count) of the row, in arrays of their own
 // (64-byte aligned, allocated and first touched by the thread that steps them).
@@ -119,7 +155,7 @@ static void w1_zero_part(const scenario *s, w1_part *p)
 {
 	memset(p->states, 0, (size_t)p->count * sizeof *p->states);
 	memset(p->targets, 0, (size_t)p->count * sizeof *p->targets);
-	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
+	if (w1_batched(s->variant)) {
 		memset(p->x, 0, (size_t)p->count * sizeof *p->x);
 		memset(p->v, 0, (size_t)p->count * sizeof *p->v);
 	}
@@ -137,7 +173,7 @@ static int w1_prepare_part(scenario *s, int part, long first, long count)
 	if (!p->states || !p->targets) {
 		return 1;
 	}
-	if (s->variant == W1_BATCH || s->variant == W1_ADVANCE) {
+	if (w1_batched(s->variant)) {
 		p->x = w1_alloc(count, sizeof *p->x);
 		p->v = w1_alloc(count, sizeof *p->v);
 		spring_batch_desc d = {0};
@@ -147,7 +183,7 @@ static int w1_prepare_part(scenario *s, int part, long first, long count)
 		d.count = (int)count;
 		d.params = w->params;
 		d.step = BENCH_STEP;
-		if (!p->x || !p->v || spring_batch_init(&p->batch, &d) != SPRING_OK) {
+		if (!p->x || !p->v || w1_batch_calls(s->variant)->init(&p->batch, &d) != SPRING_OK) {
 			return 1;
 		}
 	}
@@ -186,14 +222,15 @@ static void w1_run_range(scenario *s, int part, long first, long count)
 	spring_state *st = p->states + local;
 	float *tg = p->targets + local;
 	spring_exact_cache cache = {0};
-	if (s->variant == W1_ADVANCE) {
+	const w1_batch_api *calls = w1_batch_calls(s->variant);
+	if (s->variant == W1_ADVANCE || s->variant == W1_ADVANCE_BASE) {
 		// The library's own blocking: every step up to the next retarget in one call.
 		for (int step = 0; step < s->steps;) {
 			if (step % 100 == 0) {
 				w1_retarget(tg, first, count, step / 100);
 			}
 			int n = 100 - step % 100 < s->steps - step ? 100 - step % 100 : s->steps - step;
-			if (spring_batch_advance(&p->batch, (int)local, (int)count, n, NULL) != SPRING_OK) {
+			if (calls->advance(&p->batch, (int)local, (int)count, n, NULL) != SPRING_OK) {
 				w1_fail("spring_batch_advance");
 			}
 			step += n;
@@ -234,7 +271,8 @@ static void w1_run_range(scenario *s, int part, long first, long count)
 			}
 			break;
 		case W1_BATCH:
-			if (spring_batch_step_range(&p->batch, (int)local, (int)count, NULL) != SPRING_OK) {
+		case W1_BATCH_BASE:
+			if (calls->step_range(&p->batch, (int)local, (int)count, NULL) != SPRING_OK) {
 				w1_fail("spring_batch_step_range");
 			}
 			break;
@@ -343,6 +381,12 @@ void w1_register(void)
 	}
 	spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
 	w1_row("W1 spring_batch_advance", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
+#ifdef SPRING_BENCH_BASE
+	// The library before the one-engine work (9944929), beside this one's rows of the same work.
+	w1_row("W1 spring_batch at the one-engine base (9944929)", batch, "w1", 0.0, W1_BATCH_BASE, 10000, 1200, 1, 0);
+	w1_row("W1 spring_batch_advance at the one-engine base (9944929)", "W1 spring_batch_advance", "w1", 0.0, W1_ADVANCE_BASE,
+	       10000, 1200, 1, 0);
+#endif
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
 	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
 	w1_row("W1 spring_stepper_step, 2 threads", stepper, "w1", 0.0, W1_STEPPER, 10000, 1200, 2, 0);

@@ -26,24 +26,59 @@ enum w2_variant {
 	W2_CHAIN2D_GROUP_ANIMATED, // spring_chain2d_group, every chain's offsets set every frame
 	W2_CHAIN_GROUP_ANIMATED,   // spring_chain_group, every chain's local transforms set every frame
 	W2_CHAIN2D_GROUPS_OF_ONE,  // spring_chain2d_group, one group of one chain per chain
+	W2_CHAIN2D_BASE,           // spring_chain2d before the one-engine work (bench/before.sh)
+	W2_CHAIN_BASE,             // spring_chain before the one-engine work
+	W2_CHAIN2D_GROUP_BASE,     // spring_chain2d_group before the one-engine work
+	W2_CHAIN_GROUP_BASE,       // spring_chain_group before the one-engine work
 };
 
+// The single chains' calls of a library linked beside this one with its symbols renamed P*
+// (bench/before.sh), declared by hand: its declarations and structs of single chains are this
+// library's (its tip bones aside: w2_before_bone), and its table of them for w2_single_api.
+#define W2_SINGLE_CALLS(P)                                                                                                 \
+	size_t P##spring_chain2d_memory_size(const spring_chain2d_desc *desc);                                                 \
+	spring_result P##spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out, \
+	                                     spring_error *error);                                                             \
+	spring_result P##spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);                     \
+	spring_result P##spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root);                                      \
+	spring_result P##spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles,      \
+	                                         int capacity);                                                                \
+	size_t P##spring_chain_memory_size(const spring_chain_desc *desc);                                                     \
+	spring_result P##spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,       \
+	                                   spring_error *error);                                                               \
+	spring_result P##spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);                         \
+	spring_result P##spring_chain_reset(spring_chain *chain, spring_xform3 root);                                          \
+	spring_result P##spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
+#define W2_SINGLE_TABLE(P)                                                                                         \
+	{                                                                                                              \
+		P##spring_chain2d_memory_size, P##spring_chain2d_init, P##spring_chain2d_update, P##spring_chain2d_reset,  \
+			P##spring_chain2d_get_pose, P##spring_chain_memory_size, P##spring_chain_init, P##spring_chain_update, \
+			P##spring_chain_reset, P##spring_chain_get_pose,                                                       \
+	}
+
 #ifdef SPRING_BENCH_BEFORE
-// The library of commit 3ec4606 linked beside this one with its symbols renamed before_*
-// (bench/before.sh): the single chains' declarations and structs are the same in both.
-size_t before_spring_chain2d_memory_size(const spring_chain2d_desc *desc);
-spring_result before_spring_chain2d_init(const spring_chain2d_desc *desc, void *memory, size_t size, spring_chain2d **out,
-                                         spring_error *error);
-spring_result before_spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
-spring_result before_spring_chain2d_reset(spring_chain2d *chain, spring_xform2 root);
-spring_result before_spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles,
-                                             int capacity);
-size_t before_spring_chain_memory_size(const spring_chain_desc *desc);
-spring_result before_spring_chain_init(const spring_chain_desc *desc, void *memory, size_t size, spring_chain **out,
-                                       spring_error *error);
-spring_result before_spring_chain_update(spring_chain *chain, spring_xform3 root, float frame_dt);
-spring_result before_spring_chain_reset(spring_chain *chain, spring_xform3 root);
-spring_result before_spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
+// The library of commit 3ec4606, before the speed-ups (symbols before_*).
+W2_SINGLE_CALLS(before_)
+#endif
+
+#ifdef SPRING_BENCH_BASE
+// The library of commit 9944929, before the one-engine work (symbols base_*): its angle group's
+// declarations are this library's too; its tip group took the chain description and the count
+// apart.
+W2_SINGLE_CALLS(base_)
+size_t base_spring_chain2d_group_memory_size(const spring_chain2d_group_desc *desc);
+spring_result base_spring_chain2d_group_init(const spring_chain2d_group_desc *desc, void *memory, size_t size,
+                                             spring_chain2d_group **out, spring_error *error);
+spring_result base_spring_chain2d_group_reset(spring_chain2d_group *group, int chain, spring_xform2 root);
+spring_result base_spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt);
+spring_result base_spring_chain2d_group_get_poses(const spring_chain2d_group *group, spring_xform2 *joints, int capacity);
+size_t base_spring_chain_group_memory_size(const spring_chain_desc *desc, int chain_count);
+spring_result base_spring_chain_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
+                                           spring_chain_group **out, spring_error *error);
+spring_result base_spring_chain_group_reset(spring_chain_group *group, int chain, spring_xform3 root);
+spring_result base_spring_chain_group_update(spring_chain_group *group, const spring_xform3 *roots, float frame_dt);
+spring_result base_spring_chain_group_get_poses(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips,
+                                                int capacity);
 #endif
 
 // The single-chain calls of a variant: this library's, or the one before the speed-ups.
@@ -60,17 +95,68 @@ typedef struct w2_single_api {
 	spring_result (*get_pose3)(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
 } w2_single_api;
 
-static const w2_single_api w2_now = {
-	spring_chain2d_memory_size, spring_chain2d_init, spring_chain2d_update, spring_chain2d_reset, spring_chain2d_get_pose,
-	spring_chain_memory_size,   spring_chain_init,   spring_chain_update,   spring_chain_reset,   spring_chain_get_pose,
-};
+static const w2_single_api w2_now = W2_SINGLE_TABLE();
 #ifdef SPRING_BENCH_BEFORE
-static const w2_single_api w2_before = {
-	before_spring_chain2d_memory_size, before_spring_chain2d_init,      before_spring_chain2d_update, before_spring_chain2d_reset,
-	before_spring_chain2d_get_pose,    before_spring_chain_memory_size, before_spring_chain_init,     before_spring_chain_update,
-	before_spring_chain_reset,         before_spring_chain_get_pose,
+static const w2_single_api w2_before = W2_SINGLE_TABLE(before_);
+#endif
+#ifdef SPRING_BENCH_BASE
+static const w2_single_api w2_base = W2_SINGLE_TABLE(base_);
+#endif
+
+// The group calls of a variant, the tip group's in the shape of the library before the
+// one-engine work (the chain description and the count apart).
+typedef struct w2_group_api {
+	size_t (*memory_size2)(const spring_chain2d_group_desc *desc);
+	spring_result (*init2)(const spring_chain2d_group_desc *desc, void *memory, size_t size, spring_chain2d_group **out,
+	                       spring_error *error);
+	spring_result (*reset2)(spring_chain2d_group *group, int chain, spring_xform2 root);
+	spring_result (*update2)(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt);
+	spring_result (*get_poses2)(const spring_chain2d_group *group, spring_xform2 *joints, int capacity);
+	size_t (*memory_size3)(const spring_chain_desc *desc, int chain_count);
+	spring_result (*init3)(const spring_chain_desc *desc, int chain_count, void *memory, size_t size, spring_chain_group **out,
+	                       spring_error *error);
+	spring_result (*reset3)(spring_chain_group *group, int chain, spring_xform3 root);
+	spring_result (*update3)(spring_chain_group *group, const spring_xform3 *roots, float frame_dt);
+	spring_result (*get_poses3)(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips, int capacity);
+} w2_group_api;
+
+static size_t w2_tip_group_memory_size(const spring_chain_desc *desc, int chain_count)
+{
+	const spring_chain_group_desc g = {desc, chain_count, NULL};
+	return spring_chain_group_memory_size(&g);
+}
+static spring_result w2_tip_group_init(const spring_chain_desc *desc, int chain_count, void *memory, size_t size,
+                                       spring_chain_group **out, spring_error *error)
+{
+	const spring_chain_group_desc g = {desc, chain_count, NULL};
+	return spring_chain_group_init(&g, memory, size, out, error);
+}
+static const w2_group_api w2_groups_now = {
+	spring_chain2d_group_memory_size, spring_chain2d_group_init,    spring_chain2d_group_reset, spring_chain2d_group_update,
+	spring_chain2d_group_get_poses,   w2_tip_group_memory_size,     w2_tip_group_init,          spring_chain_group_reset,
+	spring_chain_group_update,        spring_chain_group_get_poses,
+};
+#ifdef SPRING_BENCH_BASE
+static const w2_group_api w2_groups_base = {
+	base_spring_chain2d_group_memory_size, base_spring_chain2d_group_init,      base_spring_chain2d_group_reset,
+	base_spring_chain2d_group_update,      base_spring_chain2d_group_get_poses, base_spring_chain_group_memory_size,
+	base_spring_chain_group_init,          base_spring_chain_group_reset,       base_spring_chain_group_update,
+	base_spring_chain_group_get_poses,
 };
 #endif
+
+// The group calls of variant v (NULL: a variant of single chains).
+static const w2_group_api *w2_groups(int v)
+{
+#ifdef SPRING_BENCH_BASE
+	if (v == W2_CHAIN2D_GROUP_BASE || v == W2_CHAIN_GROUP_BASE) {
+		return &w2_groups_base;
+	}
+#endif
+	return v == W2_CHAIN2D_GROUP || v == W2_CHAIN_GROUP || v == W2_CHAIN2D_GROUP_ANIMATED || v == W2_CHAIN_GROUP_ANIMATED
+	           ? &w2_groups_now
+	           : NULL;
+}
 
 // An angle chain as a group of one chain: what a single chain would run if it were stepped by
 // the group's frame (its kernels step chains side by side, one vector of chains at a time).
@@ -116,6 +202,11 @@ static const w2_single_api *w2_api(int v)
 	if (v == W2_CHAIN2D_GROUPS_OF_ONE) {
 		return &w2_groups_of_one;
 	}
+#ifdef SPRING_BENCH_BASE
+	if (v == W2_CHAIN2D_BASE || v == W2_CHAIN_BASE) {
+		return &w2_base;
+	}
+#endif
 	return v == W2_CHAIN2D || v == W2_CHAIN ? &w2_now : NULL;
 }
 
@@ -123,7 +214,7 @@ static const w2_single_api *w2_api(int v)
 static int w2_angle(int v)
 {
 	return v == W2_CHAIN2D || v == W2_CHAIN2D_GROUP || v == W2_CHAIN2D_BEFORE || v == W2_CHAIN2D_GROUP_ANIMATED ||
-	       v == W2_CHAIN2D_GROUPS_OF_ONE;
+	       v == W2_CHAIN2D_GROUPS_OF_ONE || v == W2_CHAIN2D_BASE || v == W2_CHAIN2D_GROUP_BASE;
 }
 
 enum { w2_bones = SCENE_TAIL_BONES };
@@ -246,17 +337,13 @@ static void w2_descs(const scenario *s, w2_data *w, spring_chain2d_desc *d2, spr
 	}
 }
 
-// The tip chains' description for `api`: the bones in the layout its library reads.
-static spring_chain_desc w2_desc3(const w2_data *w, const w2_single_api *api)
+// The tip chains' description for variant v: the bones in the layout its library reads.
+static spring_chain_desc w2_desc3(const w2_data *w, int v)
 {
 	spring_chain_desc d3 = w->d3;
-#ifdef SPRING_BENCH_BEFORE
-	if (api == &w2_before) {
+	if (v == W2_CHAIN_BEFORE || v == W2_CHAIN_BASE || v == W2_CHAIN_GROUP_BASE) {
 		d3.bones = (const spring_chain_bone_desc *)(const void *)w->bones_before;
 	}
-#else
-	(void)api;
-#endif
 	return d3;
 }
 
@@ -288,7 +375,7 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 	spring_chain2d_desc d2 = w->d2;
 	int angle = w2_angle(s->variant);
 	const w2_single_api *api = w2_api(s->variant);
-	spring_chain_desc d3 = w2_desc3(w, api);
+	spring_chain_desc d3 = w2_desc3(w, s->variant);
 	size_t size, total;
 	p->first = first;
 	p->count = count;
@@ -298,9 +385,9 @@ static int w2_prepare_part(scenario *s, int part, long first, long count)
 		total = p->stride * (size_t)count;
 		p->chains = calloc((size_t)count, sizeof *p->chains);
 	} else {
+		const w2_group_api *groups = w2_groups(s->variant);
 		spring_chain2d_group_desc g = {&d2, (int)count, NULL};
-		size = angle ? spring_chain2d_group_memory_size(&g)
-		             : spring_chain_group_memory_size(&(spring_chain_group_desc){.chain = &d3, .chain_count = (int)count});
+		size = angle ? groups->memory_size2(&g) : groups->memory_size3(&d3, (int)count);
 		total = (size + 63) / 64 * 64;
 		p->roots = calloc((size_t)count, angle ? sizeof(spring_xform2) : sizeof(spring_xform3));
 	}
@@ -317,25 +404,25 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 	w2_part *p = &w->parts[part];
 	spring_chain2d_desc d2 = w->d2;
 	const w2_single_api *api = w2_api(s->variant);
-	spring_chain_desc d3 = w2_desc3(w, api);
+	spring_chain_desc d3 = w2_desc3(w, s->variant);
 	int n = (int)count;
 	spring_result r = SPRING_OK;
 	// A group starts with every chain at rest under the description's root; each is then reset
 	// under its own first root.
-	if (s->variant == W2_CHAIN2D_GROUP || s->variant == W2_CHAIN2D_GROUP_ANIMATED) {
+	const w2_group_api *groups = w2_groups(s->variant);
+	if (groups && w2_angle(s->variant)) {
 		spring_chain2d_group_desc g = {&d2, n, NULL};
 		spring_chain2d_group *group = NULL;
-		r = spring_chain2d_group_init(&g, p->memory, spring_chain2d_group_memory_size(&g), &group, NULL);
+		r = groups->init2(&g, p->memory, groups->memory_size2(&g), &group, NULL);
 		for (int c = 0; c < n && r == SPRING_OK; c++) {
-			r = spring_chain2d_group_reset(group, c, w2_root2(p, first + c, 0));
+			r = groups->reset2(group, c, w2_root2(p, first + c, 0));
 		}
 		p->group = group;
-	} else if (s->variant == W2_CHAIN_GROUP || s->variant == W2_CHAIN_GROUP_ANIMATED) {
+	} else if (groups) {
 		spring_chain_group *group = NULL;
-		const spring_chain_group_desc g = {&d3, n, NULL};
-		r = spring_chain_group_init(&g, p->memory, spring_chain_group_memory_size(&g), &group, NULL);
+		r = groups->init3(&d3, n, p->memory, groups->memory_size3(&d3, n), &group, NULL);
 		for (int c = 0; c < n && r == SPRING_OK; c++) {
-			r = spring_chain_group_reset(group, c, w2_root3(p, first + c, 0));
+			r = groups->reset3(group, c, w2_root3(p, first + c, 0));
 		}
 		p->group = group;
 	}
@@ -365,6 +452,7 @@ static void w2_reset_part(scenario *s, int part, long first, long count)
 static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 {
 	const w2_data *w = s->data;
+	const w2_group_api *groups = w2_groups(s->variant);
 	if (first != p->first || count != p->count) {
 		fprintf(stderr, "spring_bench: W2: a range that is not a group\n");
 		exit(2);
@@ -374,7 +462,7 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 	float *poses = p->poses;
 	for (int f = 1; f <= s->steps; f++) {
 		spring_result r = SPRING_ERROR_INVALID_ARGUMENT;
-		if (s->variant == W2_CHAIN2D_GROUP || s->variant == W2_CHAIN2D_GROUP_ANIMATED) {
+		if (w2_angle(s->variant)) {
 			for (long c = 0; c < count; c++) {
 				roots2[c] = w2_root2(p, first + c, f);
 			}
@@ -385,9 +473,8 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 				}
 				(void)spring_chain2d_group_set_animation(p->group, (int)c, offsets, w2_bones);
 			}
-			r = spring_chain2d_group_update(p->group, roots2, BENCH_FRAME);
-			r = r != SPRING_OK ? r
-			                   : spring_chain2d_group_get_poses(p->group, (spring_xform2 *)poses, (int)count * (w2_bones + 1));
+			r = groups->update2(p->group, roots2, BENCH_FRAME);
+			r = r != SPRING_OK ? r : groups->get_poses2(p->group, (spring_xform2 *)poses, (int)count * (w2_bones + 1));
 		} else {
 			for (long c = 0; c < count; c++) {
 				roots3[c] = w2_root3(p, first + c, f);
@@ -401,8 +488,8 @@ static void w2_run_group(scenario *s, w2_part *p, long first, long count)
 				}
 				(void)spring_chain_group_set_animation(p->group, (int)c, local, w2_bones);
 			}
-			r = spring_chain_group_update(p->group, roots3, BENCH_FRAME);
-			r = r != SPRING_OK ? r : spring_chain_group_get_poses(p->group, (spring_xform3 *)poses, NULL, (int)count * w2_bones);
+			r = groups->update3(p->group, roots3, BENCH_FRAME);
+			r = r != SPRING_OK ? r : groups->get_poses3(p->group, (spring_xform3 *)poses, NULL, (int)count * w2_bones);
 		}
 		if (r != SPRING_OK) {
 			fprintf(stderr, "spring_bench: W2: group update failed\n");
@@ -542,6 +629,19 @@ void w2_register(void)
 	if (scalar) {
 		scalar->option = SPRING_INTERNAL_ISA_SCALAR;
 	}
+#ifdef SPRING_BENCH_BASE
+	// The same work on the library before the one-engine work (9944929), beside each row of this
+	// one: the one-engine work kept every result, so they are in the same families (bench_tiny
+	// checks the bits), and each row's speed is relative to this library's row of the same work.
+	static const int base_variants[] = {W2_CHAIN2D_BASE, W2_CHAIN_BASE, W2_CHAIN2D_GROUP_BASE, W2_CHAIN_GROUP_BASE};
+	static const char *base_names[] = {
+		"W2 spring_chain2d at the one-engine base (9944929)", "W2 spring_chain at the one-engine base (9944929)",
+		"W2 spring_chain2d_group at the one-engine base (9944929)", "W2 spring_chain_group at the one-engine base (9944929)"};
+	const char *now_names[] = {angle, tip, angle_group, tip_group};
+	for (int p = 0; p < 4; p++) {
+		w2_row(base_names[p], now_names[p], p % 2 ? "w2-3d" : "w2-2d", base_variants[p], 100, 600, 1);
+	}
+#endif
 	// Scaling: the same work per run from 10 to 10,000 chains (100 is W2 itself).
 	static const long sizes[] = {10, 1000, 10000};
 	static const char *labels[] = {"10", "1,000", "10,000"};
@@ -557,6 +657,16 @@ void w2_register(void)
 			w2_row(names[k][p], w2_names[p], families[k][p % 2], variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
 		}
 	}
+#ifdef SPRING_BENCH_BASE
+	static char scaled_base[3][4][80];
+	for (int k = 0; k < 3; k++) {
+		for (int p = 0; p < 4; p++) {
+			snprintf(scaled_base[k][p], sizeof scaled_base[k][p], "W2 %s chains: %s at the one-engine base (9944929)", labels[k],
+			         paths[p]);
+			w2_row(scaled_base[k][p], names[k][p], families[k][p % 2], base_variants[p], sizes[k], w2_scaled_frames(sizes[k]), 1);
+		}
+	}
+#endif
 	// Two threads on a thousand chains: W2's hundred split in two pad each half to whole vectors
 	// (50 chains step 64 lanes on AVX-512), which a thousand do not.
 	static const char *threaded[2] = {"W2 1,000 chains: spring_chain2d_group, 2 threads",
