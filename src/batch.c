@@ -40,16 +40,23 @@ static spring_result step_one(const batch_job *job, int i)
 
 // Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
 // gets the first refused index when it is still -1 (the springs go in index order).
-static int soa_from(spring_batch_soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
+// The job of the springs from `done` on.
+static batch_job job_at(const batch_job *job, int done)
 {
-	if (done >= n) {
-		return done;
-	}
 	batch_job rest = *job;
 	rest.x += done;
 	rest.v += done;
 	rest.target += done;
 	rest.steppers = rest.steppers ? rest.steppers + done : NULL;
+	return rest;
+}
+
+static int soa_from(spring_batch_soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
+{
+	if (done >= n) {
+		return done;
+	}
+	const batch_job rest = job_at(job, done);
 	int b = -1, k = kernel(&rest, n - done, &b);
 	*bad = *bad < 0 && b >= 0 ? done + b : *bad;
 	return done + k;
@@ -66,12 +73,11 @@ static int aos_from(spring_batch_aos_kernel *kernel, const spring_stepper *st, s
 	return done + k;
 }
 
-// Springs [0, n) of a job: the whole vectors by the kernels in use, the last few one at a time;
+// Springs [0, n) of a job: the whole vectors by the kernels `use`, the last few one at a time;
 // every kernel gives the same bits. Returns the first refused spring's index, or -1.
-static int run_soa(const batch_job *job, int n)
+static int run_soa_with(const spring_batch_kernels *use, const batch_job *job, int n)
 {
 	int bad = -1, done = 0;
-	const spring_batch_kernels *use = spring_internal_batch_kernels();
 	for (int k = 0; k < 3 && use->soa[k]; k++) {
 		done = soa_from(use->soa[k], job, done, n, &bad);
 	}
@@ -81,6 +87,12 @@ static int run_soa(const batch_job *job, int n)
 		}
 	}
 	return bad;
+}
+
+// run_soa_with the kernels in use.
+static int run_soa(const batch_job *job, int n)
+{
+	return run_soa_with(spring_internal_batch_kernels(), job, n);
 }
 
 static int run_aos(const spring_stepper *st, spring_state *states, const float *targets, int n)
@@ -208,43 +220,6 @@ spring_result spring_batch_step_range(const spring_batch *b, int first, int coun
 // are 12 KB, which stays in any first-level data cache (with per-spring transitions, 28 KB), next
 // to the block being fetched.
 #define ADVANCE_BLOCK 1024
-#define CACHE_LINE 64
-
-// The prefetch helpers are forced inline: as calls, gcc finds them free of side effects and
-// drops them.
-#if defined(__GNUC__)
-#define PREFETCH_INLINE inline __attribute__((always_inline))
-#define PREFETCH(p) __builtin_prefetch((p), 1, 3)
-#else
-#define PREFETCH_INLINE inline
-#define PREFETCH(p) ((void)(p))
-#endif
-
-// Asks for the cache lines [from, to) of `bytes` bytes at `p` (no effect on results).
-static PREFETCH_INLINE void prefetch_lines(const void *p, size_t bytes, size_t from, size_t to)
-{
-	const char *c = p;
-	for (size_t off = from * CACHE_LINE; off < to * CACHE_LINE && off < bytes; off += CACHE_LINE) {
-		PREFETCH(c + off);
-	}
-}
-
-// While block `job` is advanced step `k` of `steps`, the k-th share of the next block's lines is
-// fetched, so that the next block's first step finds its springs in the cache instead of waiting
-// on memory (past the last-level cache the hardware prefetchers stop at every 4 KB page, and a
-// block's array is one page).
-static PREFETCH_INLINE void prefetch_share(const batch_job *next, int n, int k, int steps)
-{
-	size_t floats = (size_t)n * sizeof(float), lines = (floats + CACHE_LINE - 1) / CACHE_LINE;
-	size_t from = lines * (size_t)k / (size_t)steps, to = lines * (size_t)(k + 1) / (size_t)steps;
-	prefetch_lines(next->x, floats, from, to);
-	prefetch_lines(next->v, floats, from, to);
-	prefetch_lines(next->target, floats, from, to);
-	if (next->steppers) {
-		size_t per = sizeof(spring_stepper) / sizeof(float);
-		prefetch_lines(next->steppers, floats * per, from * per, to * per);
-	}
-}
 
 spring_result spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index)
 {
@@ -258,17 +233,27 @@ spring_result spring_batch_advance(const spring_batch *b, int first, int count, 
 		return SPRING_OK;
 	}
 	int bad = -1;
+	const spring_batch_kernels *use = spring_internal_batch_kernels(); // once, not per step
 	for (int start = 0; start < count; start += ADVANCE_BLOCK) {
 		batch_job job = job_for(b, first + start);
 		int n = count - start < ADVANCE_BLOCK ? count - start : ADVANCE_BLOCK;
 		int next_start = start + n, next_n = count - next_start < ADVANCE_BLOCK ? count - next_start : ADVANCE_BLOCK;
 		batch_job next = job_for(b, first + (next_n > 0 ? next_start : start));
-		int block_bad = -1;
-		for (int k = 0; k < steps; k++) {
-			int step_bad = run_soa(&job, n);
-			block_bad = step_bad >= 0 && (block_bad < 0 || step_bad < block_bad) ? step_bad : block_bad;
-			if (next_n > 0) {
-				prefetch_share(&next, next_n, k, steps);
+		// The widest kernel takes every step of the block's whole vectors in one call (and fetches
+		// the next block); what it leaves (or all, without one) goes step by step.
+		int block_bad = -1, done = 0;
+		if (use->steps) {
+			done = use->steps(&job, n, steps, next_n > 0 ? &next : NULL, next_n, &block_bad);
+		}
+		if (done < n) {
+			const batch_job rest = job_at(&job, done);
+			for (int k = 0; k < steps; k++) {
+				int step_bad = run_soa_with(use, &rest, n - done);
+				step_bad = step_bad >= 0 ? done + step_bad : -1;
+				block_bad = step_bad >= 0 && (block_bad < 0 || step_bad < block_bad) ? step_bad : block_bad;
+				if (next_n > 0 && !use->steps) {
+					batch_prefetch_share(&next, next_n, k, steps);
+				}
 			}
 		}
 		if (block_bad >= 0 && bad < 0) {

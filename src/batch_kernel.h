@@ -88,6 +88,35 @@ TARGET int KERNEL(soa)(const batch_job *job, int n, int *bad)
 	return job->rest ? KERNEL(soa_body)(job, n, bad, 0, 1) : KERNEL(soa_body)(job, n, bad, 0, 0);
 }
 
+// `steps` steps of springs [0, n), whole vectors only, one step after another over the block (it
+// stays in the cache), with the next block's k-th share fetched after step k (`next` NULL: none).
+// Returns the springs done; `*bad` is the lowest index any step refused (-1: none).
+TARGET LANES_INLINE int KERNEL(steps_body)(const batch_job *job, int n, int steps, const batch_job *next, int next_n, int *bad,
+                                           int per_spring, int snap)
+{
+	int done = 0, lowest = -1;
+	for (int k = 0; k < steps; k++) {
+		int b = -1;
+		done = KERNEL(soa_body)(job, n, &b, per_spring, snap);
+		lowest = b >= 0 && (lowest < 0 || b < lowest) ? b : lowest;
+		if (next) {
+			batch_prefetch_share(next, next_n, k, steps);
+		}
+	}
+	*bad = lowest;
+	return done;
+}
+
+TARGET int KERNEL(soa_steps)(const batch_job *job, int n, int steps, const batch_job *next, int next_n, int *bad)
+{
+	if (job->steppers) {
+		return job->rest ? KERNEL(steps_body)(job, n, steps, next, next_n, bad, 1, 1)
+		                 : KERNEL(steps_body)(job, n, steps, next, next_n, bad, 1, 0);
+	}
+	return job->rest ? KERNEL(steps_body)(job, n, steps, next, next_n, bad, 0, 1)
+	                 : KERNEL(steps_body)(job, n, steps, next, next_n, bad, 0, 0);
+}
+
 // Springs [0, n) of an array of spring_state (x v x v ...) with one stepper: whole vectors only,
 // as KERNEL(soa). The positions and velocities are split with in-lane shuffles, so lane k holds
 // spring AOS_ORDER[k] of the vector's springs; the targets are permuted to match.

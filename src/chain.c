@@ -47,6 +47,7 @@
 
 #include "chain_impl.h"
 #include "lanes_scalar.h"
+#include "simd_internal.h" // SPRING_SIMD_X86 and its intrinsics (the pose's transposes)
 
 #include <math.h>
 

@@ -13,7 +13,8 @@
 #include "kernels_set.h"
 
 const spring_batch_kernels spring_batch_kernels_avx2 = {{spring_kernel_soa_avx2, spring_kernel_soa_sse2},
-                                                        {spring_kernel_aos_avx2, spring_kernel_aos_sse2}};
+                                                        {spring_kernel_aos_avx2, spring_kernel_aos_sse2},
+                                                        spring_kernel_soa_steps_avx2};
 const spring_tip_kernels spring_tip_kernels_avx2 = {spring_kernel_fast_run_avx2, spring_kernel_walk_avx2,
                                                     spring_kernel_fast_pair_avx2, spring_kernel_fast_pair_p2_sse2};
 const spring_angle_kernels spring_angle_kernels_avx2 = {spring_chain2d_kernel_frame_avx2,

@@ -17,7 +17,8 @@
 
 const spring_batch_kernels spring_batch_kernels_avx512 = {
 	{spring_kernel_soa_avx512, spring_kernel_soa_avx2, spring_kernel_soa_sse2},
-	{spring_kernel_aos_avx512, spring_kernel_aos_avx2, spring_kernel_aos_sse2}};
+	{spring_kernel_aos_avx512, spring_kernel_aos_avx2, spring_kernel_aos_sse2},
+	spring_kernel_soa_steps_avx512};
 const spring_tip_kernels spring_tip_kernels_avx512 = {spring_kernel_fast_run_avx512, spring_kernel_walk_avx512,
                                                       spring_kernel_fast_pair_avx512, spring_kernel_fast_pair_p2_sse2};
 const spring_angle_kernels spring_angle_kernels_avx512 = {

@@ -23,11 +23,18 @@ typedef int spring_batch_soa_kernel(const struct batch_job *job, int n, int *bad
 /// The same over an array of spring_state with one stepper.
 typedef int spring_batch_aos_kernel(const spring_stepper *st, spring_state *states, const float *ts, int n, int *bad);
 
+/// `steps` steps of the whole vectors of springs [0, n) in one call, fetching the next block's
+/// springs (`next`, next_n of them; NULL: none) as it goes; returns the springs done, `*bad` the
+/// lowest refused (spring_batch_advance).
+typedef int spring_batch_steps_kernel(const struct batch_job *job, int n, int steps, const struct batch_job *next, int next_n,
+                                      int *bad);
+
 /// A set's batch kernels (batch.c): the kernels a range goes through, widest first (on AVX-512:
-/// 16, 8, then 4 lanes); none: one spring at a time.
+/// 16, 8, then 4 lanes), and the widest one's many-step form; none: one spring at a time.
 typedef struct spring_batch_kernels {
 	spring_batch_soa_kernel *soa[3];
 	spring_batch_aos_kernel *aos[3];
+	spring_batch_steps_kernel *steps;
 } spring_batch_kernels;
 
 /// A set's tip-chain kernels (chain_step.c, chain_kernel.h): a group's step in the fast mode, in
@@ -70,6 +77,7 @@ SPRING_KERNEL_TABLES_DECLARE(neon)
 #define SPRING_KERNELS_DECLARE(set)                                      \
 	spring_batch_soa_kernel spring_kernel_soa_##set;                     \
 	spring_batch_aos_kernel spring_kernel_aos_##set;                     \
+	spring_batch_steps_kernel spring_kernel_soa_steps_##set;             \
 	void spring_kernel_fast_run_##set(const struct fast_job *job);       \
 	void spring_kernel_walk_##set(const struct fast_job *job, int snap); \
 	int spring_kernel_fast_pair_##set(const struct fast_job *first, const struct fast_job *second);

@@ -12,7 +12,8 @@
 #define KERNELS_PAIRS
 #include "kernels_set.h"
 
-const spring_batch_kernels spring_batch_kernels_neon = {{spring_kernel_soa_neon}, {spring_kernel_aos_neon}};
+const spring_batch_kernels spring_batch_kernels_neon = {
+	{spring_kernel_soa_neon}, {spring_kernel_aos_neon}, spring_kernel_soa_steps_neon};
 const spring_tip_kernels spring_tip_kernels_neon = {spring_kernel_fast_run_neon, spring_kernel_walk_neon,
                                                     spring_kernel_fast_pair_neon, spring_kernel_fast_pair_p2_neon};
 const spring_angle_kernels spring_angle_kernels_neon = {

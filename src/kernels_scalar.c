@@ -49,7 +49,7 @@ void spring_kernel_tip2d_f(const spring_chain *c, const chain_arrays *a, int i, 
 #define K_ATTR_INLINE LANES_INLINE_ATTR
 #include "chain2d_group_frame.h"
 
-const spring_batch_kernels spring_batch_kernels_scalar = {{NULL}, {NULL}};
+const spring_batch_kernels spring_batch_kernels_scalar = {{NULL}, {NULL}, NULL};
 const spring_tip_kernels spring_tip_kernels_scalar = {spring_kernel_fast_run_g1, spring_kernel_walk_g1,
                                                       spring_kernel_fast_pair_g1, spring_kernel_fast_pair_f};
 const spring_angle_kernels spring_angle_kernels_scalar = {

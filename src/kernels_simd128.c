@@ -12,7 +12,8 @@
 #define KERNELS_PAIRS
 #include "kernels_set.h"
 
-const spring_batch_kernels spring_batch_kernels_simd128 = {{spring_kernel_soa_simd128}, {spring_kernel_aos_simd128}};
+const spring_batch_kernels spring_batch_kernels_simd128 = {
+	{spring_kernel_soa_simd128}, {spring_kernel_aos_simd128}, spring_kernel_soa_steps_simd128};
 const spring_tip_kernels spring_tip_kernels_simd128 = {spring_kernel_fast_run_simd128, spring_kernel_walk_simd128,
                                                        spring_kernel_fast_pair_simd128, spring_kernel_fast_pair_p2_simd128};
 const spring_angle_kernels spring_angle_kernels_simd128 = {

@@ -12,7 +12,8 @@
 #define KERNELS_PAIRS
 #include "kernels_set.h"
 
-const spring_batch_kernels spring_batch_kernels_sse2 = {{spring_kernel_soa_sse2}, {spring_kernel_aos_sse2}};
+const spring_batch_kernels spring_batch_kernels_sse2 = {
+	{spring_kernel_soa_sse2}, {spring_kernel_aos_sse2}, spring_kernel_soa_steps_sse2};
 const spring_tip_kernels spring_tip_kernels_sse2 = {spring_kernel_fast_run_sse2, spring_kernel_walk_sse2,
                                                     spring_kernel_fast_pair_sse2, spring_kernel_fast_pair_p2_sse2};
 const spring_angle_kernels spring_angle_kernels_sse2 = {
