@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The sample character (examples/rigs/character.json: 34 bones, idle, walk and run clips, IK,
 // a tail, a cape and hair) loaded from its rig file and stepped at 60 fps: two seconds of the walk
-// clip, then two of idle, printing the tail's tip every half second. Usage: character [RIG.json]
+// clip (whose "teleport" event, applied by spring_rig_apply_events, moves it 400 units a loop),
+// then two of idle, printing the tail's tip every half second. Usage: character [RIG.json]
 #include <spring/io.h>
 
 #include <stdio.h>
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
 		if (frame == 120) {
 			spring_rig_play(rig, idle, 0.0f);
 		}
-		if (spring_rig_update(rig, frame_dt) != SPRING_OK ||
+		if (spring_rig_update(rig, frame_dt) != SPRING_OK || spring_rig_apply_events(rig, NULL) != SPRING_OK ||
 		    spring_rig_get_world(rig, world, SPRING_RIG_MAX_BONES) != SPRING_OK) {
 			spring_rig_destroy(rig);
 			return 1;

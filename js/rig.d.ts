@@ -32,6 +32,12 @@ export declare class Rig implements Disposable {
 	update(frameDt: number): this;
 	setRoot(root: Root2D): this;
 	teleport(root: Root2D): this;
+	/**
+	 * Acts on the last update's clip events the library defines ("teleport": the root moves by its
+	 * x, y). Once per update; throws a SpringError naming the clip, the event and the limit, the rig
+	 * unchanged, when a teleport would carry a chain past its coordinate range.
+	 */
+	applyEvents(): this;
 	reset(): this;
 	play(clip: string | number | null, time?: number): this;
 	setIkTarget(ik: string | number, target: readonly [number, number] | { x: number; y: number }): this;

@@ -119,6 +119,20 @@ export class Rig extends Owned {
 		check(wasm.js_rig_teleport(this._live('teleport'), args), 'teleport');
 		return this;
 	}
+	/**
+	 * Acts on the clip events of the last update that the library defines: a "teleport" event moves
+	 * the rig's root by its x, y and teleports the rig there (the chains keep their motion). Once per
+	 * update (a second call does nothing); all or nothing: a teleport that would carry a chain past
+	 * its coordinate range throws a SpringError (code OUT_OF_RANGE) naming the clip, the event and the
+	 * limit, and changes nothing.
+	 */
+	applyEvents() {
+		const r = wasm.js_rig_apply_events(this._live('applyEvents'));
+		if (r !== 0) {
+			throw new SpringError(`applyEvents: ${cString(wasm.js_rig_events_error())}`, resultName(r));
+		}
+		return this;
+	}
 	/** Puts every chain at rest on the current pose. */
 	reset() {
 		check(wasm.spring_rig_reset(this._live('reset')), 'reset');

@@ -200,6 +200,7 @@ spring_result spring_rig_init(const spring_rig_desc *desc, void *memory, size_t 
 	spring_clock_init(&r->clock, desc->step, desc->max_steps);
 	r->time_scale = 1.0f;
 	r->clip = -1;
+	r->fired_clip = -1;
 	r->at = l.at;
 	r->total = l.total;
 	for (int i = 0; i < r->bone_count; i++) {
@@ -355,6 +356,9 @@ spring_result spring_rig_update(spring_rig *rig, float frame_dt)
 	}
 	rig->fired_count = 0;
 	rig->fired_total = 0;
+	rig->fired_clip = rig->clip;
+	rig->fired_lost_teleports = 0;
+	rig->events_applied = 0;
 	float dt = rig->paused ? 0.0f : frame_dt * rig->time_scale;
 	if (!spring_is_finite(dt)) {
 		dt = 0.0f;
@@ -834,6 +838,11 @@ float spring_rig_time(const spring_rig *rig)
 	return rig ? (float)rig->clip_time : 0.0f;
 }
 
+spring_xform2 spring_rig_root(const spring_rig *rig)
+{
+	return rig ? rig->root_input : spring_xform2_identity();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Snapshots (the chains live inside the block, so they travel with it)
 
@@ -874,6 +883,7 @@ spring_result spring_rig_snapshot(const spring_rig *rig, void *blob, size_t size
 			} else {
 				memset(event, 0, sizeof(spring_rig_event));
 				memset(body + offsetof(spring_rig, fired_names) + (size_t)k * NAME_BYTES, 0, NAME_BYTES);
+				memset(body + offsetof(spring_rig, fired_index) + (size_t)k * sizeof(int), 0, sizeof(int));
 			}
 		}
 	}
@@ -966,18 +976,23 @@ static spring_result rig_check_image(spring_rig *live, const unsigned char *imag
 		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "root_path",
 		               "(the placement's path between frames) is not one updates leave");
 	}
-	if (h.fired_count < 0 || h.fired_count > MAX_FIRED || h.fired_total < h.fired_count) {
-		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "fired_count", "is out of range");
+	if (h.fired_count < 0 || h.fired_count > MAX_FIRED || h.fired_total < h.fired_count || h.fired_clip < -1 ||
+	    h.fired_clip >= h.clip_count || (h.fired_clip < 0 && h.fired_total != 0) || h.fired_lost_teleports < 0 ||
+	    h.fired_lost_teleports > h.fired_total - h.fired_count || (h.events_applied != 0 && h.events_applied != 1)) {
+		return rig_bad(error, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "fired_count",
+		               "(or fired_clip, fired_lost_teleports, events_applied) is out of range");
 	}
+	const int fired_events = h.fired_clip >= 0 ? rig_clips(live)[h.fired_clip].event_count : 0;
 	for (int k = 0; k < MAX_FIRED; k++) {
 		static const rig_name zero_name;
 		spring_rig_event zero_event;
 		memset(&zero_event, 0, sizeof zero_event);
 		zero_event.name = h.fired[k].name; // not state (snapshots store it zero)
 		bool ok = k < h.fired_count ? memchr(h.fired_names[k], 0, NAME_BYTES) != NULL && spring_is_finite(h.fired[k].time) &&
-		                                  spring_is_finite(h.fired[k].value[0]) && spring_is_finite(h.fired[k].value[1])
+		                                  spring_is_finite(h.fired[k].value[0]) && spring_is_finite(h.fired[k].value[1]) &&
+		                                  h.fired_index[k] >= 0 && h.fired_index[k] < fired_events
 		                            : memcmp(&h.fired[k], &zero_event, sizeof zero_event) == 0 &&
-		                                  memcmp(h.fired_names[k], zero_name, NAME_BYTES) == 0;
+		                                  memcmp(h.fired_names[k], zero_name, NAME_BYTES) == 0 && h.fired_index[k] == 0;
 		if (!ok) {
 			return rig_bad(error, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_EVENT, k, "fired",
 			               "(an event of the last update) is not terminated and finite, or a slot past them not zero");

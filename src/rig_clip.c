@@ -161,6 +161,11 @@ spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time
 	return SPRING_OK;
 }
 
+bool spring_rig_internal_is_teleport(const char *name)
+{
+	return strcmp(name, SPRING_RIG_EVENT_TELEPORT) == 0;
+}
+
 // Events of the current clip with time in (from, to] (clip times, unwrapped), in order.
 void spring_rig_internal_fire_events(spring_rig *r, double from, double to)
 {
@@ -185,6 +190,9 @@ void spring_rig_internal_fire_events(spring_rig *r, double from, double to)
 					r->fired[k].time = ev->time;
 					r->fired[k].value[0] = ev->value[0];
 					r->fired[k].value[1] = ev->value[1];
+					r->fired_index[k] = i;
+				} else if (spring_rig_internal_is_teleport(ev->name)) {
+					r->fired_lost_teleports++; // apply_events refuses rather than skip it
 				}
 				r->fired_total++;
 			}

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define NAME_BYTES (SPRING_RIG_MAX_NAME + 1)
-#define MAX_FIRED 64
+#define MAX_FIRED SPRING_RIG_MAX_UPDATE_EVENTS
 
 typedef char rig_name[NAME_BYTES];
 
@@ -84,6 +84,10 @@ struct spring_rig {
 	int fired_count, fired_total;
 	spring_rig_event fired[MAX_FIRED];
 	char fired_names[MAX_FIRED][NAME_BYTES];
+	int fired_clip;             // the clip the last update played (-1: none): the one its events are of
+	int fired_index[MAX_FIRED]; // each recorded event's index in that clip
+	int fired_lost_teleports;   // teleport events the last update crossed past the MAX_FIRED it records
+	int events_applied;         // 1 once spring_rig_apply_events applied the last update's events
 
 	// Every array lives in the same block, found by its offset from the struct's address, so the
 	// block can be copied byte for byte (snapshots, save states) and keeps working.
@@ -263,6 +267,11 @@ int spring_rig_internal_placement(spring_xform2 root, double reach, const double
 /// would reach and the limit.
 spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
                                                   const char *chain_name);
+/// The same refusal located at `path` (`depth` steps; 0: the rig) and its `field`, the reason after
+/// `prefix`.
+spring_result spring_rig_internal_placement_error_at(spring_error *e, const spring_error_step *path, int depth, const char *field,
+                                                     const char *prefix, spring_xform2 root, int misfit, double far,
+                                                     const char *chain_name);
 /// Validates `d` and resolves its bone references into `refs` (meaningful only on success).
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e);
 /// Index of the first bone called `name` in the description, -1 when none (or `name` is NULL),
@@ -283,6 +292,8 @@ spring_xform2 spring_rig_internal_xform2_lerp(spring_xform2 a, spring_xform2 b, 
 // Clips (rig_clip.c).
 void spring_rig_internal_sample_pose(spring_rig *r, double t);
 void spring_rig_internal_fire_events(spring_rig *r, double from, double to);
+/// Whether an event called `name` is one spring_rig_apply_events acts on (a teleport).
+bool spring_rig_internal_is_teleport(const char *name);
 
 // IK (rig_ik.c).
 void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world);

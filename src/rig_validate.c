@@ -794,21 +794,31 @@ int spring_rig_internal_placement(spring_xform2 root, double reach, const double
 	return *far <= (double)SPRING_RIG_MAX_REACH ? RIG_PLACEMENT_FITS : RIG_PLACEMENT_REACH;
 }
 
-spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
-                                                  const char *chain_name)
+spring_result spring_rig_internal_placement_error_at(spring_error *e, const spring_error_step *path, int depth, const char *field,
+                                                     const char *prefix, spring_xform2 root, int misfit, double far,
+                                                     const char *chain_name)
 {
+	// The rig's own refusal ends with where the chains' limit comes from; one located at an
+	// element leaves that out, for the room its location and prefix take in the message.
+	const char *why = depth == 0 ? " (the chains' coordinate range)" : "";
 	if (misfit >= 0) {
 		char q1[80];
 		// At the root (what is refused), the chain named in the message.
-		return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
-		                                "root (%.9g, %.9g) carries chain %s up to %.9g units from the origin; a chain's "
-		                                "bones may reach at most %.9g (the chains' coordinate range)",
-		                                (double)root.position.x, (double)root.position.y, Q(chain_name), far,
-		                                (double)SPRING_RIG_CHAIN_MAX_REACH);
+		return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, path, depth, field,
+		                 "%sroot (%.9g, %.9g) carries chain %s up to %.9g units from the origin; a chain's bones may reach at "
+		                 "most %.9g%s",
+		                 prefix, (double)root.position.x, (double)root.position.y, Q(chain_name), far,
+		                 (double)SPRING_RIG_CHAIN_MAX_REACH, why);
 	}
-	return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "rig", -1, "root",
-	                                "root (%.9g, %.9g) places bones up to %.3g units away; at most %g", (double)root.position.x,
-	                                (double)root.position.y, far, (double)SPRING_RIG_MAX_REACH);
+	return fail_path(e, SPRING_ERROR_OUT_OF_RANGE, path, depth, field,
+	                 "%sroot (%.9g, %.9g) places bones up to %.3g units away; at most %g", prefix, (double)root.position.x,
+	                 (double)root.position.y, far, (double)SPRING_RIG_MAX_REACH);
+}
+
+spring_result spring_rig_internal_placement_error(spring_error *e, spring_xform2 root, int misfit, double far,
+                                                  const char *chain_name)
+{
+	return spring_rig_internal_placement_error_at(e, NULL, 0, "root", "", root, misfit, far, chain_name);
 }
 
 spring_result spring_rig_internal_validate(const spring_rig_desc *d, rig_refs *refs, spring_error *e)

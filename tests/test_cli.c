@@ -1381,17 +1381,89 @@ static int test_verify_fails_undamped(void)
 static int test_teleport_within_chains(void)
 {
 	// tail.json's chain "ear" reaches 134 units from its root (the clips' translations included),
-	// "tail" 120: 998,866 is the farthest offset along x.
-	const char *near[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998866,0", NULL};
+	// "tail" 120: 998,866 is the farthest offset along x (the clip "still" has no events).
+	const char *near[] = {"simulate", TAIL_RIG, "--clip", "still", "--teleport-at", "0.5", "--teleport-by", "998866,0", NULL};
 	run_result r;
 	ENSURE(run_in_work(near, &r) == 0);
 	ENSURE_MSG(r.status == 0 && r.err_len == 0, "status %d: %s", r.status, r.err);
 	run_free(&r);
-	const char *far[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998867,0", NULL};
+	const char *far[] = {"simulate", TAIL_RIG, "--clip", "still", "--teleport-at", "0.5", "--teleport-by", "998867,0", NULL};
 	ENSURE(run_in_work(far, &r) == 0);
 	ENSURE_MSG(r.status == 2 && strstr(r.err, "chain \"ear\" up to 999001 units") && strstr(r.err, "at most 999000"),
 	           "status %d: %s", r.status, r.err);
 	run_free(&r);
+	return 0;
+}
+
+// The clip events the library defines are the library's to apply (spring_rig_apply_events), and
+// one it refuses stops the run with the library's message: "hop" teleports by 100, 0 at 0.75 s
+// and 1.75 s. Before, the command applied them itself and skipped a refused one without a word
+// (998,866 then ran to the end with the rig left short of where the clip put it).
+static int test_teleport_events_within_chains(void)
+{
+	const char *near[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998666,0", "--json", NULL};
+	run_result r;
+	ENSURE(run_in_work(near, &r) == 0);
+	ENSURE_MSG(r.status == 0 && r.err_len == 0, "status %d: %s", r.status, r.err);
+	ENSURE_MSG(count_of(r.out, "\"source\": \"clip event\"") == 2, "%.300s", r.out);
+	run_free(&r);
+	const char *far[] = {"simulate", TAIL_RIG, "--teleport-at", "0.5", "--teleport-by", "998667,0", NULL};
+	ENSURE(run_in_work(far, &r) == 0);
+	ENSURE_MSG(r.status == 2 && r.out_len == 0 && one_line(r.err) &&
+	               strstr(r.err, "at 1.75 s: clip 0: event 0: teleport by (100, 0) of clip \"hop\"") &&
+	               strstr(r.err, "root (998867, 0) carries chain \"ear\" up to 999001 units") && strstr(r.err, "at most 999000"),
+	           "status %d: %s", r.status, r.err);
+	run_free(&r);
+	return 0;
+}
+
+// The reproduction: the sample character's walk (a "teleport" event by 400, 0 at 0.9 s)
+// played through the library with spring_rig_apply_events after each update puts every bone where
+// `spring simulate` does at 2 s, bit for bit (the hip at x 800, less the clip's sway); without
+// the call the hip stays where it was, at x 0. Before, only the command applied the event.
+static int test_teleport_events_library_and_cli_agree(void)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/examples/rigs/character.json", SPRING_SOURCE_DIR);
+	const char *args[] = {"simulate", path, "--clip", "walk", "--json", NULL};
+	run_result r;
+	ENSURE(run_in_work(args, &r) == 0);
+	ENSURE_MSG(r.status == 0, "status %d: %s", r.status, r.err);
+	cJSON *doc = cJSON_Parse(r.out);
+	run_free(&r);
+	ENSURE(doc != NULL);
+	cJSON *poses = cJSON_GetObjectItemCaseSensitive(doc, "poses");
+	ENSURE(cJSON_GetArraySize(poses) == 121 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "teleports")) == 2);
+	cJSON *last = cJSON_GetArrayItem(poses, 120);
+	cJSON *xs = cJSON_GetObjectItemCaseSensitive(last, "x"), *ys = cJSON_GetObjectItemCaseSensitive(last, "y");
+	for (int told = 1; told >= 0; told--) {
+		spring_rig *rig;
+		spring_rig_file_error err;
+		ENSURE_MSG(spring_rig_load_file(path, &rig, &err) == SPRING_OK, "%s", err.message);
+		ENSURE(spring_rig_play_named(rig, "walk", 0.0f) == SPRING_OK);
+		for (int i = 1; i <= 120; i++) { // the command's frames: 60 fps, each (i - 1) / 60 .. i / 60 s
+			ENSURE(spring_rig_update(rig, (float)((double)i / 60.0 - (double)(i - 1) / 60.0)) == SPRING_OK);
+			ENSURE(!told || spring_rig_apply_events(rig, NULL) == SPRING_OK);
+		}
+		int n = spring_rig_bone_count(rig), hip = spring_rig_find_bone(rig, "hip");
+		spring_xform2 world[SPRING_RIG_MAX_BONES];
+		ENSURE(spring_rig_get_world(rig, world, SPRING_RIG_MAX_BONES) == SPRING_OK && cJSON_GetArraySize(xs) == n && hip >= 0);
+		float cli_hip = (float)cJSON_GetArrayItem(xs, hip)->valuedouble;
+		printf("    hip at 2 s: x %.9g (spring simulate: %.9g)%s\n", (double)world[hip].position.x, (double)cli_hip,
+		       told ? "" : ", not told");
+		if (told) {
+			for (int b = 0; b < n; b++) {
+				ENSURE_MSG(world[b].position.x == (float)cJSON_GetArrayItem(xs, b)->valuedouble &&
+				               world[b].position.y == (float)cJSON_GetArrayItem(ys, b)->valuedouble,
+				           "bone %d: %.9g, %.9g", b, (double)world[b].position.x, (double)world[b].position.y);
+			}
+			ENSURE(fabsf(cli_hip - 800.0f) < 0.01f);
+		} else {
+			ENSURE(fabsf(world[hip].position.x) < 0.01f);
+		}
+		spring_rig_destroy(rig);
+	}
+	cJSON_Delete(doc);
 	return 0;
 }
 
@@ -1785,6 +1857,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_example_rigs);
 	RUN_TEST(test_verify_fails_undamped);
 	RUN_TEST(test_teleport_within_chains);
+	RUN_TEST(test_teleport_events_within_chains);
+	RUN_TEST(test_teleport_events_library_and_cli_agree);
 	RUN_TEST(test_rig_reader_radian_warning);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);

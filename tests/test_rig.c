@@ -135,6 +135,18 @@ static float dist(spring_vec2 a, spring_vec2 b)
 	return spring_vec2_length(spring_vec2_sub(a, b));
 }
 
+// The farthest root along +x (angle 0) that spring_rig_check_root takes; the next float it refuses.
+static float farthest_root_x(const spring_rig *rig)
+{
+	float lo = 0.0f, hi = 2e6f;
+	while (nextafterf(lo, hi) < hi) {
+		float mid = lo + (hi - lo) * 0.5f;
+		mid = mid > lo && mid < hi ? mid : nextafterf(lo, hi);
+		*(spring_rig_check_root(rig, scene_xform2(mid, 0.0f, 0.0f), NULL) == SPRING_OK ? &lo : &hi) = mid;
+	}
+	return lo;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 1. Order: springs layered after IK keep their secondary motion; springs run before IK lose it.
 
@@ -819,6 +831,195 @@ static int test_events(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The events the library defines (spring_rig_apply_events): a "teleport" moves the rig's root by
+// its payload and teleports the rig there, in order, once per update, all or nothing.
+
+// The walk with teleports: at 0.25 s by (300, 0); at 0.5 s by (-100, 25), then by (200, -25).
+enum { EV_QUARTER = 1, EV_HALF_FIRST = 3, EV_HALF_SECOND = 4, EV_COUNT = 5 };
+static spring_rig_event g_teleports[EV_COUNT];
+
+static spring_rig_desc teleporting_character(void)
+{
+	spring_rig_desc d = character(1, 1);
+	g_teleports[0] = (spring_rig_event){0.0f, "loop", {0.0f, 0.0f}};
+	g_teleports[EV_QUARTER] = (spring_rig_event){0.25f, SPRING_RIG_EVENT_TELEPORT, {300.0f, 0.0f}};
+	g_teleports[2] = (spring_rig_event){0.5f, "step", {1.0f, 2.0f}};
+	g_teleports[EV_HALF_FIRST] = (spring_rig_event){0.5f, SPRING_RIG_EVENT_TELEPORT, {-100.0f, 25.0f}};
+	g_teleports[EV_HALF_SECOND] = (spring_rig_event){0.5f, SPRING_RIG_EVENT_TELEPORT, {200.0f, -25.0f}};
+	g_clips[0].event_count = EV_COUNT;
+	g_clips[0].events = g_teleports;
+	return d;
+}
+
+// The rule, against the same calls by hand (each teleport from where the one before left the
+// root, through spring_rig_teleport): the same bits every frame, the events still listed, a second
+// call a no-op; a rig that is not told stays where it was.
+static int test_apply_events(void)
+{
+	spring_rig_desc d = teleporting_character();
+	const size_t size = spring_rig_memory_size(&d);
+	spring_rig *rig, *by_hand, *untold;
+	ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK && spring_rig_create(&d, &by_hand, NULL) == SPRING_OK &&
+	       spring_rig_create(&d, &untold, NULL) == SPRING_OK);
+	unsigned char *before = malloc(size);
+	ENSURE(before != NULL);
+	const spring_xform2 start = scene_xform2(10.0f, -5.0f, 0.3f);
+	spring_rig *const all[3] = {rig, by_hand, untold};
+	for (int k = 0; k < 3; k++) {
+		ENSURE(spring_rig_apply_events(all[k], NULL) == SPRING_OK); // before any update: nothing to do
+		ENSURE(spring_rig_teleport(all[k], start) == SPRING_OK && spring_rig_play(all[k], 0, 0.0f) == SPRING_OK);
+	}
+	int teleports = 0;
+	for (int f = 0; f < 150; f++) { // 2.97 s: teleports at 0.25, 0.5 (two), 1.25, 1.5 (two), 2.25, 2.5 (two) s
+		for (int k = 0; k < 3; k++) {
+			ENSURE(spring_rig_update(all[k], f % 11 == 5 ? 0.05f : 1.0f / 60.0f) == SPRING_OK);
+		}
+		spring_rig_event ev[8];
+		int n = spring_rig_get_events(by_hand, ev, 8, NULL);
+		for (int i = 0; i < n; i++) {
+			if (strcmp(ev[i].name, "teleport") == 0) {
+				spring_xform2 root = spring_rig_root(by_hand);
+				root.position.x = (float)((double)root.position.x + (double)ev[i].value[0]);
+				root.position.y = (float)((double)root.position.y + (double)ev[i].value[1]);
+				ENSURE(spring_rig_teleport(by_hand, root) == SPRING_OK);
+				teleports++;
+			}
+		}
+		ENSURE(spring_rig_apply_events(rig, NULL) == SPRING_OK);
+		memcpy(before, rig, size);
+		ENSURE(spring_rig_apply_events(rig, NULL) == SPRING_OK); // once per update
+		ENSURE_MSG(memcmp(before, rig, size) == 0, "frame %d: applied twice", f);
+		spring_rig_event listed[8];
+		ENSURE(spring_rig_get_events(rig, listed, 8, NULL) == n);
+		spring_xform2 wr[B_COUNT], wh[B_COUNT];
+		ENSURE(spring_rig_get_world(rig, wr, B_COUNT) == SPRING_OK && spring_rig_get_world(by_hand, wh, B_COUNT) == SPRING_OK);
+		spring_xform2 rr = spring_rig_root(rig), rh = spring_rig_root(by_hand);
+		ENSURE_MSG(memcmp(wr, wh, sizeof wr) == 0 && memcmp(&rr, &rh, sizeof rr) == 0, "frame %d", f);
+	}
+	ENSURE_MSG(teleports == 9, "%d teleports", teleports);
+	spring_xform2 root = spring_rig_root(rig), left = spring_rig_root(untold);
+	ENSURE_MSG(root.position.x == 1210.0f && root.position.y == -5.0f && root.angle == start.angle, "%.9g, %.9g",
+	           (double)root.position.x, (double)root.position.y);
+	ENSURE(memcmp(&left, &start, sizeof left) == 0);
+	// A snapshot between the update and the call carries the events still to apply; one after it,
+	// none.
+	const size_t blob_size = spring_rig_snapshot_size(rig);
+	unsigned char *blob = malloc(blob_size);
+	ENSURE(blob != NULL);
+	ENSURE(spring_rig_play(rig, 0, 0.24f) == SPRING_OK && spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+	ENSURE(spring_rig_snapshot(rig, blob, blob_size) == SPRING_OK);
+	ENSURE(spring_rig_restore(untold, blob, blob_size, NULL) == SPRING_OK);
+	ENSURE(spring_rig_apply_events(rig, NULL) == SPRING_OK && spring_rig_apply_events(untold, NULL) == SPRING_OK);
+	root = spring_rig_root(rig);
+	left = spring_rig_root(untold);
+	ENSURE(root.position.x == 1510.0f && memcmp(&root, &left, sizeof root) == 0);
+	ENSURE(spring_rig_snapshot(rig, blob, blob_size) == SPRING_OK);
+	ENSURE(spring_rig_restore(untold, blob, blob_size, NULL) == SPRING_OK);
+	ENSURE(spring_rig_apply_events(untold, NULL) == SPRING_OK && spring_rig_root(untold).position.x == 1510.0f);
+	free(blob);
+	free(before);
+	spring_rig_destroy(rig);
+	spring_rig_destroy(by_hand);
+	spring_rig_destroy(untold);
+	return 0;
+}
+
+// All or nothing at the chains' limit, both sides of it: a teleport landing on the farthest root
+// spring_rig_check_root takes is applied; one landing on the next float is refused
+// (OUT_OF_RANGE), naming the clip, the event and the limit, with the rig byte for byte as it was
+// and the events still to apply. At 0.5 s the second teleport is judged from where the first
+// leaves the root, and its refusal leaves the first unapplied too.
+static int test_apply_events_refused(void)
+{
+	spring_rig_desc d = teleporting_character();
+	size_t size = spring_rig_memory_size(&d);
+	unsigned char *mem = aligned_alloc(16, (size + 15) / 16 * 16), *copy = malloc(size);
+	ENSURE(mem && copy);
+	spring_rig *rig;
+	ENSURE(spring_rig_init(&d, mem, size, &rig, NULL) == SPRING_OK);
+	const float lo = farthest_root_x(rig);
+	const struct {
+		float play_at, moved; // the clip time the update starts at; how far along x its teleports take the root
+		int event;            // the last teleport of the update (the one refused past the bound)
+	} cases[2] = {{0.24f, 300.0f, EV_QUARTER}, {0.49f, 100.0f, EV_HALF_SECOND}};
+	for (int c = 0; c < 2; c++) {
+		for (int side = 0; side < 2; side++) {
+			float x = side == 0 ? lo - cases[c].moved : nextafterf(lo - cases[c].moved, INFINITY);
+			ENSURE(spring_rig_teleport(rig, scene_xform2(x, 0.0f, 0.0f)) == SPRING_OK);
+			ENSURE(spring_rig_play(rig, 0, cases[c].play_at) == SPRING_OK && spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
+			memcpy(copy, mem, size);
+			spring_error err;
+			spring_result r = spring_rig_apply_events(rig, &err);
+			if (side == 0) {
+				ENSURE_MSG(r == SPRING_OK && spring_rig_root(rig).position.x == lo && spring_rig_root(rig).position.y == 0.0f,
+				           "case %d: %s", c, err.message);
+				continue;
+			}
+			ENSURE_MSG(r == SPRING_ERROR_OUT_OF_RANGE && err.result == r, "case %d: %d", c, (int)r);
+			ENSURE(memcmp(copy, mem, size) == 0);
+			ENSURE(err.depth == 2 && err.path[0].element == SPRING_ELEMENT_CLIP && err.path[0].index == 0);
+			ENSURE(err.path[1].element == SPRING_ELEMENT_EVENT && err.path[1].index == cases[c].event);
+			ENSURE(strcmp(err.field, "value") == 0);
+			char where[32];
+			snprintf(where, sizeof where, "clip 0: event %d: ", cases[c].event);
+			ENSURE_MSG(strncmp(err.message, where, strlen(where)) == 0 && strstr(err.message, "of clip \"walk\"") &&
+			               strstr(err.message, "carries chain \"ribbon\"") && strstr(err.message, "at most 999000"),
+			           "%s", err.message);
+			printf("    %s\n", err.message);
+			// Not consumed: refused again (no error to fill), the rig still as it was.
+			ENSURE(spring_rig_apply_events(rig, NULL) == SPRING_ERROR_OUT_OF_RANGE && memcmp(copy, mem, size) == 0);
+		}
+	}
+	// The next update's events are its own.
+	ENSURE(spring_rig_teleport(rig, scene_xform2(0.0f, 0.0f, 0.0f)) == SPRING_OK);
+	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK && spring_rig_apply_events(rig, NULL) == SPRING_OK);
+	// NULL.
+	spring_error err;
+	ENSURE(spring_rig_apply_events(NULL, &err) == SPRING_ERROR_INVALID_ARGUMENT && err.result == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_rig_apply_events(NULL, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_xform2 none = spring_rig_root(NULL), identity = spring_xform2_identity();
+	ENSURE(memcmp(&none, &identity, sizeof none) == 0);
+	free(copy);
+	free(mem);
+	return 0;
+}
+
+// An update records SPRING_RIG_MAX_UPDATE_EVENTS events: one that crossed teleports past them is
+// refused (nothing applied), not applied in part; events past them that are not teleports leave
+// the recorded teleports to apply.
+static int test_apply_events_past_the_record(void)
+{
+	spring_rig_bone_desc bones[1] = {{"body", NULL, 10.0f, scene_xform2(0.0f, 0.0f, 0.0f)}};
+	enum { TICKS = 100 };
+	spring_rig_event ticks[TICKS];
+	spring_rig_clip_desc clip = {"buzz", 0.06f, false, 0, NULL, TICKS, ticks};
+	spring_rig_desc d = {.bone_count = 1, .bones = bones, .clip_count = 1, .clips = &clip};
+	for (int all = 0; all < 2; all++) {
+		for (int i = 0; i < TICKS; i++) { // 0.0005 s apart, every one within an update of 8 steps
+			const char *name = i == 0 || all ? SPRING_RIG_EVENT_TELEPORT : "tick";
+			ticks[i] = (spring_rig_event){0.0005f * (float)(i + 1), name, {1.0f, 0.0f}};
+		}
+		spring_rig *rig;
+		ENSURE(spring_rig_create(&d, &rig, NULL) == SPRING_OK && spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
+		ENSURE(spring_rig_update(rig, 8.0f / 120.0f) == SPRING_OK);
+		int total = 0;
+		ENSURE(spring_rig_get_events(rig, NULL, 0, &total) == 0 && total == TICKS);
+		spring_error err;
+		spring_result r = spring_rig_apply_events(rig, &err);
+		if (all) {
+			ENSURE_MSG(r == SPRING_ERROR_OUT_OF_RANGE && strcmp(err.field, "events") == 0 && strstr(err.message, "\"buzz\"") &&
+			               strstr(err.message, "36 teleport events") && strstr(err.message, "none applied"),
+			           "%s", err.message);
+			ENSURE(spring_rig_root(rig).position.x == 0.0f);
+		} else {
+			ENSURE_MSG(r == SPRING_OK && spring_rig_root(rig).position.x == 1.0f, "%s", err.message);
+		}
+		spring_rig_destroy(rig);
+	}
+	return 0;
+}
+
 static int test_memory(void)
 {
 	scene_alloc_counter count = {0};
@@ -1044,12 +1245,7 @@ static int test_placement_within_chains(void)
 	ENSURE(memcmp(copy, mem, size) == 0);
 	ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
 	// The bound on both sides: the farthest root along x that is taken, and the next float refused.
-	float lo = 0.0f, hi = 2e6f;
-	while (nextafterf(lo, hi) < hi) {
-		float mid = lo + (hi - lo) * 0.5f;
-		mid = mid > lo && mid < hi ? mid : nextafterf(lo, hi);
-		*(spring_rig_check_root(rig, scene_xform2(mid, 0.0f, 0.0f), NULL) == SPRING_OK ? &lo : &hi) = mid;
-	}
+	float lo = farthest_root_x(rig), hi = nextafterf(lo, INFINITY);
 	ENSURE_MSG(lo > 9e5f && lo < (float)SPRING_RIG_CHAIN_MAX_REACH, "%.9g", (double)lo);
 	ENSURE(spring_rig_set_root(rig, scene_xform2(hi, 0.0f, 0.0f)) == SPRING_ERROR_OUT_OF_RANGE);
 	ENSURE(spring_rig_teleport(rig, scene_xform2(lo, 0.0f, 0.0f)) == SPRING_OK);
@@ -1507,6 +1703,9 @@ int main(int argc, char **argv)
 	RUN_TEST(test_teleport_and_reset);
 	RUN_TEST(test_tip_chain_bone_gravity);
 	RUN_TEST(test_events);
+	RUN_TEST(test_apply_events);
+	RUN_TEST(test_apply_events_refused);
+	RUN_TEST(test_apply_events_past_the_record);
 	RUN_TEST(test_memory);
 	RUN_TEST(test_block_copy);
 	RUN_TEST(test_reach_stays_finite);

@@ -587,6 +587,41 @@ static int test_rig_figures(void)
 	spring_rig_event event;
 	ENSURE(spring_rig_get_events(rig, &event, 1, NULL) == 1 && strlen(event.name) == 63u);
 	ENSURE((const char *)event.name >= (const char *)rig && (const char *)event.name < (const char *)rig + size);
+	// What spring_rig_apply_events reads of the last update: whether it applied its events (0 or
+	// 1), the clip they are of (one of the rig's, -1 only without events), each recorded event's
+	// index in it (zero past them), the teleports crossed past the record (at most the events past
+	// it). One recorded event of clip 0 (which has one) in each case.
+	const struct {
+		size_t offset;
+		int value, total;
+		bool taken;
+	} fired_cases[] = {
+		{offsetof(struct spring_rig, events_applied), 1, 1, true},
+		{offsetof(struct spring_rig, events_applied), 2, 1, false},
+		{offsetof(struct spring_rig, fired_clip), 0, 1, true},
+		{offsetof(struct spring_rig, fired_clip), 1, 1, false},
+		{offsetof(struct spring_rig, fired_clip), -1, 1, false},
+		{offsetof(struct spring_rig, fired_index), 1, 1, false},
+		{offsetof(struct spring_rig, fired_index) + sizeof(int), 1, 1, false},
+		{offsetof(struct spring_rig, fired_lost_teleports), 1, 2, true},
+		{offsetof(struct spring_rig, fired_lost_teleports), 1, 1, false},
+		{offsetof(struct spring_rig, fired_lost_teleports), -1, 2, false},
+	};
+	for (size_t j = 0; j < sizeof fired_cases / sizeof fired_cases[0]; j++) {
+		const int zero = 0;
+		memcpy(bad, blob, size);
+		memcpy(bad + body + offsetof(struct spring_rig, fired_count), &fired, sizeof fired);
+		memcpy(bad + body + offsetof(struct spring_rig, fired_total), &fired_cases[j].total, sizeof(int));
+		memcpy(bad + body + offsetof(struct spring_rig, fired_clip), &zero, sizeof zero);
+		memcpy(bad + body + fired_cases[j].offset, &fired_cases[j].value, sizeof(int));
+		const char *broken = try_blob(&k, bad, size, &accepted, &e);
+		ENSURE_MSG(broken == NULL && accepted == fired_cases[j].taken &&
+		               (accepted || strcmp(e.field, "fired_count") == 0 || strcmp(e.field, "fired") == 0),
+		           "case %zu: %s", j,
+		           broken     ? broken
+		           : accepted ? "accepted"
+		                      : e.message);
+	}
 	free(bad);
 	free(blob);
 	k.destroy(k.object);

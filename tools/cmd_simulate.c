@@ -26,7 +26,9 @@ static const char simulate_help[] =
 	"  --svg FILE         a filmstrip of the skeleton over time and the chain tips' paths\n"
 	"                     (FILE - for standard output)\n"
 	"\n"
-	"Clip events named \"teleport\" are honoured: the rig is teleported by the event's x, y.\n"
+	"Clip events named \"teleport\" teleport the rig by the event's x, y (spring_rig_apply_events);\n"
+	"one the library refuses (a chain carried past its coordinate range) stops the run with exit\n"
+	"status 2.\n"
 	"Text output (the default) summarises the run: teleports, each chain's tip, the final pose.\n";
 
 #define SIM_MAX_FRAMES 200000
@@ -110,8 +112,8 @@ static int run(const char *cmd, rig_file *f, int clip, double fps, double second
 	}
 	spring_rig_get_world(f->rig, r->pose, r->bones);
 	r->time[0] = 0.0;
-	r->root_x[0] = f->root.position.x;
-	r->root_y[0] = f->root.position.y;
+	r->root_x[0] = spring_rig_root(f->rig).position.x;
+	r->root_y[0] = spring_rig_root(f->rig).position.y;
 	int teleported = 0;
 	for (int i = 1; i <= n; i++) {
 		double t0 = (double)(i - 1) / fps, t1 = (double)i / fps;
@@ -127,14 +129,13 @@ static int run(const char *cmd, rig_file *f, int clip, double fps, double second
 			teleported = 1;
 		}
 		sim_frame frame = {r, i, t1};
-		spring_result res = rig_file_update(f, (float)(t1 - t0), record_event_teleport, &frame);
-		if (res != SPRING_OK) {
+		if (rig_file_update(cmd, f, (float)(t1 - t0), t1, record_event_teleport, &frame) != CLI_OK) {
 			sim_free(r);
-			return cli_error(cmd, "the rig update failed at %g s: %s", t1, spring_result_string(res));
+			return CLI_USAGE;
 		}
 		r->time[i] = t1;
-		r->root_x[i] = f->root.position.x;
-		r->root_y[i] = f->root.position.y;
+		r->root_x[i] = spring_rig_root(f->rig).position.x;
+		r->root_y[i] = spring_rig_root(f->rig).position.y;
 		spring_rig_get_world(f->rig, r->pose + (size_t)i * (size_t)r->bones, r->bones);
 	}
 	return CLI_OK;

@@ -334,7 +334,11 @@ static int rig_hold(const char *cmd, rig_file *f, int clip, chain_result *out)
 	}
 	spring_rig_play(f->rig, clip, 0.0f);
 	for (int i = 0; i < (int)(RIG_MOTION_SECONDS * RIG_HOLD_FPS); i++) {
-		rig_file_update(f, dt, NULL, NULL);
+		if (rig_file_update(cmd, f, dt, (double)(i + 1) / RIG_HOLD_FPS, NULL, NULL) != CLI_OK) {
+			free(world);
+			free(tips);
+			return CLI_USAGE;
+		}
 	}
 	spring_rig_play(f->rig, -1, 0.0f);
 	for (int c = 0; c < chains; c++) {
@@ -434,7 +438,12 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 		return cli_error(cmd, "frame rate %g out of range", fps);
 	}
 	while (clock.checkpoints < checkpoints) {
-		rig_file_update(&f, spring_frame_clock_next(&clock), NULL, NULL);
+		float dt = spring_frame_clock_next(&clock);
+		if (rig_file_update(cmd, &f, dt, clock.time, NULL, NULL) != CLI_OK) {
+			free(world);
+			rig_file_close(&f);
+			return CLI_USAGE;
+		}
 		if (!clock.at_checkpoint) {
 			continue;
 		}
@@ -442,8 +451,9 @@ static int rig_envelope_run(const char *cmd, const char *path, int clip, double 
 		spring_rig_get_world(f.rig, world, f.bone_count);
 		for (int c = 0; c < chains; c++) {
 			spring_vec2 tip = rig_chain_tip(&f, world, c);
-			out[((size_t)k * chains + c) * 2] = (double)tip.x - f.root.position.x;
-			out[((size_t)k * chains + c) * 2 + 1] = (double)tip.y - f.root.position.y;
+			spring_xform2 root = spring_rig_root(f.rig);
+			out[((size_t)k * chains + c) * 2] = (double)tip.x - root.position.x;
+			out[((size_t)k * chains + c) * 2 + 1] = (double)tip.y - root.position.y;
 		}
 		if (clock.checkpoints == rig_envelope_stop(checkpoints)) {
 			spring_rig_set_paused(f.rig, true);

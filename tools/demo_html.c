@@ -220,14 +220,20 @@ static void figure_tail(sbuf *b, char *note, size_t note_size)
 		spring_rig_play(f.rig, clip, 0.0f);
 		int frames = (int)(seconds * rates[r]);
 		for (int i = 0; i <= frames; i++) {
-			if (i > 0) {
-				rig_file_update(&f, (float)((double)i / rates[r] - (double)(i - 1) / rates[r]), NULL, NULL);
+			if (i > 0 && rig_file_update("demo", &f, (float)((double)i / rates[r] - (double)(i - 1) / rates[r]),
+			                             (double)i / rates[r], NULL, NULL) != CLI_OK) {
+				rig_file_close(&f);
+				snprintf(note, note_size,
+				         "sample rig %s could not be played (see the message above): the tail figure is left out", path);
+				element(b, "<p class=\"note\">", note, "</p>\n");
+				return;
 			}
 			spring_rig_get_world(f.rig, world, f.bone_count);
 			spring_vec2 tip = rig_chain_tip(&f, world, chain);
+			spring_xform2 root = spring_rig_root(f.rig);
 			t[r][i] = (double)i / rates[r];
-			x[r][i] = (double)tip.x - f.root.position.x;
-			y[r][i] = (double)tip.y - f.root.position.y;
+			x[r][i] = (double)tip.x - root.position.x;
+			y[r][i] = (double)tip.y - root.position.y;
 		}
 		count[r] = frames + 1;
 		rig_file_close(&f);

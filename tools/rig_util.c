@@ -78,7 +78,6 @@ int rig_file_load(const char *command, const char *path, rig_file *out)
 	}
 	free(err);
 	out->bone_count = spring_rig_bone_count(out->rig);
-	out->root = out->info->root;
 	return CLI_OK;
 }
 
@@ -151,31 +150,35 @@ void rig_bone_chains(const rig_file *f, int *out)
 
 int rig_file_teleport(rig_file *f, double dx, double dy, spring_error *error)
 {
-	spring_xform2 root = f->root;
+	spring_xform2 root = spring_rig_root(f->rig);
 	root.position.x = (float)((double)root.position.x + dx);
 	root.position.y = (float)((double)root.position.y + dy);
 	if (spring_rig_check_root(f->rig, root, error) != SPRING_OK || spring_rig_teleport(f->rig, root) != SPRING_OK) {
 		return -1;
 	}
-	f->root = root;
 	return 0;
 }
 
-spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported, void *context)
+int rig_file_update(const char *command, rig_file *f, float dt, double t, rig_teleport_fn teleported, void *context)
 {
 	spring_result r = spring_rig_update(f->rig, dt);
 	if (r != SPRING_OK) {
-		return r;
+		return cli_error(command, "the rig update failed at %g s: %s", t, spring_result_string(r));
 	}
-	spring_rig_event ev[16];
-	int got = spring_rig_get_events(f->rig, ev, 16, NULL);
-	for (int e = 0; e < got; e++) {
-		if (strcmp(ev[e].name, "teleport") == 0 && rig_file_teleport(f, ev[e].value[0], ev[e].value[1], NULL) == 0 &&
-		    teleported) {
-			teleported(context, ev[e].value[0], ev[e].value[1]);
+	spring_error why;
+	if (spring_rig_apply_events(f->rig, &why) != SPRING_OK) {
+		return cli_error(command, "the clip's events at %g s: %s", t, why.message);
+	}
+	if (teleported) {
+		spring_rig_event ev[SPRING_RIG_MAX_UPDATE_EVENTS];
+		int got = spring_rig_get_events(f->rig, ev, SPRING_RIG_MAX_UPDATE_EVENTS, NULL);
+		for (int e = 0; e < got; e++) {
+			if (strcmp(ev[e].name, SPRING_RIG_EVENT_TELEPORT) == 0) { // what the library applied, reported
+				teleported(context, ev[e].value[0], ev[e].value[1]);
+			}
 		}
 	}
-	return SPRING_OK;
+	return CLI_OK;
 }
 
 // The directory of the running executable (no trailing slash) in `dir`; 0 when unknown.

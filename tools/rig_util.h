@@ -11,7 +11,6 @@ typedef struct rig_file {
 	spring_rig *rig;
 	spring_rig_file_info *info; ///< heap (about 15 KB)
 	int bone_count;
-	spring_xform2 root; ///< where the rig's root is now (initial placement + teleports)
 } rig_file;
 
 /// Loads `path`, or when no such file exists the installed sample rig of that name (`character.json`,
@@ -34,16 +33,19 @@ spring_vec2 rig_bone_tip(const rig_file *f, const spring_xform2 *world, int bone
 spring_vec2 rig_chain_tip(const rig_file *f, const spring_xform2 *world, int chain);
 /// Chain index of each bone (-1 when in none), `out` of bone_count entries.
 void rig_bone_chains(const rig_file *f, int *out);
-/// Teleports the rig by an offset (explicit: chains keep their shape and motion). Refused (-1,
-/// nothing changed): `error` (when not NULL) says why, as spring_rig_check_root does.
+/// Teleports the rig by an offset from where it is (spring_rig_root; explicit: chains keep their
+/// shape and motion). Refused (-1, nothing changed): `error` (when not NULL) says why, as
+/// spring_rig_check_root does.
 int rig_file_teleport(rig_file *f, double dx, double dy, spring_error *error);
 
-/// Called after each teleport rig_file_update makes, with the offset.
+/// Called for each teleport event rig_file_update's frame applied, with the offset.
 typedef void (*rig_teleport_fn)(void *context, double dx, double dy);
-/// One frame of playback: advances the rig by `dt` (spring_rig_update) and honours the clip events
-/// named "teleport": the rig is teleported by the event's x, y, and `teleported` (optional) is
-/// told. Returns spring_rig_update's result (no event is read when it fails).
-spring_result rig_file_update(rig_file *f, float dt, rig_teleport_fn teleported, void *context);
+/// One frame of playback, ending at `t` seconds (for messages): advances the rig by `dt`
+/// (spring_rig_update) and applies the clip events the library defines (spring_rig_apply_events:
+/// a "teleport" event teleports the rig by its x, y); `teleported` (optional) is told of each
+/// teleport. Returns CLI_OK, or CLI_USAGE after printing "spring: <command>: " and why the update
+/// or the events were refused (the library's message: the clip, the event, the chain and the limit).
+int rig_file_update(const char *command, rig_file *f, float dt, double t, rig_teleport_fn teleported, void *context);
 
 /// Finds the rig file `relative` (e.g. "examples/rigs/character.json") in the current directory
 /// or in the data directory beside the executable (rig_sample_data_dir). Returns the path found

@@ -11,8 +11,9 @@
 ///
 /// Springs always layer on the pose already finalised for the step, so IK can never overwrite
 /// them, and clips are sampled at step times (not frame times), so the result is the same at any
-/// frame rate. Teleports and resets are explicit calls. One allocation at creation (or caller
-/// memory sized by a query); nothing allocates in update.
+/// frame rate. Teleports and resets are explicit calls; so is acting on the clip events the
+/// library defines (spring_rig_apply_events: a "teleport" event teleports). One allocation at
+/// creation (or caller memory sized by a query); nothing allocates in update.
 ///
 /// Conventions: angles in radians (counter-clockwise), lengths in rig units, bones listed parent
 /// before child. A bone's local transform is relative to its parent (the rig root for a root
@@ -94,9 +95,14 @@ typedef struct spring_rig_track {
 
 typedef struct spring_rig_event {
 	float time;       ///< seconds from the clip's start
-	const char *name; ///< 1..63 bytes, e.g. "teleport"
+	const char *name; ///< 1..63 bytes, e.g. SPRING_RIG_EVENT_TELEPORT or "footstep"
 	float value[2];   ///< payload (a teleport's offset, for example)
 } spring_rig_event;
+
+/// The one event name the library acts on (spring_rig_apply_events): the rig's root moves by the
+/// payload (x, y, world units) and the rig is teleported there. Every other name is the
+/// program's to read (spring_rig_get_events).
+#define SPRING_RIG_EVENT_TELEPORT "teleport"
 
 typedef struct spring_rig_clip_desc {
 	const char *name; ///< unique, 1..63 bytes
@@ -283,9 +289,28 @@ SPRING_API spring_result spring_rig_get_stepped_local(const spring_rig *rig, spr
 /// were layered on. For comparisons and debugging.
 SPRING_API spring_result spring_rig_get_base_world(const spring_rig *rig, spring_xform2 *world, int capacity);
 
+#define SPRING_RIG_MAX_UPDATE_EVENTS 64 ///< events an update records for spring_rig_get_events
 /// Events crossed by the last update, in order (name, payload, clip time). Returns the number
-/// written (at most capacity); `total` (optional) gets how many there were.
+/// written (at most capacity); `total` (optional) gets how many there were. An update records the
+/// first SPRING_RIG_MAX_UPDATE_EVENTS; `total` counts them all. Applying them
+/// (spring_rig_apply_events) does not remove them from this list.
 SPRING_API int spring_rig_get_events(const spring_rig *rig, spring_rig_event *events, int capacity, int *total);
+
+/// Acts on the events crossed by the last update that the library defines, in order; today only
+/// SPRING_RIG_EVENT_TELEPORT: the rig's root (spring_rig_root) moves by the event's payload
+/// (x, y, world units; the angle and scale stay) and the rig is teleported there
+/// (spring_rig_teleport: chains move rigidly and keep their motion). Other events are left to
+/// the program. Call it after spring_rig_update, before reading the pose.
+///
+/// Once per update: the events of an update are applied by the first call that succeeds; later
+/// calls before the next update do nothing and return SPRING_OK (the events stay listed by
+/// spring_rig_get_events). All or nothing: where a teleport would give a root that
+/// spring_rig_check_root refuses, or where the update crossed teleports past the
+/// SPRING_RIG_MAX_UPDATE_EVENTS events it records, it returns OUT_OF_RANGE (NOT_FINITE for a
+/// root that is not finite), changes nothing and leaves the events to apply; `error`
+/// (optional) names the clip and the event (its index in the clip) and, for a root, how far
+/// which chain would reach and the limit. INVALID_ARGUMENT for a NULL rig. Allocates nothing.
+SPRING_API spring_result spring_rig_apply_events(spring_rig *rig, spring_error *error);
 
 /// Number of spring chains (0 for NULL).
 SPRING_API int spring_rig_chain_count(const spring_rig *rig);
@@ -305,6 +330,10 @@ SPRING_API const char *spring_rig_ik_name(const spring_rig *rig, int ik);   ///<
 SPRING_API int spring_rig_find_ik(const spring_rig *rig, const char *name); ///< -1 when none
 SPRING_API const spring_clock *spring_rig_clock(const spring_rig *rig);
 SPRING_API float spring_rig_time(const spring_rig *rig); ///< clip time of the last step, seconds
+/// Where the rig is placed: the root the next update ends at (the description's root, then the
+/// last spring_rig_set_root or spring_rig_teleport, moved by spring_rig_apply_events). The
+/// identity for NULL.
+SPRING_API spring_xform2 spring_rig_root(const spring_rig *rig);
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks, usable on their own

@@ -94,3 +94,18 @@ int js_rig_set_ik_target(spring_rig *rig, int ik, const float *args) // x, y
 {
 	return (int)spring_rig_set_ik_target(rig, ik, (spring_vec2){args[0], args[1]});
 }
+
+// spring_rig_apply_events; a refusal's sentence (the clip, the event, the chain and the limit)
+// stays here for js_rig_events_error (calls are synchronous: one at a time), so the per-frame call
+// allocates nothing.
+static spring_error rig_events_error;
+
+int js_rig_apply_events(spring_rig *rig)
+{
+	return (int)spring_rig_apply_events(rig, &rig_events_error);
+}
+
+const char *js_rig_events_error(void)
+{
+	return rig_events_error.message;
+}

@@ -9,7 +9,7 @@ import test from 'node:test';
 import { Chain2D, SpringError, SpringMotion, TipChain, detSin, loadRig, quatFromAxisAngle, springParams, wasmMemoryBytes }
 	from '../index.js';
 import { Rig } from '../rig.js';
-import { HASH_INIT, cGolden, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
+import { HASH_INIT, cGolden, cliJson, floatBytes, fnv1a, randomUnit, root } from './helpers.js';
 
 // tests/shared/scenes.c: the 8-bone, 20-unit tail (scene_tail_desc) and its animated root
 // (scene_tail_root), with the library's deterministic sine.
@@ -210,6 +210,48 @@ test('rigs load from the rig format with the reader\'s messages, and run', async
 	await assert.rejects(loadRig(JSON.stringify(bad), 'character.json'),
 		(e) => e.code === 'BAD_DEFINITION' && /^character\.json: \$\.bones\[3\]\.parent: /.test(e.message));
 	await assert.rejects(loadRig('{ "version": 1, ', 'broken.json'), /broken\.json: malformed JSON near line 1/);
+});
+
+// The clip events the library defines are the library's to apply (spring_rig_apply_events): the
+// walk's "teleport" (by 400, 0 at 0.9 s) puts the character where `spring simulate` does at 2 s,
+// bit for bit; a rig that is not told stays at x 0. Once per update; a teleport past the chains'
+// coordinate range throws, naming the clip, the event and the limit, and changes nothing.
+test('Rig.applyEvents: the clip\'s teleports as the library and `spring simulate` apply them', async () => {
+	const file = resolve(root, 'examples/rigs/character.json');
+	const text = readFileSync(file, 'utf8');
+	const told = await loadRig(text, 'character.json');
+	const untold = Rig.fromJSON(text, 'character.json');
+	told.play('walk');
+	untold.play('walk');
+	for (let i = 1; i <= 120; i++) { // the command's frames
+		const dt = i / 60 - (i - 1) / 60;
+		told.update(dt).applyEvents();
+		untold.update(dt);
+	}
+	const sim = cliJson('simulate', file, '--clip', 'walk');
+	const hip = told.bones.findIndex((b) => b.name === 'hip');
+	const pose = told.pose();
+	assert.deepEqual(pose.map((b) => [b.x, b.y]), sim.poses[120].x.map((x, b) => [Math.fround(x), Math.fround(sim.poses[120].y[b])]));
+	assert.ok(Math.abs(pose[hip].x - 800) < 0.01 && Math.abs(untold.pose()[hip].x) < 0.01, `${pose[hip].x}`);
+	told.applyEvents(); // a second call: nothing
+	assert.deepEqual(told.pose(), pose);
+	told.dispose();
+	untold.dispose();
+	// Past the limit: refused, the rig unchanged, refused again.
+	const far = JSON.parse(text);
+	far.clips.find((c) => c.name === 'walk').events[0].x = 1e6;
+	const rig = Rig.fromJSON(far, 'far.json');
+	rig.play('walk', 0.89).update(1 / 60);
+	const before = [rig.pose(), rig.localPose(), rig.time];
+	const refused = (e) => e instanceof SpringError && e.code === 'OUT_OF_RANGE' &&
+		/^applyEvents: clip \d+: event 0: teleport by \(1000000, 0\) of clip "walk" at 0\.9\d* s: root \(1000000, 0\) carries chain "\w+" up to [\d.]+ units from the origin; a chain's bones may reach at most 999000$/
+			.test(e.message);
+	assert.throws(() => rig.applyEvents(), refused);
+	assert.deepEqual([rig.pose(), rig.localPose(), rig.time], before);
+	assert.throws(() => rig.applyEvents(), refused);
+	rig.update(1 / 60).applyEvents(); // the next update crossed no event
+	rig.dispose();
+	assert.throws(() => rig.applyEvents(), /applyEvents: the object was disposed/);
 });
 
 test('dispose() frees the wasm memory: creating and disposing objects does not grow it', () => {

@@ -19,7 +19,7 @@ const tail = new TipChain({ bones: [{ tip: [20, 0, 0] }], colliders: [{ type: 's
 tail.update({ position: [0, 0, 0], rotation: quatFromAxisAngle([0, 0, 1], 0.3) }, 1 / 60);
 async function rig(text: string): Promise<number> {
 	const r: Rig = await loadRig(text);
-	return r.play('walk').update(1 / 60).pose()[0].angle;
+	return r.play('walk').update(1 / 60).applyEvents().pose()[0].angle;
 }
 try {
 	springParams({ frequency: 2, dampingRatio: -1 });
