@@ -4,7 +4,9 @@
 #   - no file in src/ is over 1,200 lines;
 #   - no two files in src/ include each other in a circle (#include "..." of src/ files);
 #   - no two translation units call each other in a circle: a unit's undefined symbols that
-#     another unit of the library defines are its calls down; the graph of units has no loop.
+#     another unit of the library defines are its calls down; the graph of units has no loop;
+#   - every unit's first include is fp_contract.h (no fused multiply-add in any unit, whatever
+#     the compiler's default: fp_contract.h).
 # Usage: scripts/check-src-structure.sh OBJECT_DIR   (the library's object files, *.o, as nm reads them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,11 @@ fail() {
 for f in src/*.c src/*.h; do
 	n=$(wc -l <"$f")
 	[ "$n" -le "$limit" ] || fail "$f has $n lines (at most $limit)"
+done
+
+for f in src/*.c; do
+	first=$(sed -n 's/^#include "\([^"]*\)".*/\1/p; s/^#include <\([^>]*\)>.*/\1/p' "$f" | head -n 1)
+	[ "$first" = "fp_contract.h" ] || fail "$f includes $first first (fp_contract.h must come first)"
 done
 
 # A directed graph as "from to" lines on stdin: prints a loop's members, or nothing.

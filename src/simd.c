@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one choice of instruction set (simd_internal.h).
+#include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
+
 #include "kernels_internal.h"
 #include "simd_internal.h"
 
