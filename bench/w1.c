@@ -26,6 +26,7 @@ enum w1_variant {
 	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
 	W1_BATCH_BASE,   // W1_BATCH on the library before the one-engine work (bench/before.sh)
 	W1_ADVANCE_BASE, // W1_ADVANCE on that library
+	W1_MANY_BASE,    // W1_STEP_MANY on that library
 };
 
 // The batch calls of a variant: this library's, or (SPRING_BENCH_BASE) those of commit 9944929,
@@ -35,19 +36,23 @@ typedef struct w1_batch_api {
 	spring_result (*init)(spring_batch *out, const spring_batch_desc *desc);
 	spring_result (*step_range)(const spring_batch *b, int first, int count, int *bad_index);
 	spring_result (*advance)(const spring_batch *b, int first, int count, int steps, int *bad_index);
+	spring_result (*step_many)(const spring_stepper *st, spring_state *states, const float *targets, int count);
 } w1_batch_api;
-static const w1_batch_api w1_batch_now = {spring_batch_init, spring_batch_step_range, spring_batch_advance};
+static const w1_batch_api w1_batch_now = {spring_batch_init, spring_batch_step_range, spring_batch_advance,
+                                          spring_stepper_step_many};
 #ifdef SPRING_BENCH_BASE
 spring_result base_spring_batch_init(spring_batch *out, const spring_batch_desc *desc);
 spring_result base_spring_batch_step_range(const spring_batch *b, int first, int count, int *bad_index);
 spring_result base_spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index);
-static const w1_batch_api w1_batch_base = {base_spring_batch_init, base_spring_batch_step_range, base_spring_batch_advance};
+spring_result base_spring_stepper_step_many(const spring_stepper *st, spring_state *states, const float *targets, int count);
+static const w1_batch_api w1_batch_base = {base_spring_batch_init, base_spring_batch_step_range, base_spring_batch_advance,
+                                           base_spring_stepper_step_many};
 #endif
 
 static const w1_batch_api *w1_batch_calls(int variant)
 {
 #ifdef SPRING_BENCH_BASE
-	if (variant == W1_BATCH_BASE || variant == W1_ADVANCE_BASE) {
+	if (variant == W1_BATCH_BASE || variant == W1_ADVANCE_BASE || variant == W1_MANY_BASE) {
 		return &w1_batch_base;
 	}
 #else
@@ -266,7 +271,8 @@ static void w1_run_range(scenario *s, int part, long first, long count)
 			}
 			break;
 		case W1_STEP_MANY:
-			if (spring_stepper_step_many(&w->stepper, st, tg, (int)count) != SPRING_OK) {
+		case W1_MANY_BASE:
+			if (calls->step_many(&w->stepper, st, tg, (int)count) != SPRING_OK) {
 				w1_fail("spring_stepper_step_many");
 			}
 			break;
@@ -386,6 +392,7 @@ void w1_register(void)
 	w1_row("W1 spring_batch at the one-engine base (9944929)", batch, "w1", 0.0, W1_BATCH_BASE, 10000, 1200, 1, 0);
 	w1_row("W1 spring_batch_advance at the one-engine base (9944929)", "W1 spring_batch_advance", "w1", 0.0, W1_ADVANCE_BASE,
 	       10000, 1200, 1, 0);
+	w1_row("W1 spring_stepper_step_many at the one-engine base (9944929)", many, "w1", 0.0, W1_MANY_BASE, 10000, 1200, 1, 0);
 #endif
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
 	w1_row("W1 spring_batch, 2 threads", batch, "w1", 0.0, W1_BATCH, 10000, 1200, 2, 0);
