@@ -189,13 +189,12 @@ inline void status::check() const
 }
 #endif
 
-template <class T> class expected;
-
-/// The outcome of a call that fills a spring_error (restore, spring_rig_check_root): ok, or the
-/// code with the element, field and message of the fault.
-template <> class [[nodiscard]] expected<void> {
+namespace detail {
+/// What every spring::expected holds: ok, or the code with the element, field and message of
+/// the fault.
+class outcome {
 public:
-	expected(spring_result code, const spring_error &fault) noexcept : error_(fault)
+	outcome(spring_result code, const spring_error &fault) noexcept : error_(fault)
 	{
 		error_.result = code;
 	}
@@ -234,13 +233,14 @@ public:
 private:
 	spring_error error_;
 };
+} // namespace detail
 
 /// A factory's outcome: the object, or the code and spring_error of the refusal (the object is
 /// then empty). `*` and `->` reach the object (only when ok()); value() throws when not ok.
-template <class T> class [[nodiscard]] expected : public expected<void> {
+template <class T> class [[nodiscard]] expected : public detail::outcome {
 public:
 	expected(T value, spring_result code, const spring_error &fault) noexcept
-		: expected<void>(code, fault), value_(std::move(value))
+		: detail::outcome(code, fault), value_(std::move(value))
 	{
 	}
 	T &operator*() &
@@ -278,6 +278,13 @@ public:
 
 private:
 	T value_;
+};
+
+/// The outcome of a call that fills a spring_error (restore, spring_rig_check_root): ok, or the
+/// code with the element, field and message of the fault.
+template <> class [[nodiscard]] expected<void> : public detail::outcome {
+public:
+	using outcome::outcome;
 };
 
 namespace detail {
