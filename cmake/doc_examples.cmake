@@ -5,7 +5,8 @@
 # becomes the body of main(), its #include lines moved to the top. A block opened with
 # "```c fragment" is not compiled (keep those rare: an example that cannot stand alone). A block
 # that includes spring/io.h links spring::io. In C++ `{0}` (the universal zero initialiser) is
-# accepted without g++'s missing-initializer note.
+# accepted without g++'s missing-initializer note. A "```cpp" block (spring/spring.hpp) is compiled
+# as C++17 alone, with -Werror, and run the same way.
 # Included by tests/CMakeLists.txt; the documents are read when the build is generated (and again
 # whenever one of them changes).
 file(GLOB SPRING_DOC_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/*.md)
@@ -15,8 +16,9 @@ file(REMOVE_RECURSE ${SPRING_DOC_EXAMPLE_DIR})
 file(MAKE_DIRECTORY ${SPRING_DOC_EXAMPLE_DIR})
 set(SPRING_DOC_EXAMPLE_COUNT 0)
 
-# Writes NAME.c and NAME.cpp for one block and adds their programs and tests.
-function(spring_doc_example name page line block)
+# Writes NAME.c and NAME.cpp for one block and adds their programs and tests: `langs` "c;cxx"
+# for a C block, "cxx17" for a C++ one.
+function(spring_doc_example name page line block langs)
   string(FIND "${block}" "main(" has_main)
   if(has_main EQUAL -1)
     # the #include lines go to the top; blank lines keep the body's line numbers
@@ -28,9 +30,11 @@ function(spring_doc_example name page line block)
     set(source "#line ${line} \"${page}\"\n${block}\n")
   endif()
   set(header "// ${page}:${line} (extracted by cmake/doc_examples.cmake)\n")
-  file(WRITE ${SPRING_DOC_EXAMPLE_DIR}/${name}.c "${header}${source}")
+  if("c" IN_LIST langs)
+    file(WRITE ${SPRING_DOC_EXAMPLE_DIR}/${name}.c "${header}${source}")
+  endif()
   file(WRITE ${SPRING_DOC_EXAMPLE_DIR}/${name}.cpp "${header}${source}")
-  foreach(lang c cxx)
+  foreach(lang ${langs})
     if(lang STREQUAL "c")
       set(file ${name}.c)
     else()
@@ -45,6 +49,9 @@ function(spring_doc_example name page line block)
     if(lang STREQUAL "cxx")
       set_target_properties(${name}_${lang} PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
       target_compile_options(${name}_${lang} PRIVATE -Wno-missing-field-initializers)
+    elseif(lang STREQUAL "cxx17")
+      set_target_properties(${name}_${lang} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+      target_compile_options(${name}_${lang} PRIVATE -Wall -Wextra -Werror -pedantic)
     endif()
     add_test(NAME ${name}_${lang} COMMAND ${name}_${lang} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   endforeach()
@@ -77,20 +84,24 @@ foreach(page_path ${SPRING_DOC_PAGES})
     endif()
     math(EXPR index "${start} + ${close} + 4")
     string(STRIP "${fence}" fence)
-    if(NOT fence MATCHES "^```c( fragment)?$")
+    if(NOT fence MATCHES "^```(c|cpp)( fragment)?$")
       continue()
     endif()
     # the line of the first code line, for the compiler's messages
     string(SUBSTRING "${text}" 0 ${start} before)
     string(REGEX MATCHALL "\n" newlines "${before}")
     list(LENGTH newlines line) # the added leading newline makes this the 1-based line number
-    if(fence STREQUAL "```c fragment")
+    if(fence MATCHES " fragment$")
       continue()
+    endif()
+    set(langs c cxx)
+    if(fence STREQUAL "```cpp")
+      set(langs cxx17)
     endif()
     string(SUBSTRING "${rest}" 0 ${close} block)
     math(EXPR n "${n} + 1")
-    spring_doc_example(doc_example_${stem}_${n} ${page} ${line} "${block}")
+    spring_doc_example(doc_example_${stem}_${n} ${page} ${line} "${block}" "${langs}")
     math(EXPR SPRING_DOC_EXAMPLE_COUNT "${SPRING_DOC_EXAMPLE_COUNT} + 1")
   endwhile()
 endforeach()
-message(STATUS "documentation examples: ${SPRING_DOC_EXAMPLE_COUNT} blocks, each compiled as C and C++ and run")
+message(STATUS "documentation examples: ${SPRING_DOC_EXAMPLE_COUNT} blocks, each compiled as C and C++ (C++17 alone for C++ blocks) and run")

@@ -39,9 +39,9 @@ fi
 
 # The tracked sources (every C/C++ file when this is not a git checkout).
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp' ':!third_party')
+	mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.cpp' '*.hpp' ':!third_party')
 else
-	mapfile -t files < <(find . -path ./build -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) -print |
+	mapfile -t files < <(find . -path ./build -prune -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' \) -print |
 	                     sed 's|^\./||' | sort)
 fi
 if [ ${#files[@]} -eq 0 ]; then

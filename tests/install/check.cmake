@@ -2,8 +2,10 @@
 # ctest driver (install_consumer): installs the built tree into a scratch prefix, checks that
 # nothing installed names the build machine's paths, moves the prefix elsewhere (relocatable),
 # then builds and runs against the moved prefix:
-#   find_package(spring COMPONENTS io): consumer.c as C, consumer_io.c (loads a rig) as C++;
-#   pkg-config spring and spring-io: consumer.c as C, consumer_io.c as C and as C++;
+#   find_package(spring COMPONENTS io): consumer.c as C, consumer_io.c (loads a rig) as C++,
+#   consumer_hpp.cpp (spring/spring.hpp) as C++17;
+#   pkg-config spring and spring-io: consumer.c as C, consumer_io.c as C and as C++,
+#   consumer_hpp.cpp as C++17;
 # and runs the installed `spring demo`, which must find the installed sample rig.
 # Variables: SOURCE, BUILD, WORK, CC, CXX, CFLAGS (sanitizer flags of the build, or empty).
 set(prefix ${WORK}/prefix)
@@ -54,7 +56,7 @@ foreach(f ${meta})
     endif()
   endforeach()
 endforeach()
-foreach(f include/spring/spring.h include/spring/io.h share/doc/spring/LICENSE share/spring/examples/rigs/character.json)
+foreach(f include/spring/spring.h include/spring/spring.hpp include/spring/io.h share/doc/spring/LICENSE share/spring/examples/rigs/character.json)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
@@ -69,6 +71,7 @@ run("consumer configure" ${CMAKE_COMMAND} -S ${SOURCE}/tests/install -B ${WORK}/
   "-DCMAKE_C_FLAGS=${CFLAGS}" "-DCMAKE_CXX_FLAGS=${CFLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CFLAGS}")
 run("consumer build" ${CMAKE_COMMAND} --build ${WORK}/consumer)
 run("consumer (C, find_package)" ${WORK}/consumer/consumer)
+run("consumer_hpp (C++17, find_package)" ${WORK}/consumer/consumer_hpp)
 run("consumer_io (C++, find_package, spring::io)" ${WORK}/consumer/consumer_io_cxx ${rig})
 message(STATUS "find_package: ${run_output}")
 
@@ -93,6 +96,9 @@ endforeach()
 separate_arguments(cflags UNIX_COMMAND "${CFLAGS}")
 run("cc consumer.c (pkg-config spring)" ${CC} ${cflags} -std=c11 ${SOURCE}/tests/install/consumer.c ${flags_spring} -o ${WORK}/pc_c)
 run("consumer (C, pkg-config)" ${WORK}/pc_c)
+run("c++ consumer_hpp.cpp (pkg-config spring)" ${CXX} ${cflags} -std=c++17 -Wall -Wextra -Werror -pedantic
+  ${SOURCE}/tests/install/consumer_hpp.cpp ${flags_spring} -o ${WORK}/pc_hpp)
+run("consumer_hpp (C++17, pkg-config)" ${WORK}/pc_hpp)
 run("cc consumer_io.c (pkg-config spring-io)" ${CC} ${cflags} -std=c11 ${SOURCE}/tests/install/consumer_io.c ${flags_spring-io} -o ${WORK}/pc_io_c)
 run("consumer_io (C, pkg-config)" ${WORK}/pc_io_c ${rig})
 run("c++ consumer_io.c (pkg-config spring-io)" ${CXX} ${cflags} -x c++ ${SOURCE}/tests/install/consumer_io.c -x none ${flags_spring-io} -o ${WORK}/pc_io_cxx)

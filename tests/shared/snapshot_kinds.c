@@ -398,28 +398,29 @@ enum { R_HIP, R_T1, R_T2, R_T3, R_UPPER, R_FORE, R_RIB1, R_RIB2 };
 static const char *const g_rig_names[SNAPSHOT_RIG_BONES] = {"hip",   "tail1", "tail2",   "tail3",
                                                             "upper", "fore",  "ribbon1", "ribbon2"};
 
-spring_rig *snapshot_new_rig(void)
+spring_rig_desc snapshot_rig_desc(void)
 {
 	static const int parent[SNAPSHOT_RIG_BONES] = {-1, R_HIP, R_T1, R_T2, R_HIP, R_UPPER, R_FORE, R_RIB1};
-	spring_rig_bone_desc bones[SNAPSHOT_RIG_BONES];
+	static spring_rig_bone_desc bones[SNAPSHOT_RIG_BONES];
 	for (int b = 0; b < SNAPSHOT_RIG_BONES; b++) {
 		bones[b].name = g_rig_names[b];
 		bones[b].parent = parent[b] < 0 ? NULL : g_rig_names[parent[b]];
 		bones[b].length = 20.0f;
 		bones[b].setup = scene_xform2(b == R_HIP ? 0.0f : 20.0f, 0.0f, b == R_T1 ? 3.0f : b == R_UPPER ? 1.2f : 0.1f);
 	}
-	spring_rig_key keys[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
-	                          {0.5f, {30.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
-	                          {1.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
-	spring_rig_track track = {"hip", SPRING_RIG_TRACK_TRANSLATE, 3, keys};
-	spring_rig_event event = {0.25f, "step", {1.0f, 2.0f}};
-	spring_rig_clip_desc clip = {"walk", 1.0f, true, 1, &track, 1, &event};
-	spring_rig_ik_desc ik = {0};
+	static spring_rig_key keys[3] = {{0.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                 {0.5f, {30.0f, 5.0f}, SPRING_RIG_CURVE_LINEAR, {0}},
+	                                 {1.0f, {0.0f, 0.0f}, SPRING_RIG_CURVE_LINEAR, {0}}};
+	static spring_rig_track track = {"hip", SPRING_RIG_TRACK_TRANSLATE, 3, keys};
+	static spring_rig_event event = {0.25f, "step", {1.0f, 2.0f}};
+	static spring_rig_clip_desc clip = {"walk", 1.0f, true, 1, &track, 1, &event};
+	static spring_rig_ik_desc ik;
+	memset(&ik, 0, sizeof ik);
 	ik.name = "arm";
 	ik.type = SPRING_RIG_IK_TWO_BONE;
 	ik.first = "upper";
 	ik.last = "fore";
-	spring_rig_chain_desc chains[2];
+	static spring_rig_chain_desc chains[2];
 	memset(chains, 0, sizeof chains);
 	chains[0].name = "tail";
 	chains[0].type = SPRING_RIG_CHAIN_ANGLE;
@@ -431,7 +432,7 @@ spring_rig *snapshot_new_rig(void)
 	chains[1].first = "ribbon1";
 	chains[1].last = "ribbon2";
 	chains[1].gravity = spring_vec2_make(0.0f, -200.0f);
-	spring_chain_collider ball = {SPRING_CHAIN_COLLIDER_SPHERE, {60.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 10.0f};
+	static spring_chain_collider ball = {SPRING_CHAIN_COLLIDER_SPHERE, {60.0f, -30.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 10.0f};
 	chains[1].collider_count = 1;
 	chains[1].colliders = &ball;
 	spring_rig_desc d = {0};
@@ -443,6 +444,12 @@ spring_rig *snapshot_new_rig(void)
 	d.iks = &ik;
 	d.chain_count = 2;
 	d.chains = chains;
+	return d;
+}
+
+spring_rig *snapshot_new_rig(void)
+{
+	spring_rig_desc d = snapshot_rig_desc();
 	spring_rig *rig = NULL;
 	spring_error e;
 	if (spring_rig_create(&d, &rig, &e) != SPRING_OK) {

@@ -61,8 +61,11 @@ int snapshot_find_floats(const unsigned char *blob, size_t size, float x, size_t
 
 /// The rig's bone count.
 #define SNAPSHOT_RIG_BONES 8
-/// A rig: a hip walking by a clip with an event, a two-bone arm reaching by IK, an angle tail and
-/// a tip-chain ribbon with a collider; not playing (NULL on failure, reported on stderr).
+/// The description of a rig: a hip walking by a clip with an event, a two-bone arm reaching by
+/// IK, an angle tail and a tip-chain ribbon with a collider (its arrays in static storage, the
+/// same for every call).
+spring_rig_desc snapshot_rig_desc(void);
+/// That rig, not playing (NULL on failure, reported on stderr).
 spring_rig *snapshot_new_rig(void);
 /// That rig playing its clip with an IK target when `frames` > 0, driven `frames` frames.
 snapshot_kind snapshot_kind_rig(int frames);
