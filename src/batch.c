@@ -38,8 +38,6 @@ static spring_result step_one(const batch_job *job, int i)
 // ---------------------------------------------------------------------------------------------
 // Running the kernels of the instruction set in use (kernels_internal.h)
 
-// Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
-// gets the first refused index when it is still -1 (the springs go in index order).
 // The job of the springs from `done` on.
 static batch_job job_at(const batch_job *job, int done)
 {
@@ -51,6 +49,8 @@ static batch_job job_at(const batch_job *job, int done)
 	return rest;
 }
 
+// Springs [done, n) of a job by `kernel` (whole vectors of them); returns the new `done`. `*bad`
+// gets the first refused index when it is still -1 (the springs go in index order).
 static int soa_from(spring_batch_soa_kernel *kernel, const batch_job *job, int done, int n, int *bad)
 {
 	if (done >= n) {
