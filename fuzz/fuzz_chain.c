@@ -20,7 +20,7 @@
 static spring_chain_collider fz_collider(fz_reader *r)
 {
 	spring_chain_collider k;
-	k.type = (spring_chain_collider_type)fz_int(r, 0, 3); // 3: an invalid type
+	k.type = (spring_chain_collider_type)fz_int(r, 0, SPRING_CHAIN_COLLIDER_COUNT); // COUNT: an invalid type
 	k.a = fz_vec3(r);
 	k.b = fz_vec3(r);
 	k.radius = fz_float(r);
@@ -191,8 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d.root = fz_xform3(&r);
 	}
 	d.mode_2d = (fuzzed & 64) != 0;
-	d.projection = (spring_chain_projection)fz_int(&r, 0, 1);
-	d.integrator = (spring_integrator)fz_int(&r, 0, fuzzed & 128 ? 2 : 0);
+	d.projection = (spring_chain_projection)fz_int(&r, 0, SPRING_CHAIN_PROJECTION_COUNT - 1);
+	d.integrator = (spring_integrator)fz_int(&r, 0, fuzzed & 128 ? SPRING_INTEGRATOR_COUNT : 0); // COUNT: invalid
 
 	fz_drive(&r, "spring_chain_init", &d, spring_chain_memory_size(&d), init, call, check_outputs, 15, 11); // frames most often
 	return 0;

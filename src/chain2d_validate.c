@@ -87,7 +87,7 @@ spring_result spring_chain2d_internal_validate_desc(const spring_chain2d_desc *d
 	if (!desc->segments) {
 		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "segments", "segments is NULL (%d expected)", n);
 	}
-	if (desc->integrator != SPRING_INTEGRATOR_EXACT && desc->integrator != SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+	if ((int)desc->integrator < 0 || (int)desc->integrator >= (int)SPRING_INTEGRATOR_COUNT) {
 		return set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator", "integrator %d is not a spring_integrator",
 		                 (int)desc->integrator);
 	}

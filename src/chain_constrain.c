@@ -146,6 +146,7 @@ int spring_chain_impl_collide(const spring_chain_collider *k, float tip_radius, 
 		*normal = n;
 		return 1;
 	}
+	case SPRING_CHAIN_COLLIDER_COUNT: break; // not a type: refused at creation
 	}
 	return 0;
 }

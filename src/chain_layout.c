@@ -201,7 +201,7 @@ static chain_layout layout_of_member(const chain_layout *block, size_t header, i
 }
 spring_result spring_chain_impl_validate_collider(const spring_chain_collider *k, int index, spring_error *error)
 {
-	if ((int)k->type < 0 || (int)k->type > (int)SPRING_CHAIN_COLLIDER_PLANE) {
+	if ((int)k->type < 0 || (int)k->type >= (int)SPRING_CHAIN_COLLIDER_COUNT) {
 		set_error_kind(error, SPRING_ERROR_INVALID_ARGUMENT, "collider", index, "type", "is not a collider type (got %g)",
 		               (double)k->type);
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -276,7 +276,7 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 			return lr;
 		}
 	}
-	if ((int)d->projection < 0 || (int)d->projection > (int)SPRING_CHAIN_PROJECTION_KEEP_VELOCITY) {
+	if ((int)d->projection < 0 || (int)d->projection >= (int)SPRING_CHAIN_PROJECTION_COUNT) {
 		set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "projection",
 		          "is not a spring_chain_projection (got %g; 0 removes the projected velocity, 1 keeps it)",
 		          (double)d->projection);
@@ -292,7 +292,7 @@ static spring_result validate_desc(const spring_chain_desc *d, spring_error *err
 		          (double)d->tip_params.stiffness);
 		return spring_params_validate(d->tip_params);
 	}
-	if ((int)d->integrator < 0 || (int)d->integrator > (int)SPRING_INTEGRATOR_SEMI_IMPLICIT) {
+	if ((int)d->integrator < 0 || (int)d->integrator >= (int)SPRING_INTEGRATOR_COUNT) {
 		set_error(error, SPRING_ERROR_INVALID_ARGUMENT, -1, "integrator", "is unknown (got %g)", (double)d->integrator);
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}

@@ -140,6 +140,7 @@ static void sample_clip_into(const spring_rig *r, int clip, double t, spring_xfo
 		case SPRING_RIG_TRACK_SCALE:
 			l->scale = spring_vec2_make(rig_setup(r)[tr->bone].scale.x * v[0], rig_setup(r)[tr->bone].scale.y * v[1]);
 			break;
+		case SPRING_RIG_TRACK_COUNT: break; // not a type: refused at creation
 		}
 	}
 }

@@ -387,7 +387,7 @@ static spring_result validate_track(const spring_rig_desc *d, rig_refs *refs, in
 	if (r != SPRING_OK) {
 		return r;
 	}
-	if ((int)tr->type < 0 || (int)tr->type > (int)SPRING_RIG_TRACK_SCALE) {
+	if ((int)tr->type < 0 || (int)tr->type >= (int)SPRING_RIG_TRACK_COUNT) {
 		return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 2, "type", "type is unknown (got %d)", (int)tr->type);
 	}
 	static const char *const type_names[] = {"rotate", "translate", "scale"};
@@ -430,7 +430,7 @@ static spring_result validate_track(const spring_rig_desc *d, rig_refs *refs, in
 				                 "%s must not be 0 (a zero scale collapses the bone)", sc.x == 0.0f ? "x" : "y");
 			}
 		}
-		if ((int)key->curve < 0 || (int)key->curve > (int)SPRING_RIG_CURVE_BEZIER) {
+		if ((int)key->curve < 0 || (int)key->curve >= (int)SPRING_RIG_CURVE_COUNT) {
 			return fail_path(e, SPRING_ERROR_INVALID_ARGUMENT, at, 3, "curve", "curve is unknown (got %d)", (int)key->curve);
 		}
 		if (key->curve == SPRING_RIG_CURVE_BEZIER) {
@@ -532,7 +532,7 @@ static spring_result validate_iks(const spring_rig_desc *d, const rig_refs *refs
 		if (r != SPRING_OK) {
 			return r;
 		}
-		if ((int)ik->type < 0 || (int)ik->type > (int)SPRING_RIG_IK_CCD) {
+		if ((int)ik->type < 0 || (int)ik->type >= (int)SPRING_RIG_IK_COUNT) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "ik", k, "type", "type is unknown (%d)",
 			                                (int)ik->type);
 		}
@@ -605,7 +605,7 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 		if (r != SPRING_OK) {
 			return r;
 		}
-		if ((int)ch->type < 0 || (int)ch->type > (int)SPRING_RIG_CHAIN_TIP) {
+		if ((int)ch->type < 0 || (int)ch->type >= (int)SPRING_RIG_CHAIN_COUNT) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_INVALID_ARGUMENT, "chain", c, "type", "type is unknown (%d)",
 			                                (int)ch->type);
 		}

@@ -272,6 +272,7 @@ static float collider_penetration(const spring_chain_collider *k, spring_vec3 p,
 		return r - spring_vec3_length(spring_vec3_sub(p, spring_vec3_add(k->a, spring_vec3_scale(ab, t))));
 	}
 	case SPRING_CHAIN_COLLIDER_PLANE: return r - spring_vec3_dot(spring_vec3_sub(p, k->a), spring_vec3_normalize(k->b));
+	case SPRING_CHAIN_COLLIDER_COUNT: break;
 	}
 	return 0.0f;
 }
@@ -843,12 +844,12 @@ static int test_bad_definitions(void)
 			break;
 		// clang-format off
 		case 15: cols[1].radius = -2.0f; d.colliders = cols; d.collider_count = 2; break;
-		case 16: cols[0].type = (spring_chain_collider_type)7; d.colliders = cols; d.collider_count = 2; break;
+		case 16: cols[0].type = SPRING_CHAIN_COLLIDER_COUNT; d.colliders = cols; d.collider_count = 2; break;
 		case 17: cols[0].type = SPRING_CHAIN_COLLIDER_PLANE; cols[0].b = spring_vec3_make(0.0f, 0.0f, 0.0f); d.colliders = cols; d.collider_count = 1; break;
 		case 18: d.colliders = cols; d.collider_count = 65; d.max_colliders = 65; break;
 		// clang-format on
 		case 19: d.root.position.x = NAN; break;
-		case 20: d.integrator = (spring_integrator)9; break;
+		case 20: d.integrator = SPRING_INTEGRATOR_COUNT; break;
 		}
 		spring_error err;
 		spring_chain *c = (spring_chain *)(uintptr_t)0x1;
@@ -2115,7 +2116,7 @@ static int test_refused_changes_change_nothing(void)
 	cols[0].a.x = NAN;
 	ENSURE(spring_chain_set_colliders(c, cols, 2) == SPRING_ERROR_NOT_FINITE);
 	cols[0].a.x = 10.0f;
-	cols[0].type = (spring_chain_collider_type)7;
+	cols[0].type = SPRING_CHAIN_COLLIDER_COUNT;
 	ENSURE(spring_chain_set_colliders(c, cols, 2) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(memcmp(before, mem, size) == 0);
 	cols[0].type = SPRING_CHAIN_COLLIDER_SPHERE; // radius 0 and a unit normal: accepted

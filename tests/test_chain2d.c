@@ -1281,7 +1281,7 @@ static const spring_chain2d_desc *make_bad(int k, spring_chain2d_desc *d, spring
 	case 18: d->step = 2.0f; break;
 	case 19: d->max_steps = -1; break;
 	case 20: d->max_steps = 5000; break;
-	case 21: d->integrator = (spring_integrator)7; break;
+	case 21: d->integrator = SPRING_INTEGRATOR_COUNT; break;
 	case 22:
 		d->integrator = SPRING_INTEGRATOR_SEMI_IMPLICIT;
 		d->step = 1.0f / 60.0f;

@@ -1359,6 +1359,44 @@ static int test_validation_linear(void)
 	return 0;
 }
 
+// Every enum of a rig description is refused at its _COUNT (INVALID_ARGUMENT, naming the field)
+// and taken at its last value: a track's type, a key's curve, an IK's type, a chain's type.
+static int test_enum_counts(void)
+{
+	spring_rig *rig = NULL;
+	spring_error e;
+	for (int which = 0; which < 4; which++) {
+		for (int past = 0; past < 2; past++) {
+			spring_rig_desc d = character(1, 1);
+			const char *field = "type";
+			switch (which) {
+			case 0: // the still clip's track, as a scale of 1
+				g_keys[3][0].value[0] = 1.0f;
+				g_keys[3][0].value[1] = 1.0f;
+				g_tracks[3].type = past ? SPRING_RIG_TRACK_COUNT : SPRING_RIG_TRACK_SCALE;
+				break;
+			case 1:
+				g_keys[1][1].curve = past ? SPRING_RIG_CURVE_COUNT : SPRING_RIG_CURVE_BEZIER;
+				g_keys[1][1].bezier[2] = 1.0f;
+				g_keys[1][1].bezier[3] = 1.0f;
+				field = "curve";
+				break;
+			case 2: g_iks[0].type = past ? SPRING_RIG_IK_COUNT : SPRING_RIG_IK_CCD; break;
+			default: g_chains[1].type = past ? SPRING_RIG_CHAIN_COUNT : SPRING_RIG_CHAIN_TIP; break;
+			}
+			spring_result r = spring_rig_create(&d, &rig, &e);
+			if (past) {
+				ENSURE_MSG(r == SPRING_ERROR_INVALID_ARGUMENT && strcmp(e.field, field) == 0, "case %d: %d %s", which, r,
+				           e.message);
+			} else {
+				ENSURE_MSG(r == SPRING_OK, "case %d: %s", which, e.message);
+				spring_rig_destroy(rig);
+			}
+		}
+	}
+	return 0;
+}
+
 static int test_bad_definitions(void)
 {
 	typedef struct {
@@ -1712,6 +1750,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_rig_comes_to_rest);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
 	RUN_TEST(test_bad_definitions);
+	RUN_TEST(test_enum_counts);
 	RUN_TEST(test_total_keys_bound);
 	RUN_TEST(test_placement_within_chains);
 	RUN_TEST(test_validation_linear);

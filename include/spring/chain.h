@@ -43,6 +43,7 @@ extern "C" {
 typedef enum spring_integrator {
 	SPRING_INTEGRATOR_EXACT = 0,     ///< closed-form transition (default): stable for any parameters
 	SPRING_INTEGRATOR_SEMI_IMPLICIT, ///< classic update; creation fails if unstable at the step
+	SPRING_INTEGRATOR_COUNT          ///< how many there are (not an integrator)
 } spring_integrator;
 
 // =============================================================================================
@@ -209,6 +210,7 @@ typedef enum spring_chain_projection {
 	/// use it only to reproduce such a loop frame for frame (with the semi-implicit integrator at
 	/// the loop's own step); under gravity the kept radial velocity never settles.
 	SPRING_CHAIN_PROJECTION_KEEP_VELOCITY,
+	SPRING_CHAIN_PROJECTION_COUNT ///< how many there are (not a projection)
 } spring_chain_projection;
 
 typedef enum spring_chain_collider_type {
@@ -216,6 +218,7 @@ typedef enum spring_chain_collider_type {
 	SPRING_CHAIN_COLLIDER_CAPSULE,    ///< segment `a`-`b`, radius
 	SPRING_CHAIN_COLLIDER_PLANE,      ///< point `a`, normal `b` (need not be unit); the tip stays on the
 	                                  ///< normal's side, radius is an extra offset
+	SPRING_CHAIN_COLLIDER_COUNT       ///< how many types there are (not a type)
 } spring_chain_collider_type;
 
 typedef struct spring_chain_collider {

@@ -70,6 +70,7 @@ typedef enum spring_rig_curve {
 	SPRING_RIG_CURVE_LINEAR = 0, ///< straight to the next key
 	SPRING_RIG_CURVE_STEPPED,    ///< holds this key's value until the next key
 	SPRING_RIG_CURVE_BEZIER,     ///< CSS cubic-bezier(x1, y1, x2, y2) easing to the next key
+	SPRING_RIG_CURVE_COUNT       ///< how many there are (not a curve)
 } spring_rig_curve;
 
 typedef struct spring_rig_key {
@@ -84,6 +85,7 @@ typedef enum spring_rig_track_type {
 	                             ///< numbers, so 0 -> 720 degrees spins twice
 	SPRING_RIG_TRACK_TRANSLATE,  ///< added to the setup position
 	SPRING_RIG_TRACK_SCALE,      ///< multiplies the setup scale
+	SPRING_RIG_TRACK_COUNT       ///< how many types there are (not a type)
 } spring_rig_track_type;
 
 typedef struct spring_rig_track {
@@ -120,6 +122,7 @@ typedef struct spring_rig_clip_desc {
 typedef enum spring_rig_ik_type {
 	SPRING_RIG_IK_TWO_BONE = 0, ///< analytic: `bones[0]` the upper bone, `bones[1]` its child
 	SPRING_RIG_IK_CCD,          ///< cyclic coordinate descent over a parent-linked chain
+	SPRING_RIG_IK_COUNT         ///< how many types there are (not a type)
 } spring_rig_ik_type;
 
 typedef struct spring_rig_ik_desc {
@@ -145,6 +148,7 @@ typedef struct spring_rig_ik_desc {
 typedef enum spring_rig_chain_type {
 	SPRING_RIG_CHAIN_ANGLE = 0, ///< spring_chain2d: one angle spring per bone
 	SPRING_RIG_CHAIN_TIP,       ///< spring_chain in 2D mode: tip springs, colliders, cone limits
+	SPRING_RIG_CHAIN_COUNT      ///< how many types there are (not a type)
 } spring_rig_chain_type;
 
 typedef struct spring_rig_chain_desc {
