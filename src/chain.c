@@ -221,8 +221,9 @@ spring_result spring_chain_set_cone_limit(spring_chain *chain, int bone, float c
 	return SPRING_OK;
 }
 
-spring_result spring_chain_set_bone_gravity(spring_chain *chain, int bone, spring_vec3 gravity)
+spring_result spring_chain_internal_set_lane_bone_gravity(spring_chain *first, int lane, int bone, spring_vec3 gravity)
 {
+	spring_chain *chain = first ? member(first, lane) : NULL;
 	if (!chain || bone < 0 || bone >= chain->bone_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
@@ -231,10 +232,21 @@ spring_result spring_chain_set_bone_gravity(spring_chain *chain, int bone, sprin
 		return r;
 	}
 	chain_arrays a = arrays(chain);
-	a.gravity_set[(size_t)bone * (size_t)a.s] = gravity;
+	spring_vec3 *own = &a.gravity_set[(size_t)bone * (size_t)a.s];
+	const int had = chain->bone_gravity > 0;
+	chain->bone_gravity += has_gravity(gravity) - has_gravity(*own);
+	if (chain->block > 1) {
+		first->gravity_lanes += (chain->bone_gravity > 0) - had;
+	}
+	*own = gravity;
 	spring_chain_impl_prepare_bone(chain, &a, bone); // the params are the bone's, accepted before
 	spring_chain_impl_wake(chain);
 	return SPRING_OK;
+}
+
+spring_result spring_chain_set_bone_gravity(spring_chain *chain, int bone, spring_vec3 gravity)
+{
+	return spring_chain_internal_set_lane_bone_gravity(chain, 0, bone, gravity);
 }
 
 spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, spring_vec3 wind)
@@ -248,7 +260,7 @@ spring_result spring_chain_set_forces(spring_chain *chain, spring_vec3 gravity, 
 	}
 	chain->gravity = gravity;
 	chain->wind = wind;
-	chain->accel = spring_vec3_add(gravity, wind);
+	chain->accel = chain_accel(gravity, wind);
 	spring_chain_impl_wake(chain);
 	return SPRING_OK;
 }

@@ -236,7 +236,7 @@ spring_result spring_chain_group_set_params(spring_chain_group *group, int chain
 
 spring_result spring_chain_group_set_bone_gravity(spring_chain_group *group, int chain, int bone, spring_vec3 gravity)
 {
-	EACH_CHAIN(group, chain, spring_chain_set_bone_gravity(chain_at(group, j), bone, gravity));
+	EACH_CHAIN(group, chain, spring_chain_internal_set_lane_bone_gravity(first_member(group), j, bone, gravity));
 }
 
 spring_result spring_chain_group_set_forces(spring_chain_group *group, int chain, spring_vec3 gravity, spring_vec3 wind)

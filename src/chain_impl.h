@@ -118,7 +118,7 @@ struct spring_chain {
 	int anim_explicit; // the last step's locals came from the step call (step_local3/2), not the store
 	int pose_2d;       // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
 	float max_root_speed, max_root_angular_speed; // inherited-motion caps (0 = none)
-	spring_vec3 accel;                            // gravity + wind
+	spring_vec3 accel;                            // gravity + wind (chain_accel)
 	long long steps_run;                          // physics steps actually run (white-box tests)
 	int bone_count;
 	int collider_count;
@@ -132,6 +132,8 @@ struct spring_chain {
 	spring_chain_projection projection;
 	int animated;       // the chain (a group's lane) has its own animation: anim_local (a group: its lane of `anim`)
 	int animated_lanes; // a group's lane 0: how many of its lanes are animated (0 for a single chain and other lanes)
+	int bone_gravity;   // how many of the chain's (a group's lane's) bones have their own gravity (not zero)
+	int gravity_lanes;  // a group's lane 0: how many of its lanes have bone_gravity > 0 (0 for a single chain and other lanes)
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
@@ -307,6 +309,20 @@ static inline spring_result check_accel(spring_vec3 v)
 		return SPRING_ERROR_NOT_FINITE;
 	}
 	return vec3_in_range(v, SPRING_CHAIN_MAX_ACCELERATION) ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+// A chain's constant acceleration: gravity + wind, a -0 component made +0 (so that the kernel may
+// skip adding a zero bone gravity to it: lanes_gravity).
+static inline spring_vec3 chain_accel(spring_vec3 gravity, spring_vec3 wind)
+{
+	const spring_vec3 a = spring_vec3_add(gravity, wind);
+	return (spring_vec3){a.x + 0.0f, a.y + 0.0f, a.z + 0.0f};
+}
+
+// Whether a bone's own gravity is not zero (+0 or -0 in every component).
+static inline int has_gravity(spring_vec3 g)
+{
+	return g.x != 0.0f || g.y != 0.0f || g.z != 0.0f;
 }
 
 // A transform handed to the chain: SPRING_ERROR_NOT_FINITE for a non-finite component,
@@ -550,8 +566,18 @@ typedef struct tip_mode {
 	int collide; // the chain has colliders
 	int snap;    // the snapping walk: tips put exactly at their rest positions, still
 	float cone;  // the bone's cone limit in radians (0: none)
+	int gravity; // some bone of some lane has its own gravity (added to the lane's acceleration)
 } tip_mode;
-#define FAST_MODE ((tip_mode){0, 0, 0, 0, 0, 0.0f})
+#define FAST_MODE ((tip_mode){0, 0, 0, 0, 0, 0.0f, 0})
+#define FAST_MODE_GRAVITY ((tip_mode){0, 0, 0, 0, 0, 0.0f, 1})
+
+// Whether the lanes of `c` (a single chain, a group's lane 0, or a member walked alone) add the
+// bones' own gravity. Without any, the add is skipped: every T_G slot is zero then, and adding a
+// zero to an acceleration that is never -0 (chain_accel) changes no bit.
+static inline int lanes_gravity(const spring_chain *c)
+{
+	return c->bone_gravity > 0 || c->gravity_lanes > 0;
+}
 
 // Bone i's mode in chain c's step (snap: the snapping walk's); the one place that tells.
 static inline tip_mode bone_mode(const spring_chain *c, const chain_arrays *a, int i, int snap)
@@ -562,7 +588,8 @@ static inline tip_mode bone_mode(const spring_chain *c, const chain_arrays *a, i
 	                    c->projection != SPRING_CHAIN_PROJECTION_REMOVE_VELOCITY,
 	                    c->collider_count > 0,
 	                    snap != 0,
-	                    cone > 0.0f ? cone : 0.0f};
+	                    cone > 0.0f ? cone : 0.0f,
+	                    lanes_gravity(c)};
 	return m;
 }
 

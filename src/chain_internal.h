@@ -125,6 +125,9 @@ spring_chain *spring_chain_internal_lane(spring_chain *first, int lane);
 /// chain: itself, lane 0): the same checks and meaning, the animation kept in the lane's own slots
 /// for a group (and counted in first's animated_lanes). A refused call changes nothing.
 spring_result spring_chain_internal_set_lane_animation(spring_chain *first, int lane, const spring_xform3 *local, int count);
+/// spring_chain_set_bone_gravity for member `lane` of the lanes whose member 0 is `first` (counted
+/// in the member's bone_gravity and first's gravity_lanes). A refused call changes nothing.
+spring_result spring_chain_internal_set_lane_bone_gravity(spring_chain *first, int lane, int bone, spring_vec3 gravity);
 /// The check a chain's root gets (finite, the position within SPRING_CHAIN_MAX_COORDINATE; a zero
 /// rotation means identity, written back): for a group's initial roots.
 spring_result spring_chain_internal_accept_root(spring_xform3 *root);

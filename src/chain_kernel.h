@@ -3,7 +3,8 @@
 // rig chain and mode): written once and included by chain_step.c once per lane type, a float (one
 // lane: single chains, and groups without vectors) and the float vectors of each instruction set.
 // The common case (the exact integrator, 3D, the projected velocity removed, no cone limit, no
-// colliders) is fast_run and fast_pair, with the mode a constant; `walk` runs each bone in its own
+// colliders) is fast_run and fast_pair, with the mode a constant (two: with the bones' own gravity
+// or, when no bone has one, without its add: lanes_gravity); `walk` runs each bone in its own
 // mode (tip_mode: semi-implicit Euler, 2D, the radial velocity kept, a cone limit or colliders as a
 // scalar call per lane, the snapping walk); the 2D walk calls the tip step (`tip`) in its own
 // frame. Before including, the unit defines (this file undefines KERNEL and B at its end):
@@ -121,10 +122,12 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 	const L(f) zero = L(splat)(0.0f);
 	const L(f) len = bk->len, ilen = bk->ilen;
 	const L(f) px = f->px, py = f->py, pz = f->pz, ux = f->ux, uy = f->uy, uz = f->uz, gx = f->gx, gy = f->gy, gz = f->gz;
-	// The bone's own gravity on top of the lane's.
-	kax = kax + TLD(T_GX);
-	kay = kay + TLD(T_GY);
-	kaz = kaz + TLD(T_GZ);
+	// The bone's own gravity on top of the lane's (skipped when no bone has one: m.gravity).
+	if (m.gravity) {
+		kax = kax + TLD(T_GX);
+		kay = kay + TLD(T_GY);
+		kaz = kaz + TLD(T_GZ);
+	}
 	const L(m) forced = L(or)(L(or)(L(ne)(kax, zero), L(ne)(kay, zero)), L(ne)(kaz, zero));
 	if (m.snap) {
 		// The rest position: the rigid tip, or under a force the pendulum's equilibrium.
@@ -173,20 +176,27 @@ TARGET static ALWAYS_INLINE void KERNEL(tip)(const spring_chain *c, const KERNEL
 		ny = (vp * ey + vv * vy) + f1 * kay;
 		nz = (vp * ez + vv * vz) + f1 * kaz;
 	} else {
-		// The lanes' own params (lanes past the chains still: no spring, unit mass).
-		L(f) ks = zero, ds = zero, ms = L(splat)(1.0f);
+		// The lanes' own params (lanes past the chains: no spring, unit mass, and their tips then
+		// put on the rigid tips, still, as the exact step's zero transitions put them: left behind,
+		// a tip could come to lie opposite the rigid one, where the aim is 0/0).
+		L(f) ks = zero, ds = zero, ms = L(splat)(1.0f), chain = zero;
 		for (int l = 0; l < at->valid; l++) {
 			L(set)(&ks, l, at->sp[l].stiffness);
 			L(set)(&ds, l, at->sp[l].damping);
 			L(set)(&ms, l, at->sp[l].mass);
+			L(set)(&chain, l, 1.0f);
 		}
+		const L(m) real = L(gt)(chain, zero);
 		const L(f) dt = L(splat)(c->clock.step);
 		nx = vx + ((-ks * (tx - gx) - ds * vx) / ms + kax) * dt;
 		ny = vy + ((-ks * (ty - gy) - ds * vy) / ms + kay) * dt;
 		nz = vz + ((-ks * (tz - gz) - ds * vz) / ms + kaz) * dt;
-		xx = tx + nx * dt;
-		xy = ty + ny * dt;
-		xz = tz + nz * dt;
+		xx = L(sel)(real, tx + nx * dt, gx);
+		xy = L(sel)(real, ty + ny * dt, gy);
+		xz = L(sel)(real, tz + nz * dt, gz);
+		nx = L(sel)(real, nx, zero);
+		ny = L(sel)(real, ny, zero);
+		nz = L(sel)(real, nz, zero);
 	}
 	if (m.flat) {
 		xz = zero;
@@ -402,17 +412,17 @@ TARGET static ALWAYS_INLINE void KERNEL(lanes)(const fast_job *job, int i, const
 
 // KERNEL(lanes) of two steps a bone apart, vector by vector (bone i of `first`, i - 1 of `second`).
 TARGET static ALWAYS_INLINE void KERNEL(lanes2)(const fast_job *first, const fast_job *second, int i, const KERNEL(bone_k) * b1,
-                                                const KERNEL(bone_k) * b2, float per_step)
+                                                const KERNEL(bone_k) * b2, tip_mode m, float per_step)
 {
 	if (B > 1 && first->anim) {
 		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-			KERNEL(bone)(first, i, l0, b1, FAST_MODE, per_step, 1);
-			KERNEL(bone)(second, i - 1, l0, b2, FAST_MODE, per_step, 1);
+			KERNEL(bone)(first, i, l0, b1, m, per_step, 1);
+			KERNEL(bone)(second, i - 1, l0, b2, m, per_step, 1);
 		}
 	} else {
 		for (int l0 = 0; l0 < first->lanes; l0 += L(W)) {
-			KERNEL(bone)(first, i, l0, b1, FAST_MODE, per_step, 0);
-			KERNEL(bone)(second, i - 1, l0, b2, FAST_MODE, per_step, 0);
+			KERNEL(bone)(first, i, l0, b1, m, per_step, 0);
+			KERNEL(bone)(second, i - 1, l0, b2, m, per_step, 0);
 		}
 	}
 }
@@ -423,7 +433,7 @@ TARGET static ALWAYS_INLINE void KERNEL(lanes2)(const fast_job *first, const fas
 // a vector: lane 0 the first step's bone i, lane 1 the second step's bone i - 1 (lanes 2 and 3
 // copies), each lane exactly its scalar step's operations. The first step's bone 0 and the second's
 // last bone run one lane alone (fast_run_f).
-TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+TARGET static ALWAYS_INLINE int KERNEL(pair_in)(const fast_job *first, const fast_job *second, tip_mode m)
 {
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
@@ -464,8 +474,8 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 		                           TWO(2.0f * len0 * tiny0, 2.0f * len1 * tiny1)};
 		const KERNEL(at) at = {{p0, p1}, {tr0, tr1}, {first->rest, second->rest}, 2, a, i, NULL};
 		KERNEL(core)
-		(first->c, &at, &bk, FAST_MODE, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]),
-		 TWO(rot0[0], rot1[0]), TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
+		(first->c, &at, &bk, m, TWO(pos0[0], pos1[0]), TWO(pos0[1], pos1[1]), TWO(pos0[2], pos1[2]), TWO(rot0[0], rot1[0]),
+		 TWO(rot0[1], rot1[1]), TWO(rot0[2], rot1[2]), TWO(rot0[3], rot1[3]), kax, kay, kaz, per_step);
 #undef TWO
 	}
 	alone = *second;
@@ -473,16 +483,28 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	spring_kernel_fast_run_f(&alone);
 	return 2;
 }
+
+TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+{
+	return lanes_gravity(first->c) ? KERNEL(pair_in)(first, second, FAST_MODE_GRAVITY)
+	                               : KERNEL(pair_in)(first, second, FAST_MODE);
+}
 #else
 // A step of the bones [i0, i1) of every lane: bone by bone over every vector of lanes (the
 // vectors of a bone are independent work).
-TARGET NOINLINE void KERNEL(fast_run)(const fast_job *job)
+// The fast mode with or without the bones' own gravity (a constant at each call).
+TARGET static ALWAYS_INLINE void KERNEL(run_in)(const fast_job *job, tip_mode m)
 {
 	const float per_step = 1.0f / job->c->clock.step;
 	for (int i = job->i0; i < job->i1; i++) {
 		const KERNEL(bone_k) bk = KERNEL(bone_consts)(job, i);
-		KERNEL(lanes)(job, i, &bk, FAST_MODE, per_step);
+		KERNEL(lanes)(job, i, &bk, m, per_step);
 	}
+}
+
+TARGET NOINLINE void KERNEL(fast_run)(const fast_job *job)
+{
+	lanes_gravity(job->c) ? KERNEL(run_in)(job, FAST_MODE_GRAVITY) : KERNEL(run_in)(job, FAST_MODE);
 }
 
 // A step, or with `snap` the snapping walk, of the bones [i0, i1) of every lane in each bone's
@@ -504,12 +526,12 @@ TARGET NOINLINE void KERNEL(walk)(const fast_job *job, int snap)
 // `second`'s scratch holds the second step's roots. Only once the first step has found every lane
 // moving (the rest flags cleared at bone 0): otherwise the first step runs alone (a step that
 // ends at rest must be snapped before the next) and 1 is returned; 2 when both ran.
-TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+TARGET static ALWAYS_INLINE int KERNEL(pair_in)(const fast_job *first, const fast_job *second, tip_mode m)
 {
 	const float per_step = 1.0f / first->c->clock.step;
 	const int n = first->i1;
 	KERNEL(bone_k) bk = KERNEL(bone_consts)(first, 0);
-	KERNEL(lanes)(first, 0, &bk, FAST_MODE, per_step);
+	KERNEL(lanes)(first, 0, &bk, m, per_step);
 	int resting = 0;
 	for (int j = 0; j < first->lanes; j++) {
 		resting |= first->rest[j];
@@ -517,7 +539,7 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	if (resting) {
 		for (int i = 1; i < n; i++) {
 			bk = KERNEL(bone_consts)(first, i);
-			KERNEL(lanes)(first, i, &bk, FAST_MODE, per_step);
+			KERNEL(lanes)(first, i, &bk, m, per_step);
 		}
 		return 1;
 	}
@@ -526,10 +548,16 @@ TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *sec
 	ks[0] = bk;
 	for (int i = 1; i < n; i++) {
 		ks[i & 1] = KERNEL(bone_consts)(first, i);
-		KERNEL(lanes2)(first, second, i, &ks[i & 1], &ks[(i - 1) & 1], per_step);
+		KERNEL(lanes2)(first, second, i, &ks[i & 1], &ks[(i - 1) & 1], m, per_step);
 	}
-	KERNEL(lanes)(second, n - 1, &ks[(n - 1) & 1], FAST_MODE, per_step);
+	KERNEL(lanes)(second, n - 1, &ks[(n - 1) & 1], m, per_step);
 	return 2;
+}
+
+TARGET NOINLINE int KERNEL(fast_pair)(const fast_job *first, const fast_job *second)
+{
+	return lanes_gravity(first->c) ? KERNEL(pair_in)(first, second, FAST_MODE_GRAVITY)
+	                               : KERNEL(pair_in)(first, second, FAST_MODE);
 }
 
 #endif

@@ -494,7 +494,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	spring_chain_impl_set_root_limits(c, desc->max_root_speed, desc->max_root_angular_speed);
 	c->gravity = desc->gravity;
 	c->wind = desc->wind;
-	c->accel = spring_vec3_add(c->gravity, c->wind);
+	c->accel = chain_accel(c->gravity, c->wind);
 	c->chain_params = desc->params;
 	c->tip_params = desc->tip_params;
 	c->at = *l;
@@ -508,6 +508,7 @@ static void init_header(spring_chain *c, const spring_chain_desc *desc, const ch
 	for (int i = 0; i < c->bone_count; i++) {
 		a.params_set[(size_t)i * (size_t)a.s] = desc->bones[i].params;
 		a.gravity_set[(size_t)i * (size_t)a.s] = desc->bones[i].gravity;
+		c->bone_gravity += has_gravity(desc->bones[i].gravity);
 		spring_chain_impl_prepare_bone(c, &a, i); // validated
 	}
 	spring_xform3 root = desc->root;
@@ -627,7 +628,8 @@ spring_result spring_chain_internal_lanes_init(const spring_chain_desc *desc, in
 		init_header((spring_chain *)(void *)(base + header), desc, &mine, lanes, stride, member_bytes);
 	}
 	if (lanes > 1) {
-		const spring_chain *c = (const spring_chain *)(void *)(base + first);
+		spring_chain *c = (spring_chain *)(void *)(base + first);
+		c->gravity_lanes = c->bone_gravity > 0 ? lanes : 0; // every lane made from one description
 		const chain_arrays a = arrays(c);
 		spring_chain_impl_share_transitions(c, &a, lanes);
 		// No lane is animated: every lane's animated locals, the padding's too, are the rest pose

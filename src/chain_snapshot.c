@@ -187,6 +187,10 @@ static spring_result check_image_header(const chain_snap_check *k, const spring_
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "animated_lanes",
 		                "is not a count of the group's animated chains");
 	}
+	if (h->gravity_lanes < 0 || h->gravity_lanes > c->lanes || (c->block == 1 && h->gravity_lanes != 0)) {
+		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "gravity_lanes",
+		                "is not a count of the group's chains with bones of their own gravity");
+	}
 	if (h->collider_count < 0 || h->collider_count > h->max_colliders) {
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "collider_count",
 		                "must be in 0..max_colliders");
@@ -196,7 +200,7 @@ static spring_result check_image_header(const chain_snap_check *k, const spring_
 		return snap_bad(k, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "gravity",
 		                "or wind is not finite and within SPRING_CHAIN_MAX_ACCELERATION");
 	}
-	spring_vec3 accel = spring_vec3_add(h->gravity, h->wind);
+	spring_vec3 accel = chain_accel(h->gravity, h->wind);
 	if (!same_bits(&accel, &h->accel, sizeof accel)) {
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "accel", "is not gravity + wind");
 	}
@@ -231,6 +235,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "rest_local",
 		                "(or the tips, lengths, tip radii) differs from this chain's");
 	}
+	int with_gravity = 0;
 	for (int i = 0; i < n; i++) {
 		const size_t at = (size_t)i * (size_t)a.s;
 		spring_params own, effective, p;
@@ -242,6 +247,7 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 			return snap_bad(k, check_accel(gravity), SPRING_ELEMENT_BONE, i, "gravity",
 			                "(the bone's own) is not finite and within +-1e9 units/s^2");
 		}
+		with_gravity += has_gravity(gravity);
 		float trans[T_COUNT];
 		spring_result r = spring_chain_impl_bone_settings(c, i, own, gravity, &p, trans);
 		if (r != SPRING_OK) {
@@ -298,6 +304,10 @@ static spring_result check_image_bones(const chain_snap_check *k, const spring_c
 				}
 			}
 		}
+	}
+	if (h->bone_gravity != with_gravity) {
+		return snap_bad(k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "bone_gravity",
+		                "is not the count of the bones with their own gravity");
 	}
 	for (int j = 0; j < h->collider_count; j++) {
 		spring_chain_collider col;
@@ -387,18 +397,26 @@ spring_result spring_chain_internal_check_lanes_image(const spring_chain *first,
 		}
 	}
 	const chain_snap_check k = {first, image, error};
-	// Lane 0 counts the animated members; the others count nothing.
-	int animated = 0, counted = 0, stray = 0;
+	// Lane 0 counts the animated members and those with bones of their own gravity; the others
+	// count nothing.
+	int animated = 0, counted = 0, stray = 0, gravity = 0, gravity_counted = 0, gravity_stray = 0;
 	for (int j = 0; j < lanes; j++) {
 		spring_chain h;
 		memcpy(&h, snap_at(&k, member(first, j)), sizeof h);
 		animated += h.animated;
 		counted = j == 0 ? h.animated_lanes : counted;
 		stray |= j == 0 ? 0 : h.animated_lanes;
+		gravity += h.bone_gravity > 0;
+		gravity_counted = j == 0 ? h.gravity_lanes : gravity_counted;
+		gravity_stray |= j == 0 ? 0 : h.gravity_lanes;
 	}
 	if (counted != animated || stray != 0) {
 		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "animated_lanes",
 		                "is not the count of the group's animated chains");
+	}
+	if (gravity_counted != gravity || gravity_stray != 0) {
+		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "gravity_lanes",
+		                "is not the count of the group's chains with bones of their own gravity");
 	}
 	if (!scratch_zero(first, image)) {
 		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "scratch",

@@ -141,6 +141,8 @@ static int group_vs_singles(int mode, spring_internal_isa path, int count)
 	spring_params stiff, soft;
 	spring_params_from_frequency(6.0f, 0.5f, &stiff);
 	spring_params_from_frequency(1.0f, 0.2f, &soft);
+	const spring_vec3 pull = spring_vec3_make(60.0f, -250.0f, 30.0f), down = spring_vec3_make(0.0f, -120.0f, 0.0f);
+	const spring_vec3 none = spring_vec3_make(0.0f, 0.0f, 0.0f);
 	double t = 0.0;
 	int resting = 0, interpolated = 0, hanging = 0;
 	static spring_xform3 roots[CHAINS];
@@ -163,10 +165,6 @@ static int group_vs_singles(int mode, spring_internal_isa path, int count)
 			// and one past the first block of lanes (16)
 			ENSURE(spring_chain_group_set_params(g, count - 7, 3, stiff) == SPRING_OK);
 			ENSURE(spring_chain_set_params(singles[count - 7], 3, stiff) == SPRING_OK);
-			// A bone's own gravity: one chain's, then every chain's.
-			const spring_vec3 pull = spring_vec3_make(60.0f, -250.0f, 30.0f), down = spring_vec3_make(0.0f, -120.0f, 0.0f);
-			ENSURE(spring_chain_group_set_bone_gravity(g, count - 8, 5, pull) == SPRING_OK);
-			ENSURE(spring_chain_set_bone_gravity(singles[count - 8], 5, pull) == SPRING_OK);
 			ENSURE(spring_chain_group_set_bone_gravity(g, -1, 1, down) == SPRING_OK);
 			for (int c = 0; c < count; c++) {
 				ENSURE(spring_chain_set_bone_gravity(singles[c], 1, down) == SPRING_OK);
@@ -174,6 +172,31 @@ static int group_vs_singles(int mode, spring_internal_isa path, int count)
 			ENSURE(spring_chain_group_set_params(g, -1, 6, soft) == SPRING_OK);
 			for (int c = 0; c < count; c++) {
 				ENSURE(spring_chain_set_params(singles[c], 6, soft) == SPRING_OK);
+			}
+		}
+		// A bone's own gravity: one chain's (not the first: the group counts it), at 150 every
+		// chain's too; at 850 the one chain's taken back, at 860 every chain's.
+		if (f == 100) {
+			ENSURE(spring_chain_group_set_bone_gravity(g, count - 8, 5, pull) == SPRING_OK);
+			ENSURE(spring_chain_set_bone_gravity(singles[count - 8], 5, pull) == SPRING_OK);
+		}
+		if (f == 400 || f == 900) {
+			// Its own snapshot restores (the counts of chains with a bone's own gravity hold).
+			const size_t size = spring_chain_group_snapshot_size(g);
+			unsigned char *blob = malloc(size);
+			spring_error e;
+			ENSURE(blob && spring_chain_group_snapshot(g, blob, size) == SPRING_OK);
+			ENSURE_MSG(spring_chain_group_restore(g, blob, size, &e) == SPRING_OK, "frame %d: %s", f, e.message);
+			free(blob);
+		}
+		if (f == 850) {
+			ENSURE(spring_chain_group_set_bone_gravity(g, count - 8, 5, none) == SPRING_OK);
+			ENSURE(spring_chain_set_bone_gravity(singles[count - 8], 5, none) == SPRING_OK);
+		}
+		if (f == 860) { // no bone has its own gravity any more
+			ENSURE(spring_chain_group_set_bone_gravity(g, -1, 1, none) == SPRING_OK);
+			for (int c = 0; c < count; c++) {
+				ENSURE(spring_chain_set_bone_gravity(singles[c], 1, none) == SPRING_OK);
 			}
 		}
 		if (f % 200 == 60) {
@@ -187,7 +210,7 @@ static int group_vs_singles(int mode, spring_internal_isa path, int count)
 			// The still chains start at rest under their own roots; one of them hangs under gravity
 			// (its rest is the pendulum's equilibrium, which a physics step does not keep to the bit).
 			if (c == hanging_chain) {
-				spring_vec3 grav = spring_vec3_make(0.0f, -500.0f, 0.0f), none = spring_vec3_make(0.0f, 0.0f, 0.0f);
+				spring_vec3 grav = spring_vec3_make(0.0f, -500.0f, 0.0f);
 				ENSURE(spring_chain_group_set_forces(g, c, grav, none) == SPRING_OK);
 				ENSURE(spring_chain_set_forces(singles[c], grav, none) == SPRING_OK);
 				spring_params settles;

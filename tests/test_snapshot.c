@@ -376,6 +376,22 @@ static int test_chain_figures(void)
 		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
 		ENSURE_MSG(!accepted && strcmp(e.field, ints[j].field) == 0, "case %zu: %s", j, e.message);
 	}
+	// The count of bones with their own gravity (none here), and the group's count of chains
+	// with some, which a single chain keeps at 0: each made 1.
+	const struct {
+		size_t at;
+		const char *field;
+	} counts[] = {{offsetof(spring_chain, bone_gravity), "bone_gravity"},
+	              {offsetof(spring_chain, gravity_lanes), "gravity_lanes"}};
+	for (size_t j = 0; j < sizeof counts / sizeof counts[0]; j++) {
+		memcpy(bad, blob, size);
+		int one = 1, kept;
+		memcpy(&kept, blob + SPRING_SNAPSHOT_HEADER_BYTES + counts[j].at, sizeof kept);
+		ENSURE(kept == 0);
+		memcpy(bad + SPRING_SNAPSHOT_HEADER_BYTES + counts[j].at, &one, sizeof one);
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL);
+		ENSURE_MSG(!accepted && strcmp(e.field, counts[j].field) == 0, "%s: %s", counts[j].field, e.message);
+	}
 	// Both sides of the collider count: max_colliders (3) itself is accepted.
 	memcpy(bad, blob, size);
 	int three = 3;
@@ -501,6 +517,20 @@ static int test_chain_group_snapshots(void)
 		}
 		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
 		ENSURE_MSG(strcmp(e.field, "animated_lanes") == 0, "%s", e.message);
+	}
+	// Lane 0's count of chains with bones of their own gravity (none): 1, or kept by another
+	// lane; and a lane's own count of such bones.
+	const size_t lane2 = SPRING_SNAPSHOT_HEADER_BYTES + spring_chain_group_internal_member_offset(a, 2);
+	for (int change = 0; change < 3; change++) {
+		memcpy(bad, blob, size);
+		const int one = 1;
+		const size_t at = change == 0   ? lane0 + offsetof(spring_chain, gravity_lanes)
+		                  : change == 1 ? lane1 + offsetof(spring_chain, gravity_lanes)
+		                                : lane2 + offsetof(spring_chain, bone_gravity);
+		memcpy(bad + at, &one, sizeof one);
+		ENSURE(try_blob(&k, bad, size, &accepted, &e) == NULL && !accepted);
+		ENSURE_MSG(strcmp(e.field, change < 2 ? "gravity_lanes" : "bone_gravity") == 0 && (change < 2 || e.path[0].index == 2),
+		           "%s", e.message);
 	}
 	printf("  snapshot of 5 tip chains of 4 bones: %zu bytes\n", size);
 	free(bad);
