@@ -110,6 +110,8 @@ typedef struct chain_layout {
 enum { WALK_NONE = 0, WALK_3D, WALK_2D };
 
 struct spring_chain {
+	// (bone_gravity and gravity_lanes sit in what was alignment padding: a larger header would make
+	// the largest group, SPRING_GROUP_MAX_CHAINS chains of 8 bones, too big for wasm32.)
 	// What a frame update reads or writes of each lane's header (first: within one cache line).
 	// Rest and sleep: `resting` = the last step ended snapped at rest; `still` counts the resting
 	// steps in a row with identical inputs (2 = asleep: stepping again changes nothing).
@@ -119,21 +121,21 @@ struct spring_chain {
 	int pose_2d;       // the last step was a 2D walk: world2/world2_prev hold the pose, the world planes are stale
 	float max_root_speed, max_root_angular_speed; // inherited-motion caps (0 = none)
 	spring_vec3 accel;                            // gravity + wind (chain_accel)
-	long long steps_run;                          // physics steps actually run (white-box tests)
+	int bone_gravity;    // how many of the chain's (a group's lane's) bones have their own gravity (not 0)
+	long long steps_run; // physics steps actually run (white-box tests)
 	int bone_count;
 	int collider_count;
 	int max_colliders;
 	int mode_2d;
-	int stride;    // lanes side by side in the per-lane params: 1 for a single chain, a group's padded count
-	int lanes;     // lanes stepped together (1 for a single chain; every member of a group holds the count)
-	int block;     // lanes per block of the planes: 1 for a single chain, GROUP_BLOCK for a group
-	size_t row;    // floats from one bone's slots to the next bone's in a block: slots * block
-	size_t member; // bytes from one group member's header to the next (0 for a single chain)
+	int stride;        // lanes side by side in the per-lane params: 1 for a single chain, a group's padded count
+	int lanes;         // lanes stepped together (1 for a single chain; every member of a group holds the count)
+	int block;         // lanes per block of the planes: 1 for a single chain, GROUP_BLOCK for a group
+	int gravity_lanes; // a group's lane 0: how many of its lanes have bone_gravity > 0 (0 for a single chain and other lanes)
+	size_t row;        // floats from one bone's slots to the next bone's in a block: slots * block
+	size_t member;     // bytes from one group member's header to the next (0 for a single chain)
 	spring_chain_projection projection;
 	int animated;       // the chain (a group's lane) has its own animation: anim_local (a group: its lane of `anim`)
 	int animated_lanes; // a group's lane 0: how many of its lanes are animated (0 for a single chain and other lanes)
-	int bone_gravity;   // how many of the chain's (a group's lane's) bones have their own gravity (not zero)
-	int gravity_lanes;  // a group's lane 0: how many of its lanes have bone_gravity > 0 (0 for a single chain and other lanes)
 	spring_integrator integrator;
 	spring_clock clock;
 	spring_vec3 gravity, wind;
