@@ -372,9 +372,9 @@ typedef struct bench_flat {
 static const bench_flat g_flat[] = {
 	{"W1 spring_batch: cost per spring flat from 1e3 to 1e6 springs (blocked at 1e6)",
      {"W1 1e3 springs: spring_batch", "W1 spring_batch", "W1 1e5 springs: spring_batch", "W1 1e6 springs blocked: spring_batch"}},
-	{"W1 spring_batch_advance: cost per spring flat from 1e3 to 1e6 springs",
-     {"W1 1e3 springs: spring_batch_advance", "W1 spring_batch_advance", "W1 1e5 springs: spring_batch_advance",
-      "W1 1e6 springs: spring_batch_advance"}},
+	{"W1 spring_batch_step_n: cost per spring flat from 1e3 to 1e6 springs",
+     {"W1 1e3 springs: spring_batch_step_n", "W1 spring_batch_step_n", "W1 1e5 springs: spring_batch_step_n",
+      "W1 1e6 springs: spring_batch_step_n"}},
 	{"W2 spring_chain2d_group: cost per bone flat from 10 to 10,000 chains",
      {"W2 10 chains: spring_chain2d_group", "W2 spring_chain2d_group", "W2 1,000 chains: spring_chain2d_group",
       "W2 10,000 chains: spring_chain2d_group"}},

@@ -23,7 +23,7 @@ enum w1_variant {
 	W1_STEP_MANY,    // spring_stepper_step_many over the range
 	W1_BATCH,        // spring_batch_step_range (structure of arrays) over the range
 	W1_EXACT_CACHED, // spring_step_exact_cached, one call per spring, one cache per thread
-	W1_ADVANCE,      // spring_batch_advance: the steps between two retargets in one call
+	W1_ADVANCE,      // spring_batch_step_n: the steps between two retargets in one call
 	W1_BATCH_BASE,   // W1_BATCH on the library before the one-engine work (bench/before.sh)
 	W1_ADVANCE_BASE, // W1_ADVANCE on that library
 	W1_MANY_BASE,    // W1_STEP_MANY on that library
@@ -38,7 +38,7 @@ typedef struct w1_batch_api {
 	spring_result (*advance)(const spring_batch *b, int first, int count, int steps, int *bad_index);
 	spring_result (*step_many)(const spring_stepper *st, spring_state *states, const float *targets, int count);
 } w1_batch_api;
-static const w1_batch_api w1_batch_now = {spring_batch_init, spring_batch_step_range, spring_batch_advance,
+static const w1_batch_api w1_batch_now = {spring_batch_init, spring_batch_step_range, spring_batch_step_n,
                                           spring_stepper_step_many};
 #ifdef SPRING_BENCH_BASE
 spring_result base_spring_batch_init(spring_batch *out, const spring_batch_desc *desc);
@@ -236,7 +236,7 @@ static void w1_run_range(scenario *s, int part, long first, long count)
 			}
 			int n = 100 - step % 100 < s->steps - step ? 100 - step % 100 : s->steps - step;
 			if (calls->advance(&p->batch, (int)local, (int)count, n, NULL) != SPRING_OK) {
-				w1_fail("spring_batch_advance");
+				w1_fail("spring_batch_step_n");
 			}
 			step += n;
 		}
@@ -386,12 +386,12 @@ void w1_register(void)
 		}
 	}
 	spring_internal_isa_force(SPRING_INTERNAL_ISA_AUTO);
-	w1_row("W1 spring_batch_advance", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
+	w1_row("W1 spring_batch_step_n", batch, "w1", 0.0, W1_ADVANCE, 10000, 1200, 1, 0);
 #ifdef SPRING_BENCH_BASE
 	// The library before the one-engine work (9944929), beside this one's rows of the same work.
 	w1_row("W1 spring_batch at the one-engine base (9944929)", batch, "w1", 0.0, W1_BATCH_BASE, 10000, 1200, 1, 0);
-	w1_row("W1 spring_batch_advance at the one-engine base (9944929)", "W1 spring_batch_advance", "w1", 0.0, W1_ADVANCE_BASE,
-	       10000, 1200, 1, 0);
+	w1_row("W1 spring_batch_step_n at the one-engine base (9944929)", "W1 spring_batch_step_n", "w1", 0.0, W1_ADVANCE_BASE, 10000,
+	       1200, 1, 0);
 	w1_row("W1 spring_stepper_step_many at the one-engine base (9944929)", many, "w1", 0.0, W1_MANY_BASE, 10000, 1200, 1, 0);
 #endif
 	w1_row("W1 spring_stepper_step_many, 2 threads", many, "w1", 0.0, W1_STEP_MANY, 10000, 1200, 2, 0);
@@ -419,11 +419,11 @@ void w1_register(void)
 		snprintf(blocked[p], sizeof blocked[p], "W1 1e6 springs blocked: %s", paths[p]);
 		w1_row(blocked[p], names[2][p], families[2], 0.0, variants[p], 1000000, w1_scaled_steps(1000000), 1, 2048);
 	}
-	// The library's blocking (spring_batch_advance), past the cache and at the smallest size.
-	w1_row("W1 1e6 springs: spring_batch_advance", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000),
-	       1, 0);
-	w1_row("W1 1e3 springs: spring_batch_advance", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
-	w1_row("W1 1e5 springs: spring_batch_advance", names[1][3], families[1], 0.0, W1_ADVANCE, 100000, w1_scaled_steps(100000), 1,
+	// The library's blocking (spring_batch_step_n), past the cache and at the smallest size.
+	w1_row("W1 1e6 springs: spring_batch_step_n", names[2][3], families[2], 0.0, W1_ADVANCE, 1000000, w1_scaled_steps(1000000), 1,
+	       0);
+	w1_row("W1 1e3 springs: spring_batch_step_n", names[0][3], families[0], 0.0, W1_ADVANCE, 1000, w1_scaled_steps(1000), 1, 0);
+	w1_row("W1 1e5 springs: spring_batch_step_n", names[1][3], families[1], 0.0, W1_ADVANCE, 100000, w1_scaled_steps(100000), 1,
 	       0);
 	// The memory's own limit one step per pass: the streaming loop at the smallest and largest
 	// sizes (what "W1 1e6 springs: spring_batch", which cannot block, is to be read against).

@@ -20,20 +20,20 @@ int main(void)
 	}
 	const float frame_dt = 1.0f / 60.0f;
 	int frame = 0;
-	for (; !spring_motion_at_rest(&card) && frame < 600; frame++) {
+	for (; !spring_motion_is_resting(&card) && frame < 600; frame++) {
 		if (frame == 12) { // 0.2 s: the user changes their mind
 			const float back = 100.0f;
 			spring_motion_set_target(&card, &back, 1);
 		}
-		spring_motion_advance(&card, frame_dt);
+		spring_motion_update(&card, frame_dt);
 		float x, v;
-		spring_motion_get(&card, &x, &v, 1);
+		spring_motion_get_value(&card, &x, &v, 1);
 		if (frame % 3 == 2) {
 			printf("t %.2f s  x %7.2f  speed %8.2f\n", (frame + 1) * frame_dt, x, v);
 		}
 	}
 	float x;
-	spring_motion_get(&card, &x, NULL, 1);
+	spring_motion_get_value(&card, &x, NULL, 1);
 	printf("at rest on %g after %d frames (%.2f s): stop redrawing\n", x, frame, frame * frame_dt);
-	return spring_motion_at_rest(&card) && x == 100.0f ? 0 : 1;
+	return spring_motion_is_resting(&card) && x == 100.0f ? 0 : 1;
 }

@@ -62,9 +62,9 @@ static spring_result call(fz_reader *r, void *object, int op, const char **name)
 		fill(r, b);
 		return spring_motion_set_value(m, a, fz_bool(r) ? NULL : b, channels);
 	case 3: {
-		*name = "spring_motion_get";
+		*name = "spring_motion_get_value";
 		float value[CH + 1], velocity[CH + 1];
-		spring_result res = spring_motion_get(m, fz_bool(r) ? NULL : value, fz_bool(r) ? NULL : velocity, channels);
+		spring_result res = spring_motion_get_value(m, fz_bool(r) ? NULL : value, fz_bool(r) ? NULL : velocity, channels);
 		return res;
 	}
 	case 4: {
@@ -81,7 +81,7 @@ static spring_result call(fz_reader *r, void *object, int op, const char **name)
 		}
 		return res;
 	}
-	default: *name = "spring_motion_advance"; return spring_motion_advance(m, fz_dt(r));
+	default: *name = "spring_motion_update"; return spring_motion_update(m, fz_dt(r));
 	}
 }
 

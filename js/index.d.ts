@@ -187,7 +187,7 @@ type StateOf<V> = V extends number ? number : number[];
 export interface MotionState<V extends Channels> {
 	value: StateOf<V>;
 	velocity: StateOf<V>;
-	atRest: boolean;
+	isResting: boolean;
 }
 
 /**
@@ -207,7 +207,7 @@ export interface SpringMotion<V extends Channels = number> extends Disposable {
 	 * Advances by dt seconds (>= 0; a step over LONG_STEP_SECONDS while moving warns once) and
 	 * returns the state: `out` (a state returned before) refilled, or a new object.
 	 */
-	advance(dt: number, out?: MotionState<V>): MotionState<V>;
+	update(dt: number, out?: MotionState<V>): MotionState<V>;
 	/** The state at `time` seconds (e.g. requestAnimationFrame's timestamp / 1000); the first call sets the clock. */
 	sample(time: number, out?: MotionState<V>): MotionState<V>;
 	/** Called with the motion each time it comes to rest after moving. */
@@ -220,7 +220,7 @@ export interface SpringMotion<V extends Channels = number> extends Disposable {
 	readonly state: MotionState<V>;
 	readonly value: StateOf<V>;
 	readonly velocity: StateOf<V>;
-	readonly atRest: boolean;
+	readonly isResting: boolean;
 	readonly params: SpringParams;
 	/** Seconds after which it rests for good (0 at rest, Infinity when undamped). */
 	timeToSettle(): number;
@@ -305,7 +305,8 @@ export interface Chain2DDesc {
 	noInertia?: boolean;
 	maxRootSpeed?: number;
 	maxRootAngularSpeed?: number;
-	restAngle?: number;
+	/** radians, >= 0: rest threshold on each segment's distance from its rest (0: from the lengths) */
+	restDelta?: number;
 	restAngularSpeed?: number;
 }
 

@@ -391,13 +391,13 @@ export class SpringMotion extends Owned {
 		this._scalar = typeof value === 'number';
 		this._time = 0; // sample()'s clock (a number from the start: its stores allocate nothing)
 		this._clock = false;
-		this._moving = !wasm.spring_motion_at_rest(ptr);
+		this._moving = !wasm.spring_motion_is_resting(ptr);
 		this._finished = null; // {promise, resolve} while someone waits for the move to end
-		this._own = { atRest: false, value: 0.5, velocity: 0.5 }; // what the value and velocity getters read into
+		this._own = { isResting: false, value: 0.5, velocity: 0.5 }; // what the value and velocity getters read into
 	}
 	// After any change: comes to rest -> resolve `finished`, call onRest.
 	_settled() {
-		const moving = !wasm.spring_motion_at_rest(this._ptr);
+		const moving = !wasm.spring_motion_is_resting(this._ptr);
 		const rested = this._moving && !moving;
 		this._moving = moving;
 		if (rested) {
@@ -410,7 +410,7 @@ export class SpringMotion extends Owned {
 	// The state into `out` (a state returned before, whose arrays are reused) or a new object.
 	_read(out, what) {
 		const ptr = this._live(what);
-		check(wasm.spring_motion_get(ptr, scratch, scratch + 16, this.channels), what);
+		check(wasm.spring_motion_get_value(ptr, scratch, scratch + 16, this.channels), what);
 		const F = heapF32();
 		const base = scratch >> 2;
 		if (out !== undefined && (out === null || typeof out !== 'object')) {
@@ -419,7 +419,7 @@ export class SpringMotion extends Owned {
 		// (A one-channel state is made with its keys in another order: its own hidden class, whose
 		// number fields V8 then updates in place, where one shared with the arrays' would box each
 		// number it is given, 32 bytes a frame.)
-		const s = out ?? (this._scalar ? { atRest: false, value: 0.5, velocity: 0.5 } : { value: [], velocity: [], atRest: false });
+		const s = out ?? (this._scalar ? { isResting: false, value: 0.5, velocity: 0.5 } : { value: [], velocity: [], isResting: false });
 		if (this._scalar) {
 			s.value = F[base];
 			s.velocity = F[base + 4];
@@ -427,7 +427,7 @@ export class SpringMotion extends Owned {
 			s.value = fillChannels(s.value, F, base, this.channels);
 			s.velocity = fillChannels(s.velocity, F, base + 4, this.channels);
 		}
-		s.atRest = wasm.spring_motion_at_rest(ptr) !== 0;
+		s.isResting = wasm.spring_motion_is_resting(ptr) !== 0;
 		return s;
 	}
 	// Advances by the dt its caller stored in args (a number computed here never crosses a call).
@@ -436,7 +436,7 @@ export class SpringMotion extends Owned {
 		if (heapF32()[args >> 2] > LONG_STEP_SECONDS && this._moving) {
 			warnLongStep(this, shortest32(heapF32()[args >> 2]), `SpringMotion.${what}`);
 		}
-		check(wasm.js_motion_advance(ptr, args), what);
+		check(wasm.js_motion_update(ptr, args), what);
 		const state = this._read(out, what);
 		this._settled();
 		return state;
@@ -471,17 +471,17 @@ export class SpringMotion extends Owned {
 	 * Advances by dt seconds (>= 0, any size) and returns the state: into `out` when given (a
 	 * state returned before: its arrays are refilled, nothing is allocated), else a new object.
 	 */
-	advance(dt, out) {
+	update(dt, out) {
 		if (typeof dt !== 'number') {
 			finite(dt, 'dt'); // throws
 		}
 		heapF32()[args >> 2] = dt;
-		return this._step(out, 'advance');
+		return this._step(out, 'update');
 	}
 	/**
 	 * The state at time `time` (seconds, e.g. requestAnimationFrame's timestamp / 1000): the first
 	 * call only sets the clock; each later one advances by the time since the previous call.
-	 * `out` as for advance.
+	 * `out` as for update.
 	 */
 	sample(time, out) {
 		if (typeof time !== 'number') {
@@ -499,13 +499,13 @@ export class SpringMotion extends Owned {
 		this._time = time;
 		return state;
 	}
-	/** {value, velocity, atRest}: numbers for a one-channel motion made from a number, else arrays (a new object). */
+	/** {value, velocity, isResting}: numbers for a one-channel motion made from a number, else arrays (a new object). */
 	get state() {
 		return this._read(undefined, 'state');
 	}
 	get value() { return this._scalar ? this._read(this._own, 'value').value : this._read(undefined, 'value').value; }
 	get velocity() { return this._scalar ? this._read(this._own, 'velocity').velocity : this._read(undefined, 'velocity').velocity; }
-	get atRest() { return wasm.spring_motion_at_rest(this._live('atRest')) !== 0; }
+	get isResting() { return wasm.spring_motion_is_resting(this._live('isResting')) !== 0; }
 	/**
 	 * A promise that resolves when the motion comes to rest: with true then (at once when it rests
 	 * now), with false when it is disposed first. A retarget before rest extends the same move: the
@@ -707,7 +707,7 @@ function createChain(what, create) {
 }
 
 const CHAIN2D_KEYS = ['segments', 'params', 'tipParams', 'gravity', 'wind', 'step', 'maxSteps', 'integrator', 'root', 'inertia',
-	'noInertia', 'maxRootSpeed', 'maxRootAngularSpeed', 'restAngle', 'restAngularSpeed'];
+	'noInertia', 'maxRootSpeed', 'maxRootAngularSpeed', 'restDelta', 'restAngularSpeed'];
 const SEGMENT_KEYS = ['length', 'restAngle', 'params', 'limit', 'inertia', 'noInertia'];
 const TIPCHAIN_KEYS = ['bones', 'params', 'tipParams', 'gravity', 'wind', 'colliders', 'maxColliders', 'mode2d', 'projection', 'step',
 	'maxSteps', 'integrator', 'root', 'maxRootSpeed', 'maxRootAngularSpeed', 'restDistance', 'restSpeed'];
@@ -762,7 +762,7 @@ export class Chain2D extends Owned {
 		const f = [...paramsArray(desc.params), ...paramsArray(desc.tipParams), ...vec(desc.gravity, 2, 'gravity'),
 			...vec(desc.wind, 2, 'wind'), num(desc.step, 'step'), ...root2(desc.root, 'root', true), num(desc.inertia, 'inertia'),
 			num(desc.maxRootSpeed, 'maxRootSpeed'), num(desc.maxRootAngularSpeed, 'maxRootAngularSpeed'),
-			num(desc.restAngle, 'restAngle'), num(desc.restAngularSpeed, 'restAngularSpeed')];
+			num(desc.restDelta, 'restDelta'), num(desc.restAngularSpeed, 'restAngularSpeed')];
 		const i = [integer(segments.length, 'segments.length'), integer(desc.maxSteps ?? 0, 'maxSteps'),
 			choice(INTEGRATORS, desc.integrator, 0, 'integrator'), flag(desc.noInertia, 'noInertia')];
 		const chain = withArrays([['f', f], ['i', i], ['f', sf], ['i', si]],

@@ -216,12 +216,12 @@ spring_result spring_batch_step_range(const spring_batch *b, int first, int coun
 	return report_bad(b, first, run_soa(&job, count), bad_index);
 }
 
-// Springs per block of spring_batch_advance: positions, velocities and targets of 1,024 springs
+// Springs per block of spring_batch_step_n: positions, velocities and targets of 1,024 springs
 // are 12 KB, which stays in any first-level data cache (with per-spring transitions, 28 KB), next
 // to the block being fetched.
 #define ADVANCE_BLOCK 1024
 
-spring_result spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index)
+spring_result spring_batch_step_n(const spring_batch *b, int first, int count, int steps, int *bad_index)
 {
 	if (bad_index) {
 		*bad_index = -1;

@@ -39,7 +39,7 @@ static BATCH_PREFETCH_INLINE void batch_prefetch_lines(const void *p, size_t byt
 	}
 }
 
-// While a block of spring_batch_advance takes step `k` of `steps`, the k-th share of the next
+// While a block of spring_batch_step_n takes step `k` of `steps`, the k-th share of the next
 // block's (n springs of `next`) lines is fetched, so that the next block's first step finds its
 // springs in the cache instead of waiting on memory (past the last-level cache the hardware
 // prefetchers stop at every 4 KB page, and a block's array is one page).

@@ -55,7 +55,7 @@
 // a Newton step onto that balance.
 //
 // Rest. After a step whose root, animation and root velocity did not change, every segment whose
-// angular speed is within rest_angular_speed and which lies within rest_angle of its equilibrium
+// angular speed is within rest_angular_speed and which lies within rest_delta of its equilibrium
 // (its target without forces; with forces the deflection u with k u = m alpha(t + u), found by
 // bisection on the true torque next to the segment's deflection, or its limit) is snapped onto
 // it with zero velocity, all segments or none; the chain then sleeps: a step with the same inputs
@@ -403,7 +403,7 @@ spring_result spring_chain2d_init(const spring_chain2d_desc *desc, void *memory,
 	c->wind = desc->wind;
 	c->max_root_speed = desc->max_root_speed;
 	c->max_root_angular_speed = desc->max_root_angular_speed;
-	c->rest_angle = cfg.rest_angle;
+	c->rest_delta = cfg.rest_delta;
 	c->rest_angular_speed = cfg.rest_angular_speed;
 	c->owner = (spring_internal_owner){0};
 	r = spring_clock_init(&c->clock, cfg.step, cfg.max_steps);
@@ -494,7 +494,7 @@ static double net_accel(const spring_chain2d *c, int i, float t, double fx, doub
 // balance). False when none.
 static bool equilibrium(const spring_chain2d *c, int i, float t, double fx, double fy, double bend, double *out)
 {
-	const double near = (double)c->rest_angle;
+	const double near = (double)c->rest_delta;
 	const double limit = (double)steppers(c)[i].limit;
 	double eq = 0.0;
 	if (fx != 0.0 || fy != 0.0) {

@@ -151,7 +151,7 @@ typedef struct chain2d_config {
 	float step;
 	int max_steps;
 	spring_params params;
-	float rest_angle, rest_angular_speed; // resolved
+	float rest_delta, rest_angular_speed; // resolved
 } chain2d_config;
 
 /// The description's checks (chain2d_validate.c): fills *cfg and returns SPRING_OK, or fills

@@ -57,7 +57,7 @@ struct spring_chain2d {
 	double inv_step;             // 1/s: 1 / clock.step
 	float max_speed;             // rad/s: pi / step, a segment's speed bound
 	float held_max;              // 1/s^2: FIELD_STIFFNESS_MAX / step^2, the field stiffness taken explicitly
-	float rest_angle;            // rad, resolved (> 0)
+	float rest_delta;            // rad, resolved (> 0)
 	float rest_angular_speed;    // rad/s, resolved (> 0)
 	bool resting;                // snapped onto the equilibrium; a step with the same inputs does nothing
 	spring_internal_owner owner; // set by create; zero for caller memory

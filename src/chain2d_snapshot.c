@@ -86,7 +86,7 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 	memcpy(&h, image, sizeof h);
 	// Structure and settings fixed at creation.
 	if (h.segment_count != n || h.integrator != live->integrator || !same_bits(&h.params, &live->params, sizeof h.params) ||
-	    !same_bits(&h.tip_params, &live->tip_params, sizeof h.tip_params) || h.rest_angle != live->rest_angle ||
+	    !same_bits(&h.tip_params, &live->tip_params, sizeof h.tip_params) || h.rest_delta != live->rest_delta ||
 	    h.rest_angular_speed != live->rest_angular_speed) {
 		return snap_bad(&k, SPRING_ERROR_INVALID_ARGUMENT, -1, "segment_count",
 		                "or another setting fixed at creation differs from this chain's");

@@ -60,7 +60,7 @@ spring_result spring_chain2d_internal_check_frame_dt(float frame_dt)
 }
 
 // The default rest angle: REST_TIP_FRACTION L / sum_i D_i (see chain.h), at least REST_ANGLE_MIN.
-static float derived_rest_angle(const spring_chain2d_segment *segments, int n)
+static float derived_rest_delta(const spring_chain2d_segment *segments, int n)
 {
 	double total = 0.0, lever = 0.0;
 	for (int i = n - 1; i >= 0; i--) {
@@ -126,7 +126,7 @@ spring_result spring_chain2d_internal_validate_desc(const spring_chain2d_desc *d
 		const char *field, *unit;
 	} caps[] = {{desc->max_root_speed, "max_root_speed", "units/s"},
 	            {desc->max_root_angular_speed, "max_root_angular_speed", "rad/s"},
-	            {desc->rest_angle, "rest_angle", "rad"},
+	            {desc->rest_delta, "rest_delta", "rad"},
 	            {desc->rest_angular_speed, "rest_angular_speed", "rad/s"}};
 	for (int k = 0; k < (int)(sizeof caps / sizeof caps[0]); k++) {
 		r = check_range(caps[k].value, INFINITY);
@@ -188,8 +188,8 @@ spring_result spring_chain2d_internal_validate_desc(const spring_chain2d_desc *d
 	cfg->step = step;
 	cfg->max_steps = max_steps;
 	cfg->params = base;
-	cfg->rest_angle = desc->rest_angle > 0.0f ? desc->rest_angle : derived_rest_angle(desc->segments, n);
-	cfg->rest_angular_speed = desc->rest_angular_speed > 0.0f ? desc->rest_angular_speed : REST_SPEED_PER_ANGLE * cfg->rest_angle;
+	cfg->rest_delta = desc->rest_delta > 0.0f ? desc->rest_delta : derived_rest_delta(desc->segments, n);
+	cfg->rest_angular_speed = desc->rest_angular_speed > 0.0f ? desc->rest_angular_speed : REST_SPEED_PER_ANGLE * cfg->rest_delta;
 	return SPRING_OK;
 }
 

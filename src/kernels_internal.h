@@ -25,7 +25,7 @@ typedef int spring_batch_aos_kernel(const spring_stepper *st, spring_state *stat
 
 /// `steps` steps of the whole vectors of springs [0, n) in one call, fetching the next block's
 /// springs (`next`, next_n of them; NULL: none) as it goes; returns the springs done, `*bad` the
-/// lowest refused (spring_batch_advance).
+/// lowest refused (spring_batch_step_n).
 typedef int spring_batch_steps_kernel(const struct batch_job *job, int n, int steps, const struct batch_job *next, int next_n,
                                       int *bad);
 

@@ -324,7 +324,7 @@ spring_result spring_motion_set_value(spring_motion *m, const float *value, cons
 	return start_move(m, n, ALL_CHANNELS);
 }
 
-spring_result spring_motion_advance(spring_motion *m, float dt)
+spring_result spring_motion_update(spring_motion *m, float dt)
 {
 	if (!motion_ok(m)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
@@ -338,12 +338,12 @@ spring_result spring_motion_advance(spring_motion *m, float dt)
 	return motion_step(m, (double)dt);
 }
 
-bool spring_motion_at_rest(const spring_motion *m)
+bool spring_motion_is_resting(const spring_motion *m)
 {
 	return motion_ok(m) && m->at_rest;
 }
 
-spring_result spring_motion_get(const spring_motion *m, float *value, float *velocity, int channels)
+spring_result spring_motion_get_value(const spring_motion *m, float *value, float *velocity, int channels)
 {
 	if (!motion_ok(m) || channels < 1 || channels > m->channels) {
 		return SPRING_ERROR_INVALID_ARGUMENT;

@@ -65,7 +65,7 @@ int spring_rig_internal_chain_desc(const spring_rig_desc *d, const rig_refs *ref
 			tb->rest_local = spring_rig_internal_to_xform3(spring_rig_internal_clean_xform(b->setup));
 			tb->tip = spring_vec3_make(b->length, 0.0f, 0.0f);
 			tb->tip_radius = ch->tip_radius;
-			tb->cone_limit = ch->limit;
+			tb->cone_limit = ch->cone_limit;
 			if (ch->bone_gravity_count > 0) {
 				tb->gravity = spring_vec3_make(ch->bone_gravity[i].x, ch->bone_gravity[i].y, 0.0f);
 			}

@@ -16,7 +16,7 @@
 // ---------------------------------------------------------------------------------------------
 // Clips
 
-float spring_cubic_bezier(float x1, float y1, float x2, float y2, float x)
+float spring_rig_cubic_bezier(float x1, float y1, float x2, float y2, float x)
 {
 	if (!spring_is_finite(x1) || !spring_is_finite(y1) || !spring_is_finite(x2) || !spring_is_finite(y2) ||
 	    !spring_is_finite(x)) {
@@ -99,7 +99,7 @@ static void track_value(const spring_rig *r, const rig_track *tr, float t, float
 	if (a->curve == SPRING_RIG_CURVE_STEPPED) {
 		u = 0.0f;
 	} else if (a->curve == SPRING_RIG_CURVE_BEZIER) {
-		u = spring_cubic_bezier(a->bezier[0], a->bezier[1], a->bezier[2], a->bezier[3], u);
+		u = spring_rig_cubic_bezier(a->bezier[0], a->bezier[1], a->bezier[2], a->bezier[3], u);
 	}
 	out[0] = a->value[0] + (b->value[0] - a->value[0]) * u;
 	out[1] = a->value[1] + (b->value[1] - a->value[1]) * u;

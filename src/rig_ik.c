@@ -16,8 +16,8 @@
 // ---------------------------------------------------------------------------------------------
 // IK
 
-void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive, float fallback_angle,
-                        float *angle1, float *angle2)
+void spring_rig_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive, float fallback_angle,
+                            float *angle1, float *angle2)
 {
 	double dx = (double)target.x - (double)pivot.x, dy = (double)target.y - (double)pivot.y;
 	double d = sqrt(dx * dx + dy * dy);
@@ -110,7 +110,7 @@ void spring_rig_internal_solve_ik(spring_rig *r, spring_xform2 *world)
 			float offset = spring_angle_delta(world[b1].angle,
 			                                  (float)spring_det_atan2((double)elbow.y - pivot.y, (double)elbow.x - pivot.x));
 			float t1, t2;
-			spring_ik_two_bone(pivot, l1, l2, target, ik->bend_positive, world[b1].angle + offset, &t1, &t2);
+			spring_rig_ik_two_bone(pivot, l1, l2, target, ik->bend_positive, world[b1].angle + offset, &t1, &t2);
 			set_world_angle(r, world, b1, t1 - offset, ik->mix);
 			spring_rig_internal_forward_subtree(r, r->root_step, rig_local(r), world, b1);
 			set_world_angle(r, world, b2, t2, ik->mix);

@@ -657,11 +657,19 @@ static spring_result validate_chains(const spring_rig_desc *d, const rig_refs *r
 			return spring_rig_internal_fail(e, spring_params_validate(ch->tip_params), "chain", c, "tip_params",
 			                                "tip_params is not a valid spring");
 		}
-		float max_limit = ch->type == SPRING_RIG_CHAIN_ANGLE ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f;
-		if (!spring_is_finite(ch->limit) || ch->limit < 0.0f || ch->limit > max_limit) {
-			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, "limit",
-			                                "limit must be 0 (none) or in (0, %s] radians (got %g)",
-			                                ch->type == SPRING_RIG_CHAIN_ANGLE ? "pi" : "0.99999 pi", (double)ch->limit);
+		// Each kind's own limit (the other kind's must be 0), 0 (none) or in (0, max].
+		const bool angle = ch->type == SPRING_RIG_CHAIN_ANGLE;
+		const float own = angle ? ch->limit : ch->cone_limit, other = angle ? ch->cone_limit : ch->limit;
+		const char *own_name = angle ? "limit" : "cone_limit", *other_name = angle ? "cone_limit" : "limit";
+		if (other != 0.0f) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, "chain", c, other_name,
+			                                "%s is for %s chains (this one's is %s)", other_name, angle ? "tip" : "angle",
+			                                own_name);
+		}
+		if (!spring_is_finite(own) || own < 0.0f || own > (angle ? (float)SPRING_PI : (float)SPRING_PI * 0.99999f)) {
+			return spring_rig_internal_fail(e, SPRING_ERROR_OUT_OF_RANGE, "chain", c, own_name,
+			                                "%s must be 0 (none) or in (0, %s] radians (got %g)", own_name,
+			                                angle ? "pi" : "0.99999 pi", (double)own);
 		}
 		if (!spring_rig_internal_finite2(ch->gravity) || !spring_rig_internal_finite2(ch->wind)) {
 			return spring_rig_internal_fail(e, SPRING_ERROR_NOT_FINITE, "chain", c,

@@ -426,7 +426,7 @@ static int test_bad_arguments(void)
 	return 0;
 }
 
-// spring_batch_advance gives the bits of as many spring_batch_step_range calls, across block
+// spring_batch_step_n gives the bits of as many spring_batch_step_range calls, across block
 // boundaries (1,024 springs), with refusals, rest snapping and per-spring transitions, on every
 // path; the lowest refused index and its reason are reported.
 static int test_advance_matches_repeated_steps(void)
@@ -477,7 +477,7 @@ static int test_advance_matches_repeated_steps(void)
 				memcpy(ex, x, sizeof x);
 				memcpy(ev, v, sizeof v);
 				int bad = 12345;
-				spring_result got = spring_batch_advance(&b, first, n, steps, &bad);
+				spring_result got = spring_batch_step_n(&b, first, n, steps, &bad);
 				ENSURE_MSG(got == want && bad == want_bad && memcmp(gx, ex, sizeof gx) == 0 && memcmp(gv, ev, sizeof gv) == 0,
 				           "path %s, mode %d, first %d, count %d, steps %d: result %d/%d, bad %d/%d",
 				           spring_internal_isa_name((spring_internal_isa)paths[p]), mode, first, n, steps, got, want, bad,
@@ -501,23 +501,23 @@ static int test_advance_matches_repeated_steps(void)
 	spring_batch big;
 	ENSURE(spring_batch_init(&big, &(spring_batch_desc){.x = ex, .v = ev, .target = t, .count = TOTAL}) == SPRING_OK);
 	int where = 0;
-	ENSURE(spring_batch_advance(&big, 1, 2000, 2, &where) == SPRING_ERROR_OUT_OF_RANGE && where == 1300);
-	ENSURE(spring_batch_advance(&big, 1350, 1000, 2, &where) == SPRING_ERROR_NOT_FINITE && where == 1400);
+	ENSURE(spring_batch_step_n(&big, 1, 2000, 2, &where) == SPRING_ERROR_OUT_OF_RANGE && where == 1300);
+	ENSURE(spring_batch_step_n(&big, 1350, 1000, 2, &where) == SPRING_ERROR_NOT_FINITE && where == 1400);
 	ENSURE(ex[1500] == 1500.0f && ex[1300] == 3.0e38f && ex[1301] != 1301.0f);
 
 	float x1[2] = {1.0f, 2.0f}, v1[2] = {0.0f, 0.0f}, t1[2] = {0.0f, 0.0f};
 	spring_batch b;
 	ENSURE(spring_batch_init(&b, &(spring_batch_desc){.x = x1, .v = v1, .target = t1, .count = 1}) == SPRING_OK);
 	int bad = 7;
-	ENSURE(spring_batch_advance(NULL, 0, 0, 1, &bad) == SPRING_ERROR_INVALID_ARGUMENT && bad == -1);
-	ENSURE(spring_batch_advance(&b, 0, 1, -1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_batch_advance(&b, 0, 2, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_batch_advance(&b, 1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_batch_advance(&b, -1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_step_n(NULL, 0, 0, 1, &bad) == SPRING_ERROR_INVALID_ARGUMENT && bad == -1);
+	ENSURE(spring_batch_step_n(&b, 0, 1, -1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_step_n(&b, 0, 2, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_step_n(&b, 1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_batch_step_n(&b, -1, 1, 1, NULL) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(x1[0] == 1.0f && x1[1] == 2.0f);
-	ENSURE(spring_batch_advance(&b, 0, 1, 0, &bad) == SPRING_OK && bad == -1 && x1[0] == 1.0f);
-	ENSURE(spring_batch_advance(&b, 1, 0, 5, &bad) == SPRING_OK && bad == -1);
-	ENSURE(spring_batch_advance(&b, 0, 1, 2, &bad) == SPRING_OK && bad == -1 && x1[0] != 1.0f && x1[1] == 2.0f);
+	ENSURE(spring_batch_step_n(&b, 0, 1, 0, &bad) == SPRING_OK && bad == -1 && x1[0] == 1.0f);
+	ENSURE(spring_batch_step_n(&b, 1, 0, 5, &bad) == SPRING_OK && bad == -1);
+	ENSURE(spring_batch_step_n(&b, 0, 1, 2, &bad) == SPRING_OK && bad == -1 && x1[0] != 1.0f && x1[1] == 2.0f);
 	return 0;
 }
 
@@ -586,7 +586,7 @@ static int test_no_allocation(void)
 		ok = ok && spring_stepper_step_many(&st, s, t, N) == SPRING_ERROR_NOT_FINITE;
 		ok = ok && spring_batch_step(&b, &bad) == SPRING_ERROR_NOT_FINITE && bad == N / 2;
 		ok = ok && spring_batch_step_range(&bp, 3, 40, &bad) == SPRING_OK;
-		ok = ok && spring_batch_advance(&b, 0, N, 3, &bad) == SPRING_ERROR_NOT_FINITE && bad == N / 2;
+		ok = ok && spring_batch_step_n(&b, 0, N, 3, &bad) == SPRING_ERROR_NOT_FINITE && bad == N / 2;
 		ok = ok && spring_batch_set_params(&b, (spring_params){0}, 0.0f) == SPRING_OK;
 		ok = ok && spring_batch_count_resting(&b, 0, N) >= 0;
 	}

@@ -1344,9 +1344,10 @@ static int test_rig_reader_radian_warning(void)
 	}
 	o += (size_t)snprintf(json + o, sizeof json - o, "], \"chains\": [");
 	for (int i = 0; i < 10; i++) {
-		o += (size_t)snprintf(json + o, sizeof json - o,
-		                      "%s{\"name\": \"c%d\", \"type\": \"tip\", \"first\": \"b%d\", \"last\": \"b%d\", \"limit\": 0.5}",
-		                      i ? ", " : "", i, i, i);
+		o += (size_t)snprintf(
+			json + o, sizeof json - o,
+			"%s{\"name\": \"c%d\", \"type\": \"tip\", \"first\": \"b%d\", \"last\": \"b%d\", \"cone_limit\": 0.5}", i ? ", " : "",
+			i, i, i);
 	}
 	snprintf(json + o, sizeof json - o, "]}");
 	spring_rig *rig = NULL;
@@ -1354,7 +1355,7 @@ static int test_rig_reader_radian_warning(void)
 	ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
 	spring_rig_destroy(rig);
 	ENSURE(info->warning_count == 10);
-	ENSURE(strncmp(info->warnings[SPRING_RIG_FILE_MAX_WARNINGS - 1], "$.chains[7].limit", 17) == 0);
+	ENSURE(strncmp(info->warnings[SPRING_RIG_FILE_MAX_WARNINGS - 1], "$.chains[7].cone_limit", 22) == 0);
 	free(info);
 	return 0;
 }

@@ -717,7 +717,7 @@ static int test_motion(void)
 	ENSURE(std::memcmp(m.get(), &c, sizeof c) == 0);
 	float tap[2] = {120.0f, 1.0f}, jump[2] = {50.0f, 0.5f}, push[2] = {-400.0f, 0.0f};
 	int frame = 0;
-	for (; frame < 600 && !spring_motion_at_rest(&c); frame++) {
+	for (; frame < 600 && !spring_motion_is_resting(&c); frame++) {
 		if (frame == 10) {
 			ENSURE(spring_motion_set_target(&c, tap, 2) == SPRING_OK && m.set_target(tap).ok());
 		}
@@ -729,10 +729,10 @@ static int test_motion(void)
 		if (frame == 25) {
 			ENSURE(spring_motion_set_value(&c, jump, nullptr, 2) == SPRING_OK && m.set_value(jump).ok());
 		}
-		ENSURE(spring_motion_advance(&c, frame_dt(frame)) == SPRING_OK && m.update(frame_dt(frame)).ok());
+		ENSURE(spring_motion_update(&c, frame_dt(frame)) == SPRING_OK && m.update(frame_dt(frame)).ok());
 		float cv[2], cw[2], xv[2], xw[2];
-		ENSURE(spring_motion_get(&c, cv, cw, 2) == SPRING_OK && m.get_value(xv, xw).ok());
-		ENSURE(same_bytes(cv, xv, 2) && same_bytes(cw, xw, 2) && m.is_resting() == spring_motion_at_rest(&c));
+		ENSURE(spring_motion_get_value(&c, cv, cw, 2) == SPRING_OK && m.get_value(xv, xw).ok());
+		ENSURE(same_bytes(cv, xv, 2) && same_bytes(cw, xw, 2) && m.is_resting() == spring_motion_is_resting(&c));
 		ENSURE(m.time_to_settle() == spring_motion_time_to_settle(&c));
 	}
 	ENSURE(frame < 600 && m.is_resting() && std::memcmp(m.get(), &c, sizeof c) == 0);
@@ -801,7 +801,7 @@ static int test_batch(void)
 		} else if (frame % 3 == 1) {
 			ENSURE(spring_batch_step_range(&c, 5, 20, &c_bad) == SPRING_OK && b.step_range(5, 20, &x_bad).ok());
 		} else {
-			ENSURE(spring_batch_advance(&c, 3, 30, 4, &c_bad) == SPRING_OK && b.advance(3, 30, 4, &x_bad).ok());
+			ENSURE(spring_batch_step_n(&c, 3, 30, 4, &c_bad) == SPRING_OK && b.step_n(3, 30, 4, &x_bad).ok());
 		}
 		ENSURE(c_bad == x_bad && same_bytes(cx, xx, count) && same_bytes(cv, xv, count));
 		ENSURE(b.count_resting(0, count) == spring_batch_count_resting(&c, 0, count));

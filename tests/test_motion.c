@@ -80,7 +80,7 @@ static int run_retargets(int tween_restart, uint32_t seed, int *retargets, float
 	*retargets = 0;
 	*cliff = 0.0f;
 	for (int frame = 0; frame < 600; frame++) {
-		if (spring_motion_advance(&m, 1.0f / 60.0f) != SPRING_OK) {
+		if (spring_motion_update(&m, 1.0f / 60.0f) != SPRING_OK) {
 			return -1;
 		}
 		if (rnd(0.0f, 1.0f) < 0.08f) {
@@ -88,14 +88,14 @@ static int run_retargets(int tween_restart, uint32_t seed, int *retargets, float
 			float target[2];
 			target[0] = rnd(-500.0f, 500.0f);
 			target[1] = rnd(-500.0f, 500.0f);
-			spring_motion_get(&m, xb, vb, 2);
+			spring_motion_get_value(&m, xb, vb, 2);
 			if (spring_motion_set_target(&m, target, 2) != SPRING_OK) {
 				return -1;
 			}
 			if (tween_restart) {
 				spring_motion_set_value(&m, xb, NULL, 2); // what a tween does: restart from rest
 			}
-			spring_motion_get(&m, xa, va, 2);
+			spring_motion_get_value(&m, xa, va, 2);
 			(*retargets)++;
 			broken += !continuity_ok(xb, vb, xa, va, 2);
 			float drop = sqrtf(vb[0] * vb[0] + vb[1] * vb[1]) - sqrtf(va[0] * va[0] + va[1] * va[1]);
@@ -124,13 +124,13 @@ static int test_retarget_keeps_position_and_velocity(void)
 	spring_motion m;
 	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .to = {100.0f}}) == SPRING_OK);
 	for (int i = 0; i < 6; i++) {
-		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, 1.0f / 60.0f) == SPRING_OK);
 	}
 	float v_before = m.velocity[0], x_before = m.value[0];
 	ENSURE(v_before > 300.0f);
 	ENSURE(spring_motion_set_target(&m, (float[]){-100.0f}, 1) == SPRING_OK);
 	ENSURE(bits_equal(m.value[0], x_before) && bits_equal(m.velocity[0], v_before));
-	ENSURE(spring_motion_advance(&m, 0.001f) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, 0.001f) == SPRING_OK);
 	double accel = m.params.stiffness * (x_before + 100.0f) + m.params.damping * v_before;
 	ENSURE(fabs(m.velocity[0] - v_before) <= accel * 0.001 * 1.05);
 	return 0;
@@ -172,7 +172,7 @@ static int run_rate(const rate_case *rc, spring_params p, float *max_err_rel)
 	*max_err_rel = 0.0f;
 	while (t < 1.6) {
 		float dt = rc->hz > 0.0f ? 1.0f / rc->hz : rnd(0.004f, 0.040f);
-		ENSURE(spring_motion_advance(&m, dt) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, dt) == SPRING_OK);
 		t += (double)dt;
 		for (int c = 0; c < n; c++) {
 			spring_state ref = spring_evaluate(p, anchor[c], target[c], (float)(t - t_anchor));
@@ -242,7 +242,7 @@ static int run_rest(spring_params p, float hz, float *settle_error_frames)
 	double t = 0.0;
 	for (;;) {
 		ENSURE(frame < 100000);
-		ENSURE(spring_motion_advance(&m, h) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, h) == SPRING_OK);
 		frame++;
 		t += (double)h;
 		int q[2];
@@ -263,12 +263,12 @@ static int run_rest(spring_params p, float hz, float *settle_error_frames)
 	ENSURE(m.value[0] == 300.0f && m.value[1] == 1.0f && m.velocity[0] == 0.0f && m.velocity[1] == 0.0f);
 	ENSURE(bits_equal(m.velocity[0], 0.0f) && bits_equal(m.velocity[1], 0.0f));
 	ENSURE(spring_motion_time_to_settle(&m) == 0.0f);
-	ENSURE(spring_motion_at_rest(&m) == 1);
+	ENSURE(spring_motion_is_resting(&m) == 1);
 	*settle_error_frames = (float)((t - (double)predicted) / (double)h);
 	ENSURE_MSG(t >= (double)predicted - 1e-4 && t <= (double)predicted + (double)h + 1e-4,
 	           "%g Hz: rest at %.4f s, time_to_settle said %.4f s", (double)hz, t, (double)predicted);
 	// Once at rest it stays put.
-	ENSURE(spring_motion_advance(&m, 1.0f) == SPRING_OK && m.value[0] == 300.0f && m.at_rest);
+	ENSURE(spring_motion_update(&m, 1.0f) == SPRING_OK && m.value[0] == 300.0f && m.at_rest);
 	return 0;
 }
 
@@ -307,7 +307,7 @@ static int test_time_to_settle_mid_flight(void)
 			                                                    .rest_delta = {0.002f},
 			                                                    .rest_speed = {speed_bound ? 0.0005f : 1.0f}}) == SPRING_OK);
 			for (int f = 0; f < 9; f++) {
-				ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
+				ENSURE(spring_motion_update(&m, 1.0f / 60.0f) == SPRING_OK);
 			}
 			ENSURE(spring_motion_set_target(&m, (float[]){-0.5f}, 1) == SPRING_OK);
 			float predicted = spring_motion_time_to_settle(&m);
@@ -315,7 +315,7 @@ static int test_time_to_settle_mid_flight(void)
 			const float h = 1.0f / 120.0f;
 			double t = 0.0;
 			while (!m.at_rest) {
-				ENSURE(spring_motion_advance(&m, h) == SPRING_OK);
+				ENSURE(spring_motion_update(&m, h) == SPRING_OK);
 				t += h;
 				ENSURE(t < 100.0);
 			}
@@ -364,7 +364,7 @@ static int test_time_to_settle_random(void)
 		const float h = 1.0f / rates[trial % 5];
 		double t = 0.0;
 		while (!m.at_rest) {
-			ENSURE(spring_motion_advance(&m, h) == SPRING_OK);
+			ENSURE(spring_motion_update(&m, h) == SPRING_OK);
 			t += h;
 			ENSURE(t < 300.0);
 		}
@@ -402,12 +402,12 @@ static int test_rest_needs_both_conditions(void)
 	float t_peak = (float)lo;
 	spring_motion m;
 	ENSURE(spring_motion_init(&m, &d) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, t_cross) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, t_cross) == SPRING_OK);
 	ENSURE(fabsf(m.value[0] - 1.0f) <= 1e-4f); // within rest_delta...
 	ENSURE(m.velocity[0] > 1.0f);              // ...but fast
 	ENSURE(!m.at_rest);
 	ENSURE(spring_motion_init(&m, &d) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, t_peak) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, t_peak) == SPRING_OK);
 	ENSURE(fabsf(m.velocity[0]) <= 0.05f);    // slow enough...
 	ENSURE(fabsf(m.value[0] - 1.0f) > 0.01f); // ...but far (4.6 % overshoot)
 	ENSURE(!m.at_rest);
@@ -416,7 +416,7 @@ static int test_rest_needs_both_conditions(void)
 			   &m, &(spring_motion_desc){.channels = 1, .params = p, .from = {1.0f}, .to = {1.0f}, .velocity = {3.0f}}) ==
 	       SPRING_OK);
 	ENSURE(!m.at_rest);
-	ENSURE(spring_motion_advance(&m, 0.0f) == SPRING_OK && !m.at_rest);
+	ENSURE(spring_motion_update(&m, 0.0f) == SPRING_OK && !m.at_rest);
 	return 0;
 }
 
@@ -438,7 +438,7 @@ static int test_rest_thresholds_inclusive(void)
 			}
 			spring_motion m;
 			ENSURE(spring_motion_init(&m, &d) == SPRING_OK && !m.at_rest);
-			ENSURE(spring_motion_advance(&m, 0.0f) == SPRING_OK);
+			ENSURE(spring_motion_update(&m, 0.0f) == SPRING_OK);
 			if (which == 0) {
 				ENSURE_MSG(m.at_rest && m.value[0] == 10.0f && m.velocity[0] == 0.0f, "sign %d: not at rest", sign);
 			} else {
@@ -486,7 +486,7 @@ static int test_default_thresholds(void)
 	ENSURE(m.rest_delta[1] == 0.25f); // explicit: kept
 	ENSURE_NEAR(m.rest_speed[1], wn * 0.25, 1e-5);
 	// A retarget to the current target changes nothing at all.
-	ENSURE(spring_motion_advance(&m, 0.1f) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, 0.1f) == SPRING_OK);
 	spring_motion before = m;
 	ENSURE(spring_motion_set_target(&m, (float[]){205.0f, 9.0f}, 2) == SPRING_OK);
 	ENSURE(memcmp(&before, &m, sizeof m) == 0);
@@ -494,7 +494,7 @@ static int test_default_thresholds(void)
 	float predicted = spring_motion_time_to_settle(&m);
 	int frames = 0;
 	while (!m.at_rest && frames < 1000) {
-		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, 1.0f / 60.0f) == SPRING_OK);
 		frames++;
 	}
 	ENSURE(m.at_rest && m.value[0] == 205.0f && m.value[1] == 9.0f);
@@ -525,7 +525,7 @@ static int test_overshoot_clamp(void)
 		float last_dt = 0.0f;
 		while (!m.at_rest) {
 			float dt = mode == 0 ? 1.0f / 60.0f : mode == 1 ? 1.0f / 144.0f : rnd(0.004f, 0.040f);
-			ENSURE(spring_motion_advance(&m, dt) == SPRING_OK);
+			ENSURE(spring_motion_update(&m, dt) == SPRING_OK);
 			t += dt;
 			last_dt = dt;
 			ENSURE(t < 10.0);
@@ -547,7 +547,7 @@ static int test_overshoot_clamp(void)
 	ENSURE(spring_motion_init(&m, &(spring_motion_desc){.channels = 1, .params = p, .to = {2.0f}}) == SPRING_OK);
 	float peak = 0.0f;
 	for (int i = 0; i < 2000; i++) {
-		ENSURE(spring_motion_advance(&m, 0.0005f) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, 0.0005f) == SPRING_OK);
 		peak = fmaxf(peak, m.value[0]);
 	}
 	ENSURE_NEAR((peak - 2.0f) / 2.0f, spring_overshoot(p), 1e-4);
@@ -563,7 +563,7 @@ static int test_overshoot_clamp(void)
 	                                                    .rest_delta = {1e-5f},
 	                                                    .rest_speed = {1e-5f},
 	                                                    .clamp_overshoot = 1}) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, (float)t_ext) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, (float)t_ext) == SPRING_OK);
 	ENSURE_MSG(m.value[0] == 1.0f && m.velocity[0] == 0.0f && m.at_rest, "after one long step: %.9g, v %.9g", (double)m.value[0],
 	           (double)m.velocity[0]);
 	// A flick away from a target it sits on: it turns and stops on the way back, never crossing.
@@ -571,7 +571,7 @@ static int test_overshoot_clamp(void)
 	       SPRING_OK);
 	int frames = 0;
 	while (!m.at_rest) {
-		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, 1.0f / 60.0f) == SPRING_OK);
 		ENSURE(m.value[0] <= 0.0f);
 		ENSURE(++frames < 600);
 	}
@@ -589,10 +589,10 @@ static int test_sample_matches_closed_form(void)
 	ENSURE(spring_motion_init(&m, &(spring_motion_desc){
 									  .channels = 2, .params = p, .to = {120.0f, 1.0f}, .velocity = {0.0f, -2.0f}}) == SPRING_OK);
 	for (int i = 0; i < 7; i++) {
-		ENSURE(spring_motion_advance(&m, 1.0f / 60.0f) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, 1.0f / 60.0f) == SPRING_OK);
 	}
 	ENSURE(spring_motion_set_target(&m, (float[]){-40.0f, 0.5f}, 2) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, 0.013f) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, 0.013f) == SPRING_OK);
 	spring_motion before = m;
 	enum { CAP = 400 };
 	static float values[CAP * 2], velocities[CAP * 2];
@@ -615,7 +615,7 @@ static int test_sample_matches_closed_form(void)
 	// ...and bit for bit what driving the motion at that rate gives.
 	spring_motion driven = m;
 	for (int i = 1; i < count; i++) {
-		ENSURE(spring_motion_advance(&driven, interval) == SPRING_OK);
+		ENSURE(spring_motion_update(&driven, interval) == SPRING_OK);
 		ENSURE(bits_equal(driven.value[0], values[i * 2]) && bits_equal(driven.value[1], values[i * 2 + 1]));
 		ENSURE(driven.at_rest == (i == count - 1));
 	}
@@ -713,7 +713,7 @@ static int test_bad_input_corpus(void)
 	spring_motion m, snapshot;
 	spring_motion_desc good = {.channels = 2, .to = {10.0f, 1.0f}};
 	ENSURE(spring_motion_init(&m, &good) == SPRING_OK);
-	ENSURE(spring_motion_advance(&m, 0.05f) == SPRING_OK);
+	ENSURE(spring_motion_update(&m, 0.05f) == SPRING_OK);
 	snapshot = m;
 	int cases = 0;
 #define BAD(call, expected)                                                               \
@@ -777,16 +777,16 @@ static int test_bad_input_corpus(void)
 	BAD(spring_motion_set_value(&m, NULL, NULL, 2), IA);
 	BAD(spring_motion_set_value(&m, (float[]){0.0f, 0.0f}, NULL, 4), IA);
 	// advance
-	BAD(spring_motion_advance(&m, nan_), NF);
-	BAD(spring_motion_advance(&m, inf_), NF);
-	BAD(spring_motion_advance(&m, -0.001f), OOR);
-	BAD(spring_motion_advance(&m, -inf_), NF);
-	BAD(spring_motion_advance(NULL, 0.01f), IA);
+	BAD(spring_motion_update(&m, nan_), NF);
+	BAD(spring_motion_update(&m, inf_), NF);
+	BAD(spring_motion_update(&m, -0.001f), OOR);
+	BAD(spring_motion_update(&m, -inf_), NF);
+	BAD(spring_motion_update(NULL, 0.01f), IA);
 	// get
 	float out[4] = {9.0f, 9.0f, 9.0f, 9.0f};
-	BAD(spring_motion_get(&m, out, NULL, 0), IA);
-	BAD(spring_motion_get(&m, out, NULL, 3), IA);
-	BAD(spring_motion_get(NULL, out, NULL, 1), IA);
+	BAD(spring_motion_get_value(&m, out, NULL, 0), IA);
+	BAD(spring_motion_get_value(&m, out, NULL, 3), IA);
+	BAD(spring_motion_get_value(NULL, out, NULL, 1), IA);
 	ENSURE(out[0] == 9.0f);
 	// sample
 	int count = -7, truncated = -7;
@@ -809,7 +809,7 @@ static int test_bad_input_corpus(void)
 	// A corrupted struct is refused by every entry point.
 	spring_motion bad = m;
 	bad.channels = 9;
-	ENSURE(spring_motion_advance(&bad, 0.01f) == IA && spring_motion_at_rest(&bad) == 0);
+	ENSURE(spring_motion_update(&bad, 0.01f) == IA && spring_motion_is_resting(&bad) == 0);
 	ENSURE(spring_motion_time_to_settle(&bad) == 0.0f);
 	bad = m;
 	bad.params.mass = nan_;
@@ -826,7 +826,7 @@ static int test_bad_input_corpus(void)
 	spring_result r = SPRING_OK;
 	for (int i = 0; i < 100 && r == SPRING_OK; i++) {
 		snapshot = m;
-		r = spring_motion_advance(&m, 0.01f);
+		r = spring_motion_update(&m, 0.01f);
 	}
 	ENSURE(r == OOR && memcmp(&m, &snapshot, sizeof m) == 0);
 	// Unused channels are never read: NaN there is fine.
@@ -920,7 +920,7 @@ static int test_fuzz(void)
 			switch (kind) {
 			case 0:
 			case 1:
-			case 2: r = spring_motion_advance(&m, dt); break;
+			case 2: r = spring_motion_update(&m, dt); break;
 			case 3: r = spring_motion_set_target(&m, a, channels); break;
 			case 4: r = spring_motion_set_value(&m, a, rnd(0.0f, 1.0f) < 0.5f ? b : NULL, channels); break;
 			case 5: {
@@ -990,9 +990,9 @@ static int test_large_and_tiny_steps(void)
 				                                                    .to = {300.0f, -1.0f},
 				                                                    .velocity = {40.0f, 0.0f},
 				                                                    .clamp_overshoot = clamp}) == SPRING_OK);
-				ENSURE(spring_motion_advance(&m, 0.05f) == SPRING_OK);
+				ENSURE(spring_motion_update(&m, 0.05f) == SPRING_OK);
 				ENSURE(spring_motion_set_target(&m, (float[]){-20.0f, 2.0f}, 2) == SPRING_OK);
-				spring_result r = spring_motion_advance(&m, big[j]);
+				spring_result r = spring_motion_update(&m, big[j]);
 				ENSURE(r == SPRING_OK);
 				if (big[j] < 100.0f && i == 2) {
 					// zeta 10, 2 s period: 10 s is not enough to settle (slow root ~ 0.16/s).
@@ -1009,7 +1009,7 @@ static int test_large_and_tiny_steps(void)
 	spring_motion u;
 	ENSURE(spring_motion_init(&u, &(spring_motion_desc){.channels = 1, .params = {100.0f, 0.0f, 1.0f}, .to = {1.0f}}) ==
 	       SPRING_OK);
-	ENSURE(spring_motion_advance(&u, 1e6f) == SPRING_OK);
+	ENSURE(spring_motion_update(&u, 1e6f) == SPRING_OK);
 	ENSURE(isfinite(u.value[0]) && fabsf(u.value[0] - 1.0f) <= 1.0001f && !u.at_rest);
 	ENSURE(isinf(spring_motion_time_to_settle(&u)));
 	// 1e5 steps of 1e-5 s stay on the closed form; stepping the float state step by step (the trap)
@@ -1026,7 +1026,7 @@ static int test_large_and_tiny_steps(void)
 		spring_state naive = {0.0f, 0.0f};
 		double t = 0.0;
 		for (int i = 0; i < 100000; i++) {
-			ENSURE(spring_motion_advance(&m, 1e-5f) == SPRING_OK);
+			ENSURE(spring_motion_update(&m, 1e-5f) == SPRING_OK);
 			ENSURE(spring_step_exact(p, &naive, targets[k], 1e-5f) == SPRING_OK);
 			t += (double)1e-5f;
 		}
@@ -1062,7 +1062,7 @@ static int test_determinism_golden(void)
 	rng_state = 4242;
 	uint64_t hash = SPRING_HASH_INIT;
 	for (int f = 0; f < 400; f++) {
-		ENSURE(spring_motion_advance(&m, rnd(0.004f, 0.03f)) == SPRING_OK);
+		ENSURE(spring_motion_update(&m, rnd(0.004f, 0.03f)) == SPRING_OK);
 		if (f % 37 == 5) {
 			float t[4];
 			t[0] = rnd(-300.0f, 300.0f);
@@ -1097,9 +1097,9 @@ static int motion_script(spring_motion *m, int i, uint64_t *hash)
 		float to[2] = {(float)((i * 73) % 400), (float)((i * 29) % 300)};
 		ENSURE(spring_motion_set_target(m, to, 2) == SPRING_OK);
 	}
-	ENSURE(spring_motion_advance(m, i % 250 == 125 ? 0.3f : 1.0f / 60.0f + (float)(i % 5) * 1e-3f) == SPRING_OK);
+	ENSURE(spring_motion_update(m, i % 250 == 125 ? 0.3f : 1.0f / 60.0f + (float)(i % 5) * 1e-3f) == SPRING_OK);
 	float v[2], s[2];
-	ENSURE(spring_motion_get(m, v, s, 2) == SPRING_OK);
+	ENSURE(spring_motion_get_value(m, v, s, 2) == SPRING_OK);
 	*hash = spring_hash(*hash, v, sizeof v);
 	*hash = spring_hash(*hash, s, sizeof s);
 	return 0;

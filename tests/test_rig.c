@@ -358,7 +358,7 @@ static int test_two_bone_ik(void)
 		spring_vec2 target = spring_vec2_add(pivot, spring_vec2_scale(spring_vec2_make(cosf(dir), sinf(dir)), reach));
 		for (int bend = 0; bend < 2; bend++) {
 			float a1, a2;
-			spring_ik_two_bone(pivot, l1, l2, target, bend, 0.0f, &a1, &a2);
+			spring_rig_ik_two_bone(pivot, l1, l2, target, bend, 0.0f, &a1, &a2);
 			spring_vec2 elbow = spring_vec2_add(pivot, spring_vec2_scale(spring_vec2_make(cosf(a1), sinf(a1)), l1));
 			spring_vec2 eff = spring_vec2_add(elbow, spring_vec2_scale(spring_vec2_make(cosf(a2), sinf(a2)), l2));
 			ENSURE_MSG(dist(eff, target) <= 1e-4f * (l1 + l2), "off by %g of %g", dist(eff, target), l1 + l2);
@@ -369,21 +369,21 @@ static int test_two_bone_ik(void)
 	}
 	// Unreachable: straight at the target, effector as close as the bones allow.
 	float a1, a2;
-	spring_ik_two_bone(spring_vec2_make(0, 0), 30, 20, spring_vec2_make(0, 100), 1, 0.0f, &a1, &a2);
+	spring_rig_ik_two_bone(spring_vec2_make(0, 0), 30, 20, spring_vec2_make(0, 100), 1, 0.0f, &a1, &a2);
 	ENSURE_NEAR(a1, SPRING_PI / 2, 1e-5);
 	ENSURE_NEAR(a2, SPRING_PI / 2, 1e-5);
 	// Too close: folded, still pointing at the target as well as it can, no NaN.
-	spring_ik_two_bone(spring_vec2_make(0, 0), 30, 20, spring_vec2_make(5, 0), 1, 0.0f, &a1, &a2);
+	spring_rig_ik_two_bone(spring_vec2_make(0, 0), 30, 20, spring_vec2_make(5, 0), 1, 0.0f, &a1, &a2);
 	ENSURE(spring_is_finite(a1) && spring_is_finite(a2));
 	spring_vec2 elbow = spring_vec2_make(30 * cosf(a1), 30 * sinf(a1));
 	spring_vec2 eff = spring_vec2_add(elbow, spring_vec2_make(20 * cosf(a2), 20 * sinf(a2)));
 	ENSURE_NEAR(dist(eff, spring_vec2_make(0, 0)), 10.0, 1e-3); // |l1 - l2|
 	// Zero distance: keeps the fallback angle, no NaN.
-	spring_ik_two_bone(spring_vec2_make(3, 4), 30, 20, spring_vec2_make(3, 4), 0, 0.7f, &a1, &a2);
+	spring_rig_ik_two_bone(spring_vec2_make(3, 4), 30, 20, spring_vec2_make(3, 4), 0, 0.7f, &a1, &a2);
 	ENSURE_NEAR(a1, 0.7, 1e-6);
 	ENSURE(spring_is_finite(a2));
 	// Degenerate lengths: no NaN.
-	spring_ik_two_bone(spring_vec2_make(0, 0), 0.0f, 20, spring_vec2_make(5, 0), 0, 0.2f, &a1, &a2);
+	spring_rig_ik_two_bone(spring_vec2_make(0, 0), 0.0f, 20, spring_vec2_make(5, 0), 0, 0.2f, &a1, &a2);
 	ENSURE(spring_is_finite(a1) && spring_is_finite(a2));
 	return 0;
 }
@@ -501,18 +501,18 @@ static double bezier_reference(double x1, double y1, double x2, double y2, doubl
 static int test_keyframes_and_bezier(void)
 {
 	// CSS named easings at known points (values as browsers compute them).
-	ENSURE_NEAR(spring_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, 0.5f), 0.8024033877, 2e-6); // ease
-	ENSURE_NEAR(spring_cubic_bezier(0.42f, 0.0f, 0.58f, 1.0f, 0.5f), 0.5, 1e-6);          // ease-in-out
-	ENSURE_NEAR(spring_cubic_bezier(0.0f, 0.0f, 1.0f, 1.0f, 0.3f), 0.3, 1e-6);            // linear
-	ENSURE(spring_cubic_bezier(0.42f, 0.0f, 1.0f, 1.0f, 0.0f) == 0.0f);
-	ENSURE(spring_cubic_bezier(0.42f, 0.0f, 1.0f, 1.0f, 1.0f) == 1.0f);
+	ENSURE_NEAR(spring_rig_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, 0.5f), 0.8024033877, 2e-6); // ease
+	ENSURE_NEAR(spring_rig_cubic_bezier(0.42f, 0.0f, 0.58f, 1.0f, 0.5f), 0.5, 1e-6);          // ease-in-out
+	ENSURE_NEAR(spring_rig_cubic_bezier(0.0f, 0.0f, 1.0f, 1.0f, 0.3f), 0.3, 1e-6);            // linear
+	ENSURE(spring_rig_cubic_bezier(0.42f, 0.0f, 1.0f, 1.0f, 0.0f) == 0.0f);
+	ENSURE(spring_rig_cubic_bezier(0.42f, 0.0f, 1.0f, 1.0f, 1.0f) == 1.0f);
 	for (int i = 0; i < 3000; i++) {
 		float x1 = rnd(0, 1), y1 = rnd(-1, 2), x2 = rnd(0, 1), y2 = rnd(-1, 2), x = rnd(0, 1);
 		if (i % 10 == 0) {
 			x1 = 0.0f; // flat start: Newton's slope vanishes there
 		}
 		double ref = bezier_reference(x1, y1, x2, y2, x);
-		ENSURE_MSG(fabs(spring_cubic_bezier(x1, y1, x2, y2, x) - ref) < 2e-5, "(%g %g %g %g) at %g", x1, y1, x2, y2, x);
+		ENSURE_MSG(fabs(spring_rig_cubic_bezier(x1, y1, x2, y2, x) - ref) < 2e-5, "(%g %g %g %g) at %g", x1, y1, x2, y2, x);
 	}
 	// Tracks in a rig: linear, stepped, bezier, clamped and looping clips.
 	spring_rig_bone_desc one = {"b", NULL, 10.0f, scene_xform2(1.0f, 2.0f, 0.5f)};
@@ -543,7 +543,7 @@ static int test_keyframes_and_bezier(void)
 			spring_xform2 local;
 			ENSURE(spring_rig_get_stepped_local(rig, &local, 1) == SPRING_OK);
 			float u = c == 0 ? fminf(t, 1.0f) : t - floorf(t); // clamped / looped clip time
-			float eased = spring_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, u);
+			float eased = spring_rig_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, u);
 			ENSURE_NEAR(local.angle, 0.5f + u, 2e-5);
 			float sx = u >= 1.0f ? 6.0f : 2.0f, sy = u >= 1.0f ? 8.0f : 4.0f; // stepped
 			ENSURE_NEAR(local.position.x, 1.0f + sx, 1e-5);
@@ -559,7 +559,7 @@ static int test_keyframes_and_bezier(void)
 		ENSURE(spring_rig_sample_clip(rig, 1, t, &sampled, 1) == SPRING_OK);
 		float u = t - floorf(t);
 		ENSURE_NEAR(sampled.angle, 0.5f + u, 2e-5);
-		ENSURE_NEAR(sampled.scale.x, 1.0f + 2.0f * spring_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, u), 2e-5);
+		ENSURE_NEAR(sampled.scale.x, 1.0f + 2.0f * spring_rig_cubic_bezier(0.25f, 0.1f, 0.25f, 1.0f, u), 2e-5);
 		ENSURE(spring_rig_sample_clip(rig, 0, t, &sampled, 1) == SPRING_OK);
 		ENSURE_NEAR(sampled.angle, 0.5f + fminf(fmaxf(t, 0.0f), 1.0f), 2e-5);
 	}

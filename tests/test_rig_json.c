@@ -286,9 +286,13 @@ static const bad_case corpus[] = {
 	{"spring_not_object.json", "$.chains[0].spring", "expected an object (a spring), got a number"},
 	{"limit_angle_out_of_range.json", "$.chains[0].limit", "must be in (0, 180] (got 190)"},
 	{"limit_zero.json", "$.chains[0].limit", "must be in (0, 180] (got 0)"},
-	{"limit_tip_180.json", "$.chains[1].limit", "must be in (0, 180) (got 180)"},
+	{"limit_tip_180.json", "$.chains[1].cone_limit", "must be in (0, 180) (got 180)"},
+	{"limit_on_tip_chain.json", "$.chains[1].limit",
+     "a tip chain's limit is \"cone_limit\" since 0.2.0 (\"limit\" is an angle chain's swing limit)"},
 	{"collider_unknown_type.json", "$.chains[1].colliders[0].type",
-     "unknown collider type \"sphere\" (expected \"circle\", \"capsule\" or \"plane\")"},
+     "unknown collider type \"box\" (expected \"sphere\", \"capsule\" or \"plane\")"},
+	{"collider_circle.json", "$.chains[1].colliders[0].type",
+     "\"circle\" is called \"sphere\" since 0.2.0 (as SPRING_CHAIN_COLLIDER_SPHERE in C and npm)"},
 	{"collider_negative_radius.json", "$.chains[1].colliders[0].radius", "must be >= 0 (got -1)"},
 	{"collider_plane_zero_normal.json", "$.chains[1].colliders[0].normal", "b (the plane normal) must be non-zero"},
 	{"collider_capsule_bad_point.json", "$.chains[1].colliders[0].b", "expected [x, y] (an array of 2 numbers), got 3 elements"},
@@ -399,7 +403,7 @@ static char *generate(int bones, int clips, int tracks, int colliders)
 	buf_add(&b, "], \"chains\": [{\"name\": \"c\", \"type\": \"tip\", \"first\": \"b0\", \"last\": \"b%d\", \"colliders\": [",
 	        bones < 200 ? bones - 1 : 199);
 	for (int k = 0; k < colliders; k++) {
-		buf_add(&b, "%s{\"type\": \"circle\", \"x\": %d, \"y\": 50, \"radius\": 1}", k ? ", " : "", k);
+		buf_add(&b, "%s{\"type\": \"sphere\", \"x\": %d, \"y\": 50, \"radius\": 1}", k ? ", " : "", k);
 	}
 	buf_add(&b, "]}]}\n");
 	return b.data;

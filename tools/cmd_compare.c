@@ -84,7 +84,7 @@ double compare_default_until(const compare_desc *d)
 	if (init_motion(&m, d) != SPRING_OK) {
 		return 1.0;
 	}
-	spring_motion_advance(&m, (float)d->retarget_at);
+	spring_motion_update(&m, (float)d->retarget_at);
 	float target = (float)d->retarget_to;
 	spring_motion_set_target(&m, &target, 1);
 	double settle = spring_motion_time_to_settle(&m);
@@ -132,12 +132,12 @@ int compare_run(const compare_desc *d, compare_result *r)
 			break;
 		}
 		if (t > now) {
-			spring_motion_advance(&m, (float)(t - now));
+			spring_motion_update(&m, (float)(t - now));
 			now = t;
 		}
 		float x = 0.0f, v = 0.0f;
-		spring_motion_get(&m, &x, &v, 1);
-		if (isnan(r->spring_rest_time) && spring_motion_at_rest(&m) && retargeted) {
+		spring_motion_get_value(&m, &x, &v, 1);
+		if (isnan(r->spring_rest_time) && spring_motion_is_resting(&m) && retargeted) {
 			r->spring_rest_time = t;
 		}
 		double tx, tv;
@@ -159,7 +159,7 @@ int compare_run(const compare_desc *d, compare_result *r)
 			tween_start = tx;
 			float target = (float)d->retarget_to;
 			spring_motion_set_target(&m, &target, 1);
-			spring_motion_get(&m, &x, &v, 1);
+			spring_motion_get_value(&m, &x, &v, 1);
 			tween_at(tween_start, d->retarget_to, d->retarget_at, d->tween_duration, t, &tx, &tv);
 			if (n < cap) {
 				r->t[n] = t;

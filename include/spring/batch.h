@@ -10,7 +10,7 @@
 /// - `spring_batch` describes springs stored as a structure of arrays (positions, velocities,
 ///   targets in caller-owned arrays) with one shared transition or one per spring, optional rest
 ///   snapping, a `first, count` range entry point so that a job system can split the work, and
-///   `spring_batch_advance` for several steps at once, block by block in the cache.
+///   `spring_batch_step_n` for several steps at once, block by block in the cache.
 ///
 /// Every result is bit-identical to `spring_stepper_step` on each spring in turn (then
 /// `spring_rest` when the batch asks for rest detection), on every machine: the library picks
@@ -101,7 +101,7 @@ SPRING_API spring_result spring_batch_step_range(const spring_batch *b, int firs
 /// cost the same per spring-step as small ones. Range errors as spring_batch_step_range (steps < 0:
 /// INVALID_ARGUMENT). A refused spring stays as it was from the step that refused it on; the
 /// result and `*bad_index` name the refused spring with the lowest index.
-SPRING_API spring_result spring_batch_advance(const spring_batch *b, int first, int count, int steps, int *bad_index);
+SPRING_API spring_result spring_batch_step_n(const spring_batch *b, int first, int count, int steps, int *bad_index);
 
 /// spring_batch_step_range over the whole batch.
 SPRING_API spring_result spring_batch_step(const spring_batch *b, int *bad_index);

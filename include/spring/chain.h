@@ -92,10 +92,10 @@ typedef struct spring_chain2d_desc {
 	                              ///< this speed; 0 -> no cap
 	float max_root_angular_speed; ///< rad/s, >= 0: root rotation beyond this carries the chain rigidly
 	                              ///< instead of swinging it; 0 -> no cap
-	float rest_angle;             ///< rad, >= 0: rest threshold on each segment's distance from its
+	float rest_delta;             ///< rad, >= 0: rest threshold on each segment's distance from its
 	                              ///< equilibrium; 0 -> 1e-4 L / sum_i D_i (L the chain's length, D_i the
 	                              ///< length from segment i's pivot to the tip), at least 1e-6
-	float rest_angular_speed;     ///< rad/s, >= 0: rest threshold on each angular speed; 0 -> 10 rest_angle
+	float rest_angular_speed;     ///< rad/s, >= 0: rest threshold on each angular speed; 0 -> 10 rest_delta
 } spring_chain2d_desc;
 
 typedef struct spring_chain2d spring_chain2d;

@@ -34,7 +34,7 @@
 /// desc.channels = 2;
 /// desc.to[0] = 300.0f, desc.to[1] = 1.0f;
 /// spring_motion_init(&m, &desc);
-/// // each frame:  spring_motion_advance(&m, frame_dt); spring_motion_get(&m, xy, NULL, 2);
+/// // each frame:  spring_motion_update(&m, frame_dt); spring_motion_get_value(&m, xy, NULL, 2);
 /// // on a tap:    float tap[2] = {tap_x, 1.0f}; spring_motion_set_target(&m, tap, 2);
 /// ```
 #ifndef SPRING_MOTION_H
@@ -134,10 +134,10 @@ SPRING_API spring_result spring_motion_set_value(spring_motion *m, const float *
 /// Advances by dt seconds (finite, >= 0; any size: the result is the closed form at the total
 /// time since the last re-anchoring), applies the overshoot clamp, then the rest test.
 /// A result beyond float range -> OUT_OF_RANGE (nothing changes).
-SPRING_API spring_result spring_motion_advance(spring_motion *m, float dt);
+SPRING_API spring_result spring_motion_update(spring_motion *m, float dt);
 
 /// 1 when at rest, 0 when moving (or when `m` is NULL or invalid).
-SPRING_API bool spring_motion_at_rest(const spring_motion *m);
+SPRING_API bool spring_motion_is_resting(const spring_motion *m);
 
 /// Snapshots (see base.h): the motion in a flat, versioned blob of spring_motion_snapshot_size
 /// bytes (176: the 144-byte state and the header); restore refuses a blob of another channel count.
@@ -146,7 +146,7 @@ SPRING_API spring_result spring_motion_snapshot(const spring_motion *m, void *bl
 SPRING_API spring_result spring_motion_restore(spring_motion *m, const void *blob, size_t size, spring_error *error);
 
 /// Copies the first `channels` (1 .. m->channels) values and velocities; either output may be NULL.
-SPRING_API spring_result spring_motion_get(const spring_motion *m, float *value, float *velocity, int channels);
+SPRING_API spring_result spring_motion_get_value(const spring_motion *m, float *value, float *velocity, int channels);
 
 /// Seconds from now after which the rest test holds for good (0 at rest; +inf when undamped and
 /// not already within the thresholds; 0 for NULL or an invalid motion). Per channel: the later of

@@ -163,8 +163,10 @@ typedef struct spring_rig_chain_desc {
 	                                        ///< is not shown until spring_rig_set_chain_mix)
 	spring_params params;                   ///< root bone's spring (zero -> 2 Hz, ratio 0.3)
 	spring_params tip_params;               ///< non-zero: gradient to the last bone
-	float limit;                            ///< angle chains: max swing per bone (radians); tip chains: cone
-	                                        ///< limit; 0 -> none
+	float limit;                            ///< angle chains: max swing per bone (radians, (0, pi]), as
+	                                        ///< spring_chain2d_segment.limit; 0 -> none
+	float cone_limit;                       ///< tip chains: cone limit (radians, (0, 0.99999 pi]), as
+	                                        ///< spring_chain_bone_desc.cone_limit; 0 -> none
 	spring_vec2 gravity, wind;              ///< units/s^2
 	int collider_count;                     ///< tip chains only
 	const spring_chain_collider *colliders; ///< world-space colliders (z ignored)
@@ -343,13 +345,13 @@ SPRING_API spring_xform2 spring_rig_root(const spring_rig *rig);
 // Building blocks, usable on their own
 
 /// CSS cubic-bezier(x1, y1, x2, y2) easing at progress x in [0, 1] (x1, x2 in [0, 1]); NaN-free.
-SPRING_API float spring_cubic_bezier(float x1, float y1, float x2, float y2, float x);
+SPRING_API float spring_rig_cubic_bezier(float x1, float y1, float x2, float y2, float x);
 
 /// Analytic two-bone IK in 2D. Bone lengths l1, l2 > 0, the upper bone's pivot, a target, the
 /// bend direction: returns the two world angles (radians). Unreachable targets straighten the
 /// chain towards them; a target on the pivot keeps `fallback_angle` for the upper bone.
-SPRING_API void spring_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive,
-                                   float fallback_angle, float *angle1, float *angle2);
+SPRING_API void spring_rig_ik_two_bone(spring_vec2 pivot, float l1, float l2, spring_vec2 target, bool bend_positive,
+                                       float fallback_angle, float *angle1, float *angle2);
 
 #ifdef __cplusplus
 }

@@ -23,11 +23,9 @@
 /// - Nothing allocates beyond the C API's own `*_create` (the throwing path allocates what any
 ///   thrown exception does); every function is inline and costs the C call.
 ///
-/// Names: the C++ vocabulary is uniform where the C one is not yet (the 0.2.0 rename pass will
-/// bring the C names to it): every object has `update` (spring_motion_advance for a motion),
-/// `is_resting` (spring_motion_at_rest), `get_pose`, `reset`, `teleport`, `snapshot`/`restore`;
-/// a motion's values are `get_value` beside `set_value` (spring_motion_get), since `get()` is the
-/// raw object everywhere. Every other name is the C function's without its prefix.
+/// Names: every method is the C function's name without its prefix (docs/api-contract.md): every
+/// object has `update`, `is_resting`, `get_pose` (a motion `get_value` beside `set_value`),
+/// `reset`, `teleport`, `snapshot`/`restore`; `get()` is the raw C object everywhere.
 ///
 /// ```cpp
 /// spring_chain2d_segment tail[6] = {};
@@ -992,20 +990,20 @@ public:
 	{
 		return spring_motion_set_value(&motion_, value.data(), velocity.data(), detail::capacity(value, velocity, 0));
 	}
-	/// spring_motion_advance.
+	/// spring_motion_update.
 	status update(float dt) noexcept
 	{
-		return spring_motion_advance(&motion_, dt);
+		return spring_motion_update(&motion_, dt);
 	}
-	/// spring_motion_at_rest.
+	/// spring_motion_is_resting.
 	bool is_resting() const noexcept
 	{
-		return spring_motion_at_rest(&motion_);
+		return spring_motion_is_resting(&motion_);
 	}
-	/// spring_motion_get: the first channels (the spans' size; `velocity` optional).
+	/// spring_motion_get_value: the first channels (the spans' size; `velocity` optional).
 	status get_value(span<float> value, span<float> velocity = {}) const noexcept
 	{
-		return spring_motion_get(&motion_, value.data(), velocity.data(), detail::capacity(value, velocity, 0));
+		return spring_motion_get_value(&motion_, value.data(), velocity.data(), detail::capacity(value, velocity, 0));
 	}
 	float time_to_settle() const noexcept
 	{
@@ -1070,10 +1068,10 @@ public:
 	{
 		return spring_batch_step_range(&batch_, first, count, bad_index);
 	}
-	/// `steps` steps of springs [first, first + count) (spring_batch_advance).
-	status advance(int first, int count, int steps, int *bad_index = nullptr) const noexcept
+	/// `steps` steps of springs [first, first + count) (spring_batch_step_n).
+	status step_n(int first, int count, int steps, int *bad_index = nullptr) const noexcept
 	{
-		return spring_batch_advance(&batch_, first, count, steps, bad_index);
+		return spring_batch_step_n(&batch_, first, count, steps, bad_index);
 	}
 	int count_resting(int first, int count) const noexcept
 	{

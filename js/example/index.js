@@ -16,7 +16,7 @@ for (let frame = 1; frame <= 60; frame++) {
 	}
 	state = ball.sample(frame / 60);
 }
-console.log(`ball after 1 s: x ${state.value.toFixed(2)}, at rest ${state.atRest}`);
+console.log(`ball after 1 s: x ${state.value.toFixed(2)}, at rest ${state.isResting}`);
 ball.dispose();
 
 console.log(`css: ${cssLinear(spring).duration}`);

@@ -157,9 +157,9 @@ void js_motion_params(const spring_motion *m, float *out)
 	params_to(m->params, out);
 }
 
-int js_motion_advance(spring_motion *m, const float *args)
+int js_motion_update(spring_motion *m, const float *args)
 {
-	return (int)spring_motion_advance(m, args[0]);
+	return (int)spring_motion_update(m, args[0]);
 }
 
 int js_motion_sample_progress(const float *p, float initial_velocity, float interval, float max_duration, float rest_delta,
@@ -243,7 +243,7 @@ void js_quat_from_axis_angle(const float *axis, float angle, float *out)
 // -------------------------------------------------------------------------------------------
 // spring_chain2d. The description travels as floats and ints (js/index.js writes them):
 //   f[0..22]: params[3], tip_params[3], gravity[2], wind[2], step, root x, y, angle, inertia,
-//             max_root_speed, max_root_angular_speed, rest_angle, rest_angular_speed
+//             max_root_speed, max_root_angular_speed, rest_delta, rest_angular_speed
 //   i[0..3]:  segment_count, max_steps, integrator, no_inertia
 //   per segment, sf[8 s ..]: length, rest_angle, params[3], limit, inertia; si[s]: no_inertia
 
@@ -280,7 +280,7 @@ int js_chain2d_create(const float *f, const int *i, const float *sf, const int *
 	d.inertia = f[14];
 	d.max_root_speed = f[15];
 	d.max_root_angular_speed = f[16];
-	d.rest_angle = f[17];
+	d.rest_delta = f[17];
 	d.rest_angular_speed = f[18];
 	d.max_steps = i[1];
 	d.integrator = (spring_integrator)i[2];

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// No allocation per sampled frame: a motion's advance/sample and the chains' and rig's update and
+// No allocation per sampled frame: a motion's update/sample and the chains' and rig's update and
 // pose, given the state or pose they returned before, refill it. Measured as the JavaScript heap's
 // growth over 200,000 frames (the least of three such windows) in a Node with a new space large
 // enough that no collection runs meanwhile (--min-semi-space-size, --expose-gc): the smallest
@@ -65,11 +65,11 @@ function measure(name, frame) {
 const two = new SpringMotion({ value: [0, 0], target: [100, 50], params: { duration: 1e6 } });
 const twoState = two.state;
 const twoTarget = [0, 0];
-measure('SpringMotion.setTarget, advance (2 channels)', (i) => {
+measure('SpringMotion.setTarget, update (2 channels)', (i) => {
 	twoTarget[0] = COORDS[i & 63];
 	twoTarget[1] = COORDS[(i + 5) & 63];
 	two.setTarget(twoTarget);
-	two.advance(SMALL_STEPS[i & 63], ${pass ? 'twoState' : 'undefined'});
+	two.update(SMALL_STEPS[i & 63], ${pass ? 'twoState' : 'undefined'});
 });
 const one = new SpringMotion({ value: 0, target: 100, params: { duration: 1e6 } });
 const oneState = one.state;
@@ -140,14 +140,14 @@ test('the same measure sees the calls that make new objects (it would see an all
 
 test('out: the state and pose objects are refilled, their arrays and joints the same objects', async () => {
 	const m = new SpringMotion({ value: [0, 0], target: [10, 5] });
-	const s = m.advance(0.01);
+	const s = m.update(0.01);
 	const { value, velocity } = s;
-	assert.equal(m.advance(0.01, s), s);
+	assert.equal(m.update(0.01, s), s);
 	assert.equal(s.value, value);
 	assert.equal(s.velocity, velocity);
 	assert.deepEqual(m.state, s, 'the refilled state is the state');
 	assert.equal(m.sample(1, s), s);
-	assert.throws(() => m.advance(0.01, 3), /advance: out must be a state object/);
+	assert.throws(() => m.update(0.01, 3), /update: out must be a state object/);
 	m.dispose();
 	const chain = new Chain2D({ segments: [{ length: 10 }, { length: 10 }] });
 	const p = chain.pose();

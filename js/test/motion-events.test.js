@@ -29,13 +29,13 @@ const moving = () => new SpringMotion({ value: 0, target: 100, params: { duratio
 test('a step over LONG_STEP_SECONDS while moving warns once per motion; the limit itself, and any step at rest, do not', () => {
 	assert.equal(LONG_STEP_SECONDS, 2);
 	const at = moving();
-	assert.deepEqual(warnings(() => at.advance(LONG_STEP_SECONDS)), [], 'a step of exactly the limit');
-	assert.equal(at.atRest, false);
+	assert.deepEqual(warnings(() => at.update(LONG_STEP_SECONDS)), [], 'a step of exactly the limit');
+	assert.equal(at.isResting, false);
 	const over = moving();
-	const said = warnings(() => over.advance(2.000001));
+	const said = warnings(() => over.update(2.000001));
 	assert.equal(said.length, 1);
-	assert.match(said[0], /SpringMotion\.advance: a step of 2\.000001 s while moving \(more than 2 s\)\. Times are seconds: requestAnimationFrame gives milliseconds, pass now \/ 1000/);
-	assert.deepEqual(warnings(() => over.advance(16)), [], 'once per motion');
+	assert.match(said[0], /SpringMotion\.update: a step of 2\.000001 s while moving \(more than 2 s\)\. Times are seconds: requestAnimationFrame gives milliseconds, pass now \/ 1000/);
+	assert.deepEqual(warnings(() => over.update(16)), [], 'once per motion');
 	// requestAnimationFrame's milliseconds given to sample(): 0 sets the clock, 16 is a 16 s step
 	const raf = moving();
 	const s = warnings(() => { raf.sample(0); raf.sample(16); raf.sample(32); });
@@ -43,30 +43,30 @@ test('a step over LONG_STEP_SECONDS while moving warns once per motion; the limi
 	assert.match(s[0], /SpringMotion\.sample: a step of 16 s while moving/);
 	// at rest: no move to lose, no word
 	const still = new SpringMotion({ value: 3 });
-	assert.deepEqual(warnings(() => still.advance(100)), []);
+	assert.deepEqual(warnings(() => still.update(100)), []);
 	[at, over, raf, still].forEach((m) => m.dispose());
 });
 
 test('onRest is called once when the motion comes to rest, and again after a new move rests', () => {
 	const calls = [];
 	const m = new SpringMotion({ value: 0, target: 1, params: { duration: 0.3 }, onRest: (motion) => calls.push(motion.value) });
-	for (let i = 0; i < 6; i++) m.advance(1 / 60);
-	assert.equal(m.atRest, false);
+	for (let i = 0; i < 6; i++) m.update(1 / 60);
+	assert.equal(m.isResting, false);
 	assert.deepEqual(calls, []);
-	m.advance(5);
+	m.update(5);
 	assert.deepEqual(calls, [1], 'called on the step that came to rest, with the motion at its target');
-	m.advance(1);
+	m.update(1);
 	assert.deepEqual(calls, [1], 'not again while it stays at rest');
-	m.setTarget(2).advance(5);
+	m.setTarget(2).update(5);
 	assert.deepEqual(calls, [1, 2]);
 	m.onRest = null;
-	m.setTarget(3).advance(5);
+	m.setTarget(3).update(5);
 	assert.deepEqual(calls, [1, 2]);
 	// a retarget onto where it is at rest is no move
 	let more = 0;
 	m.onRest = () => more++;
 	m.setTarget(3);
-	m.advance(1);
+	m.update(1);
 	assert.equal(more, 0);
 	m.dispose();
 	assert.throws(() => new SpringMotion({ onRest: 3 }), /onRest must be a function/);
@@ -78,12 +78,12 @@ test('finished resolves true at rest, waits through a retarget for the new targe
 	assert.equal(m.finished, first, 'one promise per move');
 	let settled = null;
 	first.then((v) => { settled = v; });
-	m.advance(0.1);
+	m.update(0.1);
 	m.setTarget(5); // a retarget mid-flight: the same move goes on to 5
-	m.advance(0.1);
+	m.update(0.1);
 	await Promise.resolve();
 	assert.equal(settled, null);
-	m.advance(10);
+	m.update(10);
 	assert.equal(await first, true);
 	assert.equal(m.value, 5);
 	assert.equal(await m.finished, true, 'at rest: resolved at once');

@@ -112,12 +112,12 @@ test('SpringMotion: values equal the closed form of the native library at any fr
 	const seen = [];
 	for (const dt of frames(7, 60)) {
 		t += dt;
-		const s = m.advance(dt);
+		const s = m.update(dt);
 		times.push(t);
 		seen.push(s);
 	}
 	// spring curve evaluates spring_evaluate at each time (printed as %.9g: the float itself)
-	for (let i = 0; i < times.length && !seen[i].atRest; i += 5) {
+	for (let i = 0; i < times.length && !seen[i].isResting; i += 5) {
 		const rows = cli('curve', '--duration', '0.5', '--bounce', '0.3', '--to', '100', '--velocity', '50', '--dt',
 			String(times[i]), '--until', String(times[i]), '--csv').trim().split('\n');
 		const [, x, v] = rows[rows.length - 1].split(',');
@@ -129,7 +129,7 @@ test('SpringMotion: values equal the closed form of the native library at any fr
 	const p = springParams(spec);
 	const m2 = new SpringMotion({ value: 0, target: 100, velocity: 50, params: p });
 	const e = p.evaluate(0.25, { from: 0, velocity: 50, to: 100 });
-	assert.deepEqual(m2.advance(0.25), { value: e.value, velocity: e.velocity, atRest: false });
+	assert.deepEqual(m2.update(0.25), { value: e.value, velocity: e.velocity, isResting: false });
 	const row = cli('curve', '--duration', '0.5', '--bounce', '0.3', '--to', '100', '--velocity', '50', '--dt', '0.25', '--until',
 		'0.25', '--csv').trim().split('\n').pop().split(',');
 	assert.equal(e.value, f(row[1]));
@@ -174,7 +174,7 @@ test('SpringMotion: a retarget keeps position and velocity bit for bit', () => {
 	const state = { value: 99 };
 	let retargets = 0;
 	for (let frame = 0; frame < 300; frame++) {
-		m.advance(1 / 60);
+		m.update(1 / 60);
 		if (frame % 13 === 4) {
 			const before = m.state;
 			m.setTarget([randomRange(state, -300, 300), randomRange(state, -300, 300)]);
@@ -198,12 +198,12 @@ test('SpringMotion: one to four channels, scalars stay scalars, rest snaps onto 
 		const to = from.map((v) => v * 10 + 5);
 		const m = new SpringMotion({ value: from, target: to, params: { duration: 0.3 } });
 		assert.equal(m.channels, n);
-		let s = m.advance(0);
-		assert.equal(s.atRest, false);
+		let s = m.update(0);
+		assert.equal(s.isResting, false);
 		const settle = m.timeToSettle();
 		assert.ok(settle > 0 && settle < 2);
-		for (let i = 0; i < 600 && !s.atRest; i++) {
-			s = m.advance(1 / 120);
+		for (let i = 0; i < 600 && !s.isResting; i++) {
+			s = m.update(1 / 120);
 		}
 		assert.deepEqual(s.value, to.map(Math.fround));
 		assert.deepEqual(s.velocity, new Array(n).fill(0));
@@ -211,9 +211,9 @@ test('SpringMotion: one to four channels, scalars stay scalars, rest snaps onto 
 	}
 	const scalar = new SpringMotion({ value: 2 });
 	assert.equal(typeof scalar.value, 'number');
-	assert.equal(scalar.atRest, true);
+	assert.equal(scalar.isResting, true);
 	scalar.setTarget(4);
-	assert.equal(scalar.atRest, false);
+	assert.equal(scalar.isResting, false);
 	scalar.jump(4, 0);
 	assert.equal(scalar.value, 4);
 	scalar.dispose();
@@ -223,24 +223,24 @@ test('SpringMotion: one to four channels, scalars stay scalars, rest snaps onto 
 
 test('SpringMotion: bad input throws the library\'s message and changes nothing', () => {
 	const m = new SpringMotion({ value: [0, 0], target: [10, 10] });
-	m.advance(0.05);
+	m.update(0.05);
 	const before = m.state;
 	assert.throws(() => m.setTarget([NaN, 1]), (e) => e.code === 'NOT_FINITE' && /NaN or infinite/.test(e.message));
 	assert.throws(() => m.setTarget([1, 2, 3]), (e) => e.code === 'INVALID_ARGUMENT');
-	assert.throws(() => m.advance(-0.01), (e) => e.code === 'OUT_OF_RANGE' && /outside its allowed range/.test(e.message));
-	assert.throws(() => m.advance(Infinity), (e) => e.code === 'NOT_FINITE');
+	assert.throws(() => m.update(-0.01), (e) => e.code === 'OUT_OF_RANGE' && /outside its allowed range/.test(e.message));
+	assert.throws(() => m.update(Infinity), (e) => e.code === 'NOT_FINITE');
 	assert.throws(() => m.jump([Infinity, 0]), (e) => e.code === 'NOT_FINITE');
 	assert.throws(() => m.setParams({ stiffness: -1, damping: 1 }), (e) => e instanceof SpringError);
 	assert.throws(() => new SpringMotion({ value: 0, restDelta: -1 }), (e) => e.code === 'OUT_OF_RANGE');
 	assert.deepEqual(m.state, before);
 	// both sides of the dt bound: 0 is a frame
-	assert.deepEqual(m.advance(0), before);
+	assert.deepEqual(m.update(0), before);
 	// params keep the state
 	m.setParams({ duration: 1, bounce: 0.5 });
 	assert.deepEqual(m.state, before);
 	assert.equal(m.params.stiffness, springParams({ duration: 1, bounce: 0.5 }).stiffness);
 	m.dispose();
-	assert.throws(() => m.advance(0.1), /disposed/);
+	assert.throws(() => m.update(0.1), /disposed/);
 	m.dispose(); // twice is harmless
 });
 
@@ -254,7 +254,7 @@ test('the motion golden of the C tests, through the package, equals the native h
 	const rnd = (lo, hi) => randomRange(state, lo, hi);
 	let hash = HASH_INIT;
 	for (let frame = 0; frame < 400; frame++) {
-		m.advance(rnd(0.004, 0.03));
+		m.update(rnd(0.004, 0.03));
 		if (frame % 37 === 5) {
 			m.setTarget([rnd(-300, 300), rnd(-300, 300), rnd(0.5, 1.5), rnd(0, 1)]);
 		}
@@ -305,7 +305,7 @@ test('Symbol.dispose frees an object as dispose() does (`using` in TypeScript 5.
 	for (const o of objects) {
 		assert.equal(typeof o[dispose], 'function');
 		o[dispose]();
-		assert.throws(() => o.pose?.() ?? o.advance(0.1), /was disposed/);
+		assert.throws(() => o.pose?.() ?? o.update(0.1), /was disposed/);
 		o[dispose](); // twice is harmless, as dispose() is
 	}
 });

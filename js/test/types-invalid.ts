@@ -20,5 +20,5 @@ springParams({ preset: 'bouncy', duration: 0.5 }); // error TS2345
 springParams({ duration: 0.5, reducedMotion: 1 }); // error TS2322
 new SpringMotion({ value: 0, onRest: 3 }); // error TS2769
 new SpringMotion({ value: 0, taget: 1 }); // error TS2769
-one.advance(0.016, two.state); // error TS2345
+one.update(0.016, two.state); // error TS2345
 const finished: Promise<number> = one.finished; // error TS2322

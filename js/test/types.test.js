@@ -72,7 +72,7 @@ test('motions, springs and options of the wrong type are TypeErrors', () => {
 	const m = new SpringMotion({ value: [0, 0] });
 	typeError(() => m.setTarget(null), 'setTarget');
 	typeError(() => m.setTarget([1, '2']), 'setTarget[1]');
-	typeError(() => m.advance(null), 'dt');
+	typeError(() => m.update(null), 'dt');
 	m.dispose();
 	typeError(() => springParams({ duration: '0.5' }), 'duration');
 	typeError(() => springParams({ duration: 0.5 }).settleTime(1), 'settleTime options');

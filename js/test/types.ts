@@ -11,7 +11,7 @@ const k: number = p.stiffness + p.dampingRatio + p.settleTime({ epsilon: 0.01 })
 const one = new SpringMotion({ value: 0, target: 100, params: p });
 const x: number = one.sample(0.016).value;
 const many = new SpringMotion({ value: [0, 1], params: { frequency: 2, dampingRatio: 0.5 } });
-const xy: number[] = many.setTarget([3, 4]).advance(0.1).value;
+const xy: number[] = many.setTarget([3, 4]).update(0.1).value;
 const css: string = cssLinear({ halfLife: 0.2 }, { resolution: 5 }).css;
 const chain = new Chain2D({ segments: [{ length: 20, restAngle: 0.1 }], gravity: [0, -9.8], integrator: 'exact' });
 const tip = chain.update({ x: 1, y: 2, angle: 0 }, 1 / 60).pose().joints[1];
@@ -45,7 +45,7 @@ const forms = [
 // `using` frees the motion at the end of the block (TypeScript 5.2).
 function scoped(): number {
 	using m = new SpringMotion({ value: 0, target: 1 });
-	return m.advance(0.1).value;
+	return m.update(0.1).value;
 }
 export { retargeted, arrays, forms, scoped };
 
@@ -70,8 +70,8 @@ const done: Promise<boolean> = rests.finished;
 const frame = rests.sample(0);
 const again: number = rests.sample(0.016, frame).value;
 const pair = new SpringMotion({ value: [0, 0] });
-const pairFrame = pair.advance(0.016);
-const pairAgain: number[] = pair.advance(0.016, pairFrame).value;
+const pairFrame = pair.update(0.016);
+const pairAgain: number[] = pair.update(0.016, pairFrame).value;
 const chainPose = chain.pose();
 const tipPose = tail.pose(tail.pose());
 const limit: number = LONG_STEP_SECONDS;

@@ -42,12 +42,12 @@ static const char *motion_drive(void *o, int frames)
 {
 	spring_motion *m = (spring_motion *)o;
 	for (int f = 0; f < frames; f++) {
-		spring_result r = spring_motion_advance(m, snapshot_frame_dt(f));
+		spring_result r = spring_motion_update(m, snapshot_frame_dt(f));
 		if (r != SPRING_OK && r != SPRING_ERROR_OUT_OF_RANGE) {
 			return "advance refused a valid frame";
 		}
 		float v[SPRING_MOTION_MAX_CHANNELS], w[SPRING_MOTION_MAX_CHANNELS];
-		if (spring_motion_get(m, v, w, m->channels) != SPRING_OK || !all_finite(v, (size_t)m->channels) ||
+		if (spring_motion_get_value(m, v, w, m->channels) != SPRING_OK || !all_finite(v, (size_t)m->channels) ||
 		    !all_finite(w, (size_t)m->channels)) {
 			return "get failed or not finite";
 		}
@@ -77,7 +77,7 @@ snapshot_kind snapshot_kind_motion(int frames)
 	d.clamp_overshoot = false;
 	spring_motion_init(&g_motion, &d);
 	if (frames > 0) {
-		spring_motion_advance(&g_motion, 0.07f);
+		spring_motion_update(&g_motion, 0.07f);
 	}
 	snapshot_kind k = {"motion", &g_motion, motion_size, motion_snapshot, motion_restore, motion_drive, no_destroy};
 	return k;

@@ -319,7 +319,7 @@ static const char *const chain_types[] = {"angle", "tip", NULL};
 // In the order of spring_integrator and spring_chain_projection.
 static const char *const integrators[] = {"exact", "semi-implicit", NULL};
 static const char *const projections[] = {"remove-velocity", "keep-velocity", NULL};
-static const char *const collider_types[] = {"circle", "capsule", "plane", NULL};
+static const char *const collider_types[] = {"sphere", "capsule", "plane", NULL};
 
 const char *spring_rig_file_chain_type_name(spring_rig_chain_type type)
 {
@@ -329,14 +329,20 @@ const char *spring_rig_file_chain_type_name(spring_rig_chain_type type)
 static spring_result read_collider(rj *c, const cJSON *j, const char *path, void *item, const void *context)
 {
 	(void)context;
-	static const char *circle_keys[] = {"type", "x", "y", "radius", NULL};
+	static const char *sphere_keys[] = {"type", "x", "y", "radius", NULL};
 	static const char *capsule_keys[] = {"type", "a", "b", "radius", NULL};
 	static const char *plane_keys[] = {"type", "point", "normal", "radius", NULL};
-	static const char *const *keys[] = {circle_keys, capsule_keys, plane_keys};
-	static const char *what[] = {" for a circle collider", " for a capsule collider", " for a plane collider"};
+	static const char *const *keys[] = {sphere_keys, capsule_keys, plane_keys};
+	static const char *what[] = {" for a sphere collider", " for a capsule collider", " for a plane collider"};
 	spring_chain_collider *out = (spring_chain_collider *)item;
 	int type = 0;
 	memset(out, 0, sizeof *out);
+	const cJSON *named = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "type") : NULL;
+	if (cJSON_IsString(named) && strcmp(named->valuestring, "circle") == 0) {
+		char tp[256];
+		PATH_KEY(tp, path, "type");
+		return rj_bad(c, tp, "\"circle\" is called \"sphere\" since 0.2.0 (as SPRING_CHAIN_COLLIDER_SPHERE in C and npm)");
+	}
 	if (read_typed(c, j, path, "a collider", collider_types, "collider type", keys, what, &type)) {
 		return c->result;
 	}
@@ -381,13 +387,19 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 		"limit", "gravity", "wind",  "integrator", "inertia", "max_root_speed", "max_root_angular_speed",
 		NULL};
 	static const char *tip_keys[] = {
-		"name",         "type", "first",     "last",       "mix",        "spring",     "tip_spring",     "limit",
+		"name",         "type", "first",     "last",       "mix",        "spring",     "tip_spring",     "cone_limit",
 		"gravity",      "wind", "colliders", "tip_radius", "integrator", "projection", "max_root_speed", "max_root_angular_speed",
 		"bone_gravity", NULL};
 	static const char *const *keys[] = {angle_keys, tip_keys};
 	static const char *what[] = {" for an angle chain", " for a tip chain"};
 	spring_rig_chain_desc *ch = (spring_rig_chain_desc *)item;
 	int type = 0;
+	const cJSON *named = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "type") : NULL;
+	if (cJSON_IsString(named) && strcmp(named->valuestring, "tip") == 0 && cJSON_GetObjectItemCaseSensitive(j, "limit")) {
+		char lp[256];
+		PATH_KEY(lp, path, "limit");
+		return rj_bad(c, lp, "a tip chain's limit is \"cone_limit\" since 0.2.0 (\"limit\" is an angle chain's swing limit)");
+	}
 	if (read_typed(c, j, path, "a chain", chain_types, "chain type", keys, what, &type) ||
 	    rj_get_name(c, j, path, "name", &ch->name)) {
 		return c->result;
@@ -419,16 +431,19 @@ static spring_result read_chain(rj *c, const cJSON *j, const char *path, void *i
 	}
 	ch->no_inertia = ch->inertia == 0.0f;
 	ch->max_root_angular_speed = (float)((double)angular_degrees * RJ_DEG_TO_RAD);
-	if (cJSON_GetObjectItemCaseSensitive(j, "limit")) {
+	// An angle chain's swing limit (`limit`), a tip chain's cone limit (`cone_limit`), as in C.
+	const char *limit_key = type == SPRING_RIG_CHAIN_TIP ? "cone_limit" : "limit";
+	if (cJSON_GetObjectItemCaseSensitive(j, limit_key)) {
 		float deg = 0.0f;
 		char p[256];
-		PATH_KEY(p, path, "limit");
-		if (rj_get_float(c, j, path, "limit", 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
+		PATH_KEY(p, path, limit_key);
+		if (rj_get_float(c, j, path, limit_key, 0, 0.0, 0.0, 180.0, type == 0 ? RJ_LO_OPEN : RJ_LO_OPEN | RJ_HI_OPEN, &deg)) {
 			return c->result;
 		}
 		rj_check_degrees(c, p, (double)deg);
-		ch->limit = (float)((double)deg * RJ_DEG_TO_RAD);
-		if (type == SPRING_RIG_CHAIN_TIP && ch->limit > (float)SPRING_PI * 0.99999f) {
+		float *out = type == SPRING_RIG_CHAIN_TIP ? &ch->cone_limit : &ch->limit;
+		*out = (float)((double)deg * RJ_DEG_TO_RAD);
+		if (type == SPRING_RIG_CHAIN_TIP && *out > (float)SPRING_PI * 0.99999f) {
 			return rj_bad(c, p, "must be < 180 (got %.9g; a cone limit reaches at most 179.998)", (double)deg);
 		}
 	}

@@ -411,10 +411,10 @@ export function setupTuner(lab, root) {
 
   animate(root, (dt) => {
     if (state.play && !state.play.done) {
-      const s = state.play.motion.advance(dt);
+      const s = state.play.motion.update(dt);
       state.play.time += dt;
       state.play.trail.push([state.play.time, s.value]);
-      if (state.play.time > state.span || s.atRest) state.play.done = true;
+      if (state.play.time > state.span || s.isResting) state.play.done = true;
       root.dataset.playing = String(!state.play.done);
       draw();
     }

@@ -71,7 +71,7 @@ static struct {
 
 static float ease_in_out(float u)
 {
-	return spring_cubic_bezier(0.42f, 0.0f, 0.58f, 1.0f, u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u);
+	return spring_rig_cubic_bezier(0.42f, 0.0f, 0.58f, 1.0f, u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u);
 }
 
 /// Starts both at (x, y): the spring with (duration, bounce), the tween lasting `tween_duration`.
@@ -121,12 +121,12 @@ static void tween_at(float time, float out[2])
 /// Advances both by dt; lab_out: spring x, y, speed, tween x, y, speed (units/s).
 LAB_EXPORT(lab_retarget_advance) int lab_retarget_advance(float dt)
 {
-	spring_result r = spring_motion_advance(&ball, dt);
+	spring_result r = spring_motion_update(&ball, dt);
 	if (r != SPRING_OK) {
 		return (int)r;
 	}
 	float v[2], x[2];
-	spring_motion_get(&ball, x, v, 2);
+	spring_motion_get_value(&ball, x, v, 2);
 	float before[2];
 	tween_at(tween.time, before);
 	tween.time = fminf(tween.time + dt, tween.duration);
@@ -409,7 +409,7 @@ static void arm_pose(const scene *s, spring_xform2 shoulder, spring_vec2 target,
 	float a1 = shoulder.angle + s->setup[0], a2 = a1 + s->setup[1];
 	spring_vec2 elbow = spring_vec2_add(shoulder.position, spring_vec2_scale(dir2(a1), s->arm_len[0]));
 	*hand_before = xf2(elbow.x + s->arm_len[1] * cosf(a2), elbow.y + s->arm_len[1] * sinf(a2), a2);
-	spring_ik_two_bone(shoulder.position, s->arm_len[0], s->arm_len[1], target, false, a1, &angles[0], &angles[1]);
+	spring_rig_ik_two_bone(shoulder.position, s->arm_len[0], s->arm_len[1], target, false, a1, &angles[0], &angles[1]);
 }
 
 static spring_xform2 hand_of(const scene *s, spring_vec2 shoulder, const float angles[2])
