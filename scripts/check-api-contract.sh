@@ -140,9 +140,9 @@ awk -F '\t' '
 { grep -noE '\bspring_[a-z0-9_]+' "${public[@]}" /dev/null || true; } | while IFS=: read -r file line name; do
 	case "$name" in
 		spring_clock_advance) ;;
-		*_advance | *_advance_*) echo "$file:$line: $name: retired verb _advance (spring_clock_advance alone advances; update(dt) for a frame's time, step_many for fixed steps)" ;;
+		*_advance | *_advance_*) echo "$file:$line: $name: retired verb _advance (spring_clock_advance alone advances; update(dt) for a frame's time, step_n for fixed steps)" ;;
 		*_at_rest | *_at_rest_*) echo "$file:$line: $name: retired verb _at_rest (is_resting)" ;;
-		spring_motion_get) echo "$file:$line: $name: retired name (spring_motion_get_state)" ;;
+		spring_motion_get) echo "$file:$line: $name: retired name (spring_motion_get_value)" ;;
 	esac
 done | sed 's/^/check-api-contract: /' >>"$tmp/violations"
 
@@ -176,9 +176,9 @@ while IFS=$'\t' read -r file line name params; do
 		*_update | *_update_many)
 			[[ "$params" =~ (^|,)\ ?float\ (dt|frame_dt)\ ?$ ]] ||
 				fail "$file:$line: $name($params): update takes a frame time, its last parameter float dt or frame_dt (seconds)" ;;
-		*_step | *_step_many)
+		*_step | *_step_many | *_step_n)
 			if [[ "$params" =~ (^|[^a-z_])(dt|frame_dt)([^a-z_]|$) ]]; then
-				fail "$file:$line: $name($params): step and step_many take fixed steps, no time"
+				fail "$file:$line: $name($params): step, step_many and step_n take fixed steps, no time"
 			fi ;;
 	esac
 done <"$tmp/functions"

@@ -121,7 +121,7 @@ planted no-prefix "printf 'SPRING_API float spring_cubic_bezier(float x);\n' >>i
 	"include/spring/thing.h:15: spring_cubic_bezier: not prefixed by a layer of thing.h (spring_thing_*)"
 planted retired-in-comment "printf '/// Each frame: spring_thing_at_rest(t), then spring_motion_get(m, v, NULL, 1).\n' >>include/spring/base.h" \
 	"include/spring/base.h:7: spring_thing_at_rest: retired verb _at_rest (is_resting)" \
-	"include/spring/base.h:7: spring_motion_get: retired name (spring_motion_get_state)"
+	"include/spring/base.h:7: spring_motion_get: retired name (spring_motion_get_value)"
 planted enum-without-count "printf 'typedef enum spring_thing_mode {\n\tSPRING_THING_MODE_A = 0,\n\tSPRING_THING_MODE_B\n} spring_thing_mode;\n' >>include/spring/thing.h" \
 	"include/spring/thing.h:15: enum spring_thing_mode: its last member SPRING_THING_MODE_B is not a _COUNT"
 planted snapshot-without-restore "sed -i '/spring_thing_restore/d' include/spring/thing.h" \
@@ -134,7 +134,7 @@ planted update-without-is-resting "sed -i '/spring_thing_is_resting/d' include/s
 planted update-without-dt "sed -i 's/float dt); /int steps); /' include/spring/thing.h" \
 	"include/spring/thing.h:9: spring_thing_update(spring_thing *t, int steps): update takes a frame time"
 planted step-with-dt "printf 'SPRING_API spring_result spring_thing_step(spring_thing *t, float dt);\n' >>include/spring/thing.h" \
-	"include/spring/thing.h:15: spring_thing_step(spring_thing *t, float dt): step and step_many take fixed steps, no time"
+	"include/spring/thing.h:15: spring_thing_step(spring_thing *t, float dt): step, step_many and step_n take fixed steps, no time"
 planted verb-the-table-denies "printf 'SPRING_API spring_result spring_thing_reset(spring_thing *t);\n' >>include/spring/thing.h" \
 	"docs/api-contract.md: spring_thing has no reset, but a header declares spring_thing_reset"
 planted npm-at-rest "sed -i 's/isResting/atRest/' js/index.d.ts" \
