@@ -15,7 +15,8 @@ export type SpringErrorCode =
 	| 'UNSTABLE'
 	| 'NO_SOLUTION'
 	| 'OUT_OF_MEMORY'
-	| 'BAD_DEFINITION';
+	| 'BAD_DEFINITION'
+	| 'BUFFER_TOO_SMALL';
 
 /** An error of the library: the message is the library's, the code its result code. */
 export declare class SpringError extends Error {

@@ -17,7 +17,7 @@ function decodeBase64(text) {
 
 /** The names of the library's spring_result codes, by value. */
 const RESULT_NAMES = ['OK', 'INVALID_ARGUMENT', 'NOT_FINITE', 'OUT_OF_RANGE', 'UNSTABLE', 'NO_SOLUTION', 'OUT_OF_MEMORY',
-	'BAD_DEFINITION'];
+	'BAD_DEFINITION', 'BUFFER_TOO_SMALL'];
 
 /** An error of the library: `code` is its result code ('NOT_FINITE', 'BAD_DEFINITION'...). */
 export class SpringError extends Error {

@@ -23,6 +23,7 @@ const char *spring_result_string(spring_result r)
 	case SPRING_ERROR_NO_SOLUTION: return "no spring has these parameters";
 	case SPRING_ERROR_OUT_OF_MEMORY: return "out of memory";
 	case SPRING_ERROR_BAD_DEFINITION: return "inconsistent chain or rig definition";
+	case SPRING_ERROR_BUFFER_TOO_SMALL: return "an output array is too small for what the call writes";
 	case SPRING_RESULT_COUNT: break;
 	}
 	return "unknown spring_result";

@@ -49,6 +49,18 @@ static inline bool spring_internal_finite(float x)
 	return (x - x) == 0.0f;
 }
 
+/// The one check of an output array's room, for every getter that fills the caller's array: a
+/// negative capacity is a bad count (SPRING_ERROR_INVALID_ARGUMENT), one below the `needed`
+/// entries the call writes SPRING_ERROR_BUFFER_TOO_SMALL (each getter's documentation names the
+/// count query that gives `needed`).
+static inline spring_result spring_internal_room(int capacity, int64_t needed)
+{
+	if (capacity < 0) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	return (int64_t)capacity < needed ? SPRING_ERROR_BUFFER_TOO_SMALL : SPRING_OK;
+}
+
 /// True when all n floats at `a` are finite.
 static inline bool spring_internal_all_finite(const float *a, int n)
 {

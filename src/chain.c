@@ -338,8 +338,12 @@ static spring_xform3 world_at(const spring_chain *c, const chain_arrays *a, int 
 spring_result spring_chain_internal_pose(const spring_chain *chain, float alpha, spring_xform3 *bones, spring_vec3 *tips,
                                          int capacity)
 {
-	if (!chain || (!bones && !tips) || capacity < chain->bone_count) {
+	if (!chain || (!bones && !tips)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, chain->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	chain_arrays a = arrays(chain);
 	// Root to tip: the interpolated root, then each bone's transform relative to its parent

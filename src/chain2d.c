@@ -764,8 +764,12 @@ spring_result spring_chain2d_internal_step(spring_chain2d *chain, spring_xform2 
 
 spring_result spring_chain2d_internal_stepped_angles(const spring_chain2d *chain, float *world_angles, int capacity)
 {
-	if (!chain || !world_angles || capacity < chain->segment_count) {
+	if (!chain || !world_angles) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, chain->segment_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	memcpy(world_angles, farr(chain, ARR_ANGLE), (size_t)chain->segment_count * sizeof(float));
 	return SPRING_OK;
@@ -1002,8 +1006,9 @@ spring_result spring_chain2d_internal_pose(const spring_chain2d *chain, float al
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	int n = chain->segment_count;
-	if (capacity < (joints ? n + 1 : n)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	spring_result room = spring_internal_room(capacity, joints ? n + 1 : n);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	if (!spring_internal_finite(alpha)) {
 		return SPRING_ERROR_NOT_FINITE;

@@ -864,8 +864,9 @@ spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, i
 	if (!valid_chain(group, chain) || (!joints && !local_angles)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (capacity < (joints ? group->segment_count + 1 : group->segment_count)) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	spring_result room = spring_internal_room(capacity, joints ? group->segment_count + 1 : group->segment_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	const group_layout l = layout(group);
 	pose_of(group, &l, chain, joints, local_angles);
@@ -878,8 +879,9 @@ spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, 
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	const int per = group->segment_count + 1;
-	if ((int64_t)capacity < (int64_t)group->chain_count * per) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
+	spring_result room = spring_internal_room(capacity, (int64_t)group->chain_count * per);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	const group_layout l = layout(group);
 	const group_pose r = {group->segment_count,     group->stride,

@@ -183,8 +183,12 @@ spring_result spring_chain_group_get_pose(const spring_chain_group *group, int c
 
 spring_result spring_chain_group_get_poses(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips, int capacity)
 {
-	if (!group || (!bones && !tips) || capacity / group->bone_count < group->chain_count) {
+	if (!group || (!bones && !tips)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, (int64_t)group->chain_count * group->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	return spring_chain_internal_lanes_pose(first_member(group), group->chain_count, group->clock.alpha, bones, tips);
 }

@@ -678,8 +678,12 @@ float spring_rig_bone_length(const spring_rig *rig, int bone)
 
 spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, int capacity)
 {
-	if (!rig || !local || capacity < rig->bone_count) {
+	if (!rig || !local) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, rig->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	float a = rig->clock.alpha;
 	for (int i = 0; i < rig->bone_count; i++) {
@@ -704,8 +708,12 @@ spring_result spring_rig_get_world(const spring_rig *rig, spring_xform2 *world, 
 
 spring_result spring_rig_get_stepped_world(const spring_rig *rig, spring_xform2 *world, int capacity)
 {
-	if (!rig || !world || capacity < rig->bone_count) {
+	if (!rig || !world) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, rig->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	memcpy(world, rig_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
@@ -713,8 +721,12 @@ spring_result spring_rig_get_stepped_world(const spring_rig *rig, spring_xform2 
 
 spring_result spring_rig_get_stepped_local(const spring_rig *rig, spring_xform2 *local, int capacity)
 {
-	if (!rig || !local || capacity < rig->bone_count) {
+	if (!rig || !local) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, rig->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	memcpy(local, rig_final_local(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;
@@ -722,8 +734,12 @@ spring_result spring_rig_get_stepped_local(const spring_rig *rig, spring_xform2 
 
 spring_result spring_rig_get_base_world(const spring_rig *rig, spring_xform2 *world, int capacity)
 {
-	if (!rig || !world || capacity < rig->bone_count) {
+	if (!rig || !world) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, rig->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	memcpy(world, rig_base_world(rig), (size_t)rig->bone_count * sizeof(spring_xform2));
 	return SPRING_OK;

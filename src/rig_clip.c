@@ -152,8 +152,12 @@ void spring_rig_internal_sample_pose(spring_rig *r, double t)
 
 spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity)
 {
-	if (!rig || !local || capacity < rig->bone_count || clip < SPRING_RIG_SETUP_POSE || clip >= rig->clip_count) {
+	if (!rig || !local || clip < SPRING_RIG_SETUP_POSE || clip >= rig->clip_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result room = spring_internal_room(capacity, rig->bone_count);
+	if (room != SPRING_OK) {
+		return room;
 	}
 	if (!spring_is_finite(time)) {
 		return SPRING_ERROR_NOT_FINITE;

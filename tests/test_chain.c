@@ -2080,6 +2080,35 @@ static int test_snapshot_replays_bit_for_bit(void)
 // Refused runtime changes leave the chain byte for byte as it was: a non-finite or out-of-range
 // animated transform, an invalid collider (negative radius, zero plane normal, NaN, unknown
 // type), and the accepted bounds (radius 0) work.
+// A pose array too small for the chain is its own code and nothing is written; the bone count
+// is enough (both getters, either output).
+static int test_pose_buffer_too_small(void)
+{
+	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
+	spring_chain *c = NULL;
+	ENSURE(spring_chain_create(&d, &c, NULL) == SPRING_OK);
+	ENSURE(spring_chain_update(c, scene_tail_root(0.1), 1.0f / 60.0f) == SPRING_OK);
+	typedef spring_result (*pose_getter)(const spring_chain *, spring_xform3 *, spring_vec3 *, int);
+	const pose_getter getters[2] = {spring_chain_get_pose, spring_chain_get_stepped_pose};
+	for (int g = 0; g < 2; g++) {
+		spring_xform3 bones[BONES], bones_before[BONES];
+		spring_vec3 tips[BONES], tips_before[BONES];
+		memset(bones_before, 0x5a, sizeof bones_before);
+		memset(tips_before, 0x5a, sizeof tips_before);
+		memcpy(bones, bones_before, sizeof bones);
+		memcpy(tips, tips_before, sizeof tips);
+		ENSURE(getters[g](c, bones, tips, BONES - 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
+		ENSURE(getters[g](c, NULL, tips, 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
+		ENSURE(getters[g](c, bones, NULL, -1) == SPRING_ERROR_INVALID_ARGUMENT);
+		ENSURE(getters[g](c, NULL, NULL, BONES) == SPRING_ERROR_INVALID_ARGUMENT);
+		ENSURE(memcmp(bones, bones_before, sizeof bones) == 0 && memcmp(tips, tips_before, sizeof tips) == 0);
+		ENSURE(getters[g](c, bones, tips, BONES) == SPRING_OK);
+		ENSURE(memcmp(bones, bones_before, sizeof bones) != 0 && memcmp(tips, tips_before, sizeof tips) != 0);
+	}
+	spring_chain_destroy(c);
+	return 0;
+}
+
 static int test_refused_changes_change_nothing(void)
 {
 	spring_chain_desc d = scene_tail_desc(g_bones, BONES);
@@ -2367,6 +2396,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_cone_limit_is_reached);
 	RUN_TEST(test_reset_zeroes_velocities);
 	RUN_TEST(test_snapshot_replays_bit_for_bit);
+	RUN_TEST(test_pose_buffer_too_small);
 	RUN_TEST(test_refused_changes_change_nothing);
 	RUN_TEST(test_rests_far_from_the_origin);
 	return TEST_SUMMARY();

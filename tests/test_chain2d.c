@@ -1411,7 +1411,9 @@ static int test_bad_definitions(void)
 	spring_xform2 joints[N + 1];
 	float local[N];
 	memset(joints, 0x5a, sizeof joints);
-	ENSURE(spring_chain2d_get_pose(b.c, joints, local, N) == IA);
+	ENSURE(spring_chain2d_get_pose(b.c, joints, local, N) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_chain2d_get_pose(b.c, NULL, local, N - 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_chain2d_get_pose(b.c, joints, local, -1) == IA);
 	ENSURE(spring_chain2d_get_pose(b.c, NULL, NULL, N + 1) == IA);
 	ENSURE(spring_chain2d_get_pose(NULL, joints, local, N + 1) == IA);
 	ENSURE(joints[0].position.x != joints[0].position.x || joints[0].angle != 0.0f); // untouched (0x5a pattern)
@@ -1683,7 +1685,7 @@ static int internal_step_matches(bool inertia)
 	ENSURE(spring_chain2d_internal_step(b.c, scene_xform2(0.0f, 0.0f, 0.0f), bad) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_chain2d_internal_step(b.c, scene_xform2(NAN, 0.0f, 0.0f), NULL) == SPRING_ERROR_NOT_FINITE);
 	ENSURE(spring_chain2d_internal_step(NULL, scene_xform2(0.0f, 0.0f, 0.0f), NULL) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N - 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
 	ENSURE(spring_chain2d_internal_stepped_angles(b.c, after, N) == SPRING_OK);
 	ENSURE(memcmp(before, after, sizeof before) == 0);
 	ENSURE(spring_chain2d_set_animation(a.c, off_to, N) == SPRING_OK);

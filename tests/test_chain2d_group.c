@@ -796,12 +796,13 @@ static int test_bad_input_changes_nothing(void)
 	spring_xform2 joints[8 * 5];
 	float local[4];
 	spring_state s;
-	ENSURE(spring_chain2d_group_get_pose(g, 0, joints, NULL, 4) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_pose(g, 0, joints, NULL, 4) == SPRING_ERROR_BUFFER_TOO_SMALL);
 	ENSURE(spring_chain2d_group_get_pose(g, 0, joints, NULL, 5) == SPRING_OK);
-	ENSURE(spring_chain2d_group_get_pose(g, 0, NULL, local, 3) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_pose(g, 0, NULL, local, 3) == SPRING_ERROR_BUFFER_TOO_SMALL);
 	ENSURE(spring_chain2d_group_get_pose(g, 0, NULL, local, 4) == SPRING_OK);
 	ENSURE(spring_chain2d_group_get_pose(g, 8, joints, NULL, 5) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_chain2d_group_get_poses(g, joints, 8 * 5 - 1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain2d_group_get_poses(g, joints, 8 * 5 - 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_chain2d_group_get_poses(g, joints, -1) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain2d_group_get_poses(g, joints, 8 * 5) == SPRING_OK);
 	ENSURE(spring_chain2d_group_get_state(g, 0, 4, &s) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(spring_chain2d_group_get_state(g, 0, 3, &s) == SPRING_OK);

@@ -921,8 +921,10 @@ static int test_group_bad_input(void)
 	bad.position.y = INFINITY;
 	ENSURE(spring_chain_group_reset(g, 2, bad) == SPRING_ERROR_NOT_FINITE);
 	spring_xform3 out[BONES];
-	ENSURE(spring_chain_group_get_pose(g, 0, out, NULL, BONES - 1) == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(spring_chain_group_get_poses(g, out, NULL, BONES) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_get_pose(g, 0, out, NULL, BONES - 1) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_chain_group_get_pose(g, 0, out, NULL, -1) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_chain_group_get_poses(g, out, NULL, BONES) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_chain_group_get_poses(g, out, NULL, -BONES) == SPRING_ERROR_INVALID_ARGUMENT);
 	ENSURE(memcmp(copy, mem, size) == 0);
 	ENSURE(!spring_chain_group_is_resting(NULL, 0) && !spring_chain_group_is_resting(g, -1));
 	ENSURE(spring_chain_group_chain_count(NULL) == 0 && spring_chain_group_clock(NULL) == NULL);

@@ -15,13 +15,17 @@ extern "C" {
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
-// What the owners cost: a pointer; the outcomes: the code.
+// What the owners cost: a pointer; the outcomes: the code (and a getter's needed count).
 static_assert(sizeof(spring::chain2d) == sizeof(void *), "an owner is its pointer");
 static_assert(sizeof(spring::rig) == sizeof(void *), "an owner is its pointer");
-static_assert(sizeof(spring::status) == sizeof(spring_result), "a status is its code");
+static_assert(sizeof(spring::status) ==
+                  sizeof(spring_result) + sizeof(long long) +
+                      (alignof(long long) - sizeof(spring_result) % alignof(long long)) % alignof(long long),
+              "a status is its code and, for a too-small output, the count it needed");
 static_assert(sizeof(spring::motion) == sizeof(spring_motion), "a motion is its C struct");
 static_assert(sizeof(spring::batch) == sizeof(spring_batch), "a batch is its C struct");
 static_assert(std::is_trivially_copyable_v<spring::status>, "a status copies as its code");
@@ -325,12 +329,14 @@ static int test_chain2d(void)
 	ENSURE(check_refusal(chain, spring_chain2d_set_limit(c, n, 0.5f), [&] { return chain.set_limit(n, 0.5f); }) == 0);
 	ENSURE(check_refusal(chain, SPRING_ERROR_INVALID_ARGUMENT,
 	                     [&] { return chain.set_animation(spring::span<const float>(offsets, n - 1)); }) == 0);
-	// spans too small: the C call's INVALID_ARGUMENT, nothing written; just big enough: written
+	// spans too small: the C call's BUFFER_TOO_SMALL, nothing written; just big enough: written
 	guarded<spring_xform2, n + 1> joints;
 	guarded<float, n> angles;
-	ENSURE(chain.get_pose(spring::span<spring_xform2>(joints.data, n)).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(chain.get_pose(joints.data, spring::span<float>(angles.data, n - 1)).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(chain.get_pose({}, spring::span<float>(angles.data, n - 1)).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(chain.get_pose(spring::span<spring_xform2>(joints.data, n)).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_pose(joints.data, spring::span<float>(angles.data, n - 1)).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_pose({}, spring::span<float>(angles.data, n - 1)).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_pose(spring::span<spring_xform2>(joints.data, n)).needed() == n + 1);
+	ENSURE(chain.get_pose({}, spring::span<float>(angles.data, n - 1)).needed() == n);
 	ENSURE(joints.untouched() && angles.untouched());
 	ENSURE(chain.get_pose(joints.data).ok() && !joints.untouched());
 	ENSURE(chain.get_pose({}, angles.data).ok() && !angles.untouched());
@@ -430,9 +436,10 @@ static int test_chain(void)
 	ENSURE(check_refusal(chain, SPRING_ERROR_INVALID_ARGUMENT, [&] { return chain.set_animation({animation, n - 1}); }) == 0);
 	guarded<spring_xform3, n> bones;
 	guarded<spring_vec3, n> tips;
-	ENSURE(chain.get_pose({bones.data, n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(chain.get_pose(bones.data, {tips.data, n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(chain.get_stepped_pose({}, {tips.data, n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(chain.get_pose({bones.data, n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_pose(bones.data, {tips.data, n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_stepped_pose({}, {tips.data, n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(chain.get_stepped_pose({}, {tips.data, n - 1}).needed() == n && chain.get_pose({}, {}).needed() == 0);
 	ENSURE(bones.untouched() && tips.untouched());
 	ENSURE(chain.get_pose(bones.data, tips.data).ok() && !bones.untouched() && !tips.untouched());
 	ENSURE(check_restore(c, chain, spring_chain_restore) == 0);
@@ -506,9 +513,11 @@ static int test_chain_group(void)
 	ENSURE(check_refusal(group, SPRING_ERROR_INVALID_ARGUMENT, [&] { return group.reset(chains, roots[0]); }) == 0);
 	guarded<spring_xform3, chains * n> bones;
 	guarded<spring_vec3, chains * n> tips;
-	ENSURE(group.get_poses({bones.data, chains * n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(group.get_poses(bones.data, {tips.data, chains * n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(group.get_pose(0, {bones.data, n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(group.get_poses({bones.data, chains * n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_poses(bones.data, {tips.data, chains * n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_pose(0, {bones.data, n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_poses({bones.data, chains * n - 1}).needed() == chains * n &&
+	       group.get_pose(0, {bones.data, 1}).needed() == n);
 	ENSURE(bones.untouched() && tips.untouched());
 	ENSURE(group.get_poses({}, tips.data).ok() && !tips.untouched());
 	ENSURE(check_restore(c, group, spring_chain_group_restore) == 0);
@@ -580,9 +589,11 @@ static int test_chain2d_group(void)
 	ENSURE(check_refusal(group, SPRING_ERROR_INVALID_ARGUMENT, [&] { return group.set_animation(0, {offsets, n - 1}); }) == 0);
 	guarded<spring_xform2, chains *(n + 1)> joints;
 	guarded<float, n> angles;
-	ENSURE(group.get_poses({joints.data, chains * (n + 1) - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(group.get_pose(1, {joints.data, n + 1}, {angles.data, n - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(group.get_pose(1, {joints.data, n}, angles.data).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(group.get_poses({joints.data, chains * (n + 1) - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_pose(1, {joints.data, n + 1}, {angles.data, n - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_pose(1, {joints.data, n}, angles.data).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(group.get_poses({joints.data, 1}).needed() == chains * (n + 1) &&
+	       group.get_pose(1, {joints.data, n}).needed() == n + 1);
 	ENSURE(joints.untouched() && angles.untouched());
 	ENSURE(group.get_pose(1, {joints.data, n + 1}, angles.data).ok() && !joints.untouched() && !angles.untouched());
 	ENSURE(check_restore(c, group, spring_chain2d_group_restore) == 0);
@@ -684,9 +695,22 @@ static int test_rig(void)
 	ENSURE(check_refusal(rig, far_code, [&] { return rig.set_root(far); }) == 0);
 	ENSURE(rig.check_root(spring_xform2_identity()).ok());
 	guarded<spring_xform2, rig_bone_count> world;
-	ENSURE(rig.get_pose({world.data, rig_bone_count - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT);
-	ENSURE(rig.sample_clip(0, 0.0f, {world.data, rig_bone_count - 1}).code() == SPRING_ERROR_INVALID_ARGUMENT &&
+	ENSURE(rig.get_pose({world.data, rig_bone_count - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(rig.sample_clip(0, 0.0f, {world.data, rig_bone_count - 1}).code() == SPRING_ERROR_BUFFER_TOO_SMALL &&
 	       world.untouched());
+	ENSURE(rig.get_pose({world.data, 4}).needed() == rig_bone_count && rig.get_local({world.data, 4}).needed() == rig_bone_count);
+	ENSURE(rig.get_stepped_world({world.data, 4}).needed() == rig_bone_count && rig.get_base_world({}).needed() == 0);
+#if defined(__cpp_exceptions)
+	try {
+		rig.get_pose({world.data, 4}).check();
+		ENSURE(!"a too-small pose array threw nothing");
+	} catch (const spring::error &e) {
+		const std::string needed = "(" + std::to_string(rig_bone_count) + " entries needed)";
+		ENSURE(e.code() == SPRING_ERROR_BUFFER_TOO_SMALL && std::strstr(e.what(), needed.c_str()) &&
+		       std::strcmp(e.detail().message, e.what()) == 0);
+	}
+#endif
+	ENSURE(world.untouched());
 	ENSURE(rig.get_pose(world.data).ok() && !world.untouched());
 	ENSURE(check_restore(c, rig, spring_rig_restore) == 0);
 

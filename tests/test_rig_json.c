@@ -722,6 +722,26 @@ static int test_sample_character(void)
 	ENSURE(info.chains[3].collider_count == 2);
 	ENSURE(spring_rig_find_bone(rig, "tail6") >= 0 && spring_rig_find_bone(rig, "head") >= 0);
 	ENSURE_NEAR(info.step, 0.008333f, 0.0f);
+	// An output array too small for the 34 bones is its own code, nothing written; the count
+	// spring_rig_bone_count gives is enough, for each of the pose getters.
+	typedef spring_result (*pose_getter)(const spring_rig *, spring_xform2 *, int);
+	const pose_getter getters[] = {spring_rig_get_world, spring_rig_get_local, spring_rig_get_stepped_world,
+	                               spring_rig_get_stepped_local, spring_rig_get_base_world};
+	static spring_xform2 world[34], untouched[34];
+	memset(untouched, 0x5a, sizeof untouched);
+	for (int g = 0; g < (int)(sizeof getters / sizeof getters[0]); g++) {
+		memcpy(world, untouched, sizeof world);
+		ENSURE(getters[g](rig, world, 4) == SPRING_ERROR_BUFFER_TOO_SMALL);
+		ENSURE(getters[g](rig, world, 33) == SPRING_ERROR_BUFFER_TOO_SMALL);
+		ENSURE(getters[g](rig, world, -1) == SPRING_ERROR_INVALID_ARGUMENT);
+		ENSURE(memcmp(world, untouched, sizeof world) == 0);
+		ENSURE(getters[g](rig, world, spring_rig_bone_count(rig)) == SPRING_OK);
+		ENSURE(memcmp(world, untouched, sizeof world) != 0);
+	}
+	memcpy(world, untouched, sizeof world);
+	ENSURE(spring_rig_sample_clip(rig, 0, 0.5f, world, 33) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(memcmp(world, untouched, sizeof world) == 0);
+	ENSURE(spring_rig_sample_clip(rig, 0, 0.5f, world, 34) == SPRING_OK);
 	// Each clip for a few seconds: no error, no NaN, the springs move.
 	int teleports = 0;
 	ENSURE(run_clip(rig, "idle", 3.0f, NULL) == 0);

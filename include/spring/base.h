@@ -40,6 +40,8 @@ typedef enum spring_result {
 	SPRING_ERROR_NO_SOLUTION,      ///< the requested parameterisation has no physical spring
 	SPRING_ERROR_OUT_OF_MEMORY,    ///< the allocator returned NULL
 	SPRING_ERROR_BAD_DEFINITION,   ///< a chain or rig definition is inconsistent (see its message)
+	SPRING_ERROR_BUFFER_TOO_SMALL, ///< an output array's capacity is below what the call writes:
+	                               ///< the getter's documentation names the count it needs
 	SPRING_RESULT_COUNT
 } spring_result;
 

@@ -167,7 +167,8 @@ SPRING_API spring_result spring_chain2d_restore(spring_chain2d *chain, const voi
 /// Interpolated (by the clock's alpha) output. `joints` (optional) receives segment_count + 1
 /// transforms: joint i is the start of segment i with the segment's world angle; the last is the
 /// tip. `local_angles` (optional) receives each segment's angle relative to its parent.
-/// `capacity` must be at least segment_count + 1 when `joints` is given, segment_count otherwise.
+/// `capacity` must be at least spring_chain2d_segment_count + 1 when `joints` is given,
+/// spring_chain2d_segment_count otherwise; less is SPRING_ERROR_BUFFER_TOO_SMALL (nothing written).
 SPRING_API spring_result spring_chain2d_get_pose(const spring_chain2d *chain, spring_xform2 *joints, float *local_angles,
                                                  int capacity);
 /// The last stepped (not interpolated) simulated state of a segment: world angle and angular
@@ -326,9 +327,11 @@ SPRING_API spring_result spring_chain_restore(spring_chain *chain, const void *b
 /// tips (bone_count entries). Built root to tip: the interpolated root, then each bone's local
 /// transform (relative to its parent) interpolated between the last two steps, so every joint
 /// stays on its parent's drawn bone; alpha 0 and 1 give the two stepped poses exactly.
+/// `capacity` (entries of each given array) must be at least spring_chain_bone_count; less is
+/// SPRING_ERROR_BUFFER_TOO_SMALL (nothing written).
 SPRING_API spring_result spring_chain_get_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips, int capacity);
 /// The pose of the last physics step itself (no interpolation): for gameplay queries, or to see
-/// exactly what the next step's children were built on.
+/// exactly what the next step's children were built on. `capacity` as spring_chain_get_pose.
 SPRING_API spring_result spring_chain_get_stepped_pose(const spring_chain *chain, spring_xform3 *bones, spring_vec3 *tips,
                                                        int capacity);
 /// Last stepped (not interpolated) simulated tip and velocity of a bone.
@@ -399,11 +402,12 @@ SPRING_API int spring_chain_group_bone_count(const spring_chain_group *group);  
 SPRING_API spring_result spring_chain_group_update(spring_chain_group *group, const spring_xform3 *roots, float frame_dt);
 
 /// One chain's interpolated pose, as spring_chain_get_pose: `bones` and/or `tips` (bone_count
-/// entries each, `capacity` >= bone_count).
+/// entries each, `capacity` >= spring_chain_group_bone_count, else SPRING_ERROR_BUFFER_TOO_SMALL).
 SPRING_API spring_result spring_chain_group_get_pose(const spring_chain_group *group, int chain, spring_xform3 *bones,
                                                      spring_vec3 *tips, int capacity);
 /// Every chain's interpolated pose: chain c's bone b at [c * bone_count + b] of `bones` and/or
-/// `tips`; `capacity` >= chain_count * bone_count.
+/// `tips`; `capacity` >= chain_count * bone_count (spring_chain_group_chain_count and
+/// spring_chain_group_bone_count), else SPRING_ERROR_BUFFER_TOO_SMALL (nothing written).
 SPRING_API spring_result spring_chain_group_get_poses(const spring_chain_group *group, spring_xform3 *bones, spring_vec3 *tips,
                                                       int capacity);
 /// Last stepped (not interpolated) simulated tip and velocity of one bone of one chain.
@@ -487,11 +491,14 @@ SPRING_API const spring_clock *spring_chain2d_group_clock(const spring_chain2d_g
 /// nothing: on any error (a bad root, a bad frame_dt, a step out of float range) no chain changes.
 SPRING_API spring_result spring_chain2d_group_update(spring_chain2d_group *group, const spring_xform2 *roots, float frame_dt);
 
-/// Chain `chain`'s interpolated pose, exactly as spring_chain2d_get_pose.
+/// Chain `chain`'s interpolated pose, exactly as spring_chain2d_get_pose (its segment count is
+/// spring_chain2d_group_segment_count; a smaller `capacity` is SPRING_ERROR_BUFFER_TOO_SMALL).
 SPRING_API spring_result spring_chain2d_group_get_pose(const spring_chain2d_group *group, int chain, spring_xform2 *joints,
                                                        float *local_angles, int capacity);
 /// Every chain's joints at once: chain i's segment_count + 1 joints (as get_pose) start at
-/// joints[i * (segment_count + 1)]; `capacity` must be at least chain_count * (segment_count + 1).
+/// joints[i * (segment_count + 1)]; `capacity` must be at least chain_count * (segment_count + 1)
+/// (spring_chain2d_group_chain_count, spring_chain2d_group_segment_count), else
+/// SPRING_ERROR_BUFFER_TOO_SMALL (nothing written).
 SPRING_API spring_result spring_chain2d_group_get_poses(const spring_chain2d_group *group, spring_xform2 *joints, int capacity);
 /// Chain `chain`'s stepped state of a segment, as spring_chain2d_get_state.
 SPRING_API spring_result spring_chain2d_group_get_state(const spring_chain2d_group *group, int chain, int segment,

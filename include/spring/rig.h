@@ -224,7 +224,8 @@ SPRING_API void spring_rig_destroy(spring_rig *rig);
 
 /// Samples a clip at any time (seconds; looped or clamped as the clip says) into `local`
 /// (bone_count transforms): the setup pose with the clip's tracks applied, no IK, no springs.
-/// Changes nothing in the rig. clip SPRING_RIG_SETUP_POSE gives the setup pose.
+/// Changes nothing in the rig. clip SPRING_RIG_SETUP_POSE gives the setup pose. `capacity` below
+/// spring_rig_bone_count is SPRING_ERROR_BUFFER_TOO_SMALL (nothing written).
 SPRING_API spring_result spring_rig_sample_clip(const spring_rig *rig, int clip, float time, spring_xform2 *local, int capacity);
 /// Plays a clip from `time` seconds (SPRING_RIG_SETUP_POSE: no clip, the setup pose; any other
 /// index outside the clips, SPRING_RIG_NOT_FOUND included, is INVALID_ARGUMENT and changes
@@ -285,7 +286,9 @@ SPRING_API int spring_rig_bone_count(const spring_rig *rig);
 SPRING_API const char *spring_rig_bone_name(const spring_rig *rig, int bone);
 SPRING_API int spring_rig_bone_parent(const spring_rig *rig, int bone);
 SPRING_API float spring_rig_bone_length(const spring_rig *rig, int bone);
-/// Interpolated output for rendering: world transforms (bone_count) and local transforms.
+/// Interpolated output for rendering: world transforms and local transforms. Each pose getter
+/// below writes spring_rig_bone_count transforms: a smaller `capacity` is
+/// SPRING_ERROR_BUFFER_TOO_SMALL (nothing written), a negative one SPRING_ERROR_INVALID_ARGUMENT.
 SPRING_API spring_result spring_rig_get_world(const spring_rig *rig, spring_xform2 *world, int capacity);
 SPRING_API spring_result spring_rig_get_local(const spring_rig *rig, spring_xform2 *local, int capacity);
 /// The last step's own pose (no interpolation): for gameplay queries and exact checks.

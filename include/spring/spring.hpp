@@ -55,10 +55,12 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdio>
 #include <type_traits>
 #include <utility>
 #if defined(__cpp_exceptions)
 #include <stdexcept>
+#include <string>
 #endif
 
 namespace spring {
@@ -119,6 +121,12 @@ public:
 	constexpr status(spring_result code = SPRING_OK) noexcept : code_(code)
 	{
 	}
+	/// A getter's outcome: `needed` (the entries its output must hold) is kept only with
+	/// SPRING_ERROR_BUFFER_TOO_SMALL.
+	constexpr status(spring_result code, long long needed) noexcept
+		: code_(code), needed_(code == SPRING_ERROR_BUFFER_TOO_SMALL ? needed : 0)
+	{
+	}
 	constexpr bool ok() const noexcept
 	{
 		return code_ == SPRING_OK;
@@ -136,6 +144,12 @@ public:
 	{
 		return spring_result_string(code_);
 	}
+	/// For SPRING_ERROR_BUFFER_TOO_SMALL: the entries the output needed (the thrown error's
+	/// message says it too); 0 for any other code.
+	constexpr long long needed() const noexcept
+	{
+		return needed_;
+	}
 #if defined(__cpp_exceptions)
 	/// Throws spring::error unless ok().
 	inline void check() const;
@@ -143,6 +157,7 @@ public:
 
 private:
 	spring_result code_;
+	long long needed_ = 0;
 };
 
 namespace detail {
@@ -166,6 +181,12 @@ public:
 	{
 		detail_.result = code;
 	}
+	/// A getter's too-small output: the message names the entries it needed.
+	error(spring_result code, long long needed) : std::runtime_error(sized(code, needed)), detail_()
+	{
+		detail_.result = code;
+		std::snprintf(detail_.message, sizeof detail_.message, "%s", what());
+	}
 	spring_result code() const noexcept
 	{
 		return detail_.result;
@@ -176,13 +197,21 @@ public:
 	}
 
 private:
+	static std::string sized(spring_result code, long long needed)
+	{
+		std::string text = spring_result_string(code);
+		if (code == SPRING_ERROR_BUFFER_TOO_SMALL) {
+			text += " (" + std::to_string(needed) + " entries needed)";
+		}
+		return text;
+	}
 	spring_error detail_;
 };
 
 inline void status::check() const
 {
 	if (!ok()) {
-		throw error(code_);
+		throw error(code_, needed_);
 	}
 }
 #endif
@@ -480,10 +509,12 @@ public:
 		return spring_chain2d_segment_count(get());
 	}
 	/// `joints` (segment_count + 1) and/or `local_angles` (segment_count); an empty span is not
-	/// wanted. Too small: the C call's INVALID_ARGUMENT, nothing written.
+	/// wanted. Too small: the C call's BUFFER_TOO_SMALL (status::needed() says how many), nothing
+	/// written.
 	status get_pose(span<spring_xform2> joints, span<float> local_angles = {}) const noexcept
 	{
-		return spring_chain2d_get_pose(get(), joints.data(), local_angles.data(), detail::capacity(joints, local_angles, 1));
+		return {spring_chain2d_get_pose(get(), joints.data(), local_angles.data(), detail::capacity(joints, local_angles, 1)),
+		        segment_count() + (joints.data() ? 1 : 0)};
 	}
 	status get_state(int segment, spring_state &world_angle) const noexcept
 	{
@@ -586,11 +617,11 @@ public:
 	/// `bones` and/or `tips`, bone_count each; an empty span is not wanted.
 	status get_pose(span<spring_xform3> bones, span<spring_vec3> tips = {}) const noexcept
 	{
-		return spring_chain_get_pose(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0));
+		return {spring_chain_get_pose(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0)), bone_count()};
 	}
 	status get_stepped_pose(span<spring_xform3> bones, span<spring_vec3> tips = {}) const noexcept
 	{
-		return spring_chain_get_stepped_pose(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0));
+		return {spring_chain_get_stepped_pose(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0)), bone_count()};
 	}
 	status get_state(int bone, spring_state_vec3 &tip) const noexcept
 	{
@@ -637,12 +668,14 @@ public:
 	}
 	status get_pose(int chain, span<spring_xform3> bones, span<spring_vec3> tips = {}) const noexcept
 	{
-		return spring_chain_group_get_pose(get(), chain, bones.data(), tips.data(), detail::capacity(bones, tips, 0));
+		return {spring_chain_group_get_pose(get(), chain, bones.data(), tips.data(), detail::capacity(bones, tips, 0)),
+		        bone_count()};
 	}
 	/// Every chain's: chain c's bone b at [c * bone_count + b].
 	status get_poses(span<spring_xform3> bones, span<spring_vec3> tips = {}) const noexcept
 	{
-		return spring_chain_group_get_poses(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0));
+		return {spring_chain_group_get_poses(get(), bones.data(), tips.data(), detail::capacity(bones, tips, 0)),
+		        static_cast<long long>(chain_count()) * bone_count()};
 	}
 	status get_state(int chain, int bone, spring_state_vec3 &tip) const noexcept
 	{
@@ -717,13 +750,15 @@ public:
 	}
 	status get_pose(int chain, span<spring_xform2> joints, span<float> local_angles = {}) const noexcept
 	{
-		return spring_chain2d_group_get_pose(get(), chain, joints.data(), local_angles.data(),
-		                                     detail::capacity(joints, local_angles, 1));
+		return {spring_chain2d_group_get_pose(get(), chain, joints.data(), local_angles.data(),
+		                                      detail::capacity(joints, local_angles, 1)),
+		        segment_count() + (joints.data() ? 1 : 0)};
 	}
 	/// Every chain's joints: chain i's at [i * (segment_count + 1)].
 	status get_poses(span<spring_xform2> joints) const noexcept
 	{
-		return spring_chain2d_group_get_poses(get(), joints.data(), detail::count(joints.size()));
+		return {spring_chain2d_group_get_poses(get(), joints.data(), detail::count(joints.size())),
+		        static_cast<long long>(chain_count()) * (segment_count() + 1)};
 	}
 	status get_state(int chain, int segment, spring_state &world_angle) const noexcept
 	{
@@ -786,7 +821,7 @@ public:
 #endif
 	status sample_clip(int clip, float time, span<spring_xform2> local) const noexcept
 	{
-		return spring_rig_sample_clip(get(), clip, time, local.data(), detail::count(local.size()));
+		return {spring_rig_sample_clip(get(), clip, time, local.data(), detail::count(local.size())), bone_count()};
 	}
 	status play(int clip, float time) noexcept
 	{
@@ -874,23 +909,23 @@ public:
 	/// The interpolated world transforms: the rig's get_pose (spring_rig_get_world).
 	status get_pose(span<spring_xform2> world) const noexcept
 	{
-		return spring_rig_get_world(get(), world.data(), detail::count(world.size()));
+		return {spring_rig_get_world(get(), world.data(), detail::count(world.size())), bone_count()};
 	}
 	status get_local(span<spring_xform2> local) const noexcept
 	{
-		return spring_rig_get_local(get(), local.data(), detail::count(local.size()));
+		return {spring_rig_get_local(get(), local.data(), detail::count(local.size())), bone_count()};
 	}
 	status get_stepped_world(span<spring_xform2> world) const noexcept
 	{
-		return spring_rig_get_stepped_world(get(), world.data(), detail::count(world.size()));
+		return {spring_rig_get_stepped_world(get(), world.data(), detail::count(world.size())), bone_count()};
 	}
 	status get_stepped_local(span<spring_xform2> local) const noexcept
 	{
-		return spring_rig_get_stepped_local(get(), local.data(), detail::count(local.size()));
+		return {spring_rig_get_stepped_local(get(), local.data(), detail::count(local.size())), bone_count()};
 	}
 	status get_base_world(span<spring_xform2> world) const noexcept
 	{
-		return spring_rig_get_base_world(get(), world.data(), detail::count(world.size()));
+		return {spring_rig_get_base_world(get(), world.data(), detail::count(world.size())), bone_count()};
 	}
 	/// The events the last update crossed: the number written; `total` (optional) how many.
 	int get_events(span<spring_rig_event> events, int *total = nullptr) const noexcept

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'node:test';
 
+import { resultName } from '../runtime.js';
 import { root } from './helpers.js';
 
 const js = resolve(root, 'js');
@@ -92,4 +93,15 @@ test('each call of test/types-invalid.ts fails to compile with the error its lin
 	} finally {
 		rmSync(work, { recursive: true, force: true });
 	}
+});
+
+test('the result codes are the C enum\'s, in its order, in the runtime and the declarations', () => {
+	const header = readFileSync(resolve(root, 'include/spring/base.h'), 'utf8');
+	const body = header.match(/typedef enum spring_result \{([^}]*)\}/)[1];
+	const names = [...body.matchAll(/^\s*SPRING_(?:ERROR_)?([A-Z_]+)/gm)].map((m) => m[1]).filter((n) => n !== 'RESULT_COUNT');
+	assert.ok(names.length >= 9 && names[0] === 'OK', names.join());
+	names.forEach((name, value) => assert.equal(resultName(value), name, `result ${value}`));
+	assert.equal(resultName(names.length), `RESULT_${names.length}`);
+	const declared = readFileSync(resolve(js, 'index.d.ts'), 'utf8').match(/export type SpringErrorCode =([^;]*);/)[1];
+	assert.deepEqual([...declared.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]), names.slice(1));
 });
