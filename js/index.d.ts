@@ -280,7 +280,7 @@ export interface Root2D {
 export interface Chain2DSegment {
 	/** units, [1e-6, 1e6] */
 	length: number;
-	/** rest angle relative to the parent segment (the root for the first), radians */
+	/** rest angle relative to the parent segment (the root for the first), radians, within +-1e6 */
 	restAngle?: number;
 	/** left out: the chain's (or the gradient) */
 	params?: SpringLike;
@@ -329,6 +329,7 @@ export declare class Chain2D implements Disposable {
 	reset(root: Root2D): this;
 	translate(delta: Vec2): this;
 	rotate(angle: number, pivot: Vec2): this;
+	/** local angle offsets (radians, each within +-1e6, added to the rest angles) for the next update; null clears them */
 	setAnimation(offsets: readonly number[] | null): this;
 	setParams(segment: number, params?: SpringLike): this;
 	setLimit(segment: number, limit: number): this;

@@ -119,12 +119,22 @@ static inline spring_result check_limit(float limit)
 	return check_range(limit, (float)SPRING_PI);
 }
 
-// Animated offsets (set_animation, a rig's step): finite.
+// A rest angle or an animated offset: finite and within SPRING_CHAIN2D_MAX_ANGLE.
+static inline spring_result check_angle(float angle)
+{
+	if (!spring_internal_finite(angle)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	return angle >= -SPRING_CHAIN2D_MAX_ANGLE && angle <= SPRING_CHAIN2D_MAX_ANGLE ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+// Animated offsets (set_animation, a rig's step, restore): each one an angle as check_angle.
 static inline spring_result check_offsets(const float *offsets, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (!spring_internal_finite(offsets[i])) {
-			return SPRING_ERROR_NOT_FINITE;
+		spring_result r = check_angle(offsets[i]);
+		if (r != SPRING_OK) {
+			return r;
 		}
 	}
 	return SPRING_OK;

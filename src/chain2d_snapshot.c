@@ -174,8 +174,9 @@ spring_result spring_chain2d_internal_check_image(const spring_chain2d *live, co
 		const int offsets[3] = {ARR_OFFSET, ARR_ANIM_FROM, ARR_ANIM_TO};
 		for (int j = 0; j < 3; j++) {
 			float o = snap_float(&k, offsets[j], i);
-			if (check_offsets(&o, 1) != SPRING_OK) {
-				return snap_bad(&k, SPRING_ERROR_NOT_FINITE, i, "anim_offset", "must be finite");
+			r = check_angle(o);
+			if (r != SPRING_OK) {
+				return snap_bad(&k, r, i, "anim_offset", "must be finite and within +-1e6 rad (SPRING_CHAIN2D_MAX_ANGLE)");
 			}
 		}
 		// State as a step leaves it.

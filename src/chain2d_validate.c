@@ -155,9 +155,10 @@ spring_result spring_chain2d_internal_validate_desc(const spring_chain2d_desc *d
 			                 "length", "length must be in [1e-6, %g] units (got %g)", (double)SPRING_CHAIN_MAX_COORDINATE,
 			                 (double)s->length);
 		}
-		if (!spring_internal_finite(s->rest_angle)) {
-			return set_error(error, SPRING_ERROR_NOT_FINITE, i, "rest_angle", "rest_angle must be finite (got %g)",
-			                 (double)s->rest_angle);
+		r = check_angle(s->rest_angle);
+		if (r != SPRING_OK) {
+			return set_error(error, r, i, "rest_angle", "rest_angle must be finite and within +-%g rad (got %g)",
+			                 (double)SPRING_CHAIN2D_MAX_ANGLE, (double)s->rest_angle);
 		}
 		r = check_limit(s->limit);
 		if (r != SPRING_OK) {

@@ -1254,6 +1254,8 @@ static const bad_case bad_cases[] = {
 	{"NULL description", IA, -1, "desc"},
 	{"step one float below the shortest", OOR, -1, "step"},
 	{"denormal step", OOR, -1, "step"},
+	{"rest angle past the largest", OOR, 1, "rest_angle"},
+	{"rest angle past minus the largest", OOR, 3, "rest_angle"},
 };
 
 static const spring_chain2d_desc *make_bad(int k, spring_chain2d_desc *d, spring_chain2d_segment *s)
@@ -1297,6 +1299,8 @@ static const spring_chain2d_desc *make_bad(int k, spring_chain2d_desc *d, spring
 	case 27: return NULL;
 	case 28: d->step = nextafterf(SPRING_CHAIN2D_MIN_STEP, 0.0f); break;
 	case 29: d->step = 4.5e-41f; break;
+	case 30: s[1].rest_angle = nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY); break;
+	case 31: s[3].rest_angle = -1e30f; break;
 	default: break;
 	}
 	return d;
@@ -1361,6 +1365,29 @@ static int test_bad_definitions(void)
 		}
 		box_free(&b);
 	}
+	// Rest angles of +-SPRING_CHAIN2D_MAX_ANGLE are accepted and step like their folded angles
+	// would (finite states).
+	{
+		spring_chain2d_segment s[N];
+		fill_segments(s, N, 1.0f, 0.1f);
+		s[1].rest_angle = SPRING_CHAIN2D_MAX_ANGLE;
+		s[3].rest_angle = -SPRING_CHAIN2D_MAX_ANGLE;
+		spring_chain2d_desc d = {.segment_count = N, .segments = s, .gravity = {0.0f, -9.81f}};
+		box b;
+		ENSURE(box_make(&b, &d));
+		// So are animated offsets of +-SPRING_CHAIN2D_MAX_ANGLE, on top of those rest angles.
+		const float M = SPRING_CHAIN2D_MAX_ANGLE, far[N] = {M, -M, M, -M, 0.5f};
+		ENSURE(spring_chain2d_set_animation(b.c, far, N) == SPRING_OK);
+		for (int f = 0; f < 30; f++) {
+			ENSURE(spring_chain2d_update(b.c, anim_root((double)f / 60.0, 1.0f), 1.0f / 60.0f) == SPRING_OK);
+		}
+		for (int i = 0; i < N; i++) {
+			spring_state st;
+			ENSURE(spring_chain2d_get_state(b.c, i, &st) == SPRING_OK && spring_is_finite(st.x) && spring_is_finite(st.v) &&
+			       fabsf(st.x) <= (float)SPRING_PI);
+		}
+		box_free(&b);
+	}
 	// The valid baseline is accepted (the table's rows differ from it in one field each).
 	spring_chain2d_segment s[N];
 	fill_segments(s, N, 1.0f, 0.1f);
@@ -1404,6 +1431,14 @@ static int test_bad_definitions(void)
 	       bytes_equal(&b, snapshot));
 	float offsets[N + 1] = {0.1f, 0.2f, nan, 0.0f, 0.0f, 0.0f};
 	ENSURE(spring_chain2d_set_animation(b.c, offsets, N) == NF && bytes_equal(&b, snapshot));
+	// Past SPRING_CHAIN2D_MAX_ANGLE an offset is refused (1e30 was once folded into an arbitrary angle).
+	const float too_far[3] = {1e30f, nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY),
+	                          -nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY)};
+	for (int k = 0; k < 3; k++) {
+		float far[N] = {0.1f, 0.2f, 0.0f, 0.0f};
+		far[k + 1] = too_far[k];
+		ENSURE(spring_chain2d_set_animation(b.c, far, N) == OOR && bytes_equal(&b, snapshot));
+	}
 	ENSURE(spring_chain2d_set_animation(b.c, offsets, N + 1) == IA && bytes_equal(&b, snapshot));
 	ENSURE(spring_chain2d_set_animation(b.c, offsets, N - 1) == IA && bytes_equal(&b, snapshot));
 	ENSURE(spring_chain2d_set_animation(b.c, NULL, 3) == IA && bytes_equal(&b, snapshot));

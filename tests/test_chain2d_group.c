@@ -860,9 +860,10 @@ typedef struct group_head {
 } group_head;
 
 // A blob whose animated offsets are not finite, or whose `animated` flag is not 0 or 1 or is 0
-// while a chain has offsets, is refused (naming the field) and changes nothing; the flag 1 without
-// offsets is a state the group can be in (before its next frame clears it), and a huge finite
-// offset one a call can set: both accepted.
+// while a chain has offsets, or whose offsets are past SPRING_CHAIN2D_MAX_ANGLE, is refused (naming
+// the field) and changes nothing; the flag 1 without offsets is a state the group can be in (before
+// its next frame clears it), and an offset of +-SPRING_CHAIN2D_MAX_ANGLE one a call can set: both
+// accepted.
 static int test_restore_refuses_bad_offsets(void)
 {
 	spring_chain2d_segment segs[5];
@@ -904,9 +905,21 @@ static int test_restore_refuses_bad_offsets(void)
 			ENSURE_MSG(strcmp(e.field, "anim_offset") == 0 && strstr(e.message, "finite") != NULL, "%s", e.message);
 			ENSURE(same_block(g, blob, size));
 		}
+		// Past SPRING_CHAIN2D_MAX_ANGLE an offset is refused as set_animation refuses it
+		// (1e30 was once accepted and folded into an arbitrary angle); the bound itself is
+		// accepted and steps.
+		const float huge[3] = {1e30f, nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY),
+		                       -nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY)};
+		for (int p = 0; p < 3; p++) {
+			memcpy(bad, blob, size);
+			memcpy(bad + at[k], &huge[p], sizeof huge[p]);
+			ENSURE(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_ERROR_OUT_OF_RANGE);
+			ENSURE_MSG(strcmp(e.field, "anim_offset") == 0 && strstr(e.message, "1e6") != NULL, "%s", e.message);
+			ENSURE(same_block(g, blob, size));
+		}
 		memcpy(bad, blob, size);
-		const float huge = 1e30f;
-		memcpy(bad + at[k], &huge, sizeof huge);
+		const float edge = k == 1 ? -SPRING_CHAIN2D_MAX_ANGLE : SPRING_CHAIN2D_MAX_ANGLE;
+		memcpy(bad + at[k], &edge, sizeof edge);
 		ENSURE_MSG(spring_chain2d_group_restore(g, bad, size, &e) == SPRING_OK, "%s", e.message);
 		ENSURE(spring_chain2d_group_update(g, roots, 1.0f / 60.0f) == SPRING_OK);
 		ENSURE(spring_chain2d_group_restore(g, blob, size, NULL) == SPRING_OK);

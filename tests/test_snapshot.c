@@ -246,6 +246,8 @@ static int test_chain2d_figures(void)
 		{angle_at + row + 4u, nextafterf(c->max_speed, INFINITY), "velocity", SPRING_ERROR_OUT_OF_RANGE}, // past pi / step
 		{angle_at + 2u * row, INFINITY, "angle", SPRING_ERROR_OUT_OF_RANGE},                              // prev_angle
 		{angle_at + 5u * row, NAN, "anim_offset", SPRING_ERROR_NOT_FINITE},
+		{angle_at + 5u * row, 1e30f, "anim_offset", SPRING_ERROR_OUT_OF_RANGE}, // past SPRING_CHAIN2D_MAX_ANGLE
+		{angle_at + 5u * row, -nextafterf(SPRING_CHAIN2D_MAX_ANGLE, INFINITY), "anim_offset", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + 4u * row + 4u, NAN, "deflection", SPRING_ERROR_OUT_OF_RANGE},
 		{angle_at + 4u * row + 4u, 2e6f, "deflection", SPRING_ERROR_OUT_OF_RANGE}, // past the 1e6 rad a step keeps
 		{angle_at + 7u * row + 8u, 0.5f, "sin", SPRING_ERROR_INVALID_ARGUMENT},
@@ -261,14 +263,19 @@ static int test_chain2d_figures(void)
 		ENSURE(e.depth == 1 && e.path[0].element == SPRING_ELEMENT_SEGMENT);
 	}
 	// The bounds themselves are accepted: an angle of pi, a velocity of pi / step, inertia 100, a
-	// deflection of 1e6 rad.
+	// deflection of 1e6 rad, an animated offset of +-SPRING_CHAIN2D_MAX_ANGLE.
 	const struct {
 		size_t offset;
 		float value;
-	} edges[] = {{angle_at + row + 4u, c->max_speed},    {angle_at + row + 4u, -c->max_speed},
-	             {angle_at + 2u * 4u, (float)SPRING_PI}, {angle_at + 12u * row + 4u, 100.0f},
-	             {angle_at + 12u * row + 4u, 0.0f},      {angle_at + 4u * row + 4u, 1e6f},
-	             {angle_at + 4u * row + 4u, -1e6f}};
+	} edges[] = {{angle_at + row + 4u, c->max_speed},
+	             {angle_at + row + 4u, -c->max_speed},
+	             {angle_at + 2u * 4u, (float)SPRING_PI},
+	             {angle_at + 12u * row + 4u, 100.0f},
+	             {angle_at + 12u * row + 4u, 0.0f},
+	             {angle_at + 4u * row + 4u, 1e6f},
+	             {angle_at + 4u * row + 4u, -1e6f},
+	             {angle_at + 5u * row, SPRING_CHAIN2D_MAX_ANGLE},
+	             {angle_at + 5u * row, -SPRING_CHAIN2D_MAX_ANGLE}};
 	for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
 		memcpy(bad, blob, size);
 		put_float(bad, edges[j].offset, edges[j].value);

@@ -52,7 +52,7 @@ typedef enum spring_integrator {
 typedef struct spring_chain2d_segment {
 	float length;         ///< units, in [1e-6, SPRING_CHAIN_MAX_COORDINATE]
 	float rest_angle;     ///< rest local angle relative to the parent segment (the root for
-	                      ///< segment 0), radians
+	                      ///< segment 0), radians, within +-SPRING_CHAIN2D_MAX_ANGLE
 	spring_params params; ///< all zero -> the chain's params (or the root-to-tip gradient)
 	float limit;          ///< maximum swing away from the target local angle, radians, in
 	                      ///< (0, pi]; 0 -> unlimited
@@ -62,6 +62,12 @@ typedef struct spring_chain2d_segment {
 } spring_chain2d_segment;
 
 #define SPRING_CHAIN2D_MIN_STEP 1e-6f ///< s: the shortest physics step of an angle chain (1 MHz)
+/// rad: the largest magnitude of a segment's rest angle or of an animated offset
+/// (spring_chain2d_set_animation). Angles are folded onto (-pi, pi] as they step; a float angle
+/// of 1e6 rad is known only to 0.06 rad, and past about 1e7 rad it means nothing (the next float
+/// is a radian away), so larger ones are refused (SPRING_ERROR_OUT_OF_RANGE) instead of being
+/// folded into an arbitrary angle.
+#define SPRING_CHAIN2D_MAX_ANGLE 1e6f
 /// The inertia an angle chain feels by default (spring_chain2d_desc.inertia). Measured on a
 /// 7-segment, 77-unit tail at 2 Hz, damping ratio 0.3, under a hip swaying at up to 130 units/s
 /// that stops dead, and under a dash from rest at 150 units/s: 0.2 keeps every joint within 160
@@ -127,7 +133,9 @@ SPRING_API void spring_chain2d_destroy(spring_chain2d *chain);
 SPRING_API spring_result spring_chain2d_update(spring_chain2d *chain, spring_xform2 root, float frame_dt);
 /// Animated local angle offsets (radians, added to each rest angle) for the frame being
 /// submitted by the next update; interpolated across its sub-steps like the root. `count`
-/// must equal the segment count; NULL (with count 0 or segment_count) clears them.
+/// must equal the segment count; NULL (with count 0 or segment_count) clears them. Each offset
+/// is finite (else SPRING_ERROR_NOT_FINITE) and within +-SPRING_CHAIN2D_MAX_ANGLE (else
+/// SPRING_ERROR_OUT_OF_RANGE); a refused call changes nothing.
 SPRING_API spring_result spring_chain2d_set_animation(spring_chain2d *chain, const float *local_offsets, int count);
 
 /// Teleport by snapping: the chain is put at rest under `root` with zero velocities.
