@@ -139,7 +139,8 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner)
 // Errors with a structured location
 
 static const char *const g_element_names[SPRING_ELEMENT_COUNT] = {
-	"", "bone", "segment", "collider", "clip", "track", "key", "event", "ik", "chain",
+	"",      "bone", "segment", "collider", "clip",   "track", "key",
+	"event", "ik",   "chain",   "node",     "spring", "joint", "collider group",
 };
 
 const char *spring_element_name(spring_element element)

@@ -47,16 +47,20 @@ typedef enum spring_result {
 
 /// What an index in an error location counts.
 typedef enum spring_element {
-	SPRING_ELEMENT_NONE = 0, ///< no element: the object itself
-	SPRING_ELEMENT_BONE,     ///< a bone (of a rig or of a tip chain)
-	SPRING_ELEMENT_SEGMENT,  ///< a segment of an angle chain
-	SPRING_ELEMENT_COLLIDER, ///< a collider of a tip chain
-	SPRING_ELEMENT_CLIP,     ///< a clip of a rig
-	SPRING_ELEMENT_TRACK,    ///< a track of a clip
-	SPRING_ELEMENT_KEY,      ///< a key of a track
-	SPRING_ELEMENT_EVENT,    ///< an event of a clip
-	SPRING_ELEMENT_IK,       ///< an IK constraint of a rig
-	SPRING_ELEMENT_CHAIN,    ///< a spring chain of a rig
+	SPRING_ELEMENT_NONE = 0,       ///< no element: the object itself
+	SPRING_ELEMENT_BONE,           ///< a bone (of a rig or of a tip chain)
+	SPRING_ELEMENT_SEGMENT,        ///< a segment of an angle chain
+	SPRING_ELEMENT_COLLIDER,       ///< a collider of a tip chain
+	SPRING_ELEMENT_CLIP,           ///< a clip of a rig
+	SPRING_ELEMENT_TRACK,          ///< a track of a clip
+	SPRING_ELEMENT_KEY,            ///< a key of a track
+	SPRING_ELEMENT_EVENT,          ///< an event of a clip
+	SPRING_ELEMENT_IK,             ///< an IK constraint of a rig
+	SPRING_ELEMENT_CHAIN,          ///< a spring chain of a rig
+	SPRING_ELEMENT_NODE,           ///< a node of a spring skeleton
+	SPRING_ELEMENT_SPRING,         ///< a spring of a spring skeleton
+	SPRING_ELEMENT_JOINT,          ///< a joint of a spring
+	SPRING_ELEMENT_COLLIDER_GROUP, ///< a collider group of a spring skeleton
 	SPRING_ELEMENT_COUNT
 } spring_element;
 

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/// @file skeleton.h
+/// 3D spring skeletons: the spring bones of an avatar (VRM's `VRMC_springBone` and VRM 0.x
+/// `secondaryAnimation`, or any node tree with springs hanging from it) described as plain data.
+///
+/// A skeleton is a tree of nodes with a rest transform each (translation, rotation, scale, as in
+/// glTF), springs running down paths of that tree, colliders attached to nodes and collider
+/// groups a spring collides with. Each spring is a list of joints, root first; consecutive joints
+/// are a bone (the head's settings drive it, the tail is where it points); a joint must be a
+/// descendant of the previous one (nodes in between are carried along rigidly). The last joint
+/// of a spring is its last tail and has no settings of its own, unless the spring gives an
+/// `end_tail`: then the last joint is a bone too, pointing at that virtual tail (VRM 0.x gives
+/// every leaf one, 7 cm along its local translation).
+///
+/// Units are the file's (metres for VRM); rotations are unit quaternions (x, y, z, w).
+///
+/// This header describes and checks a skeleton: spring_skeleton_validate says whether a
+/// description is sound, and why not, naming the node, spring, joint or collider at fault.
+/// Nothing in it allocates. The files avatars ship in (`.vrm`, `.glb`, `.gltf`) are read into
+/// this description by the `spring::io` component (spring/vrm.h).
+#ifndef SPRING_SKELETON_H
+#define SPRING_SKELETON_H
+
+#include "spring/base.h"
+#include "spring/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPRING_SKELETON_MAX_NODES 16384     ///< nodes in one skeleton
+#define SPRING_SKELETON_MAX_SPRINGS 1024    ///< springs in one skeleton
+#define SPRING_SKELETON_MAX_JOINTS 4096     ///< joints in one skeleton, all springs together
+#define SPRING_SKELETON_MAX_COLLIDERS 1024  ///< colliders in one skeleton
+#define SPRING_SKELETON_MAX_GROUPS 1024     ///< collider groups in one skeleton
+#define SPRING_SKELETON_MAX_DEPTH 1024      ///< levels of the node tree (a root is at level 0)
+#define SPRING_SKELETON_MAX_COORDINATE 1e6f ///< largest magnitude of a translation or offset component
+#define SPRING_SKELETON_MAX_SCALE 1e6f      ///< largest magnitude of a scale component (and 1 / the smallest)
+#define SPRING_SKELETON_MAX_SETTING 1e6f    ///< largest stiffness, gravity power or gravity direction component
+#define SPRING_SKELETON_MIN_BONE 1e-6f      ///< shortest bone at rest (world units): a direction needs a length
+#define SPRING_SKELETON_DEFAULT_RATE 60.0f  ///< Hz: the rate VRM springs are authored at (one step per 60 fps frame)
+#define SPRING_SKELETON_MAX_RATE 10000.0f   ///< Hz: the highest stepping rate
+
+/// A node of the tree. An all-zero rotation means identity, an all-zero scale means (1, 1, 1), so
+/// a zero-initialised node sits at its parent's origin; any other rotation is normalised.
+typedef struct spring_skeleton_node {
+	int parent;              ///< index of the parent node; -1: a root (a child of the model's own root)
+	spring_vec3 translation; ///< rest translation in the parent's space
+	spring_quat rotation;    ///< rest rotation in the parent's space
+	spring_vec3 scale;       ///< rest scale along the node's own axes; no component may be zero
+} spring_skeleton_node;
+
+/// The shape of a collider. Inside shapes keep joints within them instead of out of them.
+typedef enum spring_skeleton_collider_type {
+	SPRING_SKELETON_COLLIDER_SPHERE = 0,     ///< offset: centre; radius
+	SPRING_SKELETON_COLLIDER_CAPSULE,        ///< offset and tail: the segment's ends; radius
+	SPRING_SKELETON_COLLIDER_PLANE,          ///< offset: a point on the plane; tail: its normal (need not
+	                                         ///< be unit, must not be zero); joints stay on its positive side
+	SPRING_SKELETON_COLLIDER_INSIDE_SPHERE,  ///< like SPHERE, joints kept inside
+	SPRING_SKELETON_COLLIDER_INSIDE_CAPSULE, ///< like CAPSULE, joints kept inside
+	SPRING_SKELETON_COLLIDER_COUNT
+} spring_skeleton_collider_type;
+
+/// A collider attached to a node; positions are in the node's space (scaled by it).
+typedef struct spring_skeleton_collider {
+	int node;
+	spring_skeleton_collider_type type;
+	spring_vec3 offset;
+	spring_vec3 tail;
+	float radius; ///< >= 0 (unused by PLANE)
+} spring_skeleton_collider;
+
+/// A set of colliders a spring collides with.
+typedef struct spring_skeleton_collider_group {
+	const int *colliders; ///< indices into spring_skeleton_desc.colliders
+	int collider_count;   ///< >= 0
+} spring_skeleton_collider_group;
+
+/// A joint: a node and the settings of the bone from it to the next joint. The settings are the
+/// VRM ones, per step of the authoring rate: `stiffness` pulls the tail back to its rest direction
+/// by stiffness / rate per step, `drag` removes that fraction of the tail's velocity each step (1:
+/// none kept), `gravity_dir * gravity_power` pulls the tail by gravity_power / rate per step.
+/// Zero is a value here, not "unset": a reader fills the file format's defaults in.
+typedef struct spring_skeleton_joint {
+	int node;
+	float stiffness;         ///< in [0, SPRING_SKELETON_MAX_SETTING]
+	float drag;              ///< in [0, 1]
+	float gravity_power;     ///< in [0, SPRING_SKELETON_MAX_SETTING]
+	spring_vec3 gravity_dir; ///< in world space, used as given (VRM runtimes do not normalise it)
+	float hit_radius;        ///< the tail's radius against colliders, in [0, SPRING_SKELETON_MAX_COORDINATE]
+} spring_skeleton_joint;
+
+/// A spring: joints from its root down.
+typedef struct spring_skeleton_spring {
+	const spring_skeleton_joint *joints; ///< root first; each a descendant of the one before
+	int joint_count;   ///< >= 2, or >= 1 with has_end_tail; at most SPRING_SKELETON_MAX_JOINTS in all
+	bool has_end_tail; ///< the last joint is a bone too, pointing at `end_tail`
+	spring_vec3 end_tail; ///< the last joint's virtual tail, in that joint's space (scaled by it)
+	int center;        ///< -1: none; else a node the springs' motion is measured relative to: the first
+	                   ///< joint's node or one of its ancestors, and no other spring's joint
+	const int *collider_groups; ///< indices into spring_skeleton_desc.collider_groups
+	int collider_group_count;   ///< >= 0
+} spring_skeleton_spring;
+
+/// How a bone's length is set as the skeleton moves.
+typedef enum spring_skeleton_length {
+	SPRING_SKELETON_LENGTH_REST = 0, ///< constant, from the rest pose (the VRM specification, UniVRM)
+	SPRING_SKELETON_LENGTH_MEASURED, ///< re-measured each step from the tail node's previous world
+	                                 ///< position (three-vrm), for matching that runtime
+	SPRING_SKELETON_LENGTH_COUNT
+} spring_skeleton_length;
+
+/// A whole skeleton. The arrays are read during the call they are passed to and may be freed after
+/// it.
+typedef struct spring_skeleton_desc {
+	const spring_skeleton_node *nodes;
+	int node_count; ///< in [1, SPRING_SKELETON_MAX_NODES]
+	const spring_skeleton_spring *springs;
+	int spring_count; ///< in [0, SPRING_SKELETON_MAX_SPRINGS]
+	const spring_skeleton_collider *colliders;
+	int collider_count; ///< in [0, SPRING_SKELETON_MAX_COLLIDERS]
+	const spring_skeleton_collider_group *collider_groups;
+	int collider_group_count; ///< in [0, SPRING_SKELETON_MAX_GROUPS]
+	float rate;               ///< Hz, the authoring rate the settings are per step of; 0: 60 Hz
+	spring_skeleton_length length;
+} spring_skeleton_desc;
+
+/// Checks a description: every count within its limit, every number finite and in its range,
+/// every index in range; the node tree free of cycles; each joint a descendant of the joint before
+/// it; no node a joint twice (in one spring or two); a centre that is the first joint or its
+/// ancestor and no other spring's joint; every bone longer than SPRING_SKELETON_MIN_BONE at rest.
+/// Returns SPRING_OK, or INVALID_ARGUMENT (NULL desc, a count, index or enum out of range, NULL
+/// array with a positive count), NOT_FINITE, OUT_OF_RANGE, BAD_DEFINITION (the tree or a spring
+/// is inconsistent), with `error` (optional) naming the element: a node, spring and joint, a
+/// collider or a collider group.
+SPRING_API spring_result spring_skeleton_validate(const spring_skeleton_desc *desc, spring_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
