@@ -33,7 +33,7 @@ static int rig_prepare(scenario *s)
 		return 1;
 	}
 	for (long r = 0; r < s->count; r++) {
-		spring_rig_file_error err;
+		spring_file_error err;
 		if (spring_rig_load_file(g_rig_file, &w->rigs[r], &err) != SPRING_OK) {
 			fprintf(stderr, "spring_bench: %s\n", err.message);
 			return 1;

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	double hours = argc > 2 ? atof(argv[2]) : 1.0;
 	spring_rig *rig = NULL;
 	spring_rig_file_info info;
-	spring_rig_file_error err;
+	spring_file_error err;
 	if (spring_rig_load_file_ex(argv[1], &rig, &info, &err) != SPRING_OK) {
 		fprintf(stderr, "spring_soak: %s\n", err.message);
 		return 2;

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "examples/rigs/character.json";
 	spring_rig *rig = NULL;
-	spring_rig_file_error error;
+	spring_file_error error;
 	if (spring_rig_load_file(path, &rig, &error) != SPRING_OK) {
 		fprintf(stderr, "%s\n", error.message);
 		return 1;

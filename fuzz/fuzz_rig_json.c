@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_reader r = nul ? fz_make(nul + 1, size - text - 1) : fz_make(NULL, 0);
 
 	spring_rig *rig = (spring_rig *)(uintptr_t)0x1;
-	static spring_rig_file_error error;
+	static spring_file_error error;
 	static spring_rig_file_info info;
 	memset(&error, 0, sizeof error);
 	last_block = NULL;

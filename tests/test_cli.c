@@ -1328,7 +1328,7 @@ static int test_rig_reader_radian_warning(void)
 		         "\"type\": \"angle\", \"first\": \"b\", \"last\": \"b\", \"limit\": %s}]}",
 		         cases[i].limit);
 		spring_rig *rig = NULL;
-		spring_rig_file_error e;
+		spring_file_error e;
 		ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
 		spring_rig_destroy(rig);
 		ENSURE_MSG(info->warning_count == cases[i].warned, "limit %s: %d warnings", cases[i].limit, info->warning_count);
@@ -1351,7 +1351,7 @@ static int test_rig_reader_radian_warning(void)
 	}
 	snprintf(json + o, sizeof json - o, "]}");
 	spring_rig *rig = NULL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "w.json", &rig, info, &e) == SPRING_OK, "%s", e.message);
 	spring_rig_destroy(rig);
 	ENSURE(info->warning_count == 10);
@@ -1439,7 +1439,7 @@ static int test_teleport_events_library_and_cli_agree(void)
 	cJSON *xs = cJSON_GetObjectItemCaseSensitive(last, "x"), *ys = cJSON_GetObjectItemCaseSensitive(last, "y");
 	for (int told = 1; told >= 0; told--) {
 		spring_rig *rig;
-		spring_rig_file_error err;
+		spring_file_error err;
 		ENSURE_MSG(spring_rig_load_file(path, &rig, &err) == SPRING_OK, "%s", err.message);
 		ENSURE(spring_rig_play_named(rig, "walk", 0.0f) == SPRING_OK);
 		for (int i = 1; i <= 120; i++) { // the command's frames: 60 fps, each (i - 1) / 60 .. i / 60 s
@@ -1704,7 +1704,7 @@ static int cli_params(const spring_param_form *form, unsigned given, int *status
 }
 
 // A rig file's spring object with the same fields: the reader's result.
-static spring_result rig_params(const spring_param_form *form, unsigned given, spring_params *p, spring_rig_file_error *e)
+static spring_result rig_params(const spring_param_form *form, unsigned given, spring_params *p, spring_file_error *e)
 {
 	char json[512];
 	size_t o = (size_t)snprintf(json, sizeof json, "{");
@@ -1742,7 +1742,7 @@ static int test_presets_cli_and_rig_agree(void)
 		char *given = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(spring, "given"));
 		cJSON_Delete(doc);
 		ENSURE(given);
-		spring_rig_file_error e;
+		spring_file_error e;
 		spring_result res = rj_load_spring_json(given, strlen(given), "given.json", &rig, &e);
 		ENSURE_MSG(res == SPRING_OK && same_bits(cli, lib) && same_bits(rig, lib), "%s: given %s (%s)", spring_preset_name(n),
 		           given, res == SPRING_OK ? "differs" : e.message);
@@ -1782,7 +1782,7 @@ static int test_param_table_cli_and_rig_agree(void)
 		int status = 0;
 		spring_params cli, rig, again;
 		char *given = NULL;
-		spring_rig_file_error e;
+		spring_file_error e;
 		ENSURE(cli_params(form, all, &status, &cli, &given) == 0);
 		ENSURE_MSG(status == 0, "%s: the CLI refused every field given", form->name);
 		ENSURE_MSG(rig_params(form, all, &rig, &e) == SPRING_OK, "%s: %s", form->name, e.message);

@@ -34,7 +34,7 @@ static const char not_a_rig[] = "{\"format\": \"libspring-rig\", \"version\": 1,
 static uint64_t load_and_run(const char *path)
 {
 	spring_rig *rig = NULL;
-	spring_rig_file_error err;
+	spring_file_error err;
 	if (spring_rig_load_file(path, &rig, &err) != SPRING_OK) {
 		fprintf(stderr, "  %s\n", err.message);
 		return 0;
@@ -58,7 +58,7 @@ static uint64_t load_and_run(const char *path)
 }
 
 static uint64_t expected[RIG_FILES];
-static char expected_error[sizeof((spring_rig_file_error *)0)->message];
+static char expected_error[sizeof((spring_file_error *)0)->message];
 static pthread_barrier_t start;
 
 typedef struct worker {
@@ -76,7 +76,7 @@ static void *work(void *arg)
 			me->mismatches++;
 		}
 		spring_rig *rig = NULL;
-		spring_rig_file_error err;
+		spring_file_error err;
 		if (spring_rig_load_json(not_a_rig, sizeof not_a_rig - 1, "bad.json", &rig, &err) == SPRING_OK ||
 		    strcmp(err.message, expected_error) != 0) {
 			me->mismatches++;
@@ -93,7 +93,7 @@ static int test_four_threads_load_at_once(void)
 		ENSURE_MSG(expected[i] != 0, "%s does not load", rig_files[i]);
 	}
 	spring_rig *rig = NULL;
-	spring_rig_file_error err;
+	spring_file_error err;
 	ENSURE(spring_rig_load_json(not_a_rig, sizeof not_a_rig - 1, "bad.json", &rig, &err) != SPRING_OK);
 	memcpy(expected_error, err.message, sizeof expected_error);
 

@@ -90,7 +90,7 @@ static int starts_with(const char *s, const char *prefix)
 }
 
 // A failed load must leave *out alone, fill every field and start the message with the file.
-static int check_failure(spring_result r, spring_rig *out, const spring_rig_file_error *e, const char *file)
+static int check_failure(spring_result r, spring_rig *out, const spring_file_error *e, const char *file)
 {
 	ENSURE_MSG(r != SPRING_OK, "%s loaded but should not have", file);
 	ENSURE_MSG(out == SENTINEL, "%s: *out was written on failure", file);
@@ -110,7 +110,7 @@ static int check_failure(spring_result r, spring_rig *out, const spring_rig_file
 static int load_json_expect(const char *json, const char *name, const char *path, const char *reason)
 {
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	spring_result r = spring_rig_load_json(json, strlen(json), name, &rig, &e);
 	if (check_failure(r, rig, &e, name)) {
 		return 1;
@@ -313,7 +313,7 @@ static int test_corpus(void)
 		char file[512];
 		snprintf(file, sizeof file, "%s/%s", BAD_DIR, corpus[i].file);
 		spring_rig *rig = SENTINEL;
-		spring_rig_file_error e;
+		spring_file_error e;
 		memset(&e, 0x5a, sizeof e); // garbage in: every field must be rewritten
 		spring_result r = spring_rig_load_file(file, &rig, &e);
 		if (check_failure(r, rig, &e, file)) {
@@ -334,7 +334,7 @@ static int test_corpus(void)
 		// The same bytes from memory give the same answer, named as given.
 		text t = read_all(file);
 		ENSURE(t.data != NULL || t.size == 0);
-		spring_rig_file_error m;
+		spring_file_error m;
 		rig = SENTINEL;
 		r = spring_rig_load_json(t.data, t.size, corpus[i].file, &rig, &m);
 		free(t.data);
@@ -418,7 +418,7 @@ static int load_generated(int bones, int clips, int tracks, int colliders, const
 		rc = load_json_expect(json, "generated.json", path, reason);
 	} else {
 		spring_rig *rig = SENTINEL;
-		spring_rig_file_error e;
+		spring_file_error e;
 		spring_result r = spring_rig_load_json(json, strlen(json), "generated.json", &rig, &e);
 		rc = r == SPRING_OK ? 0 : 1;
 		if (rc) {
@@ -489,7 +489,7 @@ static int test_generated_limits(void)
 		snprintf(json, sizeof json, "{\"format\": \"libspring-rig\", \"version\": 1, \"bones\": [{\"name\": \"%.63s\"}]}",
 		         "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
 		spring_rig *rig = SENTINEL;
-		spring_rig_file_error e;
+		spring_file_error e;
 		ENSURE_MSG(spring_rig_load_json(json, strlen(json), NULL, &rig, &e) == SPRING_OK, "%s", e.message);
 		ENSURE(strlen(spring_rig_bone_name(rig, 0)) == 63);
 		spring_rig_destroy(rig);
@@ -516,7 +516,7 @@ static int test_root_within_chains(void)
 	double reach = 72.0;
 	snprintf(json, sizeof json, fmt, (double)SPRING_RIG_CHAIN_MAX_REACH - reach - 0.01);
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_json(json, strlen(json), "near.json", &rig, &e) == SPRING_OK, "%s", e.message);
 	for (int f = 0; f < 180; f++) {
 		ENSURE(spring_rig_update(rig, 1.0f / 60.0f) == SPRING_OK);
@@ -554,7 +554,7 @@ static double load_seconds(const char *json)
 		double start = cpu_seconds(), spent = 0.0;
 		while (loads < 3 || spent < 0.25) {
 			spring_rig *rig = SENTINEL;
-			spring_rig_file_error e;
+			spring_file_error e;
 			spring_result r = spring_rig_load_json(json, strlen(json), "scaled.json", &rig, &e);
 			if (r != SPRING_OK) {
 				fprintf(stderr, "  scaled rig failed: %s\n", e.message);
@@ -613,7 +613,7 @@ static int write_temp(char *path, size_t size, const char *content, size_t lengt
 static int test_file_errors(void)
 {
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	const char *missing = SPRING_SOURCE_DIR "/tests/rigs/no_such_rig.json";
 	spring_result r = spring_rig_load_file(missing, &rig, &e);
 	ENSURE(check_failure(r, rig, &e, missing) == 0);
@@ -702,7 +702,7 @@ static int test_sample_character(void)
 {
 	static spring_rig_file_info info; // ~15 KB
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_file_ex(CHARACTER, &rig, &info, &e) == SPRING_OK, "%s", e.message);
 	ENSURE(spring_rig_bone_count(rig) == 34 && info.bone_count == 34);
 	ENSURE(spring_rig_chain_count(rig) == 4 && info.chain_count == 4);
@@ -758,7 +758,7 @@ static int test_sample_undulation(void)
 {
 	static spring_rig_file_info info;
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_file_ex(UNDULATION, &rig, &info, &e) == SPRING_OK, "%s", e.message);
 	ENSURE(spring_rig_bone_count(rig) == 8 && info.clip_count == 1 && info.chain_count == 1 && info.ik_count == 0);
 	ENSURE(info.chains[0].type == SPRING_RIG_CHAIN_TIP && info.chains[0].bone_count == 7);
@@ -831,7 +831,7 @@ enum { undulation_samples = 4 * 30 };
 static int undulation_run(float fps, spring_vec2 (*drawn)[7], float *loop_gap)
 {
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_file_ex(UNDULATION, &rig, NULL, &e) == SPRING_OK, "%s", e.message);
 	ENSURE(spring_rig_play(rig, 0, 0.0f) == SPRING_OK);
 	undulation_loop l;
@@ -886,7 +886,7 @@ static int test_undulation_reproduces_the_loop(void)
 					  "{\"name\": \"b\", \"parent\": \"a\", \"length\": 10, \"x\": 10}], \"chains\": [{\"name\": \"c\","
 					  "\"type\": \"tip\", \"first\": \"b\", \"last\": \"b\", \"projection\": \"keep\"}]}";
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE(spring_rig_load_json_ex(bad, strlen(bad), "bad", &rig, NULL, &e) != SPRING_OK);
 	ENSURE_MSG(strstr(e.message, "\"remove-velocity\" or \"keep-velocity\""), "%s", e.message);
 	return 0;
@@ -904,7 +904,7 @@ static int test_doc_example(void)
 	ENSURE(end != NULL);
 	static spring_rig_file_info info;
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	spring_result r = spring_rig_load_json_ex(start, (size_t)(end - start), "rig-format.md example", &rig, &info, &e);
 	free(t.data);
 	ENSURE_MSG(r == SPRING_OK, "%s", e.message);
@@ -926,7 +926,7 @@ static int test_degrees_and_defaults(void)
 					   "             {\"name\": \"c\"}]}";
 	static spring_rig_file_info info;
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_json_ex(json, strlen(json), "units", &rig, &info, &e) == SPRING_OK, "%s", e.message);
 	spring_xform2 w[3];
 	ENSURE(spring_rig_get_world(rig, w, 3) == SPRING_OK);
@@ -978,7 +978,7 @@ static int run_spring(const char *spring, spring_xform2 *out, int capacity)
 	free(t.data);
 	ENSURE(b.data != NULL);
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	spring_result r = spring_rig_load_json(b.data, b.size, "spring.json", &rig, &e);
 	free(b.data);
 	ENSURE_MSG(r == SPRING_OK, "%s: %s", spring, e.message);
@@ -1046,7 +1046,7 @@ static int test_every_parameterisation(void)
 static int load_must_be_clean(const char *data, size_t size, const char *name, int *loaded)
 {
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	spring_result r = spring_rig_load_json(data, size, name, &rig, &e);
 	if (r == SPRING_OK) {
 		ENSURE(rig != SENTINEL && rig != NULL);
@@ -1171,7 +1171,7 @@ static int test_out_of_memory(void)
 	alloc_count = 0;
 	alloc_countdown = -1;
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	spring_result r = spring_rig_load_json(t.data, t.size, "oom.json", &rig, &e);
 	long total = alloc_count;
 	int rc = 0;
@@ -1210,7 +1210,7 @@ static int test_memory_interface(void)
 	ENSURE(exact != NULL);
 	memcpy(exact, t.data, t.size);
 	spring_rig *rig = SENTINEL;
-	spring_rig_file_error e;
+	spring_file_error e;
 	ENSURE_MSG(spring_rig_load_json(exact, t.size, NULL, &rig, &e) == SPRING_OK, "%s", e.message);
 	spring_rig_destroy(rig);
 	// Only `length` bytes count: garbage after them is never seen.

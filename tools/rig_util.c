@@ -55,7 +55,7 @@ int rig_file_load(const char *command, const char *path, rig_file *out)
 	path = rig_resolve(path);
 	memset(out, 0, sizeof *out);
 	out->info = calloc(1, sizeof *out->info);
-	spring_rig_file_error *err = calloc(1, sizeof *err);
+	spring_file_error *err = calloc(1, sizeof *err);
 	if (!out->info || !err) {
 		free(out->info);
 		free(err);

@@ -41,7 +41,7 @@ static void params_to(spring_params s, float *out)
 // (`message_size` bytes).
 int js_spring_from_json(const char *json, size_t length, float *out, char *message, size_t message_size)
 {
-	spring_rig_file_error error;
+	spring_file_error error;
 	spring_params p = {0.0f, 0.0f, 0.0f};
 	spring_result r = rj_load_spring_json(json, length, "spring", &p, &error);
 	if (r == SPRING_OK) {

@@ -23,16 +23,16 @@ size_t js_rig_file_info_size(void)
 
 size_t js_rig_file_error_size(void)
 {
-	return sizeof(spring_rig_file_error);
+	return sizeof(spring_file_error);
 }
 
-const char *js_rig_file_error_message(const spring_rig_file_error *e)
+const char *js_rig_file_error_message(const spring_file_error *e)
 {
 	return e->message;
 }
 
 int js_rig_load(const char *text, size_t length, const char *name, spring_rig **out, spring_rig_file_info *info,
-                spring_rig_file_error *error)
+                spring_file_error *error)
 {
 	return (int)spring_rig_load_json_ex(text, length, name, out, info, error);
 }

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	spring_rig *rig = NULL;
-	spring_rig_file_error error;
+	spring_file_error error;
 	if (spring_rig_load_file(argv[1], &rig, &error) != SPRING_OK) {
 		fprintf(stderr, "%s\n", error.message);
 		return 1;

@@ -197,7 +197,7 @@ static char *copy_text(rj *c, const char *text, size_t length)
 }
 
 spring_result spring_rig_load_json_ex(const char *text, size_t length, const char *name_for_errors, spring_rig **out,
-                                      spring_rig_file_info *info, spring_rig_file_error *error)
+                                      spring_rig_file_info *info, spring_file_error *error)
 {
 	rj c;
 	rj_begin(&c, error, name_for_errors ? name_for_errors : "<memory>");
@@ -218,13 +218,13 @@ spring_result spring_rig_load_json_ex(const char *text, size_t length, const cha
 }
 
 spring_result spring_rig_load_json(const char *text, size_t length, const char *name_for_errors, spring_rig **out,
-                                   spring_rig_file_error *error)
+                                   spring_file_error *error)
 {
 	return spring_rig_load_json_ex(text, length, name_for_errors, out, NULL, error);
 }
 
 spring_result spring_rig_load_file_ex(const char *filename, spring_rig **out, spring_rig_file_info *info,
-                                      spring_rig_file_error *error)
+                                      spring_file_error *error)
 {
 	rj c;
 	rj_begin(&c, error, filename ? filename : "<null>");
@@ -286,13 +286,13 @@ spring_result spring_rig_load_file_ex(const char *filename, spring_rig **out, sp
 	return rj_finish(&c);
 }
 
-spring_result spring_rig_load_file(const char *filename, spring_rig **out, spring_rig_file_error *error)
+spring_result spring_rig_load_file(const char *filename, spring_rig **out, spring_file_error *error)
 {
 	return spring_rig_load_file_ex(filename, out, NULL, error);
 }
 
 spring_result rj_load_spring_json(const char *text, size_t length, const char *name_for_errors, spring_params *out,
-                                  spring_rig_file_error *error)
+                                  spring_file_error *error)
 {
 	rj c;
 	rj_begin(&c, error, name_for_errors ? name_for_errors : "<memory>");

@@ -96,7 +96,7 @@ static void rj_free_all(rj *c)
 	}
 }
 
-void rj_begin(rj *c, spring_rig_file_error *error, const char *name)
+void rj_begin(rj *c, spring_file_error *error, const char *name)
 {
 	memset(c, 0, sizeof *c);
 	c->err = error;
@@ -109,7 +109,7 @@ void rj_begin(rj *c, spring_rig_file_error *error, const char *name)
 spring_result rj_finish(rj *c)
 {
 	rj_free_all(c);
-	spring_rig_file_error *e = c->err;
+	spring_file_error *e = c->err;
 	if (e && c->result != SPRING_OK) {
 		if (e->path[0]) {
 			snprintf(e->message, sizeof e->message, "%s: %s: %s", e->file, e->path, e->reason);

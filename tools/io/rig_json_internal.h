@@ -37,7 +37,7 @@ typedef union rj_block {
 } rj_block;
 
 typedef struct rj {
-	spring_rig_file_error *err;
+	spring_file_error *err;
 	spring_result result; // first error (SPRING_OK while none)
 	const char *text;     // the document as given (for line/column)
 	size_t length;
@@ -51,7 +51,7 @@ typedef struct rj {
 } rj;
 
 /// Starts a read: clears `c` and `error` (optional) and names the document.
-void rj_begin(rj *c, spring_rig_file_error *error, const char *name);
+void rj_begin(rj *c, spring_file_error *error, const char *name);
 /// Ends a read: frees the temporary memory, composes the error's message; returns the result.
 spring_result rj_finish(rj *c);
 /// Records the first error; returns its code so callers can `return rj_fail(...)`.
@@ -158,6 +158,6 @@ void rj_map_create_error(rj *c, const cJSON *doc, spring_result code, const spri
 // For tests (rig_json.c): one spring object read as a rig file's chain reads it.
 
 spring_result rj_load_spring_json(const char *text, size_t length, const char *name_for_errors, spring_params *out,
-                                  spring_rig_file_error *error);
+                                  spring_file_error *error);
 
 #endif

@@ -982,7 +982,7 @@ LAB_EXPORT(lab_character_load) int lab_character_load(int length)
 	if (length < 0 || length >= (int)sizeof rig_text) {
 		return -(int)SPRING_ERROR_OUT_OF_RANGE;
 	}
-	static spring_rig_file_error err;
+	static spring_file_error err;
 	spring_rig_destroy(rig);
 	rig = NULL;
 	spring_result r = spring_rig_load_json(rig_text, (size_t)length, "character.json", &rig, &err);

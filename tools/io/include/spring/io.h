@@ -32,7 +32,7 @@ extern "C" {
 #define SPRING_RIG_FILE_WARNING_SIZE 320                ///< bytes of each, NUL included
 
 /// Why a rig file was rejected. Every string is NUL-terminated (truncated if it had to be).
-typedef struct spring_rig_file_error {
+typedef struct spring_file_error {
 	char file[256];    ///< the file name as given, or "<memory>"
 	char path[256];    ///< JSON path of the offending element, e.g. "$.bones[3].parent"; "$" for
 	                   ///< the whole document; empty for I/O errors and malformed JSON
@@ -40,7 +40,7 @@ typedef struct spring_rig_file_error {
 	char message[800]; ///< "file: path: reason" (or "file: reason" without a path), ready to print
 	int line;          ///< line (1-based) of malformed JSON or of a bad character; 0 otherwise
 	int column;        ///< column (1-based, in bytes) with `line`; 0 otherwise
-} spring_rig_file_error;
+} spring_file_error;
 
 /// A clip as described in the file (the rig knows clips by name: spring_rig_find_clip).
 typedef struct spring_rig_file_clip {
@@ -98,19 +98,19 @@ typedef struct spring_rig_file_info {
 /// SPRING_ERROR_OUT_OF_RANGE (file too big), SPRING_ERROR_OUT_OF_MEMORY,
 /// SPRING_ERROR_BAD_DEFINITION (anything wrong in the contents), or the code of a rejection by
 /// spring_rig_create (mapped back to a JSON path where possible).
-spring_result spring_rig_load_file(const char *filename, spring_rig **out, spring_rig_file_error *error);
+spring_result spring_rig_load_file(const char *filename, spring_rig **out, spring_file_error *error);
 
 /// Same from memory: `text` need not be NUL-terminated (`length` bytes are read).
 /// `name_for_errors` (NULL -> "<memory>") is what errors call the document.
 spring_result spring_rig_load_json(const char *text, size_t length, const char *name_for_errors, spring_rig **out,
-                                   spring_rig_file_error *error);
+                                   spring_file_error *error);
 
 /// The same, also filling `info` (optional; written only on success) with the file's clips,
 /// IK constraints and chains by name.
 spring_result spring_rig_load_file_ex(const char *filename, spring_rig **out, spring_rig_file_info *info,
-                                      spring_rig_file_error *error);
+                                      spring_file_error *error);
 spring_result spring_rig_load_json_ex(const char *text, size_t length, const char *name_for_errors, spring_rig **out,
-                                      spring_rig_file_info *info, spring_rig_file_error *error);
+                                      spring_rig_file_info *info, spring_file_error *error);
 
 #ifdef __cplusplus
 }
