@@ -162,12 +162,15 @@ if(window_builds)
   endif()
   run("cc tests/install/bmp_check.c" ${CC} ${cflags} -std=c11 -Wall -Wextra -Werror ${SOURCE}/tests/install/bmp_check.c
     -o ${WORK}/bmp_check)
-  set(window_output)
+  # Sanitized builds: LeakSanitizer is off for this program alone. What it finds is the system's:
+  # 1032 bytes of libdbus that SDL 2.26 never frees, and two blocks of the GL driver SDL unloads
+  # at SDL_Quit (their stacks lost); the address and undefined-behaviour checks stay on.
+  set(window_env SDL_VIDEODRIVER=x11 "ASAN_OPTIONS=$ENV{ASAN_OPTIONS}:detect_leaks=0")
   foreach(build ${window_builds})
     set(shot ${WORK}/window_${build}.bmp)
     file(REMOVE ${shot})
     run("example window (${build}) under xvfb-run" ${XVFB_RUN} -a -s "-screen 0 1280x1024x24"
-      ${CMAKE_COMMAND} -E env SDL_VIDEODRIVER=x11 ${window_${build}} --frames 120 --fixed-dt --screenshot ${shot} ${rig})
+      ${CMAKE_COMMAND} -E env ${window_env} ${window_${build}} --frames 120 --fixed-dt --screenshot ${shot} ${rig})
     string(REGEX MATCH "[0-9]+ frames[^\n]*" ran "${run_output}")
     if(NOT ran MATCHES "^120 frames")
       message(FATAL_ERROR "example window (${build}) did not report 120 frames:\n${run_output}")
@@ -183,7 +186,7 @@ if(window_builds)
   endif()
   # Without a display it says so and fails.
   list(GET window_builds 0 build)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY SDL_VIDEODRIVER=x11
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY ${window_env}
     ${window_${build}} --frames 1 ${rig} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc OR NOT err MATCHES "no video device")
     message(FATAL_ERROR "example window without a display: exit ${rc}, not the no-video-device error:\n${out}\n${err}")
