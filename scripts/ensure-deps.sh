@@ -4,8 +4,9 @@
 # otherwise). Usage: scripts/ensure-deps.sh WHAT, where WHAT is
 #   build     the release build: cmake, make, a C compiler that links, cJSON
 #   test      the test suite (make test): build's, plus g++, clang with its sanitizer, fuzzer and
-#             wasm32 runtimes and llvm-ar, clang-format 14, shellcheck, xmllint, Node.js, and the aarch64
-#             cross compiler with its C library and qemu-user (make test-aarch64)
+#             wasm32 runtimes and llvm-ar, clang-format 14, shellcheck, xmllint, Node.js, SDL2 with
+#             Xvfb and xauth (the window example), and the aarch64 cross compiler with its C library
+#             and qemu-user (make test-aarch64)
 #   docs      doxygen
 #   web       the npm package and the playground page (CMake, clang for wasm32 with llvm-ar,
 #             Node.js and npm, binaryen)
@@ -32,7 +33,7 @@ case "$what" in
 		printf '%s\n' cmake make gcc libc6-dev libcjson-dev g++ pkg-config clang libxml2-utils \
 			clang-format-14 shellcheck nodejs npm wasi-libc lld "libclang-rt-$clang_default-dev-wasm32" "llvm-$clang_default" \
 			libclang-rt-dev binaryen chromium doxygen mmdebstrap gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-			g++-aarch64-linux-gnu qemu-user | sort -u
+			g++-aarch64-linux-gnu qemu-user libsdl2-dev xvfb xauth | sort -u
 		exit 0 ;;
 	*) echo "ensure-deps: unknown target '$what' (build, test, docs, web, web-page, fresh or packages)" >&2; exit 2 ;;
 esac
@@ -90,6 +91,13 @@ if [ "$what" = test ]; then
 	need qemu-aarch64 qemu-user
 	# Its C++ checks (the headers and every documentation example compiled as C++).
 	need aarch64-linux-gnu-g++ g++-aarch64-linux-gnu
+	# The install test builds the window example (examples/window.c, SDL2) and checks its frames
+	# headless under Xvfb: xvfb-run, which needs xauth.
+	if [ ! -f "$sysroot/usr/include/SDL2/SDL.h" ] && ! { have pkg-config && pkg-config --exists sdl2; }; then
+		missing+=(libsdl2-dev)
+	fi
+	need xvfb-run xvfb
+	need xauth xauth
 fi
 
 # make web: the npm package (js/) and the page are built for wasm32 by CMake and clang, and the

@@ -89,7 +89,8 @@ wasm=(clang nodejs wasi-libc lld libclang-rt-14-dev-wasm32 llvm-14)
 check build 0 "${build[@]}"
 check build 1000 "${build[@]}"
 aarch64=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
-check test 0 "${build[@]}" "${wasm[@]}" "${aarch64[@]}" g++ pkg-config libxml2-utils clang-format-14 shellcheck libclang-rt-dev
+check test 0 "${build[@]}" "${wasm[@]}" "${aarch64[@]}" g++ pkg-config libxml2-utils clang-format-14 shellcheck libclang-rt-dev \
+	libsdl2-dev xvfb xauth
 check docs 0 doxygen
 check web 0 cmake "${wasm[@]}" npm binaryen
 check web-page 0 chromium npm
@@ -118,12 +119,13 @@ make_system "$dir" 0
 printf '#!/bin/bash\necho "ld: cannot find crt1.o: No such file or directory" >&2\nexit 1\n' >"$dir/bin/aarch64-linux-gnu-gcc"
 # (the compilers read the program piped to them, "-": the writer must not meet a closed pipe)
 for c in cmake make gcc g++ pkg-config clang clang++ xmllint clang-format-14 shellcheck qemu-aarch64 aarch64-linux-gnu-g++ node \
-	llvm-ar-14 llvm-ranlib-14; do
+	llvm-ar-14 llvm-ranlib-14 xvfb-run xauth; do
 	# shellcheck disable=SC2016 # ($a expands when the stub runs)
 	printf '#!/bin/bash\nfor a; do [ "$a" = - ] && exec %s >/dev/null; done\nexit 0\n' "$(command -v cat)" >"$dir/bin/$c"
 done
 chmod +x "$dir/bin/"*
-mkdir -p "$dir/sysroot/usr/include/cjson" && : >"$dir/sysroot/usr/include/cjson/cJSON.h"
+mkdir -p "$dir/sysroot/usr/include/cjson" "$dir/sysroot/usr/include/SDL2" && : >"$dir/sysroot/usr/include/cjson/cJSON.h" &&
+	: >"$dir/sysroot/usr/include/SDL2/SDL.h"
 env -i PATH="$dir/bin" HOME="$dir" SPRING_DEPS_SYSROOT="$dir/sysroot" bash "$dir/repo/scripts/ensure-deps.sh" test >/dev/null 2>&1 ||
 	fail "ensure-deps test with an aarch64 gcc that cannot link exited non-zero"
 [ "$(cat "$dir/apt.log" 2>/dev/null)" = libc6-dev-arm64-cross ] ||

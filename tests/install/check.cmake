@@ -6,6 +6,8 @@
 #   consumer_hpp.cpp (spring/spring.hpp) as C++17;
 #   pkg-config spring and spring-io: consumer.c as C, consumer_io.c as C and as C++,
 #   consumer_hpp.cpp as C++17;
+#   the examples (examples/) both ways, and where SDL2 is installed the window example under
+#   xvfb-run, its last frame checked by bmp_check.c;
 # and runs the installed `spring demo`, which must find the installed sample rig.
 # Variables: SOURCE, BUILD, WORK, CC, CXX, CFLAGS (sanitizer flags of the build, or empty).
 set(prefix ${WORK}/prefix)
@@ -127,6 +129,71 @@ foreach(example ui_value tail crowd character)
   endif()
 endforeach()
 message(STATUS "examples: ${found_output}")
+
+# The window example (SDL2) where SDL2 is installed: examples/CMakeLists.txt builds it when CMake
+# finds SDL2's package, and it is built with pkg-config when `pkg-config --exists sdl2`. Each
+# build plays 120 fixed frames headless under xvfb-run, on X11 (not SDL's offscreen fallback);
+# tests/install/bmp_check.c checks the last frame: the window's size, drawn, with the spring
+# chains' colour (window.c's `background` and `springs`); both builds' frames are the same bytes.
+set(window_builds)
+file(STRINGS ${WORK}/examples/CMakeCache.txt sdl2_dir REGEX "^SDL2_DIR:")
+if(sdl2_dir AND NOT sdl2_dir MATCHES "NOTFOUND$")
+  if(NOT EXISTS ${WORK}/examples/window)
+    message(FATAL_ERROR "CMake found SDL2 (${sdl2_dir}) but examples/CMakeLists.txt built no window program")
+  endif()
+  list(APPEND window_builds find_package)
+  set(window_find_package ${WORK}/examples/window)
+endif()
+execute_process(COMMAND ${PKG_CONFIG} --exists sdl2 RESULT_VARIABLE sdl2_pc)
+if(sdl2_pc EQUAL 0)
+  run("pkg-config sdl2" ${PKG_CONFIG} --cflags --libs sdl2)
+  separate_arguments(flags_sdl2 UNIX_COMMAND "${run_output}")
+  run("cc examples/window.c (pkg-config spring-io sdl2)" ${CC} ${cflags} -std=c11 -Wall -Wextra -Werror
+    ${SOURCE}/examples/window.c ${flags_spring-io} ${flags_sdl2} -o ${WORK}/pc_window)
+  list(APPEND window_builds pkg-config)
+  set(window_pkg-config ${WORK}/pc_window)
+endif()
+if(window_builds)
+  find_program(XVFB_RUN xvfb-run)
+  find_program(XAUTH xauth)
+  if(NOT XVFB_RUN OR NOT XAUTH)
+    message(FATAL_ERROR "SDL2 is installed, so the window example is built (${window_builds}), but xvfb-run or xauth "
+      "is missing to run it headless (Debian: xvfb, xauth; scripts/ensure-deps.sh test installs them)")
+  endif()
+  run("cc tests/install/bmp_check.c" ${CC} ${cflags} -std=c11 -Wall -Wextra -Werror ${SOURCE}/tests/install/bmp_check.c
+    -o ${WORK}/bmp_check)
+  # Sanitized builds: LeakSanitizer is off for this program alone. What it finds is the system's:
+  # 1032 bytes of libdbus that SDL 2.26 never frees, and two blocks of the GL driver SDL unloads
+  # at SDL_Quit (their stacks lost); the address and undefined-behaviour checks stay on.
+  set(window_env SDL_VIDEODRIVER=x11 "ASAN_OPTIONS=$ENV{ASAN_OPTIONS}:detect_leaks=0")
+  foreach(build ${window_builds})
+    set(shot ${WORK}/window_${build}.bmp)
+    file(REMOVE ${shot})
+    run("example window (${build}) under xvfb-run" ${XVFB_RUN} -a -s "-screen 0 1280x1024x24"
+      ${CMAKE_COMMAND} -E env ${window_env} ${window_${build}} --frames 120 --fixed-dt --screenshot ${shot} ${rig})
+    string(REGEX MATCH "[0-9]+ frames[^\n]*" ran "${run_output}")
+    if(NOT ran MATCHES "^120 frames")
+      message(FATAL_ERROR "example window (${build}) did not report 120 frames:\n${run_output}")
+    endif()
+    # 800 x 600 (window.c's WINDOW_WIDTH, _HEIGHT); drawn: the skeleton, the chains and the ground
+    # cover about 7,800 pixels, the chains' orange about 1,850.
+    run("bmp_check window_${build}.bmp" ${WORK}/bmp_check ${shot} 800 600 181c24 ff8c00 3000 800)
+    message(STATUS "window (${build}): ${ran}; ${run_output}")
+    file(SHA256 ${shot} window_hash_${build})
+  endforeach()
+  if(window_builds MATCHES "find_package;pkg-config" AND NOT window_hash_find_package STREQUAL window_hash_pkg-config)
+    message(FATAL_ERROR "example window: the find_package and pkg-config builds drew other last frames")
+  endif()
+  # Without a display it says so and fails.
+  list(GET window_builds 0 build)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY ${window_env}
+    ${window_${build}} --frames 1 ${rig} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc OR NOT err MATCHES "no video device")
+    message(FATAL_ERROR "example window without a display: exit ${rc}, not the no-video-device error:\n${out}\n${err}")
+  endif()
+else()
+  message(STATUS "SDL2 not found (neither its CMake package nor pkg-config sdl2): the window example was not built")
+endif()
 
 # Every relative link of the installed documents leads to an installed file.
 file(GLOB_RECURSE docs ${moved}/share/doc/*.md)
