@@ -122,9 +122,7 @@ static int is_space(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
-// Parses `buf[0..length)` (buf[length] == '\0', the caller's copy) into a cJSON tree; NULL with the
-// error recorded.
-static cJSON *parse(rj *c, const char *buf, size_t length)
+cJSON *rj_parse(rj *c, const char *buf, size_t length)
 {
 	c->text = buf;
 	c->length = length;
@@ -174,7 +172,7 @@ static cJSON *parse(rj *c, const char *buf, size_t length)
 // Parses `buf[0..length)` (buf[length] == '\0', the caller's copy) into a rig.
 static spring_result load_buffer(rj *c, const char *buf, size_t length, spring_rig **out, spring_rig_file_info *info)
 {
-	cJSON *doc = parse(c, buf, length);
+	cJSON *doc = rj_parse(c, buf, length);
 	if (!doc) {
 		return c->result;
 	}
@@ -301,7 +299,7 @@ spring_result rj_load_spring_json(const char *text, size_t length, const char *n
 		return rj_finish(&c);
 	}
 	char *copy = copy_text(&c, text, length);
-	cJSON *doc = copy ? parse(&c, copy, length) : NULL;
+	cJSON *doc = copy ? rj_parse(&c, copy, length) : NULL;
 	if (doc) {
 		rj_spring_item(&c, doc, "$", out);
 		cJSON_Delete(doc);

@@ -8,6 +8,7 @@
 //   rig_json_sections.c  the sections: root, bones, clips, IK, chains
 //   rig_json_errors.c    spring_rig_create's errors mapped back to JSON paths
 //   rig_json.c           the document and the public entry points (include/spring/io.h)
+//   vrm.c                VRM spring bones into a spring skeleton (include/spring/vrm.h)
 #ifndef SPRING_RIG_JSON_INTERNAL_H
 #define SPRING_RIG_JSON_INTERNAL_H
 
@@ -74,6 +75,11 @@ void rj_copy_str(char *dst, size_t size, const char *src);
 
 /// 1 when s[0..n) is one valid JSON document; else 0 with the byte offset and the reason.
 int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t why_size);
+/// Parses `buf[0..length)` (buf[length] == '\0', the caller's copy; a UTF-8 byte order mark is
+/// skipped) into a cJSON tree after the strict check, cJSON's parser under the readers' mutex;
+/// NULL with the error recorded (malformed JSON with its line and column, empty input, memory).
+/// (rig_json.c)
+cJSON *rj_parse(rj *c, const char *buf, size_t length);
 /// Line and column (1-based; the column counts UTF-8 characters) of a byte offset.
 void rj_line_column(const char *text, size_t length, size_t offset, int *line, int *column);
 

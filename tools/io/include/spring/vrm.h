@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/// @file vrm.h
+/// VRM avatars' spring bones, read into a spring skeleton (spring/skeleton.h), and the drive
+/// motions the command line and the conformance tests play on them.
+///
+/// Part of the optional component `spring::io` (spring/io.h says how to link it). Reads `.vrm`,
+/// `.glb` (the glTF binary container: only its JSON chunk is read; the springs need no buffer)
+/// and `.gltf` (JSON): the node tree (translation, rotation, scale, or a matrix), the scene's
+/// root nodes, and
+///
+/// - `extensions.VRMC_springBone` 1.0: springs, joints, colliders (sphere, capsule), collider
+///   groups, centre; each collider's `VRMC_springBone_extended_collider` 1.0 (inside sphere,
+///   inside capsule, plane) replaces its fallback shape;
+/// - VRM 0.x `extensions.VRM.secondaryAnimation`: every bone group's roots and all their
+///   descendants are joints; a node's tail is its first child; a leaf gets a virtual tail 7 cm
+///   along its own local translation; collider offsets are read as (x, y, -z) (VRM 0.x wrote
+///   them in Unity's left-handed frame); `gravityDir` is used as written.
+///
+/// Missing fields take the schema's defaults: hitRadius 0, stiffness 1, gravityPower 0,
+/// gravityDir (0, -1, 0), dragForce 0.5 (three-vrm uses 0.4; UniVRM and the schema 0.5).
+///
+/// Errors name the file, the JSON path and the reason, like the rig reader's:
+///
+///     avatar.vrm: $.extensions.VRMC_springBone.springs[2].joints[1].node: node 17 is not a
+///     descendant of the previous joint's node 12
+///
+/// On any error nothing is created and `*out` is left untouched.
+#ifndef SPRING_VRM_H
+#define SPRING_VRM_H
+
+#include "spring/io.h"
+#include "spring/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPRING_VRM_FILE_MAX_BYTES (64u * 1024u * 1024u) ///< largest JSON document (a .gltf, or a .glb's JSON chunk)
+#define SPRING_VRM_MAX_NAME 127                         ///< bytes of a node name kept (longer ones are cut)
+#define SPRING_VRM_LEAF_TAIL 0.07f                      ///< metres: a VRM 0.x leaf's virtual tail
+
+/// Which spring-bone extension a model was read from.
+typedef enum spring_vrm_format {
+	SPRING_VRM_FORMAT_NONE = 0, ///< no spring bones (a plain glTF): a skeleton without springs
+	SPRING_VRM_FORMAT_1_0,      ///< VRMC_springBone 1.0
+	SPRING_VRM_FORMAT_0_X,      ///< VRM 0.x secondaryAnimation
+	SPRING_VRM_FORMAT_COUNT
+} spring_vrm_format;
+
+/// A model read from a file: its skeleton description and its node names. Owns all memory the
+/// description points to.
+typedef struct spring_vrm_file spring_vrm_file;
+
+/// Reads a `.vrm`, `.glb` or `.gltf` file (the container is recognised by its first bytes, not by
+/// its name). `error` is optional. Returns SPRING_OK, or INVALID_ARGUMENT (NULL filename or out,
+/// an unreadable file), OUT_OF_RANGE (a JSON document beyond SPRING_VRM_FILE_MAX_BYTES, or a count
+/// beyond a skeleton limit), OUT_OF_MEMORY, BAD_DEFINITION (anything else wrong in the contents,
+/// including a container whose lengths disagree with the file), or the code
+/// spring_skeleton_validate gives the result, mapped to the JSON path it comes from.
+spring_result spring_vrm_load_file(const char *filename, spring_vrm_file **out, spring_file_error *error);
+
+/// The same from memory (`size` bytes of a .vrm/.glb or of glTF JSON, not NUL-terminated).
+/// `name_for_errors` (NULL: "<memory>") is what errors call it.
+spring_result spring_vrm_load_memory(const void *bytes, size_t size, const char *name_for_errors, spring_vrm_file **out,
+                                     spring_file_error *error);
+
+/// Frees a model (NULL is ignored).
+void spring_vrm_file_destroy(spring_vrm_file *file);
+
+/// The skeleton: valid (spring_skeleton_validate passes), rate 0 (60 Hz) and the constant bone
+/// length; copy it to change those. Lives as long as the file object.
+const spring_skeleton_desc *spring_vrm_file_desc(const spring_vrm_file *file);
+
+/// The spring-bone extension the model was read from.
+spring_vrm_format spring_vrm_file_format(const spring_vrm_file *file);
+
+/// A node's name: the glTF `name` as written in the file when no other node has it, else
+/// "#INDEX" (the glTF node index; also for nodes without a name). NULL for an index out of range.
+const char *spring_vrm_file_node_name(const spring_vrm_file *file, int node);
+
+/// The node a name (as spring_vrm_file_node_name gives it) refers to; -1 when none.
+int spring_vrm_file_find_node(const spring_vrm_file *file, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
