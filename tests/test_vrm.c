@@ -61,7 +61,8 @@ static int test_samples(void)
 			ENSURE(sp->joints[k].gravity_power == 0.0f && sp->joints[k].gravity_dir.y == -1.0f);
 		}
 		ENSURE(d->nodes[0].parent == -1 && d->nodes[1].parent == 0 && d->nodes[4].parent == 3 && d->nodes[5].parent == -1);
-		ENSURE(d->nodes[0].scale.x == 0.25f && d->nodes[0].translation.y == 2.0f && d->nodes[5].scale.z == samples[m].collider_scale);
+		ENSURE(d->nodes[0].scale.x == 0.25f && d->nodes[0].translation.y == 2.0f &&
+		       d->nodes[5].scale.z == samples[m].collider_scale);
 		const spring_skeleton_collider *c = &d->colliders[0];
 		ENSURE(c->node == 5 && c->type == samples[m].type && c->radius == samples[m].radius);
 		ENSURE(c->offset.x == samples[m].offset.x && c->tail.z == samples[m].tail.z);
@@ -84,8 +85,8 @@ static int test_godette(void)
 	const spring_skeleton_desc *d = spring_vrm_file_desc(f);
 	ENSURE(spring_vrm_file_format(f) == SPRING_VRM_FORMAT_0_X);
 	ENSURE(d->node_count == 71 && d->spring_count == 8 && d->collider_count == 4 && d->collider_group_count == 2);
-	static const char *const roots[8] = {"FrontHair_Center_L", "FrontHair_Center_R", "FrontHair_R", "FrontHair_L",
-	                                     "Ribbon",             "HairBall_L",         "HairBall_R", "HairBall_Center"};
+	static const char *const roots[8] = {"FrontHair_Center_L", "FrontHair_Center_R", "FrontHair_R",    "FrontHair_L", "Ribbon",
+	                                     "HairBall_L",         "HairBall_R",         "HairBall_Center"};
 	static const float stiffness[8] = {2.5f, 2.5f, 2.5f, 2.5f, 2.0f, 4.0f, 4.0f, 4.0f};
 	static const float drag[8] = {0.4f, 0.4f, 0.4f, 0.4f, 0.4f, 0.1f, 0.1f, 0.1f};
 	for (int s = 0; s < 8; s++) {
@@ -117,8 +118,8 @@ static char *doc_with(const char *nodes, const char *ext)
 	return buf;
 }
 
-#define NODES                                                                                                 \
-	"[{\"name\": \"hips\", \"children\": [1, 4]}, {\"name\": \"a\", \"translation\": [0, -0.1, 0], \"children\": " \
+#define NODES                                                                                                        \
+	"[{\"name\": \"hips\", \"children\": [1, 4]}, {\"name\": \"a\", \"translation\": [0, -0.1, 0], \"children\": "   \
 	"[2]}, {\"name\": \"b\", \"translation\": [0, -0.1, 0], \"children\": [3]}, {\"name\": \"c\", \"translation\": " \
 	"[0, -0.1, 0]}, {\"name\": \"arm\", \"translation\": [0.2, 0, 0]}]"
 #define SPRING(joints, more)                                                                                 \
@@ -179,101 +180,89 @@ typedef struct bad_doc {
 static const bad_doc bad_docs[] = {
 	{"no nodes", "[]", "", SPRING_ERROR_BAD_DEFINITION, "$", "no nodes"},
 	{"child out of range", "[{\"children\": [5]}]", "", SPRING_ERROR_INVALID_ARGUMENT, "$.nodes[0].children[0]",
-	 "not the index of a node"},
+     "not the index of a node"},
 	{"own child", "[{\"children\": [0]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0].children[0]", "own child"},
-	{"two parents", "[{\"children\": [2]}, {\"children\": [2]}, {}]", "", SPRING_ERROR_BAD_DEFINITION,
-	 "$.nodes[1].children[0]", "already a child of node 0"},
+	{"two parents", "[{\"children\": [2]}, {\"children\": [2]}, {}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[1].children[0]",
+     "already a child of node 0"},
 	{"cycle", "[{\"children\": [1]}, {\"children\": [0]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0]", "cycle"},
 	{"matrix and translation", "[{\"matrix\": [1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1], \"translation\": [0,0,0]}]", "",
-	 SPRING_ERROR_BAD_DEFINITION, "$.nodes[0]", "both \"matrix\" and \"translation\""},
-	{"shear", "[{\"matrix\": [1,0,0,0,1,1,0,0,0,0,1,0,0,0,0,1]}]", "", SPRING_ERROR_BAD_DEFINITION,
-	 "$.nodes[0].matrix", "decomposable"},
-	{"short rotation", "[{\"rotation\": [0, 0, 1]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0].rotation",
-	 "4 numbers"},
+     SPRING_ERROR_BAD_DEFINITION, "$.nodes[0]", "both \"matrix\" and \"translation\""},
+	{"shear", "[{\"matrix\": [1,0,0,0,1,1,0,0,0,0,1,0,0,0,0,1]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0].matrix",
+     "decomposable"},
+	{"short rotation", "[{\"rotation\": [0, 0, 1]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0].rotation", "4 numbers"},
 	{"rotation not unit", "[{\"rotation\": [0, 0, 0, 0.5]}]", "", SPRING_ERROR_BAD_DEFINITION, "$.nodes[0].rotation",
-	 "unit quaternion"},
+     "unit quaternion"},
 	{"zero scale", "[{\"scale\": [1, 0, 1]}]", "", SPRING_ERROR_OUT_OF_RANGE, "$.nodes[0]", "scale"},
 	{"spec version", NULL, "\"VRMC_springBone\": {\"specVersion\": \"2.0\"}", SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.specVersion", "unsupported version"},
+     "$.extensions.VRMC_springBone.specVersion", "unsupported version"},
 	{"one joint", NULL, SPRING("[{\"node\": 1}]", ""), SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.springs[0].joints", "at least two joints"},
+     "$.extensions.VRMC_springBone.springs[0].joints", "at least two joints"},
 	{"joint node range", NULL, SPRING("[{\"node\": 1}, {\"node\": 9}]", ""), SPRING_ERROR_INVALID_ARGUMENT,
-	 "$.extensions.VRMC_springBone.springs[0].joints[1].node", "not the index of a node"},
+     "$.extensions.VRMC_springBone.springs[0].joints[1].node", "not the index of a node"},
 	{"joint not a descendant", NULL, SPRING("[{\"node\": 1}, {\"node\": 4}]", ""), SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.springs[0].joints[1].node", "not a descendant of the previous joint's node 1"},
-	{"drag above 1", NULL, SPRING("[{\"node\": 1, \"dragForce\": 1.5}, {\"node\": 2}]", ""),
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[0].joints[0].dragForce", "[0, 1] (got 1.5)"},
-	{"negative stiffness", NULL, SPRING("[{\"node\": 1, \"stiffness\": -1}, {\"node\": 2}]", ""),
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[0].joints[0].stiffness", "(got -1)"},
+     "$.extensions.VRMC_springBone.springs[0].joints[1].node", "not a descendant of the previous joint's node 1"},
+	{"drag above 1", NULL, SPRING("[{\"node\": 1, \"dragForce\": 1.5}, {\"node\": 2}]", ""), SPRING_ERROR_BAD_DEFINITION,
+     "$.extensions.VRMC_springBone.springs[0].joints[0].dragForce", "[0, 1] (got 1.5)"},
+	{"negative stiffness", NULL, SPRING("[{\"node\": 1, \"stiffness\": -1}, {\"node\": 2}]", ""), SPRING_ERROR_BAD_DEFINITION,
+     "$.extensions.VRMC_springBone.springs[0].joints[0].stiffness", "(got -1)"},
 	{"centre below", NULL, SPRING(JOINTS3, ", \"center\": 2"), SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.springs[0].center", "nor one of its ancestors"},
-	{"no shape", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {}}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "needs one of"},
+     "$.extensions.VRMC_springBone.springs[0].center", "nor one of its ancestors"},
+	{"no shape", NULL, "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {}}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "needs one of"},
 	{"two shapes", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}, "
-	 "\"capsule\": {}}}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "more than one"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}, "
+     "\"capsule\": {}}}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "more than one"},
 	{"plane outside the extension", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"plane\": {}}}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "needs one of"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"plane\": {}}}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape", "needs one of"},
 	{"extended version", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}, "
-	 "\"extensions\": {\"VRMC_springBone_extended_collider\": {\"specVersion\": \"0.9\", \"shape\": {}}}}]}",
-	 SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.colliders[0].extensions.VRMC_springBone_extended_collider.specVersion",
-	 "unsupported"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}, "
+     "\"extensions\": {\"VRMC_springBone_extended_collider\": {\"specVersion\": \"0.9\", \"shape\": {}}}}]}",
+     SPRING_ERROR_BAD_DEFINITION,
+     "$.extensions.VRMC_springBone.colliders[0].extensions.VRMC_springBone_extended_collider.specVersion", "unsupported"},
 	{"zero plane normal", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}, "
-	 "\"extensions\": {\"VRMC_springBone_extended_collider\": {\"specVersion\": \"1.0\", \"shape\": {\"plane\": "
-	 "{\"normal\": [0, 0, 0]}}}}}]}",
-	 SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRMC_springBone.colliders[0].extensions.VRMC_springBone_extended_collider.shape.plane.normal",
-	 "zero"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}, "
+     "\"extensions\": {\"VRMC_springBone_extended_collider\": {\"specVersion\": \"1.0\", \"shape\": {\"plane\": "
+     "{\"normal\": [0, 0, 0]}}}}}]}",
+     SPRING_ERROR_BAD_DEFINITION,
+     "$.extensions.VRMC_springBone.colliders[0].extensions.VRMC_springBone_extended_collider.shape.plane.normal", "zero"},
 	{"negative radius", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": "
-	 "{\"radius\": -1}}}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape.sphere.radius", "(got -1)"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": "
+     "{\"radius\": -1}}}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.colliders[0].shape.sphere.radius", "(got -1)"},
 	{"collider group member", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}}], "
-	 "\"colliderGroups\": [{\"colliders\": [1]}]}",
-	 SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRMC_springBone.colliderGroups[0].colliders[0]",
-	 "not the index of a collider"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"colliders\": [{\"node\": 0, \"shape\": {\"sphere\": {}}}], "
+     "\"colliderGroups\": [{\"colliders\": [1]}]}",
+     SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRMC_springBone.colliderGroups[0].colliders[0]", "not the index of a collider"},
 	{"spring's collider group", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": " JOINTS3
-	 ", \"colliderGroups\": [0]}]}",
-	 SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRMC_springBone.springs[0].colliderGroups[0]",
-	 "not the index of a collider group"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": " JOINTS3 ", \"colliderGroups\": [0]}]}",
+     SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRMC_springBone.springs[0].colliderGroups[0]",
+     "not the index of a collider group"},
 	{"joint in two springs", NULL,
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": " JOINTS3
-	 "}, {\"joints\": [{\"node\": 2}, {\"node\": 3}]}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[1].joints[0].node",
-	 "already joint 1 of spring 0"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": " JOINTS3
+     "}, {\"joints\": [{\"node\": 2}, {\"node\": 3}]}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[1].joints[0].node", "already joint 1 of spring 0"},
 	{"zero-length bone", "[{\"children\": [1]}, {\"children\": [2]}, {}]",
-	 "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": [{\"node\": 0}, {\"node\": "
-	 "1}]}]}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[0].joints[0]", "long at rest"},
+     "\"VRMC_springBone\": {\"specVersion\": \"1.0\", \"springs\": [{\"joints\": [{\"node\": 0}, {\"node\": "
+     "1}]}]}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRMC_springBone.springs[0].joints[0]", "long at rest"},
 	{"0.x bone range", NULL, "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [7]}]}}",
-	 SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]",
-	 "not the index of a node"},
+     SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]", "not the index of a node"},
 	{"0.x drag", NULL, "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [1], \"dragForce\": 2}]}}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.boneGroups[0].dragForce", "(got 2)"},
-	{"0.x centre below", NULL,
-	 "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [1], \"center\": 3}]}}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]",
-	 "nor one of its ancestors"},
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.boneGroups[0].dragForce", "(got 2)"},
+	{"0.x centre below", NULL, "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [1], \"center\": 3}]}}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]", "nor one of its ancestors"},
 	{"0.x leaf at its parent", "[{\"children\": [1]}, {}]",
-	 "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [1]}]}}", SPRING_ERROR_BAD_DEFINITION,
-	 "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]", "node 1 (#1): the bone to the end tail"},
+     "\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [{\"bones\": [1]}]}}", SPRING_ERROR_BAD_DEFINITION,
+     "$.extensions.VRM.secondaryAnimation.boneGroups[0].bones[0]", "node 1 (#1): the bone to the end tail"},
 	{"0.x collider group node", NULL,
-	 "\"VRM\": {\"secondaryAnimation\": {\"colliderGroups\": [{\"node\": 5, \"colliders\": []}]}}",
-	 SPRING_ERROR_INVALID_ARGUMENT, "$.extensions.VRM.secondaryAnimation.colliderGroups[0].node",
-	 "not the index of a node"},
+     "\"VRM\": {\"secondaryAnimation\": {\"colliderGroups\": [{\"node\": 5, \"colliders\": []}]}}", SPRING_ERROR_INVALID_ARGUMENT,
+     "$.extensions.VRM.secondaryAnimation.colliderGroups[0].node", "not the index of a node"},
 	{"0.x sphere radius", NULL,
-	 "\"VRM\": {\"secondaryAnimation\": {\"colliderGroups\": [{\"node\": 0, \"colliders\": [{\"radius\": "
-	 "\"big\"}]}]}}",
-	 SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.colliderGroups[0].colliders[0].radius",
-	 "number"},
+     "\"VRM\": {\"secondaryAnimation\": {\"colliderGroups\": [{\"node\": 0, \"colliders\": [{\"radius\": "
+     "\"big\"}]}]}}",
+     SPRING_ERROR_BAD_DEFINITION, "$.extensions.VRM.secondaryAnimation.colliderGroups[0].colliders[0].radius", "number"},
 };
 
 static int test_bad_documents(void)
@@ -383,6 +372,71 @@ static int test_glb_container(void)
 	return 0;
 }
 
+// Motions: tracks resolved to nodes, keys interpolated and held at the ends; bad motions refused.
+static int test_motions(void)
+{
+	const char *text = doc_with(NODES, SPRING(JOINTS3, ""));
+	spring_vrm_file *f = NULL;
+	spring_file_error e;
+	ENSURE(spring_vrm_load_memory(text, strlen(text), "mini.gltf", &f, &e) == SPRING_OK);
+	const char *motion = "{\"duration\": 2, \"tracks\": [{\"node\": \"$root\", \"translation\": [[0.5, 0, 0, 0], [1.5, "
+						 "2, 0, 0]]}, {\"node\": \"arm\", \"rotation\": [[0, 0, 0, 0, 2], [1, 0, 0, 1, 0]]}]}";
+	spring_vrm_motion *m = NULL;
+	ENSURE(spring_vrm_motion_load_json(motion, strlen(motion), "m.json", f, &m, &e) == SPRING_OK);
+	ENSURE(spring_vrm_motion_duration(m) == 2.0f);
+	spring_xform3 locals[5], root;
+	ENSURE(spring_vrm_motion_sample(m, 0.25, &root, locals, 4) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_vrm_motion_sample(m, NAN, &root, locals, 5) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_vrm_motion_sample(m, 0.25, &root, locals, 5) == SPRING_OK);
+	ENSURE(root.position.x == 0.0f);                                       // held before the first key
+	ENSURE(locals[4].position.x == 0.2f && locals[1].position.y == -0.1f); // rest where not keyed
+	ENSURE_NEAR(locals[4].rotation.z, sin(SPRING_PI / 8), 1e-7);           // a quarter of the way to 180 degrees
+	ENSURE_NEAR(locals[4].rotation.w, cos(SPRING_PI / 8), 1e-7);
+	ENSURE(spring_vrm_motion_sample(m, 1.0, &root, locals, 5) == SPRING_OK);
+	ENSURE(root.position.x == 1.0f);
+	ENSURE_NEAR(locals[4].rotation.z, 1.0, 1e-7); // the second key: 180 degrees about z
+	ENSURE(spring_vrm_motion_sample(m, 0.5, &root, locals, 5) == SPRING_OK);
+	ENSURE_NEAR(locals[4].rotation.z, sqrt(0.5), 1e-7); // half-way by slerp
+	ENSURE_NEAR(locals[4].rotation.w, sqrt(0.5), 1e-7);
+	ENSURE(spring_vrm_motion_sample(m, 9.0, &root, locals, 5) == SPRING_OK);
+	ENSURE(root.position.x == 2.0f); // held after the last key
+	spring_vrm_motion_destroy(m);
+	static const struct {
+		const char *json, *path, *reason_has;
+	} bad[] = {
+		{"[]", "$", "expected an object"},
+		{"{\"tracks\": []}", "$", "duration"},
+		{"{\"duration\": -1, \"tracks\": []}", "$.duration", "(got -1)"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"leg\"}]}", "$.tracks[0].node", "no node is named \"leg\""},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"b\"}]}", "$.tracks[0].node", "spring joint"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"c\"}]}", "$.tracks[0].node", "spring joint"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\"}, {\"node\": \"arm\"}]}", "$.tracks[1].node", "has a track already"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\", \"translation\": [[1, 0, 0, 0], [1, 1, 0, 0]]}]}",
+	     "$.tracks[0].translation[1][0]", "must increase"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\", \"rotation\": [[0, 0, 0, 0, 0]]}]}", "$.tracks[0].rotation[0]",
+	     "zero quaternion"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\", \"rotation\": [[0, 0, 0, 1]]}]}", "$.tracks[0].rotation[0]",
+	     "expected [t, x, y, z, w]"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\", \"translation\": []}]}", "$.tracks[0].translation",
+	     "at least one key"},
+		{"{\"duration\": 1, \"tracks\": [{\"node\": \"arm\", \"scale\": [[0, 1, 1, 1]]}]}", "$.tracks[0].scale", "scale"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		m = (spring_vrm_motion *)(uintptr_t)0x1234;
+		spring_result r = spring_vrm_motion_load_json(bad[i].json, strlen(bad[i].json), "m.json", f, &m, &e);
+		bool ok = r == SPRING_ERROR_BAD_DEFINITION && strcmp(e.path, bad[i].path) == 0 && strstr(e.reason, bad[i].reason_has) &&
+		          m == (spring_vrm_motion *)(uintptr_t)0x1234;
+		if (!ok) {
+			printf("  motion %zu: %d %s\n", i, (int)r, e.message);
+		}
+		ENSURE(ok);
+	}
+	ENSURE(spring_vrm_motion_load_json("{}", 2, NULL, NULL, &m, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_vrm_motion_load_file("/nonexistent/m.json", f, &m, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_vrm_file_destroy(f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -391,5 +445,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_minimal_and_defaults);
 	RUN_TEST(test_bad_documents);
 	RUN_TEST(test_glb_container);
+	RUN_TEST(test_motions);
 	return TEST_SUMMARY();
 }

@@ -125,8 +125,7 @@ static spring_result get_index(rj *c, const cJSON *obj, const char *path, const 
 		return c->result;
 	}
 	if (v < 0 || v >= count) {
-		return rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, p, "%d is not the index of %s (the model has %d)", v, what,
-		               count);
+		return rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, p, "%d is not the index of %s (the model has %d)", v, what, count);
 	}
 	*out = v;
 	return SPRING_OK;
@@ -388,8 +387,8 @@ static spring_result read_nodes(reader *rd, const cJSON *doc)
 				return c->result;
 			}
 			if (child < 0 || child >= n) {
-				return rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, pk, "%d is not the index of a node (the model has %d)",
-				               child, n);
+				return rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, pk, "%d is not the index of a node (the model has %d)", child,
+				               n);
 			}
 			if (child == i) {
 				return rj_bad(c, pk, "a node cannot be its own child");
@@ -443,8 +442,7 @@ static spring_result add_spring(reader *rd, const char *path, bool joints_listed
 	rd->spring_group_count = gcount;
 	rd->spring_cap = cap;
 	if (rd->spring_count >= SPRING_SKELETON_MAX_SPRINGS) {
-		return rj_fail(c, SPRING_ERROR_OUT_OF_RANGE, path, "the model has more than %d springs",
-		               SPRING_SKELETON_MAX_SPRINGS);
+		return rj_fail(c, SPRING_ERROR_OUT_OF_RANGE, path, "the model has more than %d springs", SPRING_SKELETON_MAX_SPRINGS);
 	}
 	int s = rd->spring_count++;
 	memset(&springs[s], 0, sizeof springs[s]);
@@ -546,8 +544,7 @@ static spring_result read_shape(reader *rd, const cJSON *shape, const char *p, b
 static spring_result read_collider_1(reader *rd, const cJSON *j, const char *p, spring_skeleton_collider *out)
 {
 	rj *c = rd->c;
-	if (rj_expect_object(c, j, p, "a collider") ||
-	    get_index(c, j, p, "node", 1, rd->node_count, "a node", &out->node)) {
+	if (rj_expect_object(c, j, p, "a collider") || get_index(c, j, p, "node", 1, rd->node_count, "a node", &out->node)) {
 		return c->result;
 	}
 	char pe[RJ_PATH_SIZE], px[RJ_PATH_SIZE];
@@ -574,8 +571,8 @@ static spring_result read_collider_1(reader *rd, const cJSON *j, const char *p, 
 	return shape ? read_shape(rd, shape, ps, false, out) : c->result;
 }
 
-static spring_result read_index_list(reader *rd, const cJSON *obj, const char *path, const char *key, int count,
-                                     const char *what, int max, const cJSON **list, int *n)
+static spring_result read_index_list(reader *rd, const cJSON *obj, const char *path, const char *key, int count, const char *what,
+                                     int max, const cJSON **list, int *n)
 {
 	if (rj_get_array(rd->c, obj, path, key, 0, max, what, list, n)) {
 		return rd->c->result;
@@ -590,8 +587,7 @@ static spring_result read_index_list(reader *rd, const cJSON *obj, const char *p
 			return rd->c->result;
 		}
 		if (v < 0 || v >= count) {
-			return rj_fail(rd->c, SPRING_ERROR_INVALID_ARGUMENT, pk, "%d is not the index of %s (there are %d)", v,
-			               what, count);
+			return rj_fail(rd->c, SPRING_ERROR_INVALID_ARGUMENT, pk, "%d is not the index of %s (there are %d)", v, what, count);
 		}
 	}
 	return SPRING_OK;
@@ -610,9 +606,8 @@ static spring_result read_groups(reader *rd, const cJSON *list, int n, const cha
 		PATH_INDEX(p, path, g);
 		const cJSON *j = cJSON_GetArrayItem(list, g), *members = NULL;
 		int count = 0;
-		if (rj_expect_object(c, j, p, "a collider group") ||
-		    read_index_list(rd, j, p, "colliders", collider_count, "a collider", SPRING_SKELETON_MAX_COLLIDERS,
-		                    &members, &count)) {
+		if (rj_expect_object(c, j, p, "a collider group") || read_index_list(rd, j, p, "colliders", collider_count, "a collider",
+		                                                                     SPRING_SKELETON_MAX_COLLIDERS, &members, &count)) {
 			return c->result;
 		}
 		int *ids = (int *)rj_alloc(c, (size_t)(count ? count : 1), sizeof *ids);
@@ -707,8 +702,8 @@ static spring_result read_vrm1(reader *rd, const cJSON *ext)
 				return c->result;
 			}
 		}
-		if (read_index_list(rd, j, p, "colliderGroups", rd->group_count, "a collider group",
-		                    SPRING_SKELETON_MAX_GROUPS, &groups, &group_count)) {
+		if (read_index_list(rd, j, p, "colliderGroups", rd->group_count, "a collider group", SPRING_SKELETON_MAX_GROUPS, &groups,
+		                    &group_count)) {
 			return c->result;
 		}
 		for (int k = 0; k < group_count; k++) {
@@ -725,8 +720,8 @@ static spring_result read_vrm1(reader *rd, const cJSON *ext)
 
 // Joints from `start` down its first children; later children start springs of their own,
 // pushed on `stack` (depth-first, so the springs come in the order the nodes are met).
-static spring_result expand_bone(reader *rd, int start, const char *p, const spring_skeleton_joint *settings,
-                                 int center, int group_first, int group_count, bool *taken)
+static spring_result expand_bone(reader *rd, int start, const char *p, const spring_skeleton_joint *settings, int center,
+                                 int group_first, int group_count, bool *taken)
 {
 	rj *c = rd->c;
 	int *stack = (int *)rj_alloc(c, (size_t)rd->node_count, sizeof *stack);
@@ -857,8 +852,8 @@ static spring_result read_vrm0(reader *rd, const cJSON *sec)
 		    rj_get_float(c, j, p, "hitRadius", 0, 0.0, 0.0, RJ_BIG, 0, &settings.hit_radius) ||
 		    rj_get_int(c, j, p, "center", -1, -1, rd->node_count - 1, &center) ||
 		    read_index_list(rd, j, p, "bones", rd->node_count, "a node", SPRING_SKELETON_MAX_JOINTS, &bones, &bone_count) ||
-		    read_index_list(rd, j, p, "colliderGroups", rd->group_count, "a collider group", SPRING_SKELETON_MAX_GROUPS,
-		                    &groups, &group_count)) {
+		    read_index_list(rd, j, p, "colliderGroups", rd->group_count, "a collider group", SPRING_SKELETON_MAX_GROUPS, &groups,
+		                    &group_count)) {
 			return c->result;
 		}
 		// The group's collider list, once, at the end of the references; each spring copies it.
@@ -875,8 +870,7 @@ static spring_result read_vrm0(reader *rd, const cJSON *sec)
 			char pb[RJ_PATH_SIZE], pbs[RJ_PATH_SIZE];
 			PATH_KEY(pbs, p, "bones");
 			PATH_INDEX(pb, pbs, b);
-			if (expand_bone(rd, cJSON_GetArrayItem(bones, b)->valueint, pb, &settings, center, group_first,
-			                group_count, taken)) {
+			if (expand_bone(rd, cJSON_GetArrayItem(bones, b)->valueint, pb, &settings, center, group_first, group_count, taken)) {
 				return c->result;
 			}
 		}
@@ -889,10 +883,10 @@ static spring_result read_vrm0(reader *rd, const cJSON *sec)
 
 static const char *json_field(const char *field)
 {
-	static const char *const map[][2] = {{"stiffness", "stiffness"}, {"drag", "dragForce"},
-	                                     {"gravity_power", "gravityPower"}, {"gravity_dir", "gravityDir"},
-	                                     {"hit_radius", "hitRadius"}, {"node", "node"}, {"center", "center"},
-	                                     {"radius", "radius"}, {"offset", "offset"}};
+	static const char *const map[][2] = {
+		{"stiffness", "stiffness"},    {"drag", "dragForce"},       {"gravity_power", "gravityPower"},
+		{"gravity_dir", "gravityDir"}, {"hit_radius", "hitRadius"}, {"node", "node"},
+		{"center", "center"},          {"radius", "radius"},        {"offset", "offset"}};
 	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
 		if (strcmp(field, map[k][0]) == 0) {
 			return map[k][1];
@@ -913,8 +907,7 @@ static void map_error(reader *rd, spring_result r, const spring_error *e)
 	} else if (outer.element == SPRING_ELEMENT_COLLIDER && outer.index < rd->collider_count) {
 		rj_copy_str(p, sizeof p, rd->collider_origin[outer.index].path);
 	} else if (outer.element == SPRING_ELEMENT_COLLIDER_GROUP) {
-		PATH_INDEX(p, rd->format == SPRING_VRM_FORMAT_1_0 ? EXT_1 ".colliderGroups" : EXT_0 ".colliderGroups",
-		           outer.index);
+		PATH_INDEX(p, rd->format == SPRING_VRM_FORMAT_1_0 ? EXT_1 ".colliderGroups" : EXT_0 ".colliderGroups", outer.index);
 	} else if (outer.element == SPRING_ELEMENT_SPRING && outer.index < rd->spring_count) {
 		const origin *o = &rd->spring_origin[outer.index];
 		rj_copy_str(p, sizeof p, o->path);
@@ -1016,9 +1009,8 @@ static spring_result build(reader *rd, spring_vrm_file **out)
 		}
 	}
 	f->format = rd->format;
-	f->desc = (spring_skeleton_desc){nodes,     rd->node_count,     springs, rd->spring_count, colliders,
-	                                 rd->collider_count, groups, rd->group_count, 0.0f,
-	                                 SPRING_SKELETON_LENGTH_REST};
+	f->desc = (spring_skeleton_desc){nodes,  rd->node_count,  springs, rd->spring_count,           colliders, rd->collider_count,
+	                                 groups, rd->group_count, 0.0f,    SPRING_SKELETON_LENGTH_REST};
 	spring_error e;
 	spring_result r = spring_skeleton_validate(&f->desc, &e);
 	if (r != SPRING_OK) {

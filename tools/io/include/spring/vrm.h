@@ -81,6 +81,45 @@ const char *spring_vrm_file_node_name(const spring_vrm_file *file, int node);
 /// The node a name (as spring_vrm_file_node_name gives it) refers to; -1 when none.
 int spring_vrm_file_find_node(const spring_vrm_file *file, const char *name);
 
+/// @name Motions
+/// A drive motion: keyed local translations and rotations of a model's nodes over time, the input
+/// `spring simulate MODEL --motion` and the conformance tests play. JSON:
+///
+///     {"duration": 4, "tracks": [{"node": "$root", "translation": [[0, 0, 0, 0], [1, 0.2, 0, 0]],
+///                                 "rotation": [[0, 0, 0, 0, 1], [1, 0, 0.38, 0, 0.92]]}]}
+///
+/// A key is [t, x, y, z] or [t, x, y, z, w] (times in seconds, increasing within a track). A track
+/// replaces its node's rest translation and/or rotation (in the parent's space): translation
+/// interpolated linearly, rotation by shortest-arc slerp of the normalised keys, the end values held
+/// before the first and after the last key. `"$root"` is the model's own root, a parent of every
+/// root node, identity at rest. Nodes are named as spring_vrm_file_node_name gives them. A track
+/// on a spring joint (a node the springs move) is an error, and so is a node named twice.
+/// @{
+#define SPRING_VRM_MOTION_MAX_KEYS 1000000     ///< keys in one motion, all tracks together
+#define SPRING_VRM_MOTION_MAX_DURATION 3600.0f ///< seconds
+
+typedef struct spring_vrm_motion spring_vrm_motion;
+
+/// Reads a motion for `model` (the motion copies what it needs: the model may be destroyed first).
+/// Returns SPRING_OK, or INVALID_ARGUMENT (NULL arguments, an unreadable file), OUT_OF_RANGE (too
+/// big), OUT_OF_MEMORY or BAD_DEFINITION, with the JSON path in `error` (optional).
+spring_result spring_vrm_motion_load_file(const char *filename, const spring_vrm_file *model, spring_vrm_motion **out,
+                                          spring_file_error *error);
+spring_result spring_vrm_motion_load_json(const char *text, size_t length, const char *name_for_errors,
+                                          const spring_vrm_file *model, spring_vrm_motion **out, spring_file_error *error);
+void spring_vrm_motion_destroy(spring_vrm_motion *motion);
+
+/// The motion's duration in seconds.
+float spring_vrm_motion_duration(const spring_vrm_motion *motion);
+
+/// The pose at time `t` (clamped to [0, duration]): each node's local transform (its rest
+/// transform where no track moves it; scale is not animated and not written) into `locals`
+/// (`capacity` >= the model's node_count, else BUFFER_TOO_SMALL), and the model root's transform
+/// into `root` (optional). Computed in double, rounded once.
+spring_result spring_vrm_motion_sample(const spring_vrm_motion *motion, double t, spring_xform3 *root, spring_xform3 *locals,
+                                       int capacity);
+/// @}
+
 #ifdef __cplusplus
 }
 #endif
