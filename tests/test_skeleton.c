@@ -8,6 +8,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 // The sample: node 0 a hips root, 1 a head under it, 2..4 a three-node hair strand under the head
@@ -62,8 +64,8 @@ static void make_sample(sample *s)
 	s->groups_of_hair[0] = 0;
 	s->springs[0] = (spring_skeleton_spring){s->hair, 3, false, {0, 0, 0}, 1, s->groups_of_hair, 1};
 	s->springs[1] = (spring_skeleton_spring){s->arm, 1, true, {0.07f, 0, 0}, -1, NULL, 0};
-	s->desc = (spring_skeleton_desc){s->nodes, 7, s->springs, 2, s->colliders, 3, s->groups, 1, 0.0f,
-	                                 SPRING_SKELETON_LENGTH_REST};
+	s->desc = (spring_skeleton_desc){s->nodes, 7,         s->springs, 2,    s->colliders,
+	                                 3,        s->groups, 1,          0.0f, SPRING_SKELETON_LENGTH_REST};
 }
 
 static int test_sample_is_valid(void)
@@ -87,79 +89,247 @@ typedef struct bad_case {
 	mutate_fn *mutate;
 	spring_result result;
 	int depth;
-	spring_element element;     // innermost
-	int index;                  // innermost
-	const char *field;          // "" for none
-	const char *message_has;    // a piece of the message
+	spring_element element;  // innermost
+	int index;               // innermost
+	const char *field;       // "" for none
+	const char *message_has; // a piece of the message
 } bad_case;
 
-static void no_nodes(sample *s) { s->desc.node_count = 0; }
-static void too_many_nodes(sample *s) { s->desc.node_count = SPRING_SKELETON_MAX_NODES + 1; }
-static void null_nodes(sample *s) { s->desc.nodes = NULL; }
-static void null_springs(sample *s) { s->desc.springs = NULL; }
-static void negative_colliders(sample *s) { s->desc.collider_count = -1; }
-static void rate_negative(sample *s) { s->desc.rate = -60.0f; }
-static void rate_nan(sample *s) { s->desc.rate = NAN; }
-static void rate_high(sample *s) { s->desc.rate = nextafterf(SPRING_SKELETON_MAX_RATE, INFINITY); }
-static void length_enum(sample *s) { s->desc.length = SPRING_SKELETON_LENGTH_COUNT; }
-static void parent_range(sample *s) { s->nodes[3].parent = 7; }
-static void parent_below(sample *s) { s->nodes[3].parent = -2; }
-static void parent_self(sample *s) { s->nodes[3].parent = 3; }
-static void cycle(sample *s) { s->nodes[0].parent = 4; }
-static void translation_nan(sample *s) { s->nodes[2].translation.y = NAN; }
-static void translation_big(sample *s) { s->nodes[2].translation.x = nextafterf(SPRING_SKELETON_MAX_COORDINATE, INFINITY); }
-static void rotation_inf(sample *s) { s->nodes[1].rotation.w = INFINITY; }
-static void rotation_tiny(sample *s) { s->nodes[1].rotation = (spring_quat){0, 0, 0, 1e-7f}; }
-static void scale_partly_zero(sample *s) { s->nodes[2].scale = spring_vec3_make(1.0f, 0.0f, 1.0f); }
-static void scale_nan(sample *s) { s->nodes[2].scale.z = NAN; }
-static void scale_big(sample *s) { s->nodes[2].scale.y = 2e6f; }
-static void collider_node(sample *s) { s->colliders[1].node = 7; }
-static void collider_type(sample *s) { s->colliders[1].type = SPRING_SKELETON_COLLIDER_COUNT; }
-static void collider_radius(sample *s) { s->colliders[0].radius = -0.01f; }
-static void collider_radius_nan(sample *s) { s->colliders[0].radius = NAN; }
-static void collider_offset(sample *s) { s->colliders[0].offset.z = INFINITY; }
-static void collider_tail(sample *s) { s->colliders[1].tail.z = -2e6f; }
-static void plane_zero(sample *s) { s->colliders[2].tail = spring_vec3_make(0, 0, 0); }
-static void group_member(sample *s) { s->group_members[2] = 3; }
-static void group_null(sample *s) { s->groups[0].colliders = NULL; }
-static void group_count(sample *s) { s->groups[0].collider_count = -1; }
-static void spring_one_joint(sample *s) { s->springs[0].joint_count = 1; }
-static void spring_no_joint(sample *s) { s->springs[1].joint_count = 0; }
-static void spring_null_joints(sample *s) { s->springs[0].joints = NULL; }
-static void joint_node(sample *s) { s->hair[1].node = -1; }
-static void stiffness_negative(sample *s) { s->hair[0].stiffness = -1.0f; }
-static void stiffness_nan(sample *s) { s->hair[0].stiffness = NAN; }
-static void stiffness_big(sample *s) { s->hair[0].stiffness = nextafterf(SPRING_SKELETON_MAX_SETTING, INFINITY); }
-static void drag_above(sample *s) { s->hair[1].drag = nextafterf(1.0f, 2.0f); }
-static void drag_below(sample *s) { s->hair[1].drag = -FLT_MIN; }
-static void gravity_power(sample *s) { s->hair[0].gravity_power = -0.5f; }
-static void gravity_dir(sample *s) { s->hair[0].gravity_dir.x = NAN; }
-static void hit_radius(sample *s) { s->arm[0].hit_radius = -1.0f; }
-static void last_joint_settings(sample *s) { s->hair[2].drag = 2.0f; }
-static void not_descendant(sample *s) { s->hair[2].node = 5; }
-static void second_not_descendant(sample *s) { s->hair[1].node = 5; }
+static void no_nodes(sample *s)
+{
+	s->desc.node_count = 0;
+}
+static void too_many_nodes(sample *s)
+{
+	s->desc.node_count = SPRING_SKELETON_MAX_NODES + 1;
+}
+static void null_nodes(sample *s)
+{
+	s->desc.nodes = NULL;
+}
+static void null_springs(sample *s)
+{
+	s->desc.springs = NULL;
+}
+static void negative_colliders(sample *s)
+{
+	s->desc.collider_count = -1;
+}
+static void rate_negative(sample *s)
+{
+	s->desc.rate = -60.0f;
+}
+static void rate_nan(sample *s)
+{
+	s->desc.rate = NAN;
+}
+static void rate_high(sample *s)
+{
+	s->desc.rate = nextafterf(SPRING_SKELETON_MAX_RATE, INFINITY);
+}
+static void length_enum(sample *s)
+{
+	s->desc.length = SPRING_SKELETON_LENGTH_COUNT;
+}
+static void parent_range(sample *s)
+{
+	s->nodes[3].parent = 7;
+}
+static void parent_below(sample *s)
+{
+	s->nodes[3].parent = -2;
+}
+static void parent_self(sample *s)
+{
+	s->nodes[3].parent = 3;
+}
+static void cycle(sample *s)
+{
+	s->nodes[0].parent = 4;
+}
+static void translation_nan(sample *s)
+{
+	s->nodes[2].translation.y = NAN;
+}
+static void translation_big(sample *s)
+{
+	s->nodes[2].translation.x = nextafterf(SPRING_SKELETON_MAX_COORDINATE, INFINITY);
+}
+static void rotation_inf(sample *s)
+{
+	s->nodes[1].rotation.w = INFINITY;
+}
+static void rotation_tiny(sample *s)
+{
+	s->nodes[1].rotation = (spring_quat){0, 0, 0, 1e-7f};
+}
+static void scale_partly_zero(sample *s)
+{
+	s->nodes[2].scale = spring_vec3_make(1.0f, 0.0f, 1.0f);
+}
+static void scale_nan(sample *s)
+{
+	s->nodes[2].scale.z = NAN;
+}
+static void scale_big(sample *s)
+{
+	s->nodes[2].scale.y = 2e6f;
+}
+static void collider_node(sample *s)
+{
+	s->colliders[1].node = 7;
+}
+static void collider_type(sample *s)
+{
+	s->colliders[1].type = SPRING_SKELETON_COLLIDER_COUNT;
+}
+static void collider_radius(sample *s)
+{
+	s->colliders[0].radius = -0.01f;
+}
+static void collider_radius_nan(sample *s)
+{
+	s->colliders[0].radius = NAN;
+}
+static void collider_offset(sample *s)
+{
+	s->colliders[0].offset.z = INFINITY;
+}
+static void collider_tail(sample *s)
+{
+	s->colliders[1].tail.z = -2e6f;
+}
+static void plane_zero(sample *s)
+{
+	s->colliders[2].tail = spring_vec3_make(0, 0, 0);
+}
+static void group_member(sample *s)
+{
+	s->group_members[2] = 3;
+}
+static void group_null(sample *s)
+{
+	s->groups[0].colliders = NULL;
+}
+static void group_count(sample *s)
+{
+	s->groups[0].collider_count = -1;
+}
+static void spring_one_joint(sample *s)
+{
+	s->springs[0].joint_count = 1;
+}
+static void spring_no_joint(sample *s)
+{
+	s->springs[1].joint_count = 0;
+}
+static void spring_null_joints(sample *s)
+{
+	s->springs[0].joints = NULL;
+}
+static void joint_node(sample *s)
+{
+	s->hair[1].node = -1;
+}
+static void stiffness_negative(sample *s)
+{
+	s->hair[0].stiffness = -1.0f;
+}
+static void stiffness_nan(sample *s)
+{
+	s->hair[0].stiffness = NAN;
+}
+static void stiffness_big(sample *s)
+{
+	s->hair[0].stiffness = nextafterf(SPRING_SKELETON_MAX_SETTING, INFINITY);
+}
+static void drag_above(sample *s)
+{
+	s->hair[1].drag = nextafterf(1.0f, 2.0f);
+}
+static void drag_below(sample *s)
+{
+	s->hair[1].drag = -FLT_MIN;
+}
+static void gravity_power(sample *s)
+{
+	s->hair[0].gravity_power = -0.5f;
+}
+static void gravity_dir(sample *s)
+{
+	s->hair[0].gravity_dir.x = NAN;
+}
+static void hit_radius(sample *s)
+{
+	s->arm[0].hit_radius = -1.0f;
+}
+static void last_joint_settings(sample *s)
+{
+	s->hair[2].drag = 2.0f;
+}
+static void not_descendant(sample *s)
+{
+	s->hair[2].node = 5;
+}
+static void second_not_descendant(sample *s)
+{
+	s->hair[1].node = 5;
+}
 static void sibling_order(sample *s)
 {
 	s->hair[1].node = 4;
 	s->hair[2].node = 3;
 }
-static void twice_in_spring(sample *s) { s->hair[2].node = 2; }
-static void twice_across(sample *s) { s->arm[0].node = 3; }
-static void center_range(sample *s) { s->springs[0].center = 7; }
-static void center_below(sample *s) { s->springs[0].center = 3; }
-static void center_aside(sample *s) { s->springs[0].center = 5; }
+static void twice_in_spring(sample *s)
+{
+	s->hair[2].node = 2;
+}
+static void twice_across(sample *s)
+{
+	s->arm[0].node = 3;
+}
+static void center_range(sample *s)
+{
+	s->springs[0].center = 7;
+}
+static void center_below(sample *s)
+{
+	s->springs[0].center = 3;
+}
+static void center_aside(sample *s)
+{
+	s->springs[0].center = 5;
+}
 static void center_other_joint(sample *s)
 {
 	// Hair hangs from the arm's joint, the centre is that joint: it moves with the other spring.
 	s->nodes[2].parent = 5;
 	s->springs[0].center = 5;
 }
-static void end_tail_nan(sample *s) { s->springs[1].end_tail.y = NAN; }
-static void end_tail_zero(sample *s) { s->springs[1].end_tail = spring_vec3_make(0, 0, 0); }
-static void zero_bone(sample *s) { s->nodes[3].translation = spring_vec3_make(0, 0, 0); }
-static void group_index(sample *s) { s->groups_of_hair[0] = 1; }
-static void group_list_null(sample *s) { s->springs[0].collider_groups = NULL; }
-static void too_many_joints(sample *s) { s->springs[0].joint_count = SPRING_SKELETON_MAX_JOINTS + 1; }
+static void end_tail_nan(sample *s)
+{
+	s->springs[1].end_tail.y = NAN;
+}
+static void end_tail_zero(sample *s)
+{
+	s->springs[1].end_tail = spring_vec3_make(0, 0, 0);
+}
+static void zero_bone(sample *s)
+{
+	s->nodes[3].translation = spring_vec3_make(0, 0, 0);
+}
+static void group_index(sample *s)
+{
+	s->groups_of_hair[0] = 1;
+}
+static void group_list_null(sample *s)
+{
+	s->springs[0].collider_groups = NULL;
+}
+static void too_many_joints(sample *s)
+{
+	s->springs[0].joint_count = SPRING_SKELETON_MAX_JOINTS + 1;
+}
 static void huge_pose(sample *s)
 {
 	for (int i = 0; i < 5; i++) {
@@ -255,8 +425,8 @@ static int test_bad_descriptions(void)
 		          inner.index == c->index && strcmp(e.field, c->field) == 0 && strstr(e.message, c->message_has) &&
 		          strcmp(e.object, "skeleton") == 0;
 		if (!ok) {
-			printf("  case %zu (%s): result %d depth %d element %d index %d field \"%s\": %s\n", i, c->what, (int)r,
-			       e.depth, (int)inner.element, inner.index, e.field, e.message);
+			printf("  case %zu (%s): result %d depth %d element %d index %d field \"%s\": %s\n", i, c->what, (int)r, e.depth,
+			       (int)inner.element, inner.index, e.field, e.message);
 		}
 		ENSURE(ok);
 	}
@@ -321,8 +491,7 @@ static int test_limits_reached(void)
 		joints[k] = joint(k + 1);
 	}
 	spring_skeleton_spring spring = {joints, SPRING_SKELETON_MAX_DEPTH, false, {0, 0, 0}, 0, NULL, 0};
-	spring_skeleton_desc d = {nodes, SPRING_SKELETON_MAX_NODES, &spring, 1, NULL, 0, NULL, 0, 0.0f,
-	                          SPRING_SKELETON_LENGTH_REST};
+	spring_skeleton_desc d = {nodes, SPRING_SKELETON_MAX_NODES, &spring, 1, NULL, 0, NULL, 0, 0.0f, SPRING_SKELETON_LENGTH_REST};
 	spring_error e;
 	spring_result r = spring_skeleton_validate(&d, &e);
 	if (r != SPRING_OK) {
@@ -352,7 +521,7 @@ static int test_limits_reached(void)
 		joints[k] = joint(SPRING_SKELETON_MAX_DEPTH + 1 + k);
 	}
 	int spring_count = SPRING_SKELETON_MAX_JOINTS / 2 < SPRING_SKELETON_MAX_SPRINGS ? SPRING_SKELETON_MAX_JOINTS / 2
-	                                                                                  : SPRING_SKELETON_MAX_SPRINGS;
+	                                                                                : SPRING_SKELETON_MAX_SPRINGS;
 	int per = SPRING_SKELETON_MAX_JOINTS / spring_count; // 4 joints a spring, a strand under the root
 	for (int s = 0; s < spring_count; s++) {
 		int first = SPRING_SKELETON_MAX_DEPTH + 1 + s * per;
@@ -394,6 +563,207 @@ static int test_element_names(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The runtime
+
+static void rest_locals(const sample *s, spring_xform3 *locals)
+{
+	for (int i = 0; i < 7; i++) {
+		locals[i].position = s->nodes[i].translation;
+		spring_quat q = s->nodes[i].rotation;
+		locals[i].rotation = q.x == 0 && q.y == 0 && q.z == 0 && q.w == 0 ? spring_quat_identity() : q;
+	}
+}
+
+static int counted_allocs;
+static void *counting_alloc(size_t size, size_t alignment, void *context)
+{
+	(void)context;
+	counted_allocs++;
+	return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+static void counting_free(void *p, void *context)
+{
+	(void)context;
+	free(p);
+}
+
+// Bad input is refused with its code and changes nothing (the whole block stays byte-identical).
+static int test_runtime_bad_input(void)
+{
+	sample s;
+	make_sample(&s);
+	size_t size = spring_skeleton_memory_size(&s.desc);
+	ENSURE(size > 0);
+	void *memory = aligned_alloc(16, (size + 15) / 16 * 16);
+	void *copy = malloc(size);
+	ENSURE(memory && copy);
+	spring_skeleton *sk = NULL;
+	spring_error e;
+	ENSURE(spring_skeleton_init(&s.desc, memory, size - 16, &sk, &e) == SPRING_ERROR_INVALID_ARGUMENT && sk == NULL);
+	ENSURE(spring_skeleton_init(&s.desc, (char *)memory + 8, size, &sk, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_init(&s.desc, memory, size, &sk, &e) == SPRING_OK);
+	ENSURE(spring_skeleton_bone_count(sk) == 3); // hair: 2 bones; arm: 1 with its end tail
+	spring_xform3 locals[7], root = spring_xform3_identity();
+	rest_locals(&s, locals);
+	root.position.x = 0.3f;
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, 0.1f) == SPRING_OK);
+	memcpy(copy, memory, size);
+	struct {
+		int node, field; // field 0..6: position x..z, rotation x..w; -1: the root
+		float value;
+		spring_result result;
+	} bad[] = {
+		{3, 0, NAN, SPRING_ERROR_NOT_FINITE},    {-1, 1, INFINITY, SPRING_ERROR_NOT_FINITE},
+		{4, 2, 2e6f, SPRING_ERROR_OUT_OF_RANGE}, {-1, 0, -2e6f, SPRING_ERROR_OUT_OF_RANGE},
+		{5, 6, NAN, SPRING_ERROR_NOT_FINITE},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		spring_xform3 l[7], r = root;
+		memcpy(l, locals, sizeof l);
+		spring_xform3 *x = bad[i].node < 0 ? &r : &l[bad[i].node];
+		float *f = bad[i].field < 3 ? &x->position.x + bad[i].field : &x->rotation.x + (bad[i].field - 3);
+		*f = bad[i].value;
+		ENSURE(spring_skeleton_update(sk, r, l, 7, 1.0f / 60) == bad[i].result);
+		ENSURE(spring_skeleton_reset(sk, r, l, 7) == bad[i].result);
+		ENSURE(spring_skeleton_teleport(sk, r, l, 7) == bad[i].result);
+		ENSURE(memcmp(copy, memory, size) == 0);
+	}
+	spring_xform3 zero[7];
+	memcpy(zero, locals, sizeof zero);
+	zero[2].rotation = (spring_quat){0, 0, 0, 0};
+	ENSURE(spring_skeleton_update(sk, root, zero, 7, 1.0f / 60) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_update(sk, root, locals, 6, 1.0f / 60) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_update(sk, root, NULL, 7, 1.0f / 60) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, -1.0f / 60) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, NAN) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_skeleton_update(NULL, root, locals, 7, 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(copy, memory, size) == 0);
+	spring_vec3 tails[3];
+	ENSURE(spring_skeleton_get_pose(sk, NULL, NULL, tails, 2) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_skeleton_get_pose(sk, NULL, NULL, tails, 3) == SPRING_OK);
+	// An enormous frame runs at most SPRING_SKELETON_MAX_STEPS steps and stays finite.
+	root.position.x = -1000.0f;
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, 1e30f) == SPRING_OK);
+	ENSURE(spring_skeleton_clock(sk)->last_steps == SPRING_SKELETON_MAX_STEPS);
+	ENSURE(spring_skeleton_get_pose(sk, NULL, NULL, tails, 3) == SPRING_OK);
+	for (int b = 0; b < 3; b++) {
+		ENSURE(spring_vec3_is_finite(tails[b]));
+	}
+	// An invalid description: no memory size, no object.
+	s.hair[0].drag = 2.0f;
+	ENSURE(spring_skeleton_memory_size(&s.desc) == 0);
+	sk = (spring_skeleton *)(uintptr_t)0x1234;
+	ENSURE(spring_skeleton_create(&s.desc, &sk, &e) == SPRING_ERROR_OUT_OF_RANGE && sk == (spring_skeleton *)(uintptr_t)0x1234);
+	free(memory);
+	free(copy);
+	return 0;
+}
+
+// One allocation at creation, none per frame; the same input gives the same bytes.
+static int test_runtime_allocation_and_determinism(void)
+{
+	sample s;
+	make_sample(&s);
+	s.hair[0].gravity_power = 0.5f;
+	spring_allocator counting = {counting_alloc, counting_free, NULL};
+	spring_set_allocator(&counting);
+	counted_allocs = 0;
+	spring_skeleton *a = NULL, *b = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &a, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_create(&s.desc, &b, NULL) == SPRING_OK);
+	ENSURE(counted_allocs == 2);
+	spring_xform3 locals[7];
+	rest_locals(&s, locals);
+	for (int f = 0; f < 300; f++) {
+		spring_xform3 root = spring_xform3_identity();
+		root.position.x = 0.2f * sinf(0.1f * (float)f);
+		root.rotation = spring_quat_from_axis_angle(spring_vec3_make(0, 1, 0), 0.5f * sinf(0.07f * (float)f));
+		float dt = (f % 3 == 0) ? 0.011f : 0.019f;
+		ENSURE(spring_skeleton_update(a, root, locals, 7, dt) == SPRING_OK);
+		ENSURE(spring_skeleton_update(b, root, locals, 7, dt) == SPRING_OK);
+	}
+	ENSURE(counted_allocs == 2);
+	spring_quat qa[3], qb[3];
+	spring_vec3 ta[3], tb[3];
+	ENSURE(spring_skeleton_get_pose(a, NULL, qa, ta, 3) == SPRING_OK);
+	ENSURE(spring_skeleton_get_pose(b, NULL, qb, tb, 3) == SPRING_OK);
+	ENSURE(memcmp(qa, qb, sizeof qa) == 0 && memcmp(ta, tb, sizeof ta) == 0);
+	spring_skeleton_destroy(a);
+	spring_skeleton_destroy(b);
+	spring_set_allocator(NULL);
+	return 0;
+}
+
+// Gravity pulls the hair down until it rests; a teleport carries it along; reset puts it at rest.
+static int test_runtime_rest_teleport_reset(void)
+{
+	sample s;
+	make_sample(&s);
+	s.hair[0].gravity_power = 1.0f;
+	s.hair[0].gravity_dir = spring_vec3_make(1, 0, 0);
+	s.springs[0].center = -1; // in world space, so the teleport must carry its tails
+	spring_skeleton *sk = NULL, *moved = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &sk, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_create(&s.desc, &moved, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_is_resting(sk));
+	spring_xform3 locals[7], root = spring_xform3_identity();
+	rest_locals(&s, locals);
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, 1.0f / 60) == SPRING_OK);
+	ENSURE(!spring_skeleton_is_resting(sk)); // gravity sideways: it moves
+	int frames = 1;
+	while (!spring_skeleton_is_resting(sk) && frames < 6000) {
+		ENSURE(spring_skeleton_update(sk, root, locals, 7, 1.0f / 60) == SPRING_OK);
+		frames++;
+	}
+	printf("  at rest after %d frames\n", frames);
+	ENSURE(spring_skeleton_is_resting(sk) && frames > 10 && frames < 6000);
+	spring_vec3 before[3], after[3];
+	ENSURE(spring_skeleton_get_stepped_pose(sk, NULL, NULL, before, 3) == SPRING_OK);
+	ENSURE(before[0].x > 0.0f); // the hair's tail swung towards +x
+	// The same motion with the whole avatar 100 units away: a teleport there, and the tails follow
+	// exactly (to float rounding of the far coordinates).
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_skeleton_update(moved, root, locals, 7, 1.0f / 60) == SPRING_OK);
+	}
+	spring_xform3 far = root;
+	far.position = spring_vec3_make(100.0f, 0.0f, 0.0f);
+	ENSURE(spring_skeleton_teleport(moved, far, locals, 7) == SPRING_OK);
+	spring_skeleton *ref = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &ref, NULL) == SPRING_OK);
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_skeleton_update(ref, root, locals, 7, 1.0f / 60) == SPRING_OK);
+	}
+	for (int f = 0; f < 30; f++) {
+		ENSURE(spring_skeleton_update(moved, far, locals, 7, 1.0f / 60) == SPRING_OK);
+		ENSURE(spring_skeleton_update(ref, root, locals, 7, 1.0f / 60) == SPRING_OK);
+		spring_vec3 a[3], b[3]; // every frame, the first after the jump too
+		ENSURE(spring_skeleton_get_stepped_pose(moved, NULL, NULL, a, 3) == SPRING_OK);
+		ENSURE(spring_skeleton_get_stepped_pose(ref, NULL, NULL, b, 3) == SPRING_OK);
+		for (int i = 0; i < 3; i++) {
+			ENSURE_NEAR(a[i].x - 100.0f, b[i].x, 2e-5);
+			ENSURE_NEAR(a[i].y, b[i].y, 2e-5);
+			ENSURE_NEAR(a[i].z, b[i].z, 2e-5);
+		}
+	}
+	// Without the teleport the same jump whips the hair: far from the reference.
+	spring_skeleton *jumped = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &jumped, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_update(jumped, root, locals, 7, 1.0f / 60) == SPRING_OK);
+	ENSURE(spring_skeleton_update(jumped, far, locals, 7, 1.0f / 60) == SPRING_OK);
+	ENSURE(!spring_skeleton_is_resting(jumped));
+	// Reset: at rest in the rest pose under the root, clock cleared.
+	ENSURE(spring_skeleton_reset(sk, far, locals, 7) == SPRING_OK);
+	ENSURE(spring_skeleton_is_resting(sk) && spring_skeleton_clock(sk)->time == 0.0);
+	ENSURE(spring_skeleton_get_pose(sk, NULL, NULL, after, 3) == SPRING_OK);
+	ENSURE_NEAR(after[0].x, 100.0, 1e-4); // the hair hangs straight under the head again
+	spring_skeleton_destroy(sk);
+	spring_skeleton_destroy(moved);
+	spring_skeleton_destroy(ref);
+	spring_skeleton_destroy(jumped);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -402,5 +772,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_edges_accepted);
 	RUN_TEST(test_limits_reached);
 	RUN_TEST(test_element_names);
+	RUN_TEST(test_runtime_bad_input);
+	RUN_TEST(test_runtime_allocation_and_determinism);
+	RUN_TEST(test_runtime_rest_teleport_reset);
 	return TEST_SUMMARY();
 }

@@ -3,12 +3,14 @@
 // bone-length rule, reproduces three-vrm 3.5.5's own trajectories (tests/vrm/golden, made by
 // tests/vrm/threevrm/gen.mjs) on the public models under every motion, to 1e-6 m and 1e-6 in the
 // quaternions; with the specification's constant length it does not (the comparison can fail).
+#include <spring/skeleton.h>
 #include <spring/vrm.h>
 
 #include "test_macros.h"
 #include "vrm_internal.h"
 #include "vrm_reference.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +99,8 @@ static bool compare_run(const model_info *m, const char *motion, int fps, bool m
 			int rfps, rframe;
 			double time, v[7];
 			char name[160];
-			if (sscanf(line, "%d,%d,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &rfps, &rframe, &time, name, &v[0], &v[1],
-			           &v[2], &v[3], &v[4], &v[5], &v[6]) != 11 ||
+			if (sscanf(line, "%d,%d,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &rfps, &rframe, &time, name, &v[0], &v[1], &v[2],
+			           &v[3], &v[4], &v[5], &v[6]) != 11 ||
 			    rfps != fps || rframe < frame || rframe > frame + 1) {
 				printf("  %s: bad row: %s", path, line);
 				ok = false;
@@ -106,8 +108,8 @@ static bool compare_run(const model_info *m, const char *motion, int fps, bool m
 			}
 			if (rframe == frame + 1) {
 				frame = rframe;
-				spring_vrm_motion_sample_d(mo, (double)frame / fps, (spring_vrm_local_d *)&root,
-				                           (spring_vrm_local_d *)locals, d->node_count);
+				spring_vrm_motion_sample_d(mo, (double)frame / fps, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals,
+				                           d->node_count);
 				vrm_reference_update(ref, &root, locals, 1.0 / fps);
 			}
 			int node = spring_vrm_file_find_node(model, name);
@@ -160,8 +162,8 @@ static int test_reference_matches_three_vrm(void)
 				fclose(f);
 				errors e;
 				ENSURE(compare_run(&models[m], motions[k], rates[r], true, &e));
-				printf("  %-16s %-6s %3d fps: %5d rows, tails within %.2e m, quaternions within %.2e\n", models[m].id,
-				       motions[k], rates[r], e.rows, e.tail, e.quat);
+				printf("  %-16s %-6s %3d fps: %5d rows, tails within %.2e m, quaternions within %.2e\n", models[m].id, motions[k],
+				       rates[r], e.rows, e.tail, e.quat);
 				ENSURE(e.tail <= 1e-6 && e.quat <= 1e-6);
 				worst_tail = e.tail > worst_tail ? e.tail : worst_tail;
 				worst_quat = e.quat > worst_quat ? e.quat : worst_quat;
@@ -184,10 +186,382 @@ static int test_constant_length_differs(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The import: the library's runtime (spring/skeleton.h) against the reference and itself
+
+#define MAX_STEPS_RECORDED 512
+#define MAX_BONES 64
+
+typedef struct track_record {
+	int bones;
+	double chain_length[MAX_BONES]; // the bone's spring's length at rest
+	bool have[MAX_STEPS_RECORDED];
+	float tails[MAX_STEPS_RECORDED][MAX_BONES][3];
+} track_record;
+
+typedef struct loaded {
+	spring_vrm_file *model;
+	spring_vrm_motion *motion;
+} loaded;
+
+static bool load_pair(const model_info *m, const char *motion, loaded *out)
+{
+	char path[512];
+	spring_file_error e;
+	snprintf(path, sizeof path, VRM_DIR "models/%s", m->file);
+	out->model = NULL;
+	out->motion = NULL;
+	if (spring_vrm_load_file(path, &out->model, &e) != SPRING_OK) {
+		printf("  %s\n", e.message);
+		return false;
+	}
+	FILE *f = open_motion(m->id, motion, path, sizeof path);
+	if (f) {
+		fclose(f);
+	}
+	if (!f || spring_vrm_motion_load_file(path, out->model, &out->motion, &e) != SPRING_OK) {
+		printf("  %s\n", f ? e.message : "no motion");
+		spring_vrm_file_destroy(out->model);
+		return false;
+	}
+	return true;
+}
+
+static void unload(loaded *l)
+{
+	spring_vrm_motion_destroy(l->motion);
+	spring_vrm_file_destroy(l->model);
+}
+
+// The frame times of a run: `fps` > 0 regular frames, 0 a jittery clock (4 to 45 ms frames from
+// a fixed seed). Returns the frame count (times[i] is the end of frame i).
+static int frame_times(int fps, double duration, double *times, int max)
+{
+	int n = 0;
+	if (fps > 0) {
+		int frames = (int)(duration * fps + 0.5);
+		for (int i = 1; i <= frames && n < max; i++) {
+			times[n++] = (double)i / fps;
+		}
+		return n;
+	}
+	uint32_t state = 12345u;
+	double t = 0.0;
+	while (t < duration && n < max) {
+		state = state * 1664525u + 1013904223u;
+		t += 0.004 + 0.041 * (double)(state >> 8) / 16777216.0;
+		times[n++] = t;
+	}
+	return n;
+}
+
+// Runs the library's skeleton on the motion with frames at `times`, recording the stepped tails at
+// every step a frame ends on (the step index from the clock's time at 60 Hz).
+static bool run_runtime(const loaded *l, spring_skeleton_length rule, const double *times, int frames, track_record *rec)
+{
+	memset(rec, 0, sizeof *rec);
+	spring_skeleton_desc d = *spring_vrm_file_desc(l->model);
+	d.length = rule;
+	spring_skeleton *sk = NULL;
+	spring_error err;
+	if (spring_skeleton_create(&d, &sk, &err) != SPRING_OK) {
+		printf("  %s\n", err.message);
+		return false;
+	}
+	int n = d.node_count, bones = spring_skeleton_bone_count(sk);
+	spring_xform3 *locals = (spring_xform3 *)calloc((size_t)n, sizeof *locals);
+	spring_vec3 tails[MAX_BONES];
+	bool ok = locals && bones <= MAX_BONES;
+	rec->bones = bones;
+	if (ok) {
+		spring_xform3 root;
+		spring_vrm_motion_sample(l->motion, 0.0, &root, locals, n);
+		ok = spring_skeleton_reset(sk, root, locals, n) == SPRING_OK;
+		double before = 0.0;
+		for (int i = 0; ok && i < frames; i++) {
+			spring_vrm_motion_sample(l->motion, times[i], &root, locals, n);
+			ok = spring_skeleton_update(sk, root, locals, n, (float)(times[i] - before)) == SPRING_OK;
+			before = times[i];
+			long step = lround(spring_skeleton_clock(sk)->time * 60.0);
+			if (ok && step >= 0 && step < MAX_STEPS_RECORDED) {
+				spring_skeleton_get_stepped_pose(sk, NULL, NULL, tails, MAX_BONES);
+				rec->have[step] = true;
+				for (int b = 0; b < bones; b++) {
+					rec->tails[step][b][0] = tails[b].x;
+					rec->tails[step][b][1] = tails[b].y;
+					rec->tails[step][b][2] = tails[b].z;
+				}
+			}
+		}
+	}
+	free(locals);
+	spring_skeleton_destroy(sk);
+	return ok;
+}
+
+// Each spring's chain length (the sum of its bones' rest lengths), per bone, from the reference.
+static void chain_lengths(const spring_skeleton_desc *d, double *per_bone)
+{
+	vrm_reference *ref = vrm_reference_create(d, false);
+	int b = 0;
+	for (int s = 0; s < d->spring_count; s++) {
+		const spring_skeleton_spring *sp = &d->springs[s];
+		int bones = sp->has_end_tail ? sp->joint_count : sp->joint_count - 1;
+		double sum = 0.0;
+		for (int k = 0; k < bones; k++) {
+			sum += vrm_reference_rest_length(ref, b + k);
+		}
+		for (int k = 0; k < bones; k++) {
+			per_bone[b + k] = sum;
+		}
+		b += bones;
+	}
+	vrm_reference_destroy(ref);
+}
+
+typedef struct spread {
+	double rms, max; // of tail distance / chain length, over bones and compared steps
+	int samples;
+} spread;
+
+static spread compare_records(const track_record *a, const track_record *b, const double *lengths)
+{
+	spread s = {0, 0, 0};
+	double sum = 0.0;
+	for (int k = 1; k < MAX_STEPS_RECORDED; k++) {
+		if (!a->have[k] || !b->have[k]) {
+			continue;
+		}
+		for (int i = 0; i < a->bones; i++) {
+			double dx = (double)a->tails[k][i][0] - b->tails[k][i][0], dy = (double)a->tails[k][i][1] - b->tails[k][i][1],
+				   dz = (double)a->tails[k][i][2] - b->tails[k][i][2];
+			double e = sqrt(dx * dx + dy * dy + dz * dz) / lengths[i];
+			sum += e * e;
+			s.max = e > s.max ? e : s.max;
+			s.samples++;
+		}
+	}
+	s.rms = s.samples ? sqrt(sum / s.samples) : 0.0;
+	return s;
+}
+
+// The reference's tails at 60 fps frames, in the same record (its bone order is update order:
+// matched through the head nodes).
+static bool run_reference(const loaded *l, bool measured, track_record *rec)
+{
+	memset(rec, 0, sizeof *rec);
+	const spring_skeleton_desc *d = spring_vrm_file_desc(l->model);
+	spring_skeleton *sk = NULL;
+	if (spring_skeleton_create(d, &sk, NULL) != SPRING_OK) {
+		return false;
+	}
+	int nodes[MAX_BONES], bones = spring_skeleton_bone_count(sk);
+	spring_skeleton_get_pose(sk, nodes, NULL, NULL, MAX_BONES);
+	spring_skeleton_destroy(sk);
+	vrm_reference *ref = vrm_reference_create(d, measured);
+	vrm_ref_local *locals = (vrm_ref_local *)calloc((size_t)d->node_count, sizeof *locals);
+	int order[MAX_BONES];
+	for (int b = 0; b < bones; b++) {
+		for (int r = 0; r < vrm_reference_bone_count(ref); r++) {
+			int node;
+			double q[4], t[3];
+			vrm_reference_bone(ref, r, &node, q, t);
+			if (node == nodes[b]) {
+				order[b] = r;
+			}
+		}
+	}
+	rec->bones = bones;
+	vrm_ref_local root;
+	spring_vrm_motion_sample_d(l->motion, 0.0, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals, d->node_count);
+	vrm_reference_reset(ref, &root, locals);
+	int frames = (int)(spring_vrm_motion_duration(l->motion) * 60.0f + 0.5f);
+	for (int i = 1; i <= frames && i < MAX_STEPS_RECORDED; i++) {
+		spring_vrm_motion_sample_d(l->motion, i / 60.0, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals, d->node_count);
+		vrm_reference_update(ref, &root, locals, 1.0 / 60.0);
+		rec->have[i] = true;
+		for (int b = 0; b < bones; b++) {
+			int node;
+			double q[4], t[3];
+			vrm_reference_bone(ref, order[b], &node, q, t);
+			for (int k = 0; k < 3; k++) {
+				rec->tails[i][b][k] = (float)t[k];
+			}
+		}
+	}
+	free(locals);
+	vrm_reference_destroy(ref);
+	return true;
+}
+
+// At 60 fps the import is the reference (the same step at the same rate), for both length rules.
+static int test_import_matches_reference(void)
+{
+	static track_record mine, ref;
+	static double times[4096];
+	double worst_rms = 0.0, worst_max = 0.0;
+	for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+		for (size_t k = 0; k < sizeof motions / sizeof motions[0]; k++) {
+			for (int rule = 0; rule < 2; rule++) {
+				loaded l;
+				ENSURE(load_pair(&models[m], motions[k], &l));
+				double lengths[MAX_BONES];
+				chain_lengths(spring_vrm_file_desc(l.model), lengths);
+				int frames = frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
+				ENSURE(
+					run_runtime(&l, rule ? SPRING_SKELETON_LENGTH_MEASURED : SPRING_SKELETON_LENGTH_REST, times, frames, &mine));
+				ENSURE(run_reference(&l, rule == 1, &ref));
+				spread s = compare_records(&mine, &ref, lengths);
+				printf("  %-16s %-6s %-8s: %4d samples, %.5f%% RMS, %.5f%% max of the chain length\n", models[m].id, motions[k],
+				       rule ? "measured" : "rest", s.samples, 100 * s.rms, 100 * s.max);
+				ENSURE(s.samples >= 60 * mine.bones);
+				ENSURE(s.rms <= 0.0025 && s.max <= 0.01);
+				worst_rms = s.rms > worst_rms ? s.rms : worst_rms;
+				worst_max = s.max > worst_max ? s.max : worst_max;
+				unload(&l);
+			}
+		}
+	}
+	printf("  worst: %.5f%% RMS, %.5f%% max\n", 100 * worst_rms, 100 * worst_max);
+	return 0;
+}
+
+// three-vrm's own spread: its golden at `fps` against its golden at 60 fps, at the times both
+// have a frame (the tails by row), as RMS and max of the chain length; false when no golden.
+static bool three_vrm_spread(const model_info *m, const char *motion, int fps, const double *lengths, spread *out)
+{
+	char path[512];
+	static float tails[2][MAX_STEPS_RECORDED * 4][MAX_BONES][3];
+	static bool have[2][MAX_STEPS_RECORDED * 4];
+	const int rates[2] = {60, fps};
+	int bones = 0;
+	memset(have, 0, sizeof have);
+	for (int r = 0; r < 2; r++) {
+		snprintf(path, sizeof path, VRM_DIR "golden/%s-%s-%d.csv", m->id, motion, rates[r]);
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			return false;
+		}
+		char line[512];
+		int frame = -1, b = 0;
+		while (fgets(line, sizeof line, f)) {
+			int rf, fr;
+			double t, v[7];
+			char name[160];
+			if (sscanf(line, "%d,%d,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &rf, &fr, &t, name, &v[0], &v[1], &v[2], &v[3],
+			           &v[4], &v[5], &v[6]) != 11) {
+				continue; // the header
+			}
+			b = fr == frame ? b + 1 : 0;
+			frame = fr;
+			// the time in 1/240 s (every rate here divides 240 s^-1 but 144: its common times with 60 are
+			// whole twelfths of a second, which are whole 1/240 s too)
+			long tick = lround(t * 240.0);
+			if (b < MAX_BONES && tick < MAX_STEPS_RECORDED * 4 && fabs(t * 240.0 - (double)tick) < 1e-6) {
+				have[r][tick] = true;
+				for (int k = 0; k < 3; k++) {
+					tails[r][tick][b][k] = (float)v[4 + k];
+				}
+				bones = b + 1 > bones ? b + 1 : bones;
+			}
+		}
+		fclose(f);
+	}
+	double sum = 0.0;
+	memset(out, 0, sizeof *out);
+	for (int k = 1; k < MAX_STEPS_RECORDED * 4; k++) {
+		if (!have[0][k] || !have[1][k]) {
+			continue;
+		}
+		for (int b = 0; b < bones; b++) {
+			double dx = (double)tails[0][k][b][0] - tails[1][k][b][0], dy = (double)tails[0][k][b][1] - tails[1][k][b][1],
+				   dz = (double)tails[0][k][b][2] - tails[1][k][b][2];
+			double e = sqrt(dx * dx + dy * dy + dz * dz) / lengths[b];
+			sum += e * e;
+			out->max = e > out->max ? e : out->max;
+			out->samples++;
+		}
+	}
+	out->rms = out->samples ? sqrt(sum / out->samples) : 0.0;
+	return out->samples > 0;
+}
+
+// Runs below the target (0.25% RMS, 1% max), measured and kept from getting worse: the fast 4 Hz
+// shakes seen through 24 or 30 frames a second or the jittery clock. The host's pose is known only
+// at its frames (six a shake at 24 fps) and interpolated between them (a parabola through the last
+// three frames), so a 60 fps host gives the steps a pose the slower one cannot: the remaining gap
+// is in the input, not the step (at 240 fps, where every step has its own frame, it is 0).
+static const struct {
+	const char *model, *motion;
+	int fps; // 0: the jittery clock
+	double rms, max;
+} below_target[] = {
+	{"plane-collider", "shake", 24, 0.0090, 0.0160}, {"plane-collider", "shake", 0, 0.0036, 0.0100},
+	{"godette", "shake", 24, 0.0200, 0.0550},        {"godette", "shake", 30, 0.0085, 0.0300},
+	{"godette", "shake", 0, 0.0115, 0.0420},
+};
+
+// At other frame rates and on a jittery clock the import stays its 60 fps self.
+static int test_frame_rate_spread(void)
+{
+	static track_record base, other;
+	static double times[4096];
+	static const int rates[] = {24, 30, 144, 240, 0};
+	int within = 0, runs = 0;
+	for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+		for (size_t k = 0; k < sizeof motions / sizeof motions[0]; k++) {
+			loaded l;
+			ENSURE(load_pair(&models[m], motions[k], &l));
+			double lengths[MAX_BONES];
+			chain_lengths(spring_vrm_file_desc(l.model), lengths);
+			double duration = spring_vrm_motion_duration(l.motion);
+			int frames = frame_times(60, duration, times, 4096);
+			ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &base));
+			for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+				frames = frame_times(rates[r], duration, times, 4096);
+				ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &other));
+				spread s = compare_records(&other, &base, lengths);
+				ENSURE(s.samples > 0);
+				double rms_bound = 0.0025, max_bound = 0.01;
+				bool below = false;
+				for (size_t e = 0; e < sizeof below_target / sizeof below_target[0]; e++) {
+					if (strcmp(below_target[e].model, models[m].id) == 0 && strcmp(below_target[e].motion, motions[k]) == 0 &&
+					    below_target[e].fps == rates[r]) {
+						rms_bound = below_target[e].rms;
+						max_bound = below_target[e].max;
+						below = true;
+					}
+				}
+				char rate[16];
+				snprintf(rate, sizeof rate, rates[r] ? "%d fps" : "jitter", rates[r]);
+				spread tv;
+				char theirs[96] = "";
+				if (rates[r] && three_vrm_spread(&models[m], motions[k], rates[r] == 144 ? 120 : rates[r], lengths, &tv)) {
+					snprintf(theirs, sizeof theirs, "   three-vrm at %d fps: %.3f%% / %.3f%%", rates[r] == 144 ? 120 : rates[r],
+					         100 * tv.rms, 100 * tv.max);
+				}
+				printf("  %-16s %-6s %-7s %.3f%% RMS / %.3f%% max%s%s\n", models[m].id, motions[k], rate, 100 * s.rms,
+				       100 * s.max, below ? "   BELOW TARGET (0.25% / 1%)" : "", theirs);
+				ENSURE(s.rms <= rms_bound && s.max <= max_bound);
+				within += s.rms <= 0.0025 && s.max <= 0.01;
+				runs++;
+			}
+			unload(&l);
+		}
+	}
+	printf("  %d of %d runs within 0.25%% RMS and 1%% max of the chain length (the stepped tails at the steps both "
+	       "runs end a frame on)\n",
+	       within, runs);
+	ENSURE(within == runs - (int)(sizeof below_target / sizeof below_target[0]));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_reference_matches_three_vrm);
 	RUN_TEST(test_constant_length_differs);
+	RUN_TEST(test_import_matches_reference);
+	RUN_TEST(test_frame_rate_spread);
 	return TEST_SUMMARY();
 }

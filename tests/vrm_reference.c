@@ -104,10 +104,8 @@ static void normalize(double v[3])
 // a * b (Hamilton)
 static void qmul(const double a[4], const double b[4], double out[4])
 {
-	double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-	               a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-	               a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-	               a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+	double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+	               a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
 	memcpy(out, r, sizeof r);
 }
 
@@ -136,15 +134,15 @@ static void from_to(const double f[3], const double t[3], double q[4])
 }
 
 typedef struct bone {
-	int head, tail_node;   // tail_node -1: the spring's end tail
+	int head, tail_node; // tail_node -1: the spring's end tail
 	int spring;
-	double tail_local[3];  // the tail at rest in the head's space
-	double axis[3];        // tail_local, unit
-	double rest_length;    // world, at rest
-	double q0[4];          // the head's rest rotation
+	double tail_local[3];   // the tail at rest in the head's space
+	double axis[3];         // tail_local, unit
+	double rest_length;     // world, at rest
+	double q0[4];           // the head's rest rotation
 	double cur[3], prev[3]; // the tail, in the centre's space (world without one)
-	double q[4];           // the head's rotation now
-	double out_tail[3];    // the tail in world after the last update
+	double q[4];            // the head's rotation now
+	double out_tail[3];     // the tail in world after the last update
 	const spring_skeleton_joint *joint;
 } bone;
 
@@ -155,12 +153,13 @@ struct vrm_reference {
 	int *order;       // nodes, parents first
 	int *child_first; // children of node i: kids[child_first[i] .. child_first[i + 1])
 	int *kids;
-	int *head_bone;   // node -> its bone, -1 when the node is no bone's head
+	int *head_bone; // node -> its bone, -1 when the node is no bone's head
 	double (*rest_s)[3];
 	mat *world;
 	vrm_ref_local *local;
 	int bone_count;
-	bone *bones;      // in update order
+	bone *bones;       // springs in the description's order, each spring's joints in order
+	int *update_order; // bones, springs hanging deeper later
 };
 
 static void rest_rotation(const spring_skeleton_node *nd, double q[4])
@@ -246,10 +245,11 @@ vrm_reference *vrm_reference_create(const spring_skeleton_desc *d, bool measured
 	r->world = (mat *)calloc((size_t)n, sizeof(mat));
 	r->local = (vrm_ref_local *)calloc((size_t)n, sizeof(vrm_ref_local));
 	r->bones = (bone *)calloc((size_t)(bones ? bones : 1), sizeof(bone));
+	r->update_order = (int *)calloc((size_t)(bones ? bones : 1), sizeof(int));
 	int(*keyed)[2] = (int(*)[2])calloc((size_t)n, sizeof *keyed);
 	int(*spring_order)[2] = (int(*)[2])calloc((size_t)(d->spring_count ? d->spring_count : 1), sizeof *spring_order);
-	if (!r->order || !r->child_first || !r->kids || !r->head_bone || !r->rest_s || !r->world || !r->local ||
-	    !r->bones || !keyed || !spring_order) {
+	if (!r->order || !r->child_first || !r->kids || !r->head_bone || !r->rest_s || !r->world || !r->local || !r->bones ||
+	    !keyed || !spring_order) {
 		free(keyed);
 		free(spring_order);
 		vrm_reference_destroy(r);
@@ -301,8 +301,7 @@ vrm_reference *vrm_reference_create(const spring_skeleton_desc *d, bool measured
 		world_of(r, &identity, r->order[i]);
 	}
 	int b = 0;
-	for (int o = 0; o < d->spring_count; o++) {
-		int s = spring_order[o][1];
+	for (int s = 0; s < d->spring_count; s++) {
 		const spring_skeleton_spring *sp = &d->springs[s];
 		int count = sp->has_end_tail ? sp->joint_count : sp->joint_count - 1;
 		for (int k = 0; k < count; k++, b++) {
@@ -334,6 +333,14 @@ vrm_reference *vrm_reference_create(const spring_skeleton_desc *d, bool measured
 		}
 	}
 	r->bone_count = b;
+	int u = 0;
+	for (int o = 0; o < d->spring_count; o++) {
+		for (int k = 0; k < b; k++) {
+			if (r->bones[k].spring == spring_order[o][1]) {
+				r->update_order[u++] = k;
+			}
+		}
+	}
 	free(keyed);
 	free(spring_order);
 	return r;
@@ -352,6 +359,7 @@ void vrm_reference_destroy(vrm_reference *r)
 	free(r->world);
 	free(r->local);
 	free(r->bones);
+	free(r->update_order);
 	free(r);
 }
 
@@ -408,8 +416,7 @@ void vrm_reference_reset(vrm_reference *r, const vrm_ref_local *root, const vrm_
 
 // How far `p` (with radius `hit`) is inside collider `c` (negative: inside), and the direction
 // that pushes it out.
-static double collide(const vrm_reference *r, const spring_skeleton_collider *c, const double p[3], double hit,
-                      double dir[3])
+static double collide(const vrm_reference *r, const spring_skeleton_collider *c, const double p[3], double hit, double dir[3])
 {
 	const mat *w = &r->world[c->node];
 	double a[3], off[3] = {c->offset.x, c->offset.y, c->offset.z}, tl[3] = {c->tail.x, c->tail.y, c->tail.z};
@@ -533,8 +540,8 @@ void vrm_reference_update(vrm_reference *r, const vrm_ref_local *root, const vrm
 	if (!(dt > 0.0)) {
 		return;
 	}
-	for (int b = 0; b < r->bone_count; b++) {
-		step_bone(r, &rm, &r->bones[b], dt);
+	for (int k = 0; k < r->bone_count; k++) {
+		step_bone(r, &rm, &r->bones[r->update_order[k]], dt);
 	}
 }
 
@@ -549,4 +556,9 @@ void vrm_reference_bone(const vrm_reference *r, int b, int *node, double q[4], d
 	*node = bn->head;
 	memcpy(q, bn->q, sizeof bn->q);
 	memcpy(tail, bn->out_tail, sizeof bn->out_tail);
+}
+
+double vrm_reference_rest_length(const vrm_reference *r, int b)
+{
+	return r->bones[b].rest_length;
 }

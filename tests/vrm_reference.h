@@ -37,4 +37,7 @@ int vrm_reference_bone_count(const vrm_reference *r);
 /// Bone `b`: its joint's node, that node's local rotation, and the tail's world position.
 void vrm_reference_bone(const vrm_reference *r, int b, int *node, double q[4], double tail[3]);
 
+/// Bone `b`'s length at rest (world units).
+double vrm_reference_rest_length(const vrm_reference *r, int b);
+
 #endif

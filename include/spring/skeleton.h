@@ -14,15 +14,15 @@
 ///
 /// Units are the file's (metres for VRM); rotations are unit quaternions (x, y, z, w).
 ///
-/// This header describes and checks a skeleton: spring_skeleton_validate says whether a
-/// description is sound, and why not, naming the node, spring, joint or collider at fault.
-/// Nothing in it allocates. The files avatars ship in (`.vrm`, `.glb`, `.gltf`) are read into
-/// this description by the `spring::io` component (spring/vrm.h).
+/// spring_skeleton_validate says whether a description is sound, and why not, naming the node,
+/// spring, joint or collider at fault; spring_skeleton_create makes the runtime that steps it. The files avatars ship in (`.vrm`,
+/// `.glb`, `.gltf`) are read into this description by the `spring::io` component (spring/vrm.h).
 #ifndef SPRING_SKELETON_H
 #define SPRING_SKELETON_H
 
 #include "spring/base.h"
 #include "spring/math.h"
+#include "spring/spring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,13 +93,13 @@ typedef struct spring_skeleton_joint {
 /// A spring: joints from its root down.
 typedef struct spring_skeleton_spring {
 	const spring_skeleton_joint *joints; ///< root first; each a descendant of the one before
-	int joint_count;   ///< >= 2, or >= 1 with has_end_tail; at most SPRING_SKELETON_MAX_JOINTS in all
-	bool has_end_tail; ///< the last joint is a bone too, pointing at `end_tail`
-	spring_vec3 end_tail; ///< the last joint's virtual tail, in that joint's space (scaled by it)
-	int center;        ///< -1: none; else a node the springs' motion is measured relative to: the first
-	                   ///< joint's node or one of its ancestors, and no other spring's joint
-	const int *collider_groups; ///< indices into spring_skeleton_desc.collider_groups
-	int collider_group_count;   ///< >= 0
+	int joint_count;                     ///< >= 2, or >= 1 with has_end_tail; at most SPRING_SKELETON_MAX_JOINTS in all
+	bool has_end_tail;                   ///< the last joint is a bone too, pointing at `end_tail`
+	spring_vec3 end_tail;                ///< the last joint's virtual tail, in that joint's space (scaled by it)
+	int center;                          ///< -1: none; else a node the springs' motion is measured relative to: the first
+	                                     ///< joint's node or one of its ancestors, and no other spring's joint
+	const int *collider_groups;          ///< indices into spring_skeleton_desc.collider_groups
+	int collider_group_count;            ///< >= 0
 } spring_skeleton_spring;
 
 /// How a bone's length is set as the skeleton moves.
@@ -134,6 +134,68 @@ typedef struct spring_skeleton_desc {
 /// is inconsistent), with `error` (optional) naming the element: a node, spring and joint, a
 /// collider or a collider group.
 SPRING_API spring_result spring_skeleton_validate(const spring_skeleton_desc *desc, spring_error *error);
+
+/// @name The runtime
+/// A spring skeleton stepped at its authoring rate: each step is the VRM specification's update
+/// (root to tip: inertia kept by 1 - drag, a pull of stiffness / rate back to the rest direction,
+/// gravity_power / rate along gravity_dir, the tail put back at the bone's length, pushed out of
+/// each collider of the spring's groups and put back at the length again), so at 60 Hz an avatar
+/// moves as it was authored, at whatever rate the host renders: frame times go through a
+/// spring_clock (fixed steps of 1 / rate, at most 64 a frame), the host's pose is interpolated
+/// across the steps of a frame, and the output is interpolated between the last two steps
+/// (spring_skeleton_get_pose) or taken at the last step (spring_skeleton_get_stepped_pose, for a
+/// host whose frames coincide with the steps).
+///
+/// The host's pose is every node's local translation and rotation (`locals`, node_count of them;
+/// scale stays the rest scale) and the model root's transform. The springs own their joints'
+/// rotations: what `locals` gives for a bone's head node is ignored. Each call checks its input
+/// first and changes nothing when it refuses it. Nothing allocates after creation.
+/// @{
+#define SPRING_SKELETON_MAX_STEPS 64 ///< steps one update may run (the rest of a long frame is dropped)
+
+typedef struct spring_skeleton spring_skeleton;
+
+/// Bytes spring_skeleton_init needs (0 when the description is invalid).
+SPRING_API size_t spring_skeleton_memory_size(const spring_skeleton_desc *desc);
+/// Builds a skeleton in caller memory (16-byte aligned, spring_skeleton_memory_size bytes), at
+/// rest in its rest pose. The description's arrays may be freed afterwards.
+SPRING_API spring_result spring_skeleton_init(const spring_skeleton_desc *desc, void *memory, size_t size, spring_skeleton **out,
+                                              spring_error *error);
+/// The same in memory from the library's allocator (spring_set_allocator).
+SPRING_API spring_result spring_skeleton_create(const spring_skeleton_desc *desc, spring_skeleton **out, spring_error *error);
+SPRING_API void spring_skeleton_destroy(spring_skeleton *skeleton);
+
+/// Every bone at rest under the pose (tails where the rest pose puts them, no velocity) and the
+/// clock cleared. `count` must equal the node count (INVALID_ARGUMENT); a NaN or infinite value
+/// gives NOT_FINITE, a coordinate beyond SPRING_SKELETON_MAX_COORDINATE or a zero rotation
+/// OUT_OF_RANGE.
+SPRING_API spring_result spring_skeleton_reset(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals,
+                                               int count);
+/// One frame: `frame_dt` seconds (finite, >= 0) later the host's pose is this one. Runs the steps
+/// that fall in the frame, the pose interpolated from the previous frame's. Errors as reset.
+SPRING_API spring_result spring_skeleton_update(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals,
+                                                int count, float frame_dt);
+/// The whole avatar jumped: every tail moves rigidly with the model root from its last transform
+/// to `root`, velocities turn with it, and the pose becomes this one without interpolation.
+SPRING_API spring_result spring_skeleton_teleport(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals,
+                                                  int count);
+
+/// Bones: every joint with a tail (a spring's last joint is one only with an end tail), springs in
+/// the description's order, each spring's joints in order.
+SPRING_API int spring_skeleton_bone_count(const spring_skeleton *skeleton);
+/// The pose interpolated between the last two steps: for each bone its head node (`nodes`), that
+/// node's local rotation to write back (`rotations`) and the tail's world position (`tails`); any
+/// of the three may be NULL. `capacity` must reach spring_skeleton_bone_count (BUFFER_TOO_SMALL).
+SPRING_API spring_result spring_skeleton_get_pose(const spring_skeleton *skeleton, int *nodes, spring_quat *rotations,
+                                                  spring_vec3 *tails, int capacity);
+/// The same at the last step itself.
+SPRING_API spring_result spring_skeleton_get_stepped_pose(const spring_skeleton *skeleton, int *nodes, spring_quat *rotations,
+                                                          spring_vec3 *tails, int capacity);
+/// True when the last step moved no tail by more than 1e-6 of its bone's length.
+SPRING_API bool spring_skeleton_is_resting(const spring_skeleton *skeleton);
+/// The skeleton's clock (step 1 / rate).
+SPRING_API const spring_clock *spring_skeleton_clock(const spring_skeleton *skeleton);
+/// @}
 
 #ifdef __cplusplus
 }
