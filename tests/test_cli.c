@@ -1260,6 +1260,86 @@ static int test_fuzz_argv(void)
 // ---------------------------------------------------------------------------------------------
 // Rigs and verification
 
+// simulate on a VRM model: the CSV of the conformance goldens; at 60 fps with three-vrm's length
+// rule the same numbers as three-vrm 3.5.5's golden; errors for what a user gets wrong.
+static int test_simulate_vrm(void)
+{
+	run_result r;
+	const char *csv[] = {"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf",
+	                     "--motion", SPRING_SOURCE_DIR "/tests/vrm/motions/sway.json",
+	                     "--length", "measured",
+	                     "--csv",    "-",
+	                     NULL};
+	ENSURE(run_in_work(csv, &r) == 0);
+	ENSURE_MSG(r.status == 0, "%s", r.err);
+	FILE *g = fopen(SPRING_SOURCE_DIR "/tests/vrm/golden/sphere-collider-sway-60.csv", "r");
+	ENSURE(g != NULL);
+	char line[512];
+	const char *at = r.out;
+	int rows = 0;
+	double worst = 0.0;
+	while (fgets(line, sizeof line, g)) {
+		const char *end = strchr(at, '\n');
+		ENSURE(end != NULL);
+		if (rows == 0) {
+			ENSURE(strncmp(at, line, (size_t)(end - at) + 1) == 0); // the header, exactly
+		} else {
+			double v[2][7];
+			char name[2][64];
+			int frame[2];
+			ENSURE(sscanf(at, "%*d,%d,%*[^,],%63[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &frame[0], name[0], &v[0][0], &v[0][1],
+			              &v[0][2], &v[0][3], &v[0][4], &v[0][5], &v[0][6]) == 9);
+			ENSURE(sscanf(line, "%*d,%d,%*[^,],%63[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &frame[1], name[1], &v[1][0], &v[1][1],
+			              &v[1][2], &v[1][3], &v[1][4], &v[1][5], &v[1][6]) == 9);
+			ENSURE(frame[0] == frame[1] && strcmp(name[0], name[1]) == 0);
+			for (int k = 0; k < 7; k++) {
+				worst = fabs(v[0][k] - v[1][k]) > worst ? fabs(v[0][k] - v[1][k]) : worst;
+			}
+		}
+		at = end + 1;
+		rows++;
+	}
+	fclose(g);
+	ENSURE(*at == '\0' && rows == 961);
+	printf("  simulate --length measured against three-vrm's golden: %d rows within %.2g\n", rows - 1, worst);
+	ENSURE(worst <= 1e-6);
+	run_free(&r);
+	// Errors: no motion, a bad rule, a motion for another model, both --rate and --per-frame.
+	static const struct {
+		const char *args[8];
+		const char *message;
+	} bad[] = {
+		{{"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf", NULL}, "needs --motion"},
+		{{"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf", "--motion",
+	      SPRING_SOURCE_DIR "/tests/vrm/motions/sway.json", "--length", "constant", NULL},
+	     "not a rule"},
+		{{"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf", "--motion",
+	      SPRING_SOURCE_DIR "/tests/vrm/motions/godette-shake.json", NULL},
+	     "$.tracks[0].node: no node is named \"head_Armature\""},
+		{{"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf", "--motion",
+	      SPRING_SOURCE_DIR "/tests/vrm/motions/sway.json", "--rate", "30", "--per-frame", NULL},
+	     "not both"},
+		{{"simulate", SPRING_SOURCE_DIR "/tests/vrm/motions/sway.json.vrm", "--motion", "x.json", NULL}, "cannot open"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ENSURE(run_in_work(bad[i].args, &r) == 0);
+		ENSURE_MSG(r.status == 2 && strstr(r.err, bad[i].message), "case %zu: %d %s", i, r.status, r.err);
+		run_free(&r);
+	}
+	// The summary names what ran.
+	const char *text[] = {"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/Godette_vrm_v4.vrm",
+	                      "--motion", SPRING_SOURCE_DIR "/tests/vrm/motions/godette-shake.json",
+	                      "--fps",    "24",
+	                      NULL};
+	ENSURE(run_in_work(text, &r) == 0);
+	ENSURE_MSG(r.status == 0 && strstr(r.out, "VRM 0.x secondaryAnimation: 71 nodes, 8 springs, 16 bones") &&
+	               strstr(r.out, "48 frames at 24 fps, springs stepped at 60 Hz (fixed steps)") &&
+	               strstr(r.out, "interpolated pose"),
+	           "%s", r.out);
+	run_free(&r);
+	return 0;
+}
+
 static int test_example_rigs(void)
 {
 	char dir[1024];
@@ -1861,6 +1941,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_teleport_events_within_chains);
 	RUN_TEST(test_teleport_events_library_and_cli_agree);
 	RUN_TEST(test_rig_reader_radian_warning);
+	RUN_TEST(test_simulate_vrm);
 	RUN_TEST(test_help_everywhere);
 	RUN_TEST(test_help_names_every_flag);
 	RUN_TEST(test_names_notes_and_outputs);

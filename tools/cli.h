@@ -236,6 +236,10 @@ int cmd_curve(int argc, char **argv);
 int cmd_css(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+/// `spring simulate` on a VRM model (cmd_simulate_vrm.c): true when the command line names one
+/// (a .vrm, .glb or .gltf file); the command then goes to cmd_simulate_vrm.
+bool cli_is_vrm_model(int argc, char **argv);
+int cmd_simulate_vrm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_code(int argc, char **argv);

@@ -10,6 +10,7 @@
 static const char simulate_help[] =
 	"usage: spring simulate RIG.json [--clip NAME] [--fps N] [--seconds S]\n"
 	"                      [--teleport-at T [--teleport-by X,Y]] [--csv | --json] [--svg FILE]\n"
+	"       spring simulate MODEL.vrm --motion MOTION.json ... (spring simulate MODEL.vrm --help)\n"
 	"\n"
 	"Plays a rig file (docs/rig-format.md) frame by frame: clips -> IK -> springs on every fixed\n"
 	"step, and prints each bone's world transform (position, angle in degrees) per frame. Frame 0 is\n"
@@ -326,6 +327,9 @@ static void write_svg(sbuf *b, const rig_file *f, const sim_run *r, const char *
 
 int cmd_simulate(int argc, char **argv)
 {
+	if (cli_is_vrm_model(argc, argv)) {
+		return cmd_simulate_vrm(argc, argv);
+	}
 	const char *cmd = "simulate";
 	cli_args a;
 	cli_args_init(&a, cmd, 1);
