@@ -4,7 +4,7 @@
 # examples compile where users live. A block that defines main() is used as it is; any other block
 # becomes the body of main(), its #include lines moved to the top. A block opened with
 # "```c fragment" is not compiled (keep those rare: an example that cannot stand alone). A block
-# that includes spring/io.h links spring::io. In C++ `{0}` (the universal zero initialiser) is
+# that includes spring/io.h or spring/vrm.h links spring::io. In C++ `{0}` (the universal zero initialiser) is
 # accepted without g++'s missing-initializer note. A "```cpp" block (spring/spring.hpp) is compiled
 # as C++17 alone, with -Werror, and run the same way.
 # Included by tests/CMakeLists.txt; the documents are read when the build is generated (and again
@@ -43,7 +43,8 @@ function(spring_doc_example name page line block langs)
     add_executable(${name}_${lang} ${SPRING_DOC_EXAMPLE_DIR}/${file})
     target_link_libraries(${name}_${lang} PRIVATE spring::spring)
     string(FIND "${block}" "spring/io.h" uses_io)
-    if(NOT uses_io EQUAL -1)
+    string(FIND "${block}" "spring/vrm.h" uses_vrm)
+    if(NOT uses_io EQUAL -1 OR NOT uses_vrm EQUAL -1)
       target_link_libraries(${name}_${lang} PRIVATE spring_io)
     endif()
     if(lang STREQUAL "cxx")
