@@ -10,6 +10,7 @@
 #include "vrm_internal.h"
 #include "vrm_reference.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -556,6 +557,189 @@ static int test_frame_rate_spread(void)
 	return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The published vectors (conformance/vrm): the reference with the specification's constant length
+// at 60 fps. SPRING_VRM_WRITE_VECTORS=1 writes them; otherwise the committed files must be what the
+// reference gives (to 1e-9), and libspring and three-vrm are measured against them.
+
+#define VECTORS_DIR SPRING_SOURCE_DIR "/conformance/vrm/expected/"
+
+typedef struct text {
+	char *data;
+	size_t length, capacity;
+} text;
+
+static void text_printf(text *t, const char *fmt, ...)
+{
+	va_list args;
+	for (;;) {
+		va_start(args, fmt);
+		int n = vsnprintf(t->data ? t->data + t->length : NULL, t->data ? t->capacity - t->length : 0, fmt, args);
+		va_end(args);
+		if (n >= 0 && t->data && t->length + (size_t)n < t->capacity) {
+			t->length += (size_t)n;
+			return;
+		}
+		size_t capacity = t->capacity ? t->capacity * 2 : 1 << 20;
+		char *bigger = (char *)realloc(t->data, capacity);
+		if (!bigger) {
+			return;
+		}
+		t->data = bigger;
+		t->capacity = capacity;
+	}
+}
+
+// The reference's CSV for a model and motion at 60 fps (three-vrm's golden format and order).
+static bool reference_csv(const loaded *l, text *out)
+{
+	const spring_skeleton_desc *d = spring_vrm_file_desc(l->model);
+	vrm_reference *ref = vrm_reference_create(d, false);
+	vrm_ref_local *locals = (vrm_ref_local *)calloc((size_t)d->node_count, sizeof *locals);
+	if (!ref || !locals) {
+		free(locals);
+		vrm_reference_destroy(ref);
+		return false;
+	}
+	vrm_ref_local root;
+	spring_vrm_motion_sample_d(l->motion, 0.0, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals, d->node_count);
+	vrm_reference_reset(ref, &root, locals);
+	text_printf(out, "fps,frame,time,node,qx,qy,qz,qw,tx,ty,tz\n");
+	int frames = (int)(spring_vrm_motion_duration(l->motion) * 60.0f + 0.5f);
+	for (int i = 1; i <= frames; i++) {
+		spring_vrm_motion_sample_d(l->motion, i / 60.0, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals, d->node_count);
+		vrm_reference_update(ref, &root, locals, 1.0 / 60.0);
+		for (int b = 0; b < vrm_reference_bone_count(ref); b++) {
+			int node;
+			double q[4], t[3];
+			vrm_reference_bone(ref, b, &node, q, t);
+			text_printf(out, "60,%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, i / 60.0,
+			            spring_vrm_file_node_name(l->model, node), q[0], q[1], q[2], q[3], t[0], t[1], t[2]);
+		}
+	}
+	free(locals);
+	vrm_reference_destroy(ref);
+	return true;
+}
+
+static char *read_all(const char *path, size_t *length)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		return NULL;
+	}
+	size_t cap = 1 << 20, n = 0;
+	char *buf = (char *)malloc(cap + 1);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			char *bigger = (char *)realloc(buf, cap * 2 + 1);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		*length = n;
+	}
+	return buf;
+}
+
+// Two CSVs of the same rows: the largest difference of their numbers (-1 when the rows differ).
+static double csv_difference(const char *a, const char *b)
+{
+	double worst = 0.0;
+	for (int row = 0; *a || *b; row++) {
+		const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+		if (!ea || !eb) {
+			return -1.0;
+		}
+		if (row > 0) {
+			double va[10], vb[10];
+			char na[160], nb[160];
+			if (sscanf(a, "%lf,%lf,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &va[0], &va[1], &va[2], na, &va[3], &va[4], &va[5],
+			           &va[6], &va[7], &va[8], &va[9]) != 11 ||
+			    sscanf(b, "%lf,%lf,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &vb[0], &vb[1], &vb[2], nb, &vb[3], &vb[4], &vb[5],
+			           &vb[6], &vb[7], &vb[8], &vb[9]) != 11 ||
+			    strcmp(na, nb) != 0 || va[1] != vb[1]) {
+				return -1.0;
+			}
+			for (int k = 3; k < 10; k++) {
+				worst = fabs(va[k] - vb[k]) > worst ? fabs(va[k] - vb[k]) : worst;
+			}
+		} else if (ea - a != eb - b || strncmp(a, b, (size_t)(ea - a)) != 0) {
+			return -1.0;
+		}
+		a = ea + 1;
+		b = eb + 1;
+	}
+	return worst;
+}
+
+static int test_published_vectors(void)
+{
+	bool write = getenv("SPRING_VRM_WRITE_VECTORS") != NULL;
+	double worst = 0.0;
+	for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+		for (size_t k = 0; k < sizeof motions / sizeof motions[0]; k++) {
+			loaded l;
+			ENSURE(load_pair(&models[m], motions[k], &l));
+			text t = {NULL, 0, 0};
+			ENSURE(reference_csv(&l, &t) && t.data);
+			char path[512];
+			snprintf(path, sizeof path, VECTORS_DIR "%s-%s-60.csv", models[m].id, motions[k]);
+			if (write) {
+				FILE *f = fopen(path, "wb");
+				ENSURE_MSG(f && fwrite(t.data, 1, t.length, f) == t.length, "cannot write %s", path);
+				fclose(f);
+			} else {
+				size_t n;
+				char *committed = read_all(path, &n);
+				ENSURE_MSG(committed != NULL, "missing %s (SPRING_VRM_WRITE_VECTORS=1 writes it)", path);
+				double d = csv_difference(committed, t.data);
+				ENSURE_MSG(d >= 0.0 && d <= 1e-9, "%s: %g from the reference", path, d);
+				worst = d > worst ? d : worst;
+				free(committed);
+			}
+			free(t.data);
+			unload(&l);
+		}
+	}
+	printf("  %s 16 vector files; the committed ones are the reference's to %.2g\n", write ? "wrote" : "checked", worst);
+	return 0;
+}
+
+// libspring's skeleton at 60 fps and three-vrm 3.5.5 (its goldens) against the vectors.
+static int test_runtimes_against_vectors(void)
+{
+	static track_record mine, vec, theirs;
+	static double times[4096];
+	for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+		for (size_t k = 0; k < sizeof motions / sizeof motions[0]; k++) {
+			loaded l;
+			ENSURE(load_pair(&models[m], motions[k], &l));
+			double lengths[MAX_BONES];
+			chain_lengths(spring_vrm_file_desc(l.model), lengths);
+			int frames = frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
+			ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &mine));
+			ENSURE(run_reference(&l, false, &vec));
+			ENSURE(run_reference(&l, true, &theirs)); // three-vrm's rule: its goldens to 4e-8 m
+			spread a = compare_records(&mine, &vec, lengths), b = compare_records(&theirs, &vec, lengths);
+			printf("  %-16s %-6s libspring %.5f%% / %.5f%%   three-vrm %.3f%% / %.3f%% (RMS / max of the chain length)\n",
+			       models[m].id, motions[k], 100 * a.rms, 100 * a.max, 100 * b.rms, 100 * b.max);
+			ENSURE(a.rms <= 0.0025 && a.max <= 0.01);
+			unload(&l);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -563,5 +747,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_constant_length_differs);
 	RUN_TEST(test_import_matches_reference);
 	RUN_TEST(test_frame_rate_spread);
+	RUN_TEST(test_published_vectors);
+	RUN_TEST(test_runtimes_against_vectors);
 	return TEST_SUMMARY();
 }
