@@ -134,8 +134,7 @@ int cmd_simulate_vrm(int argc, char **argv)
 	} else if (!locals || !nodes || !rot || !tails) {
 		rc = cli_error(cmd, "out of memory");
 	} else if ((double)frames * bones > VRM_SIM_MAX_ROWS) {
-		rc = cli_error(cmd, "--seconds %g at --fps %g with %d bones is too much output: shorten the run", seconds, fps,
-		               bones);
+		rc = cli_error(cmd, "--seconds %g at --fps %g with %d bones is too much output: shorten the run", seconds, fps, bones);
 	}
 	// Every frame ends on a step when a frame is a whole number of steps.
 	double per = rate / fps;
@@ -171,8 +170,8 @@ int cmd_simulate_vrm(int argc, char **argv)
 			for (int b = 0; b < bones; b++) {
 				if (csv_path) {
 					sb_printf(&csv, "%.9g,%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", fps, i, t,
-					          spring_vrm_file_node_name(model, nodes[b]), rot[b].x, rot[b].y, rot[b].z, rot[b].w,
-					          tails[b].x, tails[b].y, tails[b].z);
+					          spring_vrm_file_node_name(model, nodes[b]), rot[b].x, rot[b].y, rot[b].z, rot[b].w, tails[b].x,
+					          tails[b].y, tails[b].z);
 				}
 				if (last) {
 					double speed = spring_vec3_length(spring_vec3_sub(tails[b], last[b])) * fps;
@@ -192,9 +191,8 @@ int cmd_simulate_vrm(int argc, char **argv)
 		          d.collider_count == 1 ? "" : "s");
 		sb_printf(&text, "motion: %s (%g s)\n", cli_clean(shown, sizeof shown, motion_path),
 		          (double)spring_vrm_motion_duration(motion));
-		sb_printf(&text, "%d frames at %g fps, springs stepped at %g Hz (%s), bone length %s, %s pose\n", frames, fps,
-		          rate, cli_flag(&a, "--per-frame") ? "once per frame" : "fixed steps", rule,
-		          stepped ? "stepped" : "interpolated");
+		sb_printf(&text, "%d frames at %g fps, springs stepped at %g Hz (%s), bone length %s, %s pose\n", frames, fps, rate,
+		          cli_flag(&a, "--per-frame") ? "once per frame" : "fixed steps", rule, stepped ? "stepped" : "interpolated");
 		sb_printf(&text, "fastest tail: %.4g m/s\n", max_tail_speed);
 		if (csv_path && strcmp(csv_path, "-") != 0) {
 			sb_printf(&text, "wrote %s\n", csv_path);
