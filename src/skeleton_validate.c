@@ -21,12 +21,10 @@ static spring_result fail1(spring_error *e, spring_result r, spring_element elem
 }
 
 // A fault in joint `joint` of spring `spring` (joint -1: the spring itself).
-static spring_result fail_joint(spring_error *e, spring_result r, int spring, int joint, const char *field,
-                                const char *reason)
+static spring_result fail_joint(spring_error *e, spring_result r, int spring, int joint, const char *field, const char *reason)
 {
 	spring_error_step path[2] = {{SPRING_ELEMENT_SPRING, spring}, {SPRING_ELEMENT_JOINT, joint}};
-	return spring_internal_fail(e, r, OBJECT, path, joint >= 0 ? 2 : 1, field, "%s%s%s", field, field[0] ? " " : "",
-	                            reason);
+	return spring_internal_fail(e, r, OBJECT, path, joint >= 0 ? 2 : 1, field, "%s%s%s", field, field[0] ? " " : "", reason);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,8 +192,7 @@ static spring_result check_group(const spring_skeleton_collider_group *g, int i,
 	for (int k = 0; k < g->collider_count; k++) {
 		if (g->colliders[k] < 0 || g->colliders[k] >= collider_count) {
 			return spring_internal_fail_at(e, SPRING_ERROR_INVALID_ARGUMENT, OBJECT, SPRING_ELEMENT_COLLIDER_GROUP, i,
-			                               "colliders", "colliders[%d] = %d is not the index of a collider", k,
-			                               g->colliders[k]);
+			                               "colliders", "colliders[%d] = %d is not the index of a collider", k, g->colliders[k]);
 		}
 	}
 	return SPRING_OK;
@@ -219,8 +216,7 @@ static spring_result check_joint_settings(const spring_skeleton_joint *j, int s,
 	}
 	r = range(j->gravity_power, 0.0f, SPRING_SKELETON_MAX_SETTING);
 	if (r != SPRING_OK) {
-		return fail_joint(e, r, s, k, "gravity_power",
-		                  vec_reason(r, "must be in [0, SPRING_SKELETON_MAX_SETTING (1e6)]"));
+		return fail_joint(e, r, s, k, "gravity_power", vec_reason(r, "must be in [0, SPRING_SKELETON_MAX_SETTING (1e6)]"));
 	}
 	r = vec_range(j->gravity_dir, SPRING_SKELETON_MAX_SETTING);
 	if (r != SPRING_OK) {
@@ -229,8 +225,7 @@ static spring_result check_joint_settings(const spring_skeleton_joint *j, int s,
 	}
 	r = range(j->hit_radius, 0.0f, SPRING_SKELETON_MAX_COORDINATE);
 	if (r != SPRING_OK) {
-		return fail_joint(e, r, s, k, "hit_radius",
-		                  vec_reason(r, "must be in [0, SPRING_SKELETON_MAX_COORDINATE (1e6)]"));
+		return fail_joint(e, r, s, k, "hit_radius", vec_reason(r, "must be in [0, SPRING_SKELETON_MAX_COORDINATE (1e6)]"));
 	}
 	return SPRING_OK;
 }
@@ -256,9 +251,9 @@ static spring_result check_spring(const spring_skeleton_desc *d, int s, spring_e
 		}
 		if (k > 0 && !is_strict_ancestor(d->nodes, sp->joints[k - 1].node, sp->joints[k].node)) {
 			spring_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, OBJECT,
-			                     (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}, {SPRING_ELEMENT_JOINT, k}}, 2,
-			                     "node", "node %d is not a descendant of the previous joint's node %d",
-			                     sp->joints[k].node, sp->joints[k - 1].node);
+			                     (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}, {SPRING_ELEMENT_JOINT, k}}, 2, "node",
+			                     "node %d is not a descendant of the previous joint's node %d", sp->joints[k].node,
+			                     sp->joints[k - 1].node);
 			spring_internal_error_other(e, SPRING_ELEMENT_JOINT, k - 1);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
@@ -273,12 +268,10 @@ static spring_result check_spring(const spring_skeleton_desc *d, int s, spring_e
 	if (sp->center < -1 || sp->center >= d->node_count) {
 		return fail_joint(e, SPRING_ERROR_INVALID_ARGUMENT, s, -1, "center", "must be -1 or the index of a node");
 	}
-	if (sp->center >= 0 && sp->center != sp->joints[0].node &&
-	    !is_strict_ancestor(d->nodes, sp->center, sp->joints[0].node)) {
-		return spring_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, OBJECT,
-		                            (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}}, 1, "center",
-		                            "center node %d is neither the first joint's node %d nor one of its ancestors",
-		                            sp->center, sp->joints[0].node);
+	if (sp->center >= 0 && sp->center != sp->joints[0].node && !is_strict_ancestor(d->nodes, sp->center, sp->joints[0].node)) {
+		return spring_internal_fail(
+			e, SPRING_ERROR_BAD_DEFINITION, OBJECT, (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}}, 1, "center",
+			"center node %d is neither the first joint's node %d nor one of its ancestors", sp->center, sp->joints[0].node);
 	}
 	if (sp->collider_group_count < 0 || sp->collider_group_count > SPRING_SKELETON_MAX_GROUPS) {
 		return fail_joint(e, SPRING_ERROR_INVALID_ARGUMENT, s, -1, "collider_group_count",
@@ -324,8 +317,8 @@ static spring_result check_springs_together(const spring_skeleton_desc *d, sprin
 			int os, ok;
 			if (find_joint(d, sp->joints[k].node, s, k, &os, &ok)) {
 				spring_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, OBJECT,
-				                     (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}, {SPRING_ELEMENT_JOINT, k}},
-				                     2, "node", "node %d is already joint %d of spring %d (a node is a joint once)",
+				                     (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}, {SPRING_ELEMENT_JOINT, k}}, 2,
+				                     "node", "node %d is already joint %d of spring %d (a node is a joint once)",
 				                     sp->joints[k].node, ok, os);
 				spring_internal_error_other(e, SPRING_ELEMENT_SPRING, os);
 				return SPRING_ERROR_BAD_DEFINITION;
@@ -335,12 +328,10 @@ static spring_result check_springs_together(const spring_skeleton_desc *d, sprin
 	for (int s = 0; s < d->spring_count; s++) {
 		const spring_skeleton_spring *sp = &d->springs[s];
 		int os, ok;
-		if (sp->center >= 0 && sp->center != sp->joints[0].node &&
-		    find_joint(d, sp->center, d->spring_count, 0, &os, &ok)) {
-			spring_internal_fail(e, SPRING_ERROR_BAD_DEFINITION, OBJECT,
-			                     (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}}, 1, "center",
-			                     "center node %d is joint %d of spring %d (a centre must not move with another spring)",
-			                     sp->center, ok, os);
+		if (sp->center >= 0 && sp->center != sp->joints[0].node && find_joint(d, sp->center, d->spring_count, 0, &os, &ok)) {
+			spring_internal_fail(
+				e, SPRING_ERROR_BAD_DEFINITION, OBJECT, (const spring_error_step[]){{SPRING_ELEMENT_SPRING, s}}, 1, "center",
+				"center node %d is joint %d of spring %d (a centre must not move with another spring)", sp->center, ok, os);
 			spring_internal_error_other(e, SPRING_ELEMENT_SPRING, os);
 			return SPRING_ERROR_BAD_DEFINITION;
 		}
@@ -414,12 +405,11 @@ spring_result spring_skeleton_validate(const spring_skeleton_desc *d, spring_err
 		r = check_count(e, d->spring_count, 0, SPRING_SKELETON_MAX_SPRINGS, d->springs, "spring_count", "springs");
 	}
 	if (r == SPRING_OK) {
-		r = check_count(e, d->collider_count, 0, SPRING_SKELETON_MAX_COLLIDERS, d->colliders, "collider_count",
-		                "colliders");
+		r = check_count(e, d->collider_count, 0, SPRING_SKELETON_MAX_COLLIDERS, d->colliders, "collider_count", "colliders");
 	}
 	if (r == SPRING_OK) {
-		r = check_count(e, d->collider_group_count, 0, SPRING_SKELETON_MAX_GROUPS, d->collider_groups,
-		                "collider_group_count", "collider_groups");
+		r = check_count(e, d->collider_group_count, 0, SPRING_SKELETON_MAX_GROUPS, d->collider_groups, "collider_group_count",
+		                "collider_groups");
 	}
 	if (r != SPRING_OK) {
 		return r;
@@ -430,8 +420,7 @@ spring_result spring_skeleton_validate(const spring_skeleton_desc *d, spring_err
 		             vec_reason(r, "must be 0 (60 Hz) or in (0, SPRING_SKELETON_MAX_RATE (10000)] Hz"));
 	}
 	if ((int)d->length < 0 || d->length >= SPRING_SKELETON_LENGTH_COUNT) {
-		return fail1(e, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "length",
-		             "must be a spring_skeleton_length");
+		return fail1(e, SPRING_ERROR_INVALID_ARGUMENT, SPRING_ELEMENT_NONE, -1, "length", "must be a spring_skeleton_length");
 	}
 	for (int i = 0; i < d->node_count; i++) {
 		r = check_node(&d->nodes[i], i, d->node_count, e);

@@ -62,8 +62,8 @@ static void make_sample(sample *s)
 	s->groups_of_hair[0] = 0;
 	s->springs[0] = (spring_skeleton_spring){s->hair, 3, false, {0, 0, 0}, 1, s->groups_of_hair, 1};
 	s->springs[1] = (spring_skeleton_spring){s->arm, 1, true, {0.07f, 0, 0}, -1, NULL, 0};
-	s->desc = (spring_skeleton_desc){s->nodes, 7, s->springs, 2, s->colliders, 3, s->groups, 1, 0.0f,
-	                                 SPRING_SKELETON_LENGTH_REST};
+	s->desc = (spring_skeleton_desc){s->nodes, 7,         s->springs, 2,    s->colliders,
+	                                 3,        s->groups, 1,          0.0f, SPRING_SKELETON_LENGTH_REST};
 }
 
 static int test_sample_is_valid(void)
@@ -87,79 +87,247 @@ typedef struct bad_case {
 	mutate_fn *mutate;
 	spring_result result;
 	int depth;
-	spring_element element;     // innermost
-	int index;                  // innermost
-	const char *field;          // "" for none
-	const char *message_has;    // a piece of the message
+	spring_element element;  // innermost
+	int index;               // innermost
+	const char *field;       // "" for none
+	const char *message_has; // a piece of the message
 } bad_case;
 
-static void no_nodes(sample *s) { s->desc.node_count = 0; }
-static void too_many_nodes(sample *s) { s->desc.node_count = SPRING_SKELETON_MAX_NODES + 1; }
-static void null_nodes(sample *s) { s->desc.nodes = NULL; }
-static void null_springs(sample *s) { s->desc.springs = NULL; }
-static void negative_colliders(sample *s) { s->desc.collider_count = -1; }
-static void rate_negative(sample *s) { s->desc.rate = -60.0f; }
-static void rate_nan(sample *s) { s->desc.rate = NAN; }
-static void rate_high(sample *s) { s->desc.rate = nextafterf(SPRING_SKELETON_MAX_RATE, INFINITY); }
-static void length_enum(sample *s) { s->desc.length = SPRING_SKELETON_LENGTH_COUNT; }
-static void parent_range(sample *s) { s->nodes[3].parent = 7; }
-static void parent_below(sample *s) { s->nodes[3].parent = -2; }
-static void parent_self(sample *s) { s->nodes[3].parent = 3; }
-static void cycle(sample *s) { s->nodes[0].parent = 4; }
-static void translation_nan(sample *s) { s->nodes[2].translation.y = NAN; }
-static void translation_big(sample *s) { s->nodes[2].translation.x = nextafterf(SPRING_SKELETON_MAX_COORDINATE, INFINITY); }
-static void rotation_inf(sample *s) { s->nodes[1].rotation.w = INFINITY; }
-static void rotation_tiny(sample *s) { s->nodes[1].rotation = (spring_quat){0, 0, 0, 1e-7f}; }
-static void scale_partly_zero(sample *s) { s->nodes[2].scale = spring_vec3_make(1.0f, 0.0f, 1.0f); }
-static void scale_nan(sample *s) { s->nodes[2].scale.z = NAN; }
-static void scale_big(sample *s) { s->nodes[2].scale.y = 2e6f; }
-static void collider_node(sample *s) { s->colliders[1].node = 7; }
-static void collider_type(sample *s) { s->colliders[1].type = SPRING_SKELETON_COLLIDER_COUNT; }
-static void collider_radius(sample *s) { s->colliders[0].radius = -0.01f; }
-static void collider_radius_nan(sample *s) { s->colliders[0].radius = NAN; }
-static void collider_offset(sample *s) { s->colliders[0].offset.z = INFINITY; }
-static void collider_tail(sample *s) { s->colliders[1].tail.z = -2e6f; }
-static void plane_zero(sample *s) { s->colliders[2].tail = spring_vec3_make(0, 0, 0); }
-static void group_member(sample *s) { s->group_members[2] = 3; }
-static void group_null(sample *s) { s->groups[0].colliders = NULL; }
-static void group_count(sample *s) { s->groups[0].collider_count = -1; }
-static void spring_one_joint(sample *s) { s->springs[0].joint_count = 1; }
-static void spring_no_joint(sample *s) { s->springs[1].joint_count = 0; }
-static void spring_null_joints(sample *s) { s->springs[0].joints = NULL; }
-static void joint_node(sample *s) { s->hair[1].node = -1; }
-static void stiffness_negative(sample *s) { s->hair[0].stiffness = -1.0f; }
-static void stiffness_nan(sample *s) { s->hair[0].stiffness = NAN; }
-static void stiffness_big(sample *s) { s->hair[0].stiffness = nextafterf(SPRING_SKELETON_MAX_SETTING, INFINITY); }
-static void drag_above(sample *s) { s->hair[1].drag = nextafterf(1.0f, 2.0f); }
-static void drag_below(sample *s) { s->hair[1].drag = -FLT_MIN; }
-static void gravity_power(sample *s) { s->hair[0].gravity_power = -0.5f; }
-static void gravity_dir(sample *s) { s->hair[0].gravity_dir.x = NAN; }
-static void hit_radius(sample *s) { s->arm[0].hit_radius = -1.0f; }
-static void last_joint_settings(sample *s) { s->hair[2].drag = 2.0f; }
-static void not_descendant(sample *s) { s->hair[2].node = 5; }
-static void second_not_descendant(sample *s) { s->hair[1].node = 5; }
+static void no_nodes(sample *s)
+{
+	s->desc.node_count = 0;
+}
+static void too_many_nodes(sample *s)
+{
+	s->desc.node_count = SPRING_SKELETON_MAX_NODES + 1;
+}
+static void null_nodes(sample *s)
+{
+	s->desc.nodes = NULL;
+}
+static void null_springs(sample *s)
+{
+	s->desc.springs = NULL;
+}
+static void negative_colliders(sample *s)
+{
+	s->desc.collider_count = -1;
+}
+static void rate_negative(sample *s)
+{
+	s->desc.rate = -60.0f;
+}
+static void rate_nan(sample *s)
+{
+	s->desc.rate = NAN;
+}
+static void rate_high(sample *s)
+{
+	s->desc.rate = nextafterf(SPRING_SKELETON_MAX_RATE, INFINITY);
+}
+static void length_enum(sample *s)
+{
+	s->desc.length = SPRING_SKELETON_LENGTH_COUNT;
+}
+static void parent_range(sample *s)
+{
+	s->nodes[3].parent = 7;
+}
+static void parent_below(sample *s)
+{
+	s->nodes[3].parent = -2;
+}
+static void parent_self(sample *s)
+{
+	s->nodes[3].parent = 3;
+}
+static void cycle(sample *s)
+{
+	s->nodes[0].parent = 4;
+}
+static void translation_nan(sample *s)
+{
+	s->nodes[2].translation.y = NAN;
+}
+static void translation_big(sample *s)
+{
+	s->nodes[2].translation.x = nextafterf(SPRING_SKELETON_MAX_COORDINATE, INFINITY);
+}
+static void rotation_inf(sample *s)
+{
+	s->nodes[1].rotation.w = INFINITY;
+}
+static void rotation_tiny(sample *s)
+{
+	s->nodes[1].rotation = (spring_quat){0, 0, 0, 1e-7f};
+}
+static void scale_partly_zero(sample *s)
+{
+	s->nodes[2].scale = spring_vec3_make(1.0f, 0.0f, 1.0f);
+}
+static void scale_nan(sample *s)
+{
+	s->nodes[2].scale.z = NAN;
+}
+static void scale_big(sample *s)
+{
+	s->nodes[2].scale.y = 2e6f;
+}
+static void collider_node(sample *s)
+{
+	s->colliders[1].node = 7;
+}
+static void collider_type(sample *s)
+{
+	s->colliders[1].type = SPRING_SKELETON_COLLIDER_COUNT;
+}
+static void collider_radius(sample *s)
+{
+	s->colliders[0].radius = -0.01f;
+}
+static void collider_radius_nan(sample *s)
+{
+	s->colliders[0].radius = NAN;
+}
+static void collider_offset(sample *s)
+{
+	s->colliders[0].offset.z = INFINITY;
+}
+static void collider_tail(sample *s)
+{
+	s->colliders[1].tail.z = -2e6f;
+}
+static void plane_zero(sample *s)
+{
+	s->colliders[2].tail = spring_vec3_make(0, 0, 0);
+}
+static void group_member(sample *s)
+{
+	s->group_members[2] = 3;
+}
+static void group_null(sample *s)
+{
+	s->groups[0].colliders = NULL;
+}
+static void group_count(sample *s)
+{
+	s->groups[0].collider_count = -1;
+}
+static void spring_one_joint(sample *s)
+{
+	s->springs[0].joint_count = 1;
+}
+static void spring_no_joint(sample *s)
+{
+	s->springs[1].joint_count = 0;
+}
+static void spring_null_joints(sample *s)
+{
+	s->springs[0].joints = NULL;
+}
+static void joint_node(sample *s)
+{
+	s->hair[1].node = -1;
+}
+static void stiffness_negative(sample *s)
+{
+	s->hair[0].stiffness = -1.0f;
+}
+static void stiffness_nan(sample *s)
+{
+	s->hair[0].stiffness = NAN;
+}
+static void stiffness_big(sample *s)
+{
+	s->hair[0].stiffness = nextafterf(SPRING_SKELETON_MAX_SETTING, INFINITY);
+}
+static void drag_above(sample *s)
+{
+	s->hair[1].drag = nextafterf(1.0f, 2.0f);
+}
+static void drag_below(sample *s)
+{
+	s->hair[1].drag = -FLT_MIN;
+}
+static void gravity_power(sample *s)
+{
+	s->hair[0].gravity_power = -0.5f;
+}
+static void gravity_dir(sample *s)
+{
+	s->hair[0].gravity_dir.x = NAN;
+}
+static void hit_radius(sample *s)
+{
+	s->arm[0].hit_radius = -1.0f;
+}
+static void last_joint_settings(sample *s)
+{
+	s->hair[2].drag = 2.0f;
+}
+static void not_descendant(sample *s)
+{
+	s->hair[2].node = 5;
+}
+static void second_not_descendant(sample *s)
+{
+	s->hair[1].node = 5;
+}
 static void sibling_order(sample *s)
 {
 	s->hair[1].node = 4;
 	s->hair[2].node = 3;
 }
-static void twice_in_spring(sample *s) { s->hair[2].node = 2; }
-static void twice_across(sample *s) { s->arm[0].node = 3; }
-static void center_range(sample *s) { s->springs[0].center = 7; }
-static void center_below(sample *s) { s->springs[0].center = 3; }
-static void center_aside(sample *s) { s->springs[0].center = 5; }
+static void twice_in_spring(sample *s)
+{
+	s->hair[2].node = 2;
+}
+static void twice_across(sample *s)
+{
+	s->arm[0].node = 3;
+}
+static void center_range(sample *s)
+{
+	s->springs[0].center = 7;
+}
+static void center_below(sample *s)
+{
+	s->springs[0].center = 3;
+}
+static void center_aside(sample *s)
+{
+	s->springs[0].center = 5;
+}
 static void center_other_joint(sample *s)
 {
 	// Hair hangs from the arm's joint, the centre is that joint: it moves with the other spring.
 	s->nodes[2].parent = 5;
 	s->springs[0].center = 5;
 }
-static void end_tail_nan(sample *s) { s->springs[1].end_tail.y = NAN; }
-static void end_tail_zero(sample *s) { s->springs[1].end_tail = spring_vec3_make(0, 0, 0); }
-static void zero_bone(sample *s) { s->nodes[3].translation = spring_vec3_make(0, 0, 0); }
-static void group_index(sample *s) { s->groups_of_hair[0] = 1; }
-static void group_list_null(sample *s) { s->springs[0].collider_groups = NULL; }
-static void too_many_joints(sample *s) { s->springs[0].joint_count = SPRING_SKELETON_MAX_JOINTS + 1; }
+static void end_tail_nan(sample *s)
+{
+	s->springs[1].end_tail.y = NAN;
+}
+static void end_tail_zero(sample *s)
+{
+	s->springs[1].end_tail = spring_vec3_make(0, 0, 0);
+}
+static void zero_bone(sample *s)
+{
+	s->nodes[3].translation = spring_vec3_make(0, 0, 0);
+}
+static void group_index(sample *s)
+{
+	s->groups_of_hair[0] = 1;
+}
+static void group_list_null(sample *s)
+{
+	s->springs[0].collider_groups = NULL;
+}
+static void too_many_joints(sample *s)
+{
+	s->springs[0].joint_count = SPRING_SKELETON_MAX_JOINTS + 1;
+}
 static void huge_pose(sample *s)
 {
 	for (int i = 0; i < 5; i++) {
@@ -255,8 +423,8 @@ static int test_bad_descriptions(void)
 		          inner.index == c->index && strcmp(e.field, c->field) == 0 && strstr(e.message, c->message_has) &&
 		          strcmp(e.object, "skeleton") == 0;
 		if (!ok) {
-			printf("  case %zu (%s): result %d depth %d element %d index %d field \"%s\": %s\n", i, c->what, (int)r,
-			       e.depth, (int)inner.element, inner.index, e.field, e.message);
+			printf("  case %zu (%s): result %d depth %d element %d index %d field \"%s\": %s\n", i, c->what, (int)r, e.depth,
+			       (int)inner.element, inner.index, e.field, e.message);
 		}
 		ENSURE(ok);
 	}
@@ -321,8 +489,7 @@ static int test_limits_reached(void)
 		joints[k] = joint(k + 1);
 	}
 	spring_skeleton_spring spring = {joints, SPRING_SKELETON_MAX_DEPTH, false, {0, 0, 0}, 0, NULL, 0};
-	spring_skeleton_desc d = {nodes, SPRING_SKELETON_MAX_NODES, &spring, 1, NULL, 0, NULL, 0, 0.0f,
-	                          SPRING_SKELETON_LENGTH_REST};
+	spring_skeleton_desc d = {nodes, SPRING_SKELETON_MAX_NODES, &spring, 1, NULL, 0, NULL, 0, 0.0f, SPRING_SKELETON_LENGTH_REST};
 	spring_error e;
 	spring_result r = spring_skeleton_validate(&d, &e);
 	if (r != SPRING_OK) {
@@ -352,7 +519,7 @@ static int test_limits_reached(void)
 		joints[k] = joint(SPRING_SKELETON_MAX_DEPTH + 1 + k);
 	}
 	int spring_count = SPRING_SKELETON_MAX_JOINTS / 2 < SPRING_SKELETON_MAX_SPRINGS ? SPRING_SKELETON_MAX_JOINTS / 2
-	                                                                                  : SPRING_SKELETON_MAX_SPRINGS;
+	                                                                                : SPRING_SKELETON_MAX_SPRINGS;
 	int per = SPRING_SKELETON_MAX_JOINTS / spring_count; // 4 joints a spring, a strand under the root
 	for (int s = 0; s < spring_count; s++) {
 		int first = SPRING_SKELETON_MAX_DEPTH + 1 + s * per;

@@ -97,8 +97,8 @@ static bool compare_run(const model_info *m, const char *motion, int fps, bool m
 			int rfps, rframe;
 			double time, v[7];
 			char name[160];
-			if (sscanf(line, "%d,%d,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &rfps, &rframe, &time, name, &v[0], &v[1],
-			           &v[2], &v[3], &v[4], &v[5], &v[6]) != 11 ||
+			if (sscanf(line, "%d,%d,%lf,%159[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf", &rfps, &rframe, &time, name, &v[0], &v[1], &v[2],
+			           &v[3], &v[4], &v[5], &v[6]) != 11 ||
 			    rfps != fps || rframe < frame || rframe > frame + 1) {
 				printf("  %s: bad row: %s", path, line);
 				ok = false;
@@ -106,8 +106,8 @@ static bool compare_run(const model_info *m, const char *motion, int fps, bool m
 			}
 			if (rframe == frame + 1) {
 				frame = rframe;
-				spring_vrm_motion_sample_d(mo, (double)frame / fps, (spring_vrm_local_d *)&root,
-				                           (spring_vrm_local_d *)locals, d->node_count);
+				spring_vrm_motion_sample_d(mo, (double)frame / fps, (spring_vrm_local_d *)&root, (spring_vrm_local_d *)locals,
+				                           d->node_count);
 				vrm_reference_update(ref, &root, locals, 1.0 / fps);
 			}
 			int node = spring_vrm_file_find_node(model, name);
@@ -160,8 +160,8 @@ static int test_reference_matches_three_vrm(void)
 				fclose(f);
 				errors e;
 				ENSURE(compare_run(&models[m], motions[k], rates[r], true, &e));
-				printf("  %-16s %-6s %3d fps: %5d rows, tails within %.2e m, quaternions within %.2e\n", models[m].id,
-				       motions[k], rates[r], e.rows, e.tail, e.quat);
+				printf("  %-16s %-6s %3d fps: %5d rows, tails within %.2e m, quaternions within %.2e\n", models[m].id, motions[k],
+				       rates[r], e.rows, e.tail, e.quat);
 				ENSURE(e.tail <= 1e-6 && e.quat <= 1e-6);
 				worst_tail = e.tail > worst_tail ? e.tail : worst_tail;
 				worst_quat = e.quat > worst_quat ? e.quat : worst_quat;

@@ -104,10 +104,8 @@ static void normalize(double v[3])
 // a * b (Hamilton)
 static void qmul(const double a[4], const double b[4], double out[4])
 {
-	double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-	               a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-	               a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-	               a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+	double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+	               a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
 	memcpy(out, r, sizeof r);
 }
 
@@ -136,15 +134,15 @@ static void from_to(const double f[3], const double t[3], double q[4])
 }
 
 typedef struct bone {
-	int head, tail_node;   // tail_node -1: the spring's end tail
+	int head, tail_node; // tail_node -1: the spring's end tail
 	int spring;
-	double tail_local[3];  // the tail at rest in the head's space
-	double axis[3];        // tail_local, unit
-	double rest_length;    // world, at rest
-	double q0[4];          // the head's rest rotation
+	double tail_local[3];   // the tail at rest in the head's space
+	double axis[3];         // tail_local, unit
+	double rest_length;     // world, at rest
+	double q0[4];           // the head's rest rotation
 	double cur[3], prev[3]; // the tail, in the centre's space (world without one)
-	double q[4];           // the head's rotation now
-	double out_tail[3];    // the tail in world after the last update
+	double q[4];            // the head's rotation now
+	double out_tail[3];     // the tail in world after the last update
 	const spring_skeleton_joint *joint;
 } bone;
 
@@ -155,12 +153,12 @@ struct vrm_reference {
 	int *order;       // nodes, parents first
 	int *child_first; // children of node i: kids[child_first[i] .. child_first[i + 1])
 	int *kids;
-	int *head_bone;   // node -> its bone, -1 when the node is no bone's head
+	int *head_bone; // node -> its bone, -1 when the node is no bone's head
 	double (*rest_s)[3];
 	mat *world;
 	vrm_ref_local *local;
 	int bone_count;
-	bone *bones;      // in update order
+	bone *bones; // in update order
 };
 
 static void rest_rotation(const spring_skeleton_node *nd, double q[4])
@@ -248,8 +246,8 @@ vrm_reference *vrm_reference_create(const spring_skeleton_desc *d, bool measured
 	r->bones = (bone *)calloc((size_t)(bones ? bones : 1), sizeof(bone));
 	int(*keyed)[2] = (int(*)[2])calloc((size_t)n, sizeof *keyed);
 	int(*spring_order)[2] = (int(*)[2])calloc((size_t)(d->spring_count ? d->spring_count : 1), sizeof *spring_order);
-	if (!r->order || !r->child_first || !r->kids || !r->head_bone || !r->rest_s || !r->world || !r->local ||
-	    !r->bones || !keyed || !spring_order) {
+	if (!r->order || !r->child_first || !r->kids || !r->head_bone || !r->rest_s || !r->world || !r->local || !r->bones ||
+	    !keyed || !spring_order) {
 		free(keyed);
 		free(spring_order);
 		vrm_reference_destroy(r);
@@ -408,8 +406,7 @@ void vrm_reference_reset(vrm_reference *r, const vrm_ref_local *root, const vrm_
 
 // How far `p` (with radius `hit`) is inside collider `c` (negative: inside), and the direction
 // that pushes it out.
-static double collide(const vrm_reference *r, const spring_skeleton_collider *c, const double p[3], double hit,
-                      double dir[3])
+static double collide(const vrm_reference *r, const spring_skeleton_collider *c, const double p[3], double hit, double dir[3])
 {
 	const mat *w = &r->world[c->node];
 	double a[3], off[3] = {c->offset.x, c->offset.y, c->offset.z}, tl[3] = {c->tail.x, c->tail.y, c->tail.z};

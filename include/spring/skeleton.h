@@ -93,13 +93,13 @@ typedef struct spring_skeleton_joint {
 /// A spring: joints from its root down.
 typedef struct spring_skeleton_spring {
 	const spring_skeleton_joint *joints; ///< root first; each a descendant of the one before
-	int joint_count;   ///< >= 2, or >= 1 with has_end_tail; at most SPRING_SKELETON_MAX_JOINTS in all
-	bool has_end_tail; ///< the last joint is a bone too, pointing at `end_tail`
-	spring_vec3 end_tail; ///< the last joint's virtual tail, in that joint's space (scaled by it)
-	int center;        ///< -1: none; else a node the springs' motion is measured relative to: the first
-	                   ///< joint's node or one of its ancestors, and no other spring's joint
-	const int *collider_groups; ///< indices into spring_skeleton_desc.collider_groups
-	int collider_group_count;   ///< >= 0
+	int joint_count;                     ///< >= 2, or >= 1 with has_end_tail; at most SPRING_SKELETON_MAX_JOINTS in all
+	bool has_end_tail;                   ///< the last joint is a bone too, pointing at `end_tail`
+	spring_vec3 end_tail;                ///< the last joint's virtual tail, in that joint's space (scaled by it)
+	int center;                          ///< -1: none; else a node the springs' motion is measured relative to: the first
+	                                     ///< joint's node or one of its ancestors, and no other spring's joint
+	const int *collider_groups;          ///< indices into spring_skeleton_desc.collider_groups
+	int collider_group_count;            ///< >= 0
 } spring_skeleton_spring;
 
 /// How a bone's length is set as the skeleton moves.

@@ -10,7 +10,7 @@
 #include <string.h>
 
 typedef struct track {
-	int node;          // -1: the model root
+	int node;             // -1: the model root
 	int t_first, t_count; // keys in motion->keys: [t, x, y, z]
 	int r_first, r_count; // [t, x, y, z, w], normalised
 } track;
@@ -35,8 +35,8 @@ typedef struct motion_reader {
 	double *keys;
 } motion_reader;
 
-static spring_result read_keys(motion_reader *mr, const cJSON *tr, const char *p, const char *key, int width,
-                               int *first, int *count)
+static spring_result read_keys(motion_reader *mr, const cJSON *tr, const char *p, const char *key, int width, int *first,
+                               int *count)
 {
 	rj *c = mr->c;
 	const cJSON *list = NULL;
@@ -224,8 +224,7 @@ static spring_result load_text(rj *c, char *text, size_t length, const spring_vr
 }
 
 spring_result spring_vrm_motion_load_json(const char *text, size_t length, const char *name_for_errors,
-                                          const spring_vrm_file *model, spring_vrm_motion **out,
-                                          spring_file_error *error)
+                                          const spring_vrm_file *model, spring_vrm_motion **out, spring_file_error *error)
 {
 	rj c;
 	rj_begin(&c, error, name_for_errors ? name_for_errors : "<memory>");
