@@ -35,7 +35,7 @@ done
 if [ -z "$seconds" ]; then
 	if [ $test_mode -eq 1 ]; then seconds=20; else seconds=${FUZZ_SECONDS:-600}; fi
 fi
-all=(params step chain chain2d motion restore rig_json cli)
+all=(params step chain chain2d motion restore rig_json vrm cli)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 mkdir -p "$build"

@@ -6,6 +6,8 @@
 
 #include "test_macros.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,6 +439,99 @@ static int test_motions(void)
 	return 0;
 }
 
+// The reader's memory, through cJSON's hooks (it allocates with cJSON_malloc): the peak of the
+// bytes live at once. (The hooks stay until every block made through them is freed.)
+static size_t live_bytes, peak_bytes;
+static void *counting_malloc(size_t size)
+{
+	size_t *p = (size_t *)malloc(size + 16);
+	if (!p) {
+		return NULL;
+	}
+	*p = size;
+	live_bytes += size;
+	peak_bytes = live_bytes > peak_bytes ? live_bytes : peak_bytes;
+	return (char *)p + 16;
+}
+static void counting_free(void *q)
+{
+	if (q) {
+		size_t *p = (size_t *)(void *)((char *)q - 16);
+		live_bytes -= *p;
+		free(p);
+	}
+}
+
+// Large inputs within the documented limits cost memory and time in proportion to their size: a
+// 16384-node VRM 0.x model whose bone groups list 16384 bones (the first the chain, the rest its
+// repeats) once took a node-sized stack for each bone (1 GB; the limits allowed 256 GB), and a
+// motion track of 200,000 keys was read in quadratic time (cJSON_GetArrayItem for each key: 66 s
+// for 100,000 keys, hours for the limit's 1,000,000).
+static int test_large_inputs(void)
+{
+	enum { NODE_COUNT = 16384, GROUPS = 4, BONES = 4096, KEYS = 200000 };
+	size_t cap = (size_t)NODE_COUNT * 4 + (size_t)GROUPS * (BONES * 2 + 32) + 512;
+	char *doc = (char *)malloc(cap);
+	ENSURE(doc != NULL);
+	size_t n = (size_t)snprintf(doc, cap,
+	                            "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [{\"children\": [1]}, "
+	                            "{\"translation\": [0, 1, 0]}");
+	for (int i = 2; i < NODE_COUNT; i++) {
+		n += (size_t)snprintf(doc + n, cap - n, ",{}");
+	}
+	n += (size_t)snprintf(doc + n, cap - n, "], \"extensions\": {\"VRM\": {\"secondaryAnimation\": {\"boneGroups\": [");
+	for (int g = 0; g < GROUPS; g++) {
+		n += (size_t)snprintf(doc + n, cap - n, "%s{\"bones\": [0", g ? "," : "");
+		for (int b = 1; b < BONES; b++) {
+			n += (size_t)snprintf(doc + n, cap - n, ",0");
+		}
+		n += (size_t)snprintf(doc + n, cap - n, "]}");
+	}
+	n += (size_t)snprintf(doc + n, cap - n, "]}}}}");
+	ENSURE(n < cap);
+	cJSON_Hooks hooks = {counting_malloc, counting_free};
+	cJSON_InitHooks(&hooks);
+	live_bytes = peak_bytes = 0;
+	spring_vrm_file *f = NULL;
+	spring_file_error e;
+	spring_result r = spring_vrm_load_memory(doc, n, "large.gltf", &f, &e);
+	size_t model_peak = peak_bytes;
+	free(doc);
+	if (r != SPRING_OK) {
+		printf("  %s\n", e.message);
+	}
+	ENSURE(r == SPRING_OK && spring_vrm_file_desc(f)->spring_count == 1 && spring_vrm_file_desc(f)->springs[0].joint_count == 2);
+	printf("  %d nodes, %d bones: %zu bytes at the peak\n", NODE_COUNT, GROUPS * BONES, model_peak);
+	ENSURE(model_peak < ((size_t)64 << 20));
+
+	size_t mcap = (size_t)KEYS * 24 + 128;
+	char *motion = (char *)malloc(mcap);
+	ENSURE(motion != NULL);
+	size_t m = (size_t)snprintf(motion, mcap, "{\"duration\": 3600, \"tracks\": [{\"node\": \"$root\", \"translation\": [");
+	for (int k = 0; k < KEYS; k++) {
+		m += (size_t)snprintf(motion + m, mcap - m, "%s[%.4f,%d,0,0]", k ? "," : "", k * (3600.0 / KEYS), k % 7);
+	}
+	m += (size_t)snprintf(motion + m, mcap - m, "]}]}");
+	ENSURE(m < mcap);
+	spring_vrm_motion *mo = NULL;
+	r = spring_vrm_motion_load_json(motion, m, "long.json", f, &mo, &e);
+	free(motion);
+	if (r != SPRING_OK) {
+		printf("  %s\n", e.message);
+	}
+	ENSURE(r == SPRING_OK);
+	spring_xform3 root;
+	spring_xform3 *locals = (spring_xform3 *)malloc(NODE_COUNT * sizeof *locals);
+	ENSURE(locals != NULL);
+	ENSURE(spring_vrm_motion_sample(mo, 3600.0 * 9 / KEYS, &root, locals, NODE_COUNT) == SPRING_OK && root.position.x == 2.0f);
+	free(locals);
+	spring_vrm_motion_destroy(mo);
+	spring_vrm_file_destroy(f);
+	ENSURE(live_bytes == 0);
+	cJSON_InitHooks(NULL); // after the last block made through the hooks is freed
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -446,5 +541,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_bad_documents);
 	RUN_TEST(test_glb_container);
 	RUN_TEST(test_motions);
+	RUN_TEST(test_large_inputs);
 	return TEST_SUMMARY();
 }

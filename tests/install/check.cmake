@@ -3,9 +3,10 @@
 # nothing installed names the build machine's paths, moves the prefix elsewhere (relocatable),
 # then builds and runs against the moved prefix:
 #   find_package(spring COMPONENTS io): consumer.c as C, consumer_io.c (loads a rig) as C++,
-#   consumer_hpp.cpp (spring/spring.hpp) as C++17;
+#   consumer_vrm.c (reads a VRM spring bone, spring/vrm.h) as C, consumer_hpp.cpp
+#   (spring/spring.hpp) as C++17;
 #   pkg-config spring and spring-io: consumer.c as C, consumer_io.c as C and as C++,
-#   consumer_hpp.cpp as C++17;
+#   consumer_vrm.c as C, consumer_hpp.cpp as C++17;
 #   the examples (examples/) both ways, and where SDL2 is installed the window example under
 #   xvfb-run, its last frame checked by bmp_check.c;
 # and runs the installed `spring demo`, which must find the installed sample rig.
@@ -58,7 +59,7 @@ foreach(f ${meta})
     endif()
   endforeach()
 endforeach()
-foreach(f include/spring/spring.h include/spring/spring.hpp include/spring/io.h share/doc/spring/LICENSE share/spring/examples/rigs/character.json)
+foreach(f include/spring/spring.h include/spring/spring.hpp include/spring/io.h include/spring/vrm.h include/spring/skeleton.h share/doc/spring/LICENSE share/spring/examples/rigs/character.json)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
@@ -75,6 +76,7 @@ run("consumer build" ${CMAKE_COMMAND} --build ${WORK}/consumer)
 run("consumer (C, find_package)" ${WORK}/consumer/consumer)
 run("consumer_hpp (C++17, find_package)" ${WORK}/consumer/consumer_hpp)
 run("consumer_io (C++, find_package, spring::io)" ${WORK}/consumer/consumer_io_cxx ${rig})
+run("consumer_vrm (C, find_package, spring::io)" ${WORK}/consumer/consumer_vrm)
 message(STATUS "find_package: ${run_output}")
 
 # pkg-config
@@ -105,6 +107,8 @@ run("cc consumer_io.c (pkg-config spring-io)" ${CC} ${cflags} -std=c11 ${SOURCE}
 run("consumer_io (C, pkg-config)" ${WORK}/pc_io_c ${rig})
 run("c++ consumer_io.c (pkg-config spring-io)" ${CXX} ${cflags} -x c++ ${SOURCE}/tests/install/consumer_io.c -x none ${flags_spring-io} -o ${WORK}/pc_io_cxx)
 run("consumer_io (C++, pkg-config)" ${WORK}/pc_io_cxx ${rig})
+run("cc consumer_vrm.c (pkg-config spring-io)" ${CC} ${cflags} -std=c11 ${SOURCE}/tests/install/consumer_vrm.c ${flags_spring-io} -o ${WORK}/pc_vrm_c)
+run("consumer_vrm (C, pkg-config)" ${WORK}/pc_vrm_c)
 message(STATUS "pkg-config: ${run_output}")
 
 # The example programs (examples/), with find_package and with pkg-config, each run.

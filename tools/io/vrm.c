@@ -379,11 +379,12 @@ static spring_result read_nodes(reader *rd, const cJSON *doc)
 		if (count && !rd->children[i]) {
 			return c->result;
 		}
-		for (int k = 0; k < count; k++) {
+		const cJSON *kid = count ? kids->child : NULL; // walked, not indexed: cJSON_GetArrayItem is linear
+		for (int k = 0; k < count; k++, kid = kid->next) {
 			char pk[RJ_PATH_SIZE];
 			PATH_INDEX(pk, pc, k);
 			int child;
-			if (rj_integer_item(c, cJSON_GetArrayItem(kids, k), pk, INT32_MIN + 1, INT32_MAX, &child)) {
+			if (rj_integer_item(c, kid, pk, INT32_MIN + 1, INT32_MAX, &child)) {
 				return c->result;
 			}
 			if (child < 0 || child >= n) {
@@ -579,11 +580,12 @@ static spring_result read_index_list(reader *rd, const cJSON *obj, const char *p
 	}
 	char p[RJ_PATH_SIZE];
 	PATH_KEY(p, path, key);
-	for (int k = 0; k < *n; k++) {
+	const cJSON *item = *n ? (*list)->child : NULL; // walked, not indexed: cJSON_GetArrayItem is linear
+	for (int k = 0; k < *n; k++, item = item->next) {
 		char pk[RJ_PATH_SIZE];
 		PATH_INDEX(pk, p, k);
 		int v;
-		if (rj_integer_item(rd->c, cJSON_GetArrayItem(*list, k), pk, INT32_MIN + 1, INT32_MAX, &v)) {
+		if (rj_integer_item(rd->c, item, pk, INT32_MIN + 1, INT32_MAX, &v)) {
 			return rd->c->result;
 		}
 		if (v < 0 || v >= count) {
@@ -614,8 +616,9 @@ static spring_result read_groups(reader *rd, const cJSON *list, int n, const cha
 		if (!ids) {
 			return c->result;
 		}
-		for (int k = 0; k < count; k++) {
-			ids[k] = cJSON_GetArrayItem(members, k)->valueint;
+		const cJSON *member = count ? members->child : NULL;
+		for (int k = 0; k < count; k++, member = member->next) {
+			ids[k] = member->valueint;
 		}
 		rd->groups[g] = (spring_skeleton_collider_group){ids, count};
 	}
@@ -706,8 +709,9 @@ static spring_result read_vrm1(reader *rd, const cJSON *ext)
 		                    &group_count)) {
 			return c->result;
 		}
-		for (int k = 0; k < group_count; k++) {
-			if (add_group_ref(rd, cJSON_GetArrayItem(groups, k)->valueint)) {
+		const cJSON *group = group_count ? groups->child : NULL;
+		for (int k = 0; k < group_count; k++, group = group->next) {
+			if (add_group_ref(rd, group->valueint)) {
 				return c->result;
 			}
 		}
@@ -719,15 +723,12 @@ static spring_result read_vrm1(reader *rd, const cJSON *ext)
 // VRM 0.x secondaryAnimation
 
 // Joints from `start` down its first children; later children start springs of their own,
-// pushed on `stack` (depth-first, so the springs come in the order the nodes are met).
+// pushed on `stack` (node_count entries, shared by all bones: depth-first, so the springs come in
+// the order the nodes are met).
 static spring_result expand_bone(reader *rd, int start, const char *p, const spring_skeleton_joint *settings, int center,
-                                 int group_first, int group_count, bool *taken)
+                                 int group_first, int group_count, bool *taken, int *stack)
 {
 	rj *c = rd->c;
-	int *stack = (int *)rj_alloc(c, (size_t)rd->node_count, sizeof *stack);
-	if (!stack) {
-		return c->result;
-	}
 	int top = 0;
 	stack[top++] = start;
 	while (top > 0) {
@@ -833,8 +834,11 @@ static spring_result read_vrm0(reader *rd, const cJSON *sec)
 	if (rj_get_array(c, sec, EXT_0, "boneGroups", 0, SPRING_SKELETON_MAX_SPRINGS, "bone groups", &list, &n)) {
 		return c->result;
 	}
+	// One stack for every bone: a stack each cost bones x nodes (4096 bones of a 16384-node model
+	// took 256 MB; the document's limits allowed 256 GB).
 	bool *taken = (bool *)rj_alloc(c, (size_t)rd->node_count, sizeof *taken);
-	if (!taken) {
+	int *stack = (int *)rj_alloc(c, (size_t)rd->node_count, sizeof *stack);
+	if (!taken || !stack) {
 		return c->result;
 	}
 	for (int g = 0; g < n; g++) {
@@ -858,19 +862,21 @@ static spring_result read_vrm0(reader *rd, const cJSON *sec)
 		}
 		// The group's collider list, once, at the end of the references; each spring copies it.
 		int group_first = rd->group_ref_count;
-		for (int k = 0; k < group_count; k++) {
+		const cJSON *group = group_count ? groups->child : NULL;
+		for (int k = 0; k < group_count; k++, group = group->next) {
 			int *refs = grow(c, rd->group_refs, rd->group_ref_count, &rd->group_ref_cap, sizeof *refs);
 			if (!refs) {
 				return c->result;
 			}
 			rd->group_refs = refs;
-			refs[rd->group_ref_count++] = cJSON_GetArrayItem(groups, k)->valueint;
+			refs[rd->group_ref_count++] = group->valueint;
 		}
-		for (int b = 0; b < bone_count; b++) {
+		const cJSON *bone = bone_count ? bones->child : NULL;
+		for (int b = 0; b < bone_count; b++, bone = bone->next) {
 			char pb[RJ_PATH_SIZE], pbs[RJ_PATH_SIZE];
 			PATH_KEY(pbs, p, "bones");
 			PATH_INDEX(pb, pbs, b);
-			if (expand_bone(rd, cJSON_GetArrayItem(bones, b)->valueint, pb, &settings, center, group_first, group_count, taken)) {
+			if (expand_bone(rd, bone->valueint, pb, &settings, center, group_first, group_count, taken, stack)) {
 				return c->result;
 			}
 		}

@@ -69,10 +69,10 @@ static spring_result read_keys(motion_reader *mr, const cJSON *tr, const char *p
 		mr->keys = bigger;
 		mr->key_cap = cap;
 	}
-	for (int k = 0; k < n; k++) {
+	const cJSON *j = n ? list->child : NULL; // walked, not indexed: cJSON_GetArrayItem is linear
+	for (int k = 0; k < n; k++, j = j->next) {
 		char pi[RJ_PATH_SIZE];
 		PATH_INDEX(pi, pk, k);
-		const cJSON *j = cJSON_GetArrayItem(list, k);
 		if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != width) {
 			return rj_bad(c, pi, "expected [t, x, y, z%s], got %s", width == 5 ? ", w" : "", rj_type_name(j));
 		}
