@@ -904,6 +904,21 @@ spring_result spring_skeleton_get_stepped_pose(const spring_skeleton *s, int *no
 	return get(s, 1.0, nodes, rotations, tails, capacity);
 }
 
+spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *s, float *lengths, int capacity)
+{
+	if (!s || !lengths) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	spring_result r = spring_internal_room(capacity, s->bone_count);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	for (int b = 0; b < s->bone_count; b++) {
+		lengths[b] = (float)s->bones[b].rest_length;
+	}
+	return SPRING_OK;
+}
+
 bool spring_skeleton_is_resting(const spring_skeleton *s)
 {
 	return s && s->resting;

@@ -240,6 +240,8 @@ int cmd_simulate(int argc, char **argv);
 /// (a .vrm, .glb or .gltf file); the command then goes to cmd_simulate_vrm.
 bool cli_is_vrm_model(int argc, char **argv);
 int cmd_simulate_vrm(int argc, char **argv);
+/// `spring verify` on a VRM model (cmd_verify_vrm.c).
+int cmd_verify_vrm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_code(int argc, char **argv);

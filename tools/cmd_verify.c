@@ -12,6 +12,7 @@
 static const char verify_help[] =
 	"usage: spring verify [SPRING] [--fps LIST] [--integrator exact|semi-implicit|both] [--step S] [--json]\n"
 	"       spring verify RIG.json [--clip NAME] [--fps LIST] [--seconds S] [--json]\n"
+	"       spring verify MODEL.vrm --motion MOTION.json ... (spring verify MODEL.vrm --help)\n"
 	"\n"
 	"Runs the three objective checks and prints every figure with PASS or FAIL. Exit status 0 when\n"
 	"everything passes, 1 when a check fails, 2 for a usage or input error.\n"
@@ -654,6 +655,9 @@ static int verify_rig(cli_args *a, const double *fps, int fps_count)
 
 int cmd_verify(int argc, char **argv)
 {
+	if (cli_is_vrm_model(argc, argv)) {
+		return cmd_verify_vrm(argc, argv);
+	}
 	const char *cmd = "verify";
 	cli_args a;
 	cli_args_init(&a, cmd, 1);

@@ -191,6 +191,9 @@ SPRING_API spring_result spring_skeleton_get_pose(const spring_skeleton *skeleto
 /// The same at the last step itself.
 SPRING_API spring_result spring_skeleton_get_stepped_pose(const spring_skeleton *skeleton, int *nodes, spring_quat *rotations,
                                                           spring_vec3 *tails, int capacity);
+/// Each bone's length at rest (world units, the model root at identity): the constant length of
+/// SPRING_SKELETON_LENGTH_REST. `capacity` must reach spring_skeleton_bone_count.
+SPRING_API spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *skeleton, float *lengths, int capacity);
 /// True when the last step moved no tail by more than 1e-6 of its bone's length.
 SPRING_API bool spring_skeleton_is_resting(const spring_skeleton *skeleton);
 /// The skeleton's clock (step 1 / rate).
