@@ -343,6 +343,12 @@ typedef struct snapshot_header {
 
 _Static_assert(sizeof(snapshot_header) == SPRING_SNAPSHOT_HEADER_BYTES, "the documented header size");
 
+void spring_internal_snapshot_write_header(unsigned kind, uint64_t shape, size_t body_size, void *blob)
+{
+	snapshot_header h = {{'S', 'P', 'R', 'S'}, SPRING_SNAPSHOT_VERSION, kind, 0u, shape, (uint64_t)body_size};
+	memcpy(blob, &h, sizeof h);
+}
+
 spring_result spring_internal_snapshot(const void *object, size_t block_size, size_t owner_offset, unsigned kind, uint64_t shape,
                                        void *blob, size_t size)
 {
@@ -352,12 +358,11 @@ spring_result spring_internal_snapshot(const void *object, size_t block_size, si
 	if (size < sizeof(snapshot_header) + block_size) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
-	snapshot_header h = {{'S', 'P', 'R', 'S'}, SPRING_SNAPSHOT_VERSION, kind, 0u, shape, (uint64_t)block_size};
 	unsigned char *out = (unsigned char *)blob;
-	memcpy(out, &h, sizeof h);
-	memcpy(out + sizeof h, object, block_size);
+	spring_internal_snapshot_write_header(kind, shape, block_size, blob);
+	memcpy(out + sizeof(snapshot_header), object, block_size);
 	if (owner_offset != SIZE_MAX) {
-		memset(out + sizeof h + owner_offset, 0, sizeof(spring_internal_owner));
+		memset(out + sizeof(snapshot_header) + owner_offset, 0, sizeof(spring_internal_owner));
 	}
 	return SPRING_OK;
 }

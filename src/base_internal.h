@@ -151,8 +151,13 @@ enum {
 	SPRING_SNAPSHOT_CHAIN,
 	SPRING_SNAPSHOT_RIG,
 	SPRING_SNAPSHOT_CHAIN2D_GROUP,
-	SPRING_SNAPSHOT_CHAIN_GROUP
+	SPRING_SNAPSHOT_CHAIN_GROUP,
+	SPRING_SNAPSHOT_SKELETON
 };
+
+/// The 32-byte header of a snapshot of `body_size` bytes, for objects that write their state
+/// field by field after it (spring_skeleton) rather than as one block.
+void spring_internal_snapshot_write_header(unsigned kind, uint64_t shape, size_t body_size, void *blob);
 
 /// Writes a snapshot of `block_size` bytes at `object` into `blob` (at least
 /// SPRING_SNAPSHOT_HEADER_BYTES + block_size bytes): header, then the block with the owner record

@@ -8,8 +8,11 @@
 
 #include "base_internal.h"
 #include "skeleton_internal.h"
+#include "spring_internal.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define OBJECT "skeleton"
@@ -927,4 +930,219 @@ bool spring_skeleton_is_resting(const spring_skeleton *s)
 const spring_clock *spring_skeleton_clock(const spring_skeleton *s)
 {
 	return s ? &s->clock : NULL;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots: the state field by field after the header (the block holds pointers), every field
+// visited by one function for writing, checking and reading, so the three cannot disagree.
+
+enum { IO_WRITE, IO_CHECK, IO_READ };
+
+typedef enum io_check {
+	CHECK_POSITION, // finite, |x| <= 1e9 (tails, centre-space tails, interpolated poses)
+	CHECK_POSE,     // finite, |x| <= SPRING_SKELETON_MAX_COORDINATE (the host's poses)
+	CHECK_TIME,     // finite, in [0, FLT_MAX]
+	CHECK_QUAT      // four finite numbers of length 1 within 1e-6
+} io_check;
+
+typedef struct io {
+	unsigned char *p;
+	int mode;
+	spring_result result; // CHECK: the first fault
+	spring_element element;
+	int index;
+	const char *field, *reason;
+} io;
+
+static void io_fault(io *c, spring_result r, spring_element element, int index, const char *field, const char *reason)
+{
+	if (c->result == SPRING_OK) {
+		c->result = r;
+		c->element = element;
+		c->index = index;
+		c->field = field;
+		c->reason = reason;
+	}
+}
+
+static void io_doubles(io *c, double *x, int n, io_check check, spring_element element, int index, const char *field)
+{
+	size_t bytes = (size_t)n * sizeof(double);
+	if (c->mode == IO_WRITE) {
+		memcpy(c->p, x, bytes);
+	} else if (c->mode == IO_READ) {
+		memcpy(x, c->p, bytes);
+	} else {
+		double v[4];
+		memcpy(v, c->p, bytes);
+		double qq = 0.0;
+		for (int k = 0; k < n; k++) {
+			if (!isfinite(v[k])) {
+				io_fault(c, SPRING_ERROR_NOT_FINITE, element, index, field, "must be finite");
+				c->p += bytes;
+				return;
+			}
+			double bound = check == CHECK_POSE ? (double)SPRING_SKELETON_MAX_COORDINATE : 1e9;
+			if ((check == CHECK_POSITION || check == CHECK_POSE) && fabs(v[k]) > bound) {
+				io_fault(c, SPRING_ERROR_OUT_OF_RANGE, element, index, field, "is out of range");
+			}
+			if (check == CHECK_TIME && !(v[k] >= 0.0 && v[k] <= (double)FLT_MAX)) {
+				io_fault(c, SPRING_ERROR_OUT_OF_RANGE, element, index, field, "must be a time >= 0");
+			}
+			qq += v[k] * v[k];
+		}
+		if (check == CHECK_QUAT && !(fabs(qq - 1.0) <= 1e-6)) {
+			io_fault(c, SPRING_ERROR_OUT_OF_RANGE, element, index, field, "must be a unit quaternion");
+		}
+	}
+	c->p += bytes;
+}
+
+static void io_local(io *c, local_d *l, io_check check, spring_element element, int index, const char *field)
+{
+	io_doubles(c, l->t, 3, check, element, index, field);
+	io_doubles(c, l->q, 4, CHECK_QUAT, element, index, field);
+}
+
+static void io_raw(io *c, void *x, size_t bytes)
+{
+	if (c->mode == IO_WRITE) {
+		memcpy(c->p, x, bytes);
+	} else if (c->mode == IO_READ) {
+		memcpy(x, c->p, bytes);
+	}
+	c->p += bytes;
+}
+
+// The clock, field by field (no padding in the blob); CHECK reads it whole and asks the clock's
+// own check.
+static void io_clock(io *c, spring_clock *live)
+{
+	spring_clock k = *live;
+	io sub = *c;
+	sub.mode = c->mode == IO_WRITE ? IO_WRITE : IO_READ;
+	io_raw(&sub, &k.step, sizeof k.step);
+	io_raw(&sub, &k.accumulator, sizeof k.accumulator);
+	io_raw(&sub, &k.alpha, sizeof k.alpha);
+	io_raw(&sub, &k.dropped, sizeof k.dropped);
+	io_raw(&sub, &k.max_steps, sizeof k.max_steps);
+	io_raw(&sub, &k.frame_dt, sizeof k.frame_dt);
+	io_raw(&sub, &k.last_steps, sizeof k.last_steps);
+	io_raw(&sub, &k.carried_ticks, sizeof k.carried_ticks);
+	io_raw(&sub, &k.time, sizeof k.time);
+	c->p = sub.p;
+	if (c->mode == IO_CHECK) {
+		const char *why = spring_internal_clock_check(live, &k);
+		if (why) {
+			io_fault(c, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "clock", why);
+		}
+	} else if (c->mode == IO_READ) {
+		*live = k;
+	}
+}
+
+static void io_state(spring_skeleton *s, io *c)
+{
+	io_clock(c, &s->clock);
+	int32_t resting = s->resting ? 1 : 0;
+	if (c->mode == IO_CHECK) {
+		memcpy(&resting, c->p, sizeof resting);
+		if (resting != 0 && resting != 1) {
+			io_fault(c, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "resting", "must be 0 or 1");
+		}
+		c->p += sizeof resting;
+	} else {
+		io_raw(c, &resting, sizeof resting);
+		if (c->mode == IO_READ) {
+			s->resting = resting != 0;
+		}
+	}
+	io_doubles(c, &s->dt_from, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_from");
+	io_doubles(c, &s->dt_to, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_to");
+	io_local(c, &s->root_before, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_before");
+	io_local(c, &s->root_from, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_from");
+	io_local(c, &s->root_to, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_to");
+	for (int i = 0; i < s->node_count; i++) {
+		io_local(c, &s->before[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "before");
+		io_local(c, &s->from[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "from");
+		io_local(c, &s->to[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "to");
+		io_local(c, &s->now[i], CHECK_POSITION, SPRING_ELEMENT_NODE, i, "now");
+	}
+	for (int b = 0; b < s->bone_count; b++) {
+		bone *bn = &s->bones[b];
+		io_doubles(c, bn->cur, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "cur");
+		io_doubles(c, bn->prev, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "prev");
+		io_doubles(c, bn->q, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation");
+		io_doubles(c, bn->tail_step, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_step");
+		io_doubles(c, bn->tail_before, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_before");
+		io_doubles(c, bn->q_before, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation_before");
+	}
+}
+
+static size_t state_size(const spring_skeleton *s)
+{
+	size_t clock = 4 * sizeof(float) + sizeof(int) + sizeof(float) + sizeof(int) + sizeof(int32_t) + sizeof(double);
+	return clock + sizeof(int32_t) + 2 * sizeof(double) + 3 * sizeof(local_d) + (size_t)s->node_count * 4 * sizeof(local_d) +
+	       (size_t)s->bone_count * 20 * sizeof(double);
+}
+
+// What a blob must have been made by: the same tree, bones and settings.
+static uint64_t skeleton_shape(const spring_skeleton *s)
+{
+	uint64_t h = spring_hash(SPRING_HASH_INIT, &s->node_count, sizeof s->node_count);
+	h = spring_hash(h, &s->bone_count, sizeof s->bone_count);
+	h = spring_hash(h, &s->step, sizeof s->step);
+	h = spring_hash(h, &s->length, sizeof s->length);
+	h = spring_hash(h, s->parent, (size_t)s->node_count * sizeof *s->parent);
+	for (int b = 0; b < s->bone_count; b++) {
+		const bone *bn = &s->bones[b];
+		h = spring_hash(h, &bn->head, sizeof bn->head);
+		h = spring_hash(h, &bn->tail_node, sizeof bn->tail_node);
+		h = spring_hash(h, &bn->rest_length, sizeof bn->rest_length);
+		h = spring_hash(h, &bn->stiffness, sizeof bn->stiffness);
+		h = spring_hash(h, &bn->drag, sizeof bn->drag);
+	}
+	return h;
+}
+
+size_t spring_skeleton_snapshot_size(const spring_skeleton *s)
+{
+	return s ? SPRING_SNAPSHOT_HEADER_BYTES + state_size(s) : 0;
+}
+
+spring_result spring_skeleton_snapshot(const spring_skeleton *s, void *blob, size_t size)
+{
+	if (!s || !blob) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (size < spring_skeleton_snapshot_size(s)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	spring_internal_snapshot_write_header(SPRING_SNAPSHOT_SKELETON, skeleton_shape(s), state_size(s), blob);
+	io c = {(unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES, IO_WRITE, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
+	io_state((spring_skeleton *)s, &c); // writing reads the object only
+	return SPRING_OK;
+}
+
+spring_result spring_skeleton_restore(spring_skeleton *s, const void *blob, size_t size, spring_error *error)
+{
+	if (!s) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, OBJECT, SPRING_ELEMENT_NONE, -1, "",
+		                               "the skeleton is NULL");
+	}
+	const unsigned char *body = NULL;
+	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_SKELETON, skeleton_shape(s), state_size(s),
+	                                                  OBJECT, error, &body);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	io c = {(unsigned char *)(uintptr_t)body, IO_CHECK, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
+	io_state(s, &c);
+	if (c.result != SPRING_OK) {
+		return spring_internal_snapshot_bad(error, c.result, OBJECT, c.element, c.index, c.field, c.reason);
+	}
+	c.p = (unsigned char *)(uintptr_t)body;
+	c.mode = IO_READ;
+	io_state(s, &c);
+	return SPRING_OK;
 }

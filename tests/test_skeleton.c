@@ -764,6 +764,109 @@ static int test_runtime_rest_teleport_reset(void)
 	return 0;
 }
 
+// Snapshots replay bit for bit, in the same skeleton and another; every hostile blob is refused and
+// changes nothing.
+static int test_runtime_snapshot(void)
+{
+	sample s;
+	make_sample(&s);
+	s.hair[0].gravity_power = 0.5f;
+	size_t size = spring_skeleton_memory_size(&s.desc);
+	void *ma = aligned_alloc(16, (size + 15) / 16 * 16), *mb = aligned_alloc(16, (size + 15) / 16 * 16);
+	void *copy = malloc(size);
+	spring_skeleton *a = NULL, *b = NULL;
+	ENSURE(ma && mb && copy);
+	ENSURE(spring_skeleton_init(&s.desc, ma, size, &a, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_init(&s.desc, mb, size, &b, NULL) == SPRING_OK);
+	spring_xform3 locals[7];
+	rest_locals(&s, locals);
+	spring_xform3 root = spring_xform3_identity();
+	for (int f = 0; f < 100; f++) {
+		root.position.x = 0.3f * sinf(0.2f * (float)f);
+		ENSURE(spring_skeleton_update(a, root, locals, 7, f % 4 == 0 ? 0.031f : 0.013f) == SPRING_OK);
+	}
+	size_t blob_size = spring_skeleton_snapshot_size(a);
+	unsigned char *blob = (unsigned char *)malloc(blob_size), *bad = (unsigned char *)malloc(blob_size);
+	ENSURE(blob && bad);
+	ENSURE(spring_skeleton_snapshot(a, blob, blob_size - 1) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_snapshot(a, blob, blob_size) == SPRING_OK);
+	spring_vec3 ta[50][3], tb[50][3];
+	spring_quat qa[50][3], qb[50][3];
+	for (int pass = 0; pass < 2; pass++) {
+		spring_skeleton *target = pass == 0 ? b : a;
+		ENSURE(spring_skeleton_restore(target, blob, blob_size, NULL) == SPRING_OK);
+		for (int f = 0; f < 50; f++) {
+			root.position.x = 0.3f * sinf(0.2f * (float)(f + 100));
+			ENSURE(spring_skeleton_update(pass == 0 ? a : b, root, locals, 7, f % 4 == 0 ? 0.031f : 0.013f) == SPRING_OK);
+			ENSURE(spring_skeleton_update(target, root, locals, 7, f % 4 == 0 ? 0.031f : 0.013f) == SPRING_OK);
+			spring_skeleton_get_pose(target, NULL, qa[f], ta[f], 3);
+			spring_skeleton_get_pose(pass == 0 ? a : b, NULL, qb[f], tb[f], 3);
+		}
+		ENSURE(memcmp(ta, tb, sizeof ta) == 0 && memcmp(qa, qb, sizeof qa) == 0);
+		ENSURE(spring_skeleton_snapshot(a, blob, blob_size) == SPRING_OK); // both at the same state again
+		ENSURE(spring_skeleton_restore(b, blob, blob_size, NULL) == SPRING_OK);
+	}
+	// Hostile blobs: nothing changes.
+	memcpy(copy, a, size);
+	spring_error e;
+	ENSURE(spring_skeleton_restore(a, blob, blob_size - 1, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_restore(a, NULL, blob_size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	const size_t body = SPRING_SNAPSHOT_HEADER_BYTES, doubles = body + 44;
+	int refused = 0, slots = 0;
+	for (size_t at = doubles; at + 8 <= blob_size; at += 8, slots++) {
+		memcpy(bad, blob, blob_size);
+		double x = NAN;
+		memcpy(bad + at, &x, sizeof x);
+		spring_result r = spring_skeleton_restore(a, bad, blob_size, &e);
+		refused += r == SPRING_ERROR_NOT_FINITE;
+		ENSURE_MSG(r == SPRING_ERROR_NOT_FINITE, "offset %zu: %d %s", at, (int)r, e.message);
+		ENSURE(memcmp(copy, a, size) == 0);
+	}
+	ENSURE(refused == slots && slots == (int)((blob_size - doubles) / 8));
+	for (size_t at = doubles; at + 8 <= blob_size; at += 8) { // far, but finite: out of range (or a time)
+		memcpy(bad, blob, blob_size);
+		double x = -1e12;
+		memcpy(bad + at, &x, sizeof x);
+		spring_result r = spring_skeleton_restore(a, bad, blob_size, &e);
+		ENSURE_MSG(r == SPRING_ERROR_OUT_OF_RANGE, "offset %zu: %d %s", at, (int)r, e.message);
+		ENSURE(memcmp(copy, a, size) == 0);
+	}
+	static const struct {
+		size_t at;
+		uint32_t bits;
+	} clock_faults[] = {{0, 0x3f800000u},  {4, 0x7fc00000u},  {8, 0x40000000u},  {12, 0xbf800000u}, {16, 1000u},
+	                    {20, 0x7f800000u}, {24, 0x7fffffffu}, {28, 0xffffffffu}, {40, 2u} /* resting */};
+	for (size_t i = 0; i < sizeof clock_faults / sizeof clock_faults[0]; i++) {
+		memcpy(bad, blob, blob_size);
+		memcpy(bad + body + clock_faults[i].at, &clock_faults[i].bits, 4);
+		spring_result r = spring_skeleton_restore(a, bad, blob_size, &e);
+		ENSURE_MSG(r == SPRING_ERROR_OUT_OF_RANGE, "clock offset %zu: %d %s", clock_faults[i].at, (int)r, e.message);
+		ENSURE(memcmp(copy, a, size) == 0);
+	}
+	memcpy(bad, blob, blob_size);
+	double nan = NAN;
+	memcpy(bad + body + 32, &nan, sizeof nan); // the clock's time
+	ENSURE(spring_skeleton_restore(a, bad, blob_size, &e) != SPRING_OK && memcmp(copy, a, size) == 0);
+	// A quaternion off the unit sphere.
+	memcpy(bad, blob, blob_size);
+	double half = 0.5;
+	memcpy(bad + doubles + 16 + 24, &half, sizeof half); // root_before's rotation x after dt_from, dt_to, t
+	ENSURE(spring_skeleton_restore(a, bad, blob_size, &e) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(strstr(e.message, "unit quaternion") != NULL && memcmp(copy, a, size) == 0);
+	// Another skeleton's blob: refused by its shape.
+	s.hair[1].drag = 0.45f;
+	spring_skeleton *other = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &other, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_restore(other, blob, blob_size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	spring_skeleton_destroy(other);
+	free(blob);
+	free(bad);
+	free(copy);
+	free(ma);
+	free(mb);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -775,5 +878,6 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_bad_input);
 	RUN_TEST(test_runtime_allocation_and_determinism);
 	RUN_TEST(test_runtime_rest_teleport_reset);
+	RUN_TEST(test_runtime_snapshot);
 	return TEST_SUMMARY();
 }

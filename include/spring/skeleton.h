@@ -196,6 +196,15 @@ SPRING_API spring_result spring_skeleton_get_stepped_pose(const spring_skeleton 
 SPRING_API spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *skeleton, float *lengths, int capacity);
 /// True when the last step moved no tail by more than 1e-6 of its bone's length.
 SPRING_API bool spring_skeleton_is_resting(const spring_skeleton *skeleton);
+/// Snapshots (base.h, "Snapshots"): the whole state (clock, the poses being interpolated, every
+/// bone's tail, velocity and rotation) after the 32-byte header; restoring and stepping reproduces
+/// the run bit for bit. Restore refuses a blob of another skeleton (another tree, bones, rate or
+/// setting) with INVALID_ARGUMENT and one holding a value the steps never produce (NaN, a position
+/// beyond range, a quaternion not of length 1, a bad clock) with NOT_FINITE or OUT_OF_RANGE, and
+/// then changes nothing.
+SPRING_API size_t spring_skeleton_snapshot_size(const spring_skeleton *skeleton);
+SPRING_API spring_result spring_skeleton_snapshot(const spring_skeleton *skeleton, void *blob, size_t size);
+SPRING_API spring_result spring_skeleton_restore(spring_skeleton *skeleton, const void *blob, size_t size, spring_error *error);
 /// The skeleton's clock (step 1 / rate).
 SPRING_API const spring_clock *spring_skeleton_clock(const spring_skeleton *skeleton);
 /// @}
