@@ -30,6 +30,7 @@ struct spring_vrm_file {
 	spring_skeleton_desc desc;
 	spring_vrm_format format;
 	char (*names)[NAME_SIZE];
+	int *by_name; // the nodes in the order of their names, for spring_vrm_file_find_node
 };
 
 // Where each element of the description came from, for errors.
@@ -46,6 +47,7 @@ typedef struct reader {
 	int **children; // per node, its children (indices into the JSON's list)
 	int *child_count;
 	char (*names)[NAME_SIZE];
+	int *by_name; // the nodes sorted by their final names
 	int spring_count, spring_cap;
 	spring_skeleton_spring *springs;
 	origin *spring_origin;
@@ -331,6 +333,13 @@ static spring_result unique_names(reader *rd)
 			snprintf(rd->names[i], NAME_SIZE, "#%d", i);
 		}
 	}
+	// The final names, sorted once more: each is unique now, so lookups can bisect.
+	pthread_mutex_lock(&sort_lock);
+	g_sort_names = rd->names;
+	qsort(order, (size_t)n, sizeof *order, compare_sorted);
+	g_sort_names = NULL;
+	pthread_mutex_unlock(&sort_lock);
+	rd->by_name = order;
 	return SPRING_OK;
 }
 
@@ -958,8 +967,8 @@ static spring_result build(reader *rd, spring_vrm_file **out)
 	for (int s = 0; s < rd->spring_count; s++) {
 		ref_count += rd->spring_group_count[s];
 	}
-	size_t at[9], size = align16(sizeof(spring_vrm_file));
-	const size_t bytes[8] = {
+	size_t at[10], size = align16(sizeof(spring_vrm_file));
+	const size_t bytes[9] = {
 		(size_t)rd->spring_count * sizeof(spring_skeleton_spring),
 		(size_t)rd->group_count * sizeof(spring_skeleton_collider_group),
 		(size_t)rd->node_count * sizeof(spring_skeleton_node),
@@ -968,12 +977,13 @@ static spring_result build(reader *rd, spring_vrm_file **out)
 		(size_t)member_count * sizeof(int),
 		(size_t)ref_count * sizeof(int),
 		(size_t)rd->node_count * NAME_SIZE,
+		(size_t)rd->node_count * sizeof(int),
 	};
-	for (int k = 0; k < 8; k++) {
+	for (int k = 0; k < 9; k++) {
 		at[k] = size;
 		size += align16(bytes[k]);
 	}
-	at[8] = size;
+	at[9] = size;
 	unsigned char *block = (unsigned char *)cJSON_malloc(size);
 	if (!block) {
 		return rj_fail(c, SPRING_ERROR_OUT_OF_MEMORY, "", "out of memory (%zu bytes for the model)", size);
@@ -988,6 +998,8 @@ static spring_result build(reader *rd, spring_vrm_file **out)
 	int *members = (int *)(block + at[5]);
 	int *refs = (int *)(block + at[6]);
 	f->names = (char(*)[NAME_SIZE])(block + at[7]);
+	f->by_name = (int *)(block + at[8]);
+	memcpy(f->by_name, rd->by_name, bytes[8]);
 	memcpy(nodes, rd->nodes, bytes[2]);
 	if (bytes[3]) {
 		memcpy(joints, rd->joints, bytes[3]);
@@ -1226,9 +1238,17 @@ int spring_vrm_file_find_node(const spring_vrm_file *file, const char *name)
 	if (!file || !name) {
 		return -1;
 	}
-	for (int i = 0; i < file->desc.node_count; i++) {
-		if (strcmp(file->names[i], name) == 0) {
-			return i;
+	int lo = 0, hi = file->desc.node_count - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, node = file->by_name[mid];
+		int r = strcmp(file->names[node], name);
+		if (r == 0) {
+			return node;
+		}
+		if (r < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
 		}
 	}
 	return -1;
