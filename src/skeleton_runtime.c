@@ -44,10 +44,12 @@ struct spring_skeleton {
 	spring_skeleton_length length;
 	double step;
 	int node_count, bone_count, collider_count;
+	int needed_count; // the first needed_count nodes of `order` are the ones the steps read
 	bool resting;
-	int *parent;      // [node_count]
-	int *order;       // parents first
-	int *child_first; // [node_count + 1]
+	int *parent;           // [node_count]
+	int *order;            // parents first; the nodes the steps need (needed_count) before the others
+	unsigned char *needed; // node -> 1 when a bone, a tail, a collider or a centre depends on it
+	int *child_first;      // [node_count + 1]
 	int *kids;
 	int *head_bone;    // node -> bone, -1
 	int *update_order; // bones, a spring hanging from another's joint after it
@@ -67,8 +69,8 @@ struct spring_skeleton {
 // Layout
 
 typedef struct layout {
-	size_t parent, order, child_first, kids, head_bone, update_order, scale, before, from, to, now, world, bones, colliders,
-		group_first, group_members, group_refs, size;
+	size_t parent, order, needed, child_first, kids, head_bone, update_order, scale, before, from, to, now, world, bones,
+		colliders, group_first, group_members, group_refs, size;
 } layout;
 
 static size_t take(size_t *at, size_t count, size_t size)
@@ -100,6 +102,7 @@ static layout make_layout(const spring_skeleton_desc *d)
 	size_t at = spring_internal_align16(sizeof(spring_skeleton));
 	l.parent = take(&at, n, sizeof(int));
 	l.order = take(&at, n, sizeof(int));
+	l.needed = take(&at, n, 1);
 	l.child_first = take(&at, n + 1, sizeof(int));
 	l.kids = take(&at, n, sizeof(int));
 	l.head_bone = take(&at, n, sizeof(int));
@@ -310,6 +313,14 @@ static void sort_by_depth(const int *keys, int n, int *out, int *count)
 
 static void world_of(spring_skeleton *s, const mat *root, int node);
 
+// Marks a node and its ancestors as read by the steps.
+static void mark_needed(spring_skeleton *s, int node)
+{
+	for (int at = node; at >= 0 && !s->needed[at]; at = s->parent[at]) {
+		s->needed[at] = 1;
+	}
+}
+
 spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, size_t size, spring_skeleton **out,
                                    spring_error *error)
 {
@@ -330,6 +341,7 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 	spring_skeleton *s = (spring_skeleton *)base;
 	s->parent = (int *)(base + l.parent);
 	s->order = (int *)(base + l.order);
+	s->needed = (unsigned char *)(base + l.needed);
 	s->child_first = (int *)(base + l.child_first);
 	s->kids = (int *)(base + l.kids);
 	s->head_bone = (int *)(base + l.head_bone);
@@ -465,6 +477,31 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 		}
 	}
 	s->group_first[d->collider_group_count] = m;
+	// The nodes a step reads: every bone's head and tail, every collider's node, every centre, and
+	// their ancestors; the steps compute and interpolate only those (an avatar's meshes and limbs
+	// without springs cost nothing).
+	for (int i = 0; i < b; i++) {
+		mark_needed(s, s->bones[i].head);
+		if (s->bones[i].tail_node >= 0) {
+			mark_needed(s, s->bones[i].tail_node);
+		}
+		if (s->bones[i].center >= 0) {
+			mark_needed(s, s->bones[i].center);
+		}
+	}
+	for (int i = 0; i < d->collider_count; i++) {
+		mark_needed(s, d->colliders[i].node);
+	}
+	s->needed_count = 0;
+	for (int i = 0; i < n; i++) { // a stable partition: parents still come first
+		s->needed_count += s->needed[s->order[i]];
+	}
+	int *scratch = (int *)(void *)s->before; // not in use yet: it is filled below
+	for (int i = 0, front = 0, back = s->needed_count; i < n; i++) {
+		int node = s->order[i];
+		scratch[s->needed[node] ? front++ : back++] = node;
+	}
+	memcpy(s->order, scratch, (size_t)n * sizeof *s->order);
 	// At rest in the rest pose.
 	memcpy(s->from, s->now, (size_t)n * sizeof *s->from);
 	memcpy(s->before, s->now, (size_t)n * sizeof *s->before);
@@ -538,8 +575,8 @@ static void world_below(spring_skeleton *s, int node)
 			continue;
 		}
 		int c = s->kids[next[top]++];
-		if (s->head_bone[c] >= 0) {
-			continue;
+		if (s->head_bone[c] >= 0 || !s->needed[c]) {
+			continue; // a head's own is made when it steps; nothing reads an unneeded node's
 		}
 		mat l = node_local(s, c);
 		s->world[c] = spring_internal_affine_mul(&s->world[at], &l);
@@ -683,7 +720,7 @@ static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
 static void step(spring_skeleton *s, const local_d *root)
 {
 	mat rm = root_matrix(root);
-	for (int i = 0; i < s->node_count; i++) {
+	for (int i = 0; i < s->needed_count; i++) {
 		world_of(s, &rm, s->order[i]);
 	}
 	bool resting = true;
@@ -774,7 +811,8 @@ spring_result spring_skeleton_update(spring_skeleton *s, spring_xform3 root, con
 		double f = spring_clock_substep_fraction(&s->clock, k, steps);
 		local_d rt;
 		blend3(&s->root_before, &s->root_from, &s->root_to, s->dt_from, s->dt_to, f, &rt);
-		for (int i = 0; i < s->node_count; i++) {
+		for (int k2 = 0; k2 < s->needed_count; k2++) {
+			int i = s->order[k2];
 			blend3(&s->before[i], &s->from[i], &s->to[i], s->dt_from, s->dt_to, f, &s->now[i]);
 		}
 		step(s, &rt);
