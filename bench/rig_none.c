@@ -6,3 +6,9 @@ void rig_register(const char *rig_file)
 {
 	(void)rig_file;
 }
+
+// Nor a VRM reader: no VRM scenario.
+void vrm_register(const char *vrm_dir)
+{
+	(void)vrm_dir;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// The VRM scenario: Godette (tests/vrm/models, VRM 0.x: 16 spring bones in 8 springs, 4 sphere
+// colliders, 71 nodes), read through the tools' VRM reader, a thousand times, each shaking its head
+// (tests/vrm/motions/godette-shake.json, phase-shifted per avatar) for 60 frames at 60 fps, its
+// springs on spring_skeleton at 60 Hz, the pose read back every frame. Rate: joint-frames per
+// second (bones with a tail x frames).
+#include "bench.h"
+#include <spring/skeleton.h>
+#include <spring/vrm.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vrm_data {
+	spring_vrm_file *model;
+	spring_vrm_motion *motion;
+	spring_skeleton **avatars; // count
+	spring_xform3 *locals;     // frames x nodes: the motion sampled once (untimed)
+	spring_xform3 *roots;      // frames
+	spring_quat *rotations;    // count x bones: the last frame's pose
+	int nodes, bones;
+} vrm_data;
+
+static const char *g_vrm_dir;
+
+static int vrm_prepare(scenario *s)
+{
+	vrm_data *w = calloc(1, sizeof *w);
+	if (!w) {
+		return 1;
+	}
+	s->data = w;
+	char path[1024];
+	spring_file_error err;
+	snprintf(path, sizeof path, "%s/models/Godette_vrm_v4.vrm", g_vrm_dir);
+	if (spring_vrm_load_file(path, &w->model, &err) != SPRING_OK) {
+		fprintf(stderr, "spring_bench: %s\n", err.message);
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/motions/godette-shake.json", g_vrm_dir);
+	if (spring_vrm_motion_load_file(path, w->model, &w->motion, &err) != SPRING_OK) {
+		fprintf(stderr, "spring_bench: %s\n", err.message);
+		return 1;
+	}
+	const spring_skeleton_desc *d = spring_vrm_file_desc(w->model);
+	w->nodes = d->node_count;
+	w->avatars = calloc((size_t)s->count, sizeof *w->avatars);
+	w->locals = calloc((size_t)(s->steps + 1) * (size_t)w->nodes, sizeof *w->locals);
+	w->roots = calloc((size_t)(s->steps + 1), sizeof *w->roots);
+	if (!w->avatars || !w->locals || !w->roots) {
+		return 1;
+	}
+	for (int f = 0; f <= s->steps; f++) {
+		spring_vrm_motion_sample(w->motion, (double)f / 60.0, &w->roots[f], w->locals + (size_t)f * (size_t)w->nodes,
+		                         w->nodes);
+	}
+	for (long a = 0; a < s->count; a++) {
+		if (spring_skeleton_create(d, &w->avatars[a], NULL) != SPRING_OK) {
+			return 1;
+		}
+	}
+	w->bones = spring_skeleton_bone_count(w->avatars[0]);
+	w->rotations = calloc((size_t)s->count * (size_t)w->bones, sizeof *w->rotations);
+	if (!w->rotations) {
+		return 1;
+	}
+	s->work = (double)s->count * s->steps * w->bones;
+	return 0;
+}
+
+static void vrm_reset(scenario *s)
+{
+	vrm_data *w = s->data;
+	for (long a = 0; a < s->count; a++) {
+		// Each avatar starts at rest a little further along the root's path, so they differ.
+		spring_xform3 root = w->roots[0];
+		root.position.x += 0.01f * (float)(a % 100);
+		if (spring_skeleton_reset(w->avatars[a], root, w->locals, w->nodes) != SPRING_OK) {
+			fprintf(stderr, "spring_bench: skeleton reset failed\n");
+			exit(2);
+		}
+	}
+}
+
+static void vrm_run_range(scenario *s, int part, long first, long count)
+{
+	(void)part;
+	vrm_data *w = s->data;
+	for (int f = 1; f <= s->steps; f++) {
+		const spring_xform3 *locals = w->locals + (size_t)f * (size_t)w->nodes;
+		for (long a = first; a < first + count; a++) {
+			spring_xform3 root = w->roots[f];
+			root.position.x += 0.01f * (float)(a % 100);
+			spring_result r = spring_skeleton_update(w->avatars[a], root, locals, w->nodes, BENCH_FRAME);
+			r = r != SPRING_OK ? r
+			                   : spring_skeleton_get_pose(w->avatars[a], NULL, w->rotations + (size_t)a * (size_t)w->bones,
+			                                              NULL, w->bones);
+			if (r != SPRING_OK) {
+				fprintf(stderr, "spring_bench: skeleton update failed\n");
+				exit(2);
+			}
+		}
+	}
+}
+
+static size_t vrm_result(const scenario *s, float *out, size_t capacity)
+{
+	const vrm_data *w = s->data;
+	size_t n = 0;
+	for (long i = 0; i < s->count * w->bones && n + 4 <= capacity; i++) {
+		out[n++] = w->rotations[i].x;
+		out[n++] = w->rotations[i].y;
+		out[n++] = w->rotations[i].z;
+		out[n++] = w->rotations[i].w;
+	}
+	return n;
+}
+
+static void vrm_release(scenario *s)
+{
+	vrm_data *w = s->data;
+	if (w) {
+		for (long a = 0; w->avatars && a < s->count; a++) {
+			spring_skeleton_destroy(w->avatars[a]);
+		}
+		free(w->avatars);
+		free(w->locals);
+		free(w->roots);
+		free(w->rotations);
+		spring_vrm_motion_destroy(w->motion);
+		spring_vrm_file_destroy(w->model);
+		free(w);
+	}
+	s->data = NULL;
+}
+
+static void vrm_row(const char *name, const char *baseline, long count, int threads)
+{
+	scenario s = {0};
+	s.name = name;
+	s.baseline = baseline;
+	s.unit = "joint-frame";
+	s.family = "vrm";
+	s.prepare = vrm_prepare;
+	s.reset = vrm_reset;
+	s.run_range = vrm_run_range;
+	s.result = vrm_result;
+	s.release = vrm_release;
+	s.count = bench_tiny ? 3 : count;
+	s.steps = 60;
+	s.threads = threads;
+	bench_add(&s);
+}
+
+void vrm_register(const char *vrm_dir)
+{
+	if (!vrm_dir) {
+		return;
+	}
+	g_vrm_dir = vrm_dir;
+	// Compared per joint-frame with W2's tip chains' per-bone rate (a VRM joint is one bone).
+	vrm_row("vrm: Godette x 1,000 (spring_skeleton)", "W2 spring_chain (per chain)", 1000, 1);
+	vrm_row("vrm: Godette x 1,000, 2 threads", "vrm: Godette x 1,000 (spring_skeleton)", 1000, 2);
+}
