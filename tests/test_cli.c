@@ -1326,6 +1326,29 @@ static int test_simulate_vrm(void)
 		ENSURE_MSG(r.status == 2 && strstr(r.err, bad[i].message), "case %zu: %d %s", i, r.status, r.err);
 		run_free(&r);
 	}
+	// The plot: well-formed, both panels, three rates each.
+	const char *svg[] = {"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/sphere-collider.gltf",
+	                     "--motion", SPRING_SOURCE_DIR "/tests/vrm/motions/sway.json",
+	                     "--svg",    "vrm.svg",
+	                     NULL};
+	ENSURE(run_in_work(svg, &r) == 0);
+	ENSURE_MSG(r.status == 0 && strstr(r.out, "wrote vrm.svg"), "%d %s", r.status, r.err);
+	run_free(&r);
+	char svg_path[1024];
+	snprintf(svg_path, sizeof svg_path, "%s/vrm.svg", g_work);
+	ENSURE(xml_well_formed(svg_path));
+	FILE *sf = fopen(svg_path, "rb");
+	ENSURE(sf != NULL);
+	static char svg_text[1 << 20];
+	size_t svg_len = fread(svg_text, 1, sizeof svg_text - 1, sf);
+	fclose(sf);
+	svg_text[svg_len] = '\0';
+	int series = 0;
+	for (const char *at2 = svg_text; (at2 = strstr(at2, "class=\"series\"")) != NULL; at2++) {
+		series++;
+	}
+	ENSURE(series == 6 && strstr(svg_text, "stepped once per frame") && strstr(svg_text, "144 fps"));
+	clean_work();
 	// The summary names what ran.
 	const char *text[] = {"simulate", SPRING_SOURCE_DIR "/tests/vrm/models/Godette_vrm_v4.vrm",
 	                      "--motion", SPRING_SOURCE_DIR "/tests/vrm/motions/godette-shake.json",

@@ -2,6 +2,7 @@
 // `spring simulate MODEL.vrm --motion MOTION.json`: a VRM avatar's spring bones played through
 // the library's skeleton, a CSV row per frame and per bone.
 #include "cli.h"
+#include "svg.h"
 
 #include <spring/skeleton.h>
 #include <spring/vrm.h>
@@ -12,7 +13,7 @@
 
 static const char simulate_vrm_help[] =
 	"usage: spring simulate MODEL --motion MOTION.json [--fps F] [--seconds S] [--rate HZ | --per-frame]\n"
-	"                      [--length rest|measured] [--csv OUT]\n"
+	"                      [--length rest|measured] [--csv OUT] [--svg FILE]\n"
 	"\n"
 	"Plays a drive motion on the spring bones of a VRM avatar (MODEL: .vrm, .glb or .gltf with\n"
 	"VRMC_springBone 1.0 or VRM 0.x secondaryAnimation) through spring_skeleton, frame by frame.\n"
@@ -30,6 +31,8 @@ static const char simulate_vrm_help[] =
 	"                     (re-measured every step, as three-vrm does)\n"
 	"  --csv OUT          write fps,frame,time,node,qx,qy,qz,qw,tx,ty,tz rows: each bone's head node,\n"
 	"                     its local rotation, its tail's world position (OUT - for standard output)\n"
+	"  --svg FILE         a plot of the first spring's last tail over time at 24, 60 and 144 fps: the\n"
+	"                     springs at --rate, and stepped once per frame as VRM runtimes do\n"
 	"\n"
 	"Where every frame is a whole number of steps (60 Hz springs at 60 or 30 fps) the rows are the\n"
 	"stepped pose; otherwise the pose interpolated between the last two steps (one step behind).\n"
@@ -64,6 +67,138 @@ bool cli_is_vrm_model(int argc, char **argv)
 	return false;
 }
 
+// One run for the plot: the first spring's last tail in the model root's frame, along `axis`
+// (-1: returns all three, choose later), every frame at `fps`, springs at `rate`.
+typedef struct vrm_trace {
+	int n;
+	double *t, *v[3];
+} vrm_trace;
+
+static void trace_free(vrm_trace *tr)
+{
+	free(tr->t);
+	for (int k = 0; k < 3; k++) {
+		free(tr->v[k]);
+	}
+}
+
+static bool trace_run(const spring_vrm_file *model, const spring_vrm_motion *motion, spring_skeleton_desc d, double fps,
+                      double rate, double seconds, vrm_trace *tr)
+{
+	memset(tr, 0, sizeof *tr);
+	d.rate = (float)rate;
+	spring_skeleton *sk = NULL;
+	if (spring_skeleton_create(&d, &sk, NULL) != SPRING_OK) {
+		return false;
+	}
+	int bones = spring_skeleton_bone_count(sk), frames = (int)floor(seconds * fps + 0.5);
+	const spring_skeleton_spring *sp = &d.springs[0];
+	int last = (sp->has_end_tail ? sp->joint_count : sp->joint_count - 1) - 1;
+	spring_xform3 *locals = (spring_xform3 *)calloc((size_t)d.node_count, sizeof *locals);
+	spring_vec3 *tails = (spring_vec3 *)calloc((size_t)bones, sizeof *tails);
+	tr->t = (double *)calloc((size_t)frames + 1u, sizeof(double));
+	for (int k = 0; k < 3; k++) {
+		tr->v[k] = (double *)calloc((size_t)frames + 1u, sizeof(double));
+	}
+	bool ok = locals && tails && tr->t && tr->v[0] && tr->v[1] && tr->v[2];
+	spring_xform3 root;
+	if (ok) {
+		spring_vrm_motion_sample(motion, 0.0, &root, locals, d.node_count);
+		ok = spring_skeleton_reset(sk, root, locals, d.node_count) == SPRING_OK;
+	}
+	for (int i = 0; ok && i <= frames; i++) {
+		double t = (double)i / fps;
+		if (i > 0) {
+			spring_vrm_motion_sample(motion, t, &root, locals, d.node_count);
+			ok = spring_skeleton_update(sk, root, locals, d.node_count, (float)(1.0 / fps)) == SPRING_OK;
+		}
+		// Between steps the interpolated pose, drawn at the time it shows (one step back); a run
+		// stepping once per frame shows its step.
+		bool between = fabs(rate - fps) > 1e-9;
+		ok = ok && (between ? spring_skeleton_get_pose(sk, NULL, NULL, tails, bones)
+		                    : spring_skeleton_get_stepped_pose(sk, NULL, NULL, tails, bones)) == SPRING_OK;
+		spring_vec3 rel = spring_quat_rotate(spring_quat_conjugate(root.rotation), spring_vec3_sub(tails[last], root.position));
+		tr->t[i] = between && i > 0 ? t - 1.0 / rate : t;
+		tr->v[0][i] = rel.x, tr->v[1][i] = rel.y, tr->v[2][i] = rel.z;
+		tr->n = i + 1;
+	}
+	(void)model;
+	free(locals);
+	free(tails);
+	spring_skeleton_destroy(sk);
+	return ok;
+}
+
+static int write_vrm_svg(const char *cmd, const char *path, const char *model_name, const spring_vrm_file *model,
+                         const spring_vrm_motion *motion, const spring_skeleton_desc *d, double rate, double seconds)
+{
+	static const double rates[3] = {24.0, 60.0, 144.0};
+	vrm_trace runs[2][3];
+	bool ok = true;
+	for (int mode = 0; mode < 2; mode++) {
+		for (int r = 0; r < 3; r++) {
+			ok = trace_run(model, motion, *d, rates[r], mode == 0 ? rate : rates[r], seconds, &runs[mode][r]) && ok;
+		}
+	}
+	int axis = 0; // the axis the tail moves most along in the 60 fps run
+	double best = -1.0;
+	for (int k = 0; ok && k < 3; k++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (int i = 0; i < runs[0][1].n; i++) {
+			lo = fmin(lo, runs[0][1].v[k][i]);
+			hi = fmax(hi, runs[0][1].v[k][i]);
+		}
+		if (hi - lo > best) {
+			best = hi - lo;
+			axis = k;
+		}
+	}
+	int rc = CLI_OK;
+	if (!ok) {
+		rc = cli_error(cmd, "the runs for the plot failed");
+	} else {
+		static const char *const axes = "xyz";
+		char title[256], ylab[160], names[2][3][64];
+		const char *spring = spring_vrm_file_node_name(model, d->springs[0].joints[0].node);
+		snprintf(title, sizeof title, "%s: the tail of spring \"%s\"", model_name, spring);
+		snprintf(ylab, sizeof ylab, "tail %c in the model's frame (m)", axes[axis]);
+		sbuf b;
+		sb_init(&b);
+		svg_begin(&b, SVG_WIDTH, 700, title,
+		          "The first spring's last tail over time at 24, 60 and 144 fps: stepped at the authoring rate (the "
+		          "curves coincide), and stepped once per frame as VRM runtimes do (they part).",
+		          1);
+		for (int mode = 0; mode < 2; mode++) {
+			char panel[200];
+			snprintf(panel, sizeof panel,
+			         mode == 0 ? "libspring: springs stepped at %g Hz, at every frame rate"
+			                   : "stepped once per frame, as VRM runtimes do",
+			         rate);
+			svg_plot p = svg_time_plot(340, panel, ylab);
+			p.top = mode * 350.0;
+			for (int r = 0; r < 3; r++) {
+				snprintf(names[mode][r], sizeof names[mode][r], "%g fps", rates[r]);
+				p.series[r] = (svg_series){names[mode][r],        runs[mode][r].t,
+				                           runs[mode][r].v[axis], runs[mode][r].n,
+				                           svg_color(r),          mode,
+				                           r == 1 ? 2.5 : 1.5,    0};
+			}
+			p.series_count = 3;
+			svg_plot_draw(&b, &p);
+		}
+		svg_end(&b);
+		if (cli_write_plot(cmd, path, &b, &rc)) {
+			rc = rc == CLI_OK ? -1 : rc; // -1: done, the plot went to standard output
+		}
+	}
+	for (int mode = 0; mode < 2; mode++) {
+		for (int r = 0; r < 3; r++) {
+			trace_free(&runs[mode][r]);
+		}
+	}
+	return rc;
+}
+
 int cmd_simulate_vrm(int argc, char **argv)
 {
 	const char *cmd = "simulate";
@@ -76,6 +211,7 @@ int cmd_simulate_vrm(int argc, char **argv)
 	cli_add(&a, "--per-frame", CLI_FLAG, NULL, CLI_ANY);
 	cli_add(&a, "--length", CLI_STRING, "RULE", CLI_ANY);
 	cli_add(&a, "--csv", CLI_STRING, "OUT", CLI_ANY);
+	cli_add(&a, "--svg", CLI_STRING, "FILE", CLI_ANY);
 	int status;
 	if (cli_parse_command(&a, argc, argv, simulate_vrm_help, &status)) {
 		return status;
@@ -139,6 +275,7 @@ int cmd_simulate_vrm(int argc, char **argv)
 	// Every frame ends on a step when a frame is a whole number of steps.
 	double per = rate / fps;
 	bool stepped = fabs(per - floor(per + 0.5)) < 1e-9 && floor(per + 0.5) >= 1.0;
+	bool svg_to_stdout = false;
 	sbuf csv, text;
 	sb_init(&csv);
 	sb_init(&text);
@@ -182,6 +319,21 @@ int cmd_simulate_vrm(int argc, char **argv)
 		}
 		free(last);
 	}
+	const char *svg_path = cli_str(&a, "--svg", NULL);
+	if (rc == CLI_OK && svg_path) {
+		if (csv_path && strcmp(csv_path, "-") == 0 && strcmp(svg_path, "-") == 0) {
+			rc = cli_error(cmd, "--csv - and --svg - cannot both go to standard output");
+		} else {
+			char shown[200];
+			int r2 = write_vrm_svg(cmd, svg_path, cli_clean(shown, sizeof shown, a.positional[0]), model, motion, &d, rate,
+			                       seconds);
+			if (r2 == -1) {
+				svg_to_stdout = true;
+			} else if (r2 != CLI_OK) {
+				rc = r2;
+			}
+		}
+	}
 	if (rc == CLI_OK) {
 		static const char *const formats[] = {"no spring bones", "VRMC_springBone 1.0", "VRM 0.x secondaryAnimation"};
 		char shown[200];
@@ -197,6 +349,9 @@ int cmd_simulate_vrm(int argc, char **argv)
 		if (csv_path && strcmp(csv_path, "-") != 0) {
 			sb_printf(&text, "wrote %s\n", csv_path);
 		}
+		if (svg_path && strcmp(svg_path, "-") != 0) {
+			sb_printf(&text, "wrote %s\n", svg_path);
+		}
 	}
 	free(locals);
 	free(nodes);
@@ -209,6 +364,11 @@ int cmd_simulate_vrm(int argc, char **argv)
 		sb_free(&csv);
 		sb_free(&text);
 		return rc;
+	}
+	if (svg_to_stdout) { // the plot was the output
+		sb_free(&text);
+		sb_free(&csv);
+		return CLI_OK;
 	}
 	if (csv_path && strcmp(csv_path, "-") == 0) {
 		sb_free(&text);
