@@ -52,8 +52,7 @@ static int vrm_prepare(scenario *s)
 		return 1;
 	}
 	for (int f = 0; f <= s->steps; f++) {
-		spring_vrm_motion_sample(w->motion, (double)f / 60.0, &w->roots[f], w->locals + (size_t)f * (size_t)w->nodes,
-		                         w->nodes);
+		spring_vrm_motion_sample(w->motion, (double)f / 60.0, &w->roots[f], w->locals + (size_t)f * (size_t)w->nodes, w->nodes);
 	}
 	for (long a = 0; a < s->count; a++) {
 		if (spring_skeleton_create(d, &w->avatars[a], NULL) != SPRING_OK) {
@@ -93,9 +92,9 @@ static void vrm_run_range(scenario *s, int part, long first, long count)
 			spring_xform3 root = w->roots[f];
 			root.position.x += 0.01f * (float)(a % 100);
 			spring_result r = spring_skeleton_update(w->avatars[a], root, locals, w->nodes, BENCH_FRAME);
-			r = r != SPRING_OK ? r
-			                   : spring_skeleton_get_pose(w->avatars[a], NULL, w->rotations + (size_t)a * (size_t)w->bones,
-			                                              NULL, w->bones);
+			r = r != SPRING_OK
+			        ? r
+			        : spring_skeleton_get_pose(w->avatars[a], NULL, w->rotations + (size_t)a * (size_t)w->bones, NULL, w->bones);
 			if (r != SPRING_OK) {
 				fprintf(stderr, "spring_bench: skeleton update failed\n");
 				exit(2);

@@ -30,11 +30,8 @@ void spring_internal_skeleton_node_scale(const spring_skeleton_node *node, doubl
 	s[2] = unset ? 1.0 : v.z;
 }
 
-spring_internal_affine spring_internal_skeleton_rest_local(const spring_skeleton_node *node)
+spring_internal_affine spring_internal_affine_compose(const double t[3], const double q[4], const double s[3])
 {
-	double q[4], s[3];
-	spring_internal_skeleton_node_rotation(node, q);
-	spring_internal_skeleton_node_scale(node, s);
 	double x = q[0], y = q[1], z = q[2], w = q[3];
 	double r[9] = {
 		1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w),       2.0 * (x * z + y * w),
@@ -46,11 +43,47 @@ spring_internal_affine spring_internal_skeleton_rest_local(const spring_skeleton
 		for (int col = 0; col < 3; col++) {
 			a.m[row * 4 + col] = r[row * 3 + col] * s[col];
 		}
+		a.m[row * 4 + 3] = t[row];
 	}
-	a.m[3] = node->translation.x;
-	a.m[7] = node->translation.y;
-	a.m[11] = node->translation.z;
 	return a;
+}
+
+spring_internal_affine spring_internal_skeleton_rest_local(const spring_skeleton_node *node)
+{
+	double q[4], s[3], t[3] = {node->translation.x, node->translation.y, node->translation.z};
+	spring_internal_skeleton_node_rotation(node, q);
+	spring_internal_skeleton_node_scale(node, s);
+	return spring_internal_affine_compose(t, q, s);
+}
+
+void spring_internal_affine_inverse3(const spring_internal_affine *a, double inv[9])
+{
+	const double *m = a->m;
+	double c00 = m[5] * m[10] - m[6] * m[9], c01 = m[6] * m[8] - m[4] * m[10], c02 = m[4] * m[9] - m[5] * m[8];
+	double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+	inv[0] = c00 / det;
+	inv[1] = (m[2] * m[9] - m[1] * m[10]) / det;
+	inv[2] = (m[1] * m[6] - m[2] * m[5]) / det;
+	inv[3] = c01 / det;
+	inv[4] = (m[0] * m[10] - m[2] * m[8]) / det;
+	inv[5] = (m[2] * m[4] - m[0] * m[6]) / det;
+	inv[6] = c02 / det;
+	inv[7] = (m[1] * m[8] - m[0] * m[9]) / det;
+	inv[8] = (m[0] * m[5] - m[1] * m[4]) / det;
+}
+
+spring_internal_affine spring_internal_affine_inverse(const spring_internal_affine *a)
+{
+	double l[9];
+	spring_internal_affine_inverse3(a, l);
+	spring_internal_affine r;
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 3; j++) {
+			r.m[i * 4 + j] = l[i * 3 + j];
+		}
+		r.m[i * 4 + 3] = -(l[i * 3] * a->m[3] + l[i * 3 + 1] * a->m[7] + l[i * 3 + 2] * a->m[11]);
+	}
+	return r;
 }
 
 spring_internal_affine spring_internal_affine_mul(const spring_internal_affine *a, const spring_internal_affine *b)

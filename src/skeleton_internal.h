@@ -16,6 +16,13 @@ typedef struct spring_internal_affine {
 void spring_internal_skeleton_node_rotation(const spring_skeleton_node *node, double q[4]);
 void spring_internal_skeleton_node_scale(const spring_skeleton_node *node, double s[3]);
 
+/// translation * rotation (unit quaternion x, y, z, w) * scale.
+spring_internal_affine spring_internal_affine_compose(const double t[3], const double q[4], const double s[3]);
+
+/// The inverse of the linear part (row-major 3x3) and the whole affine inverse.
+void spring_internal_affine_inverse3(const spring_internal_affine *a, double inv[9]);
+spring_internal_affine spring_internal_affine_inverse(const spring_internal_affine *a);
+
 /// translation * rotation * scale of a node at rest, in its parent's space.
 spring_internal_affine spring_internal_skeleton_rest_local(const spring_skeleton_node *node);
 

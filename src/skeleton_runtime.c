@@ -136,18 +136,7 @@ size_t spring_skeleton_memory_size(const spring_skeleton_desc *desc)
 
 static mat compose(const local_d *l, const double s[3])
 {
-	mat a;
-	double x = l->q[0], y = l->q[1], z = l->q[2], w = l->q[3];
-	double r[9] = {1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w),       2.0 * (x * z + y * w),
-	               2.0 * (x * y + z * w),       1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w),
-	               2.0 * (x * z - y * w),       2.0 * (y * z + x * w),       1.0 - 2.0 * (x * x + y * y)};
-	for (int i = 0; i < 3; i++) {
-		for (int j = 0; j < 3; j++) {
-			a.m[i * 4 + j] = r[i * 3 + j] * s[j];
-		}
-		a.m[i * 4 + 3] = l->t[i];
-	}
-	return a;
+	return spring_internal_affine_compose(l->t, l->q, s);
 }
 
 static void origin(const mat *a, double out[3])
@@ -159,32 +148,12 @@ static void origin(const mat *a, double out[3])
 
 static void inverse3(const mat *a, double inv[9])
 {
-	const double *m = a->m;
-	double c00 = m[5] * m[10] - m[6] * m[9], c01 = m[6] * m[8] - m[4] * m[10], c02 = m[4] * m[9] - m[5] * m[8];
-	double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
-	inv[0] = c00 / det;
-	inv[1] = (m[2] * m[9] - m[1] * m[10]) / det;
-	inv[2] = (m[1] * m[6] - m[2] * m[5]) / det;
-	inv[3] = c01 / det;
-	inv[4] = (m[0] * m[10] - m[2] * m[8]) / det;
-	inv[5] = (m[2] * m[4] - m[0] * m[6]) / det;
-	inv[6] = c02 / det;
-	inv[7] = (m[1] * m[8] - m[0] * m[9]) / det;
-	inv[8] = (m[0] * m[5] - m[1] * m[4]) / det;
+	spring_internal_affine_inverse3(a, inv);
 }
 
 static mat inverse(const mat *a)
 {
-	double l[9];
-	inverse3(a, l);
-	mat r;
-	for (int i = 0; i < 3; i++) {
-		for (int j = 0; j < 3; j++) {
-			r.m[i * 4 + j] = l[i * 3 + j];
-		}
-		r.m[i * 4 + 3] = -(l[i * 3] * a->m[3] + l[i * 3 + 1] * a->m[7] + l[i * 3 + 2] * a->m[11]);
-	}
-	return r;
+	return spring_internal_affine_inverse(a);
 }
 
 static void point(const mat *a, const double p[3], double out[3])

@@ -855,6 +855,75 @@ static int test_batch(void)
 	return 0;
 }
 
+// --- skeleton ------------------------------------------------------------------------------
+
+// A hair strand of three bones under a head, a sphere collider on the head.
+static int test_skeleton(void)
+{
+	spring_skeleton_node nodes[5] = {};
+	const float drop[5] = {1.0f, 0.2f, -0.1f, -0.1f, -0.1f};
+	for (int i = 0; i < 5; i++) {
+		nodes[i].parent = i - 1;
+		nodes[i].translation = spring_vec3_make(0.0f, drop[i], 0.0f);
+	}
+	spring_skeleton_joint joints[4] = {};
+	for (int k = 0; k < 4; k++) {
+		joints[k].node = k + 1;
+		joints[k].stiffness = 1.0f;
+		joints[k].drag = 0.4f;
+		joints[k].gravity_power = 0.3f;
+		joints[k].gravity_dir = spring_vec3_make(1.0f, 0.0f, 0.0f);
+		joints[k].hit_radius = 0.01f;
+	}
+	spring_skeleton_collider collider = {1, SPRING_SKELETON_COLLIDER_SPHERE, {0.0f, 0.1f, 0.0f}, {0, 0, 0}, 0.05f};
+	int members[1] = {0}, groups[1] = {0};
+	spring_skeleton_collider_group group = {members, 1};
+	spring_skeleton_spring spring = {joints + 1, 3, false, {0, 0, 0}, -1, groups, 1};
+	spring_skeleton_desc desc = {nodes, 5, &spring, 1, &collider, 1, &group, 1, 0.0f, SPRING_SKELETON_LENGTH_REST};
+	c_object<spring_skeleton, spring_skeleton_destroy> owned_c;
+	spring_error why = {};
+	ENSURE_MSG(spring_skeleton_create(&desc, &owned_c.object, &why) == SPRING_OK, "%s", why.message);
+	spring_skeleton *c = owned_c.object;
+	spring::skeleton sk = *spring::skeleton::create(desc);
+	ENSURE(sk && sk.bone_count() == 2);
+	spring_xform3 locals[5];
+	for (int i = 0; i < 5; i++) {
+		locals[i] = {nodes[i].translation, spring_quat_identity()};
+	}
+	for (int frame = 0; frame < 120; frame++) {
+		spring_xform3 root = spring_xform3_identity();
+		root.position.x = 0.2f * std::sin(0.1f * static_cast<float>(frame));
+		if (frame == 60) {
+			ENSURE(spring_skeleton_teleport(c, root, locals, 5) == SPRING_OK && sk.teleport(root, locals).ok());
+		}
+		ENSURE(spring_skeleton_update(c, root, locals, 5, frame_dt(frame)) == SPRING_OK &&
+		       sk.update(root, locals, frame_dt(frame)).ok());
+		int cn[2], xn[2];
+		spring_quat cq[2], xq[2];
+		spring_vec3 ct[2], xt[2];
+		ENSURE(spring_skeleton_get_pose(c, cn, cq, ct, 2) == SPRING_OK && sk.get_pose(xn, xq, xt).ok());
+		ENSURE(same_bytes(cn, xn, 2) && same_bytes(cq, xq, 2) && same_bytes(ct, xt, 2));
+		ENSURE(spring_skeleton_get_stepped_pose(c, nullptr, nullptr, ct, 2) == SPRING_OK &&
+		       sk.get_stepped_pose({}, {}, xt).ok() && same_bytes(ct, xt, 2));
+		ENSURE(sk.is_resting() == spring_skeleton_is_resting(c) && sk.clock()->time == spring_skeleton_clock(c)->time);
+	}
+	// Too small: BUFFER_TOO_SMALL with the count needed; a wrong pose: the C code.
+	spring_vec3 one[1];
+	spring::status small = sk.get_pose({}, {}, one);
+	ENSURE(small.code() == SPRING_ERROR_BUFFER_TOO_SMALL && small.needed() == 2);
+	float lengths[2];
+	ENSURE(sk.get_rest_lengths(lengths).ok() && lengths[0] == 0.1f);
+	ENSURE(sk.update(spring_xform3_identity(), spring::span<const spring_xform3>(locals, 4), 0.1f).code() ==
+	       SPRING_ERROR_INVALID_ARGUMENT);
+	// Snapshots through the owner, and the description's refusal with its location.
+	std::vector<unsigned char> blob(sk.snapshot_size());
+	ENSURE(sk.snapshot(blob).ok() && sk.restore(blob.data(), blob.size()).ok());
+	joints[2].drag = 2.0f;
+	auto refused = spring::skeleton::create(desc);
+	ENSURE(!refused && refused.code() == SPRING_ERROR_OUT_OF_RANGE && std::strstr(refused.message(), "spring 0: joint 1"));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -864,6 +933,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_chain_group);
 	RUN_TEST(test_chain2d_group);
 	RUN_TEST(test_rig);
+	RUN_TEST(test_skeleton);
 	RUN_TEST(test_motion);
 	RUN_TEST(test_batch);
 	return TEST_SUMMARY();

@@ -312,8 +312,9 @@ int cmd_verify_vrm(int argc, char **argv)
 				sb_printf(&b, "  spring %d moved %.3g of its length in the last second of the hold\n", s, moved);
 			}
 		}
-		sb_printf(&b, "2 rest: after %g s of hold the skeleton %s and no tail moved more than 1e-6 of its spring's "
-		              "length in the last second: %s\n",
+		sb_printf(&b,
+		          "2 rest: after %g s of hold the skeleton %s and no tail moved more than 1e-6 of its spring's "
+		          "length in the last second: %s\n",
 		          VV_HOLD, rested ? "is resting" : "is still moving", verdict(rested && rest_all));
 		all = energy_all && rested && rest_all;
 		// 3 envelope

@@ -52,6 +52,7 @@
 #include "batch.h"
 #include "motion.h"
 #include "rig.h"
+#include "skeleton.h"
 
 #include <climits>
 #include <cstddef>
@@ -634,6 +635,79 @@ public:
 	const spring_clock *clock() const noexcept
 	{
 		return spring_chain_clock(get());
+	}
+};
+
+/// A spring skeleton (spring_skeleton, skeleton.h): an avatar's spring bones at their authoring rate.
+class skeleton : public detail::handle<spring_skeleton, spring_skeleton_destroy>,
+				 public detail::snapshots<skeleton, spring_skeleton, spring_skeleton_snapshot_size, spring_skeleton_snapshot,
+                                          spring_skeleton_restore> {
+public:
+	using handle::handle;
+	skeleton() noexcept = default;
+	/// spring_skeleton_create: the skeleton, or the refusal with the node, spring, joint or
+	/// collider at fault.
+	static expected<skeleton> create(const spring_skeleton_desc &desc) noexcept
+	{
+		return detail::create<skeleton>(spring_skeleton_create, desc);
+	}
+#if defined(__cpp_exceptions)
+	/// spring_skeleton_create; throws spring::error on a refusal.
+	explicit skeleton(const spring_skeleton_desc &desc) : skeleton(create(desc).value())
+	{
+	}
+#endif
+	/// `locals`: every node's local transform (its size is the C count).
+	status update(spring_xform3 root, span<const spring_xform3> locals, float frame_dt) noexcept
+	{
+		return spring_skeleton_update(get(), root, locals.data(), detail::count(locals.size()), frame_dt);
+	}
+	status reset(spring_xform3 root, span<const spring_xform3> locals) noexcept
+	{
+		return spring_skeleton_reset(get(), root, locals.data(), detail::count(locals.size()));
+	}
+	status teleport(spring_xform3 root, span<const spring_xform3> locals) noexcept
+	{
+		return spring_skeleton_teleport(get(), root, locals.data(), detail::count(locals.size()));
+	}
+	int bone_count() const noexcept
+	{
+		return spring_skeleton_bone_count(get());
+	}
+	/// `nodes`, `rotations` and/or `tails`, bone_count each; an empty span is not wanted.
+	status get_pose(span<int> nodes, span<spring_quat> rotations, span<spring_vec3> tails = {}) const noexcept
+	{
+		return {spring_skeleton_get_pose(get(), nodes.data(), rotations.data(), tails.data(), room(nodes, rotations, tails)),
+		        bone_count()};
+	}
+	status get_stepped_pose(span<int> nodes, span<spring_quat> rotations, span<spring_vec3> tails = {}) const noexcept
+	{
+		return {
+			spring_skeleton_get_stepped_pose(get(), nodes.data(), rotations.data(), tails.data(), room(nodes, rotations, tails)),
+			bone_count()};
+	}
+	status get_rest_lengths(span<float> lengths) const noexcept
+	{
+		return {spring_skeleton_get_rest_lengths(get(), lengths.data(), detail::count(lengths.size())), bone_count()};
+	}
+	bool is_resting() const noexcept
+	{
+		return spring_skeleton_is_resting(get());
+	}
+	const spring_clock *clock() const noexcept
+	{
+		return spring_skeleton_clock(get());
+	}
+
+private:
+	// The one capacity of three optional outputs of one entry a bone each: the smallest given.
+	static int room(span<int> a, span<spring_quat> b, span<spring_vec3> c) noexcept
+	{
+		std::size_t n = SIZE_MAX;
+		n = a.data() && a.size() < n ? a.size() : n;
+		n = b.data() && b.size() < n ? b.size() : n;
+		n = c.data() && c.size() < n ? c.size() : n;
+		return n == SIZE_MAX ? 0 : detail::count(n);
 	}
 };
 

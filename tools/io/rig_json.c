@@ -221,6 +221,64 @@ spring_result spring_rig_load_json(const char *text, size_t length, const char *
 	return spring_rig_load_json_ex(text, length, name_for_errors, out, NULL, error);
 }
 
+char *rj_read_file(rj *c, const char *filename, size_t max_bytes, size_t *length)
+{
+	FILE *f = fopen(filename, "rb");
+	if (!f) {
+		rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot open the file: %s", strerror(errno));
+		return NULL;
+	}
+	// Read in chunks (works for pipes too), at most the limit plus one byte to detect "too big".
+	const size_t limit = max_bytes + 1u;
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int failed = 0;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= limit) {
+				break;
+			}
+			size_t next = cap == 0 ? 64u * 1024u : cap * 2u;
+			next = next > limit ? limit : next;
+			char *grown = (char *)cJSON_malloc(next + 1);
+			if (!grown) {
+				rj_fail(c, SPRING_ERROR_OUT_OF_MEMORY, "", "out of memory reading the file");
+				failed = 1;
+				break;
+			}
+			if (n > 0) {
+				memcpy(grown, buf, n);
+			}
+			cJSON_free(buf);
+			buf = grown;
+			cap = next;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f)) {
+				int err = errno;
+				rj_fail(c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot read the file: %s", err ? strerror(err) : "read error");
+				failed = 1;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	if (!failed && n > max_bytes) {
+		rj_fail(c, SPRING_ERROR_OUT_OF_RANGE, "", "the file is larger than %zu MiB (%zu bytes)", max_bytes / (1024u * 1024u),
+		        max_bytes);
+		failed = 1;
+	}
+	if (failed) {
+		cJSON_free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*length = n;
+	return buf;
+}
+
 spring_result spring_rig_load_file_ex(const char *filename, spring_rig **out, spring_rig_file_info *info,
                                       spring_file_error *error)
 {
@@ -230,55 +288,10 @@ spring_result spring_rig_load_file_ex(const char *filename, spring_rig **out, sp
 		rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", !out ? "out is NULL" : "no file name given");
 		return rj_finish(&c);
 	}
-	FILE *f = fopen(filename, "rb");
-	if (!f) {
-		rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot open the file: %s", strerror(errno));
-		return rj_finish(&c);
-	}
-	// Read in chunks (works for pipes too), at most the limit plus one byte to detect "too big".
-	const size_t limit = (size_t)SPRING_RIG_FILE_MAX_BYTES + 1u;
-	size_t cap = 0, length = 0;
-	char *buf = NULL;
-	int failed = 0;
-	for (;;) {
-		if (length == cap) {
-			if (cap >= limit) {
-				break;
-			}
-			size_t next = cap == 0 ? 64u * 1024u : cap * 2u;
-			next = next > limit ? limit : next;
-			char *grown = (char *)cJSON_malloc(next + 1);
-			if (!grown) {
-				rj_fail(&c, SPRING_ERROR_OUT_OF_MEMORY, "", "out of memory reading the file");
-				failed = 1;
-				break;
-			}
-			if (length > 0) {
-				memcpy(grown, buf, length);
-			}
-			cJSON_free(buf);
-			buf = grown;
-			cap = next;
-		}
-		size_t got = fread(buf + length, 1, cap - length, f);
-		length += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				int err = errno;
-				rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot read the file: %s", err ? strerror(err) : "read error");
-				failed = 1;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	if (!failed) {
-		if (length > SPRING_RIG_FILE_MAX_BYTES) {
-			rj_fail(&c, SPRING_ERROR_OUT_OF_RANGE, "", "the file is larger than 16 MiB (%u bytes)", SPRING_RIG_FILE_MAX_BYTES);
-		} else {
-			buf[length] = '\0';
-			load_buffer(&c, buf, length, out, info);
-		}
+	size_t length = 0;
+	char *buf = rj_read_file(&c, filename, SPRING_RIG_FILE_MAX_BYTES, &length);
+	if (buf) {
+		load_buffer(&c, buf, length, out, info);
 	}
 	cJSON_free(buf);
 	return rj_finish(&c);

@@ -80,6 +80,10 @@ int rj_json_check(const char *s, size_t n, size_t *err_pos, char *why, size_t wh
 /// NULL with the error recorded (malformed JSON with its line and column, empty input, memory).
 /// (rig_json.c)
 cJSON *rj_parse(rj *c, const char *buf, size_t length);
+/// A whole file (at most `max_bytes`: beyond, OUT_OF_RANGE) read into cJSON_malloc memory with a
+/// NUL after its `*length` bytes (free it with cJSON_free); NULL with the error recorded (a file
+/// that cannot be opened or read: INVALID_ARGUMENT). Pipes work too. (rig_json.c)
+char *rj_read_file(rj *c, const char *filename, size_t max_bytes, size_t *length);
 /// Line and column (1-based; the column counts UTF-8 characters) of a byte offset.
 void rj_line_column(const char *text, size_t length, size_t offset, int *line, int *column);
 

@@ -256,25 +256,12 @@ spring_result spring_vrm_motion_load_file(const char *filename, const spring_vrm
 		rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", !out ? "out is NULL" : !model ? "model is NULL" : "no file name given");
 		return rj_finish(&c);
 	}
-	FILE *f = fopen(filename, "rb");
-	if (!f) {
-		rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot open the file: %s", strerror(errno));
-		return rj_finish(&c);
-	}
-	const size_t limit = (size_t)SPRING_RIG_FILE_MAX_BYTES;
-	char *buf = (char *)rj_alloc(&c, limit + 2u, 1);
+	size_t length = 0;
+	char *buf = rj_read_file(&c, filename, SPRING_RIG_FILE_MAX_BYTES, &length);
 	if (buf) {
-		size_t length = fread(buf, 1, limit + 1u, f);
-		if (ferror(f)) {
-			rj_fail(&c, SPRING_ERROR_INVALID_ARGUMENT, "", "cannot read the file: %s", strerror(errno));
-		} else if (length > limit) {
-			rj_fail(&c, SPRING_ERROR_OUT_OF_RANGE, "", "the file is larger than 16 MiB (%u bytes)", SPRING_RIG_FILE_MAX_BYTES);
-		} else {
-			buf[length] = '\0';
-			load_text(&c, buf, length, model, out);
-		}
+		load_text(&c, buf, length, model, out);
+		cJSON_free(buf);
 	}
-	fclose(f);
 	return rj_finish(&c);
 }
 
