@@ -148,10 +148,12 @@ static int test_minimal_and_defaults(void)
 	ENSURE(d->nodes[0].rotation.w == 1.0f && d->nodes[0].scale.y == 1.0f);
 	spring_vrm_file_destroy(f);
 	// Names: a duplicate, a missing one and one that looks like an index all become "#INDEX".
-	text = doc_with("[{\"name\": \"x\", \"children\": [1, 2, 3]}, {\"name\": \"x\"}, {}, {\"name\": \"#0\"}]", "");
+	text = doc_with("[{\"name\": \"x\", \"children\": [1, 2, 3, 4]}, {\"name\": \"x\"}, {}, {\"name\": \"#0\"}, "
+	                "{\"name\": \"$root\"}]",
+	                "");
 	ENSURE(spring_vrm_load_memory(text, strlen(text), NULL, &f, &e) == SPRING_OK);
 	ENSURE(spring_vrm_file_format(f) == SPRING_VRM_FORMAT_NONE && spring_vrm_file_desc(f)->spring_count == 0);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		char want[8];
 		snprintf(want, sizeof want, "#%d", i);
 		ENSURE(strcmp(spring_vrm_file_node_name(f, i), want) == 0);

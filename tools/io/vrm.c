@@ -288,7 +288,8 @@ static spring_result read_node(reader *rd, const cJSON *j, int i)
 	return SPRING_OK;
 }
 
-// "#INDEX" for unnamed nodes, nodes whose name another node has and names that look like "#N".
+// "#INDEX" for unnamed nodes, nodes whose name another node has, names that look like "#N" and
+// "$root" (the motions' name for the model's root).
 static int compare_names(const void *a, const void *b, void *names)
 {
 	const char(*n)[NAME_SIZE] = names;
@@ -328,8 +329,8 @@ static spring_result unique_names(reader *rd)
 	}
 	for (int i = 0; i < n; i++) {
 		const char *s = rd->names[i];
-		bool hashlike = s[0] == '#';
-		if (dup[i] || s[0] == '\0' || hashlike) {
+		bool hashlike = s[0] == '#', reserved = strcmp(s, "$root") == 0; // motions' name for the model root
+		if (dup[i] || s[0] == '\0' || hashlike || reserved) {
 			snprintf(rd->names[i], NAME_SIZE, "#%d", i);
 		}
 	}

@@ -75,7 +75,8 @@ const spring_skeleton_desc *spring_vrm_file_desc(const spring_vrm_file *file);
 spring_vrm_format spring_vrm_file_format(const spring_vrm_file *file);
 
 /// A node's name: the glTF `name` as written in the file when no other node has it, else
-/// "#INDEX" (the glTF node index; also for nodes without a name). NULL for an index out of range.
+/// "#INDEX" (the glTF node index; also for nodes without a name, and for names that start with
+/// '#' or are "$root", which motions use for the model's root). NULL for an index out of range.
 const char *spring_vrm_file_node_name(const spring_vrm_file *file, int node);
 
 /// The node a name (as spring_vrm_file_node_name gives it) refers to; -1 when none.
