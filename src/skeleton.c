@@ -39,9 +39,10 @@ spring_internal_affine spring_internal_affine_compose(const double t[3], const d
 		2.0 * (x * z - y * w),       2.0 * (y * z + x * w),       1.0 - 2.0 * (x * x + y * y),
 	};
 	spring_internal_affine a;
+	bool unit = s[0] == 1.0 && s[1] == 1.0 && s[2] == 1.0; // x 1 is exact: the same bits either way
 	for (int row = 0; row < 3; row++) {
 		for (int col = 0; col < 3; col++) {
-			a.m[row * 4 + col] = r[row * 3 + col] * s[col];
+			a.m[row * 4 + col] = unit ? r[row * 3 + col] : r[row * 3 + col] * s[col];
 		}
 		a.m[row * 4 + 3] = t[row];
 	}

@@ -23,6 +23,8 @@ typedef struct bone {
 	int head, tail_node; // tail_node -1: the spring's end tail
 	int spring, center, depth;
 	int group_first, group_count; // into group_refs
+	bool head_read;               // the step reads the head's own matrix before it turns (a collider
+	                              // or a centre on it, or a measured end tail)
 	double tail_local[3];         // the tail at rest in the head's space
 	double axis[3];               // tail_local, unit
 	double rest_length;
@@ -44,11 +46,12 @@ struct spring_skeleton {
 	spring_skeleton_length length;
 	double step;
 	int node_count, bone_count, collider_count;
-	int needed_count; // the first needed_count nodes of `order` are the ones the steps read
+	int needed_count; // the first needed_count nodes of `order` are the ones the steps read,
+	int early_count;  // of which the first early_count are read before a bone's step makes them
 	bool resting;
 	int *parent;           // [node_count]
 	int *order;            // parents first; the nodes the steps need (needed_count) before the others
-	unsigned char *needed; // node -> 1 when a bone, a tail, a collider or a centre depends on it
+	unsigned char *needed; // node -> NODE_* flags
 	int *child_first;      // [node_count + 1]
 	int *kids;
 	int *head_bone;    // node -> bone, -1
@@ -224,16 +227,35 @@ static void blend(const local_d *a, const local_d *b, double u, local_d *out)
 
 // The pose at fraction u of a frame from `b` (its start) to `c` (its end), `a` the frame before:
 // the parabola through the three (frames of dt_ab then dt_bc seconds), rotations per component
-// on one hemisphere and normalised. A frame more than twice as long or short as the one before
-// (a hitch, a first frame) takes the straight line instead: a parabola would overshoot.
-static void blend3(const local_d *a, const local_d *b, const local_d *c, double dt_ab, double dt_bc, double u, local_d *out)
+// on one hemisphere and normalised. A frame more than four times as long or short as the one
+// before (a hitch, a first frame) takes the straight line instead: a parabola would overshoot.
+// The weights are the same for every node of a step: blend3_weights makes them once.
+typedef struct blend3_weights {
+	bool line; // the straight line from b to c at u
+	double u, la, lb, lc;
+} blend3_weights;
+
+static blend3_weights make_blend3_weights(double dt_ab, double dt_bc, double u)
 {
+	blend3_weights w = {true, u, 0.0, 0.0, 0.0};
 	if (!(dt_ab > 0.0) || dt_bc > 4.0 * dt_ab || dt_ab > 4.0 * dt_bc) {
-		blend(b, c, u, out);
-		return;
+		return w;
 	}
 	double x = u * dt_bc, h = dt_bc, p = dt_ab;
-	double la = x * (x - h) / (p * (p + h)), lb = -(x + p) * (x - h) / (p * h), lc = (x + p) * x / ((h + p) * h);
+	w.line = false;
+	w.la = x * (x - h) / (p * (p + h));
+	w.lb = -(x + p) * (x - h) / (p * h);
+	w.lc = (x + p) * x / ((h + p) * h);
+	return w;
+}
+
+static void blend3(const local_d *a, const local_d *b, const local_d *c, const blend3_weights *w, local_d *out)
+{
+	if (w->line) {
+		blend(b, c, w->u, out);
+		return;
+	}
+	double la = w->la, lb = w->lb, lc = w->lc;
 	for (int k = 0; k < 3; k++) {
 		out->t[k] = la * a->t[k] + lb * b->t[k] + lc * c->t[k];
 	}
@@ -282,11 +304,64 @@ static void sort_by_depth(const int *keys, int n, int *out, int *count)
 
 static void world_of(spring_skeleton *s, const mat *root, int node);
 
+enum {
+	NODE_NEEDED = 1,    // a bone, a tail, a collider or a centre depends on the node
+	NODE_LOOKED_AT = 2, // a collider or a centre is on it
+	NODE_EARLY = 4,     // computed before the bones step (read before a bone's step makes it)
+	NODE_MADE = 8       // mark_early's scratch: made already in this step
+};
+
+// Marks a node and its ancestors with `flag`.
+static void mark_up(spring_skeleton *s, int node, unsigned char flag)
+{
+	for (int at = node; at >= 0 && !(s->needed[at] & flag); at = s->parent[at]) {
+		s->needed[at] |= flag;
+	}
+}
+
 // Marks a node and its ancestors as read by the steps.
 static void mark_needed(spring_skeleton *s, int node)
 {
-	for (int at = node; at >= 0 && !s->needed[at]; at = s->parent[at]) {
-		s->needed[at] = 1;
+	mark_up(s, node, NODE_NEEDED);
+}
+
+static void world_below(spring_skeleton *s, int node, bool mark);
+
+// A step read `node`'s matrix: if no bone's step has made it yet, it and its ancestors are
+// computed before the bones step.
+static void read_node(spring_skeleton *s, int node)
+{
+	if (node >= 0 && !(s->needed[node] & NODE_MADE)) {
+		mark_up(s, node, NODE_EARLY);
+	}
+}
+
+// Goes through a step's reads and writes of node matrices in the bones' order (step_bone's), and
+// marks NODE_EARLY the nodes read before they are made, with their ancestors: only those are
+// computed ahead (the same numbers as computing every needed node ahead, for less work).
+static void mark_early(spring_skeleton *s)
+{
+	for (int k = 0; k < s->bone_count; k++) {
+		const bone *bn = &s->bones[s->update_order[k]];
+		read_node(s, s->parent[bn->head]);
+		if (bn->head_read) {
+			s->needed[bn->head] |= NODE_MADE;
+		}
+		if (s->length == SPRING_SKELETON_LENGTH_MEASURED) {
+			read_node(s, bn->tail_node >= 0 ? bn->tail_node : bn->head);
+		}
+		read_node(s, bn->center);
+		for (int g = 0; g < bn->group_count; g++) {
+			int group = s->group_refs[bn->group_first + g];
+			for (int m = s->group_first[group]; m < s->group_first[group + 1]; m++) {
+				read_node(s, s->colliders[s->group_members[m]].node);
+			}
+		}
+		s->needed[bn->head] |= NODE_MADE;
+		world_below(s, bn->head, true);
+	}
+	for (int i = 0; i < s->node_count; i++) {
+		s->needed[i] &= (unsigned char)~NODE_MADE;
 	}
 }
 
@@ -460,15 +535,30 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 	}
 	for (int i = 0; i < d->collider_count; i++) {
 		mark_needed(s, d->colliders[i].node);
+		s->needed[d->colliders[i].node] |= NODE_LOOKED_AT;
 	}
-	s->needed_count = 0;
-	for (int i = 0; i < n; i++) { // a stable partition: parents still come first
-		s->needed_count += s->needed[s->order[i]];
+	for (int i = 0; i < b; i++) {
+		if (s->bones[i].center >= 0) {
+			s->needed[s->bones[i].center] |= NODE_LOOKED_AT;
+		}
+	}
+	for (int i = 0; i < b; i++) {
+		bone *bn = &s->bones[i];
+		bn->head_read = (d->length == SPRING_SKELETON_LENGTH_MEASURED && bn->tail_node < 0) || (s->needed[bn->head] & NODE_LOOKED_AT);
+	}
+	mark_early(s);
+	// Order: the nodes computed before the bones step, then the other needed nodes, then the rest,
+	// each part in the tree's order (a stable partition: parents still come first).
+	s->needed_count = s->early_count = 0;
+	for (int i = 0; i < n; i++) {
+		s->needed_count += (s->needed[s->order[i]] & NODE_NEEDED) != 0;
+		s->early_count += (s->needed[s->order[i]] & NODE_EARLY) != 0;
 	}
 	int *scratch = (int *)(void *)s->before; // not in use yet: it is filled below
-	for (int i = 0, front = 0, back = s->needed_count; i < n; i++) {
+	for (int i = 0, early = 0, later = s->early_count, rest = s->needed_count; i < n; i++) {
 		int node = s->order[i];
-		scratch[s->needed[node] ? front++ : back++] = node;
+		int *at = (s->needed[node] & NODE_EARLY) ? &early : (s->needed[node] & NODE_NEEDED) ? &later : &rest;
+		scratch[(*at)++] = node;
 	}
 	memcpy(s->order, scratch, (size_t)n * sizeof *s->order);
 	// At rest in the rest pose.
@@ -532,7 +622,8 @@ static void world_of(spring_skeleton *s, const mat *root, int node)
 
 // The nodes below `node` that are no bone's head, top-down (a head's own is made when it steps).
 // Iterative: a validated tree is at most SPRING_SKELETON_MAX_DEPTH deep, so the stack is bounded.
-static void world_below(spring_skeleton *s, int node)
+// With `mark`, only marks them NODE_MADE (mark_early).
+static void world_below(spring_skeleton *s, int node, bool mark)
 {
 	int stack[SPRING_SKELETON_MAX_DEPTH + 1], next[SPRING_SKELETON_MAX_DEPTH + 1], top = 0;
 	stack[0] = node;
@@ -544,11 +635,15 @@ static void world_below(spring_skeleton *s, int node)
 			continue;
 		}
 		int c = s->kids[next[top]++];
-		if (s->head_bone[c] >= 0 || !s->needed[c]) {
+		if (s->head_bone[c] >= 0 || !(s->needed[c] & NODE_NEEDED)) {
 			continue; // a head's own is made when it steps; nothing reads an unneeded node's
 		}
-		mat l = node_local(s, c);
-		s->world[c] = spring_internal_affine_mul(&s->world[at], &l);
+		if (mark) {
+			s->needed[c] |= NODE_MADE;
+		} else {
+			mat l = node_local(s, c);
+			s->world[c] = spring_internal_affine_mul(&s->world[at], &l);
+		}
 		top++;
 		stack[top] = c;
 		next[top] = s->child_first[c];
@@ -620,9 +715,18 @@ static void project(const double head[3], double length, double p[3])
 static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
 {
 	double dt = s->step;
-	world_of(s, root, bn->head);
+	// The head's world with its rest rotation: its origin is the head's (a rotation does not move
+	// it), its axis the rest direction of the tail.
+	mat pw = parent_world(s, root, bn->head);
+	local_d rest = s->now[bn->head];
+	memcpy(rest.q, bn->q0, sizeof rest.q);
+	mat l0 = compose(&rest, s->scale[bn->head]);
+	mat initial = spring_internal_affine_mul(&pw, &l0);
+	if (bn->head_read) {
+		world_of(s, root, bn->head);
+	}
 	double head[3];
-	origin(&s->world[bn->head], head);
+	origin(&initial, head);
 	double length = bn->rest_length;
 	if (s->length == SPRING_SKELETON_LENGTH_MEASURED) {
 		double tw[3];
@@ -637,11 +741,6 @@ static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
 	if (bn->center >= 0) {
 		point(&s->world[bn->center], next, next);
 	}
-	mat pw = parent_world(s, root, bn->head);
-	local_d rest = s->now[bn->head];
-	memcpy(rest.q, bn->q0, sizeof rest.q);
-	mat l0 = compose(&rest, s->scale[bn->head]);
-	mat initial = spring_internal_affine_mul(&pw, &l0);
 	double axis[3];
 	point(&initial, bn->axis, axis);
 	for (int i = 0; i < 3; i++) {
@@ -682,14 +781,14 @@ static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
 	from_to(bn->axis, to, turn);
 	qmul(bn->q0, turn, bn->q);
 	world_of(s, root, bn->head);
-	world_below(s, bn->head);
+	world_below(s, bn->head, false);
 }
 
 // One step with the pose `now` and the root `root`.
 static void step(spring_skeleton *s, const local_d *root)
 {
 	mat rm = root_matrix(root);
-	for (int i = 0; i < s->needed_count; i++) {
+	for (int i = 0; i < s->early_count; i++) {
 		world_of(s, &rm, s->order[i]);
 	}
 	bool resting = true;
@@ -706,6 +805,18 @@ static void step(spring_skeleton *s, const local_d *root)
 // ---------------------------------------------------------------------------------------------
 // Input
 
+// Whether a transform passes check_pose's tests, without branches (NaN fails every comparison).
+static bool xform_fine(const spring_xform3 *x)
+{
+	const float m = SPRING_SKELETON_MAX_COORDINATE;
+	// In float, against twice check_pose's bound: a length near the bound goes to the exact test.
+	float qq = x->rotation.x * x->rotation.x + x->rotation.y * x->rotation.y + x->rotation.z * x->rotation.z +
+	           x->rotation.w * x->rotation.w;
+	return (fabsf(x->position.x) <= m) & (fabsf(x->position.y) <= m) & (fabsf(x->position.z) <= m) &
+	       (fabsf(x->rotation.x) <= FLT_MAX) & (fabsf(x->rotation.y) <= FLT_MAX) & (fabsf(x->rotation.z) <= FLT_MAX) &
+	       (fabsf(x->rotation.w) <= FLT_MAX) & (qq >= 2e-12f);
+}
+
 static spring_result check_pose(const spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, int count)
 {
 	if (!s || (!locals && count > 0)) {
@@ -714,7 +825,14 @@ static spring_result check_pose(const spring_skeleton *s, spring_xform3 root, co
 	if (count != s->node_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	for (int i = -1; i < count; i++) {
+	bool fine = xform_fine(&root);
+	for (int i = 0; i < count; i++) {
+		fine &= xform_fine(&locals[i]);
+	}
+	if (fine) {
+		return SPRING_OK;
+	}
+	for (int i = -1; i < count; i++) { // which fault, the first transform's first
 		spring_xform3 x = i < 0 ? root : locals[i];
 		const float v[7] = {x.position.x, x.position.y, x.position.z, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w};
 		if (!spring_internal_all_finite(v, 7)) {
@@ -742,15 +860,20 @@ static void forget_frames(spring_skeleton *s)
 	s->dt_from = s->dt_to = 0.0;
 }
 
+// The three frames turn round (no copy); only the nodes the steps read are taken from the host's
+// pose (the others keep their rest transforms in all three).
 static void set_pose(spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, double frame_dt)
 {
-	memcpy(s->before, s->from, (size_t)s->node_count * sizeof *s->before);
-	memcpy(s->from, s->to, (size_t)s->node_count * sizeof *s->from);
+	local_d *oldest = s->before;
+	s->before = s->from;
+	s->from = s->to;
+	s->to = oldest;
 	s->root_before = s->root_from;
 	s->root_from = s->root_to;
 	s->dt_from = s->dt_to;
 	s->dt_to = frame_dt;
-	for (int i = 0; i < s->node_count; i++) {
+	for (int k = 0; k < s->needed_count; k++) {
+		int i = s->order[k];
 		s->to[i] = to_local(locals[i]);
 	}
 	s->root_to = to_local(root);
@@ -778,11 +901,12 @@ spring_result spring_skeleton_update(spring_skeleton *s, spring_xform3 root, con
 	set_pose(s, root, locals, frame_dt);
 	for (int k = 0; k < steps; k++) {
 		double f = spring_clock_substep_fraction(&s->clock, k, steps);
+		blend3_weights w = make_blend3_weights(s->dt_from, s->dt_to, f);
 		local_d rt;
-		blend3(&s->root_before, &s->root_from, &s->root_to, s->dt_from, s->dt_to, f, &rt);
+		blend3(&s->root_before, &s->root_from, &s->root_to, &w, &rt);
 		for (int k2 = 0; k2 < s->needed_count; k2++) {
 			int i = s->order[k2];
-			blend3(&s->before[i], &s->from[i], &s->to[i], s->dt_from, s->dt_to, f, &s->now[i]);
+			blend3(&s->before[i], &s->from[i], &s->to[i], &w, &s->now[i]);
 		}
 		step(s, &rt);
 	}
