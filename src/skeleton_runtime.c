@@ -544,7 +544,8 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 	}
 	for (int i = 0; i < b; i++) {
 		bone *bn = &s->bones[i];
-		bn->head_read = (d->length == SPRING_SKELETON_LENGTH_MEASURED && bn->tail_node < 0) || (s->needed[bn->head] & NODE_LOOKED_AT);
+		bn->head_read = (d->length == SPRING_SKELETON_LENGTH_MEASURED && bn->tail_node < 0) ||
+		                (s->needed[bn->head] & NODE_LOOKED_AT);
 	}
 	mark_early(s);
 	// Order: the nodes computed before the bones step, then the other needed nodes, then the rest,
