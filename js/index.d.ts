@@ -430,3 +430,13 @@ export declare function liveObjectCount(): number;
 
 /** A rig from a rig file's text or parsed object; loads the rig module on first use. */
 export declare function loadRig(json: string | object, name?: string): Promise<import('./rig.js').Rig>;
+
+/**
+ * A VRM avatar's spring bones from a .vrm, .glb or .gltf file (its bytes, glTF JSON text or parsed
+ * glTF object); loads the VRM module on first use. Throws a SpringError naming the JSON path and
+ * the reason.
+ */
+export declare function loadVrm(
+	source: ArrayBuffer | ArrayBufferView | string | object,
+	options?: import('./vrm.js').VrmOptions,
+): Promise<import('./vrm.js').Vrm>;

@@ -1069,3 +1069,14 @@ export async function loadRig(json, name) {
 	const { Rig } = await import('./rig.js');
 	return Rig.fromJSON(json, name);
 }
+
+// VRM avatars' spring bones (their own module, loaded on first use: vrm.js)
+
+/**
+ * A VRM avatar's spring bones from a .vrm, .glb or .gltf file (its bytes, JSON text or parsed
+ * glTF); resolves to a Vrm (see vrm.js).
+ */
+export async function loadVrm(source, options) {
+	const { Vrm } = await import('./vrm.js');
+	return Vrm.load(source, options);
+}

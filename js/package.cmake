@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: MIT
 # The npm package's generated files (run by js/CMakeLists.txt after the modules are linked):
-#   cmake -DCORE=libspring.wasm -DRIG=libspring-rig.wasm -DJS=js -DVERSION=x.y.z -DLICENSE=LICENSE
+#   cmake -DCORE=libspring.wasm -DRIG=libspring-rig.wasm -DVRM=libspring-vrm.wasm -DJS=js -DVERSION=x.y.z -DLICENSE=LICENSE
 #         -DLIMIT=bytes -DKEEP_NAMES=OFF -P js/package.cmake
 # Checks that each module is at most LIMIT bytes (not with KEEP_NAMES), then writes
-# JS/libspring-wasm.js and JS/libspring-rig-wasm.js (each module in base64), JS/version.js and a
+# JS/libspring-wasm.js, JS/libspring-rig-wasm.js and JS/libspring-vrm-wasm.js (each module in base64), JS/version.js and a
 # copy of the licence, JS/LICENSE.
-foreach(var CORE RIG JS VERSION LICENSE LIMIT)
+foreach(var CORE RIG VRM JS VERSION LICENSE LIMIT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "js/package.cmake: -D${var}= missing")
   endif()
 endforeach()
 
-foreach(pair "libspring|${CORE}" "libspring-rig|${RIG}")
+foreach(pair "libspring|${CORE}" "libspring-rig|${RIG}" "libspring-vrm|${VRM}")
   string(REPLACE "|" ";" pair "${pair}")
   list(GET pair 0 name)
   list(GET pair 1 file)

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+// VRM avatars' spring bones (VRMC_springBone 1.0, VRM 0.x secondaryAnimation), read by the
+// library's VRM reader and stepped by its spring skeleton (spring_skeleton), compiled to
+// WebAssembly. A module of its own (libspring-vrm-wasm.js), loaded by index.js's loadVrm() on first
+// use or imported directly as 'libspring/vrm'.
+import vrmBase64 from './libspring-vrm-wasm.js';
+import { LONG_STEP_SECONDS, Owned, SpringError, describe, finite, instantiate, record, resultName, shortest32, text,
+	unknownKey, warnLongStep } from './runtime.js';
+
+const rt = await instantiate(vrmBase64);
+const wasm = rt.w;
+const { i32, f32, bytes, cString, alloc, scratch, args, heapF32 } = rt;
+
+/** Floats per transform: translation x, y, z, then rotation x, y, z, w. */
+export const TRANSFORM_FLOATS = 7;
+const FORMATS = ['none', '1.0', '0.x'];
+const LENGTHS = ['rest', 'measured'];
+const OPTION_KEYS = ['name', 'rate', 'length'];
+const FIELDS = ['translation x', 'translation y', 'translation z', 'rotation x', 'rotation y', 'rotation z', 'rotation w'];
+const ARRAY_TRANSFORMS = 0;
+const ARRAY_NODES = 1;
+const ARRAY_ROTATIONS = 2;
+const ARRAY_TAILS = 3;
+const ARRAY_LENGTHS = 4;
+const encoder = new TextEncoder();
+
+// The bytes of a model: a .vrm / .glb / .gltf file's bytes, its JSON text, or the parsed glTF.
+function sourceBytes(source) {
+	if (source instanceof ArrayBuffer) {
+		return new Uint8Array(source);
+	}
+	if (ArrayBuffer.isView(source)) {
+		return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+	}
+	if (typeof source === 'string') {
+		return encoder.encode(source);
+	}
+	return encoder.encode(JSON.stringify(record(source, 'VRM model (its bytes, JSON text or parsed glTF)')));
+}
+
+// A copy of `data` in wasm memory (free it).
+function copyIn(data) {
+	const ptr = alloc(Math.max(1, data.length));
+	bytes(ptr, data.length).set(data);
+	return ptr;
+}
+
+// Views of wasm memory made again only after memory grew; the time of a motion sample (a double).
+let f64Buffer = null;
+let f64View = null;
+function heapF64() {
+	const buffer = wasm.memory.buffer;
+	if (buffer !== f64Buffer) {
+		f64Buffer = buffer;
+		f64View = new Float64Array(buffer);
+	}
+	return f64View;
+}
+
+// Why the library refused a pose it was given: the first entry that is not a finite number or the
+// first zero rotation, named; else the library's sentence.
+function explainPose(transforms, nodeNames, what, result) {
+	for (let i = 0; i < transforms.length; i++) {
+		const v = transforms[i];
+		if (typeof v !== 'number' || !Number.isFinite(v)) {
+			const k = Math.floor(i / TRANSFORM_FLOATS);
+			const where = k === 0 ? 'the model root' : `node ${k - 1} "${nodeNames[k - 1]}"`;
+			return new SpringError(`${what}: transforms[${i}] (${where}, ${FIELDS[i % TRANSFORM_FLOATS]}) is ${
+				typeof v === 'number' ? String(v) : describe(v)}: every number must be finite`, resultName(result));
+		}
+	}
+	for (let k = 0; k * TRANSFORM_FLOATS < transforms.length; k++) {
+		const b = k * TRANSFORM_FLOATS + 3;
+		if (transforms[b] === 0 && transforms[b + 1] === 0 && transforms[b + 2] === 0 && transforms[b + 3] === 0) {
+			const where = k === 0 ? 'the model root' : `node ${k - 1} "${nodeNames[k - 1]}"`;
+			return new SpringError(`${what}: transforms[${b}..${b + 3}] (${where}'s rotation) is zero: a rotation must be a `
+				+ 'nonzero quaternion', resultName(result));
+		}
+	}
+	return new SpringError(`${what}: ${cString(wasm.spring_result_string(result))} (a translation beyond 1e6?)`,
+		resultName(result));
+}
+
+/**
+ * A VRM avatar's spring bones: the springs of the model, stepped at their authoring rate by the
+ * library's spring skeleton, driven by the animated local transform of every node.
+ */
+export class Vrm extends Owned {
+	/**
+	 * Reads a model: the bytes of a .vrm, .glb or .gltf file (ArrayBuffer or typed array), a glTF
+	 * JSON text, or the parsed glTF object. Throws a SpringError whose message names the JSON path and
+	 * the reason, as the library's reader words it ("avatar.vrm: $.extensions...: ...").
+	 * options: name (what errors call the model), rate (Hz, the springs' stepping rate: the authoring
+	 * rate, 60, when left out), length ('rest', the specification's constant bone length, or
+	 * 'measured', re-measured each step as three-vrm does).
+	 */
+	static load(source, options = undefined) {
+		const o = record(options, 'options', true);
+		for (const key in o) {
+			if (!OPTION_KEYS.includes(key) && Object.hasOwn(o, key)) {
+				throw unknownKey(key, OPTION_KEYS, 'options');
+			}
+		}
+		const name = o.name === undefined ? '<memory>' : text(o.name, 'options.name');
+		const rate = o.rate === undefined ? 0 : finite(o.rate, 'options.rate');
+		const length = o.length === undefined ? 0 : LENGTHS.indexOf(o.length);
+		if (length < 0) {
+			throw new SpringError(`options.length: ${JSON.stringify(o.length)} is not a bone-length rule (rest or measured)`,
+				'INVALID_ARGUMENT');
+		}
+		const data = sourceBytes(source);
+		const dataPtr = copyIn(data);
+		const [namePtr] = rt.string(name);
+		const error = alloc(wasm.js_vrm_error_size());
+		try {
+			heapF32()[args >> 2] = rate;
+			i32(scratch, 1)[0] = 0;
+			const r = wasm.js_vrm_load(dataPtr, data.length, namePtr, args, length, scratch, error);
+			if (r !== 0) {
+				throw new SpringError(cString(wasm.js_vrm_error_message(error)), resultName(r));
+			}
+			return new Vrm(i32(scratch, 1)[0]);
+		} finally {
+			[dataPtr, namePtr, error].forEach((p) => wasm.free(p));
+		}
+	}
+
+	constructor(v) {
+		super(v, wasm.js_vrm_destroy);
+		wasm.js_vrm_info(v, scratch);
+		const [nodeCount, boneCount, format, springCount, colliderCount] = i32(scratch, 5);
+		/** Nodes of the glTF (its node indices). */
+		this.nodeCount = nodeCount;
+		/** Bones: every joint with a tail, springs in the file's order, each spring's joints root first. */
+		this.boneCount = boneCount;
+		/** The spring-bone extension read: '1.0' (VRMC_springBone) or '0.x' (VRM 0.x secondaryAnimation). */
+		this.format = FORMATS[format];
+		this.springCount = springCount;
+		this.colliderCount = colliderCount;
+		/** Each node's name: the glTF name when unique, else "#INDEX". */
+		this.nodeNames = Array.from({ length: nodeCount }, (_, k) => cString(wasm.js_vrm_node_name(v, k)));
+		/** The head node of each bone, in output order: rotations[4 b ..] is that node's local rotation. */
+		this.boneNodes = Int32Array.from(i32(wasm.js_vrm_array(v, ARRAY_NODES), boneCount));
+		/** Each bone's rest length (world units, the model root at identity). */
+		this.restLengths = Float32Array.from(f32(wasm.js_vrm_array(v, ARRAY_LENGTHS), boneCount));
+		/** The length of a transforms array: (1 + nodeCount) x 7. */
+		this.transformLength = (1 + nodeCount) * TRANSFORM_FLOATS;
+		wasm.js_vrm_rest(v);
+		/**
+		 * The rest pose in the layout update() takes: the model root (identity), then each node's rest
+		 * local translation x, y, z and rotation x, y, z, w.
+		 */
+		this.restTransforms = Float32Array.from(f32(wasm.js_vrm_array(v, ARRAY_TRANSFORMS), this.transformLength));
+		/** Each bone's head-node local rotation (x, y, z, w), refilled by update, reset, teleport and restore. */
+		this.rotations = new Float32Array(4 * boneCount);
+		/** Each bone's tail in world space (x, y, z), refilled with the rotations. */
+		this.tails = new Float32Array(3 * boneCount);
+		this._transforms = wasm.js_vrm_array(v, ARRAY_TRANSFORMS);
+		this._rotations = wasm.js_vrm_array(v, ARRAY_ROTATIONS);
+		this._tails = wasm.js_vrm_array(v, ARRAY_TAILS);
+		this._read(this.rotations, this.tails);
+	}
+
+	// The bone arrays of wasm memory into `rotations` and `tails` (a loop: no view allocated).
+	_read(rotations, tails) {
+		const F = heapF32();
+		const r = this._rotations >> 2;
+		const t = this._tails >> 2;
+		for (let i = 0; i < rotations.length; i++) {
+			rotations[i] = F[r + i];
+		}
+		for (let i = 0; i < tails.length; i++) {
+			tails[i] = F[t + i];
+		}
+	}
+
+	// `transforms` checked and copied into wasm memory, then `call`; the pose read back. Nothing is
+	// changed when the library refuses the call (it checks all its input first); `explain` words a
+	// refusal of the call's other arguments (null: not theirs).
+	_drive(transforms, what, call, explain = () => null) {
+		const v = this._live(what);
+		if (!Array.isArray(transforms) && !(ArrayBuffer.isView(transforms) && !(transforms instanceof DataView))) {
+			throw new TypeError(`${what}: transforms must be a Float32Array (or an array) of numbers (got ${describe(transforms)})`);
+		}
+		if (transforms.length !== this.transformLength) {
+			throw new SpringError(`${what}: transforms has ${transforms.length} numbers; this model needs ${this.transformLength}`
+				+ ` ((1 + ${this.nodeCount} nodes) x ${TRANSFORM_FLOATS}: the model root, then each node's local translation x, y, z`
+				+ ' and rotation x, y, z, w)', 'INVALID_ARGUMENT');
+		}
+		const F = heapF32();
+		const base = this._transforms >> 2;
+		for (let i = 0; i < transforms.length; i++) {
+			F[base + i] = transforms[i];
+		}
+		const r = call(v);
+		if (r !== 0) {
+			throw explain(r) ?? explainPose(transforms, this.nodeNames, what, r);
+		}
+		this._read(this.rotations, this.tails);
+		return this;
+	}
+
+	/**
+	 * One frame: `frameDt` seconds (finite, >= 0) later the animated pose is `transforms` (the model
+	 * root, then every node's local transform; see restTransforms). Steps the springs at their rate
+	 * and refills `rotations` and `tails` with the pose interpolated between the last two steps.
+	 */
+	update(transforms, frameDt) {
+		const v = this._live('update');
+		if (typeof frameDt !== 'number') {
+			finite(frameDt, 'frameDt'); // throws
+		}
+		if (frameDt > LONG_STEP_SECONDS && !wasm.js_vrm_is_resting(v)) {
+			warnLongStep(this, frameDt, 'Vrm.update');
+		}
+		heapF32()[args >> 2] = frameDt;
+		return this._drive(transforms, 'update', (p) => wasm.js_vrm_update(p, args), (r) => (frameDt >= 0 && frameDt < Infinity
+			? null : new SpringError(`update: frameDt must be a finite number of seconds >= 0 (got ${String(frameDt)})`,
+				resultName(r))));
+	}
+
+	/** Every bone at rest under `transforms` (the rest pose when left out), the clock cleared. */
+	reset(transforms = this.restTransforms) {
+		return this._drive(transforms, 'reset', wasm.js_vrm_reset);
+	}
+
+	/** The avatar jumped to `transforms`: the tails move rigidly with the model root, keeping their motion. */
+	teleport(transforms) {
+		return this._drive(transforms, 'teleport', wasm.js_vrm_teleport);
+	}
+
+	/**
+	 * The pose at the last step itself (for a host whose frames are the steps): {rotations, tails}
+	 * as the properties of those names; into `out` (an object returned before, refilled: nothing
+	 * allocated) when given, else new.
+	 */
+	steppedPose(out = { rotations: new Float32Array(4 * this.boneCount), tails: new Float32Array(3 * this.boneCount) }) {
+		const v = this._live('steppedPose');
+		const { rotations, tails } = record(out, 'steppedPose: out');
+		if (!(rotations instanceof Float32Array) || rotations.length !== this.rotations.length
+			|| !(tails instanceof Float32Array) || tails.length !== this.tails.length) {
+			throw new SpringError(`steppedPose: out must be a pose returned before: {rotations, tails}, Float32Arrays of ${
+				this.rotations.length} and ${this.tails.length} (4 and 3 x ${this.boneCount} bones)`, 'INVALID_ARGUMENT');
+		}
+		rt.check(wasm.js_vrm_pose(v, 1), 'steppedPose');
+		this._read(rotations, tails);
+		rt.check(wasm.js_vrm_pose(v, 0), 'steppedPose');
+		return out;
+	}
+
+	/** True when the last step moved no tail by more than 1e-6 of its bone's length. */
+	get isResting() {
+		return wasm.js_vrm_is_resting(this._live('isResting')) !== 0;
+	}
+
+	/** The whole state (clock, poses, tails, velocities) as bytes; restore() gives the run back bit for bit. */
+	snapshot() {
+		const v = this._live('snapshot');
+		const size = wasm.js_vrm_snapshot_size(v);
+		const blob = alloc(size);
+		try {
+			rt.check(wasm.js_vrm_snapshot(v, blob, size), 'snapshot');
+			return bytes(blob, size).slice();
+		} finally {
+			wasm.free(blob);
+		}
+	}
+
+	/** Puts back a snapshot of this model; a blob of another model or a damaged one is refused, nothing changed. */
+	restore(snapshot) {
+		const v = this._live('restore');
+		if (!(snapshot instanceof Uint8Array)) {
+			throw new TypeError(`restore: snapshot must be a Uint8Array (got ${describe(snapshot)})`);
+		}
+		const blob = copyIn(snapshot);
+		try {
+			const r = wasm.js_vrm_restore(v, blob, snapshot.length);
+			if (r !== 0) {
+				throw new SpringError(`restore: ${cString(wasm.js_vrm_restore_error())}`, resultName(r));
+			}
+		} finally {
+			wasm.free(blob);
+		}
+		this._read(this.rotations, this.tails);
+		return this;
+	}
+
+	/**
+	 * A drive motion for this model (the JSON of the library's VRM motions: {"duration", "tracks":
+	 * [{"node", "translation", "rotation"}]}, its text or parsed object; docs/vrm.md).
+	 */
+	loadMotion(json, name = '<memory>') {
+		const v = this._live('loadMotion');
+		const source = typeof json === 'string' ? json : JSON.stringify(record(json, 'motion (its text or parsed object)'));
+		const [textPtr, length] = rt.string(source);
+		const [namePtr] = rt.string(text(name, 'motion name'));
+		const error = alloc(wasm.js_vrm_error_size());
+		try {
+			i32(scratch, 1)[0] = 0;
+			const r = wasm.js_vrm_motion_load(textPtr, length, namePtr, v, scratch, error);
+			if (r !== 0) {
+				throw new SpringError(cString(wasm.js_vrm_error_message(error)), resultName(r));
+			}
+			return new VrmMotion(i32(scratch, 1)[0], this.nodeCount);
+		} finally {
+			[textPtr, namePtr, error].forEach((p) => wasm.free(p));
+		}
+	}
+}
+
+/** A drive motion of a model: keyed node transforms over time (sample() gives update()'s input). */
+export class VrmMotion extends Owned {
+	constructor(motion, nodeCount) {
+		const length = (1 + nodeCount) * TRANSFORM_FLOATS;
+		let buffer;
+		try {
+			buffer = alloc(4 * length);
+		} catch (e) {
+			wasm.spring_vrm_motion_destroy(motion);
+			throw e;
+		}
+		super(motion, (m) => {
+			wasm.spring_vrm_motion_destroy(m);
+			wasm.free(buffer);
+		});
+		this._buffer = buffer;
+		this._nodeCount = nodeCount;
+		/** Seconds. */
+		this.duration = shortest32(wasm.spring_vrm_motion_duration(motion));
+		/** The length of a transforms array, as the model's. */
+		this.transformLength = length;
+	}
+
+	/** The pose at `time` seconds (clamped to the motion) into `out` (a Float32Array of transformLength) or a new one. */
+	sample(time, out = new Float32Array(this.transformLength)) {
+		const m = this._live('sample');
+		if (typeof time !== 'number') {
+			finite(time, 'time'); // throws
+		}
+		if (!(out instanceof Float32Array) || out.length !== this.transformLength) {
+			throw new SpringError(`sample: out must be a Float32Array of ${this.transformLength} (got ${describe(out)})`,
+				'INVALID_ARGUMENT');
+		}
+		heapF64()[args >> 3] = time;
+		rt.check(wasm.js_vrm_motion_sample(m, this._buffer, this._nodeCount, args), 'sample');
+		const F = heapF32();
+		const base = this._buffer >> 2;
+		for (let i = 0; i < out.length; i++) {
+			out[i] = F[base + i];
+		}
+		return out;
+	}
+}
