@@ -174,11 +174,9 @@ export class Vrm extends Owned {
 		}
 	}
 
-	// `transforms` checked and copied into wasm memory, then `call`; the pose read back. Nothing is
-	// changed when the library refuses the call (it checks all its input first); `explain` words a
-	// refusal of the call's other arguments (null: not theirs).
-	_drive(transforms, what, call, explain = () => null) {
-		const v = this._live(what);
+	// `transforms` checked and copied into wasm memory, for the call that follows (no closure: the
+	// per-frame path allocates nothing).
+	_put(transforms, what) {
 		if (!Array.isArray(transforms) && !(ArrayBuffer.isView(transforms) && !(transforms instanceof DataView))) {
 			throw new TypeError(`${what}: transforms must be a Float32Array (or an array) of numbers (got ${describe(transforms)})`);
 		}
@@ -192,9 +190,13 @@ export class Vrm extends Owned {
 		for (let i = 0; i < transforms.length; i++) {
 			F[base + i] = transforms[i];
 		}
-		const r = call(v);
+	}
+
+	// After the call: the pose read back, or the refusal explained. Nothing changed when the library
+	// refused the call (it checks all its input first).
+	_done(r, transforms, what) {
 		if (r !== 0) {
-			throw explain(r) ?? explainPose(transforms, this.nodeNames, what, r);
+			throw explainPose(transforms, this.nodeNames, what, r);
 		}
 		this._read(this.rotations, this.tails);
 		return this;
@@ -210,23 +212,30 @@ export class Vrm extends Owned {
 		if (typeof frameDt !== 'number') {
 			finite(frameDt, 'frameDt'); // throws
 		}
+		this._put(transforms, 'update');
 		if (frameDt > LONG_STEP_SECONDS && !wasm.js_vrm_is_resting(v)) {
 			warnLongStep(this, frameDt, 'Vrm.update');
 		}
 		heapF32()[args >> 2] = frameDt;
-		return this._drive(transforms, 'update', (p) => wasm.js_vrm_update(p, args), (r) => (frameDt >= 0 && frameDt < Infinity
-			? null : new SpringError(`update: frameDt must be a finite number of seconds >= 0 (got ${String(frameDt)})`,
-				resultName(r))));
+		const r = wasm.js_vrm_update(v, args);
+		if (r !== 0 && !(frameDt >= 0 && frameDt < Infinity)) {
+			throw new SpringError(`update: frameDt must be a finite number of seconds >= 0 (got ${String(frameDt)})`, resultName(r));
+		}
+		return this._done(r, transforms, 'update');
 	}
 
 	/** Every bone at rest under `transforms` (the rest pose when left out), the clock cleared. */
 	reset(transforms = this.restTransforms) {
-		return this._drive(transforms, 'reset', wasm.js_vrm_reset);
+		const v = this._live('reset');
+		this._put(transforms, 'reset');
+		return this._done(wasm.js_vrm_reset(v), transforms, 'reset');
 	}
 
 	/** The avatar jumped to `transforms`: the tails move rigidly with the model root, keeping their motion. */
 	teleport(transforms) {
-		return this._drive(transforms, 'teleport', wasm.js_vrm_teleport);
+		const v = this._live('teleport');
+		this._put(transforms, 'teleport');
+		return this._done(wasm.js_vrm_teleport(v), transforms, 'teleport');
 	}
 
 	/**

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// No allocation per sampled frame: a motion's update/sample and the chains' and rig's update and
-// pose, given the state or pose they returned before, refill it. Measured as the JavaScript heap's
+// No allocation per sampled frame: a motion's update/sample, the chains' and rig's update and
+// pose, and a VRM model's motion sample, update and stepped pose, given the state or pose they
+// returned before, refill it. Measured as the JavaScript heap's
 // growth over 200,000 frames (the least of three such windows) in a Node with a new space large
 // enough that no collection runs meanwhile (--min-semi-space-size, --expose-gc): the smallest
 // allocation V8 makes (a boxed number)
@@ -31,7 +32,7 @@ function bytesPerFrame(newObjects) {
 	const pass = newObjects ? '' : 'out'; // the red check: `true` measures the calls that make new objects
 	const program = `
 import { readFileSync } from 'node:fs';
-import { Chain2D, SpringMotion, TipChain, loadRig } from ${js('index.js')};
+import { Chain2D, SpringMotion, TipChain, loadRig, loadVrm } from ${js('index.js')};
 const FRAMES = ${FRAMES};
 const result = {};
 // n fractional numbers from f(i), held boxed (an array of generic elements stores numbers as objects).
@@ -108,6 +109,15 @@ measure('Rig.setRoot, setIkTarget, update, applyEvents, pose, localPose', (i) =>
 	rig.pose(${pass ? 'world' : ''});
 	rig.localPose(${pass ? 'local' : ''});
 });
+const vrm = await loadVrm(readFileSync(${JSON.stringify(resolve(root, 'tests/vrm/models/Godette_vrm_v4.vrm'))}));
+const walk = vrm.loadMotion(readFileSync(${JSON.stringify(resolve(root, 'tests/vrm/motions/godette-walk.json'))}, 'utf8'));
+const transforms = walk.sample(0);
+const stepped = vrm.steppedPose();
+measure('VrmMotion.sample, Vrm.update, steppedPose', (i) => {
+	walk.sample(TIMES[i & 32767], ${pass ? 'transforms' : ''});
+	transforms[0] = COORDS[i & 63]; // the model root's x
+	vrm.update(${pass ? 'transforms' : 'walk.sample(TIMES[i & 32767])'}, STEPS[i & 63]).steppedPose(${pass ? 'stepped' : ''});
+});
 console.log(JSON.stringify(result));
 `;
 	const work = mkdtempSync(join(tmpdir(), 'libspring-alloc-'));
@@ -124,7 +134,7 @@ console.log(JSON.stringify(result));
 test('the per-frame calls given their last result allocate nothing (heap growth per frame under 8 bytes)', (t) => {
 	const measured = bytesPerFrame(false);
 	t.diagnostic(JSON.stringify(measured));
-	assert.equal(Object.keys(measured).length, 5);
+	assert.equal(Object.keys(measured).length, 6);
 	for (const [path, bytes] of Object.entries(measured)) {
 		assert.ok(bytes < 8, `${path}: ${bytes} bytes a frame`);
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Calls that must not compile (test/declarations.test.js compiles this file alone): each line marked
 // `// error TSnnnn` must give exactly that error, and no other line any error.
-import { Chain2D, SpringMotion, springParams } from '../index.js';
+import { Chain2D, SpringMotion, loadVrm, springParams } from '../index.js';
 
 springParams({ duration: 0.5, frequency: 2 }); // error TS2345
 springParams({ stiffness: 100 }); // error TS2345
@@ -22,3 +22,8 @@ new SpringMotion({ value: 0, onRest: 3 }); // error TS2769
 new SpringMotion({ value: 0, taget: 1 }); // error TS2769
 one.update(0.016, two.state); // error TS2345
 const finished: Promise<number> = one.finished; // error TS2322
+const vrm = await loadVrm(new Uint8Array(0), { length: 'constant' }); // error TS2322
+vrm.update(vrm.restTransforms); // error TS2554
+vrm.update(vrm.restTransforms, '1/60'); // error TS2345
+vrm.rotations = new Float32Array(4); // error TS2540
+vrm.steppedPose(new Float32Array(4)); // error TS2345

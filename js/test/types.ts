@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Compiled (not run) by `tsc --noEmit` (make test-web): the declarations describe the API as the
 // tests and the README use it.
-import { Chain2D, LONG_STEP_SECONDS, SpringError, SpringMotion, TipChain, cssLinear, loadRig, presetNames, quatFromAxisAngle,
-	springParams } from '../index.js';
+import { Chain2D, LONG_STEP_SECONDS, SpringError, SpringMotion, TipChain, cssLinear, loadRig, loadVrm, presetNames,
+	quatFromAxisAngle, springParams } from '../index.js';
 import type { PresetName } from '../index.js';
 import type { Rig } from '../rig.js';
+import { TRANSFORM_FLOATS, Vrm } from '../vrm.js';
+import type { VrmMotion, VrmPose } from '../vrm.js';
 
 const p = springParams({ duration: 0.5, bounce: 0.3 });
 const k: number = p.stiffness + p.dampingRatio + p.settleTime({ epsilon: 0.01 });
@@ -76,3 +78,19 @@ const chainPose = chain.pose();
 const tipPose = tail.pose(tail.pose());
 const limit: number = LONG_STEP_SECONDS;
 export { named, firstPreset, done, again, pairAgain, chainPose, tipPose, limit };
+
+// VRM models: bytes, text or parsed glTF in; transforms and poses as typed arrays.
+async function avatar(bytes: ArrayBuffer, motionJson: string): Promise<number> {
+	using vrm: Vrm = await loadVrm(bytes, { name: 'avatar.vrm', rate: 120, length: 'measured' });
+	using motion: VrmMotion = vrm.loadMotion(motionJson);
+	const transforms: Float32Array = motion.sample(0);
+	vrm.reset(transforms).update(motion.sample(1 / 60, transforms), 1 / 60).teleport(vrm.restTransforms);
+	const pose: VrmPose = vrm.steppedPose(vrm.steppedPose());
+	const head: number = vrm.boneNodes[0];
+	const names: readonly string[] = vrm.nodeNames;
+	const format: '1.0' | '0.x' = vrm.format;
+	vrm.restore(vrm.snapshot()).update([0, 0, 0, 0, 0, 0, 1], 0);
+	return pose.rotations[0] + vrm.rotations[0] + vrm.tails[0] + vrm.restLengths[0] + head + names.length + format.length
+		+ (vrm.isResting ? 1 : 0) + vrm.transformLength + TRANSFORM_FLOATS + Vrm.load({ asset: {} }).boneCount;
+}
+export { avatar };
