@@ -149,8 +149,10 @@ void js_vrm_rest(js_vrm *v)
 // The pose into the bone arrays (stepped: at the last step, else interpolated).
 int js_vrm_pose(js_vrm *v, int stepped)
 {
-	return (int)(stepped ? spring_skeleton_get_stepped_pose : spring_skeleton_get_pose)(v->skeleton, v->nodes, v->rotations,
-	                                                                                     v->tails, v->bone_count);
+	if (stepped) {
+		return (int)spring_skeleton_get_stepped_pose(v->skeleton, v->nodes, v->rotations, v->tails, v->bone_count);
+	}
+	return (int)spring_skeleton_get_pose(v->skeleton, v->nodes, v->rotations, v->tails, v->bone_count);
 }
 
 // The per-frame calls read `transforms` and their numbers from memory (`args` in js/runtime.js;
