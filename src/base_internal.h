@@ -120,7 +120,10 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner);
 
 /// Defines PREFIX_create(desc, out, error) for an object TYPE with a member `owner` from its
 /// PREFIX_init and PREFIX_memory_size: one allocation through spring_internal_create.
-#define SPRING_INTERNAL_DEFINE_CREATE(PREFIX, TYPE, DESC, KIND)                                                               \
+#define SPRING_INTERNAL_DEFINE_CREATE(PREFIX, TYPE, DESC, KIND) \
+	SPRING_INTERNAL_DEFINE_CREATE_OWNER(PREFIX, TYPE, DESC, KIND, owner)
+/// The same for an object whose spring_internal_owner is the member OWNER (a path: a.owner).
+#define SPRING_INTERNAL_DEFINE_CREATE_OWNER(PREFIX, TYPE, DESC, KIND, OWNER)                                                  \
 	static spring_result PREFIX##_init_thunk(const void *desc, void *memory, size_t size, void **out, spring_error *error)    \
 	{                                                                                                                         \
 		TYPE *object = NULL;                                                                                                  \
@@ -138,8 +141,8 @@ void spring_internal_destroy(void *object, const spring_internal_owner *owner);
 		                                         &used, KIND, error);                                                         \
 		if (r == SPRING_OK) {                                                                                                 \
 			*out = (TYPE *)object;                                                                                            \
-			(*out)->owner.block = object;                                                                                     \
-			(*out)->owner.allocator = used;                                                                                   \
+			(*out)->OWNER.block = object;                                                                                     \
+			(*out)->OWNER.allocator = used;                                                                                   \
 		}                                                                                                                     \
 		return r;                                                                                                             \
 	}

@@ -2,6 +2,13 @@
 // Spring skeletons: the runtime (spring/skeleton.h). Each step is the VRM specification's update
 // in double (only +, -, *, / and sqrt, so the same bits on every platform), at the authoring rate,
 // on the fixed-step clock; the host's pose is interpolated across a frame's steps.
+//
+// Instances of one model (a crowd) are stepped side by side: the model (tree, bones, colliders)
+// is stored once, each instance's state in one lane of a block of SKELETON_LANES, and every
+// operation of a step works on a block's lanes at once (vectors of doubles: SSE2 and NEON take two
+// lanes an instruction, AVX two... four). A lane's numbers are those it would have alone: the same
+// operations in the same order, per lane, with selects where a single instance would branch. A
+// spring_skeleton is a crowd of one.
 #include "fp_contract.h" // first: no fused multiply-add below (fp_contract.h)
 
 #include "spring/skeleton.h"
@@ -16,9 +23,22 @@
 #include <string.h>
 
 #define OBJECT "skeleton"
+#define CROWD "skeleton crowd"
 
-typedef spring_internal_affine mat;
+#define SKELETON_LANES 2
+// A block's lanes of one number. Stored 16-byte aligned (the memory a caller gives is).
+typedef double lane __attribute__((vector_size(SKELETON_LANES * sizeof(double)), aligned(16)));
+typedef long long lane_mask __attribute__((vector_size(SKELETON_LANES * sizeof(long long)), aligned(16)));
 
+typedef struct lmat {
+	lane m[12]; // rows of a 3x4 affine: m[row * 4 + col]
+} lmat;
+
+typedef struct llocal {
+	lane t[3], q[4];
+} llocal;
+
+// A bone's model: what every instance shares.
 typedef struct bone {
 	int head, tail_node; // tail_node -1: the spring's end tail
 	int spring, center, depth;
@@ -30,37 +50,50 @@ typedef struct bone {
 	double rest_length;
 	double q0[4]; // the head's rest rotation
 	double stiffness, drag, gravity_power, gravity[3], hit_radius;
-	double cur[3], prev[3];              // the tail, in the centre's space (world without one)
-	double q[4];                         // the head's local rotation now
-	double tail_step[3], tail_before[3]; // the tail in world at the last step and the one before
-	double q_before[4];                  // the rotation at the step before
+	double along[4]; // from_to's turn when the tail points straight back along `axis`
 } bone;
 
-typedef struct local_d {
-	double t[3], q[4];
-} local_d;
+// A bone's state in a block's lanes.
+typedef struct lbone {
+	lane cur[3], prev[3];              // the tail, in the centre's space (world without one)
+	lane q[4];                         // the head's local rotation now
+	lane tail_step[3], tail_before[3]; // the tail in world at the last step and the one before
+	lane q_before[4];                  // the rotation at the step before
+} lbone;
 
-struct spring_skeleton {
+// Per lane: the previous frame's length and this one's (0 and 0 after a reset or a jump: no
+// interpolation from before it).
+typedef struct lclock {
+	lane dt_from, dt_to;
+} lclock;
+
+struct spring_skeleton_crowd {
 	spring_internal_owner owner;
 	spring_clock clock;
 	spring_skeleton_length length;
 	double step;
+	int count, blocks;
 	int node_count, bone_count, collider_count;
-	int needed_count; // the first needed_count nodes of `order` are the ones the steps read,
-	int early_count;  // of which the first early_count are read before a bone's step makes them
-	bool resting;
+	int needed_count;      // the first needed_count nodes of `order` are the ones the steps read,
+	int early_count;       // of which the first early_count are read before a bone's step makes them
+	int stride;            // slots of a block's pose: the root, then the needed nodes in `order`
 	int *parent;           // [node_count]
-	int *order;            // parents first; the nodes the steps need (needed_count) before the others
+	int *order;            // parents first; the needed nodes (needed_count) before the others
+	int *slot;             // node -> its slot in a pose (1 + its place in `order`), 0 when not needed
 	unsigned char *needed; // node -> NODE_* flags
 	int *child_first;      // [node_count + 1]
 	int *kids;
 	int *head_bone;    // node -> bone, -1
 	int *update_order; // bones, a spring hanging from another's joint after it
 	double (*scale)[3];
-	local_d *before, *from, *to, *now; // the pose two frames ago, the previous frame's, this one's, this step's
-	local_d root_before, root_from, root_to;
-	double dt_from, dt_to; // the previous frame's length and this one's
-	mat *world;
+	bool *unit_scale;
+	double (*rest)[7];          // node -> its rest translation and rotation
+	llocal *before, *from, *to; // [blocks * stride]: the pose two frames ago, the previous frame's, this one's
+	lclock *frames;             // [blocks]
+	lbone *state;               // [blocks * bone_count]
+	unsigned char *resting;     // [blocks * SKELETON_LANES]
+	llocal *now;                // [stride]: a step's pose, one block at a time (scratch)
+	lmat *world;                // [node_count]: a step's matrices, one block at a time (scratch)
 	bone *bones;
 	spring_skeleton_collider *colliders;
 	int *group_first; // [group_count + 1] into group_members
@@ -68,12 +101,56 @@ struct spring_skeleton {
 	int *group_refs; // per bone's spring
 };
 
+struct spring_skeleton {
+	spring_skeleton_crowd crowd;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Lanes
+
+static lane splat(double x)
+{
+	return (lane){0} + x;
+}
+
+static lane lsqrt(lane x)
+{
+	lane r;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		r[l] = sqrt(x[l]);
+	}
+	return r;
+}
+
+static lane lselect(lane_mask m, lane a, lane b)
+{
+	return (lane)(((lane_mask)a & m) | ((lane_mask)b & ~m));
+}
+
+static bool any(lane_mask m)
+{
+	long long r = 0;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		r |= m[l];
+	}
+	return r != 0;
+}
+
+static bool all(lane_mask m)
+{
+	long long r = -1;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		r &= m[l];
+	}
+	return r != 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Layout
 
 typedef struct layout {
-	size_t parent, order, needed, child_first, kids, head_bone, update_order, scale, before, from, to, now, world, bones,
-		colliders, group_first, group_members, group_refs, size;
+	size_t parent, order, slot, needed, child_first, kids, head_bone, update_order, scale, unit_scale, rest, before, from, to,
+		frames, state, resting, now, world, bones, colliders, group_first, group_members, group_refs, size;
 } layout;
 
 static size_t take(size_t *at, size_t count, size_t size)
@@ -92,30 +169,39 @@ static int bone_total(const spring_skeleton_desc *d)
 	return bones;
 }
 
-static layout make_layout(const spring_skeleton_desc *d)
+// The needed nodes' count bounds a pose's slots; the layout takes every node's room (the exact
+// count is known only once the tree is built).
+static layout make_layout(const spring_skeleton_desc *d, int count)
 {
 	layout l;
 	size_t n = (size_t)d->node_count, b = (size_t)bone_total(d), members = 0, refs = 0;
+	size_t blocks = ((size_t)count + SKELETON_LANES - 1) / SKELETON_LANES, stride = n + 1;
 	for (int g = 0; g < d->collider_group_count; g++) {
 		members += (size_t)d->collider_groups[g].collider_count;
 	}
 	for (int s = 0; s < d->spring_count; s++) {
 		refs += (size_t)d->springs[s].collider_group_count;
 	}
-	size_t at = spring_internal_align16(sizeof(spring_skeleton));
+	size_t at = spring_internal_align16(sizeof(spring_skeleton_crowd));
 	l.parent = take(&at, n, sizeof(int));
 	l.order = take(&at, n, sizeof(int));
+	l.slot = take(&at, n, sizeof(int));
 	l.needed = take(&at, n, 1);
 	l.child_first = take(&at, n + 1, sizeof(int));
 	l.kids = take(&at, n, sizeof(int));
 	l.head_bone = take(&at, n, sizeof(int));
 	l.update_order = take(&at, b, sizeof(int));
 	l.scale = take(&at, n, 3 * sizeof(double));
-	l.before = take(&at, n, sizeof(local_d));
-	l.from = take(&at, n, sizeof(local_d));
-	l.to = take(&at, n, sizeof(local_d));
-	l.now = take(&at, n, sizeof(local_d));
-	l.world = take(&at, n, sizeof(mat));
+	l.unit_scale = take(&at, n, sizeof(bool));
+	l.rest = take(&at, n, 7 * sizeof(double));
+	l.before = take(&at, spring_internal_size_mul(blocks, stride), sizeof(llocal));
+	l.from = take(&at, spring_internal_size_mul(blocks, stride), sizeof(llocal));
+	l.to = take(&at, spring_internal_size_mul(blocks, stride), sizeof(llocal));
+	l.frames = take(&at, blocks, sizeof(lclock));
+	l.state = take(&at, spring_internal_size_mul(blocks, b), sizeof(lbone));
+	l.resting = take(&at, blocks * SKELETON_LANES, 1);
+	l.now = take(&at, stride, sizeof(llocal));
+	l.world = take(&at, n, sizeof(lmat));
 	l.bones = take(&at, b, sizeof(bone));
 	l.colliders = take(&at, (size_t)d->collider_count, sizeof(spring_skeleton_collider));
 	l.group_first = take(&at, (size_t)d->collider_group_count + 1, sizeof(int));
@@ -125,97 +211,163 @@ static layout make_layout(const spring_skeleton_desc *d)
 	return l;
 }
 
-size_t spring_skeleton_memory_size(const spring_skeleton_desc *desc)
+static bool crowd_desc_fine(const spring_skeleton_crowd_desc *desc)
 {
-	if (spring_skeleton_validate(desc, NULL) != SPRING_OK) {
+	return desc && desc->count >= 1 && desc->count <= SPRING_SKELETON_MAX_INSTANCES &&
+	       spring_skeleton_validate(desc->skeleton, NULL) == SPRING_OK;
+}
+
+size_t spring_skeleton_crowd_memory_size(const spring_skeleton_crowd_desc *desc)
+{
+	if (!crowd_desc_fine(desc)) {
 		return 0;
 	}
-	layout l = make_layout(desc);
+	layout l = make_layout(desc->skeleton, desc->count);
 	return spring_internal_size_fits(l.size) ? l.size : 0;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Maths in double
-
-static mat compose(const local_d *l, const double s[3])
+size_t spring_skeleton_memory_size(const spring_skeleton_desc *desc)
 {
-	return spring_internal_affine_compose(l->t, l->q, s);
+	spring_skeleton_crowd_desc one = {desc, 1};
+	return spring_skeleton_crowd_memory_size(&one);
 }
 
-static void origin(const mat *a, double out[3])
+// ---------------------------------------------------------------------------------------------
+// Maths in double, on a block's lanes
+
+static lane dot(const lane a[3], const lane b[3])
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void normalize(lane v[3])
+{
+	lane len = lsqrt(dot(v, v));
+	lane_mask some = len > 0.0;
+	lane by = lselect(some, len, splat(1.0));
+	for (int k = 0; k < 3; k++) {
+		v[k] = lselect(some, v[k] / by, v[k]);
+	}
+}
+
+static void qmul(const lane a[4], const lane b[4], lane out[4])
+{
+	lane r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+	             a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+	memcpy(out, r, sizeof r);
+}
+
+static void qnormalize(lane q[4])
+{
+	lane len = lsqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	for (int k = 0; k < 4; k++) {
+		q[k] /= len;
+	}
+}
+
+static lmat compose(const lane t[3], const lane q[4], const double s[3], bool unit)
+{
+	lane x = q[0], y = q[1], z = q[2], w = q[3];
+	lane r[9] = {
+		1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w),       2.0 * (x * z + y * w),
+		2.0 * (x * y + z * w),       1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w),
+		2.0 * (x * z - y * w),       2.0 * (y * z + x * w),       1.0 - 2.0 * (x * x + y * y),
+	};
+	lmat a;
+	for (int row = 0; row < 3; row++) {
+		for (int col = 0; col < 3; col++) {
+			a.m[row * 4 + col] = unit ? r[row * 3 + col] : r[row * 3 + col] * s[col]; // x 1 is exact
+		}
+		a.m[row * 4 + 3] = t[row];
+	}
+	return a;
+}
+
+static lmat mul(const lmat *a, const lmat *b)
+{
+	lmat c;
+	for (int row = 0; row < 3; row++) {
+		const lane *ar = &a->m[row * 4];
+		for (int col = 0; col < 3; col++) {
+			c.m[row * 4 + col] = ar[0] * b->m[col] + ar[1] * b->m[4 + col] + ar[2] * b->m[8 + col];
+		}
+		c.m[row * 4 + 3] = ar[0] * b->m[3] + ar[1] * b->m[7] + ar[2] * b->m[11] + ar[3];
+	}
+	return c;
+}
+
+static void inverse3(const lmat *a, lane inv[9])
+{
+	const lane *m = a->m;
+	lane c00 = m[5] * m[10] - m[6] * m[9], c01 = m[6] * m[8] - m[4] * m[10], c02 = m[4] * m[9] - m[5] * m[8];
+	lane det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+	inv[0] = c00 / det;
+	inv[1] = (m[2] * m[9] - m[1] * m[10]) / det;
+	inv[2] = (m[1] * m[6] - m[2] * m[5]) / det;
+	inv[3] = c01 / det;
+	inv[4] = (m[0] * m[10] - m[2] * m[8]) / det;
+	inv[5] = (m[2] * m[4] - m[0] * m[6]) / det;
+	inv[6] = c02 / det;
+	inv[7] = (m[1] * m[8] - m[0] * m[9]) / det;
+	inv[8] = (m[0] * m[5] - m[1] * m[4]) / det;
+}
+
+static lmat inverse(const lmat *a)
+{
+	lane l[9];
+	inverse3(a, l);
+	lmat r;
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 3; j++) {
+			r.m[i * 4 + j] = l[i * 3 + j];
+		}
+		r.m[i * 4 + 3] = -(l[i * 3] * a->m[3] + l[i * 3 + 1] * a->m[7] + l[i * 3 + 2] * a->m[11]);
+	}
+	return r;
+}
+
+static void point(const lmat *a, const lane p[3], lane out[3])
+{
+	lane x = p[0], y = p[1], z = p[2];
+	for (int row = 0; row < 3; row++) {
+		const lane *r = &a->m[row * 4];
+		out[row] = r[0] * x + r[1] * y + r[2] * z + r[3];
+	}
+}
+
+static void point_const(const lmat *a, const double p[3], lane out[3])
+{
+	lane v[3] = {splat(p[0]), splat(p[1]), splat(p[2])};
+	point(a, v, out);
+}
+
+static void origin(const lmat *a, lane out[3])
 {
 	out[0] = a->m[3];
 	out[1] = a->m[7];
 	out[2] = a->m[11];
 }
 
-static void inverse3(const mat *a, double inv[9])
+// The turn taking a bone's rest axis `f` (unit, the same in every lane) to unit `t`: the shortest
+// arc (f x t, 1 + f . t) normalised, or `along` (a half turn about an axis across f) where t
+// points straight back.
+static void from_to(const bone *bn, const lane t[3], lane q[4])
 {
-	spring_internal_affine_inverse3(a, inv);
-}
-
-static mat inverse(const mat *a)
-{
-	return spring_internal_affine_inverse(a);
-}
-
-static void point(const mat *a, const double p[3], double out[3])
-{
-	spring_internal_affine_point(a, p[0], p[1], p[2], out);
-}
-
-static double dot(const double a[3], const double b[3])
-{
-	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void normalize(double v[3])
-{
-	double len = sqrt(dot(v, v));
-	if (len > 0.0) {
-		v[0] /= len, v[1] /= len, v[2] /= len;
-	}
-}
-
-static void qmul(const double a[4], const double b[4], double out[4])
-{
-	double r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1], a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-	               a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3], a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-	memcpy(out, r, sizeof r);
-}
-
-static void qnormalize(double q[4])
-{
-	double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	const double *f = bn->axis;
+	lane r = splat(f[0]) * t[0] + splat(f[1]) * t[1] + splat(f[2]) * t[2] + 1.0;
+	lane_mask back = r < 1e-15;
+	lane c[4] = {f[1] * t[2] - f[2] * t[1], f[2] * t[0] - f[0] * t[2], f[0] * t[1] - f[1] * t[0], r};
 	for (int k = 0; k < 4; k++) {
-		q[k] /= len;
-	}
-}
-
-// Shortest arc from unit `f` to unit `t`: (f x t, 1 + f . t) normalised.
-static void from_to(const double f[3], const double t[3], double q[4])
-{
-	double r = dot(f, t) + 1.0;
-	if (r < 1e-15) {
-		if (fabs(f[0]) > fabs(f[2])) {
-			q[0] = -f[1], q[1] = f[0], q[2] = 0.0;
-		} else {
-			q[0] = 0.0, q[1] = -f[2], q[2] = f[1];
-		}
-		q[3] = 0.0;
-	} else {
-		q[0] = f[1] * t[2] - f[2] * t[1];
-		q[1] = f[2] * t[0] - f[0] * t[2];
-		q[2] = f[0] * t[1] - f[1] * t[0];
-		q[3] = r;
+		q[k] = lselect(back, splat(bn->along[k]), c[k]);
 	}
 	qnormalize(q);
 }
 
 // a + (b - a) u for translations, shortest-path nlerp for rotations.
-static void blend(const local_d *a, const local_d *b, double u, local_d *out)
+static void blend(const llocal *a, const llocal *b, lane u, llocal *out)
 {
-	double sign = a->q[0] * b->q[0] + a->q[1] * b->q[1] + a->q[2] * b->q[2] + a->q[3] * b->q[3] < 0.0 ? -1.0 : 1.0;
+	lane sign = lselect(a->q[0] * b->q[0] + a->q[1] * b->q[1] + a->q[2] * b->q[2] + a->q[3] * b->q[3] < 0.0, splat(-1.0),
+	                    splat(1.0));
 	for (int k = 0; k < 3; k++) {
 		out->t[k] = a->t[k] + (b->t[k] - a->t[k]) * u;
 	}
@@ -229,49 +381,99 @@ static void blend(const local_d *a, const local_d *b, double u, local_d *out)
 // the parabola through the three (frames of dt_ab then dt_bc seconds), rotations per component
 // on one hemisphere and normalised. A frame more than four times as long or short as the one
 // before (a hitch, a first frame) takes the straight line instead: a parabola would overshoot.
-// The weights are the same for every node of a step: blend3_weights makes them once.
-typedef struct blend3_weights {
-	bool line; // the straight line from b to c at u
-	double u, la, lb, lc;
-} blend3_weights;
+// The weights are the same for every node of a step: make_weights makes them once.
+typedef struct weights {
+	lane_mask line; // the straight line from b to c at u
+	bool any_line, all_line;
+	lane u, la, lb, lc;
+} weights;
 
-static blend3_weights make_blend3_weights(double dt_ab, double dt_bc, double u)
+static weights make_weights(const lclock *k, double u)
 {
-	blend3_weights w = {true, u, 0.0, 0.0, 0.0};
-	if (!(dt_ab > 0.0) || dt_bc > 4.0 * dt_ab || dt_ab > 4.0 * dt_bc) {
-		return w;
-	}
-	double x = u * dt_bc, h = dt_bc, p = dt_ab;
-	w.line = false;
+	weights w;
+	lane p = k->dt_from, h = k->dt_to;
+	w.line = ~(p > 0.0) | (h > 4.0 * p) | (p > 4.0 * h);
+	w.any_line = any(w.line);
+	w.all_line = all(w.line);
+	w.u = splat(u);
+	p = lselect(w.line, splat(1.0), p); // the line's lanes: any finite weights, unused
+	h = lselect(w.line, splat(1.0), h);
+	lane x = u * h;
 	w.la = x * (x - h) / (p * (p + h));
 	w.lb = -(x + p) * (x - h) / (p * h);
 	w.lc = (x + p) * x / ((h + p) * h);
 	return w;
 }
 
-static void blend3(const local_d *a, const local_d *b, const local_d *c, const blend3_weights *w, local_d *out)
+static void blend3(const llocal *a, const llocal *b, const llocal *c, const weights *w, llocal *out)
 {
-	if (w->line) {
-		blend(b, c, w->u, out);
-		return;
+	llocal line;
+	if (w->any_line) {
+		blend(b, c, w->u, &line);
+		if (w->all_line) {
+			*out = line;
+			return;
+		}
 	}
-	double la = w->la, lb = w->lb, lc = w->lc;
+	lane la = w->la, lb = w->lb, lc = w->lc;
 	for (int k = 0; k < 3; k++) {
 		out->t[k] = la * a->t[k] + lb * b->t[k] + lc * c->t[k];
 	}
-	double sa = b->q[0] * a->q[0] + b->q[1] * a->q[1] + b->q[2] * a->q[2] + b->q[3] * a->q[3] < 0.0 ? -1.0 : 1.0;
-	double sc = b->q[0] * c->q[0] + b->q[1] * c->q[1] + b->q[2] * c->q[2] + b->q[3] * c->q[3] < 0.0 ? -1.0 : 1.0;
+	lane sa = lselect(b->q[0] * a->q[0] + b->q[1] * a->q[1] + b->q[2] * a->q[2] + b->q[3] * a->q[3] < 0.0, splat(-1.0),
+	                  splat(1.0));
+	lane sc = lselect(b->q[0] * c->q[0] + b->q[1] * c->q[1] + b->q[2] * c->q[2] + b->q[3] * c->q[3] < 0.0, splat(-1.0),
+	                  splat(1.0));
 	for (int k = 0; k < 4; k++) {
 		out->q[k] = la * sa * a->q[k] + lb * b->q[k] + lc * sc * c->q[k];
 	}
 	qnormalize(out->q);
+	if (w->any_line) {
+		for (int k = 0; k < 3; k++) {
+			out->t[k] = lselect(w->line, line.t[k], out->t[k]);
+		}
+		for (int k = 0; k < 4; k++) {
+			out->q[k] = lselect(w->line, line.q[k], out->q[k]);
+		}
+	}
 }
 
-static local_d to_local(spring_xform3 x)
+// ---------------------------------------------------------------------------------------------
+// Lanes in and out
+
+static void set_lane(llocal *x, int l, spring_xform3 v)
 {
-	local_d l = {{x.position.x, x.position.y, x.position.z}, {x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w}};
-	qnormalize(l.q);
-	return l;
+	double q[4] = {v.rotation.x, v.rotation.y, v.rotation.z, v.rotation.w};
+	double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	x->t[0][l] = v.position.x;
+	x->t[1][l] = v.position.y;
+	x->t[2][l] = v.position.z;
+	for (int k = 0; k < 4; k++) {
+		x->q[k][l] = q[k] / len;
+	}
+}
+
+static void set_lane_rest(llocal *x, int l, const double rest[7])
+{
+	for (int k = 0; k < 3; k++) {
+		x->t[k][l] = rest[k];
+	}
+	for (int k = 0; k < 4; k++) {
+		x->q[k][l] = rest[3 + k];
+	}
+}
+
+static void fill_lanes3(lane v[3], const double x[3])
+{
+	for (int k = 0; k < 3; k++) {
+		v[k] = splat(x[k]);
+	}
+}
+
+static void copy_lane(lane *dst, const lane *src, int n, int l)
+{
+	for (int k = 0; k < n; k++) {
+		dst[k][l] = src[k][l];
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,8 +504,6 @@ static void sort_by_depth(const int *keys, int n, int *out, int *count)
 	}
 }
 
-static void world_of(spring_skeleton *s, const mat *root, int node);
-
 enum {
 	NODE_NEEDED = 1,    // a bone, a tail, a collider or a centre depends on the node
 	NODE_LOOKED_AT = 2, // a collider or a centre is on it
@@ -312,24 +512,18 @@ enum {
 };
 
 // Marks a node and its ancestors with `flag`.
-static void mark_up(spring_skeleton *s, int node, unsigned char flag)
+static void mark_up(spring_skeleton_crowd *s, int node, unsigned char flag)
 {
 	for (int at = node; at >= 0 && !(s->needed[at] & flag); at = s->parent[at]) {
 		s->needed[at] |= flag;
 	}
 }
 
-// Marks a node and its ancestors as read by the steps.
-static void mark_needed(spring_skeleton *s, int node)
-{
-	mark_up(s, node, NODE_NEEDED);
-}
-
-static void world_below(spring_skeleton *s, int node, bool mark);
+static void world_below(spring_skeleton_crowd *s, const llocal *now, const lbone *st, int node, bool mark);
 
 // A step read `node`'s matrix: if no bone's step has made it yet, it and its ancestors are
 // computed before the bones step.
-static void read_node(spring_skeleton *s, int node)
+static void read_node(spring_skeleton_crowd *s, int node)
 {
 	if (node >= 0 && !(s->needed[node] & NODE_MADE)) {
 		mark_up(s, node, NODE_EARLY);
@@ -339,7 +533,7 @@ static void read_node(spring_skeleton *s, int node)
 // Goes through a step's reads and writes of node matrices in the bones' order (step_bone's), and
 // marks NODE_EARLY the nodes read before they are made, with their ancestors: only those are
 // computed ahead (the same numbers as computing every needed node ahead, for less work).
-static void mark_early(spring_skeleton *s)
+static void mark_early(spring_skeleton_crowd *s)
 {
 	for (int k = 0; k < s->bone_count; k++) {
 		const bone *bn = &s->bones[s->update_order[k]];
@@ -358,50 +552,90 @@ static void mark_early(spring_skeleton *s)
 			}
 		}
 		s->needed[bn->head] |= NODE_MADE;
-		world_below(s, bn->head, true);
+		world_below(s, NULL, NULL, bn->head, true);
 	}
 	for (int i = 0; i < s->node_count; i++) {
 		s->needed[i] &= (unsigned char)~NODE_MADE;
 	}
 }
 
-spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, size_t size, spring_skeleton **out,
-                                   spring_error *error)
+static void world_of(spring_skeleton_crowd *s, const llocal *now, const lbone *st, const lmat *root, int node);
+static void rest_all(spring_skeleton_crowd *s, int block, unsigned lanes, const lmat *root);
+
+static lmat root_matrix(const llocal *root)
 {
-	spring_result r = spring_skeleton_validate(d, error);
+	static const double one[3] = {1.0, 1.0, 1.0};
+	return compose(root->t, root->q, one, true);
+}
+
+static lmat identity_matrix(void)
+{
+	lmat m;
+	for (int k = 0; k < 12; k++) {
+		m.m[k] = splat(k % 5 == 0 ? 1.0 : 0.0); // 0, 5, 10: the diagonal
+	}
+	return m;
+}
+
+// A crowd of desc->count instances (`object` names it in errors: a single skeleton is a crowd of
+// one).
+static spring_result crowd_init(const spring_skeleton_crowd_desc *desc, void *memory, size_t size, spring_skeleton_crowd **out,
+                                const char *object, spring_error *error)
+{
+	if (!desc) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "", "desc is NULL");
+	}
+	spring_result r = spring_skeleton_validate(desc->skeleton, error);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	if (!out) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, OBJECT, SPRING_ELEMENT_NONE, -1, "", "out is NULL");
+	if (desc->count < 1 || desc->count > SPRING_SKELETON_MAX_INSTANCES) {
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, object, SPRING_ELEMENT_NONE, -1, "count",
+		                               "count must be in [1, %d]", SPRING_SKELETON_MAX_INSTANCES);
 	}
-	layout l = make_layout(d);
+	if (!out) {
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "", "out is NULL");
+	}
+	const spring_skeleton_desc *d = desc->skeleton;
+	layout l = make_layout(d, desc->count);
+	if (!spring_internal_size_fits(l.size)) {
+		return spring_internal_fail_at(error, SPRING_ERROR_OUT_OF_RANGE, object, SPRING_ELEMENT_NONE, -1, "count",
+		                               "the count needs more memory than one block can hold");
+	}
 	if (!memory || size < l.size || ((uintptr_t)memory & 15u) != 0) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, OBJECT, SPRING_ELEMENT_NONE, -1, "memory",
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "memory",
 		                               "memory must be 16-byte aligned and hold %zu bytes", l.size);
 	}
 	unsigned char *base = (unsigned char *)memory;
 	memset(base, 0, l.size);
-	spring_skeleton *s = (spring_skeleton *)base;
+	spring_skeleton_crowd *s = (spring_skeleton_crowd *)base;
 	s->parent = (int *)(base + l.parent);
 	s->order = (int *)(base + l.order);
+	s->slot = (int *)(base + l.slot);
 	s->needed = (unsigned char *)(base + l.needed);
 	s->child_first = (int *)(base + l.child_first);
 	s->kids = (int *)(base + l.kids);
 	s->head_bone = (int *)(base + l.head_bone);
 	s->update_order = (int *)(base + l.update_order);
 	s->scale = (double(*)[3])(base + l.scale);
-	s->before = (local_d *)(base + l.before);
-	s->from = (local_d *)(base + l.from);
-	s->to = (local_d *)(base + l.to);
-	s->now = (local_d *)(base + l.now);
-	s->world = (mat *)(base + l.world);
+	s->unit_scale = (bool *)(base + l.unit_scale);
+	s->rest = (double(*)[7])(base + l.rest);
+	s->before = (llocal *)(base + l.before);
+	s->from = (llocal *)(base + l.from);
+	s->to = (llocal *)(base + l.to);
+	s->frames = (lclock *)(base + l.frames);
+	s->state = (lbone *)(base + l.state);
+	s->resting = (unsigned char *)(base + l.resting);
+	s->now = (llocal *)(base + l.now);
+	s->world = (lmat *)(base + l.world);
 	s->bones = (bone *)(base + l.bones);
 	s->colliders = (spring_skeleton_collider *)(base + l.colliders);
 	s->group_first = (int *)(base + l.group_first);
 	s->group_members = (int *)(base + l.group_members);
 	s->group_refs = (int *)(base + l.group_refs);
 	int n = d->node_count;
+	s->count = desc->count;
+	s->blocks = (desc->count + SKELETON_LANES - 1) / SKELETON_LANES;
 	s->node_count = n;
 	s->length = d->length;
 	float rate = d->rate > 0.0f ? d->rate : SPRING_SKELETON_DEFAULT_RATE;
@@ -414,6 +648,11 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 		s->parent[i] = d->nodes[i].parent;
 		s->kids[i] = depth_of(d->nodes, i);
 		spring_internal_skeleton_node_scale(&d->nodes[i], s->scale[i]);
+		s->unit_scale[i] = s->scale[i][0] == 1.0 && s->scale[i][1] == 1.0 && s->scale[i][2] == 1.0;
+		s->rest[i][0] = d->nodes[i].translation.x;
+		s->rest[i][1] = d->nodes[i].translation.y;
+		s->rest[i][2] = d->nodes[i].translation.z;
+		spring_internal_skeleton_node_rotation(&d->nodes[i], &s->rest[i][3]);
 	}
 	sort_by_depth(s->kids, n, s->order, count);
 	for (int i = 0; i < n; i++) {
@@ -432,18 +671,18 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 	}
 	for (int i = 0; i < n; i++) {
 		s->head_bone[i] = -1;
+		s->slot[i] = i + 1; // every node has a slot until the needed ones are known
 	}
-	// Rest pose with the root at identity.
+	// The rest pose with the root at identity, in every lane of the scratch pose.
+	const lmat identity = identity_matrix();
+	s->stride = n + 1;
 	for (int i = 0; i < n; i++) {
-		const spring_skeleton_node *nd = &d->nodes[i];
-		s->now[i].t[0] = nd->translation.x;
-		s->now[i].t[1] = nd->translation.y;
-		s->now[i].t[2] = nd->translation.z;
-		spring_internal_skeleton_node_rotation(nd, s->now[i].q);
+		for (int ln = 0; ln < SKELETON_LANES; ln++) {
+			set_lane_rest(&s->now[i + 1], ln, s->rest[i]);
+		}
 	}
-	mat identity = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}};
 	for (int i = 0; i < n; i++) {
-		world_of(s, &identity, s->order[i]);
+		world_of(s, s->now, NULL, &identity, s->order[i]);
 	}
 	// Bones in the description's order.
 	int b = 0, ref = 0;
@@ -462,25 +701,38 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 			bn->center = sp->center;
 			bn->group_first = ref;
 			bn->group_count = sp->collider_group_count;
+			lane tl[3];
 			if (bn->tail_node >= 0) {
-				mat inv = inverse(&s->world[bn->head]);
-				double tw[3];
+				lmat inv = inverse(&s->world[bn->head]);
+				lane tw[3];
 				origin(&s->world[bn->tail_node], tw);
-				point(&inv, tw, bn->tail_local);
+				point(&inv, tw, tl);
+				for (int i = 0; i < 3; i++) {
+					bn->tail_local[i] = tl[i][0];
+				}
 			} else {
 				bn->tail_local[0] = sp->end_tail.x;
 				bn->tail_local[1] = sp->end_tail.y;
 				bn->tail_local[2] = sp->end_tail.z;
 			}
-			memcpy(bn->axis, bn->tail_local, sizeof bn->axis);
-			normalize(bn->axis);
-			double hw[3], tw[3];
+			fill_lanes3(tl, bn->tail_local);
+			normalize(tl);
+			for (int i = 0; i < 3; i++) {
+				bn->axis[i] = tl[i][0];
+			}
+			lane hw[3], tw[3];
 			origin(&s->world[bn->head], hw);
-			point(&s->world[bn->head], bn->tail_local, tw);
-			double dv[3] = {tw[0] - hw[0], tw[1] - hw[1], tw[2] - hw[2]};
-			bn->rest_length = sqrt(dot(dv, dv));
-			spring_internal_skeleton_node_rotation(&d->nodes[bn->head], bn->q0);
-			memcpy(bn->q, bn->q0, sizeof bn->q);
+			point_const(&s->world[bn->head], bn->tail_local, tw);
+			lane dv[3] = {tw[0] - hw[0], tw[1] - hw[1], tw[2] - hw[2]};
+			bn->rest_length = lsqrt(dot(dv, dv))[0];
+			memcpy(bn->q0, &s->rest[bn->head][3], sizeof bn->q0);
+			const double *f = bn->axis;
+			if (fabs(f[0]) > fabs(f[2])) {
+				bn->along[0] = -f[1], bn->along[1] = f[0], bn->along[2] = 0.0;
+			} else {
+				bn->along[0] = 0.0, bn->along[1] = -f[2], bn->along[2] = f[1];
+			}
+			bn->along[3] = 0.0;
 			bn->stiffness = j->stiffness;
 			bn->drag = j->drag;
 			bn->gravity_power = j->gravity_power;
@@ -525,22 +777,18 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 	// their ancestors; the steps compute and interpolate only those (an avatar's meshes and limbs
 	// without springs cost nothing).
 	for (int i = 0; i < b; i++) {
-		mark_needed(s, s->bones[i].head);
+		mark_up(s, s->bones[i].head, NODE_NEEDED);
 		if (s->bones[i].tail_node >= 0) {
-			mark_needed(s, s->bones[i].tail_node);
+			mark_up(s, s->bones[i].tail_node, NODE_NEEDED);
 		}
 		if (s->bones[i].center >= 0) {
-			mark_needed(s, s->bones[i].center);
+			mark_up(s, s->bones[i].center, NODE_NEEDED);
+			s->needed[s->bones[i].center] |= NODE_LOOKED_AT;
 		}
 	}
 	for (int i = 0; i < d->collider_count; i++) {
-		mark_needed(s, d->colliders[i].node);
+		mark_up(s, d->colliders[i].node, NODE_NEEDED);
 		s->needed[d->colliders[i].node] |= NODE_LOOKED_AT;
-	}
-	for (int i = 0; i < b; i++) {
-		if (s->bones[i].center >= 0) {
-			s->needed[s->bones[i].center] |= NODE_LOOKED_AT;
-		}
 	}
 	for (int i = 0; i < b; i++) {
 		bone *bn = &s->bones[i];
@@ -555,76 +803,100 @@ spring_result spring_skeleton_init(const spring_skeleton_desc *d, void *memory, 
 		s->needed_count += (s->needed[s->order[i]] & NODE_NEEDED) != 0;
 		s->early_count += (s->needed[s->order[i]] & NODE_EARLY) != 0;
 	}
-	int *scratch = (int *)(void *)s->before; // not in use yet: it is filled below
+	int *sorted = (int *)(void *)s->world; // the rest matrices are not needed any more
 	for (int i = 0, early = 0, later = s->early_count, rest = s->needed_count; i < n; i++) {
 		int node = s->order[i];
 		int *at = (s->needed[node] & NODE_EARLY) ? &early : (s->needed[node] & NODE_NEEDED) ? &later : &rest;
-		scratch[(*at)++] = node;
+		sorted[(*at)++] = node;
 	}
-	memcpy(s->order, scratch, (size_t)n * sizeof *s->order);
-	// At rest in the rest pose.
-	memcpy(s->from, s->now, (size_t)n * sizeof *s->from);
-	memcpy(s->before, s->now, (size_t)n * sizeof *s->before);
-	memcpy(s->to, s->now, (size_t)n * sizeof *s->to);
-	s->root_before = s->root_from = s->root_to = (local_d){{0, 0, 0}, {0, 0, 0, 1}};
-	for (int i = 0; i < b; i++) {
-		bone *bn = &s->bones[i];
-		double tw[3];
-		if (bn->tail_node >= 0) {
-			origin(&s->world[bn->tail_node], tw);
-		} else {
-			point(&s->world[bn->head], bn->tail_local, tw);
+	memcpy(s->order, sorted, (size_t)n * sizeof *s->order);
+	s->stride = 1 + s->needed_count;
+	for (int i = 0; i < n; i++) {
+		s->slot[i] = 0;
+	}
+	for (int k = 0; k < s->needed_count; k++) {
+		s->slot[s->order[k]] = 1 + k;
+	}
+	// Every instance at rest in the rest pose, the root at identity.
+	for (int blk = 0; blk < s->blocks; blk++) {
+		llocal *to = &s->to[(size_t)blk * (size_t)s->stride];
+		for (int ln = 0; ln < SKELETON_LANES; ln++) {
+			static const double root_rest[7] = {0, 0, 0, 0, 0, 0, 1};
+			set_lane_rest(&to[0], ln, root_rest);
+			for (int k = 0; k < s->needed_count; k++) {
+				set_lane_rest(&to[1 + k], ln, s->rest[s->order[k]]);
+			}
 		}
-		memcpy(bn->cur, tw, sizeof tw);
-		memcpy(bn->prev, tw, sizeof tw);
-		memcpy(bn->tail_step, tw, sizeof tw);
-		memcpy(bn->tail_before, tw, sizeof tw);
-		memcpy(bn->q_before, bn->q, sizeof bn->q);
+		memcpy(&s->from[(size_t)blk * (size_t)s->stride], to, (size_t)s->stride * sizeof *to);
+		memcpy(&s->before[(size_t)blk * (size_t)s->stride], to, (size_t)s->stride * sizeof *to);
+		rest_all(s, blk, (1u << SKELETON_LANES) - 1u, &identity);
 	}
-	s->resting = true;
 	*out = s;
 	return SPRING_OK;
 }
 
-SPRING_INTERNAL_DEFINE_CREATE(spring_skeleton, spring_skeleton, spring_skeleton_desc, OBJECT)
+spring_result spring_skeleton_crowd_init(const spring_skeleton_crowd_desc *desc, void *memory, size_t size,
+                                         spring_skeleton_crowd **out, spring_error *error)
+{
+	return crowd_init(desc, memory, size, out, CROWD, error);
+}
+
+SPRING_INTERNAL_DEFINE_CREATE(spring_skeleton_crowd, spring_skeleton_crowd, spring_skeleton_crowd_desc, CROWD)
+
+void spring_skeleton_crowd_destroy(spring_skeleton_crowd *crowd)
+{
+	if (crowd) {
+		spring_internal_destroy(crowd, &crowd->owner);
+	}
+}
+
+spring_result spring_skeleton_init(const spring_skeleton_desc *desc, void *memory, size_t size, spring_skeleton **out,
+                                   spring_error *error)
+{
+	spring_skeleton_crowd_desc one = {desc, 1};
+	spring_skeleton_crowd *c = NULL;
+	spring_result r = crowd_init(&one, memory, size, out ? &c : NULL, OBJECT, error);
+	if (r == SPRING_OK) {
+		*out = (spring_skeleton *)c;
+	}
+	return r;
+}
+
+SPRING_INTERNAL_DEFINE_CREATE_OWNER(spring_skeleton, spring_skeleton, spring_skeleton_desc, OBJECT, crowd.owner)
 
 void spring_skeleton_destroy(spring_skeleton *skeleton)
 {
 	if (skeleton) {
-		spring_internal_destroy(skeleton, &skeleton->owner);
+		spring_internal_destroy(skeleton, &skeleton->crowd.owner);
 	}
 }
 
 // ---------------------------------------------------------------------------------------------
-// World matrices
+// World matrices (one block: `now` its step's pose, `st` its bones' state)
 
-static mat parent_world(const spring_skeleton *s, const mat *root, int node)
+static lmat parent_world(const spring_skeleton_crowd *s, const lmat *root, int node)
 {
 	int p = s->parent[node];
 	return p >= 0 ? s->world[p] : *root;
 }
 
-static mat node_local(const spring_skeleton *s, int node)
+static lmat node_local(const spring_skeleton_crowd *s, const llocal *now, const lbone *st, int node)
 {
+	const llocal *x = &now[s->slot[node]];
 	int b = s->head_bone[node];
-	if (b < 0) {
-		return compose(&s->now[node], s->scale[node]);
-	}
-	local_d l = s->now[node];
-	memcpy(l.q, s->bones[b].q, sizeof l.q);
-	return compose(&l, s->scale[node]);
+	return compose(x->t, b >= 0 && st ? st[b].q : x->q, s->scale[node], s->unit_scale[node]);
 }
 
-static void world_of(spring_skeleton *s, const mat *root, int node)
+static void world_of(spring_skeleton_crowd *s, const llocal *now, const lbone *st, const lmat *root, int node)
 {
-	mat p = parent_world(s, root, node), l = node_local(s, node);
-	s->world[node] = spring_internal_affine_mul(&p, &l);
+	lmat p = parent_world(s, root, node), l = node_local(s, now, st, node);
+	s->world[node] = mul(&p, &l);
 }
 
 // The nodes below `node` that are no bone's head, top-down (a head's own is made when it steps).
 // Iterative: a validated tree is at most SPRING_SKELETON_MAX_DEPTH deep, so the stack is bounded.
 // With `mark`, only marks them NODE_MADE (mark_early).
-static void world_below(spring_skeleton *s, int node, bool mark)
+static void world_below(spring_skeleton_crowd *s, const llocal *now, const lbone *st, int node, bool mark)
 {
 	int stack[SPRING_SKELETON_MAX_DEPTH + 1], next[SPRING_SKELETON_MAX_DEPTH + 1], top = 0;
 	stack[0] = node;
@@ -642,8 +914,8 @@ static void world_below(spring_skeleton *s, int node, bool mark)
 		if (mark) {
 			s->needed[c] |= NODE_MADE;
 		} else {
-			mat l = node_local(s, c);
-			s->world[c] = spring_internal_affine_mul(&s->world[at], &l);
+			lmat l = node_local(s, now, st, c);
+			s->world[c] = mul(&s->world[at], &l);
 		}
 		top++;
 		stack[top] = c;
@@ -651,32 +923,27 @@ static void world_below(spring_skeleton *s, int node, bool mark)
 	}
 }
 
-static mat root_matrix(const local_d *root)
-{
-	static const double one[3] = {1.0, 1.0, 1.0};
-	return compose(root, one);
-}
-
-static void tail_world(const spring_skeleton *s, const bone *bn, double out[3])
+static void tail_world(const spring_skeleton_crowd *s, const bone *bn, lane out[3])
 {
 	if (bn->tail_node >= 0) {
 		origin(&s->world[bn->tail_node], out);
 	} else {
-		point(&s->world[bn->head], bn->tail_local, out);
+		point_const(&s->world[bn->head], bn->tail_local, out);
 	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // The step
 
-static double collide(const spring_skeleton *s, const spring_skeleton_collider *c, const double p[3], double hit, double dir[3])
+static lane collide(const spring_skeleton_crowd *s, const spring_skeleton_collider *c, const lane p[3], double hit, lane dir[3])
 {
-	const mat *w = &s->world[c->node];
-	double a[3], off[3] = {c->offset.x, c->offset.y, c->offset.z}, tl[3] = {c->tail.x, c->tail.y, c->tail.z};
-	point(w, off, a);
-	double delta[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+	const lmat *w = &s->world[c->node];
+	const double off[3] = {c->offset.x, c->offset.y, c->offset.z}, tl[3] = {c->tail.x, c->tail.y, c->tail.z};
+	lane a[3];
+	point_const(w, off, a);
+	lane delta[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
 	if (c->type == SPRING_SKELETON_COLLIDER_PLANE) {
-		double inv[9];
+		lane inv[9];
 		inverse3(w, inv); // a normal turns with the inverse transpose
 		for (int i = 0; i < 3; i++) {
 			dir[i] = inv[i] * tl[0] + inv[3 + i] * tl[1] + inv[6 + i] * tl[2];
@@ -685,65 +952,69 @@ static double collide(const spring_skeleton *s, const spring_skeleton_collider *
 		return dot(delta, dir) - hit;
 	}
 	if (c->type == SPRING_SKELETON_COLLIDER_CAPSULE || c->type == SPRING_SKELETON_COLLIDER_INSIDE_CAPSULE) {
-		double b[3], ab[3];
-		point(w, tl, b);
+		lane b[3], ab[3];
+		point_const(w, tl, b);
 		for (int i = 0; i < 3; i++) {
 			ab[i] = b[i] - a[i];
 		}
-		double along = dot(ab, delta), ab2 = dot(ab, ab);
-		double u = along <= 0.0 ? 0.0 : (along >= ab2 ? 1.0 : along / ab2);
+		lane along = dot(ab, delta), ab2 = dot(ab, ab);
+		lane_mask low = along <= 0.0, high = along >= ab2;
+		lane u = lselect(low, splat(0.0), lselect(high, splat(1.0), along / lselect(low | high, splat(1.0), ab2)));
 		for (int i = 0; i < 3; i++) {
 			delta[i] -= ab[i] * u;
 		}
 	}
-	double len = sqrt(dot(delta, delta));
+	lane len = lsqrt(dot(delta, delta));
 	bool inside = c->type == SPRING_SKELETON_COLLIDER_INSIDE_SPHERE || c->type == SPRING_SKELETON_COLLIDER_INSIDE_CAPSULE;
+	lane_mask some = len > 0.0;
+	lane by = lselect(some, len, splat(1.0));
 	for (int i = 0; i < 3; i++) {
-		dir[i] = len > 0.0 ? (inside ? -delta[i] : delta[i]) / len : 0.0;
+		dir[i] = lselect(some, (inside ? -delta[i] : delta[i]) / by, splat(0.0));
 	}
 	return inside ? (double)c->radius - hit - len : len - hit - (double)c->radius;
 }
 
-static void project(const double head[3], double length, double p[3])
+static void project(const lane head[3], lane length, lane p[3])
 {
-	double dv[3] = {p[0] - head[0], p[1] - head[1], p[2] - head[2]};
+	lane dv[3] = {p[0] - head[0], p[1] - head[1], p[2] - head[2]};
 	normalize(dv);
 	for (int i = 0; i < 3; i++) {
 		p[i] = head[i] + dv[i] * length;
 	}
 }
 
-static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
+static void step_bone(spring_skeleton_crowd *s, const llocal *now, lbone *st, const lmat *root, int b)
 {
+	const bone *bn = &s->bones[b];
+	lbone *x = &st[b];
 	double dt = s->step;
 	// The head's world with its rest rotation: its origin is the head's (a rotation does not move
 	// it), its axis the rest direction of the tail.
-	mat pw = parent_world(s, root, bn->head);
-	local_d rest = s->now[bn->head];
-	memcpy(rest.q, bn->q0, sizeof rest.q);
-	mat l0 = compose(&rest, s->scale[bn->head]);
-	mat initial = spring_internal_affine_mul(&pw, &l0);
+	lmat pw = parent_world(s, root, bn->head);
+	lane q0[4] = {splat(bn->q0[0]), splat(bn->q0[1]), splat(bn->q0[2]), splat(bn->q0[3])};
+	lmat l0 = compose(now[s->slot[bn->head]].t, q0, s->scale[bn->head], s->unit_scale[bn->head]);
+	lmat initial = mul(&pw, &l0);
 	if (bn->head_read) {
-		world_of(s, root, bn->head);
+		world_of(s, now, st, root, bn->head);
 	}
-	double head[3];
+	lane head[3];
 	origin(&initial, head);
-	double length = bn->rest_length;
+	lane length = splat(bn->rest_length);
 	if (s->length == SPRING_SKELETON_LENGTH_MEASURED) {
-		double tw[3];
+		lane tw[3];
 		tail_world(s, bn, tw); // the tail node where it stood before this bone's step
-		double dv[3] = {tw[0] - head[0], tw[1] - head[1], tw[2] - head[2]};
-		length = sqrt(dot(dv, dv));
+		lane dv[3] = {tw[0] - head[0], tw[1] - head[1], tw[2] - head[2]};
+		length = lsqrt(dot(dv, dv));
 	}
-	double next[3];
+	lane next[3];
 	for (int i = 0; i < 3; i++) {
-		next[i] = bn->cur[i] + (bn->cur[i] - bn->prev[i]) * (1.0 - bn->drag);
+		next[i] = x->cur[i] + (x->cur[i] - x->prev[i]) * (1.0 - bn->drag);
 	}
 	if (bn->center >= 0) {
 		point(&s->world[bn->center], next, next);
 	}
-	double axis[3];
-	point(&initial, bn->axis, axis);
+	lane axis[3];
+	point_const(&initial, bn->axis, axis);
 	for (int i = 0; i < 3; i++) {
 		axis[i] -= head[i];
 	}
@@ -755,135 +1026,172 @@ static void step_bone(spring_skeleton *s, const mat *root, bone *bn)
 	for (int k = 0; k < bn->group_count; k++) {
 		int g = s->group_refs[bn->group_first + k];
 		for (int m = s->group_first[g]; m < s->group_first[g + 1]; m++) {
-			double dir[3];
-			double dist = collide(s, &s->colliders[s->group_members[m]], next, bn->hit_radius, dir);
-			if (dist < 0.0) {
+			lane dir[3];
+			lane dist = collide(s, &s->colliders[s->group_members[m]], next, bn->hit_radius, dir);
+			lane_mask hit = dist < 0.0;
+			if (any(hit)) {
+				lane pushed[3];
 				for (int i = 0; i < 3; i++) {
-					next[i] -= dir[i] * dist;
+					pushed[i] = next[i] - dir[i] * dist;
 				}
-				project(head, length, next);
+				project(head, length, pushed);
+				for (int i = 0; i < 3; i++) {
+					next[i] = lselect(hit, pushed[i], next[i]);
+				}
 			}
 		}
 	}
-	memcpy(bn->prev, bn->cur, sizeof bn->cur);
+	memcpy(x->prev, x->cur, sizeof x->cur);
 	if (bn->center >= 0) {
-		mat inv = inverse(&s->world[bn->center]);
-		point(&inv, next, bn->cur);
+		lmat inv = inverse(&s->world[bn->center]);
+		point(&inv, next, x->cur);
 	} else {
-		memcpy(bn->cur, next, sizeof next);
+		memcpy(x->cur, next, sizeof next);
 	}
-	memcpy(bn->tail_before, bn->tail_step, sizeof next);
-	memcpy(bn->tail_step, next, sizeof next);
-	memcpy(bn->q_before, bn->q, sizeof bn->q);
-	mat inv = inverse(&initial);
-	double to[3], turn[4];
+	memcpy(x->tail_before, x->tail_step, sizeof next);
+	memcpy(x->tail_step, next, sizeof next);
+	memcpy(x->q_before, x->q, sizeof x->q);
+	lmat inv = inverse(&initial);
+	lane to[3], turn[4];
 	point(&inv, next, to);
 	normalize(to);
-	from_to(bn->axis, to, turn);
-	qmul(bn->q0, turn, bn->q);
-	world_of(s, root, bn->head);
-	world_below(s, bn->head, false);
+	from_to(bn, to, turn);
+	qmul(q0, turn, x->q);
+	world_of(s, now, st, root, bn->head);
+	world_below(s, now, st, bn->head, false);
 }
 
-// One step with the pose `now` and the root `root`.
-static void step(spring_skeleton *s, const local_d *root)
+// One step of block `blk` with the pose in `now` (its root at slot 0).
+static void step_block(spring_skeleton_crowd *s, int blk)
 {
-	mat rm = root_matrix(root);
+	const llocal *now = s->now;
+	lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
+	lmat rm = root_matrix(&now[0]);
 	for (int i = 0; i < s->early_count; i++) {
-		world_of(s, &rm, s->order[i]);
+		world_of(s, now, st, &rm, s->order[i]);
 	}
-	bool resting = true;
+	lane_mask resting = (lane_mask){0} - 1;
 	for (int k = 0; k < s->bone_count; k++) {
-		bone *bn = &s->bones[s->update_order[k]];
-		step_bone(s, &rm, bn);
-		double dv[3] = {bn->tail_step[0] - bn->tail_before[0], bn->tail_step[1] - bn->tail_before[1],
-		                bn->tail_step[2] - bn->tail_before[2]};
-		resting = resting && sqrt(dot(dv, dv)) <= 1e-6 * bn->rest_length;
+		int b = s->update_order[k];
+		step_bone(s, now, st, &rm, b);
+		const lbone *x = &st[b];
+		lane dv[3] = {x->tail_step[0] - x->tail_before[0], x->tail_step[1] - x->tail_before[1],
+		              x->tail_step[2] - x->tail_before[2]};
+		resting &= lsqrt(dot(dv, dv)) <= 1e-6 * s->bones[b].rest_length;
 	}
-	s->resting = resting;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		s->resting[blk * SKELETON_LANES + l] = resting[l] != 0;
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
 // Input
 
-// Whether a transform passes check_pose's tests, without branches (NaN fails every comparison).
+// Whether a transform surely passes check_xform's tests, without branches: NaN and infinities
+// carry through the sums and fail the comparisons; the sum of |coordinates| bounds each of them,
+// the rotation's squared length in float is taken with a margin. A transform that fails this
+// goes to the exact test.
 static bool xform_fine(const spring_xform3 *x)
 {
-	const float m = SPRING_SKELETON_MAX_COORDINATE;
-	// In float, against twice check_pose's bound: a length near the bound goes to the exact test.
+	float pos = fabsf(x->position.x) + fabsf(x->position.y) + fabsf(x->position.z);
 	float qq = x->rotation.x * x->rotation.x + x->rotation.y * x->rotation.y + x->rotation.z * x->rotation.z +
 	           x->rotation.w * x->rotation.w;
-	return (fabsf(x->position.x) <= m) & (fabsf(x->position.y) <= m) & (fabsf(x->position.z) <= m) &
-	       (fabsf(x->rotation.x) <= FLT_MAX) & (fabsf(x->rotation.y) <= FLT_MAX) & (fabsf(x->rotation.z) <= FLT_MAX) &
-	       (fabsf(x->rotation.w) <= FLT_MAX) & (qq >= 2e-12f);
+	return (pos <= SPRING_SKELETON_MAX_COORDINATE) & (qq >= 2e-12f) & (qq <= 1e30f);
 }
 
-static spring_result check_pose(const spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, int count)
+static spring_result check_xform(spring_xform3 x)
 {
-	if (!s || (!locals && count > 0)) {
+	const float v[7] = {x.position.x, x.position.y, x.position.z, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w};
+	if (!spring_internal_all_finite(v, 7)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (fabsf(v[k]) > SPRING_SKELETON_MAX_COORDINATE) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	double qq = (double)v[3] * v[3] + (double)v[4] * v[4] + (double)v[5] * v[5] + (double)v[6] * v[6];
+	return qq >= 1e-12 ? SPRING_OK : SPRING_ERROR_OUT_OF_RANGE;
+}
+
+// `instances` poses: roots[i] and locals[i * node_count ...]. The first fault of the first bad
+// transform (each instance's root before its nodes).
+static spring_result check_poses(const spring_skeleton_crowd *s, const spring_xform3 *roots, const spring_xform3 *locals,
+                                 int count, int instances)
+{
+	if (!s || !roots || (!locals && count > 0)) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
 	if (count != s->node_count) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	bool fine = xform_fine(&root);
-	for (int i = 0; i < count; i++) {
+	bool fine = true;
+	for (int i = 0; i < instances; i++) {
+		fine &= xform_fine(&roots[i]);
+	}
+	size_t total = (size_t)instances * (size_t)count;
+	for (size_t i = 0; i < total; i++) {
 		fine &= xform_fine(&locals[i]);
 	}
 	if (fine) {
 		return SPRING_OK;
 	}
-	for (int i = -1; i < count; i++) { // which fault, the first transform's first
-		spring_xform3 x = i < 0 ? root : locals[i];
-		const float v[7] = {x.position.x, x.position.y, x.position.z, x.rotation.x, x.rotation.y, x.rotation.z, x.rotation.w};
-		if (!spring_internal_all_finite(v, 7)) {
-			return SPRING_ERROR_NOT_FINITE;
+	for (int i = 0; i < instances; i++) {
+		spring_result r = check_xform(roots[i]);
+		for (int k = 0; r == SPRING_OK && k < count; k++) {
+			r = check_xform(locals[(size_t)i * (size_t)count + (size_t)k]);
 		}
-		for (int k = 0; k < 3; k++) {
-			if (fabsf(v[k]) > SPRING_SKELETON_MAX_COORDINATE) {
-				return SPRING_ERROR_OUT_OF_RANGE;
-			}
-		}
-		double qq = (double)v[3] * v[3] + (double)v[4] * v[4] + (double)v[5] * v[5] + (double)v[6] * v[6];
-		if (!(qq >= 1e-12)) {
-			return SPRING_ERROR_OUT_OF_RANGE;
+		if (r != SPRING_OK) {
+			return r;
 		}
 	}
 	return SPRING_OK;
 }
 
-// The pose of the earlier frames is this one's (no interpolation from before a reset or a jump).
-static void forget_frames(spring_skeleton *s)
+static llocal *block_pose(llocal *frames, const spring_skeleton_crowd *s, int blk)
 {
-	memcpy(s->from, s->to, (size_t)s->node_count * sizeof *s->from);
-	memcpy(s->before, s->to, (size_t)s->node_count * sizeof *s->before);
-	s->root_from = s->root_before = s->root_to;
-	s->dt_from = s->dt_to = 0.0;
+	return &frames[(size_t)blk * (size_t)s->stride];
 }
 
-// The three frames turn round (no copy); only the nodes the steps read are taken from the host's
-// pose (the others keep their rest transforms in all three).
-static void set_pose(spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, double frame_dt)
+// Instance `i`'s pose into lane i % lanes of its block's `to` (the root at slot 0).
+static void take_pose(spring_skeleton_crowd *s, int i, spring_xform3 root, const spring_xform3 *locals)
 {
-	local_d *oldest = s->before;
-	s->before = s->from;
-	s->from = s->to;
-	s->to = oldest;
-	s->root_before = s->root_from;
-	s->root_from = s->root_to;
-	s->dt_from = s->dt_to;
-	s->dt_to = frame_dt;
+	llocal *to = block_pose(s->to, s, i / SKELETON_LANES);
+	int l = i % SKELETON_LANES;
+	set_lane(&to[0], l, root);
 	for (int k = 0; k < s->needed_count; k++) {
-		int i = s->order[k];
-		s->to[i] = to_local(locals[i]);
+		set_lane(&to[1 + k], l, locals[s->order[k]]);
 	}
-	s->root_to = to_local(root);
 }
 
-spring_result spring_skeleton_update(spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, int count,
-                                     float frame_dt)
+// The lanes past the last instance follow the last instance (finite, and never read).
+static void fill_spare_lanes(spring_skeleton_crowd *s, const spring_xform3 *roots, const spring_xform3 *locals)
 {
-	spring_result r = check_pose(s, root, locals, count);
+	int last = s->count - 1;
+	for (int i = s->count; i < s->blocks * SKELETON_LANES; i++) {
+		take_pose(s, i, roots[last], locals + (size_t)last * (size_t)s->node_count);
+	}
+}
+
+// Lane l of a block: the earlier frames are this one's (no interpolation from before a reset or
+// a jump).
+static void forget_frames(spring_skeleton_crowd *s, int blk, int l)
+{
+	llocal *to = block_pose(s->to, s, blk), *from = block_pose(s->from, s, blk), *before = block_pose(s->before, s, blk);
+	for (int k = 0; k < s->stride; k++) {
+		copy_lane(from[k].t, to[k].t, 3, l);
+		copy_lane(from[k].q, to[k].q, 4, l);
+		copy_lane(before[k].t, to[k].t, 3, l);
+		copy_lane(before[k].q, to[k].q, 4, l);
+	}
+	s->frames[blk].dt_from[l] = 0.0;
+	s->frames[blk].dt_to[l] = 0.0;
+}
+
+spring_result spring_skeleton_crowd_update(spring_skeleton_crowd *s, const spring_xform3 *roots, const spring_xform3 *locals,
+                                           int count, float frame_dt)
+{
+	spring_result r = check_poses(s, roots, locals, count, s ? s->count : 0);
 	if (r != SPRING_OK) {
 		return r;
 	}
@@ -899,127 +1207,219 @@ spring_result spring_skeleton_update(spring_skeleton *s, spring_xform3 root, con
 		return (spring_result)(-steps);
 	}
 	s->clock = clock;
-	set_pose(s, root, locals, frame_dt);
+	// The three frames turn round (no copy).
+	llocal *oldest = s->before;
+	s->before = s->from;
+	s->from = s->to;
+	s->to = oldest;
+	for (int blk = 0; blk < s->blocks; blk++) {
+		s->frames[blk].dt_from = s->frames[blk].dt_to;
+		s->frames[blk].dt_to = splat(frame_dt);
+	}
+	for (int i = 0; i < s->count; i++) {
+		take_pose(s, i, roots[i], locals + (size_t)i * (size_t)count);
+	}
+	fill_spare_lanes(s, roots, locals);
 	for (int k = 0; k < steps; k++) {
 		double f = spring_clock_substep_fraction(&s->clock, k, steps);
-		blend3_weights w = make_blend3_weights(s->dt_from, s->dt_to, f);
-		local_d rt;
-		blend3(&s->root_before, &s->root_from, &s->root_to, &w, &rt);
-		for (int k2 = 0; k2 < s->needed_count; k2++) {
-			int i = s->order[k2];
-			blend3(&s->before[i], &s->from[i], &s->to[i], &w, &s->now[i]);
+		for (int blk = 0; blk < s->blocks; blk++) {
+			weights w = make_weights(&s->frames[blk], f);
+			const llocal *a = block_pose(s->before, s, blk), *b = block_pose(s->from, s, blk), *c = block_pose(s->to, s, blk);
+			for (int slot = 0; slot < s->stride; slot++) {
+				blend3(&a[slot], &b[slot], &c[slot], &w, &s->now[slot]);
+			}
+			step_block(s, blk);
 		}
-		step(s, &rt);
 	}
 	return SPRING_OK;
 }
 
-// Puts every bone at rest under the pose already in `now` with root `root`.
-static void rest_under(spring_skeleton *s, const local_d *root)
+// Puts the bones of the lanes in `lanes` (a bit each) of block `blk` at rest under the pose in
+// its `to` with root matrix `root` (the root's own when NULL).
+static void rest_all(spring_skeleton_crowd *s, int blk, unsigned lanes, const lmat *root)
 {
-	mat rm = root_matrix(root);
+	const llocal *to = block_pose(s->to, s, blk);
+	lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
+	lbone rest;
 	for (int b = 0; b < s->bone_count; b++) {
-		memcpy(s->bones[b].q, s->bones[b].q0, sizeof s->bones[b].q);
+		for (int k = 0; k < 4; k++) {
+			rest.q[k] = splat(s->bones[b].q0[k]);
+		}
+		for (int l = 0; l < SKELETON_LANES; l++) {
+			if (lanes & (1u << l)) {
+				copy_lane(st[b].q, rest.q, 4, l);
+			}
+		}
 	}
-	for (int i = 0; i < s->node_count; i++) {
-		world_of(s, &rm, s->order[i]);
+	lmat rm = root ? *root : root_matrix(&to[0]);
+	for (int k = 0; k < s->needed_count; k++) {
+		world_of(s, to, st, &rm, s->order[k]);
 	}
 	for (int b = 0; b < s->bone_count; b++) {
-		bone *bn = &s->bones[b];
-		double tw[3];
+		const bone *bn = &s->bones[b];
+		lane tw[3], cur[3];
 		tail_world(s, bn, tw);
-		memcpy(bn->tail_step, tw, sizeof tw);
-		memcpy(bn->tail_before, tw, sizeof tw);
-		memcpy(bn->q_before, bn->q, sizeof bn->q);
+		memcpy(cur, tw, sizeof tw);
 		if (bn->center >= 0) {
-			mat inv = inverse(&s->world[bn->center]);
-			point(&inv, tw, tw);
+			lmat inv = inverse(&s->world[bn->center]);
+			point(&inv, tw, cur);
 		}
-		memcpy(bn->cur, tw, sizeof tw);
-		memcpy(bn->prev, tw, sizeof tw);
+		for (int l = 0; l < SKELETON_LANES; l++) {
+			if (lanes & (1u << l)) {
+				copy_lane(st[b].tail_step, tw, 3, l);
+				copy_lane(st[b].tail_before, tw, 3, l);
+				copy_lane(st[b].q_before, st[b].q, 4, l);
+				copy_lane(st[b].cur, cur, 3, l);
+				copy_lane(st[b].prev, cur, 3, l);
+			}
+		}
 	}
-	s->resting = true;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		if (lanes & (1u << l)) {
+			s->resting[blk * SKELETON_LANES + l] = 1;
+		}
+	}
 }
 
-spring_result spring_skeleton_reset(spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, int count)
+// Instance i at rest under its pose (already checked); the clock is the caller's.
+static void reset_instance(spring_skeleton_crowd *s, int i, spring_xform3 root, const spring_xform3 *locals)
 {
-	spring_result r = check_pose(s, root, locals, count);
+	int blk = i / SKELETON_LANES, l = i % SKELETON_LANES;
+	take_pose(s, i, root, locals);
+	forget_frames(s, blk, l);
+	rest_all(s, blk, 1u << l, NULL);
+}
+
+spring_result spring_skeleton_crowd_reset(spring_skeleton_crowd *s, const spring_xform3 *roots, const spring_xform3 *locals,
+                                          int count)
+{
+	spring_result r = check_poses(s, roots, locals, count, s ? s->count : 0);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	set_pose(s, root, locals, 0.0);
-	forget_frames(s);
-	memcpy(s->now, s->to, (size_t)s->node_count * sizeof *s->now);
+	for (int i = 0; i < s->count; i++) {
+		reset_instance(s, i, roots[i], locals + (size_t)i * (size_t)count);
+	}
+	for (int i = s->count; i < s->blocks * SKELETON_LANES; i++) {
+		reset_instance(s, i, roots[s->count - 1], locals + (size_t)(s->count - 1) * (size_t)count);
+	}
 	spring_clock_init(&s->clock, s->clock.step, s->clock.max_steps);
-	rest_under(s, &s->root_to);
 	return SPRING_OK;
 }
 
-// x' = D x for the rigid D taking the old root to the new one.
-static void move_point(const mat *d, double p[3])
+static spring_result check_instance(const spring_skeleton_crowd *s, int instance)
 {
-	point(d, p, p);
+	return !s ? SPRING_ERROR_INVALID_ARGUMENT : instance < 0 || instance >= s->count ? SPRING_ERROR_OUT_OF_RANGE : SPRING_OK;
 }
 
-spring_result spring_skeleton_teleport(spring_skeleton *s, spring_xform3 root, const spring_xform3 *locals, int count)
+spring_result spring_skeleton_crowd_reset_instance(spring_skeleton_crowd *s, int instance, spring_xform3 root,
+                                                   const spring_xform3 *locals, int count)
 {
-	spring_result r = check_pose(s, root, locals, count);
+	spring_result r = check_instance(s, instance);
+	r = r != SPRING_OK ? r : check_poses(s, &root, locals, count, 1);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	mat old_root = root_matrix(&s->root_to);
-	set_pose(s, root, locals, 0.0);
-	mat new_root = root_matrix(&s->root_to), inv = inverse(&old_root);
-	mat d = spring_internal_affine_mul(&new_root, &inv);
-	for (int b = 0; b < s->bone_count; b++) {
-		bone *bn = &s->bones[b];
-		if (bn->center < 0) { // a centre's space moves with the avatar already
-			move_point(&d, bn->cur);
-			move_point(&d, bn->prev);
-		}
-		move_point(&d, bn->tail_step);
-		move_point(&d, bn->tail_before);
-	}
-	forget_frames(s);
+	reset_instance(s, instance, root, locals);
 	return SPRING_OK;
+}
+
+// x' = D x for the rigid D taking the old root to the new one, in lane l.
+static void move_lane(const lmat *d, lane p[3], int l)
+{
+	lane moved[3];
+	point(d, p, moved);
+	copy_lane(p, moved, 3, l);
+}
+
+spring_result spring_skeleton_crowd_teleport(spring_skeleton_crowd *s, int instance, spring_xform3 root,
+                                             const spring_xform3 *locals, int count)
+{
+	spring_result r = check_instance(s, instance);
+	r = r != SPRING_OK ? r : check_poses(s, &root, locals, count, 1);
+	if (r != SPRING_OK) {
+		return r;
+	}
+	int blk = instance / SKELETON_LANES, l = instance % SKELETON_LANES;
+	lmat old_root = root_matrix(&block_pose(s->to, s, blk)[0]);
+	take_pose(s, instance, root, locals);
+	lmat new_root = root_matrix(&block_pose(s->to, s, blk)[0]), inv = inverse(&old_root);
+	lmat d = mul(&new_root, &inv);
+	lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
+	for (int b = 0; b < s->bone_count; b++) {
+		if (s->bones[b].center < 0) { // a centre's space moves with the avatar already
+			move_lane(&d, st[b].cur, l);
+			move_lane(&d, st[b].prev, l);
+		}
+		move_lane(&d, st[b].tail_step, l);
+		move_lane(&d, st[b].tail_before, l);
+	}
+	forget_frames(s, blk, l);
+	return SPRING_OK;
+}
+
+spring_result spring_skeleton_reset(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals, int count)
+{
+	return spring_skeleton_crowd_reset(skeleton ? &skeleton->crowd : NULL, &root, locals, count);
+}
+
+spring_result spring_skeleton_update(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals, int count,
+                                     float frame_dt)
+{
+	return spring_skeleton_crowd_update(skeleton ? &skeleton->crowd : NULL, &root, locals, count, frame_dt);
+}
+
+spring_result spring_skeleton_teleport(spring_skeleton *skeleton, spring_xform3 root, const spring_xform3 *locals, int count)
+{
+	return spring_skeleton_crowd_teleport(skeleton ? &skeleton->crowd : NULL, 0, root, locals, count);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Output
 
-int spring_skeleton_bone_count(const spring_skeleton *s)
+int spring_skeleton_crowd_count(const spring_skeleton_crowd *s)
+{
+	return s ? s->count : 0;
+}
+
+int spring_skeleton_crowd_bone_count(const spring_skeleton_crowd *s)
 {
 	return s ? s->bone_count : 0;
 }
 
-static spring_result get(const spring_skeleton *s, double alpha, int *nodes, spring_quat *rotations, spring_vec3 *tails,
-                         int capacity)
+int spring_skeleton_bone_count(const spring_skeleton *skeleton)
 {
-	if (!s) {
-		return SPRING_ERROR_INVALID_ARGUMENT;
-	}
-	spring_result r = spring_internal_room(capacity, s->bone_count);
+	return skeleton ? skeleton->crowd.bone_count : 0;
+}
+
+static spring_result get(const spring_skeleton_crowd *s, int instance, double alpha, int *nodes, spring_quat *rotations,
+                         spring_vec3 *tails, int capacity)
+{
+	spring_result r = check_instance(s, instance);
+	r = r != SPRING_OK ? r : spring_internal_room(capacity, s->bone_count);
 	if (r != SPRING_OK) {
 		return r;
 	}
+	int l = instance % SKELETON_LANES;
+	const lbone *st = &s->state[(size_t)(instance / SKELETON_LANES) * (size_t)s->bone_count];
 	for (int b = 0; b < s->bone_count; b++) {
-		const bone *bn = &s->bones[b];
+		const lbone *x = &st[b];
 		if (nodes) {
-			nodes[b] = bn->head;
+			nodes[b] = s->bones[b].head;
 		}
 		if (rotations) {
-			local_d a, z, q;
-			memcpy(a.q, bn->q_before, sizeof a.q);
-			memcpy(z.q, bn->q, sizeof z.q);
-			memset(a.t, 0, sizeof a.t);
-			memset(z.t, 0, sizeof z.t);
-			blend(&a, &z, alpha, &q);
-			rotations[b] = (spring_quat){(float)q.q[0], (float)q.q[1], (float)q.q[2], (float)q.q[3]};
+			llocal a, z, q;
+			memset(&a, 0, sizeof a);
+			memset(&z, 0, sizeof z);
+			memcpy(a.q, x->q_before, sizeof a.q);
+			memcpy(z.q, x->q, sizeof z.q);
+			blend(&a, &z, splat(alpha), &q);
+			rotations[b] = (spring_quat){(float)q.q[0][l], (float)q.q[1][l], (float)q.q[2][l], (float)q.q[3][l]};
 		}
 		if (tails) {
 			double t[3];
 			for (int i = 0; i < 3; i++) {
-				t[i] = bn->tail_before[i] + (bn->tail_step[i] - bn->tail_before[i]) * alpha;
+				t[i] = x->tail_before[i][l] + (x->tail_step[i][l] - x->tail_before[i][l]) * alpha;
 			}
 			tails[b] = spring_vec3_make((float)t[0], (float)t[1], (float)t[2]);
 		}
@@ -1027,23 +1427,36 @@ static spring_result get(const spring_skeleton *s, double alpha, int *nodes, spr
 	return SPRING_OK;
 }
 
+spring_result spring_skeleton_crowd_get_pose(const spring_skeleton_crowd *s, int instance, int *nodes, spring_quat *rotations,
+                                             spring_vec3 *tails, int capacity)
+{
+	return get(s, instance, s ? (double)s->clock.alpha : 0.0, nodes, rotations, tails, capacity);
+}
+
+spring_result spring_skeleton_crowd_get_stepped_pose(const spring_skeleton_crowd *s, int instance, int *nodes,
+                                                     spring_quat *rotations, spring_vec3 *tails, int capacity)
+{
+	return get(s, instance, 1.0, nodes, rotations, tails, capacity);
+}
+
 spring_result spring_skeleton_get_pose(const spring_skeleton *s, int *nodes, spring_quat *rotations, spring_vec3 *tails,
                                        int capacity)
 {
-	return get(s, s ? (double)s->clock.alpha : 0.0, nodes, rotations, tails, capacity);
+	return spring_skeleton_crowd_get_pose(s ? &s->crowd : NULL, 0, nodes, rotations, tails, capacity);
 }
 
 spring_result spring_skeleton_get_stepped_pose(const spring_skeleton *s, int *nodes, spring_quat *rotations, spring_vec3 *tails,
                                                int capacity)
 {
-	return get(s, 1.0, nodes, rotations, tails, capacity);
+	return spring_skeleton_crowd_get_stepped_pose(s ? &s->crowd : NULL, 0, nodes, rotations, tails, capacity);
 }
 
-spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *s, float *lengths, int capacity)
+spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *skeleton, float *lengths, int capacity)
 {
-	if (!s || !lengths) {
+	if (!skeleton || !lengths) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
+	const spring_skeleton_crowd *s = &skeleton->crowd;
 	spring_result r = spring_internal_room(capacity, s->bone_count);
 	if (r != SPRING_OK) {
 		return r;
@@ -1054,14 +1467,24 @@ spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *s, float *
 	return SPRING_OK;
 }
 
+bool spring_skeleton_crowd_is_resting(const spring_skeleton_crowd *s, int instance)
+{
+	return check_instance(s, instance) == SPRING_OK && s->resting[instance] != 0;
+}
+
 bool spring_skeleton_is_resting(const spring_skeleton *s)
 {
-	return s && s->resting;
+	return spring_skeleton_crowd_is_resting(s ? &s->crowd : NULL, 0);
+}
+
+const spring_clock *spring_skeleton_crowd_clock(const spring_skeleton_crowd *s)
+{
+	return s ? &s->clock : NULL;
 }
 
 const spring_clock *spring_skeleton_clock(const spring_skeleton *s)
 {
-	return s ? &s->clock : NULL;
+	return s ? &s->crowd.clock : NULL;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1071,7 +1494,7 @@ const spring_clock *spring_skeleton_clock(const spring_skeleton *s)
 enum { IO_WRITE, IO_CHECK, IO_READ };
 
 typedef enum io_check {
-	CHECK_POSITION, // finite, |x| <= 1e9 (tails, centre-space tails, interpolated poses)
+	CHECK_POSITION, // finite, |x| <= 1e9 (tails, centre-space tails)
 	CHECK_POSE,     // finite, |x| <= SPRING_SKELETON_MAX_COORDINATE (the host's poses)
 	CHECK_TIME,     // finite, in [0, FLT_MAX]
 	CHECK_QUAT      // four finite numbers of length 1 within 1e-6
@@ -1080,6 +1503,7 @@ typedef enum io_check {
 typedef struct io {
 	unsigned char *p;
 	int mode;
+	int lane;             // the instance's lane in its block
 	spring_result result; // CHECK: the first fault
 	spring_element element;
 	int index;
@@ -1097,15 +1521,22 @@ static void io_fault(io *c, spring_result r, spring_element element, int index, 
 	}
 }
 
-static void io_doubles(io *c, double *x, int n, io_check check, spring_element element, int index, const char *field)
+// n numbers, lane c->lane of x[0..n).
+static void io_lanes(io *c, lane *x, int n, io_check check, spring_element element, int index, const char *field)
 {
+	double v[4];
 	size_t bytes = (size_t)n * sizeof(double);
 	if (c->mode == IO_WRITE) {
-		memcpy(c->p, x, bytes);
+		for (int k = 0; k < n; k++) {
+			v[k] = x[k][c->lane];
+		}
+		memcpy(c->p, v, bytes);
 	} else if (c->mode == IO_READ) {
-		memcpy(x, c->p, bytes);
+		memcpy(v, c->p, bytes);
+		for (int k = 0; k < n; k++) {
+			x[k][c->lane] = v[k];
+		}
 	} else {
-		double v[4];
 		memcpy(v, c->p, bytes);
 		double qq = 0.0;
 		for (int k = 0; k < n; k++) {
@@ -1130,10 +1561,10 @@ static void io_doubles(io *c, double *x, int n, io_check check, spring_element e
 	c->p += bytes;
 }
 
-static void io_local(io *c, local_d *l, io_check check, spring_element element, int index, const char *field)
+static void io_local(io *c, llocal *l, spring_element element, int index, const char *field)
 {
-	io_doubles(c, l->t, 3, check, element, index, field);
-	io_doubles(c, l->q, 4, CHECK_QUAT, element, index, field);
+	io_lanes(c, l->t, 3, CHECK_POSE, element, index, field);
+	io_lanes(c, l->q, 4, CHECK_QUAT, element, index, field);
 }
 
 static void io_raw(io *c, void *x, size_t bytes)
@@ -1173,10 +1604,13 @@ static void io_clock(io *c, spring_clock *live)
 	}
 }
 
-static void io_state(spring_skeleton *s, io *c)
+// One instance: its resting flag, frame lengths, the three frames of its pose (the root, then
+// every needed node in index order) and its bones.
+static void io_instance(spring_skeleton_crowd *s, io *c, int i)
 {
-	io_clock(c, &s->clock);
-	int32_t resting = s->resting ? 1 : 0;
+	int blk = i / SKELETON_LANES;
+	c->lane = i % SKELETON_LANES;
+	int32_t resting = s->resting[i] ? 1 : 0;
 	if (c->mode == IO_CHECK) {
 		memcpy(&resting, c->p, sizeof resting);
 		if (resting != 0 && resting != 1) {
@@ -1186,40 +1620,58 @@ static void io_state(spring_skeleton *s, io *c)
 	} else {
 		io_raw(c, &resting, sizeof resting);
 		if (c->mode == IO_READ) {
-			s->resting = resting != 0;
+			s->resting[i] = resting != 0;
 		}
 	}
-	io_doubles(c, &s->dt_from, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_from");
-	io_doubles(c, &s->dt_to, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_to");
-	io_local(c, &s->root_before, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_before");
-	io_local(c, &s->root_from, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_from");
-	io_local(c, &s->root_to, CHECK_POSE, SPRING_ELEMENT_NONE, -1, "root_to");
-	for (int i = 0; i < s->node_count; i++) {
-		io_local(c, &s->before[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "before");
-		io_local(c, &s->from[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "from");
-		io_local(c, &s->to[i], CHECK_POSE, SPRING_ELEMENT_NODE, i, "to");
-		io_local(c, &s->now[i], CHECK_POSITION, SPRING_ELEMENT_NODE, i, "now");
+	io_lanes(c, &s->frames[blk].dt_from, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_from");
+	io_lanes(c, &s->frames[blk].dt_to, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_to");
+	llocal *before = block_pose(s->before, s, blk), *from = block_pose(s->from, s, blk), *to = block_pose(s->to, s, blk);
+	io_local(c, &before[0], SPRING_ELEMENT_NONE, -1, "root_before");
+	io_local(c, &from[0], SPRING_ELEMENT_NONE, -1, "root_from");
+	io_local(c, &to[0], SPRING_ELEMENT_NONE, -1, "root_to");
+	for (int node = 0; node < s->node_count; node++) {
+		int k = s->slot[node];
+		if (k > 0) {
+			io_local(c, &before[k], SPRING_ELEMENT_NODE, node, "before");
+			io_local(c, &from[k], SPRING_ELEMENT_NODE, node, "from");
+			io_local(c, &to[k], SPRING_ELEMENT_NODE, node, "to");
+		}
 	}
+	lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
 	for (int b = 0; b < s->bone_count; b++) {
-		bone *bn = &s->bones[b];
-		io_doubles(c, bn->cur, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "cur");
-		io_doubles(c, bn->prev, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "prev");
-		io_doubles(c, bn->q, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation");
-		io_doubles(c, bn->tail_step, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_step");
-		io_doubles(c, bn->tail_before, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_before");
-		io_doubles(c, bn->q_before, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation_before");
+		lbone *x = &st[b];
+		io_lanes(c, x->cur, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "cur");
+		io_lanes(c, x->prev, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "prev");
+		io_lanes(c, x->q, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation");
+		io_lanes(c, x->tail_step, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_step");
+		io_lanes(c, x->tail_before, 3, CHECK_POSITION, SPRING_ELEMENT_BONE, b, "tail_before");
+		io_lanes(c, x->q_before, 4, CHECK_QUAT, SPRING_ELEMENT_BONE, b, "rotation_before");
 	}
 }
 
-static size_t state_size(const spring_skeleton *s)
+static void io_state(spring_skeleton_crowd *s, io *c)
 {
-	size_t clock = 4 * sizeof(float) + sizeof(int) + sizeof(float) + sizeof(int) + sizeof(int32_t) + sizeof(double);
-	return clock + sizeof(int32_t) + 2 * sizeof(double) + 3 * sizeof(local_d) + (size_t)s->node_count * 4 * sizeof(local_d) +
+	io_clock(c, &s->clock);
+	for (int i = 0; i < s->count; i++) {
+		io_instance(s, c, i);
+	}
+}
+
+static size_t instance_size(const spring_skeleton_crowd *s)
+{
+	return sizeof(int32_t) + 2 * sizeof(double) + (size_t)s->stride * 3 * 7 * sizeof(double) +
 	       (size_t)s->bone_count * 20 * sizeof(double);
 }
 
-// What a blob must have been made by: the same tree, bones and settings.
-static uint64_t skeleton_shape(const spring_skeleton *s)
+static size_t state_size(const spring_skeleton_crowd *s)
+{
+	size_t clock = 4 * sizeof(float) + sizeof(int) + sizeof(float) + sizeof(int) + sizeof(int32_t) + sizeof(double);
+	return clock + (size_t)s->count * instance_size(s);
+}
+
+// What a blob must have been made by: the same tree, bones and settings, and as many instances
+// (a crowd of one and a single skeleton take each other's blobs).
+static uint64_t skeleton_shape(const spring_skeleton_crowd *s)
 {
 	uint64_t h = spring_hash(SPRING_HASH_INIT, &s->node_count, sizeof s->node_count);
 	h = spring_hash(h, &s->bone_count, sizeof s->bone_count);
@@ -1234,47 +1686,70 @@ static uint64_t skeleton_shape(const spring_skeleton *s)
 		h = spring_hash(h, &bn->stiffness, sizeof bn->stiffness);
 		h = spring_hash(h, &bn->drag, sizeof bn->drag);
 	}
+	if (s->count != 1) {
+		h = spring_hash(h, &s->count, sizeof s->count);
+	}
 	return h;
 }
 
-size_t spring_skeleton_snapshot_size(const spring_skeleton *s)
+size_t spring_skeleton_crowd_snapshot_size(const spring_skeleton_crowd *s)
 {
 	return s ? SPRING_SNAPSHOT_HEADER_BYTES + state_size(s) : 0;
 }
 
-spring_result spring_skeleton_snapshot(const spring_skeleton *s, void *blob, size_t size)
+spring_result spring_skeleton_crowd_snapshot(const spring_skeleton_crowd *s, void *blob, size_t size)
 {
 	if (!s || !blob) {
 		return SPRING_ERROR_INVALID_ARGUMENT;
 	}
-	if (size < spring_skeleton_snapshot_size(s)) {
+	if (size < spring_skeleton_crowd_snapshot_size(s)) {
 		return SPRING_ERROR_OUT_OF_RANGE;
 	}
 	spring_internal_snapshot_write_header(SPRING_SNAPSHOT_SKELETON, skeleton_shape(s), state_size(s), blob);
-	io c = {(unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES, IO_WRITE, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
-	io_state((spring_skeleton *)s, &c); // writing reads the object only
+	io c = {(unsigned char *)blob + SPRING_SNAPSHOT_HEADER_BYTES, IO_WRITE, 0, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
+	io_state((spring_skeleton_crowd *)s, &c); // writing reads the object only
 	return SPRING_OK;
 }
 
-spring_result spring_skeleton_restore(spring_skeleton *s, const void *blob, size_t size, spring_error *error)
+static spring_result restore(spring_skeleton_crowd *s, const void *blob, size_t size, const char *object, spring_error *error)
 {
 	if (!s) {
-		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, OBJECT, SPRING_ELEMENT_NONE, -1, "",
+		return spring_internal_fail_at(error, SPRING_ERROR_INVALID_ARGUMENT, object, SPRING_ELEMENT_NONE, -1, "",
 		                               "the skeleton is NULL");
 	}
 	const unsigned char *body = NULL;
 	spring_result r = spring_internal_snapshot_header(blob, size, SPRING_SNAPSHOT_SKELETON, skeleton_shape(s), state_size(s),
-	                                                  OBJECT, error, &body);
+	                                                  object, error, &body);
 	if (r != SPRING_OK) {
 		return r;
 	}
-	io c = {(unsigned char *)(uintptr_t)body, IO_CHECK, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
+	io c = {(unsigned char *)(uintptr_t)body, IO_CHECK, 0, SPRING_OK, SPRING_ELEMENT_NONE, -1, "", ""};
 	io_state(s, &c);
 	if (c.result != SPRING_OK) {
-		return spring_internal_snapshot_bad(error, c.result, OBJECT, c.element, c.index, c.field, c.reason);
+		return spring_internal_snapshot_bad(error, c.result, object, c.element, c.index, c.field, c.reason);
 	}
 	c.p = (unsigned char *)(uintptr_t)body;
 	c.mode = IO_READ;
 	io_state(s, &c);
 	return SPRING_OK;
+}
+
+spring_result spring_skeleton_crowd_restore(spring_skeleton_crowd *s, const void *blob, size_t size, spring_error *error)
+{
+	return restore(s, blob, size, CROWD, error);
+}
+
+size_t spring_skeleton_snapshot_size(const spring_skeleton *s)
+{
+	return spring_skeleton_crowd_snapshot_size(s ? &s->crowd : NULL);
+}
+
+spring_result spring_skeleton_snapshot(const spring_skeleton *s, void *blob, size_t size)
+{
+	return spring_skeleton_crowd_snapshot(s ? &s->crowd : NULL, blob, size);
+}
+
+spring_result spring_skeleton_restore(spring_skeleton *s, const void *blob, size_t size, spring_error *error)
+{
+	return restore(s ? &s->crowd : NULL, blob, size, OBJECT, error);
 }

@@ -867,6 +867,284 @@ static int test_runtime_snapshot(void)
 	return 0;
 }
 
+// Instance i's pose at frame f: the root sways and turns, the head nods, each instance its own way.
+static void crowd_pose(const sample *s, int i, int f, spring_xform3 *root, spring_xform3 *locals)
+{
+	rest_locals(s, locals);
+	*root = spring_xform3_identity();
+	root->position.x = 0.2f * sinf(0.1f * (float)f + (float)i);
+	root->rotation = spring_quat_from_axis_angle(spring_vec3_make(0, 1, 0), 0.5f * sinf(0.07f * (float)f + 0.3f * (float)i));
+	spring_quat nod = spring_quat_from_axis_angle(spring_vec3_make(0, 0, 1), 0.6f * sinf(0.13f * (float)f + (float)i));
+	locals[1].rotation = spring_quat_mul(locals[1].rotation, nod);
+}
+
+// Whether instance i of the crowd shows exactly what skeleton `one` shows.
+static int crowd_matches(const spring_skeleton_crowd *c, int i, const spring_skeleton *one)
+{
+	int na[3], nb[3];
+	spring_quat qa[3], qb[3];
+	spring_vec3 ta[3], tb[3];
+	ENSURE(spring_skeleton_crowd_get_pose(c, i, na, qa, ta, 3) == SPRING_OK);
+	ENSURE(spring_skeleton_get_pose(one, nb, qb, tb, 3) == SPRING_OK);
+	ENSURE(memcmp(na, nb, sizeof na) == 0 && memcmp(qa, qb, sizeof qa) == 0 && memcmp(ta, tb, sizeof ta) == 0);
+	ENSURE(spring_skeleton_crowd_get_stepped_pose(c, i, NULL, qa, ta, 3) == SPRING_OK);
+	ENSURE(spring_skeleton_get_stepped_pose(one, NULL, qb, tb, 3) == SPRING_OK);
+	ENSURE(memcmp(qa, qb, sizeof qa) == 0 && memcmp(ta, tb, sizeof ta) == 0);
+	ENSURE(spring_skeleton_crowd_is_resting(c, i) == spring_skeleton_is_resting(one));
+	return 0;
+}
+
+// A crowd moves each instance exactly as a skeleton of its own would: 1, 2, 3 and 5 instances
+// (lanes to spare in the last block), a pose of its own for each, steady frames (the parabola),
+// hitches (the straight line), a teleport of one instance, a reset of all and of one, both
+// length rules, outside and inside colliders.
+static int test_runtime_crowd_matches_skeletons(void)
+{
+	static const int counts[] = {1, 2, 3, 5};
+	long differing = 0; // frames where two instances' tails differ: the lanes hold different runs
+	for (int variant = 0; variant < 4; variant++) {
+		sample s;
+		make_sample(&s);
+		s.hair[0].gravity_power = 0.5f;
+		s.hair[1].stiffness = 0.3f;
+		if (variant & 1) {
+			s.desc.length = SPRING_SKELETON_LENGTH_MEASURED;
+		}
+		if (variant & 2) {
+			s.colliders[0].type = SPRING_SKELETON_COLLIDER_INSIDE_SPHERE;
+			s.colliders[0].radius = 0.25f;
+			s.colliders[1].type = SPRING_SKELETON_COLLIDER_INSIDE_CAPSULE;
+			s.colliders[1].radius = 0.3f;
+		}
+		for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+			int n = counts[ci];
+			spring_skeleton_crowd_desc cd = {&s.desc, n};
+			spring_skeleton_crowd *c = NULL;
+			spring_skeleton *one[5] = {NULL};
+			ENSURE(spring_skeleton_crowd_create(&cd, &c, NULL) == SPRING_OK);
+			ENSURE(spring_skeleton_crowd_count(c) == n && spring_skeleton_crowd_bone_count(c) == 3);
+			spring_xform3 roots[5], locals[5][7];
+			for (int i = 0; i < n; i++) {
+				ENSURE(spring_skeleton_create(&s.desc, &one[i], NULL) == SPRING_OK);
+				crowd_pose(&s, i, 0, &roots[i], locals[i]);
+				ENSURE(spring_skeleton_reset(one[i], roots[i], locals[i], 7) == SPRING_OK);
+			}
+			ENSURE(spring_skeleton_crowd_reset(c, roots, &locals[0][0], 7) == SPRING_OK);
+			for (int f = 1; f <= 160; f++) {
+				float dt = f == 40 ? 0.2f : f % 9 == 0 ? 0.004f : 1.0f / 60.0f;
+				for (int i = 0; i < n; i++) {
+					crowd_pose(&s, i, f, &roots[i], locals[i]);
+				}
+				if (f == 70) { // the last instance jumps 50 units
+					roots[n - 1].position.z += 50.0f;
+					ENSURE(spring_skeleton_crowd_teleport(c, n - 1, roots[n - 1], locals[n - 1], 7) == SPRING_OK);
+					ENSURE(spring_skeleton_teleport(one[n - 1], roots[n - 1], locals[n - 1], 7) == SPRING_OK);
+				}
+				if (f > 70) {
+					roots[n - 1].position.z += 50.0f;
+				}
+				if (f == 100) { // everyone at rest again, the clock cleared
+					ENSURE(spring_skeleton_crowd_reset(c, roots, &locals[0][0], 7) == SPRING_OK);
+					for (int i = 0; i < n; i++) {
+						ENSURE(spring_skeleton_reset(one[i], roots[i], locals[i], 7) == SPRING_OK);
+					}
+				}
+				if (f == 130) { // instance 0 alone at rest (its own skeleton: reset, which clears its clock)
+					ENSURE(spring_skeleton_crowd_reset_instance(c, 0, roots[0], locals[0], 7) == SPRING_OK);
+					ENSURE(spring_skeleton_reset(one[0], roots[0], locals[0], 7) == SPRING_OK);
+					spring_vec3 a[3], b[3];
+					ENSURE(spring_skeleton_crowd_get_stepped_pose(c, 0, NULL, NULL, a, 3) == SPRING_OK);
+					ENSURE(spring_skeleton_get_stepped_pose(one[0], NULL, NULL, b, 3) == SPRING_OK);
+					ENSURE(memcmp(a, b, sizeof a) == 0 && spring_skeleton_crowd_is_resting(c, 0));
+				}
+				ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, dt) == SPRING_OK);
+				for (int i = 0; i < n; i++) {
+					ENSURE(spring_skeleton_update(one[i], roots[i], locals[i], 7, dt) == SPRING_OK);
+					if (f < 130 || i > 0) { // after 130, instance 0's clock is the crowd's, its skeleton's its own
+						ENSURE_MSG(crowd_matches(c, i, one[i]) == 0, "variant %d, %d instances, frame %d, instance %d", variant,
+						           n, f, i);
+					}
+				}
+				if (n > 1) {
+					spring_vec3 a[3], b[3];
+					spring_skeleton_get_pose(one[0], NULL, NULL, a, 3);
+					spring_skeleton_get_pose(one[1], NULL, NULL, b, 3);
+					differing += memcmp(a, b, sizeof a) != 0;
+				}
+			}
+			for (int i = 0; i < n; i++) {
+				spring_skeleton_destroy(one[i]);
+			}
+			spring_skeleton_crowd_destroy(c);
+		}
+	}
+	ENSURE(differing > 0);
+	return 0;
+}
+
+// Bad input to a crowd: a refused call changes nothing; instances out of range; the count's
+// bounds.
+static int test_runtime_crowd_bad_input(void)
+{
+	sample s;
+	make_sample(&s);
+	spring_skeleton_crowd_desc cd = {&s.desc, 3};
+	size_t size = spring_skeleton_crowd_memory_size(&cd);
+	ENSURE(size > spring_skeleton_memory_size(&s.desc));
+	void *memory = aligned_alloc(16, (size + 15) / 16 * 16), *copy = malloc(size);
+	ENSURE(memory && copy);
+	spring_skeleton_crowd *c = NULL;
+	spring_error e;
+	ENSURE(spring_skeleton_crowd_init(&cd, memory, size - 16, &c, &e) == SPRING_ERROR_INVALID_ARGUMENT && c == NULL);
+	ENSURE(strstr(e.message, "skeleton crowd") != NULL);
+	ENSURE(spring_skeleton_crowd_init(&cd, memory, size, &c, &e) == SPRING_OK);
+	spring_xform3 roots[3], locals[3][7];
+	for (int i = 0; i < 3; i++) {
+		crowd_pose(&s, i, 5, &roots[i], locals[i]);
+	}
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, 1.0f / 60) == SPRING_OK);
+	memcpy(copy, memory, size);
+	// A NaN in the last instance's nodes, an infinite root of the second, a far coordinate.
+	locals[2][3].position.y = NAN;
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, 1.0f / 60) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_skeleton_crowd_reset(c, roots, &locals[0][0], 7) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_skeleton_crowd_reset_instance(c, 2, roots[2], locals[2], 7) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(spring_skeleton_crowd_teleport(c, 2, roots[2], locals[2], 7) == SPRING_ERROR_NOT_FINITE);
+	locals[2][3].position.y = 0.0f;
+	roots[1].rotation.w = INFINITY;
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, 1.0f / 60) == SPRING_ERROR_NOT_FINITE);
+	roots[1].rotation.w = 1.0f;
+	roots[1].position.x = 2e6f;
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, 1.0f / 60) == SPRING_ERROR_OUT_OF_RANGE);
+	roots[1].position.x = 0.9e6f; // each coordinate in range, their sum not: the exact test takes it
+	roots[1].position.y = 0.9e6f;
+	memcpy(copy, memory, size);
+	ENSURE(spring_skeleton_crowd_teleport(c, 1, roots[1], locals[1], 7) == SPRING_OK);
+	ENSURE(memcmp(copy, memory, size) != 0);
+	memcpy(copy, memory, size);
+	ENSURE(spring_skeleton_crowd_update(c, NULL, &locals[0][0], 7, 1.0f / 60) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 6, 1.0f / 60) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, -1.0f) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_crowd_update(NULL, roots, &locals[0][0], 7, 0.0f) == SPRING_ERROR_INVALID_ARGUMENT);
+	// Instances out of range.
+	spring_quat q[3];
+	ENSURE(spring_skeleton_crowd_teleport(c, 3, roots[0], locals[0], 7) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_crowd_reset_instance(c, -1, roots[0], locals[0], 7) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_crowd_get_pose(c, 3, NULL, q, NULL, 3) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_crowd_get_pose(c, 2, NULL, q, NULL, 2) == SPRING_ERROR_BUFFER_TOO_SMALL);
+	ENSURE(spring_skeleton_crowd_get_pose(c, 2, NULL, q, NULL, 3) == SPRING_OK);
+	ENSURE(!spring_skeleton_crowd_is_resting(c, 3) && !spring_skeleton_crowd_is_resting(NULL, 0));
+	ENSURE(memcmp(copy, memory, size) == 0);
+	// The count: 1 and SPRING_SKELETON_MAX_INSTANCES taken, 0 and one more refused.
+	spring_skeleton_crowd_desc edge = {&s.desc, SPRING_SKELETON_MAX_INSTANCES};
+	ENSURE(spring_skeleton_crowd_memory_size(&edge) > size);
+	edge.count = 1;
+	ENSURE(spring_skeleton_crowd_memory_size(&edge) == spring_skeleton_memory_size(&s.desc));
+	edge.count = 0;
+	ENSURE(spring_skeleton_crowd_memory_size(&edge) == 0);
+	ENSURE(spring_skeleton_crowd_init(&edge, memory, size, &c, &e) == SPRING_ERROR_OUT_OF_RANGE);
+	edge.count = SPRING_SKELETON_MAX_INSTANCES + 1;
+	ENSURE(spring_skeleton_crowd_memory_size(&edge) == 0);
+	spring_skeleton_crowd *none = NULL;
+	ENSURE(spring_skeleton_crowd_create(&edge, &none, &e) == SPRING_ERROR_OUT_OF_RANGE && none == NULL);
+	ENSURE(strstr(e.message, "count") != NULL);
+	ENSURE(spring_skeleton_crowd_memory_size(NULL) == 0);
+	ENSURE(spring_skeleton_crowd_create(NULL, &none, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	free(memory);
+	free(copy);
+	return 0;
+}
+
+// Crowd snapshots replay bit for bit; a blob of another count is refused; a crowd of one and a
+// skeleton take each other's blobs; a fault in the last instance is found and named.
+static int test_runtime_crowd_snapshot(void)
+{
+	sample s;
+	make_sample(&s);
+	s.hair[0].gravity_power = 0.5f;
+	spring_skeleton_crowd_desc cd = {&s.desc, 3};
+	spring_skeleton_crowd *a = NULL, *b = NULL, *two = NULL, *lone = NULL;
+	spring_skeleton *single = NULL;
+	ENSURE(spring_skeleton_crowd_create(&cd, &a, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_crowd_create(&cd, &b, NULL) == SPRING_OK);
+	cd.count = 2;
+	ENSURE(spring_skeleton_crowd_create(&cd, &two, NULL) == SPRING_OK);
+	cd.count = 1;
+	ENSURE(spring_skeleton_crowd_create(&cd, &lone, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_create(&s.desc, &single, NULL) == SPRING_OK);
+	spring_xform3 roots[3], locals[3][7];
+	for (int f = 0; f < 80; f++) {
+		for (int i = 0; i < 3; i++) {
+			crowd_pose(&s, i, f, &roots[i], locals[i]);
+		}
+		ENSURE(spring_skeleton_crowd_update(a, roots, &locals[0][0], 7, f % 4 == 0 ? 0.031f : 0.013f) == SPRING_OK);
+		ENSURE(spring_skeleton_crowd_update(lone, roots, &locals[0][0], 7, f % 4 == 0 ? 0.031f : 0.013f) == SPRING_OK);
+	}
+	size_t blob_size = spring_skeleton_crowd_snapshot_size(a);
+	ENSURE(blob_size > spring_skeleton_crowd_snapshot_size(two) && spring_skeleton_crowd_snapshot_size(two) > 0);
+	unsigned char *blob = (unsigned char *)malloc(blob_size), *bad = (unsigned char *)malloc(blob_size);
+	ENSURE(blob && bad);
+	ENSURE(spring_skeleton_crowd_snapshot(a, blob, blob_size - 1) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_crowd_snapshot(a, blob, blob_size) == SPRING_OK);
+	ENSURE(spring_skeleton_crowd_restore(b, blob, blob_size, NULL) == SPRING_OK);
+	spring_error e;
+	ENSURE(spring_skeleton_crowd_restore(two, blob, blob_size, &e) == SPRING_ERROR_INVALID_ARGUMENT);
+	for (int f = 80; f < 120; f++) {
+		for (int i = 0; i < 3; i++) {
+			crowd_pose(&s, i, f, &roots[i], locals[i]);
+		}
+		ENSURE(spring_skeleton_crowd_update(a, roots, &locals[0][0], 7, 0.017f) == SPRING_OK);
+		ENSURE(spring_skeleton_crowd_update(b, roots, &locals[0][0], 7, 0.017f) == SPRING_OK);
+		for (int i = 0; i < 3; i++) {
+			spring_quat qa[3], qb[3];
+			spring_vec3 ta[3], tb[3];
+			spring_skeleton_crowd_get_pose(a, i, NULL, qa, ta, 3);
+			spring_skeleton_crowd_get_pose(b, i, NULL, qb, tb, 3);
+			ENSURE(memcmp(qa, qb, sizeof qa) == 0 && memcmp(ta, tb, sizeof ta) == 0);
+		}
+	}
+	// A crowd of one and a skeleton: the same blob.
+	size_t one_size = spring_skeleton_snapshot_size(single);
+	ENSURE(spring_skeleton_crowd_snapshot_size(lone) == one_size);
+	unsigned char *one_blob = (unsigned char *)malloc(one_size);
+	ENSURE(one_blob && spring_skeleton_crowd_snapshot(lone, one_blob, one_size) == SPRING_OK);
+	ENSURE(spring_skeleton_restore(single, one_blob, one_size, &e) == SPRING_OK);
+	for (int f = 80; f < 100; f++) {
+		crowd_pose(&s, 0, f, &roots[0], locals[0]);
+		ENSURE(spring_skeleton_crowd_update(lone, roots, &locals[0][0], 7, 0.021f) == SPRING_OK);
+		ENSURE(spring_skeleton_update(single, roots[0], locals[0], 7, 0.021f) == SPRING_OK);
+		ENSURE(crowd_matches(lone, 0, single) == 0);
+	}
+	ENSURE(spring_skeleton_snapshot(single, one_blob, one_size) == SPRING_OK);
+	ENSURE(spring_skeleton_crowd_restore(lone, one_blob, one_size, &e) == SPRING_OK);
+	ENSURE(crowd_matches(lone, 0, single) == 0);
+	// The last instance's last rotation made NaN: refused, named, nothing changed.
+	ENSURE(spring_skeleton_crowd_snapshot(a, blob, blob_size) == SPRING_OK);
+	memcpy(bad, blob, blob_size);
+	double nan = NAN;
+	memcpy(bad + blob_size - 8, &nan, sizeof nan);
+	size_t object = spring_skeleton_crowd_snapshot_size(a); // compare the poses before and after
+	(void)object;
+	spring_quat before[3], after[3];
+	spring_skeleton_crowd_get_pose(a, 2, NULL, before, NULL, 3);
+	ENSURE(spring_skeleton_crowd_restore(a, bad, blob_size, &e) == SPRING_ERROR_NOT_FINITE);
+	ENSURE(strstr(e.message, "rotation_before") != NULL);
+	spring_skeleton_crowd_get_pose(a, 2, NULL, after, NULL, 3);
+	ENSURE(memcmp(before, after, sizeof before) == 0);
+	unsigned char *again = (unsigned char *)malloc(blob_size);
+	ENSURE(again && spring_skeleton_crowd_snapshot(a, again, blob_size) == SPRING_OK && memcmp(again, blob, blob_size) == 0);
+	free(again);
+	free(one_blob);
+	free(blob);
+	free(bad);
+	spring_skeleton_crowd_destroy(a);
+	spring_skeleton_crowd_destroy(b);
+	spring_skeleton_crowd_destroy(two);
+	spring_skeleton_crowd_destroy(lone);
+	spring_skeleton_destroy(single);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -879,5 +1157,8 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_allocation_and_determinism);
 	RUN_TEST(test_runtime_rest_teleport_reset);
 	RUN_TEST(test_runtime_snapshot);
+	RUN_TEST(test_runtime_crowd_matches_skeletons);
+	RUN_TEST(test_runtime_crowd_bad_input);
+	RUN_TEST(test_runtime_crowd_snapshot);
 	return TEST_SUMMARY();
 }

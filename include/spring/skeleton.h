@@ -209,6 +209,71 @@ SPRING_API spring_result spring_skeleton_restore(spring_skeleton *skeleton, cons
 SPRING_API const spring_clock *spring_skeleton_clock(const spring_skeleton *skeleton);
 /// @}
 
+/// @name Crowds: many instances of one model
+/// A crowd holds `count` instances of one skeleton description: the model (tree, bones,
+/// colliders) is stored once, and the instances are stepped side by side, four at a time in the
+/// lanes of vector instructions. Each instance moves exactly as a spring_skeleton of the same
+/// description given the same calls would, bit for bit; they share one clock (one frame time for
+/// all). Poses go in as arrays over the instances: `roots[i]` and `locals[i * node_count + node]`.
+/// Each call checks all its input first and changes nothing when it refuses it. Nothing
+/// allocates after creation.
+/// @{
+#define SPRING_SKELETON_MAX_INSTANCES 65536 ///< instances in one crowd
+
+typedef struct spring_skeleton_crowd spring_skeleton_crowd;
+
+/// A crowd: the model every instance is and how many there are.
+typedef struct spring_skeleton_crowd_desc {
+	const spring_skeleton_desc *skeleton; ///< read during init/create only
+	int count;                            ///< instances, in [1, SPRING_SKELETON_MAX_INSTANCES]
+} spring_skeleton_crowd_desc;
+
+/// Bytes spring_skeleton_crowd_init needs (0 when the description is invalid).
+SPRING_API size_t spring_skeleton_crowd_memory_size(const spring_skeleton_crowd_desc *desc);
+/// Builds a crowd in caller memory (16-byte aligned, spring_skeleton_crowd_memory_size bytes),
+/// every instance at rest in the rest pose.
+SPRING_API spring_result spring_skeleton_crowd_init(const spring_skeleton_crowd_desc *desc, void *memory, size_t size,
+                                                    spring_skeleton_crowd **out, spring_error *error);
+/// The same in memory from the library's allocator (spring_set_allocator).
+SPRING_API spring_result spring_skeleton_crowd_create(const spring_skeleton_crowd_desc *desc, spring_skeleton_crowd **out,
+                                                      spring_error *error);
+SPRING_API void spring_skeleton_crowd_destroy(spring_skeleton_crowd *crowd);
+SPRING_API int spring_skeleton_crowd_count(const spring_skeleton_crowd *crowd);
+/// Bones per instance (spring_skeleton_bone_count).
+SPRING_API int spring_skeleton_crowd_bone_count(const spring_skeleton_crowd *crowd);
+
+/// Every instance at rest under its pose and the clock cleared (spring_skeleton_reset). `count`
+/// is the node count of one instance.
+SPRING_API spring_result spring_skeleton_crowd_reset(spring_skeleton_crowd *crowd, const spring_xform3 *roots,
+                                                     const spring_xform3 *locals, int count);
+/// One instance at rest under its pose; the others and the clock go on. OUT_OF_RANGE for an
+/// instance outside [0, count).
+SPRING_API spring_result spring_skeleton_crowd_reset_instance(spring_skeleton_crowd *crowd, int instance, spring_xform3 root,
+                                                              const spring_xform3 *locals, int count);
+/// One frame of every instance (spring_skeleton_update).
+SPRING_API spring_result spring_skeleton_crowd_update(spring_skeleton_crowd *crowd, const spring_xform3 *roots,
+                                                      const spring_xform3 *locals, int count, float frame_dt);
+/// One instance jumped (spring_skeleton_teleport).
+SPRING_API spring_result spring_skeleton_crowd_teleport(spring_skeleton_crowd *crowd, int instance, spring_xform3 root,
+                                                        const spring_xform3 *locals, int count);
+/// One instance's pose, interpolated or at the last step (spring_skeleton_get_pose,
+/// spring_skeleton_get_stepped_pose).
+SPRING_API spring_result spring_skeleton_crowd_get_pose(const spring_skeleton_crowd *crowd, int instance, int *nodes,
+                                                        spring_quat *rotations, spring_vec3 *tails, int capacity);
+SPRING_API spring_result spring_skeleton_crowd_get_stepped_pose(const spring_skeleton_crowd *crowd, int instance, int *nodes,
+                                                                spring_quat *rotations, spring_vec3 *tails, int capacity);
+/// Whether one instance rested at the last step (false for an instance out of range).
+SPRING_API bool spring_skeleton_crowd_is_resting(const spring_skeleton_crowd *crowd, int instance);
+/// Snapshots of the whole crowd: the clock, then each instance as a spring_skeleton snapshot holds
+/// it (a crowd of one and a spring_skeleton of the same description take each other's blobs).
+SPRING_API size_t spring_skeleton_crowd_snapshot_size(const spring_skeleton_crowd *crowd);
+SPRING_API spring_result spring_skeleton_crowd_snapshot(const spring_skeleton_crowd *crowd, void *blob, size_t size);
+SPRING_API spring_result spring_skeleton_crowd_restore(spring_skeleton_crowd *crowd, const void *blob, size_t size,
+                                                       spring_error *error);
+/// The crowd's clock.
+SPRING_API const spring_clock *spring_skeleton_crowd_clock(const spring_skeleton_crowd *crowd);
+/// @}
+
 #ifdef __cplusplus
 }
 #endif
