@@ -67,8 +67,9 @@ void machine_register(void);
 void w1_register(void);
 void w2_register(void);
 void rig_register(const char *rig_file);
-/// The VRM scenario (bench/vrm.c): Godette from `vrm_dir` (tests/vrm); NULL registers nothing.
-void vrm_register(const char *vrm_dir);
+/// The VRM scenarios (bench/vrm.c): Godette (tests/vrm) and the synthetic avatar (bench/models),
+/// found under `source_dir` (the source tree's root); NULL registers nothing.
+void vrm_register(const char *source_dir);
 
 /// The user's own exact loop over a stepper's four coefficients, array of structs
 /// (w1_baseline.c, compiled -O2 as a user would; see CMakeLists.txt).

@@ -609,8 +609,8 @@ int main(int argc, char **argv)
 	w1_register();
 	w2_register();
 	rig_register(rig_file);
-#ifdef SPRING_BENCH_VRM
-	vrm_register(SPRING_BENCH_VRM);
+#ifdef SPRING_BENCH_SOURCE_DIR
+	vrm_register(SPRING_BENCH_SOURCE_DIR);
 #endif
 	// Keep the rows asked for (and the rows they are compared with; with a two-thread row, the
 	// machine's ceiling).

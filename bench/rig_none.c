@@ -7,8 +7,8 @@ void rig_register(const char *rig_file)
 	(void)rig_file;
 }
 
-// Nor a VRM reader: no VRM scenario.
-void vrm_register(const char *vrm_dir)
+// Nor a VRM reader: no VRM scenarios.
+void vrm_register(const char *source_dir)
 {
-	(void)vrm_dir;
+	(void)source_dir;
 }

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The VRM scenario: Godette (tests/vrm/models, VRM 0.x: 16 spring bones in 8 springs, 4 sphere
-// colliders, 71 nodes), read through the tools' VRM reader, a thousand times, each shaking its head
-// (tests/vrm/motions/godette-shake.json, phase-shifted per avatar) for 60 frames at 60 fps, its
-// springs on spring_skeleton at 60 Hz, the pose read back every frame. Rate: joint-frames per
-// second (bones with a tail x frames).
+// The VRM scenarios: a model read through the tools' VRM reader, a thousand times, each avatar
+// driven by a motion for 60 frames at 60 fps (the avatars a little apart: avatar a's root 0.01 (a %
+// 100) m further along x), its springs on spring_skeleton at 60 Hz, the pose read back every
+// frame. The motion is sampled once, untimed; the timed work is, per frame and avatar,
+// spring_skeleton_update (the sampled local transforms of every node and the root) and
+// spring_skeleton_get_pose (the bones' local rotations). Rate: joint-frames per second (bones with
+// a tail x frames). The models (bench/peers/peers.mjs drives the same ones in three-vrm):
+// - Godette (tests/vrm/models, VRM 0.x: 16 spring bones in 8 springs, 4 sphere colliders, 71
+//   nodes) shaking her head (tests/vrm/motions/godette-shake.json);
+// - the synthetic avatar (bench/models/synthetic-64.gltf, VRM 1.0: 64 joints in 8 springs, 2
+//   sphere and 5 capsule colliders, 81 nodes) swaying, shaking its head and swinging its legs
+//   (bench/models/synthetic-64-shake.json).
 #include "bench.h"
 #include <spring/skeleton.h>
 #include <spring/vrm.h>
@@ -22,7 +29,17 @@ typedef struct vrm_data {
 	int nodes, bones;
 } vrm_data;
 
-static const char *g_vrm_dir;
+typedef struct vrm_case {
+	const char *model, *motion; // paths from the source tree's root
+} vrm_case;
+
+enum { vrm_godette, vrm_synthetic };
+static const vrm_case g_cases[] = {
+	[vrm_godette] = {"tests/vrm/models/Godette_vrm_v4.vrm", "tests/vrm/motions/godette-shake.json"},
+	[vrm_synthetic] = {"bench/models/synthetic-64.gltf", "bench/models/synthetic-64-shake.json"},
+};
+
+static const char *g_source_dir;
 
 static int vrm_prepare(scenario *s)
 {
@@ -33,12 +50,13 @@ static int vrm_prepare(scenario *s)
 	s->data = w;
 	char path[1024];
 	spring_file_error err;
-	snprintf(path, sizeof path, "%s/models/Godette_vrm_v4.vrm", g_vrm_dir);
+	const vrm_case *c = &g_cases[s->variant];
+	snprintf(path, sizeof path, "%s/%s", g_source_dir, c->model);
 	if (spring_vrm_load_file(path, &w->model, &err) != SPRING_OK) {
 		fprintf(stderr, "spring_bench: %s\n", err.message);
 		return 1;
 	}
-	snprintf(path, sizeof path, "%s/motions/godette-shake.json", g_vrm_dir);
+	snprintf(path, sizeof path, "%s/%s", g_source_dir, c->motion);
 	if (spring_vrm_motion_load_file(path, w->model, &w->motion, &err) != SPRING_OK) {
 		fprintf(stderr, "spring_bench: %s\n", err.message);
 		return 1;
@@ -134,13 +152,14 @@ static void vrm_release(scenario *s)
 	s->data = NULL;
 }
 
-static void vrm_row(const char *name, const char *baseline, long count, int threads)
+static void vrm_row(const char *name, const char *baseline, int which, const char *family, long count, int threads)
 {
 	scenario s = {0};
 	s.name = name;
 	s.baseline = baseline;
 	s.unit = "joint-frame";
-	s.family = "vrm";
+	s.family = family;
+	s.variant = which;
 	s.prepare = vrm_prepare;
 	s.reset = vrm_reset;
 	s.run_range = vrm_run_range;
@@ -152,13 +171,15 @@ static void vrm_row(const char *name, const char *baseline, long count, int thre
 	bench_add(&s);
 }
 
-void vrm_register(const char *vrm_dir)
+void vrm_register(const char *source_dir)
 {
-	if (!vrm_dir) {
+	if (!source_dir) {
 		return;
 	}
-	g_vrm_dir = vrm_dir;
-	// Compared per joint-frame with W2's tip chains' per-bone rate (a VRM joint is one bone).
-	vrm_row("vrm: Godette x 1,000 (spring_skeleton)", "W2 spring_chain (per chain)", 1000, 1);
-	vrm_row("vrm: Godette x 1,000, 2 threads", "vrm: Godette x 1,000 (spring_skeleton)", 1000, 2);
+	g_source_dir = source_dir;
+	// Compared per joint-frame with W2's tip chains' per-bone rate (a VRM joint is one bone); the
+	// synthetic avatar with Godette.
+	vrm_row("vrm: Godette x 1,000 (spring_skeleton)", "W2 spring_chain (per chain)", vrm_godette, "vrm", 1000, 1);
+	vrm_row("vrm: Godette x 1,000, 2 threads", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette, "vrm", 1000, 2);
+	vrm_row("vrm: synthetic 64-joint x 1,000", "vrm: Godette x 1,000 (spring_skeleton)", vrm_synthetic, "vrm synthetic", 1000, 1);
 }
