@@ -111,6 +111,57 @@ static int test_godette(void)
 	return 0;
 }
 
+// The benchmark's synthetic avatar (bench/models/synthetic-64.gltf, made by synthetic-64.mjs there;
+// three-vrm loads it too): 81 nodes, 8 springs of 9 joints (the last a tail only: 64 bones), 7
+// colliders (spheres on the head and hips, capsules on the neck, chest, shoulders and thighs) in 3
+// groups, hair on the first two groups, skirt on the third; its motion loads against it.
+static int test_synthetic_avatar(void)
+{
+	spring_vrm_file *f = NULL;
+	spring_file_error e;
+	if (spring_vrm_load_file(SPRING_SOURCE_DIR "/bench/models/synthetic-64.gltf", &f, &e) != SPRING_OK) {
+		printf("  %s\n", e.message);
+	}
+	ENSURE(f != NULL);
+	const spring_skeleton_desc *d = spring_vrm_file_desc(f);
+	ENSURE(spring_vrm_file_format(f) == SPRING_VRM_FORMAT_1_0);
+	ENSURE(d->node_count == 81 && d->spring_count == 8 && d->collider_count == 7 && d->collider_group_count == 3);
+	for (int s = 0; s < 8; s++) {
+		const spring_skeleton_spring *sp = &d->springs[s];
+		ENSURE(sp->joint_count == 9 && !sp->has_end_tail && sp->center == -1);
+		ENSURE(sp->collider_group_count == (s < 4 ? 2 : 1) && sp->collider_groups[0] == (s < 4 ? 0 : 2));
+		ENSURE(strcmp(spring_vrm_file_node_name(f, d->nodes[sp->joints[0].node].parent), s < 4 ? "Head" : "Hips") == 0);
+		for (int k = 1; k < 9; k++) {
+			ENSURE(d->nodes[sp->joints[k].node].parent == sp->joints[k - 1].node);
+		}
+		// hair: stiffness 1 - 0.06 k, hit radius 1 cm; skirt: 1.5 - 0.1 k, 2 cm
+		ENSURE_NEAR(sp->joints[7].stiffness, s < 4 ? 0.58 : 0.8, 1e-6);
+		ENSURE(sp->joints[0].hit_radius == (s < 4 ? 0.01f : 0.02f));
+	}
+	static const spring_skeleton_collider_type types[7] = {SPRING_SKELETON_COLLIDER_SPHERE,  SPRING_SKELETON_COLLIDER_CAPSULE,
+	                                                       SPRING_SKELETON_COLLIDER_CAPSULE, SPRING_SKELETON_COLLIDER_CAPSULE,
+	                                                       SPRING_SKELETON_COLLIDER_SPHERE,  SPRING_SKELETON_COLLIDER_CAPSULE,
+	                                                       SPRING_SKELETON_COLLIDER_CAPSULE};
+	for (int c = 0; c < 7; c++) {
+		ENSURE(d->colliders[c].type == types[c]);
+	}
+	// The shoulders: a capsule across the chest, offset and tail both off its node.
+	const spring_skeleton_collider *shoulders = &d->colliders[3];
+	ENSURE(strcmp(spring_vrm_file_node_name(f, shoulders->node), "Chest") == 0 && shoulders->radius == 0.05f);
+	ENSURE(shoulders->offset.x == -0.17f && shoulders->offset.y == 0.19f && shoulders->tail.x == 0.17f &&
+	       shoulders->tail.y == 0.19f);
+	ENSURE(d->colliders[6].tail.y == -0.42f && d->collider_groups[2].collider_count == 3);
+	spring_skeleton *sk = NULL;
+	ENSURE(spring_skeleton_create(d, &sk, NULL) == SPRING_OK);
+	ENSURE(spring_skeleton_bone_count(sk) == 64);
+	spring_skeleton_destroy(sk);
+	spring_vrm_motion *m = NULL;
+	ENSURE(spring_vrm_motion_load_file(SPRING_SOURCE_DIR "/bench/models/synthetic-64-shake.json", f, &m, &e) == SPRING_OK);
+	spring_vrm_motion_destroy(m);
+	spring_vrm_file_destroy(f);
+	return 0;
+}
+
 // A minimal VRM 1.0 document: nodes 0 (hips) -> 1 -> 2 -> 3, node 4 beside; the text between
 // the markers replaced by each case.
 static char *doc_with(const char *nodes, const char *ext)
@@ -539,6 +590,7 @@ int main(int argc, char **argv)
 	TEST_INIT(argc, argv);
 	RUN_TEST(test_samples);
 	RUN_TEST(test_godette);
+	RUN_TEST(test_synthetic_avatar);
 	RUN_TEST(test_minimal_and_defaults);
 	RUN_TEST(test_bad_documents);
 	RUN_TEST(test_glb_container);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The peers of libspring's benchmark, each driven through its own code on the same workloads as
-// bench/ (see bench/w1.c and bench/w2.c for the definitions), timed the same way (repetitions
+// bench/ (see bench/w1.c, bench/w2.c and bench/vrm.c for the definitions), timed the same way (repetitions
 // interleaved, medians), with checksums of the outputs so that the work is real.
 //
-//   node peers.mjs [--reps N] [--libspring build/bench.csv] [--csv out.csv] [--markdown] [--tiny]
+//   node peers.mjs [--reps N] [--libspring build/bench.csv] [--csv out.csv] [--only TEXT] [--markdown] [--tiny]
 //
 // With --libspring, libspring's rows from the same `make bench` run are read from the C suite's
-// CSV and the ratios libspring / peer are computed and printed here.
+// CSV and the ratios libspring / peer are computed and printed here, and the targets against the
+// peers judged. --only keeps the peers of one workload (W1, W2, VRM) or those whose name contains
+// TEXT; --tiny runs every kept peer once at a tiny size.
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 
 import { Spring as WobbleSpring } from "wobble";
@@ -16,7 +19,10 @@ import { spring as popmotionSpring, velocityPerSecond } from "popmotion";
 import rebound from "rebound";
 import * as spine from "@esotericsoftware/spine-core";
 import * as THREE from "three";
-import { VRMSpringBoneJoint, VRMSpringBoneManager } from "@pixiv/three-vrm";
+import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
+import { VRMSpringBoneJoint, VRMSpringBoneLoaderPlugin, VRMSpringBoneManager } from "@pixiv/three-vrm";
+
+import { attachMotion, loadAsGlb, parseModel, readMotion } from "../../tests/vrm/threevrm/model.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -24,6 +30,7 @@ const option = (name, fallback) => {
 	return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
 const tiny = args.includes("--tiny");
+const only = option("--only", null); // a workload (W1, W2, VRM) or part of a peer's name
 const markdown = args.includes("--markdown");
 // One table row: padded columns, or a Markdown row.
 const row = (cells, widths) =>
@@ -294,6 +301,103 @@ function w2ThreeVrm() {
 }
 
 // ------------------------------------------------------------------------------------------
+// VRM: the C suite's VRM rows (bench/vrm.c) in three-vrm: the same models and motions, 1,000
+// avatars (3 with --tiny), 60 frames at 1/60 s, avatar a's root 0.01 (a % 100) m further along x.
+// Each avatar is its own GLTFLoader.parse of the file with VRMSpringBoneLoaderPlugin (loaded as
+// tests/vrm/threevrm/gen.mjs loads the conformance models, with the meshes and skins left out too,
+// so that three's scene is the file's node tree, as libspring's skeleton is) and its own
+// VRMSpringBoneManager. Untimed on both sides: loading, the motion sampled once for every frame
+// (every track's local translation and rotation), and the reset before each repetition (the frame
+// 0 pose, manager.reset(), as gen.mjs starts). Timed, per frame and avatar:
+//   libspring: spring_skeleton_update (the root and the sampled local transforms of every node:
+//              it brings the world transforms its springs depend on up to date and steps the
+//              springs at 60 Hz), then spring_skeleton_get_pose (the bones' local rotations into
+//              an array);
+//   three-vrm: the sampled local translation and rotation set on each tracked node (the others
+//              stay at rest), then springBoneManager.update(1/60) (which first brings up to date
+//              the world matrices of the joints' non-joint ancestors and the collider nodes, then
+//              steps each joint and updates the world matrices below it), then every joint's local
+//              rotation copied into an array. The world-matrix update is three-vrm's own, the
+//              least it needs (gen.mjs's order, a whole-scene updateMatrixWorld before the update
+//              as a renderer does, costs three-vrm more: the ratios are against the cheaper).
+// Rate: joint-frames per second (joints with a tail x frames), as libspring's rows. Checksum: the
+// sum of the joints' local rotations (x, y, z, w) after the last frame, the same sum as the C
+// suite's checksum column for its rows (close, not equal: libspring keeps each bone's rest length
+// and interpolates the pose it gives between its 60 Hz steps, three-vrm re-measures the lengths
+// every frame).
+
+const VRM = { count: tiny ? 3 : 1000, frames: 60 };
+const source = fileURLToPath(new URL("../../", import.meta.url));
+const vrmLib = { THREE, GLTFLoader, VRMSpringBoneLoaderPlugin };
+const VRM_MODELS = [
+	{ name: "Godette", model: "tests/vrm/models/Godette_vrm_v4.vrm", motion: "tests/vrm/motions/godette-shake.json",
+		row: "vrm: Godette x 1,000 (spring_skeleton)", prefix: "vrm: Godette" },
+	{ name: "synthetic 64-joint", model: "bench/models/synthetic-64.gltf", motion: "bench/models/synthetic-64-shake.json",
+		row: "vrm: synthetic 64-joint x 1,000", prefix: "vrm: synthetic 64-joint" },
+];
+
+async function vrmScenario(spec) {
+	const { glb, json } = loadAsGlb(source + spec.model, { nodesOnly: true });
+	const motion = readMotion(source + spec.motion);
+	const avatars = [];
+	let sample = null;
+	for (let a = 0; a < VRM.count; a++) {
+		const model = { json, ...(await parseModel(vrmLib, glb, spec.model)) };
+		const driven = attachMotion(vrmLib, model, spec.model, motion, spec.motion);
+		sample ??= driven.sample;
+		avatars.push({ manager: model.manager, root: driven.root, offset: 0.01 * (a % 100),
+			objects: driven.tracks.map((t) => t.obj), bones: driven.joints.map((j) => j.bone) });
+	}
+	const tracks = avatars[0].objects.length, joints = avatars[0].bones.length;
+	// poses[(f * tracks + k) * 7 ..]: track k's x, y, z, qx, qy, qz, qw at frame f
+	const poses = new Float64Array((VRM.frames + 1) * tracks * 7);
+	for (let f = 0; f <= VRM.frames; f++) {
+		sample(f / 60).forEach(({ position, quaternion }, k) => poses.set([...position, ...quaternion], (f * tracks + k) * 7));
+	}
+	const rotations = new Float64Array(VRM.count * joints * 4);
+	const pose = (avatar, f) => {
+		const { root, objects, offset } = avatar;
+		root.position.x = offset; // when the motion has no "$root" track
+		for (let k = 0, o = f * tracks * 7; k < tracks; k++, o += 7) {
+			const obj = objects[k];
+			obj.position.set(poses[o] + (obj === root ? offset : 0), poses[o + 1], poses[o + 2]);
+			obj.quaternion.set(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]);
+		}
+	};
+	return {
+		work: VRM.count * VRM.frames * joints,
+		reset() {
+			for (const avatar of avatars) {
+				pose(avatar, 0);
+				avatar.root.updateMatrixWorld(true);
+				avatar.manager.reset();
+				avatar.root.updateMatrixWorld(true);
+			}
+		},
+		run() {
+			for (let f = 1; f <= VRM.frames; f++) {
+				for (let a = 0; a < avatars.length; a++) {
+					const avatar = avatars[a];
+					pose(avatar, f);
+					avatar.manager.update(1 / 60);
+					const bones = avatar.bones;
+					for (let j = 0, o = a * joints * 4; j < joints; j++, o += 4) {
+						const q = bones[j].quaternion;
+						rotations[o] = q.x;
+						rotations[o + 1] = q.y;
+						rotations[o + 2] = q.z;
+						rotations[o + 3] = q.w;
+					}
+				}
+			}
+			let sum = 0;
+			for (const v of rotations) sum += v;
+			return sum;
+		},
+	};
+}
+
+// ------------------------------------------------------------------------------------------
 
 const peers = [
 	{ name: "wobble", workload: "W1", unit: "spring-step", work: W1.count * W1.steps, run: w1Wobble },
@@ -302,10 +406,22 @@ const peers = [
 	{ name: "rebound", workload: "W1", unit: "spring-step", work: W1.count * W1.steps, run: w1Rebound },
 	{ name: "spine-core physics", workload: "W2", unit: "bone-frame", work: W2.chains * W2.frames * W2.bones, run: w2Spine },
 	{ name: "three-vrm spring bones", workload: "W2", unit: "bone-frame", work: W2.chains * W2.frames * W2.bones, run: w2ThreeVrm },
-];
+	...VRM_MODELS.map((spec) => ({ name: `three-vrm ${spec.name}`, workload: "VRM", unit: "joint-frame", spec,
+		prepare: () => vrmScenario(spec) })),
+].filter((p) => !only || p.workload === only || p.name.includes(only));
+if (!peers.length) {
+	console.error(`peers: no peer matches --only ${only}`);
+	process.exit(2);
+}
+// The VRM peers load their avatars first (untimed).
+const loadStart = performance.now();
+for (const p of peers) if (p.prepare) Object.assign(p, await p.prepare());
+if (!tiny && peers.some((p) => p.prepare)) {
+	console.error(`peers: the VRM avatars loaded in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
+}
 const versions = JSON.parse(readFileSync(new URL("./package.json", import.meta.url))).dependencies;
-const versionOf = { wobble: "wobble", motion: "motion", popmotion: "popmotion", rebound: "rebound",
-	"spine-core physics": "@esotericsoftware/spine-core", "three-vrm spring bones": "@pixiv/three-vrm" };
+const versionOf = (name) => ({ wobble: "wobble", motion: "motion", popmotion: "popmotion", rebound: "rebound",
+	"spine-core physics": "@esotericsoftware/spine-core" })[name] ?? "@pixiv/three-vrm";
 
 const median = (v) => {
 	const s = [...v].sort((a, b) => a - b);
@@ -317,6 +433,7 @@ const formatRate = (rate, unit) =>
 for (const p of peers) p.times = [];
 for (let r = 0; r < reps; r++) {
 	for (const p of peers) {
+		p.reset?.();
 		const t0 = performance.now();
 		p.checksum = p.run();
 		p.times.push((performance.now() - t0) / 1000);
@@ -329,18 +446,18 @@ for (let r = 0; r < reps; r++) {
 }
 
 console.log(`\nPeers under node ${process.version} (medians of ${reps})`);
-const peerWidths = [34, 8, 26, 0];
+const peerWidths = [52, 8, 26, 0];
 console.log(header(["peer", "workload", "median rate", "checksum"], peerWidths));
 for (const p of peers) {
 	p.rate = p.work / median(p.times);
-	const label = `${p.name} ${versions[versionOf[p.name]]}`;
+	const label = `${p.name} ${versions[versionOf(p.name)]}`;
 	console.log(row([label, p.workload, formatRate(p.rate, p.unit), p.checksum.toPrecision(9)], peerWidths));
 }
 const out = option("--csv", null);
 if (out) {
 	const lines = ["peer,version,workload,median_ms,rate_per_s,unit,checksum"];
 	for (const p of peers) {
-		lines.push(`"${p.name}",${versions[versionOf[p.name]]},${p.workload},${(1e3 * median(p.times)).toFixed(4)},${p.rate.toPrecision(6)},${p.unit},${p.checksum.toPrecision(9)}`);
+		lines.push(`"${p.name}",${versions[versionOf(p.name)]},${p.workload},${(1e3 * median(p.times)).toFixed(4)},${p.rate.toPrecision(6)},${p.unit},${p.checksum.toPrecision(9)}`);
 	}
 	writeFileSync(out, lines.join("\n") + "\n");
 }
@@ -350,34 +467,52 @@ const libCsv = option("--libspring", null);
 if (libCsv) {
 	const rows = readFileSync(libCsv, "utf8").trim().split("\n").slice(1).map((line) => {
 		const cells = line.match(/("[^"]*"|[^,]+)/g).map((c) => c.replace(/^"|"$/g, ""));
-		return { name: cells[0], count: Number(cells[1]), threads: Number(cells[3]), rate: Number(cells[5]), checksum: Number(cells[9]) };
+		return { name: cells[0], count: Number(cells[1]), steps: Number(cells[2]), threads: Number(cells[3]), ms: Number(cells[4]),
+			rate: Number(cells[5]), checksum: Number(cells[9]) };
 	});
-	for (const workload of ["W1", "W2"]) {
-		const names = workload === "W1"
-			? ["W1 spring_stepper_step (per spring)", "W1 spring_step_exact (per spring)", "W1 spring_stepper_step_many", "W1 spring_batch"]
-			: ["W2 spring_chain2d (per chain)", "W2 spring_chain (per chain)", "W2 spring_chain2d_group", "W2 spring_chain_group"];
-		const mine = names.map((n) => rows.find((r) => r.name === n)).filter((r) => r);
+	const verdict = (ok) => (ok ? "met" : markdown ? "**not met**" : "NOT MET");
+	const judge = (ok, text) => console.log(`${markdown ? "- " : "target "}${verdict(ok)}: ${text}`);
+	for (const workload of ["W1", "W2", "VRM"]) {
 		const theirs = peers.filter((p) => p.workload === workload);
-		console.log(`\n${workload}: libspring rate / peer rate (same run)`);
-		const widths = [46, ...theirs.map(() => 22)];
+		if (!theirs.length) continue;
+		const names = {
+			W1: ["W1 spring_stepper_step (per spring)", "W1 spring_step_exact (per spring)", "W1 spring_stepper_step_many", "W1 spring_batch"],
+			W2: ["W2 spring_chain2d (per chain)", "W2 spring_chain (per chain)", "W2 spring_chain2d_group", "W2 spring_chain_group"],
+			// every VRM row, against the three-vrm rows of its model
+			VRM: rows.filter((r) => VRM_MODELS.some((spec) => r.name.startsWith(spec.prefix))).map((r) => r.name),
+		}[workload];
+		const mine = names.map((n) => rows.find((r) => r.name === n)).filter((r) => r);
+		const unit = workload === "VRM" ? " per joint-frame" : "";
+		console.log(`\n${workload}: libspring rate / peer rate${unit} (same run)`);
+		const widths = [46, ...theirs.map((p) => Math.max(22, p.name.length + 2))];
 		console.log(header(["libspring row", ...theirs.map((p) => p.name)], widths));
 		for (const m of mine) {
-			console.log(row([m.name, ...theirs.map((p) => `${(m.rate / p.rate).toFixed(1)}x`)], widths));
+			const spec = VRM_MODELS.find((v) => m.name.startsWith(v.prefix));
+			console.log(row([m.name, ...theirs.map((p) => (!spec || p.spec === spec ? `${(m.rate / p.rate).toFixed(1)}x` : "-"))], widths));
 		}
 		const ref = rows.find((r) => r.name === "W1 spring_stepper_step (per spring)");
 		// The performance targets against the peers (absent rows are skipped).
-		const goals = workload === "W1"
-			? [["W1 spring_stepper_step_many", "wobble", 200], ["W1 spring_stepper_step_many", "motion", 200],
-				["W1 spring_batch", "wobble", 200], ["W1 spring_batch", "motion", 200]]
-			: [["W2 spring_chain2d_group", "spine-core physics", 10], ["W2 spring_chain_group", "spine-core physics", 10]];
+		const goals = {
+			W1: [["W1 spring_stepper_step_many", "wobble", 200], ["W1 spring_stepper_step_many", "motion", 200],
+				["W1 spring_batch", "wobble", 200], ["W1 spring_batch", "motion", 200]],
+			W2: [["W2 spring_chain2d_group", "spine-core physics", 10], ["W2 spring_chain_group", "spine-core physics", 10]],
+			VRM: VRM_MODELS.map((spec) => [spec.row, `three-vrm ${spec.name}`, 50]),
+		}[workload];
 		console.log("");
 		for (const [goal, peer, minimum] of goals) {
 			const m = rows.find((r) => r.name === goal), p = peers.find((q) => q.name === peer);
-			if (m && p) {
-				const ratio = m.rate / p.rate;
-				const verdict = ratio >= minimum ? "met" : markdown ? "**not met**" : "NOT MET";
-				console.log(`${markdown ? "- " : "target "}${verdict}: ${goal} >= ${minimum}x ${peer}: ${ratio.toFixed(1)}x`);
+			if (m && p) judge(m.rate / p.rate >= minimum, `${goal} >= ${minimum}x ${peer}${unit}: ${(m.rate / p.rate).toFixed(1)}x`);
+		}
+		if (workload === "VRM") {
+			// A frame of 1,000 Godettes on one core (the row's median time over its frames, scaled to
+			// 1,000 avatars when the row ran fewer).
+			const godette = rows.find((r) => r.name === VRM_MODELS[0].row);
+			if (godette) {
+				const frameMs = ((godette.ms / godette.steps) * 1000) / godette.count;
+				judge(frameMs < 1, `a frame of 1,000 Godettes on one core (${godette.name}) < 1 ms: ${frameMs.toFixed(2)} ms`);
 			}
+			console.log(`checksum (sum of the joints' local rotations after the last frame): ` +
+				[...mine.map((m) => `${m.name} ${m.checksum.toPrecision(9)}`), ...theirs.map((p) => `${p.name} ${p.checksum.toPrecision(9)}`)].join("; "));
 		}
 		if (workload === "W1" && ref) {
 			console.log(`checksum (sum of positions and velocities): libspring ${ref.checksum.toPrecision(9)}; ` +
