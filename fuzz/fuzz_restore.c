@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fuzz_restore: snapshot restore from untrusted blobs (base.h, "Snapshots"), for every kind of
 // object: a motion, an angle chain, an angle group, a tip chain (3D and 2D mode), a tip-chain
-// group and a rig with both chain kinds: the snapshot tests' objects (tests/shared/
+// group, a spring-skeleton crowd and a rig with both chain kinds: the snapshot tests' objects (tests/shared/
 // snapshot_kinds.c). Each is made once, run into a mid-run state and its genuine blob kept. An
 // input picks a kind and either mutates the genuine blob (bit flips, bytes, words, floats: edge
 // values, NaN, huge numbers, at fuzzed offsets) or gives the whole body itself behind the genuine
@@ -13,7 +13,7 @@
 
 #include "snapshot_kinds.h"
 
-enum { KIND_COUNT = 7 };
+enum { KIND_COUNT = 8 };
 static snapshot_kind g_kinds[KIND_COUNT];
 static unsigned char *g_blobs[KIND_COUNT]; // each kind's genuine blob
 static size_t g_blob_sizes[KIND_COUNT];
@@ -32,13 +32,10 @@ static void setup(void)
 		return;
 	}
 	done = true;
-	const snapshot_kind kinds[KIND_COUNT] = {snapshot_kind_motion(20),
-	                                         snapshot_kind_chain2d(5, 20),
-	                                         snapshot_kind_group2d(3, 4, 0, 20),
-	                                         snapshot_kind_chain(8, false, 20),
-	                                         snapshot_kind_chain(4, true, 20),
-	                                         snapshot_kind_group(3, 3, 20),
-	                                         snapshot_kind_rig(20)};
+	const snapshot_kind kinds[KIND_COUNT] = {snapshot_kind_motion(20),           snapshot_kind_chain2d(5, 20),
+	                                         snapshot_kind_group2d(3, 4, 0, 20), snapshot_kind_chain(8, false, 20),
+	                                         snapshot_kind_chain(4, true, 20),   snapshot_kind_group(3, 3, 20),
+	                                         snapshot_kind_skeleton_crowd(20),   snapshot_kind_rig(20)};
 	for (int k = 0; k < KIND_COUNT; k++) {
 		g_kinds[k] = kinds[k];
 		FZ_CHECK(g_kinds[k].object != NULL, "%s: not made", kinds[k].name);

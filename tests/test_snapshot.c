@@ -74,13 +74,10 @@ static int restores_own(const snapshot_kind *k)
 
 static int test_fresh_objects_restore(void)
 {
-	const snapshot_kind fresh[] = {snapshot_kind_motion(0),
-	                               snapshot_kind_chain2d(3, 0),
-	                               snapshot_kind_group2d(3, 3, 0, 0),
-	                               snapshot_kind_chain(3, false, 0),
-	                               snapshot_kind_chain(3, true, 0),
-	                               snapshot_kind_group(3, 3, 0),
-	                               snapshot_kind_rig(0)};
+	const snapshot_kind fresh[] = {snapshot_kind_motion(0),           snapshot_kind_chain2d(3, 0),
+	                               snapshot_kind_group2d(3, 3, 0, 0), snapshot_kind_chain(3, false, 0),
+	                               snapshot_kind_chain(3, true, 0),   snapshot_kind_group(3, 3, 0),
+	                               snapshot_kind_skeleton_crowd(0),   snapshot_kind_rig(0)};
 	for (size_t j = 0; j < sizeof fresh / sizeof fresh[0]; j++) {
 		ENSURE_MSG(fresh[j].object != NULL, "%s: not made", fresh[j].name);
 		ENSURE(restores_own(&fresh[j]) == 0);
@@ -735,6 +732,11 @@ static int test_bit_flips_chain_group(void)
 	return sweep(snapshot_kind_group(2, 2, 20), &g_flips, &g_accepted);
 }
 
+static int test_bit_flips_skeleton_crowd(void)
+{
+	return sweep(snapshot_kind_skeleton_crowd(20), &g_flips, &g_accepted);
+}
+
 static int test_bit_flips_rig(void)
 {
 	ENSURE(sweep(snapshot_kind_rig(20), &g_flips, &g_accepted) == 0);
@@ -758,6 +760,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_bit_flips_chain2d_group);
 	RUN_TEST(test_bit_flips_chain);
 	RUN_TEST(test_bit_flips_chain_2d_mode);
+	RUN_TEST(test_bit_flips_skeleton_crowd);
 	RUN_TEST(test_bit_flips_chain_group);
 	RUN_TEST(test_bit_flips_rig);
 	return TEST_SUMMARY();

@@ -524,3 +524,95 @@ snapshot_kind snapshot_kind_rig(int frames)
 	snapshot_kind k = {"rig", rig, rig_size, rig_snapshot, rig_restore, rig_drive, rig_destroy};
 	return k;
 }
+
+// --- skeleton crowd
+
+// A head under hips (node 1 under 0), a hair strand of three joints under the head (2 -> 3 -> 4,
+// its spring centred on the head, colliding with a sphere and a capsule on the head and a plane
+// under the hips), an arm with a VRM 0.x end tail (5), an unneeded node (6).
+static const spring_skeleton_node skeleton_nodes[7] = {
+	{-1, {0.0f, 1.0f, 0.0f}, {0, 0, 0, 0}, {0, 0, 0}},         {0, {0.0f, 0.5f, 0.0f}, {0, 0.14944f, 0, 0.98877f}, {0, 0, 0}},
+	{1, {0.0f, 0.1f, 0.0f}, {0, 0, 0, 0}, {1.0f, 2.0f, 1.0f}}, {2, {0.0f, -0.1f, 0.0f}, {0, 0, 0, 0}, {0, 0, 0}},
+	{3, {0.0f, -0.1f, 0.0f}, {0, 0, 0, 0}, {0, 0, 0}},         {0, {0.2f, 0.2f, 0.0f}, {0, 0, 0, 0}, {0, 0, 0}},
+	{5, {0.1f, 0.0f, 0.0f}, {0, 0, 0, 0}, {0, 0, 0}},
+};
+static const spring_skeleton_joint skeleton_hair[3] = {
+	{2, 1.0f, 0.4f, 0.5f, {0, -1, 0}, 0.02f}, {3, 0.6f, 0.3f, 0.5f, {0, -1, 0}, 0.02f}, {4, 0, 0, 0, {0, 0, 0}, 0}};
+static const spring_skeleton_joint skeleton_arm[1] = {{5, 0.8f, 0.5f, 0.0f, {0, -1, 0}, 0.03f}};
+static const spring_skeleton_collider skeleton_colliders[3] = {
+	{1, SPRING_SKELETON_COLLIDER_SPHERE, {0, 0.1f, 0}, {0, 0, 0}, 0.1f},
+	{1, SPRING_SKELETON_COLLIDER_CAPSULE, {0, 0, 0}, {0, 0.2f, 0}, 0.05f},
+	{0, SPRING_SKELETON_COLLIDER_PLANE, {0, 0, 0}, {0, 1, 0}, 0.0f}};
+static const int skeleton_members[3] = {0, 1, 2}, skeleton_hair_groups[1] = {0};
+static const spring_skeleton_collider_group skeleton_groups[1] = {{skeleton_members, 3}};
+static const spring_skeleton_spring skeleton_springs[2] = {{skeleton_hair, 3, false, {0, 0, 0}, 1, skeleton_hair_groups, 1},
+                                                           {skeleton_arm, 1, true, {0.07f, 0, 0}, -1, NULL, 0}};
+
+#define SKELETON_CROWD 3
+
+static size_t skeleton_size(const void *o)
+{
+	return spring_skeleton_crowd_snapshot_size((const spring_skeleton_crowd *)o);
+}
+static spring_result skeleton_snapshot(const void *o, void *blob, size_t size)
+{
+	return spring_skeleton_crowd_snapshot((const spring_skeleton_crowd *)o, blob, size);
+}
+static spring_result skeleton_restore(void *o, const void *blob, size_t size, spring_error *error)
+{
+	return spring_skeleton_crowd_restore((spring_skeleton_crowd *)o, blob, size, error);
+}
+static const char *skeleton_drive(void *o, int frames)
+{
+	spring_skeleton_crowd *c = (spring_skeleton_crowd *)o;
+	spring_xform3 roots[SKELETON_CROWD], locals[SKELETON_CROWD][7];
+	for (int f = 0; f < frames; f++) {
+		for (int i = 0; i < SKELETON_CROWD; i++) {
+			roots[i] = spring_xform3_identity();
+			roots[i].position.x = 0.3f * sinf(0.2f * (float)f + (float)i);
+			for (int k = 0; k < 7; k++) {
+				locals[i][k].position = skeleton_nodes[k].translation;
+				locals[i][k].rotation = spring_quat_from_axis_angle(spring_vec3_make(0, 0, 1), 0.2f * (float)(i + k));
+			}
+		}
+		spring_result r = spring_skeleton_crowd_update(c, roots, &locals[0][0], 7, snapshot_frame_dt(f));
+		if (r != SPRING_OK) {
+			return "update refused a valid frame";
+		}
+	}
+	for (int i = 0; i < SKELETON_CROWD; i++) {
+		spring_quat q[3];
+		spring_vec3 t[3];
+		if (spring_skeleton_crowd_get_pose(c, i, NULL, q, t, 3) != SPRING_OK ||
+		    spring_skeleton_crowd_get_stepped_pose(c, i, NULL, q, t, 3) != SPRING_OK) {
+			return "a pose failed";
+		}
+		for (int b = 0; b < 3; b++) {
+			const float f[7] = {q[b].x, q[b].y, q[b].z, q[b].w, t[b].x, t[b].y, t[b].z};
+			if (!all_finite(f, 7)) {
+				return "a pose is not finite";
+			}
+		}
+	}
+	return NULL;
+}
+static void skeleton_destroy(void *o)
+{
+	spring_skeleton_crowd_destroy((spring_skeleton_crowd *)o);
+}
+
+snapshot_kind snapshot_kind_skeleton_crowd(int frames)
+{
+	const spring_skeleton_desc d = {
+		skeleton_nodes, 7, skeleton_springs, 2, skeleton_colliders, 3, skeleton_groups, 1, 0.0f, SPRING_SKELETON_LENGTH_REST};
+	const spring_skeleton_crowd_desc cd = {&d, SKELETON_CROWD};
+	spring_skeleton_crowd *c = NULL;
+	spring_error e;
+	if (spring_skeleton_crowd_create(&cd, &c, &e) != SPRING_OK) {
+		fprintf(stderr, "snapshot_kind_skeleton_crowd: %s\n", e.message);
+	} else if (frames > 0 && skeleton_drive(c, frames) != NULL) {
+		fprintf(stderr, "snapshot_kind_skeleton_crowd: the drive failed\n");
+	}
+	snapshot_kind k = {"skeleton crowd", c, skeleton_size, skeleton_snapshot, skeleton_restore, skeleton_drive, skeleton_destroy};
+	return k;
+}

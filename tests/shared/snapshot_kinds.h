@@ -8,6 +8,7 @@
 #include "spring/chain.h"
 #include "spring/motion.h"
 #include "spring/rig.h"
+#include "spring/skeleton.h"
 
 typedef struct snapshot_kind {
 	const char *name;
@@ -69,5 +70,9 @@ spring_rig_desc snapshot_rig_desc(void);
 spring_rig *snapshot_new_rig(void);
 /// That rig playing its clip with an IK target when `frames` > 0, driven `frames` frames.
 snapshot_kind snapshot_kind_rig(int frames);
+
+/// A crowd of three instances of a seven-node skeleton (a hair strand with a centre and three
+/// colliders, an arm with an end tail), each posed its own way, driven `frames` frames.
+snapshot_kind snapshot_kind_skeleton_crowd(int frames);
 
 #endif
