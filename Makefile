@@ -143,6 +143,7 @@ web:
 
 test-web: web cli
 	cd js && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p .
+	cd tests/vrm/threevrm && npm ci --no-audit --no-fund --loglevel=error
 	BUILD=$(BUILD) node --test js/test/
 
 # The playground page (web/) in Debian's chromium (playwright-core): from file://, desktop and phone.

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const js = dirname(fileURLToPath(import.meta.url));
-const SOURCES = ['index.js', 'rig.js', 'vrm.js', 'runtime.js', 'version.js', 'libspring-wasm.js', 'libspring-rig-wasm.js',
+const SOURCES = ['index.js', 'rig.js', 'vrm.js', 'three-vrm.js', 'runtime.js', 'version.js', 'libspring-wasm.js', 'libspring-rig-wasm.js',
 	'libspring-vrm-wasm.js'];
 const cjsPath = (spec) => spec.replace(/\.js$/, '.cjs');
 
@@ -100,11 +100,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	for (const file of SOURCES) {
 		writeFileSync(join(out, cjsPath(file)), toCommonJS(readFileSync(join(js, file), 'utf8'), file));
 	}
-	for (const file of ['index.d.ts', 'rig.d.ts', 'vrm.d.ts']) {
+	for (const file of ['index.d.ts', 'rig.d.ts', 'vrm.d.ts', 'three-vrm.d.ts']) {
 		writeFileSync(join(out, file.replace(/\.d\.ts$/, '.d.cts')), declarations(readFileSync(join(js, file), 'utf8')));
 	}
 	// Node reads .cjs as CommonJS whatever the package's type; this keeps tools that look only at
 	// package.json files right too.
 	writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
-	console.log(`build-cjs: ${out} (${SOURCES.length} modules, 3 declaration files)`);
+	console.log(`build-cjs: ${out} (${SOURCES.length} modules, 4 declaration files)`);
 }

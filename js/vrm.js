@@ -5,7 +5,7 @@
 // use or imported directly as 'libspring/vrm'.
 import vrmBase64 from './libspring-vrm-wasm.js';
 import { LONG_STEP_SECONDS, Owned, SpringError, describe, finite, instantiate, record, resultName, shortest32, text,
-	unknownKey, warnLongStep } from './runtime.js';
+	warnLongStep } from './runtime.js';
 
 const rt = await instantiate(vrmBase64);
 const wasm = rt.w;
@@ -95,12 +95,7 @@ export class Vrm extends Owned {
 	 * 'measured', re-measured each step as three-vrm does).
 	 */
 	static load(source, options = undefined) {
-		const o = record(options, 'options', true);
-		for (const key in o) {
-			if (!OPTION_KEYS.includes(key) && Object.hasOwn(o, key)) {
-				throw unknownKey(key, OPTION_KEYS, 'options');
-			}
-		}
+		const o = record(options, 'options', true, OPTION_KEYS);
 		const name = o.name === undefined ? '<memory>' : text(o.name, 'options.name');
 		const rate = o.rate === undefined ? 0 : finite(o.rate, 'options.rate');
 		const length = o.length === undefined ? 0 : LENGTHS.indexOf(o.length);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Checks the public API against its contract, docs/api-contract.md (ctest api_contract): the
 # headers (include/spring/*.h, spring.hpp), the npm declarations (js/index.d.ts, js/rig.d.ts,
-# js/vrm.d.ts), the rig format (docs/rig-format.md) and its reader (tools/io/*.c). The contract's three tables are
+# js/vrm.d.ts, js/three-vrm.d.ts), the rig format (docs/rig-format.md) and its reader (tools/io/*.c). The contract's three tables are
 # read from the page itself (the layers and their prefixes, what each object has, the concept
 # table), so the page and the check cannot disagree. Prints one line per violation, naming the
 # file, the name and the rule, and exits 1; prints a summary and exits 0 when there is none.
@@ -19,7 +19,7 @@ fail() { echo "check-api-contract: $*" >>"$tmp/violations"; }
 shopt -s nullglob
 headers=(include/spring/*.h)
 public=(include/spring/*.h include/spring/*.hpp)
-npm=(js/index.d.ts js/rig.d.ts js/vrm.d.ts)
+npm=(js/index.d.ts js/rig.d.ts js/vrm.d.ts js/three-vrm.d.ts)
 # (the bracket makes rig.h a pattern, so that nullglob drops it where it is missing)
 readers=(tools/io/*.c include/spring/rig.[h] /dev/null)
 for f in "$contract" docs/rig-format.md "${npm[@]}"; do

@@ -22,9 +22,9 @@ test('npm pack: the tarball installs offline into the example project, which run
 		const files = packed[0].files.map((f) => f.path).sort();
 		assert.deepEqual(files, ['LICENSE', 'README.md', 'cjs/index.cjs', 'cjs/index.d.cts', 'cjs/libspring-rig-wasm.cjs',
 			'cjs/libspring-vrm-wasm.cjs', 'cjs/libspring-wasm.cjs', 'cjs/package.json', 'cjs/rig.cjs', 'cjs/rig.d.cts',
-			'cjs/runtime.cjs', 'cjs/version.cjs', 'cjs/vrm.cjs', 'cjs/vrm.d.cts', 'index.d.ts', 'index.js', 'libspring-rig-wasm.js',
-			'libspring-vrm-wasm.js', 'libspring-wasm.js', 'package.json', 'rig.d.ts', 'rig.js', 'runtime.js', 'version.js', 'vrm.d.ts',
-			'vrm.js']);
+			'cjs/runtime.cjs', 'cjs/three-vrm.cjs', 'cjs/three-vrm.d.cts', 'cjs/version.cjs', 'cjs/vrm.cjs', 'cjs/vrm.d.cts',
+			'index.d.ts', 'index.js', 'libspring-rig-wasm.js', 'libspring-vrm-wasm.js', 'libspring-wasm.js', 'package.json',
+			'rig.d.ts', 'rig.js', 'runtime.js', 'three-vrm.d.ts', 'three-vrm.js', 'version.js', 'vrm.d.ts', 'vrm.js']);
 		const tarball = `libspring-${version}.tgz`;
 		assert.equal(packed[0].filename, tarball);
 		cpSync(join(js, 'example'), join(work, 'example'), { recursive: true });
@@ -52,10 +52,12 @@ test('npm pack: the tarball installs offline into the example project, which run
 		// TypeScript projects of both kinds compile against the installed declarations (strict).
 		writeFileSync(join(project, 'consumer.mts'), "import { springParams, SpringMotion } from 'libspring';\n" +
 			"import type { Rig } from 'libspring/rig';\nimport type { Vrm } from 'libspring/vrm';\n" +
+			"import type { LibspringSpringBones } from 'libspring/three-vrm';\nexport type L = LibspringSpringBones;\n" +
 			"export const k: number = springParams({ duration: 0.5 }).stiffness;\n" +
 			"export const m = new SpringMotion({ value: 0, target: 1 }).setTarget(2);\nexport type R = Rig;\nexport type V = Vrm;\n");
 		writeFileSync(join(project, 'consumer.cts'), "import { springParams, SpringMotion } from 'libspring';\n" +
 			"import type { Rig } from 'libspring/rig';\nimport type { Vrm } from 'libspring/vrm';\n" +
+			"import type { LibspringSpringBones } from 'libspring/three-vrm';\nexport type L = LibspringSpringBones;\n" +
 			"export const k: number = springParams({ duration: 0.5 }).stiffness;\n" +
 			"export const m = new SpringMotion({ value: [0, 0] }).setTarget([1, 2]);\nexport type R = Rig;\nexport type V = Vrm;\n");
 		writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext',

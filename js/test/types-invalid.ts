@@ -2,6 +2,7 @@
 // Calls that must not compile (test/declarations.test.js compiles this file alone): each line marked
 // `// error TSnnnn` must give exactly that error, and no other line any error.
 import { Chain2D, SpringMotion, loadVrm, springParams } from '../index.js';
+import { useLibspring } from '../three-vrm.js';
 
 springParams({ duration: 0.5, frequency: 2 }); // error TS2345
 springParams({ stiffness: 100 }); // error TS2345
@@ -27,3 +28,5 @@ vrm.update(vrm.restTransforms); // error TS2554
 vrm.update(vrm.restTransforms, '1/60'); // error TS2345
 vrm.rotations = new Float32Array(4); // error TS2540
 vrm.steppedPose(new Float32Array(4)); // error TS2345
+useLibspring({}, { interpolate: 'no' }); // error TS2322
+useLibspring({}).update(); // error TS2554

@@ -7,6 +7,8 @@ import type { PresetName } from '../index.js';
 import type { Rig } from '../rig.js';
 import { TRANSFORM_FLOATS, Vrm } from '../vrm.js';
 import type { VrmMotion, VrmPose } from '../vrm.js';
+import { useLibspring } from '../three-vrm.js';
+import type { LibspringSpringBones } from '../three-vrm.js';
 
 const p = springParams({ duration: 0.5, bounce: 0.3 });
 const k: number = p.stiffness + p.dampingRatio + p.settleTime({ epsilon: 0.01 });
@@ -94,3 +96,12 @@ async function avatar(bytes: ArrayBuffer, motionJson: string): Promise<number> {
 		+ (vrm.isResting ? 1 : 0) + vrm.transformLength + TRANSFORM_FLOATS + Vrm.load({ asset: {} }).boneCount;
 }
 export { avatar };
+
+// three-vrm avatars (typed structurally: any VRM object passes).
+function drive(avatar: { scene: object; springBoneManager: object }): LibspringSpringBones {
+	const springs = useLibspring(avatar, { rate: 60, length: 'measured', interpolate: false, root: avatar.scene });
+	const first: number = springs.update(1 / 60).reset().teleport().vrm.rotations[0] + (springs.isResting ? 1 : 0);
+	springs.dispose();
+	return useLibspring(avatar.springBoneManager, first > 2 ? {} : undefined);
+}
+export { drive };
