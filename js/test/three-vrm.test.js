@@ -13,14 +13,16 @@ import { liveObjectCount, loadVrm } from '../index.js';
 import { useLibspring } from '../three-vrm.js';
 import { root } from './helpers.js';
 
-const { loadModel } = await import(resolve(root, 'tests/vrm/threevrm/gen.mjs'));
+// three.js and three-vrm as tests/vrm/threevrm pins them (make test-web installs them there)
+const { lib } = await import(resolve(root, 'tests/vrm/threevrm/gen.mjs'));
+const { loadModel } = await import(resolve(root, 'tests/vrm/threevrm/model.mjs'));
 
 const MODELS = [['sphere-collider.gltf', 'sway.json'], ['inside-collider.gltf', 'turn.json'], ['plane-collider.gltf', 'shake.json'],
 	['Godette_vrm_v4.vrm', 'godette-walk.json']];
 
 // One avatar as three-vrm loads it, under a root group the motion's "$root" moves.
 async function avatar(file) {
-	const model = await loadModel(resolve(root, 'tests/vrm/models', file));
+	const model = await loadModel(lib, resolve(root, 'tests/vrm/models', file));
 	const top = model.gltf.scene.clone(false);
 	top.clear();
 	top.name = '$root';

@@ -170,5 +170,5 @@ async function main() {
 	console.log(`total ${bytes} bytes`);
 }
 
-export { g9, loadModel };
+export { g9, lib };
 if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((e) => { console.error(e); process.exit(1); });
