@@ -5,7 +5,12 @@
 // frame. The motion is sampled once, untimed; the timed work is, per frame and avatar,
 // spring_skeleton_update (the sampled local transforms of every node and the root) and
 // spring_skeleton_get_pose (the bones' local rotations). Rate: joint-frames per second (bones with
-// a tail x frames). The models (bench/peers/peers.mjs drives the same ones in three-vrm):
+// a tail x frames). The crowd rows step the thousand avatars as one spring_skeleton_crowd
+// instead: per frame the host writes every avatar's root and local transforms into the crowd's
+// input arrays (timed: it is the pose an engine's animation hands over), then one
+// spring_skeleton_crowd_update and each avatar's spring_skeleton_crowd_get_pose; their outputs
+// must equal the per-avatar rows' bit for bit (--tiny). The models (bench/peers/peers.mjs drives
+// the same ones in three-vrm):
 // - Godette (tests/vrm/models, VRM 0.x: 16 spring bones in 8 springs, 4 sphere colliders, 71
 //   nodes) shaking her head (tests/vrm/motions/godette-shake.json);
 // - the synthetic avatar (bench/models/synthetic-64.gltf, VRM 1.0: 64 joints in 8 springs, 2
@@ -22,7 +27,10 @@
 typedef struct vrm_data {
 	spring_vrm_file *model;
 	spring_vrm_motion *motion;
-	spring_skeleton **avatars; // count
+	spring_skeleton **avatars;    // count (the per-avatar rows)
+	spring_skeleton_crowd *crowd; // the crowd rows
+	spring_xform3 *crowd_roots;   // count: the crowd's input
+	spring_xform3 *crowd_locals;  // count x nodes
 	spring_xform3 *locals;     // frames x nodes: the motion sampled once (untimed)
 	spring_xform3 *roots;      // frames
 	spring_quat *rotations;    // count x bones: the last frame's pose
@@ -33,7 +41,7 @@ typedef struct vrm_case {
 	const char *model, *motion; // paths from the source tree's root
 } vrm_case;
 
-enum { vrm_godette, vrm_synthetic };
+enum { vrm_godette, vrm_synthetic, vrm_crowd = 0x100 }; // a model, | vrm_crowd for a crowd row
 static const vrm_case g_cases[] = {
 	[vrm_godette] = {"tests/vrm/models/Godette_vrm_v4.vrm", "tests/vrm/motions/godette-shake.json"},
 	[vrm_synthetic] = {"bench/models/synthetic-64.gltf", "bench/models/synthetic-64-shake.json"},
@@ -50,7 +58,7 @@ static int vrm_prepare(scenario *s)
 	s->data = w;
 	char path[1024];
 	spring_file_error err;
-	const vrm_case *c = &g_cases[s->variant];
+	const vrm_case *c = &g_cases[s->variant & ~vrm_crowd];
 	snprintf(path, sizeof path, "%s/%s", g_source_dir, c->model);
 	if (spring_vrm_load_file(path, &w->model, &err) != SPRING_OK) {
 		fprintf(stderr, "spring_bench: %s\n", err.message);
@@ -72,12 +80,22 @@ static int vrm_prepare(scenario *s)
 	for (int f = 0; f <= s->steps; f++) {
 		spring_vrm_motion_sample(w->motion, (double)f / 60.0, &w->roots[f], w->locals + (size_t)f * (size_t)w->nodes, w->nodes);
 	}
-	for (long a = 0; a < s->count; a++) {
-		if (spring_skeleton_create(d, &w->avatars[a], NULL) != SPRING_OK) {
+	if (s->variant & vrm_crowd) {
+		spring_skeleton_crowd_desc cd = {d, (int)s->count};
+		w->crowd_roots = calloc((size_t)s->count, sizeof *w->crowd_roots);
+		w->crowd_locals = calloc((size_t)s->count * (size_t)w->nodes, sizeof *w->crowd_locals);
+		if (!w->crowd_roots || !w->crowd_locals || spring_skeleton_crowd_create(&cd, &w->crowd, NULL) != SPRING_OK) {
 			return 1;
 		}
+		w->bones = spring_skeleton_crowd_bone_count(w->crowd);
+	} else {
+		for (long a = 0; a < s->count; a++) {
+			if (spring_skeleton_create(d, &w->avatars[a], NULL) != SPRING_OK) {
+				return 1;
+			}
+		}
+		w->bones = spring_skeleton_bone_count(w->avatars[0]);
 	}
-	w->bones = spring_skeleton_bone_count(w->avatars[0]);
 	w->rotations = calloc((size_t)s->count * (size_t)w->bones, sizeof *w->rotations);
 	if (!w->rotations) {
 		return 1;
@@ -86,14 +104,38 @@ static int vrm_prepare(scenario *s)
 	return 0;
 }
 
+// Avatar a's root at frame f: a little further along the root's path than avatar 0's, so that
+// the avatars differ.
+static spring_xform3 avatar_root(const vrm_data *w, int f, long a)
+{
+	spring_xform3 root = w->roots[f];
+	root.position.x += 0.01f * (float)(a % 100);
+	return root;
+}
+
+// The host's pose of every avatar at frame f into the crowd's input.
+static void crowd_input(vrm_data *w, int f, long count)
+{
+	const spring_xform3 *locals = w->locals + (size_t)f * (size_t)w->nodes;
+	for (long a = 0; a < count; a++) {
+		w->crowd_roots[a] = avatar_root(w, f, a);
+		memcpy(w->crowd_locals + (size_t)a * (size_t)w->nodes, locals, (size_t)w->nodes * sizeof *locals);
+	}
+}
+
 static void vrm_reset(scenario *s)
 {
 	vrm_data *w = s->data;
+	if (w->crowd) {
+		crowd_input(w, 0, s->count);
+		if (spring_skeleton_crowd_reset(w->crowd, w->crowd_roots, w->crowd_locals, w->nodes) != SPRING_OK) {
+			fprintf(stderr, "spring_bench: crowd reset failed\n");
+			exit(2);
+		}
+		return;
+	}
 	for (long a = 0; a < s->count; a++) {
-		// Each avatar starts at rest a little further along the root's path, so they differ.
-		spring_xform3 root = w->roots[0];
-		root.position.x += 0.01f * (float)(a % 100);
-		if (spring_skeleton_reset(w->avatars[a], root, w->locals, w->nodes) != SPRING_OK) {
+		if (spring_skeleton_reset(w->avatars[a], avatar_root(w, 0, a), w->locals, w->nodes) != SPRING_OK) {
 			fprintf(stderr, "spring_bench: skeleton reset failed\n");
 			exit(2);
 		}
@@ -104,12 +146,25 @@ static void vrm_run_range(scenario *s, int part, long first, long count)
 {
 	(void)part;
 	vrm_data *w = s->data;
+	if (w->crowd) { // one part: the whole crowd
+		for (int f = 1; f <= s->steps; f++) {
+			crowd_input(w, f, count);
+			spring_result r = spring_skeleton_crowd_update(w->crowd, w->crowd_roots, w->crowd_locals, w->nodes, BENCH_FRAME);
+			for (long a = 0; a < count && r == SPRING_OK; a++) {
+				r = spring_skeleton_crowd_get_pose(w->crowd, (int)a, NULL, w->rotations + (size_t)a * (size_t)w->bones, NULL,
+				                                   w->bones);
+			}
+			if (r != SPRING_OK) {
+				fprintf(stderr, "spring_bench: crowd update failed\n");
+				exit(2);
+			}
+		}
+		return;
+	}
 	for (int f = 1; f <= s->steps; f++) {
 		const spring_xform3 *locals = w->locals + (size_t)f * (size_t)w->nodes;
 		for (long a = first; a < first + count; a++) {
-			spring_xform3 root = w->roots[f];
-			root.position.x += 0.01f * (float)(a % 100);
-			spring_result r = spring_skeleton_update(w->avatars[a], root, locals, w->nodes, BENCH_FRAME);
+			spring_result r = spring_skeleton_update(w->avatars[a], avatar_root(w, f, a), locals, w->nodes, BENCH_FRAME);
 			r = r != SPRING_OK
 			        ? r
 			        : spring_skeleton_get_pose(w->avatars[a], NULL, w->rotations + (size_t)a * (size_t)w->bones, NULL, w->bones);
@@ -142,6 +197,9 @@ static void vrm_release(scenario *s)
 			spring_skeleton_destroy(w->avatars[a]);
 		}
 		free(w->avatars);
+		spring_skeleton_crowd_destroy(w->crowd);
+		free(w->crowd_roots);
+		free(w->crowd_locals);
 		free(w->locals);
 		free(w->roots);
 		free(w->rotations);
@@ -181,5 +239,9 @@ void vrm_register(const char *source_dir)
 	// synthetic avatar with Godette.
 	vrm_row("vrm: Godette x 1,000 (spring_skeleton)", "W2 spring_chain (per chain)", vrm_godette, "vrm", 1000, 1);
 	vrm_row("vrm: Godette x 1,000, 2 threads", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette, "vrm", 1000, 2);
+	vrm_row("vrm: Godette x 1,000 (spring_skeleton_crowd)", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette | vrm_crowd, "vrm",
+	        1000, 1);
 	vrm_row("vrm: synthetic 64-joint x 1,000", "vrm: Godette x 1,000 (spring_skeleton)", vrm_synthetic, "vrm synthetic", 1000, 1);
+	vrm_row("vrm: synthetic 64-joint x 1,000 (spring_skeleton_crowd)", "vrm: synthetic 64-joint x 1,000",
+	        vrm_synthetic | vrm_crowd, "vrm synthetic", 1000, 1);
 }

@@ -312,7 +312,10 @@ function w2ThreeVrm() {
 //   libspring: spring_skeleton_update (the root and the sampled local transforms of every node:
 //              it brings the world transforms its springs depend on up to date and steps the
 //              springs at 60 Hz), then spring_skeleton_get_pose (the bones' local rotations into
-//              an array);
+//              an array); its crowd rows (spring_skeleton_crowd: the thousand avatars stepped
+//              side by side) write every avatar's root and local transforms into the crowd's
+//              input, run one spring_skeleton_crowd_update and read each avatar's pose; the
+//              targets are judged on the crowd rows;
 //   three-vrm: the sampled local translation and rotation set on each tracked node (the others
 //              stay at rest), then springBoneManager.update(1/60) (which first brings up to date
 //              the world matrices of the joints' non-joint ancestors and the collider nodes, then
@@ -331,9 +334,9 @@ const source = fileURLToPath(new URL("../../", import.meta.url));
 const vrmLib = { THREE, GLTFLoader, VRMSpringBoneLoaderPlugin };
 const VRM_MODELS = [
 	{ name: "Godette", model: "tests/vrm/models/Godette_vrm_v4.vrm", motion: "tests/vrm/motions/godette-shake.json",
-		row: "vrm: Godette x 1,000 (spring_skeleton)", prefix: "vrm: Godette" },
+		row: "vrm: Godette x 1,000 (spring_skeleton_crowd)", prefix: "vrm: Godette" },
 	{ name: "synthetic 64-joint", model: "bench/models/synthetic-64.gltf", motion: "bench/models/synthetic-64-shake.json",
-		row: "vrm: synthetic 64-joint x 1,000", prefix: "vrm: synthetic 64-joint" },
+		row: "vrm: synthetic 64-joint x 1,000 (spring_skeleton_crowd)", prefix: "vrm: synthetic 64-joint" },
 ];
 
 async function vrmScenario(spec) {
