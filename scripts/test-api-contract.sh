@@ -74,6 +74,18 @@ export declare class Rig {
 	readonly isResting: boolean;
 }
 EOF
+cat >"$clean/js/vrm.d.ts" <<'EOF'
+export interface Vrm {
+	update(transforms: Float32Array, frameDt: number): this;
+	readonly isResting: boolean;
+}
+EOF
+cat >"$clean/js/three-vrm.d.ts" <<'EOF'
+export interface LibspringSpringBones {
+	update(frameDt: number): void;
+	readonly isResting: boolean;
+}
+EOF
 cat >"$clean/docs/rig-format.md" <<'EOF'
 | `rest_delta` | number | 0 | the rest threshold |
 | `"sphere"` | `x`, `y`, `radius` | a collider |
@@ -144,14 +156,14 @@ planted npm-at-rest "sed -i 's/isResting/atRest/' js/index.d.ts" \
 planted npm-advance "sed -i 's/update(dt/advance(dt/' js/index.d.ts" \
 	"js/index.d.ts:6: advance(: retired npm verb (update(dt))" \
 	"js/index.d.ts: SpringMotion has no update" \
-	"docs/api-contract.md: rest threshold: npm SpringMotion.update is not in js/index.d.ts js/rig.d.ts"
+	"docs/api-contract.md: rest threshold: npm SpringMotion.update is not in js/index.d.ts js/rig.d.ts js/vrm.d.ts js/three-vrm.d.ts"
 planted concept-renamed-in-c "sed -i 's/rest_delta;/rest_angle;/' include/spring/thing.h" \
 	"docs/api-contract.md: rest threshold: C spring_thing_desc.rest_delta is not in include/spring/*.h"
 planted concept-renamed-in-files "sed -i 's/\"sphere\"/\"circle\"/' docs/rig-format.md tools/io/reader.c" \
 	"collider types: rig file \"sphere\" is not in docs/rig-format.md" \
 	"collider types: rig file \"sphere\" is not read by tools/io/*.c (nor defined in rig.h)"
 planted concept-renamed-in-npm "sed -i \"s/'sphere'/'circle'/\" js/index.d.ts" \
-	"docs/api-contract.md: collider types: npm 'sphere' is not in js/index.d.ts js/rig.d.ts"
+	"docs/api-contract.md: collider types: npm 'sphere' is not in js/index.d.ts js/rig.d.ts js/vrm.d.ts js/three-vrm.d.ts"
 planted no-concept-table "sed -i '/^| Concept/,\$d' docs/api-contract.md" \
 	"docs/api-contract.md: no concept table"
 
