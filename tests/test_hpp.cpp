@@ -918,6 +918,48 @@ static int test_skeleton(void)
 	// Snapshots through the owner, and the description's refusal with its location.
 	std::vector<unsigned char> blob(sk.snapshot_size());
 	ENSURE(sk.snapshot(blob).ok() && sk.restore(blob.data(), blob.size()).ok());
+	// A crowd of three through its owner, byte for byte the C calls: every instance its own root.
+	spring_skeleton_crowd_desc crowd_desc = {&desc, 3};
+	c_object<spring_skeleton_crowd, spring_skeleton_crowd_destroy> owned_crowd;
+	ENSURE(spring_skeleton_crowd_create(&crowd_desc, &owned_crowd.object, &why) == SPRING_OK);
+	spring::skeleton_crowd crowd = *spring::skeleton_crowd::create(crowd_desc);
+	ENSURE(crowd && crowd.count() == 3 && crowd.bone_count() == 2);
+	spring_xform3 roots[3], all_locals[15];
+	for (int i = 0; i < 15; i++) {
+		all_locals[i] = locals[i % 5];
+	}
+	for (int frame = 0; frame < 60; frame++) {
+		for (int i = 0; i < 3; i++) {
+			roots[i] = spring_xform3_identity();
+			roots[i].position.x = 0.2f * std::sin(0.1f * static_cast<float>(frame) + static_cast<float>(i));
+		}
+		if (frame == 30) {
+			ENSURE(spring_skeleton_crowd_teleport(owned_crowd.object, 1, roots[1], locals, 5) == SPRING_OK &&
+			       crowd.teleport(1, roots[1], locals).ok());
+		}
+		ENSURE(spring_skeleton_crowd_update(owned_crowd.object, roots, all_locals, 5, frame_dt(frame)) == SPRING_OK &&
+		       crowd.update(roots, all_locals, frame_dt(frame)).ok());
+		for (int i = 0; i < 3; i++) {
+			spring_quat cq[2], xq[2];
+			spring_vec3 ct[2], xt[2];
+			ENSURE(spring_skeleton_crowd_get_pose(owned_crowd.object, i, nullptr, cq, ct, 2) == SPRING_OK &&
+			       crowd.get_pose(i, {}, xq, xt).ok() && same_bytes(cq, xq, 2) && same_bytes(ct, xt, 2));
+			ENSURE(spring_skeleton_crowd_get_stepped_pose(owned_crowd.object, i, nullptr, nullptr, ct, 2) == SPRING_OK &&
+			       crowd.get_stepped_pose(i, {}, {}, xt).ok() && same_bytes(ct, xt, 2));
+			ENSURE(crowd.is_resting(i) == spring_skeleton_crowd_is_resting(owned_crowd.object, i));
+		}
+	}
+	ENSURE(crowd.get_pose(0, {}, {}, one).needed() == 2);
+	// Spans that do not fit three instances of five nodes: refused.
+	ENSURE(crowd.update(spring::span<const spring_xform3>(roots, 2), all_locals, 0.1f).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(crowd.update(roots, spring::span<const spring_xform3>(all_locals, 14), 0.1f).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(crowd.reset(roots, spring::span<const spring_xform3>(all_locals, 12)).code() == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(crowd.reset(roots, all_locals).ok() && crowd.is_resting(2) && crowd.reset_instance(2, roots[2], locals).ok());
+	std::vector<unsigned char> crowd_blob(crowd.snapshot_size());
+	ENSURE(crowd.snapshot(crowd_blob).ok() && crowd.restore(crowd_blob.data(), crowd_blob.size()).ok());
+	crowd_desc.count = 0;
+	auto no_crowd = spring::skeleton_crowd::create(crowd_desc);
+	ENSURE(!no_crowd && no_crowd.code() == SPRING_ERROR_OUT_OF_RANGE);
 	joints[2].drag = 2.0f;
 	auto refused = spring::skeleton::create(desc);
 	ENSURE(!refused && refused.code() == SPRING_ERROR_OUT_OF_RANGE && std::strstr(refused.message(), "spring 0: joint 1"));

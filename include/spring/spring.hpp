@@ -337,6 +337,17 @@ template <class A, class B> constexpr int capacity(span<A> a, span<B> b, std::si
 	return count(a.size() < b.size() + extra ? a.size() : b.size() + extra);
 }
 
+/// The one capacity of three optional outputs of one entry a bone each (a skeleton's nodes,
+/// rotations and tails): the smallest given; a NULL output does not count.
+template <class A, class B, class C> inline int capacity3(span<A> a, span<B> b, span<C> c) noexcept
+{
+	std::size_t n = SIZE_MAX;
+	n = a.data() && a.size() < n ? a.size() : n;
+	n = b.data() && b.size() < n ? b.size() : n;
+	n = c.data() && c.size() < n ? c.size() : n;
+	return n == SIZE_MAX ? 0 : count(n);
+}
+
 /// The pointer a `spring_*_create` made, destroyed with it: move-only, empty when moved from.
 /// The C destroy functions do nothing for NULL.
 template <class T, void (*Destroy)(T *)> class handle {
@@ -700,14 +711,92 @@ public:
 	}
 
 private:
-	// The one capacity of three optional outputs of one entry a bone each: the smallest given.
 	static int room(span<int> a, span<spring_quat> b, span<spring_vec3> c) noexcept
 	{
-		std::size_t n = SIZE_MAX;
-		n = a.data() && a.size() < n ? a.size() : n;
-		n = b.data() && b.size() < n ? b.size() : n;
-		n = c.data() && c.size() < n ? c.size() : n;
-		return n == SIZE_MAX ? 0 : detail::count(n);
+		return detail::capacity3(a, b, c);
+	}
+};
+
+/// Instances of one spring skeleton stepped side by side (spring_skeleton_crowd, skeleton.h).
+class skeleton_crowd : public detail::handle<spring_skeleton_crowd, spring_skeleton_crowd_destroy>,
+					   public detail::snapshots<skeleton_crowd, spring_skeleton_crowd, spring_skeleton_crowd_snapshot_size,
+                                                spring_skeleton_crowd_snapshot, spring_skeleton_crowd_restore> {
+public:
+	using handle::handle;
+	skeleton_crowd() noexcept = default;
+	/// spring_skeleton_crowd_create: the crowd, or the refusal with its location.
+	static expected<skeleton_crowd> create(const spring_skeleton_crowd_desc &desc) noexcept
+	{
+		return detail::create<skeleton_crowd>(spring_skeleton_crowd_create, desc);
+	}
+#if defined(__cpp_exceptions)
+	/// spring_skeleton_crowd_create; throws spring::error on a refusal.
+	explicit skeleton_crowd(const spring_skeleton_crowd_desc &desc) : skeleton_crowd(create(desc).value())
+	{
+	}
+#endif
+	int count() const noexcept
+	{
+		return spring_skeleton_crowd_count(get());
+	}
+	int bone_count() const noexcept
+	{
+		return spring_skeleton_crowd_bone_count(get());
+	}
+	/// `roots`: one per instance; `locals`: every instance's node transforms, instance by instance
+	/// (count() x the node count). Spans of other sizes: INVALID_ARGUMENT.
+	status update(span<const spring_xform3> roots, span<const spring_xform3> locals, float frame_dt) noexcept
+	{
+		int nodes = node_count(roots, locals);
+		return nodes < 0 ? status(SPRING_ERROR_INVALID_ARGUMENT)
+		                 : status(spring_skeleton_crowd_update(get(), roots.data(), locals.data(), nodes, frame_dt));
+	}
+	status reset(span<const spring_xform3> roots, span<const spring_xform3> locals) noexcept
+	{
+		int nodes = node_count(roots, locals);
+		return nodes < 0 ? status(SPRING_ERROR_INVALID_ARGUMENT)
+		                 : status(spring_skeleton_crowd_reset(get(), roots.data(), locals.data(), nodes));
+	}
+	/// One instance: `locals` its node transforms.
+	status reset_instance(int instance, spring_xform3 root, span<const spring_xform3> locals) noexcept
+	{
+		return spring_skeleton_crowd_reset_instance(get(), instance, root, locals.data(), detail::count(locals.size()));
+	}
+	status teleport(int instance, spring_xform3 root, span<const spring_xform3> locals) noexcept
+	{
+		return spring_skeleton_crowd_teleport(get(), instance, root, locals.data(), detail::count(locals.size()));
+	}
+	/// One instance's `nodes`, `rotations` and/or `tails`, bone_count each; an empty span is not wanted.
+	status get_pose(int instance, span<int> nodes, span<spring_quat> rotations, span<spring_vec3> tails = {}) const noexcept
+	{
+		return {spring_skeleton_crowd_get_pose(get(), instance, nodes.data(), rotations.data(), tails.data(),
+		                                       detail::capacity3(nodes, rotations, tails)),
+		        bone_count()};
+	}
+	status get_stepped_pose(int instance, span<int> nodes, span<spring_quat> rotations,
+	                        span<spring_vec3> tails = {}) const noexcept
+	{
+		return {spring_skeleton_crowd_get_stepped_pose(get(), instance, nodes.data(), rotations.data(), tails.data(),
+		                                               detail::capacity3(nodes, rotations, tails)),
+		        bone_count()};
+	}
+	bool is_resting(int instance) const noexcept
+	{
+		return spring_skeleton_crowd_is_resting(get(), instance);
+	}
+	const spring_clock *clock() const noexcept
+	{
+		return spring_skeleton_crowd_clock(get());
+	}
+
+private:
+	// One instance's node count from the spans, -1 when they do not fit the crowd.
+	int node_count(span<const spring_xform3> roots, span<const spring_xform3> locals) const noexcept
+	{
+		if (roots.size() != static_cast<std::size_t>(count()) || roots.empty() || locals.size() % roots.size() != 0) {
+			return -1;
+		}
+		return detail::count(locals.size() / roots.size());
 	}
 };
 
