@@ -31,9 +31,9 @@ typedef struct vrm_data {
 	spring_skeleton_crowd *crowd; // the crowd rows
 	spring_xform3 *crowd_roots;   // count: the crowd's input
 	spring_xform3 *crowd_locals;  // count x nodes
-	spring_xform3 *locals;     // frames x nodes: the motion sampled once (untimed)
-	spring_xform3 *roots;      // frames
-	spring_quat *rotations;    // count x bones: the last frame's pose
+	spring_xform3 *locals;        // frames x nodes: the motion sampled once (untimed)
+	spring_xform3 *roots;         // frames
+	spring_quat *rotations;       // count x bones: the last frame's pose
 	int nodes, bones;
 } vrm_data;
 
@@ -239,8 +239,8 @@ void vrm_register(const char *source_dir)
 	// synthetic avatar with Godette.
 	vrm_row("vrm: Godette x 1,000 (spring_skeleton)", "W2 spring_chain (per chain)", vrm_godette, "vrm", 1000, 1);
 	vrm_row("vrm: Godette x 1,000, 2 threads", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette, "vrm", 1000, 2);
-	vrm_row("vrm: Godette x 1,000 (spring_skeleton_crowd)", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette | vrm_crowd, "vrm",
-	        1000, 1);
+	vrm_row("vrm: Godette x 1,000 (spring_skeleton_crowd)", "vrm: Godette x 1,000 (spring_skeleton)", vrm_godette | vrm_crowd,
+	        "vrm", 1000, 1);
 	vrm_row("vrm: synthetic 64-joint x 1,000", "vrm: Godette x 1,000 (spring_skeleton)", vrm_synthetic, "vrm synthetic", 1000, 1);
 	vrm_row("vrm: synthetic 64-joint x 1,000 (spring_skeleton_crowd)", "vrm: synthetic 64-joint x 1,000",
 	        vrm_synthetic | vrm_crowd, "vrm synthetic", 1000, 1);
