@@ -234,28 +234,6 @@ static void unload(loaded *l)
 	spring_vrm_file_destroy(l->model);
 }
 
-// The frame times of a run: `fps` > 0 regular frames, 0 a jittery clock (4 to 45 ms frames from
-// a fixed seed). Returns the frame count (times[i] is the end of frame i).
-static int frame_times(int fps, double duration, double *times, int max)
-{
-	int n = 0;
-	if (fps > 0) {
-		int frames = (int)(duration * fps + 0.5);
-		for (int i = 1; i <= frames && n < max; i++) {
-			times[n++] = (double)i / fps;
-		}
-		return n;
-	}
-	uint32_t state = 12345u;
-	double t = 0.0;
-	while (t < duration && n < max) {
-		state = state * 1664525u + 1013904223u;
-		t += 0.004 + 0.041 * (double)(state >> 8) / 16777216.0;
-		times[n++] = t;
-	}
-	return n;
-}
-
 // Runs the library's skeleton on the motion with frames at `times`, recording the stepped tails at
 // every step a frame ends on (the step index from the clock's time at 60 Hz).
 static bool run_runtime(const loaded *l, spring_skeleton_length rule, const double *times, int frames, track_record *rec)
@@ -408,7 +386,7 @@ static int test_import_matches_reference(void)
 				ENSURE(load_pair(&models[m], motions[k], &l));
 				double lengths[MAX_BONES];
 				chain_lengths(spring_vrm_file_desc(l.model), lengths);
-				int frames = frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
+				int frames = spring_vrm_frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
 				ENSURE(
 					run_runtime(&l, rule ? SPRING_SKELETON_LENGTH_MEASURED : SPRING_SKELETON_LENGTH_REST, times, frames, &mine));
 				ENSURE(run_reference(&l, rule == 1, &ref));
@@ -516,10 +494,10 @@ static int test_frame_rate_spread(void)
 			double lengths[MAX_BONES];
 			chain_lengths(spring_vrm_file_desc(l.model), lengths);
 			double duration = spring_vrm_motion_duration(l.motion);
-			int frames = frame_times(60, duration, times, 4096);
+			int frames = spring_vrm_frame_times(60, duration, times, 4096);
 			ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &base));
 			for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
-				frames = frame_times(rates[r], duration, times, 4096);
+				frames = spring_vrm_frame_times(rates[r], duration, times, 4096);
 				ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &other));
 				spread s = compare_records(&other, &base, lengths);
 				ENSURE(s.samples > 0);
@@ -726,7 +704,7 @@ static int test_runtimes_against_vectors(void)
 			ENSURE(load_pair(&models[m], motions[k], &l));
 			double lengths[MAX_BONES];
 			chain_lengths(spring_vrm_file_desc(l.model), lengths);
-			int frames = frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
+			int frames = spring_vrm_frame_times(60, spring_vrm_motion_duration(l.motion), times, 4096);
 			ENSURE(run_runtime(&l, SPRING_SKELETON_LENGTH_REST, times, frames, &mine));
 			ENSURE(run_reference(&l, false, &vec));
 			ENSURE(run_reference(&l, true, &theirs)); // three-vrm's rule: its goldens to 4e-8 m

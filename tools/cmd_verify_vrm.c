@@ -6,6 +6,8 @@
 #include <spring/skeleton.h>
 #include <spring/vrm.h>
 
+#include "vrm_internal.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,26 +67,6 @@ static void record_free(vv_record *r)
 {
 	free(r->have);
 	free(r->tails);
-}
-
-static int vv_frames(double fps, double duration, double *times, int max)
-{
-	int n = 0;
-	if (fps > 0.0) {
-		int frames = (int)floor(duration * fps + 0.5);
-		for (int i = 1; i <= frames && n < max; i++) {
-			times[n++] = (double)i / fps;
-		}
-		return n;
-	}
-	uint32_t state = 12345u;
-	double t = 0.0;
-	while (t < duration && n < max) {
-		state = state * 1664525u + 1013904223u;
-		t += 0.004 + 0.041 * (double)(state >> 8) / 16777216.0;
-		times[n++] = t;
-	}
-	return n;
 }
 
 // Plays the motion with frames at `times` on a skeleton stepping at `rate` (rate = the frame
@@ -327,12 +309,12 @@ int cmd_verify_vrm(int argc, char **argv)
 			rc = cli_error(cmd, "out of memory");
 		}
 		if (rc == CLI_OK) {
-			int n = vv_frames(60.0, duration, times, 200000);
+			int n = spring_vrm_frame_times(60.0, duration, times, 200000);
 			vv_run(&m, m.desc.rate, times, n, &base);
 			vv_run(&m, 60.0, times, n, &base_pf);
 			for (int r = 0; r <= rate_count; r++) {
 				double fps = r < rate_count ? rates[r] : 0.0;
-				n = vv_frames(fps, duration, times, 200000);
+				n = spring_vrm_frame_times(fps, duration, times, 200000);
 				memset(other.have, 0, (size_t)steps);
 				vv_run(&m, m.desc.rate, times, n, &other);
 				double rms, max, rms_pf = 0.0, max_pf = 0.0;

@@ -20,4 +20,10 @@ spring_result spring_vrm_motion_sample_d(const spring_vrm_motion *motion, double
 int spring_vrm_motion_track_count(const spring_vrm_motion *motion);
 int spring_vrm_motion_track_node(const spring_vrm_motion *motion, int track);
 
+/// The frame times of a VRM run (`spring verify`, the conformance tests): `fps` > 0 regular
+/// frames (times i / fps for i = 1 .. round(duration fps)), 0 a jittery clock (frames of 4 to
+/// 45 ms from a fixed seed, until `duration` is reached). times[i] is the end of frame i; returns
+/// the frame count (at most `max`).
+int spring_vrm_frame_times(double fps, double duration, double *times, int max);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -434,4 +435,24 @@ spring_result spring_vrm_motion_sample(const spring_vrm_motion *m, double t, spr
 		*root = to_float(&model_root);
 	}
 	return SPRING_OK;
+}
+
+int spring_vrm_frame_times(double fps, double duration, double *times, int max)
+{
+	int n = 0;
+	if (fps > 0.0) {
+		int frames = (int)floor(duration * fps + 0.5);
+		for (int i = 1; i <= frames && n < max; i++) {
+			times[n++] = (double)i / fps;
+		}
+		return n;
+	}
+	uint32_t state = 12345u;
+	double t = 0.0;
+	while (t < duration && n < max) {
+		state = state * 1664525u + 1013904223u;
+		t += 0.004 + 0.041 * (double)(state >> 8) / 16777216.0;
+		times[n++] = t;
+	}
+	return n;
 }
