@@ -346,18 +346,15 @@ static spring_result check_lengths(const spring_skeleton_desc *d, spring_error *
 		const spring_skeleton_spring *sp = &d->springs[s];
 		int bones = sp->has_end_tail ? sp->joint_count : sp->joint_count - 1;
 		for (int k = 0; k < bones; k++) {
-			spring_internal_affine head = spring_internal_skeleton_rest_world(d->nodes, sp->joints[k].node);
-			double tail[3];
-			if (k + 1 < sp->joint_count) {
-				spring_internal_affine t = spring_internal_skeleton_rest_world(d->nodes, sp->joints[k + 1].node);
-				tail[0] = t.m[3];
-				tail[1] = t.m[7];
-				tail[2] = t.m[11];
-			} else {
-				spring_internal_affine_point(&head, sp->end_tail.x, sp->end_tail.y, sp->end_tail.z, tail);
+			lmat head, tail;
+			spring_internal_skeleton_rest_world(d->nodes, sp->joints[k].node, &head);
+			bool has_tail = k + 1 < sp->joint_count;
+			if (has_tail) {
+				spring_internal_skeleton_rest_world(d->nodes, sp->joints[k + 1].node, &tail);
 			}
-			double dx = tail[0] - head.m[3], dy = tail[1] - head.m[7], dz = tail[2] - head.m[11];
-			double length = sqrt(dx * dx + dy * dy + dz * dz);
+			const double end_tail[3] = {sp->end_tail.x, sp->end_tail.y, sp->end_tail.z};
+			double tail_local[3];
+			double length = skeleton_bone_rest(&head, has_tail ? &tail : NULL, end_tail, tail_local); // the runtime's
 			if (!isfinite(length) || length > 1e9) {
 				return spring_internal_fail(
 					e, SPRING_ERROR_OUT_OF_RANGE, OBJECT,
