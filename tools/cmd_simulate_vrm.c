@@ -82,8 +82,8 @@ static void trace_free(vrm_trace *tr)
 	}
 }
 
-static bool trace_run(const spring_vrm_file *model, const spring_vrm_motion *motion, spring_skeleton_desc d, double fps,
-                      double rate, double seconds, vrm_trace *tr)
+static bool trace_run(const spring_vrm_motion *motion, spring_skeleton_desc d, double fps, double rate, double seconds,
+                      vrm_trace *tr)
 {
 	memset(tr, 0, sizeof *tr);
 	d.rate = (float)rate;
@@ -122,7 +122,6 @@ static bool trace_run(const spring_vrm_file *model, const spring_vrm_motion *mot
 		tr->v[0][i] = rel.x, tr->v[1][i] = rel.y, tr->v[2][i] = rel.z;
 		tr->n = i + 1;
 	}
-	(void)model;
 	free(locals);
 	free(tails);
 	spring_skeleton_destroy(sk);
@@ -137,7 +136,7 @@ static int write_vrm_svg(const char *cmd, const char *path, const char *model_na
 	bool ok = true;
 	for (int mode = 0; mode < 2; mode++) {
 		for (int r = 0; r < 3; r++) {
-			ok = trace_run(model, motion, *d, rates[r], mode == 0 ? rate : rates[r], seconds, &runs[mode][r]) && ok;
+			ok = trace_run(motion, *d, rates[r], mode == 0 ? rate : rates[r], seconds, &runs[mode][r]) && ok;
 		}
 	}
 	int axis = 0; // the axis the tail moves most along in the 60 fps run
