@@ -1296,6 +1296,95 @@ const spring_clock *spring_skeleton_clock(const spring_skeleton *s)
 }
 
 // ---------------------------------------------------------------------------------------------
+// World matrices in
+
+// A column-major 4x4 float matrix as an affine in every lane (its last row is checked apart).
+static lmat from_column_major(const float *m)
+{
+	lmat a;
+	for (int row = 0; row < 3; row++) {
+		for (int col = 0; col < 4; col++) {
+			a.m[row * 4 + col] = splat(m[col * 4 + row]);
+		}
+	}
+	return a;
+}
+
+// `a` (lane 0) as a transform through the one decomposition (spring_skeleton_node_from_matrix);
+// false when it is not a translation, rotation and scale.
+static bool to_xform(const lmat *a, spring_xform3 *out)
+{
+	double m[16];
+	for (int row = 0; row < 3; row++) {
+		for (int col = 0; col < 4; col++) {
+			m[col * 4 + row] = a->m[row * 4 + col][0];
+		}
+	}
+	m[3] = m[7] = m[11] = 0.0;
+	m[15] = 1.0;
+	spring_skeleton_node n;
+	if (!spring_skeleton_node_from_matrix(m, &n) || fabsf(n.translation.x) > SPRING_SKELETON_MAX_COORDINATE ||
+	    fabsf(n.translation.y) > SPRING_SKELETON_MAX_COORDINATE || fabsf(n.translation.z) > SPRING_SKELETON_MAX_COORDINATE) {
+		return false;
+	}
+	out->position = n.translation;
+	out->rotation = n.rotation;
+	return true;
+}
+
+static spring_result pose_from_world(const spring_skeleton_crowd *s, const float *root_world, const float *worlds, int count,
+                                     spring_xform3 *root, spring_xform3 *locals)
+{
+	if (!s || !root_world || !worlds || !root || !locals || count != s->node_count) {
+		return SPRING_ERROR_INVALID_ARGUMENT;
+	}
+	if (!spring_internal_all_finite(root_world, 16) || !spring_internal_all_finite(worlds, 16 * count)) {
+		return SPRING_ERROR_NOT_FINITE;
+	}
+	for (int i = -1; i < count; i++) {
+		const float *m = i < 0 ? root_world : worlds + 16 * i;
+		if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f) {
+			return SPRING_ERROR_OUT_OF_RANGE;
+		}
+	}
+	// Two passes: every local transform made and checked, then made again and written (a failure
+	// writes nothing).
+	spring_xform3 r;
+	lmat rw = from_column_major(root_world);
+	if (!to_xform(&rw, &r)) {
+		return SPRING_ERROR_OUT_OF_RANGE;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < count; i++) {
+			int p = s->parent[i];
+			lmat pw = p >= 0 ? from_column_major(worlds + 16 * p) : rw, w = from_column_major(worlds + 16 * i);
+			lmat inv = inverse(&pw), l = mul(&inv, &w);
+			spring_xform3 x;
+			if (!to_xform(&l, &x)) {
+				return SPRING_ERROR_OUT_OF_RANGE;
+			}
+			if (pass == 1) {
+				locals[i] = x;
+			}
+		}
+	}
+	*root = r;
+	return SPRING_OK;
+}
+
+spring_result spring_skeleton_pose_from_world(const spring_skeleton *skeleton, const float *root_world, const float *worlds,
+                                              int count, spring_xform3 *root, spring_xform3 *locals)
+{
+	return pose_from_world(skeleton ? &skeleton->crowd : NULL, root_world, worlds, count, root, locals);
+}
+
+spring_result spring_skeleton_crowd_pose_from_world(const spring_skeleton_crowd *crowd, const float *root_world,
+                                                    const float *worlds, int count, spring_xform3 *root, spring_xform3 *locals)
+{
+	return pose_from_world(crowd, root_world, worlds, count, root, locals);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Snapshots: the state field by field after the header (the block holds pointers), every field
 // visited by one function for writing, checking and reading, so the three cannot disagree.
 

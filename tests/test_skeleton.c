@@ -1145,6 +1145,162 @@ static int test_runtime_crowd_snapshot(void)
 	return 0;
 }
 
+// x as a column-major 4x4 with scale `sc` (translation * rotation * scale).
+static void xform_matrix(spring_xform3 x, spring_vec3 sc, float m[16])
+{
+	spring_vec3 axes[3] = {spring_quat_rotate(x.rotation, spring_vec3_make(sc.x, 0, 0)),
+	                       spring_quat_rotate(x.rotation, spring_vec3_make(0, sc.y, 0)),
+	                       spring_quat_rotate(x.rotation, spring_vec3_make(0, 0, sc.z))};
+	for (int c = 0; c < 3; c++) {
+		m[c * 4] = axes[c].x, m[c * 4 + 1] = axes[c].y, m[c * 4 + 2] = axes[c].z, m[c * 4 + 3] = 0.0f;
+	}
+	m[12] = x.position.x, m[13] = x.position.y, m[14] = x.position.z, m[15] = 1.0f;
+}
+
+// c = a b, column-major 4x4.
+static void matrix_mul(const float a[16], const float b[16], float c[16])
+{
+	for (int col = 0; col < 4; col++) {
+		for (int row = 0; row < 4; row++) {
+			float v = 0.0f;
+			for (int k = 0; k < 4; k++) {
+				v += a[k * 4 + row] * b[col * 4 + k];
+			}
+			c[col * 4 + row] = v;
+		}
+	}
+}
+
+static bool same_rotation(spring_quat a, spring_quat b, double tolerance)
+{
+	double d = (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w;
+	return fabs(fabs(d) - 1.0) <= tolerance;
+}
+
+// A matrix as translation, rotation and scale: a known one back, a mirror on x, and both sides of
+// each refusal's bound (axis length 1e-12, shear 1e-4).
+static int test_node_from_matrix(void)
+{
+	spring_xform3 x = {{0.5f, -2.0f, 3.0f}, spring_quat_from_axis_angle(spring_vec3_make(0.267f, 0.535f, 0.802f), 1.1f)};
+	float mf[16];
+	xform_matrix(x, spring_vec3_make(2.0f, 0.5f, 3.0f), mf);
+	double m[16];
+	for (int k = 0; k < 16; k++) {
+		m[k] = mf[k];
+	}
+	spring_skeleton_node n = {7, {0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0}};
+	ENSURE(spring_skeleton_node_from_matrix(m, &n) && n.parent == 7);
+	ENSURE_NEAR(n.translation.y, -2.0, 1e-6);
+	ENSURE_NEAR(n.scale.x, 2.0, 1e-5);
+	ENSURE_NEAR(n.scale.y, 0.5, 1e-5);
+	ENSURE_NEAR(n.scale.z, 3.0, 1e-5);
+	ENSURE(same_rotation(n.rotation, x.rotation, 1e-6));
+	double mirror[16];
+	memcpy(mirror, m, sizeof m);
+	for (int r = 0; r < 3; r++) {
+		mirror[r] = -mirror[r];
+	}
+	ENSURE(spring_skeleton_node_from_matrix(mirror, &n) && n.scale.x < -1.9f && same_rotation(n.rotation, x.rotation, 1e-6));
+	spring_skeleton_node before = n, after;
+	double bad[16];
+	const double axis_ok = 2e-12, axis_short = 0.5e-12, shear_ok = 0.5e-4, shear_big = 2e-4;
+	double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+	memcpy(bad, identity, sizeof bad);
+	bad[0] = axis_ok;
+	ENSURE(spring_skeleton_node_from_matrix(bad, &after));
+	bad[0] = axis_short;
+	after = before;
+	ENSURE(!spring_skeleton_node_from_matrix(bad, &after) && memcmp(&after, &before, sizeof after) == 0);
+	memcpy(bad, identity, sizeof bad);
+	bad[4] = shear_ok; // the y axis leans towards x
+	ENSURE(spring_skeleton_node_from_matrix(bad, &after));
+	bad[4] = shear_big;
+	after = before;
+	ENSURE(!spring_skeleton_node_from_matrix(bad, &after) && memcmp(&after, &before, sizeof after) == 0);
+	memcpy(bad, identity, sizeof bad);
+	bad[3] = 0.1; // a projection
+	ENSURE(!spring_skeleton_node_from_matrix(bad, &after));
+	bad[3] = NAN;
+	ENSURE(!spring_skeleton_node_from_matrix(bad, &after) && !spring_skeleton_node_from_matrix(NULL, &after));
+	ENSURE(memcmp(&after, &before, sizeof after) == 0);
+	return 0;
+}
+
+// The host's pose from world matrices: the local transforms it came from, the same steps (to float
+// rounding), the crowd's call the same; bad matrices refused with nothing written.
+static int test_pose_from_world(void)
+{
+	sample s;
+	make_sample(&s);
+	spring_skeleton *sk = NULL, *direct = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &sk, NULL) == SPRING_OK &&
+	       spring_skeleton_create(&s.desc, &direct, NULL) == SPRING_OK);
+	spring_xform3 root, locals[7], back_root, back[7];
+	float root_world[16], worlds[7][16];
+	for (int f = 0; f < 90; f++) {
+		crowd_pose(&s, 1, f, &root, locals);
+		locals[5].rotation = spring_quat_from_axis_angle(spring_vec3_make(1, 0, 0), 0.4f * sinf(0.05f * (float)f));
+		xform_matrix(root, spring_vec3_make(1, 1, 1), root_world);
+		for (int i = 0; i < 7; i++) { // parents come before children in the sample
+			float local[16];
+			spring_vec3 sc = s.nodes[i].scale;
+			xform_matrix(locals[i], sc.x == 0.0f ? spring_vec3_make(1, 1, 1) : sc, local);
+			matrix_mul(s.nodes[i].parent >= 0 ? worlds[s.nodes[i].parent] : root_world, local, worlds[i]);
+		}
+		ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 7, &back_root, back) == SPRING_OK);
+		for (int i = 0; i < 7; i++) {
+			ENSURE_NEAR(back[i].position.x, locals[i].position.x, 1e-5);
+			ENSURE_NEAR(back[i].position.y, locals[i].position.y, 1e-5);
+			ENSURE_NEAR(back[i].position.z, locals[i].position.z, 1e-5);
+			ENSURE(same_rotation(back[i].rotation, locals[i].rotation, 1e-5));
+		}
+		ENSURE(same_rotation(back_root.rotation, root.rotation, 1e-6));
+		ENSURE_NEAR(back_root.position.x, root.position.x, 1e-6);
+		ENSURE(spring_skeleton_update(sk, back_root, back, 7, 1.0f / 60) == SPRING_OK);
+		ENSURE(spring_skeleton_update(direct, root, locals, 7, 1.0f / 60) == SPRING_OK);
+		spring_vec3 a[3], b[3];
+		ENSURE(spring_skeleton_get_pose(sk, NULL, NULL, a, 3) == SPRING_OK &&
+		       spring_skeleton_get_pose(direct, NULL, NULL, b, 3) == SPRING_OK);
+		for (int k = 0; k < 3; k++) {
+			ENSURE_NEAR(a[k].x, b[k].x, 1e-4);
+			ENSURE_NEAR(a[k].y, b[k].y, 1e-4);
+			ENSURE_NEAR(a[k].z, b[k].z, 1e-4);
+		}
+	}
+	// The crowd's call: the same numbers.
+	spring_skeleton_crowd_desc cd = {&s.desc, 2};
+	spring_skeleton_crowd *c = NULL;
+	ENSURE(spring_skeleton_crowd_create(&cd, &c, NULL) == SPRING_OK);
+	spring_xform3 crowd_root, crowd_locals[7];
+	ENSURE(spring_skeleton_crowd_pose_from_world(c, root_world, &worlds[0][0], 7, &crowd_root, crowd_locals) == SPRING_OK);
+	ENSURE(memcmp(crowd_locals, back, sizeof back) == 0 && memcmp(&crowd_root, &back_root, sizeof crowd_root) == 0);
+	// Refused, nothing written: a NaN, a projection row, a zero axis, a shear, a wrong count, NULL.
+	spring_xform3 keep[7], keep_root = back_root;
+	memcpy(keep, back, sizeof keep);
+	float saved[16];
+	memcpy(saved, worlds[4], sizeof saved);
+	worlds[4][13] = NAN;
+	ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 7, &back_root, back) == SPRING_ERROR_NOT_FINITE);
+	memcpy(worlds[4], saved, sizeof saved);
+	worlds[4][7] = 0.5f;
+	ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 7, &back_root, back) == SPRING_ERROR_OUT_OF_RANGE);
+	memcpy(worlds[4], saved, sizeof saved);
+	worlds[1][12] += 0.25f; // a valid change before the bad node: a call that wrote as it went would show it
+	worlds[6][0] = worlds[6][1] = worlds[6][2] = 0.0f;
+	ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 7, &back_root, back) == SPRING_ERROR_OUT_OF_RANGE);
+	worlds[6][0] = 1.0f, worlds[6][4] = 0.5f, worlds[6][5] = 1.0f; // x and y axes 27 degrees apart from square
+	ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 7, &back_root, back) == SPRING_ERROR_OUT_OF_RANGE);
+	ENSURE(spring_skeleton_pose_from_world(sk, root_world, &worlds[0][0], 6, &back_root, back) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_pose_from_world(sk, NULL, &worlds[0][0], 7, &back_root, back) == SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(spring_skeleton_pose_from_world(NULL, root_world, &worlds[0][0], 7, &back_root, back) ==
+	       SPRING_ERROR_INVALID_ARGUMENT);
+	ENSURE(memcmp(keep, back, sizeof keep) == 0 && memcmp(&keep_root, &back_root, sizeof keep_root) == 0);
+	spring_skeleton_crowd_destroy(c);
+	spring_skeleton_destroy(sk);
+	spring_skeleton_destroy(direct);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	TEST_INIT(argc, argv);
@@ -1160,5 +1316,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_crowd_matches_skeletons);
 	RUN_TEST(test_runtime_crowd_bad_input);
 	RUN_TEST(test_runtime_crowd_snapshot);
+	RUN_TEST(test_node_from_matrix);
+	RUN_TEST(test_pose_from_world);
 	return TEST_SUMMARY();
 }

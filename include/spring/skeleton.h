@@ -135,6 +135,13 @@ typedef struct spring_skeleton_desc {
 /// collider or a collider group.
 SPRING_API spring_result spring_skeleton_validate(const spring_skeleton_desc *desc, spring_error *error);
 
+/// A column-major 4x4 matrix (glTF's `matrix`, three.js's `Matrix4.elements`: m[12..14] the
+/// translation) as the translation, rotation and scale of `node` (its parent untouched). False,
+/// with `node` unchanged, when it is not one: a number not finite, a last row other than (0, 0, 0,
+/// 1), an axis shorter than 1e-12, a shear (axes not orthogonal within 1e-4). A mirror is put on
+/// the x scale.
+SPRING_API bool spring_skeleton_node_from_matrix(const double matrix[16], spring_skeleton_node *node);
+
 /// @name The runtime
 /// A spring skeleton stepped at its authoring rate: each step is the VRM specification's update
 /// (root to tip: inertia kept by 1 - drag, a pull of stiffness / rate back to the rest direction,
@@ -207,6 +214,17 @@ SPRING_API spring_result spring_skeleton_snapshot(const spring_skeleton *skeleto
 SPRING_API spring_result spring_skeleton_restore(spring_skeleton *skeleton, const void *blob, size_t size, spring_error *error);
 /// The skeleton's clock (step 1 / rate).
 SPRING_API const spring_clock *spring_skeleton_clock(const spring_skeleton *skeleton);
+/// The host's pose from world matrices, for a host whose animation gives those: `root_world` the
+/// model root's and `worlds + 16 * node` each node's (column-major 4x4 floats, as
+/// spring_skeleton_node_from_matrix reads them; `count` must equal the node count) into `root` and
+/// `locals` as spring_skeleton_update takes them: each node's transform relative to its parent's
+/// world (a root node's to the model root's). Scales are dropped: the skeleton keeps its rest
+/// scales (so the host's scales should be those). INVALID_ARGUMENT for a NULL or a wrong count,
+/// NOT_FINITE, OUT_OF_RANGE for a matrix that is not a translation, rotation and scale; then
+/// nothing is written.
+SPRING_API spring_result spring_skeleton_pose_from_world(const spring_skeleton *skeleton, const float *root_world,
+                                                         const float *worlds, int count, spring_xform3 *root,
+                                                         spring_xform3 *locals);
 /// @}
 
 /// @name Crowds: many instances of one model
@@ -272,6 +290,11 @@ SPRING_API spring_result spring_skeleton_crowd_restore(spring_skeleton_crowd *cr
                                                        spring_error *error);
 /// The crowd's clock.
 SPRING_API const spring_clock *spring_skeleton_crowd_clock(const spring_skeleton_crowd *crowd);
+/// One instance's pose from world matrices (spring_skeleton_pose_from_world); write it at
+/// `roots + i` and `locals + i * count` for instance i.
+SPRING_API spring_result spring_skeleton_crowd_pose_from_world(const spring_skeleton_crowd *crowd, const float *root_world,
+                                                               const float *worlds, int count, spring_xform3 *root,
+                                                               spring_xform3 *locals);
 /// @}
 
 #ifdef __cplusplus
