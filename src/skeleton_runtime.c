@@ -49,6 +49,10 @@ typedef struct lbone {
 	lane q_before[4];                  // the rotation at the step before
 } lbone;
 
+// An instance's rest: moving, placed at rest (creation, reset, teleport: not measured), or found
+// at rest by its last step (then it may sleep).
+enum { REST_PLACED = 1, REST_STEPPED = 2 };
+
 // Per lane: the previous frame's length and this one's (0 and 0 after a reset or a jump: no
 // interpolation from before it).
 typedef struct lclock {
@@ -79,8 +83,9 @@ struct spring_skeleton_crowd {
 	llocal *before, *from, *to; // [blocks * stride]: the pose two frames ago, the previous frame's, this one's
 	lclock *frames;             // [blocks]
 	lbone *state;               // [blocks * bone_count]
-	unsigned char *resting;     // [blocks * SKELETON_LANES]
+	unsigned char *resting;     // [blocks * SKELETON_LANES]: REST_* (0: moving)
 	llocal *now;                // [stride]: a step's pose, one block at a time (scratch)
+	lbone *saved;               // [bone_count]: a block's bones before its steps (scratch)
 	lmat *world;                // [node_count]: a step's matrices, one block at a time (scratch)
 	bone *bones;
 	spring_skeleton_collider *colliders;
@@ -98,7 +103,7 @@ struct spring_skeleton {
 
 typedef struct layout {
 	size_t parent, order, slot, needed, child_first, kids, head_bone, update_order, scale, unit_scale, rest, before, from, to,
-		frames, state, resting, now, world, bones, colliders, group_first, group_members, group_refs, size;
+		frames, state, resting, now, saved, world, bones, colliders, group_first, group_members, group_refs, size;
 } layout;
 
 static size_t take(size_t *at, size_t count, size_t size)
@@ -149,6 +154,7 @@ static layout make_layout(const spring_skeleton_desc *d, int count)
 	l.state = take(&at, spring_internal_size_mul(blocks, b), sizeof(lbone));
 	l.resting = take(&at, blocks * SKELETON_LANES, 1);
 	l.now = take(&at, stride, sizeof(llocal));
+	l.saved = take(&at, b, sizeof(lbone));
 	l.world = take(&at, n, sizeof(lmat));
 	l.bones = take(&at, b, sizeof(bone));
 	l.colliders = take(&at, (size_t)d->collider_count, sizeof(spring_skeleton_collider));
@@ -450,6 +456,7 @@ static spring_result crowd_init(const spring_skeleton_crowd_desc *desc, void *me
 	s->state = (lbone *)(base + l.state);
 	s->resting = (unsigned char *)(base + l.resting);
 	s->now = (llocal *)(base + l.now);
+	s->saved = (lbone *)(base + l.saved);
 	s->world = (lmat *)(base + l.world);
 	s->bones = (bone *)(base + l.bones);
 	s->colliders = (spring_skeleton_collider *)(base + l.colliders);
@@ -888,7 +895,7 @@ static void step_block(spring_skeleton_crowd *s, int blk)
 		resting &= lsqrt(dot(dv, dv)) <= 1e-6 * s->bones[b].rest_length;
 	}
 	for (int l = 0; l < SKELETON_LANES; l++) {
-		s->resting[blk * SKELETON_LANES + l] = resting[l] != 0;
+		s->resting[blk * SKELETON_LANES + l] = resting[l] != 0 ? REST_STEPPED : 0;
 	}
 }
 
@@ -996,6 +1003,55 @@ static void forget_frames(spring_skeleton_crowd *s, int blk, int l)
 	s->frames[blk].dt_to[l] = 0.0;
 }
 
+// Rest and sleep: the lanes (a bit each) of block `blk` that rested at their last step (not only
+// placed at rest by a reset: the rest pose need not be at rest under gravity) and whose
+// pose this frame is the last frame's, number for number. Their steps would only creep towards
+// the fixed point below the rest threshold: they sleep instead, their state kept as it is.
+static unsigned asleep_lanes(const spring_skeleton_crowd *s, int blk)
+{
+	const llocal *from = block_pose(s->from, s, blk), *to = block_pose(s->to, s, blk);
+	unsigned asleep = 0;
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		bool same = s->resting[blk * SKELETON_LANES + l] == REST_STEPPED;
+		for (int k = 0; k < s->stride && same; k++) {
+			for (int c = 0; c < 3; c++) {
+				same = same && from[k].t[c][l] == to[k].t[c][l];
+			}
+			for (int c = 0; c < 4; c++) {
+				same = same && from[k].q[c][l] == to[k].q[c][l];
+			}
+		}
+		asleep |= same ? 1u << l : 0u;
+	}
+	return asleep;
+}
+
+// The sleeping lanes of block `blk`: their bones back as they were before this frame's steps
+// (`stepped`: the steps ran for the other lanes; s->saved holds the state before them), still
+// (the last two steps equal, so the interpolated pose is the stepped one) and resting.
+static void sleep_lanes(spring_skeleton_crowd *s, int blk, unsigned asleep, bool stepped)
+{
+	lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
+	for (int l = 0; l < SKELETON_LANES; l++) {
+		if (!(asleep & (1u << l))) {
+			continue;
+		}
+		for (int b = 0; b < s->bone_count; b++) {
+			lbone *x = &st[b];
+			if (stepped) {
+				const lbone *was = &s->saved[b];
+				copy_lane(x->cur, was->cur, 3, l);
+				copy_lane(x->prev, was->prev, 3, l);
+				copy_lane(x->q, was->q, 4, l);
+				copy_lane(x->tail_step, was->tail_step, 3, l);
+			}
+			copy_lane(x->tail_before, x->tail_step, 3, l);
+			copy_lane(x->q_before, x->q, 4, l);
+		}
+		s->resting[blk * SKELETON_LANES + l] = REST_STEPPED;
+	}
+}
+
 spring_result spring_skeleton_crowd_update(spring_skeleton_crowd *s, const spring_xform3 *roots, const spring_xform3 *locals,
                                            int count, float frame_dt)
 {
@@ -1028,15 +1084,24 @@ spring_result spring_skeleton_crowd_update(spring_skeleton_crowd *s, const sprin
 		take_pose(s, i, roots[i], locals + (size_t)i * (size_t)count);
 	}
 	fill_spare_lanes(s, roots, locals);
-	for (int k = 0; k < steps; k++) {
-		double f = spring_clock_substep_fraction(&s->clock, k, steps);
-		for (int blk = 0; blk < s->blocks; blk++) {
-			weights w = make_weights(&s->frames[blk], f);
-			const llocal *a = block_pose(s->before, s, blk), *b = block_pose(s->from, s, blk), *c = block_pose(s->to, s, blk);
-			for (int slot = 0; slot < s->stride; slot++) {
-				blend3(&a[slot], &b[slot], &c[slot], &w, &s->now[slot]);
+	for (int blk = 0; blk < s->blocks && steps > 0; blk++) {
+		unsigned asleep = asleep_lanes(s, blk), all_lanes = (1u << SKELETON_LANES) - 1u;
+		lbone *st = &s->state[(size_t)blk * (size_t)s->bone_count];
+		if (asleep != all_lanes) {
+			if (asleep) {
+				memcpy(s->saved, st, (size_t)s->bone_count * sizeof *st);
 			}
-			step_block(s, blk);
+			for (int k = 0; k < steps; k++) {
+				weights w = make_weights(&s->frames[blk], spring_clock_substep_fraction(&s->clock, k, steps));
+				const llocal *a = block_pose(s->before, s, blk), *b = block_pose(s->from, s, blk), *c = block_pose(s->to, s, blk);
+				for (int slot = 0; slot < s->stride; slot++) {
+					blend3(&a[slot], &b[slot], &c[slot], &w, &s->now[slot]);
+				}
+				step_block(s, blk);
+			}
+		}
+		if (asleep) {
+			sleep_lanes(s, blk, asleep, asleep != all_lanes);
 		}
 	}
 	return SPRING_OK;
@@ -1084,7 +1149,7 @@ static void rest_all(spring_skeleton_crowd *s, int blk, unsigned lanes, const lm
 	}
 	for (int l = 0; l < SKELETON_LANES; l++) {
 		if (lanes & (1u << l)) {
-			s->resting[blk * SKELETON_LANES + l] = 1;
+			s->resting[blk * SKELETON_LANES + l] = REST_PLACED;
 		}
 	}
 }
@@ -1163,6 +1228,9 @@ spring_result spring_skeleton_crowd_teleport(spring_skeleton_crowd *s, int insta
 		move_lane(&d, st[b].tail_before, l);
 	}
 	forget_frames(s, blk, l);
+	if (s->resting[instance]) { // at rest, but gravity may now pull another way: measured again before it sleeps
+		s->resting[instance] = REST_PLACED;
+	}
 	return SPRING_OK;
 }
 
@@ -1507,17 +1575,17 @@ static void io_instance(spring_skeleton_crowd *s, io *c, int i)
 {
 	int blk = i / SKELETON_LANES;
 	c->lane = i % SKELETON_LANES;
-	int32_t resting = s->resting[i] ? 1 : 0;
+	int32_t resting = s->resting[i];
 	if (c->mode == IO_CHECK) {
 		memcpy(&resting, c->p, sizeof resting);
-		if (resting != 0 && resting != 1) {
-			io_fault(c, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "resting", "must be 0 or 1");
+		if (resting < 0 || resting > REST_STEPPED) {
+			io_fault(c, SPRING_ERROR_OUT_OF_RANGE, SPRING_ELEMENT_NONE, -1, "resting", "must be 0, 1 or 2");
 		}
 		c->p += sizeof resting;
 	} else {
 		io_raw(c, &resting, sizeof resting);
 		if (c->mode == IO_READ) {
-			s->resting[i] = resting != 0;
+			s->resting[i] = (unsigned char)resting;
 		}
 	}
 	io_lanes(c, &s->frames[blk].dt_from, 1, CHECK_TIME, SPRING_ELEMENT_NONE, -1, "dt_from");

@@ -835,7 +835,7 @@ static int test_runtime_snapshot(void)
 		size_t at;
 		uint32_t bits;
 	} clock_faults[] = {{0, 0x3f800000u},  {4, 0x7fc00000u},  {8, 0x40000000u},  {12, 0xbf800000u}, {16, 1000u},
-	                    {20, 0x7f800000u}, {24, 0x7fffffffu}, {28, 0xffffffffu}, {40, 2u} /* resting */};
+	                    {20, 0x7f800000u}, {24, 0x7fffffffu}, {28, 0xffffffffu}, {40, 3u} /* resting */};
 	for (size_t i = 0; i < sizeof clock_faults / sizeof clock_faults[0]; i++) {
 		memcpy(bad, blob, blob_size);
 		memcpy(bad + body + clock_faults[i].at, &clock_faults[i].bits, 4);
@@ -870,6 +870,9 @@ static int test_runtime_snapshot(void)
 // Instance i's pose at frame f: the root sways and turns, the head nods, each instance its own way.
 static void crowd_pose(const sample *s, int i, int f, spring_xform3 *root, spring_xform3 *locals)
 {
+	if (i == 1 && f > 140 && f < 400) {
+		f = 140; // instance 1 stands still a while (it comes to rest and sleeps while the others move)
+	}
 	rest_locals(s, locals);
 	*root = spring_xform3_identity();
 	root->position.x = 0.2f * sinf(0.1f * (float)f + (float)i);
@@ -902,6 +905,8 @@ static int test_runtime_crowd_matches_skeletons(void)
 {
 	static const int counts[] = {1, 2, 3, 5};
 	long differing = 0; // frames where two instances' tails differ: the lanes hold different runs
+	long slept = 0;     // frames instance 1 stood still at rest while instance 0 moved
+	spring_vec3 last1[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
 	for (int variant = 0; variant < 4; variant++) {
 		sample s;
 		make_sample(&s);
@@ -930,7 +935,7 @@ static int test_runtime_crowd_matches_skeletons(void)
 				ENSURE(spring_skeleton_reset(one[i], roots[i], locals[i], 7) == SPRING_OK);
 			}
 			ENSURE(spring_skeleton_crowd_reset(c, roots, &locals[0][0], 7) == SPRING_OK);
-			for (int f = 1; f <= 160; f++) {
+			for (int f = 1; f <= 420; f++) {
 				float dt = f == 40 ? 0.2f : f % 9 == 0 ? 0.004f : 1.0f / 60.0f;
 				for (int i = 0; i < n; i++) {
 					crowd_pose(&s, i, f, &roots[i], locals[i]);
@@ -970,6 +975,10 @@ static int test_runtime_crowd_matches_skeletons(void)
 					spring_skeleton_get_pose(one[0], NULL, NULL, a, 3);
 					spring_skeleton_get_pose(one[1], NULL, NULL, b, 3);
 					differing += memcmp(a, b, sizeof a) != 0;
+					spring_vec3 now1[3];
+					spring_skeleton_get_stepped_pose(one[1], NULL, NULL, now1, 3);
+					slept += f > 140 && f < 400 && spring_skeleton_is_resting(one[1]) && memcmp(now1, last1, sizeof now1) == 0;
+					memcpy(last1, now1, sizeof now1);
 				}
 			}
 			for (int i = 0; i < n; i++) {
@@ -978,7 +987,48 @@ static int test_runtime_crowd_matches_skeletons(void)
 			spring_skeleton_crowd_destroy(c);
 		}
 	}
-	ENSURE(differing > 0);
+	printf("  %ld frames apart, %ld frames of instance 1 asleep beside a moving instance 0\n", differing, slept);
+	ENSURE(differing > 0 && slept > 100);
+	return 0;
+}
+
+// Rest and sleep: under a still pose the springs come to rest and then stay exactly still (every
+// number of the pose the same from frame to frame, where steps would creep below the threshold);
+// any change of the pose wakes them; a fresh skeleton placed at rest under gravity moves.
+static int test_runtime_sleep(void)
+{
+	sample s;
+	make_sample(&s);
+	s.hair[0].gravity_power = 1.0f;
+	s.hair[0].gravity_dir = spring_vec3_make(1, 0, 0);
+	spring_skeleton *sk = NULL;
+	ENSURE(spring_skeleton_create(&s.desc, &sk, NULL) == SPRING_OK);
+	spring_xform3 locals[7], root = spring_xform3_identity();
+	rest_locals(&s, locals);
+	int frames = 0;
+	while (!spring_skeleton_is_resting(sk) || frames == 0) {
+		ENSURE(spring_skeleton_update(sk, root, locals, 7, 1.0f / 60) == SPRING_OK && frames++ < 6000);
+	}
+	spring_quat q0[3], q[3];
+	spring_vec3 t0[3], t[3], u[3];
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, 1.0f / 60) == SPRING_OK); // its first frame asleep
+	ENSURE(spring_skeleton_get_pose(sk, NULL, q0, t0, 3) == SPRING_OK);
+	int still = 0;
+	for (int f = 0; f < 600; f++) { // frames of every length, a step or two each, or none
+		ENSURE(spring_skeleton_update(sk, root, locals, 7, f % 3 == 0 ? 0.021f : f % 3 == 1 ? 0.013f : 0.004f) == SPRING_OK);
+		ENSURE(spring_skeleton_get_pose(sk, NULL, q, t, 3) == SPRING_OK);
+		ENSURE(spring_skeleton_get_stepped_pose(sk, NULL, NULL, u, 3) == SPRING_OK);
+		still += memcmp(q, q0, sizeof q) == 0 && memcmp(t, t0, sizeof t) == 0 && memcmp(u, t0, sizeof u) == 0 &&
+		         spring_skeleton_is_resting(sk);
+	}
+	printf("  at rest after %d frames, then still for %d frames of 600\n", frames, still);
+	ENSURE(still == 600);
+	// A change of a millimetre at the root wakes it.
+	root.position.x = 1e-3f;
+	ENSURE(spring_skeleton_update(sk, root, locals, 7, 1.0f / 60) == SPRING_OK);
+	ENSURE(spring_skeleton_get_stepped_pose(sk, NULL, NULL, u, 3) == SPRING_OK && memcmp(u, t0, sizeof u) != 0);
+	ENSURE(!spring_skeleton_is_resting(sk));
+	spring_skeleton_destroy(sk);
 	return 0;
 }
 
@@ -1314,6 +1364,7 @@ int main(int argc, char **argv)
 	RUN_TEST(test_runtime_rest_teleport_reset);
 	RUN_TEST(test_runtime_snapshot);
 	RUN_TEST(test_runtime_crowd_matches_skeletons);
+	RUN_TEST(test_runtime_sleep);
 	RUN_TEST(test_runtime_crowd_bad_input);
 	RUN_TEST(test_runtime_crowd_snapshot);
 	RUN_TEST(test_node_from_matrix);

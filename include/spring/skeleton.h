@@ -201,7 +201,12 @@ SPRING_API spring_result spring_skeleton_get_stepped_pose(const spring_skeleton 
 /// Each bone's length at rest (world units, the model root at identity): the constant length of
 /// SPRING_SKELETON_LENGTH_REST. `capacity` must reach spring_skeleton_bone_count.
 SPRING_API spring_result spring_skeleton_get_rest_lengths(const spring_skeleton *skeleton, float *lengths, int capacity);
-/// True when the last step moved no tail by more than 1e-6 of its bone's length.
+/// True when the last step moved no tail by more than 1e-6 of its bone's length (and after
+/// creation, reset and teleport). Rest and sleep: once a step has found the skeleton at rest, a
+/// frame whose pose (root and every needed node) is the last frame's, number for number, runs no
+/// steps for it: its state and outputs stay exactly as they are (where the steps would creep
+/// towards the fixed point below that threshold), until the pose changes. A skeleton placed at
+/// rest by creation, reset or teleport steps first (gravity may not let the rest pose be at rest).
 SPRING_API bool spring_skeleton_is_resting(const spring_skeleton *skeleton);
 /// Snapshots (base.h, "Snapshots"): the whole state (clock, the poses being interpolated, every
 /// bone's tail, velocity and rotation) after the 32-byte header; restoring and stepping reproduces
