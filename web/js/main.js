@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The playground: one page, four sections, every number from the library compiled to wasm.
+// The playground: one page, five sections, every number from the library compiled to wasm.
 import { loadLab } from './lab.js';
 import { setupRetarget } from './retarget.js';
 import { setupTuner } from './tuner.js';
 import { setupTraps } from './traps.js';
 import { setupUndulation } from './undulation.js';
+import { setupAvatar } from './avatar.js';
 
 async function start() {
   const lab = await loadLab();
@@ -17,6 +18,14 @@ async function start() {
     undulation: setupUndulation(lab, section('undulation')),
   };
   document.body.dataset.ready = 'true';
+  // The avatar (read and drawn once the rest is ready; #avatar[data-ready] then) needs WebGL:
+  // without it the other sections still work and the section says why.
+  window.playground.avatar = await setupAvatar(section('avatar')).catch((e) => {
+    section('avatar').querySelector('.avatar-status').textContent = `The avatar could not be shown: ${e.message}`;
+    console.error(e);
+    return null;
+  });
+  if (window.playground.avatar) section('avatar').dataset.ready = 'true';
 }
 
 start().catch((e) => {
