@@ -5,7 +5,6 @@ import { setupRetarget } from './retarget.js';
 import { setupTuner } from './tuner.js';
 import { setupTraps } from './traps.js';
 import { setupUndulation } from './undulation.js';
-import { setupAvatar } from './avatar.js';
 
 async function start() {
   const lab = await loadLab();
@@ -18,9 +17,9 @@ async function start() {
     undulation: setupUndulation(lab, section('undulation')),
   };
   document.body.dataset.ready = 'true';
-  // The avatar (read and drawn once the rest is ready; #avatar[data-ready] then) needs WebGL:
-  // without it the other sections still work and the section says why.
-  window.playground.avatar = await setupAvatar(section('avatar')).catch((e) => {
+  // The avatar, with three.js and its model, is loaded once the rest is ready (#avatar[data-ready]
+  // then). It needs WebGL: without it the other sections still work and the section says why.
+  window.playground.avatar = await import('./avatar.js').then(({ setupAvatar }) => setupAvatar(section('avatar'))).catch((e) => {
     section('avatar').querySelector('.avatar-status').textContent = `The avatar could not be shown: ${e.message}`;
     console.error(e);
     return null;
