@@ -189,8 +189,8 @@ export async function setupAvatar(root) {
       }
     }
     const pad = 24;
-    const scale = Math.min((width - 2 * pad) / Math.max(x1 - x0, 1e-6), (height - 2 * pad - 16) / Math.max(z1 - z0, 1e-6));
-    const cx = width / 2 - ((x0 + x1) / 2) * scale, cy = (height + 16) / 2 + ((z0 + z1) / 2) * scale;
+    const scale = Math.min((width - 2 * pad) / Math.max(x1 - x0, 1e-6), (height - 2 * pad - 32) / Math.max(z1 - z0, 1e-6));
+    const cx = width / 2 - ((x0 + x1) / 2) * scale, cy = (height + 32) / 2 + ((z0 + z1) / 2) * scale;
     const line = (r, color, dash) => {
       ctx.strokeStyle = color;
       ctx.lineWidth = dash.length ? 1.5 : 1.25;
@@ -207,8 +207,8 @@ export async function setupAvatar(root) {
     };
     line(referenceRun, colors.muted, [4, 3]);
     line(chosen, state.plotted.engine === ENGINES.libspring ? colors.spring : colors.tween, []);
-    label(ctx, `spring tips from above: ${chosen.rate} fps (solid) over ${REFERENCE_RATE} fps (dashed), ` +
-      `${state.plotted.engine === ENGINES.libspring ? 'libspring' : 'three-vrm'}`, 8, 16, colors.ink);
+    label(ctx, `spring tips from above, ${state.plotted.engine === ENGINES.libspring ? 'libspring' : 'three-vrm'}`, 8, 16, colors.ink);
+    label(ctx, `${chosen.rate} fps solid, ${REFERENCE_RATE} fps dashed`, 8, 32, colors.muted);
     // a scale bar of 5 cm
     ctx.strokeStyle = colors.ink;
     ctx.lineWidth = 2;
