@@ -56,6 +56,43 @@ export declare class Vrm implements Disposable {
 	restore(snapshot: Uint8Array): this;
 	/** A drive motion for this model (the library's VRM motion JSON, its text or parsed object). */
 	loadMotion(json: string | object, name?: string): VrmMotion;
+	/**
+	 * `count` instances of this model (1 to 65,536) stepped side by side, each bit for bit what a
+	 * Vrm of its own would be; an object of its own (dispose it).
+	 */
+	crowd(count: number): VrmCrowd;
+	dispose(): void;
+	[Symbol.dispose](): void;
+}
+
+/**
+ * Many instances of one model (Vrm.crowd), one clock for all. The arrays hold the instances one
+ * after the other: transforms count x (1 + nodeCount) x 7 in, rotations count x boneCount x 4 and
+ * tails count x boneCount x 3 out.
+ */
+export declare class VrmCrowd implements Disposable {
+	readonly count: number;
+	readonly nodeCount: number;
+	readonly nodeNames: readonly string[];
+	readonly boneCount: number;
+	readonly boneNodes: Int32Array;
+	readonly restLengths: Float32Array;
+	/** One instance's numbers: (1 + nodeCount) x 7. */
+	readonly instanceLength: number;
+	/** count x (1 + nodeCount) x 7. */
+	readonly transformLength: number;
+	/** Every instance in the rest pose. */
+	readonly restTransforms: Float32Array;
+	/** Every instance's bones' head-node local rotations, instance after instance. */
+	readonly rotations: Float32Array;
+	/** Every instance's bones' world tails, instance after instance. */
+	readonly tails: Float32Array;
+	update(transforms: ArrayLike<number>, frameDt: number): this;
+	reset(transforms?: ArrayLike<number>): this;
+	/** Instance `instance` jumped to `transforms` (one instance's, instanceLength numbers). */
+	teleport(instance: number, transforms: ArrayLike<number>): this;
+	steppedPose(out?: VrmPose): VrmPose;
+	isResting(instance: number): boolean;
 	dispose(): void;
 	[Symbol.dispose](): void;
 }

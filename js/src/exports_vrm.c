@@ -25,6 +25,7 @@ typedef struct js_vrm {
 	spring_quat *rotations;
 	spring_vec3 *tails;
 	float *lengths;
+	spring_skeleton_desc desc; // the file's, with the model's rate and length rule (for its crowds)
 } js_vrm;
 
 size_t js_vrm_error_size(void)
@@ -89,6 +90,7 @@ int js_vrm_load(const void *bytes, size_t size, const char *name, const float *a
 		return (int)r;
 	}
 	v->file = file;
+	v->desc = d;
 	v->node_count = d.node_count;
 	v->bone_count = spring_skeleton_bone_count(v->skeleton);
 	size_t bones = (size_t)(v->bone_count > 0 ? v->bone_count : 1);
@@ -215,4 +217,124 @@ int js_vrm_motion_load(const char *text, size_t length, const char *name, const 
 int js_vrm_motion_sample(const spring_vrm_motion *m, spring_xform3 *transforms, int node_count, const double *args)
 {
 	return (int)spring_vrm_motion_sample(m, args[0], transforms, transforms + 1, node_count);
+}
+
+// Crowds of a model (spring_skeleton_crowd): `count` instances of it, made from its description
+// (rate and length rule included). JavaScript writes every instance's root into `roots` and its
+// nodes' local transforms into `locals` (count x node_count) and reads each instance's bones from
+// `rotations` and `tails` (count x bone_count).
+typedef struct js_vrm_crowd {
+	spring_skeleton_crowd *crowd;
+	int count, node_count, bone_count;
+	spring_xform3 *roots;
+	spring_xform3 *locals;
+	spring_quat *rotations;
+	spring_vec3 *tails;
+} js_vrm_crowd;
+
+void js_vrm_crowd_destroy(js_vrm_crowd *c)
+{
+	if (c) {
+		spring_skeleton_crowd_destroy(c->crowd);
+		free(c->roots);
+		free(c->locals);
+		free(c->rotations);
+		free(c->tails);
+		free(c);
+	}
+}
+
+// A refused crowd's sentence stays here for js_vrm_crowd_error.
+static spring_error crowd_error;
+
+int js_vrm_crowd_create(const js_vrm *v, int count, js_vrm_crowd **out)
+{
+	spring_skeleton_crowd_desc d = {&v->desc, count};
+	js_vrm_crowd *c = (js_vrm_crowd *)calloc(1, sizeof *c);
+	spring_result r = SPRING_ERROR_OUT_OF_MEMORY;
+	snprintf(crowd_error.message, sizeof crowd_error.message, "out of memory");
+	if (!c || (r = spring_skeleton_crowd_create(&d, &c->crowd, &crowd_error)) != SPRING_OK) {
+		free(c);
+		return (int)r;
+	}
+	c->count = count;
+	c->node_count = v->node_count;
+	c->bone_count = v->bone_count;
+	size_t n = (size_t)count, nodes = n * (size_t)(v->node_count > 0 ? v->node_count : 1),
+	       bones = n * (size_t)(v->bone_count > 0 ? v->bone_count : 1);
+	c->roots = (spring_xform3 *)calloc(n, sizeof *c->roots);
+	c->locals = (spring_xform3 *)calloc(nodes, sizeof *c->locals);
+	c->rotations = (spring_quat *)calloc(bones, sizeof *c->rotations);
+	c->tails = (spring_vec3 *)calloc(bones, sizeof *c->tails);
+	if (!c->roots || !c->locals || !c->rotations || !c->tails) {
+		js_vrm_crowd_destroy(c);
+		return (int)SPRING_ERROR_OUT_OF_MEMORY;
+	}
+	*out = c;
+	return (int)SPRING_OK;
+}
+
+const char *js_vrm_crowd_error(void)
+{
+	return crowd_error.message;
+}
+
+// The arrays JavaScript reads and writes: 0 roots, 1 locals, 2 rotations, 3 tails.
+void *js_vrm_crowd_array(const js_vrm_crowd *c, int which)
+{
+	void *const arrays[] = {c->roots, c->locals, c->rotations, c->tails};
+	return which >= 0 && which < 4 ? arrays[which] : NULL;
+}
+
+// Every instance's pose into the bone arrays (stepped: at the last step, else interpolated).
+int js_vrm_crowd_pose(js_vrm_crowd *c, int stepped)
+{
+	for (int i = 0; i < c->count; i++) {
+		size_t at = (size_t)i * (size_t)c->bone_count;
+		spring_result r = stepped ? spring_skeleton_crowd_get_stepped_pose(c->crowd, i, NULL, c->rotations + at,
+		                                                                    c->tails + at, c->bone_count)
+		                          : spring_skeleton_crowd_get_pose(c->crowd, i, NULL, c->rotations + at, c->tails + at,
+		                                                           c->bone_count);
+		if (r != SPRING_OK) {
+			return (int)r;
+		}
+	}
+	return (int)SPRING_OK;
+}
+
+int js_vrm_crowd_update(js_vrm_crowd *c, const float *args) // frame dt
+{
+	spring_result r = spring_skeleton_crowd_update(c->crowd, c->roots, c->locals, c->node_count, args[0]);
+	return r != SPRING_OK ? (int)r : js_vrm_crowd_pose(c, 0);
+}
+
+int js_vrm_crowd_reset(js_vrm_crowd *c)
+{
+	spring_result r = spring_skeleton_crowd_reset(c->crowd, c->roots, c->locals, c->node_count);
+	return r != SPRING_OK ? (int)r : js_vrm_crowd_pose(c, 0);
+}
+
+// One instance jumped to its pose in `roots` and `locals`.
+int js_vrm_crowd_teleport(js_vrm_crowd *c, int instance)
+{
+	if (instance < 0 || instance >= c->count) {
+		return (int)SPRING_ERROR_OUT_OF_RANGE;
+	}
+	spring_result r = spring_skeleton_crowd_teleport(c->crowd, instance, c->roots[instance],
+	                                                 c->locals + (size_t)instance * (size_t)c->node_count, c->node_count);
+	return r != SPRING_OK ? (int)r : js_vrm_crowd_pose(c, 0);
+}
+
+// Whether instance `instance` rested at the last step; -1: whether every instance did.
+int js_vrm_crowd_is_resting(const js_vrm_crowd *c, int instance)
+{
+	if (instance >= 0) {
+		return spring_skeleton_crowd_is_resting(c->crowd, instance) ? 1 : 0;
+	}
+	for (int i = 0; i < c->count; i++) {
+		if (!spring_skeleton_crowd_is_resting(c->crowd, i)) {
+			return 0;
+		}
+	}
+	return 1;
 }

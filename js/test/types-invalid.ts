@@ -28,5 +28,9 @@ vrm.update(vrm.restTransforms); // error TS2554
 vrm.update(vrm.restTransforms, '1/60'); // error TS2345
 vrm.rotations = new Float32Array(4); // error TS2540
 vrm.steppedPose(new Float32Array(4)); // error TS2345
+vrm.crowd(); // error TS2554
+vrm.crowd(10).teleport(vrm.restTransforms); // error TS2554
+vrm.crowd(10).isResting(); // error TS2554
+vrm.crowd(10).count = 3; // error TS2540
 useLibspring({}, { interpolate: 'no' }); // error TS2322
 useLibspring({}).update(); // error TS2554

@@ -6,7 +6,7 @@ import { Chain2D, LONG_STEP_SECONDS, SpringError, SpringMotion, TipChain, cssLin
 import type { PresetName } from '../index.js';
 import type { Rig } from '../rig.js';
 import { TRANSFORM_FLOATS, Vrm } from '../vrm.js';
-import type { VrmMotion, VrmPose } from '../vrm.js';
+import type { VrmCrowd, VrmMotion, VrmPose } from '../vrm.js';
 import { useLibspring } from '../three-vrm.js';
 import type { LibspringSpringBones } from '../three-vrm.js';
 
@@ -96,6 +96,19 @@ async function avatar(bytes: ArrayBuffer, motionJson: string): Promise<number> {
 		+ (vrm.isResting ? 1 : 0) + vrm.transformLength + TRANSFORM_FLOATS + Vrm.load({ asset: {} }).boneCount;
 }
 export { avatar };
+
+// Crowds: one model, many instances, typed arrays over all of them.
+async function crowd(bytes: ArrayBuffer): Promise<number> {
+	using vrm: Vrm = await loadVrm(bytes);
+	using many: VrmCrowd = vrm.crowd(100);
+	const transforms: Float32Array = many.restTransforms.slice();
+	many.reset(transforms).update(transforms, 1 / 60).teleport(3, transforms.subarray(0, many.instanceLength));
+	const pose: VrmPose = many.steppedPose(many.steppedPose());
+	const resting: boolean = many.isResting(0);
+	return pose.rotations[0] + many.rotations[0] + many.tails[0] + many.count + many.transformLength + many.boneNodes[0]
+		+ many.restLengths[0] + many.nodeNames.length + many.boneCount + many.nodeCount + (resting ? 1 : 0);
+}
+export { crowd };
 
 // three-vrm avatars (typed structurally: any VRM object passes).
 function drive(avatar: { scene: object; springBoneManager: object }): LibspringSpringBones {

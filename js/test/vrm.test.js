@@ -220,3 +220,125 @@ test('reset, teleport, snapshots and dispose', async () => {
 	scoped[Symbol.dispose](); // what `using` calls
 	assert.equal(liveObjectCount(), count);
 });
+
+// A crowd's transforms: instance k plays `motion` `k / 10` s later than instance 0 (each its own pose).
+function crowdPose(motion, time, count, transforms, one) {
+	for (let k = 0; k < count; k++) {
+		transforms.set(motion.sample(time + k / 10, one), k * one.length);
+	}
+	return transforms;
+}
+
+test('a crowd (Vrm.crowd): every instance the same bits as a model of its own given its pose', async () => {
+	for (const [file, motionName, options] of [[GODETTE, 'godette-shake.json', {}], ['plane-collider.gltf', 'shake.json',
+		{ length: 'measured', rate: 90 }]]) {
+		const count = 6; // a vector's lanes and then some: two blocks, the last half full
+		const vrm = await loadVrm(readFileSync(model(file)), options);
+		const motion = vrm.loadMotion(readFileSync(motionFile(motionName), 'utf8'));
+		const crowd = vrm.crowd(count);
+		const singles = await Promise.all(Array.from({ length: count }, () => loadVrm(readFileSync(model(file)), options)));
+		assert.equal(crowd.count, count);
+		assert.equal(crowd.transformLength, count * (1 + vrm.nodeCount) * 7);
+		assert.equal(crowd.rotations.length, count * 4 * vrm.boneCount);
+		assert.deepEqual(crowd.restTransforms.subarray(crowd.instanceLength, 2 * crowd.instanceLength), vrm.restTransforms);
+		const one = new Float32Array(vrm.transformLength);
+		const transforms = new Float32Array(crowd.transformLength);
+		const same = (what) => {
+			for (let k = 0; k < count; k++) {
+				const b = vrm.boneCount;
+				assert.deepEqual(crowd.rotations.subarray(4 * b * k, 4 * b * (k + 1)), singles[k].rotations, `${what}: instance ${k}`);
+				assert.deepEqual(crowd.tails.subarray(3 * b * k, 3 * b * (k + 1)), singles[k].tails, `${what}: instance ${k}`);
+			}
+		};
+		crowd.reset(crowdPose(motion, 0, count, transforms, one));
+		singles.forEach((s, k) => s.reset(motion.sample(k / 10, one)));
+		same('reset');
+		const pose = crowd.steppedPose();
+		for (let i = 1; i <= 90; i++) {
+			const dt = i % 3 === 0 ? 1 / 144 : 1 / 30; // frames between the steps and over several
+			crowd.update(crowdPose(motion, i / 60, count, transforms, one), dt);
+			singles.forEach((s, k) => s.update(motion.sample(i / 60 + k / 10, one), dt));
+			same(`frame ${i}`);
+		}
+		crowd.steppedPose(pose);
+		singles.forEach((s, k) => {
+			const p = s.steppedPose();
+			assert.deepEqual(pose.rotations.subarray(4 * vrm.boneCount * k, 4 * vrm.boneCount * (k + 1)), p.rotations);
+		});
+		motion.sample(0.3, one);
+		one[1] += 2; // instance 3 jumps up
+		crowd.teleport(3, one);
+		singles[3].teleport(one);
+		same('teleport');
+		assert.equal(crowd.isResting(2), singles[2].isResting);
+		crowd.dispose();
+		singles.forEach((s) => s.dispose());
+		motion.dispose();
+		vrm.dispose();
+	}
+});
+
+test('bad input to a crowd: an error naming the instance, and the crowd unchanged', async () => {
+	const vrm = await loadVrm(readFileSync(model(GODETTE)));
+	const motion = vrm.loadMotion(readFileSync(motionFile('godette-shake.json'), 'utf8'));
+	const count = liveObjectCount();
+	const crowd = vrm.crowd(5);
+	vrm.dispose(); // the crowd is an object of its own
+	assert.equal(liveObjectCount(), count + 1 - 1);
+	const one = new Float32Array(crowd.instanceLength);
+	const transforms = new Float32Array(crowd.transformLength);
+	crowd.reset(crowdPose(motion, 0, 5, transforms, one));
+	for (let i = 1; i <= 20; i++) {
+		crowd.update(crowdPose(motion, i / 60, 5, transforms, one), 1 / 60);
+	}
+	const next = crowdPose(motion, 21 / 60, 5, new Float32Array(crowd.transformLength), one);
+	const before = { rotations: crowd.rotations.slice(), tails: crowd.tails.slice() };
+	const unchanged = (what) => {
+		assert.deepEqual(crowd.rotations, before.rotations, `${what}: rotations`);
+		assert.deepEqual(crowd.tails, before.tails, `${what}: tails`);
+	};
+	const nan = next.slice();
+	nan[3 * crowd.instanceLength + 7 * 2 + 4] = NaN; // instance 3, node 1's rotation y
+	errorWith(() => crowd.update(nan, 1 / 60), 'NOT_FINITE',
+		/^update: transforms\[1530\] \(instance 3, node 1 "pelvis_Armature", rotation y\) is NaN: every number must be finite/);
+	unchanged('NaN');
+	const rootInf = next.slice();
+	rootInf[4 * crowd.instanceLength] = Infinity; // instance 4's root
+	errorWith(() => crowd.reset(rootInf), 'NOT_FINITE', /^reset: transforms\[2016\] \(instance 4, the model root, translation x\)/);
+	unchanged('Infinity');
+	const zero = next.slice();
+	zero.fill(0, crowd.instanceLength + 3, crowd.instanceLength + 7);
+	errorWith(() => crowd.update(zero, 1 / 60), 'OUT_OF_RANGE', /^update: transforms\[507\.\.510\] \(instance 1, the model root's rotation\) is zero/);
+	unchanged('zero rotation');
+	errorWith(() => crowd.update(next.subarray(1), 1 / 60), 'INVALID_ARGUMENT',
+		/^update: transforms has 2519 numbers; this crowd needs 2520 \(5 instances x \(1 \+ 71 nodes\) x 7/);
+	errorWith(() => crowd.update(one, 1 / 60), 'INVALID_ARGUMENT', /transforms has 504 numbers; this crowd needs 2520/);
+	errorWith(() => crowd.teleport(5, one), 'OUT_OF_RANGE', /^teleport: instance 5 is not one of the crowd's 5 \(0 to 4\)/);
+	errorWith(() => crowd.teleport(1, next), 'INVALID_ARGUMENT', /^teleport: transforms has 2520 numbers; this crowd's instance needs 504/);
+	const nanOne = one.slice();
+	nanOne[9] = NaN;
+	errorWith(() => crowd.teleport(2, nanOne), 'NOT_FINITE', /^teleport: transforms\[9\] \(node 0 "[^"]*", translation z\) is NaN/);
+	errorWith(() => crowd.isResting(-1), 'OUT_OF_RANGE', /isResting: instance -1 is not one of/);
+	errorWith(() => crowd.update(next, -1), 'OUT_OF_RANGE', /^update: frameDt must be a finite number of seconds >= 0/);
+	errorWith(() => crowd.steppedPose({ rotations: new Float32Array(64), tails: new Float32Array(48) }), 'INVALID_ARGUMENT',
+		/steppedPose: out must be a pose returned before: \{rotations, tails\}, Float32Arrays of 320 and 240/);
+	unchanged('the failed calls');
+	// nothing of the refused calls stayed: the next frame is an untouched crowd's
+	const vrm2 = await loadVrm(readFileSync(model(GODETTE)));
+	const twin = vrm2.crowd(5);
+	twin.reset(crowdPose(motion, 0, 5, transforms, one));
+	for (let i = 1; i <= 20; i++) {
+		twin.update(crowdPose(motion, i / 60, 5, transforms, one), 1 / 60);
+	}
+	crowd.update(next, 1 / 60);
+	twin.update(next, 1 / 60);
+	assert.deepEqual(crowd.rotations, twin.rotations);
+	for (const bad of [0, 65537, 1.5, NaN]) {
+		assert.throws(() => vrm2.crowd(bad), (e) => e instanceof SpringError && /^crowd: /.test(e.message), String(bad));
+	}
+	crowd.dispose();
+	twin.dispose();
+	vrm2.dispose();
+	motion.dispose();
+	assert.throws(() => crowd.update(next, 1 / 60), /update: the object was disposed/);
+});
