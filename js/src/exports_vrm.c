@@ -261,7 +261,7 @@ int js_vrm_crowd_create(const js_vrm *v, int count, js_vrm_crowd **out)
 	c->node_count = v->node_count;
 	c->bone_count = v->bone_count;
 	size_t n = (size_t)count, nodes = n * (size_t)(v->node_count > 0 ? v->node_count : 1),
-	       bones = n * (size_t)(v->bone_count > 0 ? v->bone_count : 1);
+		   bones = n * (size_t)(v->bone_count > 0 ? v->bone_count : 1);
 	c->roots = (spring_xform3 *)calloc(n, sizeof *c->roots);
 	c->locals = (spring_xform3 *)calloc(nodes, sizeof *c->locals);
 	c->rotations = (spring_quat *)calloc(bones, sizeof *c->rotations);
@@ -291,10 +291,9 @@ int js_vrm_crowd_pose(js_vrm_crowd *c, int stepped)
 {
 	for (int i = 0; i < c->count; i++) {
 		size_t at = (size_t)i * (size_t)c->bone_count;
-		spring_result r = stepped ? spring_skeleton_crowd_get_stepped_pose(c->crowd, i, NULL, c->rotations + at,
-		                                                                    c->tails + at, c->bone_count)
-		                          : spring_skeleton_crowd_get_pose(c->crowd, i, NULL, c->rotations + at, c->tails + at,
-		                                                           c->bone_count);
+		spring_result r =
+			stepped ? spring_skeleton_crowd_get_stepped_pose(c->crowd, i, NULL, c->rotations + at, c->tails + at, c->bone_count)
+					: spring_skeleton_crowd_get_pose(c->crowd, i, NULL, c->rotations + at, c->tails + at, c->bone_count);
 		if (r != SPRING_OK) {
 			return (int)r;
 		}
